@@ -1,0 +1,42 @@
+import * as flatbuffers from 'flatbuffers';
+import type { ErrorBody } from '../errors/index.js';
+import { ErrorBody as ErrorBodyTable } from './generated/protocol_generated.js';
+
+/**
+ * Copies the finished builder bytes into an ArrayBuffer of their own, so the message can be
+ * put in a transfer list (zero-copy across threads) without dragging the builder's larger buffer.
+ */
+export function finishToTransferable(builder: flatbuffers.Builder, root: flatbuffers.Offset): ArrayBuffer {
+  builder.finish(root);
+  const bytes = builder.asUint8Array();
+  const out = new ArrayBuffer(bytes.byteLength);
+  new Uint8Array(out).set(bytes);
+  return out;
+}
+
+export function byteBufferOf(message: ArrayBuffer | Uint8Array): flatbuffers.ByteBuffer {
+  return new flatbuffers.ByteBuffer(message instanceof Uint8Array ? message : new Uint8Array(message));
+}
+
+export function writeError(builder: flatbuffers.Builder, error: ErrorBody | null): flatbuffers.Offset {
+  if (!error) return 0;
+  const code = builder.createString(error.code);
+  const message = builder.createString(error.message);
+  return ErrorBodyTable.createErrorBody(builder, code, message);
+}
+
+export function readError(table: ErrorBodyTable | null): ErrorBody | null {
+  if (!table) return null;
+  const code = table.code() ?? 'internal';
+  return { message: table.message() ?? '', code, type: 'internal', link: '' };
+}
+
+export function writeStrings(builder: flatbuffers.Builder, values: string[]): flatbuffers.Offset[] {
+  return values.map((value) => builder.createString(value));
+}
+
+export function readStrings(length: number, at: (i: number) => string): string[] {
+  const out = new Array<string>(length);
+  for (let i = 0; i < length; i++) out[i] = at(i);
+  return out;
+}

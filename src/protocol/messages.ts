@@ -1,0 +1,59 @@
+// Plain TypeScript views of the messages in schemas/protocol.fbs. Code on either side of a
+// thread boundary builds and reads these; src/protocol/*-codec.ts turn them into flatbuffers.
+import type { ErrorBody } from '../errors/index.js';
+
+export type MatchingStrategyName = 'last' | 'all' | 'frequency';
+
+/** One search as a shard worker sees it. */
+export interface ShardQueryMessage {
+  requestId: number;
+  indexUid: string;
+  shards: number[];
+  /** null: placeholder search. */
+  q: string | null;
+  /** offset + limit, already capped by maxTotalHits: how many best hits each shard must return. */
+  hitsWanted: number;
+  matchingStrategy: MatchingStrategyName;
+  /** null: every displayed attribute. Already intersected with displayedAttributes by the front. */
+  attributesToRetrieve: string[] | null;
+  exhaustiveCount: boolean;
+  /** Shaping parameters other than the typed ones (filter, facets, sort, highlight, crop...). */
+  options: Record<string, unknown>;
+}
+
+export interface HitMessage {
+  docId: number;
+  /** One value per ranking rule, lower is better, compared lexicographically; then docId ascending. */
+  score: number[];
+  /** The projected document, serialized as JSON. */
+  document: string;
+}
+
+export interface ShardQueryResultMessage {
+  requestId: number;
+  error: ErrorBody | null;
+  candidates: number;
+  hits: HitMessage[];
+  /** Partials for facet distribution and stats; null when not asked. */
+  extras: Record<string, unknown> | null;
+}
+
+export type DocumentOpMessage =
+  | { kind: 'upsert'; docId: number; document: string }
+  | { kind: 'delete'; docId: number };
+
+export type ShardCommandMessage =
+  | { kind: 'writeBatch'; commandId: number; indexUid: string; shard: number; ops: DocumentOpMessage[] }
+  | { kind: 'reloadDocuments'; commandId: number; indexUid: string; shard: number; docIds: number[] }
+  | { kind: 'loadIndex'; commandId: number; indexUid: string; shardCount: number; settings: unknown }
+  | { kind: 'dropIndex'; commandId: number; indexUid: string };
+
+export interface ShardAckMessage {
+  commandId: number;
+  error: ErrorBody | null;
+}
+
+export type SchedulerMessage =
+  | { kind: 'enqueueTask'; requestId: number; content: unknown }
+  | { kind: 'taskEnqueued'; requestId: number; error: ErrorBody | null; summary: unknown }
+  | { kind: 'indexesChanged'; indexUids: string[] };

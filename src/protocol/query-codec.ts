@@ -1,0 +1,104 @@
+// Query batches (front -> shard worker) and their results (shard worker -> front).
+// Cost: one flatbuffer per worker per event-loop turn, whatever the number of queries in it.
+import * as flatbuffers from 'flatbuffers';
+import * as fb from './generated/protocol_generated.js';
+import { byteBufferOf, finishToTransferable, readError, readStrings, writeError, writeStrings } from './flatbuffer-io.js';
+import type { MatchingStrategyName, ShardQueryMessage, ShardQueryResultMessage, HitMessage } from './messages.js';
+
+const STRATEGY_TO_FB: Record<MatchingStrategyName, fb.MatchingStrategy> = {
+  last: fb.MatchingStrategy.Last,
+  all: fb.MatchingStrategy.All,
+  frequency: fb.MatchingStrategy.Frequency,
+};
+const STRATEGY_FROM_FB: MatchingStrategyName[] = ['last', 'all', 'frequency'];
+
+export function encodeQueryBatch(queries: ShardQueryMessage[]): ArrayBuffer {
+  const builder = new flatbuffers.Builder(256 * queries.length + 64);
+  const offsets = queries.map((query) => {
+    const indexUid = builder.createString(query.indexUid);
+    const shards = fb.ShardQuery.createShardsVector(builder, query.shards);
+    const q = query.q === null ? 0 : builder.createString(query.q);
+    const attributes = query.attributesToRetrieve === null
+      ? 0
+      : fb.ShardQuery.createAttributesToRetrieveVector(builder, writeStrings(builder, query.attributesToRetrieve));
+    const options = Object.keys(query.options).length === 0 ? 0 : builder.createString(JSON.stringify(query.options));
+    return fb.ShardQuery.createShardQuery(builder, query.requestId, indexUid, shards, q, query.hitsWanted,
+      STRATEGY_TO_FB[query.matchingStrategy], attributes, query.exhaustiveCount, options);
+  });
+  const vector = fb.QueryBatch.createQueriesVector(builder, offsets);
+  return finishToTransferable(builder, fb.QueryBatch.createQueryBatch(builder, vector));
+}
+
+export function decodeQueryBatch(message: ArrayBuffer | Uint8Array): ShardQueryMessage[] {
+  const batch = fb.QueryBatch.getRootAsQueryBatch(byteBufferOf(message));
+  const out: ShardQueryMessage[] = [];
+  for (let i = 0; i < batch.queriesLength(); i++) {
+    const query = batch.queries(i)!;
+    const optionsJson = query.optionsJson();
+    out.push({
+      requestId: query.requestId(),
+      indexUid: query.indexUid() ?? '',
+      shards: Array.from(query.shardsArray() ?? []),
+      q: query.q(),
+      hitsWanted: query.hitsWanted(),
+      matchingStrategy: STRATEGY_FROM_FB[query.matchingStrategy()] ?? 'last',
+      attributesToRetrieve: query.attributesToRetrieveLength() === 0 && !hasAttributes(query)
+        ? null
+        : readStrings(query.attributesToRetrieveLength(), (j) => query.attributesToRetrieve(j)),
+      exhaustiveCount: query.exhaustiveCount(),
+      options: optionsJson ? JSON.parse(optionsJson) : {},
+    });
+  }
+  return out;
+}
+
+// An empty list (retrieve nothing) and an absent list (retrieve everything) differ.
+function hasAttributes(query: fb.ShardQuery): boolean {
+  // flatbuffers returns 0 length for both; the vtable offset tells them apart.
+  return (query as unknown as { bb: flatbuffers.ByteBuffer; bb_pos: number }).bb.__offset(
+    (query as unknown as { bb_pos: number }).bb_pos, 16) !== 0;
+}
+
+export function encodeQueryBatchResult(results: ShardQueryResultMessage[]): ArrayBuffer {
+  const builder = new flatbuffers.Builder(1024 * results.length + 64);
+  const offsets = results.map((result) => {
+    const error = writeError(builder, result.error);
+    const hits = fb.ShardQueryResult.createHitsVector(builder, result.hits.map((hit) => {
+      const score = fb.Hit.createScoreVector(builder, hit.score);
+      const document = builder.createString(hit.document);
+      return fb.Hit.createHit(builder, hit.docId, score, document);
+    }));
+    const extras = result.extras === null ? 0 : builder.createString(JSON.stringify(result.extras));
+    fb.ShardQueryResult.startShardQueryResult(builder);
+    fb.ShardQueryResult.addRequestId(builder, result.requestId);
+    if (error) fb.ShardQueryResult.addError(builder, error);
+    fb.ShardQueryResult.addCandidates(builder, result.candidates);
+    fb.ShardQueryResult.addHits(builder, hits);
+    if (extras) fb.ShardQueryResult.addExtrasJson(builder, extras);
+    return fb.ShardQueryResult.endShardQueryResult(builder);
+  });
+  const vector = fb.QueryBatchResult.createResultsVector(builder, offsets);
+  return finishToTransferable(builder, fb.QueryBatchResult.createQueryBatchResult(builder, vector));
+}
+
+export function decodeQueryBatchResult(message: ArrayBuffer | Uint8Array): ShardQueryResultMessage[] {
+  const batch = fb.QueryBatchResult.getRootAsQueryBatchResult(byteBufferOf(message));
+  const out: ShardQueryResultMessage[] = [];
+  for (let i = 0; i < batch.resultsLength(); i++) {
+    const result = batch.results(i)!;
+    const hits: HitMessage[] = new Array(result.hitsLength());
+    for (let j = 0; j < hits.length; j++) {
+      const hit = result.hits(j)!;
+      hits[j] = { docId: hit.docId(), score: Array.from(hit.scoreArray() ?? []), document: hit.document() ?? 'null' };
+    }
+    const extras = result.extrasJson();
+    out.push({
+      requestId: result.requestId(),
+      error: readError(result.error()),
+      candidates: result.candidates(),
+      hits,
+      extras: extras ? JSON.parse(extras) : null,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,60 @@
+// Messages between the front thread and the scheduler thread (enqueue requests, their answers,
+// and cache invalidations). Low rate: one per write request.
+import * as flatbuffers from 'flatbuffers';
+import * as fb from './generated/protocol_generated.js';
+import { byteBufferOf, finishToTransferable, readError, readStrings, writeError, writeStrings } from './flatbuffer-io.js';
+import type { SchedulerMessage } from './messages.js';
+
+export function encodeSchedulerMessage(message: SchedulerMessage): ArrayBuffer {
+  const builder = new flatbuffers.Builder(512);
+  let bodyType: fb.SchedulerMessageBody;
+  let body: flatbuffers.Offset;
+  switch (message.kind) {
+    case 'enqueueTask': {
+      const content = builder.createString(JSON.stringify(message.content));
+      bodyType = fb.SchedulerMessageBody.EnqueueTask;
+      body = fb.EnqueueTask.createEnqueueTask(builder, message.requestId, content);
+      break;
+    }
+    case 'taskEnqueued': {
+      const error = writeError(builder, message.error);
+      const summary = message.summary === null ? 0 : builder.createString(JSON.stringify(message.summary));
+      fb.TaskEnqueued.startTaskEnqueued(builder);
+      fb.TaskEnqueued.addRequestId(builder, message.requestId);
+      if (error) fb.TaskEnqueued.addError(builder, error);
+      if (summary) fb.TaskEnqueued.addSummaryJson(builder, summary);
+      bodyType = fb.SchedulerMessageBody.TaskEnqueued;
+      body = fb.TaskEnqueued.endTaskEnqueued(builder);
+      break;
+    }
+    case 'indexesChanged': {
+      const uids = fb.IndexesChanged.createIndexUidsVector(builder, writeStrings(builder, message.indexUids));
+      bodyType = fb.SchedulerMessageBody.IndexesChanged;
+      body = fb.IndexesChanged.createIndexesChanged(builder, uids);
+      break;
+    }
+  }
+  return finishToTransferable(builder, fb.SchedulerMessage.createSchedulerMessage(builder, bodyType, body));
+}
+
+export function decodeSchedulerMessage(buffer: ArrayBuffer | Uint8Array): SchedulerMessage {
+  const message = fb.SchedulerMessage.getRootAsSchedulerMessage(byteBufferOf(buffer));
+  switch (message.bodyType()) {
+    case fb.SchedulerMessageBody.EnqueueTask: {
+      const enqueue = message.body(new fb.EnqueueTask()) as fb.EnqueueTask;
+      return { kind: 'enqueueTask', requestId: enqueue.requestId(), content: JSON.parse(enqueue.contentJson() ?? 'null') };
+    }
+    case fb.SchedulerMessageBody.TaskEnqueued: {
+      const enqueued = message.body(new fb.TaskEnqueued()) as fb.TaskEnqueued;
+      const summary = enqueued.summaryJson();
+      return { kind: 'taskEnqueued', requestId: enqueued.requestId(), error: readError(enqueued.error()),
+        summary: summary ? JSON.parse(summary) : null };
+    }
+    case fb.SchedulerMessageBody.IndexesChanged: {
+      const changed = message.body(new fb.IndexesChanged()) as fb.IndexesChanged;
+      return { kind: 'indexesChanged', indexUids: readStrings(changed.indexUidsLength(), (i) => changed.indexUids(i)) };
+    }
+    default:
+      throw new Error(`unknown scheduler message body type ${message.bodyType()}`);
+  }
+}

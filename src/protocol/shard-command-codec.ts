@@ -1,0 +1,89 @@
+// Commands from the scheduler thread to a shard worker, and the worker's acknowledgement.
+import * as flatbuffers from 'flatbuffers';
+import * as fb from './generated/protocol_generated.js';
+import { byteBufferOf, finishToTransferable, readError, writeError } from './flatbuffer-io.js';
+import type { DocumentOpMessage, ShardAckMessage, ShardCommandMessage } from './messages.js';
+
+export function encodeShardCommand(command: ShardCommandMessage): ArrayBuffer {
+  const builder = new flatbuffers.Builder(1024);
+  const indexUid = builder.createString(command.indexUid);
+  let bodyType: fb.ShardCommandBody;
+  let body: flatbuffers.Offset;
+  switch (command.kind) {
+    case 'writeBatch': {
+      const ops = fb.WriteBatch.createOpsVector(builder, command.ops.map((op) => {
+        const document = op.kind === 'upsert' ? builder.createString(op.document) : 0;
+        const kind = op.kind === 'upsert' ? fb.DocumentOpKind.Upsert : fb.DocumentOpKind.Delete;
+        return fb.DocumentOp.createDocumentOp(builder, kind, op.docId, document);
+      }));
+      bodyType = fb.ShardCommandBody.WriteBatch;
+      body = fb.WriteBatch.createWriteBatch(builder, indexUid, command.shard, ops);
+      break;
+    }
+    case 'reloadDocuments': {
+      const docIds = fb.ReloadDocuments.createDocIdsVector(builder, command.docIds);
+      bodyType = fb.ShardCommandBody.ReloadDocuments;
+      body = fb.ReloadDocuments.createReloadDocuments(builder, indexUid, command.shard, docIds);
+      break;
+    }
+    case 'loadIndex': {
+      const settings = builder.createString(JSON.stringify(command.settings));
+      bodyType = fb.ShardCommandBody.LoadIndex;
+      body = fb.LoadIndex.createLoadIndex(builder, indexUid, command.shardCount, settings);
+      break;
+    }
+    case 'dropIndex':
+      bodyType = fb.ShardCommandBody.DropIndex;
+      body = fb.DropIndex.createDropIndex(builder, indexUid);
+      break;
+  }
+  return finishToTransferable(builder, fb.ShardCommand.createShardCommand(builder, command.commandId, bodyType, body));
+}
+
+export function decodeShardCommand(message: ArrayBuffer | Uint8Array): ShardCommandMessage {
+  const command = fb.ShardCommand.getRootAsShardCommand(byteBufferOf(message));
+  const commandId = command.commandId();
+  switch (command.bodyType()) {
+    case fb.ShardCommandBody.WriteBatch: {
+      const batch = command.body(new fb.WriteBatch()) as fb.WriteBatch;
+      const ops: DocumentOpMessage[] = new Array(batch.opsLength());
+      for (let i = 0; i < ops.length; i++) {
+        const op = batch.ops(i)!;
+        ops[i] = op.kind() === fb.DocumentOpKind.Upsert
+          ? { kind: 'upsert', docId: op.docId(), document: op.document() ?? '{}' }
+          : { kind: 'delete', docId: op.docId() };
+      }
+      return { kind: 'writeBatch', commandId, indexUid: batch.indexUid() ?? '', shard: batch.shard(), ops };
+    }
+    case fb.ShardCommandBody.ReloadDocuments: {
+      const reload = command.body(new fb.ReloadDocuments()) as fb.ReloadDocuments;
+      return { kind: 'reloadDocuments', commandId, indexUid: reload.indexUid() ?? '', shard: reload.shard(),
+        docIds: Array.from(reload.docIdsArray() ?? []) };
+    }
+    case fb.ShardCommandBody.LoadIndex: {
+      const load = command.body(new fb.LoadIndex()) as fb.LoadIndex;
+      return { kind: 'loadIndex', commandId, indexUid: load.indexUid() ?? '', shardCount: load.shardCount(),
+        settings: JSON.parse(load.settingsJson() ?? 'null') };
+    }
+    case fb.ShardCommandBody.DropIndex: {
+      const drop = command.body(new fb.DropIndex()) as fb.DropIndex;
+      return { kind: 'dropIndex', commandId, indexUid: drop.indexUid() ?? '' };
+    }
+    default:
+      throw new Error(`unknown shard command body type ${command.bodyType()}`);
+  }
+}
+
+export function encodeShardAck(ack: ShardAckMessage): ArrayBuffer {
+  const builder = new flatbuffers.Builder(128);
+  const error = writeError(builder, ack.error);
+  fb.ShardAck.startShardAck(builder);
+  fb.ShardAck.addCommandId(builder, ack.commandId);
+  if (error) fb.ShardAck.addError(builder, error);
+  return finishToTransferable(builder, fb.ShardAck.endShardAck(builder));
+}
+
+export function decodeShardAck(message: ArrayBuffer | Uint8Array): ShardAckMessage {
+  const ack = fb.ShardAck.getRootAsShardAck(byteBufferOf(message));
+  return { commandId: ack.commandId(), error: readError(ack.error()) };
+}

@@ -1,0 +1,17 @@
+// Records stored in LMDB besides tasks (src/tasks/task-record.ts).
+import type { IndexSettings } from '../settings/index-settings.js';
+
+export interface IndexRecord {
+  uid: string;
+  primaryKey: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Fixed at creation: a document lives in shard fnv1a(externalId) % shardCount forever. */
+  shardCount: number;
+  /** Next sequence number; a new document's internal id is seq * shardCount + shard (see documents/doc-ids.ts). */
+  nextSeq: number;
+  documentCount: number;
+  /** Flattened field name -> number of documents holding it. */
+  fieldDistribution: Record<string, number>;
+  settings: IndexSettings;
+}

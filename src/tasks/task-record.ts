@@ -1,0 +1,51 @@
+// Tasks as the scheduler stores them. The public task object (GET /tasks) is a view of this record
+// (src/tasks/task-view.ts); `content` is what the scheduler needs to do the work and is never shown.
+import type { ErrorBody } from '../errors/index.js';
+
+export const TASK_STATUSES = ['enqueued', 'processing', 'succeeded', 'failed', 'canceled'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+export const FINISHED_STATUSES: ReadonlySet<TaskStatus> = new Set(['succeeded', 'failed', 'canceled']);
+
+export const TASK_TYPES = [
+  'documentAdditionOrUpdate', 'documentEdition', 'documentDeletion', 'settingsUpdate', 'indexCreation',
+  'indexDeletion', 'indexUpdate', 'indexSwap', 'taskCancelation', 'taskDeletion', 'dumpCreation',
+  'snapshotCreation', 'export', 'upgradeDatabase', 'indexCompaction', 'networkTopologyChange',
+] as const;
+export type TaskType = (typeof TASK_TYPES)[number];
+
+/** What a task asks for, by type. Built and validated by the front thread, persisted by the scheduler. */
+export type TaskContent =
+  | {
+      type: 'documentAdditionOrUpdate';
+      indexUid: string;
+      /** replace = POST (whole documents), update = PUT (merge top-level fields). */
+      method: 'replace' | 'update';
+      /** Name of the NDJSON update file under <db-path>/update-files, written and fsynced before enqueueing. */
+      updateFile: string;
+      documentCount: number;
+      primaryKey: string | null;
+    }
+  | { type: 'documentDeletion'; indexUid: string; ids: string[] }
+  | { type: 'documentDeletion'; indexUid: string; clear: true }
+  | { type: 'settingsUpdate'; indexUid: string; settings: Record<string, unknown>; isDeletion: boolean }
+  | { type: 'indexCreation'; indexUid: string; primaryKey: string | null }
+  | { type: 'indexUpdate'; indexUid: string; primaryKey: string | null }
+  | { type: 'indexDeletion'; indexUid: string }
+  | { type: 'taskCancelation'; filter: Record<string, string>; originalFilter: string; matchedUids: number[] }
+  | { type: 'taskDeletion'; filter: Record<string, string>; originalFilter: string; matchedUids: number[] };
+
+export interface TaskRecord {
+  uid: number;
+  batchUid: number | null;
+  indexUid: string | null;
+  status: TaskStatus;
+  type: TaskType;
+  canceledBy: number | null;
+  /** null: the type has no details (the view omits the key). */
+  details: Record<string, unknown> | null;
+  error: ErrorBody | null;
+  enqueuedAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  content: TaskContent;
+}
