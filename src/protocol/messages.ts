@@ -57,3 +57,31 @@ export type SchedulerMessage =
   | { kind: 'enqueueTask'; requestId: number; content: unknown }
   | { kind: 'taskEnqueued'; requestId: number; error: ErrorBody | null; summary: unknown }
   | { kind: 'indexesChanged'; indexUids: string[] };
+
+/**
+ * The one message that is not a flatbuffer: it carries a MessagePort (which must travel in a
+ * transfer list) from the front thread to a shard worker at start, so the scheduler thread can
+ * then talk to that worker directly with ShardCommand/ShardAck buffers.
+ */
+export interface AttachSchedulerPort {
+  kind: 'attachSchedulerPort';
+  port: import('node:worker_threads').MessagePort;
+}
+
+/** workerData of each shard worker thread. */
+export interface ShardWorkerData {
+  dbPath: string;
+  workerIndex: number;
+  workerCount: number;
+}
+
+/** workerData of the scheduler thread; shardPorts[i] talks to shard worker i. */
+export interface SchedulerWorkerData {
+  dbPath: string;
+  workerCount: number;
+  shardPorts: import('node:worker_threads').MessagePort[];
+  /** Default number of shards of a new index. */
+  shardsPerIndex: number;
+  /** Failure points to trigger (tests only), see src/scheduler/failure-points.ts. */
+  failurePoints: string[];
+}
