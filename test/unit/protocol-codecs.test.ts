@@ -1,0 +1,53 @@
+import test from 'ava';
+import {
+  decodeQueryBatch, decodeQueryBatchResult, decodeSchedulerMessage, decodeShardAck, decodeShardCommand,
+  encodeQueryBatch, encodeQueryBatchResult, encodeSchedulerMessage, encodeShardAck, encodeShardCommand,
+  type ShardCommandMessage, type ShardQueryMessage,
+} from '../../src/protocol/index.js';
+import { ownerOfShard, shardsOwnedBy } from '../../src/protocol/placement.js';
+
+const query: ShardQueryMessage = {
+  requestId: 7, indexUid: 'movies', shards: [0, 2], q: 'star wars', hitsWanted: 20, matchingStrategy: 'all',
+  attributesToRetrieve: ['title', 'id'], exhaustiveCount: true, options: { facets: ['genre'] },
+};
+
+test('a query batch survives encoding', (t) => {
+  const placeholder: ShardQueryMessage = { ...query, requestId: 8, q: null, attributesToRetrieve: null, options: {} };
+  const empty: ShardQueryMessage = { ...query, requestId: 9, attributesToRetrieve: [] };
+  t.deepEqual(decodeQueryBatch(encodeQueryBatch([query, placeholder, empty])), [query, placeholder, empty]);
+});
+
+test('query results survive encoding, errors included', (t) => {
+  const results = [
+    { requestId: 1, error: null, candidates: 3, hits: [{ docId: 4, score: [0, 1.5], document: '{"id":1}' }], extras: null },
+    { requestId: 2, error: { code: 'index_not_found', message: 'Index `x` not found.', type: 'internal' as const, link: '' }, candidates: 0, hits: [], extras: { a: 1 } },
+  ];
+  const decoded = decodeQueryBatchResult(encodeQueryBatchResult(results));
+  t.deepEqual(decoded[0], results[0]);
+  t.is(decoded[1]!.error!.code, 'index_not_found');
+  t.deepEqual(decoded[1]!.extras, { a: 1 });
+});
+
+test('every shard command survives encoding', (t) => {
+  const commands: ShardCommandMessage[] = [
+    { kind: 'writeBatch', commandId: 1, indexUid: 'a', shard: 3, ops: [{ kind: 'upsert', docId: 9, document: '{"x":1}' }, { kind: 'delete', docId: 2 }] },
+    { kind: 'reloadDocuments', commandId: 2, indexUid: 'a', shard: 1, docIds: [1, 2, 3] },
+    { kind: 'loadIndex', commandId: 3, indexUid: 'a', shardCount: 4, settings: { searchableAttributes: ['*'] } },
+    { kind: 'dropIndex', commandId: 4, indexUid: 'a' },
+  ];
+  for (const command of commands) t.deepEqual(decodeShardCommand(encodeShardCommand(command)), command);
+  t.deepEqual(decodeShardAck(encodeShardAck({ commandId: 5, error: null })), { commandId: 5, error: null });
+});
+
+test('scheduler messages survive encoding', (t) => {
+  const enqueue = { kind: 'enqueueTask' as const, requestId: 3, content: { type: 'indexCreation', indexUid: 'a', primaryKey: null } };
+  t.deepEqual(decodeSchedulerMessage(encodeSchedulerMessage(enqueue)), enqueue);
+  const changed = { kind: 'indexesChanged' as const, indexUids: ['a', 'b'] };
+  t.deepEqual(decodeSchedulerMessage(encodeSchedulerMessage(changed)), changed);
+});
+
+test('placement spreads shards over workers and agrees with ownership', (t) => {
+  t.deepEqual(shardsOwnedBy(0, 5, 2), [0, 2, 4]);
+  t.deepEqual(shardsOwnedBy(1, 5, 2), [1, 3]);
+  for (let shard = 0; shard < 5; shard++) t.true(shardsOwnedBy(ownerOfShard(shard, 2), 5, 2).includes(shard));
+});
