@@ -1,0 +1,67 @@
+// `npm run bench -- [WORKLOAD ...] [--all] [--docs N] [--duration S] ...`
+import { parseArgs } from 'node:util';
+import type { WorkloadOverrides } from './workload.js';
+
+export interface BenchArgs {
+  /** Workload names or paths; empty with `all` false means the default workload. */
+  workloads: string[];
+  all: boolean;
+  overrides: WorkloadOverrides;
+  keepFiles: boolean;
+  /** Server entry point to run instead of dist/src/cli.js (same flags). */
+  serverCli: string | null;
+  outputDirectory: string | null;
+  help: boolean;
+}
+
+export const usage = `usage: npm run bench -- [WORKLOAD ...] [options]
+  WORKLOAD            name in bench/workloads (e.g. default) or path to a workload .json
+  --all               run every bench/workloads/*.json
+  --docs N            override the number of documents
+  --duration S        override the measured query duration (seconds)
+  --warmup S          override the warm-up duration (seconds)
+  --connections N     override the number of concurrent connections
+  --keep-files        keep the server's database and log (printed path)
+  --server-cli PATH   run this script instead of dist/src/cli.js (same --db-path/--http-addr flags)
+  --out DIR           write results there instead of bench/results
+  --help`;
+
+function count(value: string | undefined, flag: string, allowZero = false): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < (allowZero ? 0 : 1)) throw new Error(`${flag} expects a ${allowZero ? 'non-negative' : 'positive'} integer, got "${value}"`);
+  return number;
+}
+
+export function parseBenchArgs(argv: string[]): BenchArgs {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      all: { type: 'boolean', default: false },
+      docs: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      'keep-files': { type: 'boolean', default: false },
+      'server-cli': { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.all && positionals.length > 0) throw new Error('give either workload names or --all, not both');
+  return {
+    workloads: positionals,
+    all: values.all ?? false,
+    overrides: {
+      documents: count(values.docs, '--docs'),
+      durationSeconds: count(values.duration, '--duration'),
+      warmupSeconds: count(values.warmup, '--warmup', true),
+      concurrency: count(values.connections, '--connections'),
+    },
+    keepFiles: values['keep-files'] ?? false,
+    serverCli: values['server-cli'] ?? null,
+    outputDirectory: values.out ?? null,
+    help: values.help ?? false,
+  };
+}

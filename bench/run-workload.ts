@@ -1,0 +1,97 @@
+// One workload end to end against a running server: generate, load, query, measure the server process.
+import { createDataset } from './dataset.js';
+import { loadDataset, type LoadResult } from './loader.js';
+import { runQueryLoad, type QueryLoadResult } from './load-generator.js';
+import { readCpuSeconds, readMemory } from './process-stats.js';
+import { buildQueries } from './query-mix.js';
+import { SkeinHttpClient } from './skein-http.js';
+import type { Workload } from './workload.js';
+
+export interface ServerUnderTest {
+  baseUrl: string;
+  pid: number;
+}
+
+export interface ServerFigures {
+  rssAfterLoadBytes: number | null;
+  rssAfterSearchBytes: number | null;
+  maxRssDuringSearchBytes: number | null;
+  /** VmHWM at the end: the peak over the whole run, indexing included. */
+  peakRssBytes: number | null;
+  indexingCpuSeconds: number | null;
+  /** Server CPU during the measured search run, in % of one core (200 = both cores of a 2-core box). */
+  searchCpuPercent: number | null;
+}
+
+export interface WorkloadResult {
+  workload: Workload;
+  startedAt: string;
+  queryKindCounts: Record<string, number>;
+  indexing: LoadResult | null;
+  search: QueryLoadResult | null;
+  server: ServerFigures;
+  error: string | null;
+}
+
+function difference(after: number | null, before: number | null): number | null {
+  return after === null || before === null ? null : Math.round((after - before) * 100) / 100;
+}
+
+export async function runWorkload(workload: Workload, server: ServerUnderTest, log: (line: string) => void): Promise<WorkloadResult> {
+  const startedAt = new Date().toISOString();
+  const client = new SkeinHttpClient(server.baseUrl);
+  const dataset = createDataset(workload.dataset);
+  const queries = buildQueries(dataset, workload.queries);
+  const queryKindCounts: Record<string, number> = {};
+  for (const query of queries) queryKindCounts[query.kind] = (queryKindCounts[query.kind] ?? 0) + 1;
+
+  const figures: ServerFigures = {
+    rssAfterLoadBytes: null,
+    rssAfterSearchBytes: null,
+    maxRssDuringSearchBytes: null,
+    peakRssBytes: null,
+    indexingCpuSeconds: null,
+    searchCpuPercent: null,
+  };
+  const result: WorkloadResult = { workload, startedAt, queryKindCounts, indexing: null, search: null, server: figures, error: null };
+
+  try {
+    const cpuBeforeLoad = readCpuSeconds(server.pid);
+    result.indexing = await loadDataset(client, dataset, { indexUid: workload.index.uid, settings: workload.index.settings, ...workload.load, log });
+    figures.indexingCpuSeconds = difference(readCpuSeconds(server.pid), cpuBeforeLoad);
+    figures.rssAfterLoadBytes = readMemory(server.pid)?.rssBytes ?? null;
+    log(`indexed ${result.indexing.documents} documents in ${result.indexing.totalSeconds} s (${result.indexing.documentsPerSecond} docs/s)`);
+
+    log(`querying: ${workload.concurrency} connections, ${workload.warmupSeconds} s warm-up + ${workload.durationSeconds} s measured`);
+    let cpuBeforeSearch: number | null = null;
+    let searchStart = 0;
+    const sampleMemory = () => {
+      const rss = readMemory(server.pid)?.rssBytes;
+      if (rss !== undefined) figures.maxRssDuringSearchBytes = Math.max(figures.maxRssDuringSearchBytes ?? 0, rss);
+    };
+    result.search = await runQueryLoad({
+      baseUrl: server.baseUrl,
+      indexUid: workload.index.uid,
+      queries,
+      concurrency: workload.concurrency,
+      durationSeconds: workload.durationSeconds,
+      warmupSeconds: workload.warmupSeconds,
+      onMeasureStart: () => {
+        cpuBeforeSearch = readCpuSeconds(server.pid);
+        searchStart = performance.now();
+      },
+      onSecond: sampleMemory,
+    });
+    const searchCpu = difference(readCpuSeconds(server.pid), cpuBeforeSearch);
+    const searchSeconds = (performance.now() - searchStart) / 1000;
+    figures.searchCpuPercent = searchCpu === null ? null : Math.round((searchCpu / searchSeconds) * 100);
+    sampleMemory();
+  } catch (error) {
+    result.error = (error as Error).message;
+  } finally {
+    const memory = readMemory(server.pid);
+    figures.rssAfterSearchBytes = result.search ? (memory?.rssBytes ?? null) : null;
+    figures.peakRssBytes = memory?.peakRssBytes ?? null;
+  }
+  return result;
+}

@@ -1,0 +1,89 @@
+// `npm run bench`: runs workloads, each against its own fresh Skein child process, and reports.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseBenchArgs, usage, type BenchArgs } from './cli-args.js';
+import { renderSummary, writeReport, type RunReport } from './report.js';
+import { runWorkload, type WorkloadResult } from './run-workload.js';
+import { startSkeinServer } from './server-process.js';
+import { applyOverrides, listWorkloadFiles, loadWorkloadFile, workloadPath, type Workload } from './workload.js';
+
+// This file runs as dist/bench/run.js; sources and workloads live at the repository root.
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const workloadsDirectory = join(repoRoot, 'bench', 'workloads');
+const defaultCliPath = join(repoRoot, 'dist', 'src', 'cli.js');
+
+function log(line: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+}
+
+function gitInfo(): RunReport['git'] {
+  try {
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: repoRoot, encoding: 'utf8' }).trim().length > 0;
+    return { commit, dirty };
+  } catch {
+    return { commit: null, dirty: null };
+  }
+}
+
+function selectWorkloads(args: BenchArgs): Workload[] {
+  const paths = args.all
+    ? listWorkloadFiles(workloadsDirectory)
+    : (args.workloads.length > 0 ? args.workloads : ['default']).map((name) => workloadPath(name, workloadsDirectory));
+  return paths.map((path) => applyOverrides(loadWorkloadFile(path), args.overrides));
+}
+
+async function runOne(workload: Workload, cliPath: string, keepFiles: boolean): Promise<WorkloadResult> {
+  log(`workload ${workload.name}: starting server`);
+  const server = await startSkeinServer({ cliPath, keepFiles });
+  log(`server pid ${server.pid} at ${server.baseUrl}`);
+  try {
+    const result = await runWorkload(workload, server, log);
+    if (result.error) result.error += `\nlast server log lines:\n${server.logTail()}`;
+    return result;
+  } finally {
+    await server.stop();
+    if (keepFiles) log(`server files kept: ${dirname(server.logPath)}`);
+  }
+}
+
+async function main(): Promise<number> {
+  const args = parseBenchArgs(process.argv.slice(2));
+  if (args.help) {
+    console.log(usage);
+    return 0;
+  }
+  const cliPath = args.serverCli ? resolve(args.serverCli) : defaultCliPath;
+  if (!existsSync(cliPath)) throw new Error(`${cliPath} not found: build the server first (npm run build)`);
+  const workloads = selectWorkloads(args);
+  const report: RunReport = {
+    startedAt: new Date().toISOString(),
+    finishedAt: '',
+    host: { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', totalMemoryBytes: totalmem() },
+    git: gitInfo(),
+    overrides: args.overrides,
+    results: [],
+  };
+  for (const workload of workloads) {
+    report.results.push(await runOne(workload, cliPath, args.keepFiles));
+  }
+  report.finishedAt = new Date().toISOString();
+  const { jsonPath, markdownPath } = writeReport(report, args.outputDirectory ?? join(repoRoot, 'bench', 'results'));
+  console.log(renderSummary(report));
+  console.log(`results: ${jsonPath}\nsummary: ${markdownPath}`);
+  return report.results.some((result) => result.error !== null) ? 1 : 0;
+}
+
+// Exiting (rather than dying on the signal) runs the 'exit' hooks that kill the child servers.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    log(`error: ${error.message}`);
+    process.exit(2);
+  },
+);

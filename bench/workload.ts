@@ -1,0 +1,141 @@
+// Workload files (bench/workloads/*.json): everything that defines a benchmark run, so a run is
+// reproducible from its file name and seed. Missing members take the defaults below.
+import { readFileSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { datasetKinds, type DatasetSpec } from './dataset.js';
+import { queryKinds, type QueryMixSpec } from './query-mix.js';
+
+export type PayloadFormat = 'json' | 'ndjson';
+
+export interface Workload {
+  name: string;
+  description: string;
+  dataset: DatasetSpec;
+  index: { uid: string; settings: Record<string, unknown> };
+  load: { batchSize: number; format: PayloadFormat; taskTimeoutSeconds: number };
+  queries: QueryMixSpec & { params: Record<string, unknown> };
+  concurrency: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+}
+
+export interface WorkloadOverrides {
+  documents?: number;
+  durationSeconds?: number;
+  warmupSeconds?: number;
+  concurrency?: number;
+}
+
+const defaults: Omit<Workload, 'name'> = {
+  description: '',
+  dataset: { kind: 'movies', documents: 100_000, seed: 42, vocabularySize: 50_000, zipfExponent: 1 },
+  index: { uid: 'bench', settings: {} },
+  load: { batchSize: 10_000, format: 'json', taskTimeoutSeconds: 900 },
+  queries: { count: 10_000, limit: 20, skipTopRanks: 20, mix: { word: 1 }, params: {} },
+  concurrency: 64,
+  durationSeconds: 15,
+  warmupSeconds: 3,
+};
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function section<T extends object>(raw: Json, key: string, fallback: T): T {
+  const value = raw[key];
+  if (value === undefined) return { ...fallback };
+  if (!isObject(value)) throw new Error(`workload: "${key}" must be an object`);
+  return { ...fallback, ...value } as T;
+}
+
+function positiveInteger(value: unknown, what: string, allowZero = false): number {
+  if (!Number.isInteger(value) || (value as number) < (allowZero ? 0 : 1)) {
+    throw new Error(`workload: ${what} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(value)}`);
+  }
+  return value as number;
+}
+
+export function resolveWorkload(raw: unknown, name: string): Workload {
+  if (!isObject(raw)) throw new Error(`workload ${name}: must be a JSON object`);
+  const workload: Workload = {
+    name: typeof raw.name === 'string' ? raw.name : name,
+    description: typeof raw.description === 'string' ? raw.description : defaults.description,
+    dataset: section(raw, 'dataset', defaults.dataset),
+    index: section(raw, 'index', defaults.index),
+    load: section(raw, 'load', defaults.load),
+    queries: section(raw, 'queries', defaults.queries),
+    concurrency: raw.concurrency === undefined ? defaults.concurrency : (raw.concurrency as number),
+    durationSeconds: raw.durationSeconds === undefined ? defaults.durationSeconds : (raw.durationSeconds as number),
+    warmupSeconds: raw.warmupSeconds === undefined ? defaults.warmupSeconds : (raw.warmupSeconds as number),
+  };
+  validate(workload);
+  return workload;
+}
+
+function validate(workload: Workload): void {
+  const { dataset, load, queries } = workload;
+  if (!datasetKinds().includes(dataset.kind)) throw new Error(`workload: unknown dataset kind "${dataset.kind}"`);
+  positiveInteger(dataset.documents, 'dataset.documents');
+  positiveInteger(dataset.seed, 'dataset.seed', true);
+  positiveInteger(dataset.vocabularySize, 'dataset.vocabularySize');
+  if (!(dataset.zipfExponent >= 0)) throw new Error('workload: dataset.zipfExponent must be >= 0');
+  if (typeof workload.index.uid !== 'string' || !/^[a-zA-Z0-9_-]+$/.test(workload.index.uid)) {
+    throw new Error('workload: index.uid must be alphanumeric, - or _');
+  }
+  if (!isObject(workload.index.settings)) throw new Error('workload: index.settings must be an object');
+  positiveInteger(load.batchSize, 'load.batchSize');
+  if (load.format !== 'json' && load.format !== 'ndjson') throw new Error('workload: load.format must be "json" or "ndjson"');
+  positiveInteger(load.taskTimeoutSeconds, 'load.taskTimeoutSeconds');
+  positiveInteger(queries.count, 'queries.count');
+  positiveInteger(queries.limit, 'queries.limit', true);
+  positiveInteger(queries.skipTopRanks, 'queries.skipTopRanks', true);
+  if (!isObject(queries.mix)) throw new Error('workload: queries.mix must be an object of weights');
+  for (const [kind, weight] of Object.entries(queries.mix)) {
+    if (!(queryKinds as readonly string[]).includes(kind)) {
+      throw new Error(`workload: unknown query kind "${kind}" (known: ${queryKinds.join(', ')})`);
+    }
+    if (typeof weight !== 'number' || weight < 0) throw new Error(`workload: weight of "${kind}" must be a number >= 0`);
+  }
+  if (!isObject(queries.params)) throw new Error('workload: queries.params must be an object');
+  positiveInteger(workload.concurrency, 'concurrency');
+  positiveInteger(workload.durationSeconds, 'durationSeconds');
+  positiveInteger(workload.warmupSeconds, 'warmupSeconds', true);
+}
+
+export function applyOverrides(workload: Workload, overrides: WorkloadOverrides): Workload {
+  return resolveWorkload(
+    {
+      ...workload,
+      dataset: { ...workload.dataset, documents: overrides.documents ?? workload.dataset.documents },
+      concurrency: overrides.concurrency ?? workload.concurrency,
+      durationSeconds: overrides.durationSeconds ?? workload.durationSeconds,
+      warmupSeconds: overrides.warmupSeconds ?? workload.warmupSeconds,
+    },
+    workload.name,
+  );
+}
+
+export function loadWorkloadFile(path: string): Workload {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`cannot read workload ${path}: ${(error as Error).message}`);
+  }
+  return resolveWorkload(raw, basename(path, '.json'));
+}
+
+export function listWorkloadFiles(directory: string): string[] {
+  return readdirSync(directory)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map((file) => join(directory, file));
+}
+
+/** A workload argument is a path to a file, or a name looked up in the workloads directory. */
+export function workloadPath(argument: string, directory: string): string {
+  if (argument.includes('/') || argument.endsWith('.json')) return argument;
+  return join(directory, `${argument}.json`);
+}

@@ -1,0 +1,97 @@
+// Splitting text into words with positions. Positions count words within one attribute; a run of
+// separators advances by the largest distance in it (soft 1, hard 8), as charabia/milli do.
+import { normalizeWord } from './normalize.js';
+import { CharClass, defaultClassifier, HARD_DISTANCE, SOFT_DISTANCE, type CharClassifier } from './separators.js';
+
+/** Meilisearch's MAX_WORD_LENGTH (500 / 2 bytes): longer words are neither indexed nor searched. */
+export const MAX_WORD_BYTES = 250;
+/** Meilisearch's MAX_POSITION_PER_ATTRIBUTE: words at or past this position are ignored. */
+export const MAX_POSITION = 65_536;
+
+export interface Segment {
+  /** Word, or a run of separators (hard when any of its characters is hard). */
+  kind: 'word' | 'soft' | 'hard';
+  /** Original text of the segment. */
+  text: string;
+  /** UTF-16 offsets in the original text. */
+  start: number;
+  end: number;
+}
+
+export interface Token {
+  /** Normalized word. */
+  word: string;
+  position: number;
+  start: number;
+  end: number;
+}
+
+export function* segment(text: string, classify: CharClassifier = defaultClassifier): Generator<Segment> {
+  let index = 0;
+  while (index < text.length) {
+    const start = index;
+    const firstClass = classOfCharAt(text, index, classify);
+    if (firstClass === CharClass.Word) {
+      index += charLength(text, index);
+      while (index < text.length && classOfCharAt(text, index, classify) === CharClass.Word) index += charLength(text, index);
+      yield { kind: 'word', text: text.slice(start, index), start, end: index };
+    } else {
+      let hard = firstClass === CharClass.Hard;
+      index += charLength(text, index);
+      while (index < text.length) {
+        const charClass = classOfCharAt(text, index, classify);
+        if (charClass === CharClass.Word) break;
+        if (charClass === CharClass.Hard) hard = true;
+        index += charLength(text, index);
+      }
+      yield { kind: hard ? 'hard' : 'soft', text: text.slice(start, index), start, end: index };
+    }
+  }
+}
+
+function charLength(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  return code >= 0xd800 && code <= 0xdbff && index + 1 < text.length ? 2 : 1;
+}
+
+function classOfCharAt(text: string, index: number, classify: CharClassifier): CharClass {
+  const code = text.charCodeAt(index);
+  if (code < 128) return classify(code, '');
+  const char = String.fromCodePoint(text.codePointAt(index)!);
+  return classify(code, char);
+}
+
+export function isIndexableWord(word: string): boolean {
+  // Cheap bound first: a UTF-16 unit is at most 3 UTF-8 bytes (surrogate pairs: 4 bytes for 2 units).
+  return word.length * 3 <= MAX_WORD_BYTES || Buffer.byteLength(word, 'utf8') <= MAX_WORD_BYTES;
+}
+
+export interface TokenizeResult {
+  tokens: Token[];
+  /** Position the next value of the same attribute starts at (after a hard separator). */
+  nextPosition: number;
+}
+
+/**
+ * Normalized words of one text with their positions, starting at `firstPosition`. Words over
+ * MAX_WORD_BYTES are skipped but still take their position, so neighbours keep their distances.
+ */
+export function tokenize(text: string, firstPosition = 0, classify: CharClassifier = defaultClassifier): TokenizeResult {
+  const tokens: Token[] = [];
+  let position = firstPosition;
+  let seenWord = false;
+  let pendingDistance = 0;
+  for (const piece of segment(text, classify)) {
+    if (piece.kind !== 'word') {
+      pendingDistance = Math.max(pendingDistance, piece.kind === 'hard' ? HARD_DISTANCE : SOFT_DISTANCE);
+      continue;
+    }
+    if (seenWord) position += pendingDistance;
+    seenWord = true;
+    pendingDistance = 0;
+    if (position >= MAX_POSITION) break;
+    const word = normalizeWord(piece.text);
+    if (isIndexableWord(word)) tokens.push({ word, position, start: piece.start, end: piece.end });
+  }
+  return { tokens, nextPosition: seenWord ? position + HARD_DISTANCE : firstPosition };
+}

@@ -1,0 +1,71 @@
+// Options of one Skein server, with the defaults Meilisearch uses where it has an equivalent.
+import { availableParallelism } from 'node:os';
+
+export type SkeinEnv = 'development' | 'production';
+
+export interface SkeinOptions {
+  /** Directory of the database (created if missing). Default './data.skein'. */
+  dbPath?: string;
+  /** host:port to listen on; port 0 picks a free port. Default '127.0.0.1:7700'. */
+  httpAddr?: string;
+  masterKey?: string | null;
+  env?: SkeinEnv;
+  /** Shard worker threads. Default os.availableParallelism(). */
+  workers?: number;
+  /** Shards of a new index. Default = workers. */
+  shardsPerIndex?: number;
+  /** Largest accepted request body, in bytes (after decompression). Default 100 MB. */
+  httpPayloadSizeLimit?: number;
+  /** Searches waiting for a shard worker beyond which new ones get 503. Default 1000. */
+  maxQueuedSearches?: number;
+  /** Failure points to trigger in the scheduler (tests only). */
+  failurePoints?: string[];
+}
+
+export type ResolvedOptions = Required<Omit<SkeinOptions, 'masterKey'>> & { masterKey: string | null };
+
+export const DEFAULT_HTTP_ADDR = '127.0.0.1:7700';
+export const DEFAULT_PAYLOAD_SIZE_LIMIT = 100_000_000;
+export const MASTER_KEY_MIN_BYTES = 16;
+
+/** Fills defaults and rejects impossible values; throws a plain Error (a startup failure, not an HTTP answer). */
+export function resolveOptions(options: SkeinOptions = {}): ResolvedOptions {
+  const workers = options.workers ?? availableParallelism();
+  const resolved: ResolvedOptions = {
+    dbPath: options.dbPath ?? './data.skein',
+    httpAddr: options.httpAddr ?? DEFAULT_HTTP_ADDR,
+    masterKey: options.masterKey ?? null,
+    env: options.env ?? 'development',
+    workers,
+    shardsPerIndex: options.shardsPerIndex ?? workers,
+    httpPayloadSizeLimit: options.httpPayloadSizeLimit ?? DEFAULT_PAYLOAD_SIZE_LIMIT,
+    maxQueuedSearches: options.maxQueuedSearches ?? 1000,
+    failurePoints: options.failurePoints ?? [],
+  };
+  if (resolved.env !== 'development' && resolved.env !== 'production') {
+    throw new Error(`invalid env \`${resolved.env}\`: expected \`development\` or \`production\``);
+  }
+  requirePositiveInteger('workers', resolved.workers);
+  requirePositiveInteger('shardsPerIndex', resolved.shardsPerIndex);
+  requirePositiveInteger('httpPayloadSizeLimit', resolved.httpPayloadSizeLimit);
+  requirePositiveInteger('maxQueuedSearches', resolved.maxQueuedSearches);
+  parseHttpAddr(resolved.httpAddr);
+  if (resolved.env === 'production' && Buffer.byteLength(resolved.masterKey ?? '') < MASTER_KEY_MIN_BYTES) {
+    throw new Error(`In production mode, a master key of at least ${MASTER_KEY_MIN_BYTES} bytes is required.`);
+  }
+  return resolved;
+}
+
+export function parseHttpAddr(addr: string): { host: string; port: number } {
+  const separator = addr.lastIndexOf(':');
+  const host = separator > 0 ? addr.slice(0, separator).replace(/^\[(.*)\]$/, '$1') : '';
+  const port = Number(addr.slice(separator + 1));
+  if (!host || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`invalid http address \`${addr}\`: expected host:port`);
+  }
+  return { host, port };
+}
+
+function requirePositiveInteger(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`invalid ${name} \`${value}\`: expected a positive integer`);
+}

@@ -1,0 +1,151 @@
+// /indexes/{uid}/documents: additions (decoded in the ingest pool), reads straight from LMDB, and
+// deletions (enqueued).
+import { SkeinError } from '../errors/index.js';
+import { projectDocument } from '../documents/projection.js';
+import type { PayloadContentType } from '../ingest/payload-types.js';
+import {
+  booleanParameter, denyUnknownParameters, invalidValueType, listParameter, usizeParameter,
+} from './deserr-messages.js';
+import { jsonReply, type FrontRequest } from './http-types.js';
+import { validateIndexUid } from './index-uid.js';
+import { ownArrayBuffer } from './ingest-client.js';
+import { documentContentType } from './request-body.js';
+import type { FrontContext, RouteSpec } from './route-spec.js';
+
+const ADD_PARAMETERS = ['primaryKey', 'csvDelimiter', 'customMetadata', 'skipCreation'];
+const BROWSE_PARAMETERS = ['offset', 'limit', 'fields', 'retrieveVectors', 'filter', 'ids', 'sort'];
+const GET_ONE_PARAMETERS = ['fields', 'retrieveVectors'];
+const PAYLOAD_TYPES: Record<string, PayloadContentType> = { 'application/json': 'json', 'application/x-ndjson': 'ndjson', 'text/csv': 'csv' };
+
+export const documentsRoutes: RouteSpec[] = [
+  {
+    method: 'POST', path: '/indexes/{indexUid}/documents', action: 'documents.add', body: 'documents',
+    handle: (request, context) => addDocuments(request, context, 'replace'),
+  },
+  {
+    method: 'PUT', path: '/indexes/{indexUid}/documents', action: 'documents.add', body: 'documents',
+    handle: (request, context) => addDocuments(request, context, 'update'),
+  },
+  {
+    method: 'GET', path: '/indexes/{indexUid}/documents', action: 'documents.get', body: 'none',
+    handle: (request, context) => browseDocuments(request, context),
+  },
+  {
+    method: 'GET', path: '/indexes/{indexUid}/documents/{documentId}', action: 'documents.get', body: 'none',
+    handle: (request, context) => {
+      const uid = validateIndexUid(request.params.indexUid!);
+      denyUnknownParameters(request.query, GET_ONE_PARAMETERS);
+      const fields = listParameter(request.query, 'fields');
+      booleanParameter(request.query, 'retrieveVectors', 'invalid_document_retrieve_vectors');
+      context.indexes.require(uid);
+      const id = request.params.documentId!;
+      const docId = context.storage.externalIds.get([uid, id]);
+      const text = docId === undefined ? undefined : context.storage.documents.get([uid, docId]);
+      if (text === undefined) throw new SkeinError('document_not_found', `Document \`${id}\` not found.`);
+      return { status: 200, body: projectText(text, fields) };
+    },
+  },
+  {
+    method: 'DELETE', path: '/indexes/{indexUid}/documents/{documentId}', action: 'documents.delete', body: 'none',
+    handle: async (request, context) => {
+      const uid = validateIndexUid(request.params.indexUid!);
+      return jsonReply(202, await context.scheduler.enqueue({ type: 'documentDeletion', indexUid: uid, ids: [request.params.documentId!] }));
+    },
+  },
+  {
+    method: 'POST', path: '/indexes/{indexUid}/documents/delete-batch', action: 'documents.delete', body: 'json',
+    handle: async (request, context) => {
+      const uid = validateIndexUid(request.params.indexUid!);
+      const body = request.json;
+      if (!Array.isArray(body)) throw invalidValueType('bad_request', '.', 'an array', body);
+      // Meilisearch stringifies non-string ids with JSON formatting (1 -> "1").
+      const ids = body.map((id) => (typeof id === 'string' ? id : JSON.stringify(id)));
+      return jsonReply(202, await context.scheduler.enqueue({ type: 'documentDeletion', indexUid: uid, ids }));
+    },
+  },
+  {
+    method: 'DELETE', path: '/indexes/{indexUid}/documents', action: 'documents.delete', body: 'none',
+    handle: async (request, context) => {
+      const uid = validateIndexUid(request.params.indexUid!);
+      denyUnknownParameters(request.query, ['customMetadata']);
+      return jsonReply(202, await context.scheduler.enqueue({ type: 'documentDeletion', indexUid: uid, clear: true }));
+    },
+  },
+];
+
+async function addDocuments(request: FrontRequest, context: FrontContext, method: 'replace' | 'update') {
+  const uid = validateIndexUid(request.params.indexUid!);
+  denyUnknownParameters(request.query, ADD_PARAMETERS);
+  const primaryKey = request.query.get('primaryKey');
+  const csvDelimiter = csvDelimiterParameter(request.query.get('csvDelimiter'));
+  skipCreationParameter(request.query.get('skipCreation'));
+  const essence = documentContentType(request.contentType);
+  if (csvDelimiter !== null && essence !== 'text/csv') {
+    throw new SkeinError('invalid_content_type',
+      `The Content-Type \`${request.contentType}\` does not support the use of a csv delimiter. The csv delimiter can only be used with the Content-Type \`text/csv\`.`);
+  }
+  const decoded = await context.ingest.decode({
+    bytes: ownArrayBuffer(request.body),
+    contentType: PAYLOAD_TYPES[essence]!,
+    csvDelimiter,
+    contentEncoding: request.contentEncoding,
+    updateFilesDir: context.storage.updateFilesDir,
+    sizeLimit: context.options.httpPayloadSizeLimit,
+  });
+  return jsonReply(202, await context.scheduler.enqueue({
+    type: 'documentAdditionOrUpdate', indexUid: uid, method, updateFile: decoded.updateFile,
+    documentCount: decoded.documentCount, primaryKey,
+  }));
+}
+
+function csvDelimiterParameter(raw: string | null): string | null {
+  if (raw === null) return null;
+  if (raw.length !== 1 || raw.charCodeAt(0) > 127) {
+    throw new SkeinError('invalid_document_csv_delimiter',
+      `Invalid value in parameter \`csvDelimiter\`: expected a string of one character, but found the following string of ${[...raw].length} characters: \`${raw}\``);
+  }
+  return raw;
+}
+
+function skipCreationParameter(raw: string | null): void {
+  if (raw === null || /^(true|false)$/i.test(raw)) return;
+  throw new SkeinError('invalid_skip_creation',
+    `Invalid value in parameter \`skipCreation\`: could not parse \`${raw}\` as a boolean, expected either \`true\` or \`false\``);
+}
+
+function browseDocuments(request: FrontRequest, context: FrontContext) {
+  const uid = validateIndexUid(request.params.indexUid!);
+  denyUnknownParameters(request.query, BROWSE_PARAMETERS);
+  const offset = usizeParameter(request.query, 'offset', 0, 'invalid_document_offset');
+  const limit = usizeParameter(request.query, 'limit', 20, 'invalid_document_limit');
+  const fields = listParameter(request.query, 'fields');
+  booleanParameter(request.query, 'retrieveVectors', 'invalid_document_retrieve_vectors');
+  if (request.query.has('filter') || request.query.has('sort')) {
+    throw new SkeinError('feature_not_enabled', 'Browsing documents with `filter` or `sort` is not supported by this server yet.');
+  }
+  const record = context.indexes.require(uid);
+  const ids = listParameter(request.query, 'ids');
+  const texts: string[] = [];
+  let total = record.documentCount;
+  if (ids !== null) {
+    // Ids in internal id order, as Meilisearch browses them.
+    const docIds = ids.map((id) => context.storage.externalIds.get([uid, id])).filter((docId): docId is number => docId !== undefined);
+    const unique = [...new Set(docIds)].sort((a, b) => a - b);
+    total = unique.length;
+    for (const docId of unique.slice(offset, offset + limit)) {
+      const text = context.storage.documents.get([uid, docId]);
+      if (text !== undefined) texts.push(text);
+    }
+  } else if (limit > 0) {
+    const range = context.storage.documents.getRange({ start: [uid, 0], end: [uid, 0xffffffff + 1], offset, limit });
+    for (const { value } of range) texts.push(value);
+  }
+  const results = texts.map((text) => projectText(text, fields)).join(',');
+  return { status: 200, body: `{"results":[${results}],"offset":${offset},"limit":${limit},"total":${total}}` };
+}
+
+/** The stored JSON text, re-serialized only when some fields are selected. */
+function projectText(text: string, fields: string[] | null): string {
+  if (fields === null || fields.includes('*')) return text;
+  return JSON.stringify(projectDocument(JSON.parse(text) as Record<string, unknown>, fields));
+}

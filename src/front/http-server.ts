@@ -1,0 +1,156 @@
+// The uWS edge: copies what it needs from the request synchronously (uWS requests die when the
+// callback returns), authorizes, streams the body under the size limit, runs the route and answers
+// inside cork(). Every failure becomes a Meilisearch error body; nothing here may throw into uWS.
+import { STATUS_CODES } from 'node:http';
+import uws from '@trufflesuite/uws-js-unofficial';
+import type { HttpResponse, TemplatedApp } from '@trufflesuite/uws-js-unofficial';
+import { asSkeinError } from '../errors/index.js';
+import type { Authorizer } from './authorization.js';
+import { errorReply, type FrontReply, type FrontRequest } from './http-types.js';
+import { checkJsonContentType, decodeContent, parseJsonBody, payloadTooLarge } from './request-body.js';
+import type { Router } from './router.js';
+import type { FrontContext, RouteSpec } from './route-spec.js';
+
+export interface HttpEdge {
+  router: Router<RouteSpec>;
+  context: FrontContext;
+  authorize: Authorizer;
+  payloadLimit: number;
+}
+
+interface ResponseState {
+  aborted: boolean;
+}
+
+export function createHttpApp(edge: HttpEdge): TemplatedApp {
+  const app = uws.App();
+  app.any('/*', (res, req) => {
+    const state: ResponseState = { aborted: false };
+    res.onAborted(() => { state.aborted = true; });
+    const method = req.getMethod().toUpperCase();
+    const path = req.getUrl();
+    const rawQuery = req.getQuery() ?? '';
+    const headers = {
+      contentType: req.getHeader('content-type') || null,
+      contentEncoding: req.getHeader('content-encoding') || null,
+      authorization: req.getHeader('authorization') || null,
+      contentLength: req.getHeader('content-length'),
+    };
+    const lookup = edge.router.lookup(method, path);
+    if (lookup.kind !== 'found') {
+      // Unknown paths answer an empty 404 and known paths with another method an empty 405, as actix does.
+      drainThenReply(res, state, { status: lookup.kind === 'notFound' ? 404 : 405, body: '' });
+      return;
+    }
+    const { route, params } = lookup.match;
+    const request: FrontRequest = {
+      method, path, rawQuery, query: new URLSearchParams(rawQuery), params, body: EMPTY_BODY, json: undefined,
+      contentType: headers.contentType, contentEncoding: headers.contentEncoding, authorization: headers.authorization,
+    };
+    try {
+      edge.authorize({ action: route.action, authorization: request.authorization, indexUid: params.indexUid ?? null });
+      if (route.body === 'json') checkJsonContentType(request.contentType);
+      if (route.body !== 'none' && Number(headers.contentLength) > edge.payloadLimit) throw payloadTooLarge(edge.payloadLimit);
+    } catch (cause) {
+      drainThenReply(res, state, errorReply(asSkeinError(cause)));
+      return;
+    }
+    if (route.body === 'none') {
+      drainThenRun(res, state, () => route.handle(request, edge.context));
+      return;
+    }
+    readBody(res, state, edge.payloadLimit, (body) => {
+      request.body = body;
+      run(res, state, async () => {
+        if (route.body === 'json') {
+          request.body = await decodeContent(body, request.contentEncoding, edge.payloadLimit);
+          request.json = parseJsonBody(request.body);
+        }
+        return route.handle(request, edge.context);
+      });
+    });
+  });
+  return app;
+}
+
+const EMPTY_BODY = Buffer.alloc(0);
+
+/** Collects the body into one buffer that owns its memory (it may be transferred to a worker). */
+function readBody(res: HttpResponse, state: ResponseState, limit: number, done: (body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  res.onData((chunk, isLast) => {
+    if (tooLarge) return;
+    size += chunk.byteLength;
+    if (size > limit) {
+      tooLarge = true;
+      // Stop reading: answer now and close, the rest of the body is never buffered.
+      reply(res, state, errorReply(payloadTooLarge(limit)), true);
+      return;
+    }
+    // uWS reuses the chunk's memory after this callback returns.
+    if (chunk.byteLength > 0) chunks.push(Buffer.from(chunk.slice(0)));
+    if (!isLast) return;
+    const body = Buffer.from(new ArrayBuffer(size));
+    let offset = 0;
+    for (const part of chunks) {
+      part.copy(body, offset);
+      offset += part.length;
+    }
+    done(body);
+  });
+}
+
+/** Routes without a body still let uWS deliver (and discard) whatever was sent before answering. */
+function drainThenRun(res: HttpResponse, state: ResponseState, handler: () => FrontReply | Promise<FrontReply>): void {
+  res.onData((_chunk, isLast) => {
+    if (isLast) run(res, state, handler);
+  });
+}
+
+function drainThenReply(res: HttpResponse, state: ResponseState, answer: FrontReply): void {
+  res.onData((_chunk, isLast) => {
+    if (isLast) reply(res, state, answer, false);
+  });
+}
+
+function run(res: HttpResponse, state: ResponseState, handler: () => FrontReply | Promise<FrontReply>): void {
+  let outcome: FrontReply | Promise<FrontReply>;
+  try {
+    outcome = handler();
+  } catch (cause) {
+    reply(res, state, errorReply(asSkeinError(cause)), false);
+    return;
+  }
+  if (outcome instanceof Promise) {
+    outcome.then(
+      (answer) => reply(res, state, answer, false),
+      (cause: unknown) => reply(res, state, errorReply(asSkeinError(cause)), false),
+    );
+  } else {
+    reply(res, state, outcome, false);
+  }
+}
+
+const STATUS_LINES = new Map<number, string>();
+
+function statusLine(status: number): string {
+  let line = STATUS_LINES.get(status);
+  if (!line) {
+    line = `${status} ${STATUS_CODES[status] ?? 'Unknown'}`;
+    STATUS_LINES.set(status, line);
+  }
+  return line;
+}
+
+function reply(res: HttpResponse, state: ResponseState, answer: FrontReply, closeConnection: boolean): void {
+  if (state.aborted) return;
+  state.aborted = true; // answered: never touch res again
+  res.cork(() => {
+    res.writeStatus(statusLine(answer.status));
+    if (answer.body !== '') res.writeHeader('Content-Type', 'application/json');
+    if (answer.headers) for (const [name, value] of answer.headers) res.writeHeader(name, value);
+    res.end(answer.body, closeConnection);
+  });
+}

@@ -1,0 +1,28 @@
+// What a route is: method, path pattern, the key action it needs, how it reads its body, and its handler.
+import type { ResolvedOptions } from '../config/options.js';
+import type { Storage } from '../storage/environment.js';
+import type { KeyAction } from './authorization.js';
+import type { BodyKind, FrontReply, FrontRequest } from './http-types.js';
+import type { IndexCatalog } from './index-catalog.js';
+import type { IngestClient } from './ingest-client.js';
+import type { SchedulerClient } from './scheduler-client.js';
+import type { SearchDispatcher } from './search-dispatcher.js';
+
+export interface FrontContext {
+  options: ResolvedOptions;
+  storage: Storage;
+  indexes: IndexCatalog;
+  scheduler: SchedulerClient;
+  search: SearchDispatcher;
+  ingest: IngestClient;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteSpec {
+  method: HttpMethod;
+  path: string;
+  action: KeyAction;
+  body: BodyKind;
+  handle(request: FrontRequest, context: FrontContext): FrontReply | Promise<FrontReply>;
+}

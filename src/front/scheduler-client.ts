@@ -1,0 +1,91 @@
+// The front's side of the scheduler thread: enqueue requests correlated by requestId, and cache
+// invalidations. The front never waits on indexing, only on the (fast) enqueue answer.
+import type { Worker } from 'node:worker_threads';
+import { SkeinError, fromBody } from '../errors/index.js';
+import { decodeSchedulerMessage, encodeSchedulerMessage } from '../protocol/scheduler-codec.js';
+import type { TaskContent } from '../tasks/task-record.js';
+
+/** The summarized task the scheduler answers an enqueue with (taskUid, indexUid, status, type, enqueuedAt). */
+export type TaskSummary = Record<string, unknown>;
+
+interface PendingEnqueue {
+  resolve: (summary: TaskSummary) => void;
+  reject: (error: SkeinError) => void;
+}
+
+export class SchedulerClient {
+  private readonly pending = new Map<number, PendingEnqueue>();
+  private nextRequestId = 1;
+  private failure: SkeinError | null = null;
+  private readonly readySignal: Promise<void>;
+  private markReady!: () => void;
+  private failReady!: (error: Error) => void;
+
+  constructor(
+    private readonly worker: Worker,
+    private readonly onIndexesChanged: (uids: string[]) => void,
+    private readonly onTaskEnqueued: () => void = () => {},
+  ) {
+    this.readySignal = new Promise((resolve, reject) => {
+      this.markReady = resolve;
+      this.failReady = reject;
+    });
+    // Nobody may be waiting yet; the rejection is observed through ready().
+    this.readySignal.catch(() => {});
+    worker.on('message', (message: unknown) => this.receive(message));
+    worker.on('error', (error) => this.fail(new SkeinError('internal', `The scheduler thread failed: ${error.message}`)));
+    worker.on('exit', (code) => this.fail(new SkeinError('internal', `The scheduler thread exited with code ${code}.`)));
+  }
+
+  /** Resolves when the scheduler says it is ready; rejects after `timeoutMs` or if it dies first. */
+  ready(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the scheduler thread was not ready after ${timeoutMs} ms`)), timeoutMs);
+    });
+    return Promise.race([this.readySignal, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  enqueue(content: TaskContent): Promise<TaskSummary> {
+    if (this.failure) return Promise.reject(this.failure);
+    const requestId = this.nextRequestId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(requestId, { resolve, reject });
+      const buffer = encodeSchedulerMessage({ kind: 'enqueueTask', requestId, content });
+      this.worker.postMessage(buffer, [buffer]);
+    });
+  }
+
+  private receive(message: unknown): void {
+    if (isReadySignal(message)) {
+      this.markReady();
+      return;
+    }
+    if (!(message instanceof ArrayBuffer) && !(message instanceof Uint8Array)) return;
+    const decoded = decodeSchedulerMessage(message);
+    if (decoded.kind === 'indexesChanged') {
+      this.onIndexesChanged(decoded.indexUids);
+      // The scheduler's ready signal is its first indexesChanged (all index uids, after recovery).
+      this.markReady();
+    } else if (decoded.kind === 'taskEnqueued') {
+      const pending = this.pending.get(decoded.requestId);
+      if (!pending) return;
+      this.pending.delete(decoded.requestId);
+      this.onTaskEnqueued();
+      if (decoded.error) pending.reject(fromBody(decoded.error));
+      else pending.resolve(decoded.summary as TaskSummary);
+    }
+  }
+
+  private fail(error: SkeinError): void {
+    this.failure ??= error;
+    this.failReady(error);
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+  }
+}
+
+function isReadySignal(message: unknown): boolean {
+  if (message === 'ready') return true;
+  return typeof message === 'object' && message !== null && (message as { kind?: unknown }).kind === 'ready';
+}

@@ -1,0 +1,139 @@
+// The hot path's fan-out: queries are queued per shard worker and flushed once per event-loop turn
+// as ONE QueryBatch message per worker, with at most one batch in flight per worker. While a worker
+// is busy its queue keeps growing, so under load each message carries many queries (a message per
+// query costs ~8x more than the search itself).
+import { SkeinError, fromBody } from '../errors/index.js';
+import { decodeQueryBatchResult, encodeQueryBatch } from '../protocol/query-codec.js';
+import type { ShardQueryMessage, ShardQueryResultMessage } from '../protocol/messages.js';
+import { ownerOfShard } from '../protocol/placement.js';
+
+/** Sends one QueryBatch to one worker and resolves with its QueryBatchResult. */
+export type WorkerRunner = (batch: ArrayBuffer) => Promise<ArrayBuffer | Uint8Array>;
+
+export type ShardQuery = Omit<ShardQueryMessage, 'requestId' | 'shards'>;
+
+interface PendingSearch {
+  remaining: number;
+  results: ShardQueryResultMessage[];
+  resolve: (results: ShardQueryResultMessage[]) => void;
+  reject: (error: SkeinError) => void;
+  failed: boolean;
+}
+
+export class SearchDispatcher {
+  private readonly queues: ShardQueryMessage[][];
+  private readonly inFlight: boolean[];
+  private readonly pending = new Map<number, PendingSearch>();
+  private nextRequestId = 1;
+  private queued = 0;
+  private flushScheduled = false;
+
+  constructor(private readonly runners: WorkerRunner[], private readonly maxQueued: number) {
+    this.queues = runners.map(() => []);
+    this.inFlight = runners.map(() => false);
+  }
+
+  /** One result per involved worker; rejects with the first shard error. */
+  search(query: ShardQuery, shardCount: number): Promise<ShardQueryResultMessage[]> {
+    if (this.queued >= this.maxQueued) {
+      return Promise.reject(new SkeinError('too_many_search_requests',
+        `Too many search requests running at the same time: ${this.queued}. Retry after 10s.`));
+    }
+    const requestId = this.nextRequestId;
+    this.nextRequestId = this.nextRequestId >= 0xffffffff ? 1 : this.nextRequestId + 1;
+    const shardsByWorker = new Map<number, number[]>();
+    for (let shard = 0; shard < shardCount; shard++) {
+      const worker = ownerOfShard(shard, this.runners.length);
+      const shards = shardsByWorker.get(worker);
+      if (shards) shards.push(shard);
+      else shardsByWorker.set(worker, [shard]);
+    }
+    return new Promise((resolve, reject) => {
+      this.pending.set(requestId, { remaining: shardsByWorker.size, results: [], resolve, reject, failed: false });
+      for (const [worker, shards] of shardsByWorker) {
+        this.queues[worker]!.push({ ...query, requestId, shards });
+        this.queued++;
+      }
+      this.scheduleFlush();
+    });
+  }
+
+  /** Searches accepted but not yet sent to a worker. */
+  get queuedCount(): number {
+    return this.queued;
+  }
+
+  /** Rejects everything still waiting (server shutdown). */
+  abortAll(): void {
+    for (const queue of this.queues) queue.length = 0;
+    this.queued = 0;
+    for (const [requestId, search] of this.pending) {
+      this.pending.delete(requestId);
+      search.reject(new SkeinError('internal', 'The server is shutting down.'));
+    }
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      for (let worker = 0; worker < this.queues.length; worker++) this.flushWorker(worker);
+    });
+  }
+
+  private flushWorker(worker: number): void {
+    const queue = this.queues[worker]!;
+    if (this.inFlight[worker] || queue.length === 0) return;
+    this.queues[worker] = [];
+    this.queued -= queue.length;
+    this.inFlight[worker] = true;
+    let batch: ArrayBuffer;
+    try {
+      batch = encodeQueryBatch(queue);
+    } catch (cause) {
+      this.inFlight[worker] = false;
+      this.failQueries(queue, new SkeinError('internal', `Could not encode a query batch: ${(cause as Error).message}`));
+      return;
+    }
+    this.runners[worker]!(batch).then(
+      (answer) => this.deliver(decodeQueryBatchResult(answer)),
+      (cause: unknown) => this.failQueries(queue, new SkeinError('internal', `A shard worker failed: ${(cause as Error)?.message ?? cause}`)),
+    ).catch((cause: unknown) => this.failQueries(queue, new SkeinError('internal', String(cause))))
+      .finally(() => {
+        this.inFlight[worker] = false;
+        // What queued up while this worker was busy goes out now, as the next batch.
+        this.flushWorker(worker);
+      });
+  }
+
+  private deliver(results: ShardQueryResultMessage[]): void {
+    for (const result of results) {
+      const search = this.pending.get(result.requestId);
+      if (!search) continue;
+      if (result.error) {
+        this.settleWithError(result.requestId, search, fromBody(result.error));
+        continue;
+      }
+      search.results.push(result);
+      if (--search.remaining === 0) {
+        this.pending.delete(result.requestId);
+        search.resolve(search.results);
+      }
+    }
+  }
+
+  private failQueries(queries: ShardQueryMessage[], error: SkeinError): void {
+    for (const query of queries) {
+      const search = this.pending.get(query.requestId);
+      if (search) this.settleWithError(query.requestId, search, error);
+    }
+  }
+
+  private settleWithError(requestId: number, search: PendingSearch, error: SkeinError): void {
+    this.pending.delete(requestId);
+    if (search.failed) return;
+    search.failed = true;
+    search.reject(error);
+  }
+}

@@ -1,0 +1,24 @@
+// The search response body, concatenated from the hits' pre-serialized documents (never re-parsed)
+// with Meilisearch's key order: hits, query, processingTimeMs, pagination, facetDistribution, facetStats.
+import type { HitMessage } from '../protocol/messages.js';
+import type { FacetExtras } from './facet-merge.js';
+import { paginationJson, type SearchWindow } from './pagination.js';
+
+export function searchResponseJson(
+  hits: readonly HitMessage[],
+  query: string,
+  processingTimeMs: number,
+  window: SearchWindow,
+  candidates: number,
+  facets: FacetExtras | null,
+): string {
+  let body = '{"hits":[';
+  for (let i = 0; i < hits.length; i++) {
+    if (i > 0) body += ',';
+    body += hits[i]!.document;
+  }
+  body += `],"query":${JSON.stringify(query)},"processingTimeMs":${processingTimeMs},${paginationJson(window, candidates)}`;
+  if (facets?.facetDistribution) body += `,"facetDistribution":${JSON.stringify(facets.facetDistribution)}`;
+  if (facets?.facetStats) body += `,"facetStats":${JSON.stringify(facets.facetStats)}`;
+  return `${body}}`;
+}

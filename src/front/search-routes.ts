@@ -1,0 +1,72 @@
+// GET and POST /indexes/{uid}/search: validate, fan out to the shard workers, merge, answer.
+import { performance } from 'node:perf_hooks';
+import { selectsField } from '../documents/flatten.js';
+import type { HitMessage } from '../protocol/messages.js';
+import { mergeFacetExtras, shapeFacetDistribution, type FacetExtras } from './facet-merge.js';
+import { mergeHits } from './hit-merge.js';
+import type { FrontReply, FrontRequest } from './http-types.js';
+import { validateIndexUid } from './index-uid.js';
+import { searchWindow } from './pagination.js';
+import type { FrontContext, RouteSpec } from './route-spec.js';
+import { parseSearchBody, parseSearchQuery, type SearchParameters } from './search-params.js';
+import { searchResponseJson } from './search-response.js';
+
+export const searchRoutes: RouteSpec[] = [
+  {
+    method: 'POST', path: '/indexes/{indexUid}/search', action: 'search', body: 'json',
+    handle: (request, context) => search(request, context, () => parseSearchBody(request.json)),
+  },
+  {
+    method: 'GET', path: '/indexes/{indexUid}/search', action: 'search', body: 'none',
+    handle: (request, context) => search(request, context, () => parseSearchQuery(request.query)),
+  },
+];
+
+async function search(request: FrontRequest, context: FrontContext, parse: () => SearchParameters): Promise<FrontReply> {
+  const started = performance.now();
+  const parameters = parse();
+  const uid = validateIndexUid(request.params.indexUid!);
+  const index = context.indexes.require(uid);
+  const window = searchWindow(parameters, index.settings.pagination.maxTotalHits);
+  const results = await context.search.search({
+    indexUid: uid,
+    q: parameters.q,
+    hitsWanted: window.hitsWanted,
+    matchingStrategy: parameters.matchingStrategy,
+    attributesToRetrieve: effectiveAttributesToRetrieve(parameters.attributesToRetrieve, index.settings.displayedAttributes),
+    exhaustiveCount: window.mode === 'page',
+    options: parameters.options,
+  }, index.shardCount);
+  let candidates = 0;
+  const lists: HitMessage[][] = [];
+  for (const result of results) {
+    candidates += result.candidates;
+    lists.push(result.hits);
+  }
+  const hits = lists.length === 1 ? lists[0]!.slice(window.offset, window.offset + window.limit) : mergeHits(lists, window.offset, window.limit);
+  let facets: FacetExtras | null = null;
+  if (parameters.options.facets !== undefined && parameters.options.facets !== null) {
+    facets = mergeFacetExtras(results.map((result) => result.extras as FacetExtras | null)) ?? { facetDistribution: {} };
+    if (facets.facetDistribution) facets.facetDistribution = shapeFacetDistribution(facets.facetDistribution, index.settings.faceting);
+  }
+  const elapsed = Math.round(performance.now() - started);
+  return { status: 200, body: searchResponseJson(hits, parameters.q ?? '', elapsed, window, candidates, facets) };
+}
+
+/**
+ * attributesToRetrieve ∩ displayedAttributes; null means "every attribute" (both sides all).
+ * A requested `a` against a displayed `a.b` keeps `a.b`, and the other way round.
+ */
+export function effectiveAttributesToRetrieve(requested: string[] | null, displayed: string[]): string[] | null {
+  const allDisplayed = displayed.includes('*');
+  const allRequested = requested === null || requested.includes('*');
+  if (allDisplayed && allRequested) return null;
+  if (allDisplayed) return requested;
+  if (allRequested) return [...displayed];
+  const out = new Set<string>();
+  for (const name of requested!) {
+    if (displayed.some((shown) => selectsField(shown, name))) out.add(name);
+    else for (const shown of displayed) if (selectsField(name, shown)) out.add(shown);
+  }
+  return [...out];
+}

@@ -1,0 +1,98 @@
+// /indexes/{uid}/settings and its per-setting sub-routes. Reads come from the index record; updates
+// are validated then enqueued as settingsUpdate tasks (a missing index is created by the task).
+import { defaultSettings, SETTING_NAMES, type IndexSettings } from '../settings/index-settings.js';
+import { jsonReply } from './http-types.js';
+import { validateIndexUid } from './index-uid.js';
+import type { FrontContext, HttpMethod, RouteSpec } from './route-spec.js';
+import { validateSetting, validateSettingsBody } from './settings-validation.js';
+
+/** Sub-route name -> setting key and the verb that updates it (PATCH for object settings). */
+const SUB_ROUTES: Array<[string, keyof IndexSettings, HttpMethod]> = [
+  ['displayed-attributes', 'displayedAttributes', 'PUT'],
+  ['searchable-attributes', 'searchableAttributes', 'PUT'],
+  ['filterable-attributes', 'filterableAttributes', 'PUT'],
+  ['sortable-attributes', 'sortableAttributes', 'PUT'],
+  ['ranking-rules', 'rankingRules', 'PUT'],
+  ['stop-words', 'stopWords', 'PUT'],
+  ['non-separator-tokens', 'nonSeparatorTokens', 'PUT'],
+  ['separator-tokens', 'separatorTokens', 'PUT'],
+  ['dictionary', 'dictionary', 'PUT'],
+  ['synonyms', 'synonyms', 'PUT'],
+  ['distinct-attribute', 'distinctAttribute', 'PUT'],
+  ['proximity-precision', 'proximityPrecision', 'PUT'],
+  ['typo-tolerance', 'typoTolerance', 'PATCH'],
+  ['faceting', 'faceting', 'PATCH'],
+  ['pagination', 'pagination', 'PATCH'],
+  ['embedders', 'embedders', 'PATCH'],
+  ['search-cutoff-ms', 'searchCutoffMs', 'PUT'],
+  ['localized-attributes', 'localizedAttributes', 'PUT'],
+  ['facet-search', 'facetSearch', 'PUT'],
+  ['prefix-search', 'prefixSearch', 'PUT'],
+];
+
+/** Every setting in the canonical key order, defaults filled in for anything the record lacks. */
+export function settingsView(settings: Partial<IndexSettings>): IndexSettings {
+  const defaults = defaultSettings();
+  const out = {} as Record<string, unknown>;
+  for (const name of SETTING_NAMES) out[name] = settings[name] ?? defaults[name];
+  return out as unknown as IndexSettings;
+}
+
+function enqueueSettings(context: FrontContext, indexUid: string, settings: Record<string, unknown>, isDeletion: boolean) {
+  return context.scheduler.enqueue({ type: 'settingsUpdate', indexUid, settings, isDeletion });
+}
+
+const everySettingReset = (): Record<string, unknown> => Object.fromEntries(SETTING_NAMES.map((name) => [name, null]));
+
+export const settingsRoutes: RouteSpec[] = [
+  {
+    method: 'GET', path: '/indexes/{indexUid}/settings', action: 'settings.get', body: 'none',
+    handle: (request, context) => {
+      const uid = validateIndexUid(request.params.indexUid!);
+      return jsonReply(200, settingsView(context.indexes.require(uid).settings));
+    },
+  },
+  {
+    method: 'PATCH', path: '/indexes/{indexUid}/settings', action: 'settings.update', body: 'json',
+    handle: async (request, context) => {
+      const settings = validateSettingsBody(request.json);
+      const uid = validateIndexUid(request.params.indexUid!);
+      return jsonReply(202, await enqueueSettings(context, uid, settings, false));
+    },
+  },
+  {
+    method: 'DELETE', path: '/indexes/{indexUid}/settings', action: 'settings.update', body: 'none',
+    handle: async (request, context) => {
+      const uid = validateIndexUid(request.params.indexUid!);
+      return jsonReply(202, await enqueueSettings(context, uid, everySettingReset(), true));
+    },
+  },
+  ...SUB_ROUTES.flatMap(([route, key, verb]): RouteSpec[] => {
+    const path = `/indexes/{indexUid}/settings/${route}`;
+    return [
+      {
+        method: 'GET', path, action: 'settings.get', body: 'none',
+        handle: (request, context) => {
+          const uid = validateIndexUid(request.params.indexUid!);
+          return jsonReply(200, settingsView(context.indexes.require(uid).settings)[key]);
+        },
+      },
+      {
+        method: verb, path, action: 'settings.update', body: 'json',
+        handle: async (request, context) => {
+          validateSetting(key, request.json);
+          const uid = validateIndexUid(request.params.indexUid!);
+          return jsonReply(202, await enqueueSettings(context, uid, { [key]: request.json }, false));
+        },
+      },
+      {
+        method: 'DELETE', path, action: 'settings.update', body: 'none',
+        handle: async (request, context) => {
+          const uid = validateIndexUid(request.params.indexUid!);
+          // A reset of one setting, not a DELETE /settings (isDeletion means "every setting").
+          return jsonReply(202, await enqueueSettings(context, uid, { [key]: null }, false));
+        },
+      },
+    ];
+  }),
+];

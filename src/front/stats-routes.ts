@@ -1,0 +1,87 @@
+// GET /, /health, /version, /stats and /indexes/{uid}/stats.
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { documentRange, type Storage } from '../storage/environment.js';
+import type { IndexRecord } from '../storage/records.js';
+import { denyUnknownParameters } from './deserr-messages.js';
+import { jsonReply } from './http-types.js';
+import { sortedFieldDistribution } from './index-views.js';
+import { validateIndexUid } from './index-uid.js';
+import type { RouteSpec } from './route-spec.js';
+
+/** The Meilisearch version whose API Skein speaks; SDKs gate features on it. */
+export const COMPATIBLE_MEILISEARCH_VERSION = '1.50.0';
+
+const STATS_PARAMETERS = ['showInternalDatabaseSizes', 'sizeFormat'];
+
+export const statsRoutes: RouteSpec[] = [
+  {
+    method: 'GET', path: '/', action: null, body: 'none',
+    handle: () => jsonReply(200, { status: 'Meilisearch is running' }),
+  },
+  {
+    method: 'GET', path: '/health', action: null, body: 'none',
+    handle: () => jsonReply(200, { status: 'available' }),
+  },
+  {
+    method: 'GET', path: '/version', action: 'version', body: 'none',
+    handle: () => jsonReply(200, { commitSha: 'unknown', commitDate: 'unknown', pkgVersion: COMPATIBLE_MEILISEARCH_VERSION }),
+  },
+  {
+    method: 'GET', path: '/stats', action: 'stats.get', body: 'none',
+    handle: (request, context) => {
+      denyUnknownParameters(request.query, STATS_PARAMETERS);
+      const records = context.indexes.list();
+      const indexing = indexesBeingProcessed(context.storage);
+      const indexes: Record<string, unknown> = {};
+      let lastUpdate: string | null = null;
+      for (const record of records) {
+        indexes[record.uid] = indexStats(context.storage, record, indexing.has(record.uid));
+        if (lastUpdate === null || record.updatedAt > lastUpdate) lastUpdate = record.updatedAt;
+      }
+      const size = databaseSize(context.storage);
+      return jsonReply(200, { databaseSize: size, usedDatabaseSize: size, lastUpdate, indexes });
+    },
+  },
+  {
+    method: 'GET', path: '/indexes/{indexUid}/stats', action: 'stats.get', body: 'none',
+    handle: (request, context) => {
+      const uid = validateIndexUid(request.params.indexUid!);
+      denyUnknownParameters(request.query, STATS_PARAMETERS);
+      const record = context.indexes.require(uid);
+      return jsonReply(200, indexStats(context.storage, record, indexesBeingProcessed(context.storage).has(uid)));
+    },
+  },
+];
+
+function indexStats(storage: Storage, record: IndexRecord, isIndexing: boolean): Record<string, unknown> {
+  let rawDocumentDbSize = 0;
+  for (const { value } of documentRange(storage, record.uid)) rawDocumentDbSize += Buffer.byteLength(value);
+  return {
+    numberOfDocuments: record.documentCount,
+    rawDocumentDbSize,
+    avgDocumentSize: record.documentCount === 0 ? 0 : Math.floor(rawDocumentDbSize / record.documentCount),
+    isIndexing,
+    numberOfEmbeddings: 0,
+    numberOfEmbeddedDocuments: 0,
+    fieldDistribution: sortedFieldDistribution(record.fieldDistribution),
+  };
+}
+
+/** Indexes with a task in the `processing` state right now. */
+function indexesBeingProcessed(storage: Storage): Set<string> {
+  const out = new Set<string>();
+  // Processing tasks are the oldest unfinished ones; scanning newest-first would not stop earlier.
+  for (const { value } of storage.tasks.getRange()) {
+    if (value.status === 'processing' && value.indexUid) out.add(value.indexUid);
+  }
+  return out;
+}
+
+function databaseSize(storage: Storage): number {
+  try {
+    return statSync(join(storage.dbPath, 'lmdb', 'data.mdb')).size;
+  } catch {
+    return 0;
+  }
+}

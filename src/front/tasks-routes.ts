@@ -1,0 +1,49 @@
+// /tasks: list, read, cancel, delete. Reads come straight from LMDB (views and filters are the task
+// model's, src/tasks); cancel and delete are enqueued and answer 200, not 202, as Meilisearch does.
+import { SkeinError } from '../errors/index.js';
+import { listTasks, parseTaskQuery } from '../tasks/task-query.js';
+import { taskView } from '../tasks/task-view.js';
+import type { TaskContent } from '../tasks/task-record.js';
+import { jsonReply, type FrontRequest } from './http-types.js';
+import type { FrontContext, RouteSpec } from './route-spec.js';
+
+export const tasksRoutes: RouteSpec[] = [
+  {
+    method: 'GET', path: '/tasks', action: 'tasks.get', body: 'none',
+    handle: (request, context) => jsonReply(200, listTasks(context.storage, parseTaskQuery(request.query, 'list'))),
+  },
+  {
+    method: 'GET', path: '/tasks/{taskUid}', action: 'tasks.get', body: 'none',
+    handle: (request, context) => {
+      const raw = request.params.taskUid!;
+      const uid = Number(raw);
+      if (!/^\d+$/.test(raw) || uid > 0xffffffff) {
+        throw new SkeinError('invalid_task_uids', `Task uid \`${raw}\` is invalid. It should only contain numeric characters.`);
+      }
+      const record = context.storage.tasks.get(uid);
+      if (!record) throw new SkeinError('task_not_found', `Task \`${uid}\` not found.`);
+      return jsonReply(200, taskView(record));
+    },
+  },
+  {
+    method: 'POST', path: '/tasks/cancel', action: 'tasks.cancel', body: 'none',
+    handle: (request, context) => enqueueTaskFilter(request, context, 'taskCancelation'),
+  },
+  {
+    method: 'DELETE', path: '/tasks', action: 'tasks.delete', body: 'none',
+    handle: (request, context) => enqueueTaskFilter(request, context, 'taskDeletion'),
+  },
+];
+
+async function enqueueTaskFilter(request: FrontRequest, context: FrontContext, type: 'taskCancelation' | 'taskDeletion') {
+  // Validates the filters (missing_task_filters, invalid_task_*) before anything is enqueued.
+  parseTaskQuery(request.query, type === 'taskCancelation' ? 'cancel' : 'delete');
+  const content: TaskContent = {
+    type,
+    filter: Object.fromEntries(request.query),
+    originalFilter: `?${request.rawQuery}`,
+    // The scheduler computes the matches when it assigns the new task's uid (only older tasks match).
+    matchedUids: [],
+  };
+  return jsonReply(200, await context.scheduler.enqueue(content));
+}

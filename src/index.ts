@@ -1,0 +1,112 @@
+// Embedding API: startServer(options) starts the shard workers, the scheduler thread, the ingest
+// pool and the HTTP front on the calling (main) thread, and returns a handle to stop them all.
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import uws from '@trufflesuite/uws-js-unofficial';
+import type { TemplatedApp, us_listen_socket } from '@trufflesuite/uws-js-unofficial';
+import { parseHttpAddr, resolveOptions, type SkeinOptions } from './config/options.js';
+import { createAuthorizer } from './front/authorization.js';
+import { createHttpApp } from './front/http-server.js';
+import { IndexCatalog } from './front/index-catalog.js';
+import { IngestClient } from './front/ingest-client.js';
+import { buildRouter } from './front/routes.js';
+import { SchedulerClient } from './front/scheduler-client.js';
+import { SearchDispatcher } from './front/search-dispatcher.js';
+import type { AttachSchedulerPort, SchedulerWorkerData, ShardWorkerData } from './protocol/messages.js';
+import { closeStorage, openStorage } from './storage/environment.js';
+
+export type { SkeinOptions, ResolvedOptions, SkeinEnv } from './config/options.js';
+
+export interface SkeinServer {
+  /** "127.0.0.1:7700", with the real port when 0 was asked. */
+  address: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const SHARD_WORKER = fileURLToPath(new URL('./shard/worker.js', import.meta.url));
+const SCHEDULER_WORKER = fileURLToPath(new URL('./scheduler/worker.js', import.meta.url));
+const INGEST_WORKER = fileURLToPath(new URL('./ingest/worker.js', import.meta.url));
+const SCHEDULER_READY_TIMEOUT_MS = 30_000;
+
+export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer> {
+  const options = resolveOptions(input);
+  const { host, port: wantedPort } = parseHttpAddr(options.httpAddr);
+  const storage = openStorage(options.dbPath);
+  const pools: Piscina[] = [];
+  let scheduler: Worker | null = null;
+  let ingest: IngestClient | null = null;
+  const stopAll = async () => {
+    if (scheduler) await scheduler.terminate();
+    await Promise.allSettled(pools.map((pool) => pool.destroy()));
+    if (ingest) await ingest.close();
+    await closeStorage(storage);
+  };
+  try {
+    // One single-thread pool per shard worker: that is what pins a shard to one thread.
+    const schedulerPorts: MessagePort[] = [];
+    for (let workerIndex = 0; workerIndex < options.workers; workerIndex++) {
+      const workerData: ShardWorkerData = { dbPath: options.dbPath, workerIndex, workerCount: options.workers };
+      // atomics 'disabled': with the default ('sync') an idle worker blocks in Atomics.wait and never
+      // processes the scheduler's ShardCommands arriving on its MessagePort.
+      const pool = new Piscina({ filename: SHARD_WORKER, minThreads: 1, maxThreads: 1, idleTimeout: Infinity, workerData, atomics: 'disabled' });
+      pools.push(pool);
+      // A crashed worker fails its in-flight batch (see SearchDispatcher); the pool must not crash the process.
+      pool.on('error', (error: Error) => process.emitWarning(`shard worker ${workerIndex} failed: ${error.message}`));
+      const { port1, port2 } = new MessageChannel();
+      const attach: AttachSchedulerPort = { kind: 'attachSchedulerPort', port: port2 };
+      await pool.run(attach, { transferList: [port2] });
+      schedulerPorts.push(port1);
+    }
+    const indexes = new IndexCatalog(storage);
+    const schedulerData: SchedulerWorkerData = {
+      dbPath: options.dbPath,
+      workerCount: options.workers,
+      shardPorts: schedulerPorts,
+      shardsPerIndex: options.shardsPerIndex,
+      failurePoints: options.failurePoints,
+    };
+    scheduler = new Worker(SCHEDULER_WORKER, { workerData: schedulerData, transferList: schedulerPorts });
+    const schedulerClient = new SchedulerClient(scheduler, (uids) => indexes.invalidate(uids), () => storage.root.resetReadTxn());
+    await schedulerClient.ready(SCHEDULER_READY_TIMEOUT_MS);
+    ingest = IngestClient.create(INGEST_WORKER, Math.max(1, Math.min(2, options.workers)));
+    const search = new SearchDispatcher(
+      pools.map((pool) => (batch: ArrayBuffer) => pool.run(batch, { transferList: [batch] }) as Promise<ArrayBuffer>),
+      options.maxQueuedSearches,
+    );
+    const app = createHttpApp({
+      router: buildRouter(),
+      context: { options, storage, indexes, scheduler: schedulerClient, search, ingest },
+      authorize: createAuthorizer(options.masterKey),
+      payloadLimit: options.httpPayloadSizeLimit,
+    });
+    const listenSocket = await listen(app, host, wantedPort);
+    const port = uws.us_socket_local_port(listenSocket);
+    let closing: Promise<void> | null = null;
+    return {
+      address: `${host}:${port}`,
+      port,
+      close() {
+        closing ??= (async () => {
+          uws.us_listen_socket_close(listenSocket);
+          search.abortAll();
+          await stopAll();
+        })();
+        return closing;
+      },
+    };
+  } catch (cause) {
+    await stopAll().catch(() => {});
+    throw cause;
+  }
+}
+
+function listen(app: TemplatedApp, host: string, port: number): Promise<us_listen_socket> {
+  return new Promise((resolve, reject) => {
+    app.listen(host, port, (socket) => {
+      if (socket) resolve(socket);
+      else reject(new Error(`could not listen on ${host}:${port}`));
+    });
+  });
+}

@@ -1,0 +1,49 @@
+// Tinypool task (dist/src/ingest/worker.js), run off the front thread: decompress, decode and validate a document
+// payload, write it as an NDJSON update file. Never throws: every problem comes back as an ErrorBody.
+import { asSkeinError } from '../errors/index.js';
+import { csvDocuments } from './csv-payload.js';
+import { decodeContent } from './decompression.js';
+import { jsonDocuments } from './json-payload.js';
+import { ndjsonDocuments } from './ndjson-payload.js';
+import { malformedJsonDocuments, missingPayload } from './payload-errors.js';
+import type { DecodePayloadInput, DecodePayloadResult, PayloadContentType } from './payload-types.js';
+import { writeUpdateFile } from './update-file-writer.js';
+
+export type { DecodePayloadInput, DecodePayloadResult } from './payload-types.js';
+
+export default async function decodePayload(input: DecodePayloadInput): Promise<DecodePayloadResult> {
+  try {
+    const raw = Buffer.from(input.bytes);
+    if (raw.byteLength === 0) throw missingPayload(input.contentType);
+    const payload = decodeContent(raw, input.contentEncoding, input.sizeLimit);
+    if (payload.byteLength === 0) throw missingPayload(input.contentType);
+    return await writeUpdateFile(input.updateFilesDir, documentsOf(payload, input.contentType, input.csvDelimiter));
+  } catch (cause) {
+    return { error: asSkeinError(cause).toBody() };
+  }
+}
+
+function documentsOf(
+  payload: Buffer,
+  contentType: PayloadContentType,
+  csvDelimiter: string | null,
+): Iterable<unknown> | AsyncIterable<unknown> {
+  switch (contentType) {
+    case 'json':
+      return jsonDocuments(decodeUtf8(payload, 'json'));
+    case 'ndjson':
+      return ndjsonDocuments(decodeUtf8(payload, 'ndjson'));
+    case 'csv':
+      return csvDocuments(payload, csvDelimiter);
+  }
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeUtf8(payload: Buffer, type: 'json' | 'ndjson'): string {
+  try {
+    return strictUtf8.decode(payload);
+  } catch {
+    throw malformedJsonDocuments(type, 'invalid unicode code point');
+  }
+}

@@ -1,0 +1,12 @@
+// attribute (legacy, before v1.36): attributeRank, then wordPosition, as one rule.
+import { attributeRankScore } from './attribute-rank.js';
+import { PerDocumentRule } from './per-document-rule.js';
+import { MAX_POSITION_COST, wordPositionScore } from './word-position.js';
+import { MAX_QUERY_TERMS } from '../query/parse-query.js';
+
+const POSITION_SPAN = MAX_POSITION_COST * MAX_QUERY_TERMS + 1;
+
+export function attributeRule(): PerDocumentRule {
+  return new PerDocumentRule('attribute', (ctx, profile, terms) =>
+    attributeRankScore(ctx, profile, terms) * POSITION_SPAN + wordPositionScore(ctx, profile, terms));
+}

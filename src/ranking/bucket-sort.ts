@@ -1,0 +1,72 @@
+// The bucket sort (milli's bucket_sort.rs): the first rule splits the universe into ordered buckets,
+// each bucket is split by the next rule, and so on; the last level lists documents by ascending id.
+// It stops as soon as `hitsWanted` documents are placed, so later buckets are never refined.
+// Consecutive rules that can score a single document (RankingRule.scoreDocument) are applied
+// together, one profile read per document (score-chain.ts).
+import type roaring from 'roaring';
+import type { RankingRule } from './ranking-rule.js';
+import type { ActiveTerms, SearchContext } from './search-context.js';
+import { scoreChainGroups } from './score-chain.js';
+
+export interface RankedHit {
+  docId: number;
+  /** One entry per rule (lower is better), compared lexicographically, then docId ascending. */
+  score: number[];
+}
+
+export function bucketSort(ctx: SearchContext, rules: readonly RankingRule[], universe: roaring.RoaringBitmap32,
+  terms: ActiveTerms, hitsWanted: number): RankedHit[] {
+  const hits: RankedHit[] = [];
+  const path: number[] = [];
+  const emit = (docIds: ArrayLike<number>) => {
+    for (let k = 0; k < docIds.length && hits.length < hitsWanted; k++) hits.push({ docId: docIds[k]!, score: path.slice() });
+  };
+  const visit = (depth: number, bucket: roaring.RoaringBitmap32, bucketTerms: ActiveTerms): void => {
+    if (hits.length >= hitsWanted || bucket.isEmpty) return;
+    if (depth === rules.length) {
+      emit(bucket.toUint32Array(hitsWanted - hits.length));
+      return;
+    }
+    const chainEnd = endOfScoringChain(rules, depth);
+    if (chainEnd > depth) {
+      const isLast = chainEnd === rules.length;
+      for (const group of scoreChainGroups(ctx, rules.slice(depth, chainEnd), bucket, bucketTerms, isLast ? hitsWanted - hits.length : Infinity)) {
+        path.push(...group.scores);
+        if (isLast) emit(group.docIds);
+        else visit(chainEnd, group.bitmap(), bucketTerms);
+        path.length -= group.scores.length;
+        if (hits.length >= hitsWanted) break;
+      }
+      return;
+    }
+    const rule = rules[depth]!;
+    rule.start(ctx, bucket, bucketTerms);
+    try {
+      while (hits.length < hitsWanted) {
+        const next = rule.nextBucket(ctx, bucket);
+        if (next === null) break;
+        path.push(next.score);
+        visit(depth + 1, next.candidates, next.terms);
+        path.pop();
+      }
+    } finally {
+      rule.end();
+    }
+  };
+  visit(0, universe, terms);
+  return hits;
+}
+
+function endOfScoringChain(rules: readonly RankingRule[], depth: number): number {
+  let end = depth;
+  while (end < rules.length && rules[end]!.scoreDocument !== undefined) end++;
+  return end;
+}
+
+/** Lexicographic on scores, then docId: the one order every merge of hits uses. */
+export function compareRankedHits(a: RankedHit, b: RankedHit): number {
+  const length = Math.min(a.score.length, b.score.length);
+  for (let k = 0; k < length; k++) if (a.score[k] !== b.score[k]) return a.score[k]! - b.score[k]!;
+  if (a.score.length !== b.score.length) return a.score.length - b.score.length;
+  return a.docId - b.docId;
+}

@@ -1,0 +1,42 @@
+// exactness (milli's exact_attribute then exactness graph, as one rule):
+//   first, documents with a field equal to the query, then with a field starting with the query,
+//   then the rest (only when the active terms are the query's first terms, without a hole);
+//   within each, fewer terms matched only through a typo or a prefix extension first.
+// Score = state * STATE_SPAN + number of active terms without an exact occurrence.
+import { positionCount } from '../query/query-term.js';
+import { occurrenceField, occurrenceIsExact, occurrencePosition, type DocMatchProfile } from './match-profile.js';
+import { PerDocumentRule } from './per-document-rule.js';
+import type { ActiveTerms, SearchContext } from './search-context.js';
+
+export const EXACT_FIELD = 0;
+export const FIELD_STARTS_WITH_QUERY = 1;
+export const NO_EXACT_FIELD = 2;
+const STATE_SPAN = 16;
+
+export function exactnessScore(ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms): number {
+  let inexact = 0;
+  for (const term of terms) if (!profile.occurrences[term]!.some(occurrenceIsExact)) inexact++;
+  return exactFieldState(ctx, profile, terms) * STATE_SPAN + inexact;
+}
+
+function exactFieldState(ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms): number {
+  if (terms.length === 0 || terms.some((term, k) => term !== k)) return NO_EXACT_FIELD;
+  let queryLength = 0;
+  for (const term of terms) queryLength += positionCount(ctx.terms[term]!);
+  // Fields where the first term sits exactly at its query position are the only candidates.
+  let best = NO_EXACT_FIELD;
+  for (const occurrence of profile.occurrences[terms[0]!]!) {
+    if (!occurrenceIsExact(occurrence) || occurrencePosition(occurrence) !== ctx.terms[terms[0]!]!.position) continue;
+    const field = occurrenceField(occurrence);
+    const startsWithQuery = terms.every((term) => profile.occurrences[term]!.some((other) =>
+      occurrenceIsExact(other) && occurrenceField(other) === field && occurrencePosition(other) === ctx.terms[term]!.position));
+    if (!startsWithQuery) continue;
+    if (ctx.fieldWordCount(profile.docId, field) === queryLength) return EXACT_FIELD;
+    best = FIELD_STARTS_WITH_QUERY;
+  }
+  return best;
+}
+
+export function exactnessRule(): PerDocumentRule {
+  return new PerDocumentRule('exactness', exactnessScore);
+}

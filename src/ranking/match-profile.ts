@@ -1,0 +1,40 @@
+// How one document matches the query: for each query term, where it occurs. Built from the shard's
+// forward index (src/shard/match-profile-builder.ts); the per-document rules compute their score
+// from it alone, which is what makes scores absolute (independent of the shard holding the doc).
+
+export interface DocMatchProfile {
+  docId: number;
+  /** occurrences[term]: packed occurrences (see packOccurrence), ascending = by field then position. */
+  occurrences: number[][];
+}
+
+// One double-safe integer per occurrence, most significant first:
+// field ordinal (16 bits) | position (16 bits) | field rank (16 bits) | typos (2 bits) | not exact (1 bit).
+const FIELD_UNIT = 2 ** 35;
+const POSITION_UNIT = 2 ** 19;
+const RANK_UNIT = 8;
+const SIXTEEN_BITS = 2 ** 16;
+
+export function packOccurrence(field: number, position: number, rank: number, typos: number, exact: boolean): number {
+  return field * FIELD_UNIT + position * POSITION_UNIT + Math.min(rank, SIXTEEN_BITS - 1) * RANK_UNIT + typos * 2 + (exact ? 0 : 1);
+}
+
+export function occurrenceField(occurrence: number): number {
+  return Math.floor(occurrence / FIELD_UNIT);
+}
+
+export function occurrencePosition(occurrence: number): number {
+  return Math.floor(occurrence / POSITION_UNIT) % SIXTEEN_BITS;
+}
+
+export function occurrenceRank(occurrence: number): number {
+  return Math.floor(occurrence / RANK_UNIT) % SIXTEEN_BITS;
+}
+
+export function occurrenceTypos(occurrence: number): number {
+  return ((occurrence % RANK_UNIT) >> 1) & 3;
+}
+
+export function occurrenceIsExact(occurrence: number): boolean {
+  return occurrence % 2 === 0;
+}

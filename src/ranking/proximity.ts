@@ -1,0 +1,49 @@
+// proximity: query terms close together first. Score = sum over consecutive active terms of their
+// smallest distance in a same field: forward distance d, or (reverse order) distance + 1; more than
+// 7, or never in the same field, counts 8.
+import { positionCount } from '../query/query-term.js';
+import { occurrenceField, occurrencePosition, type DocMatchProfile } from './match-profile.js';
+import { PerDocumentRule } from './per-document-rule.js';
+import type { ActiveTerms, SearchContext } from './search-context.js';
+
+export const MAX_PAIR_DISTANCE = 7;
+export const FAR_PAIR_COST = 8;
+/** Bounds the pair comparison in pathological documents (a word repeated thousands of times). */
+const MAX_OCCURRENCES_COMPARED = 256;
+
+export function proximityScore(ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms): number {
+  let total = 0;
+  for (let k = 1; k < terms.length; k++) {
+    const left = terms[k - 1]!;
+    const right = terms[k]!;
+    total += pairCost(profile.occurrences[left]!, positionCount(ctx.terms[left]!), profile.occurrences[right]!);
+  }
+  return total;
+}
+
+function pairCost(left: number[], leftLength: number, right: number[]): number {
+  let best = FAR_PAIR_COST;
+  const leftCount = Math.min(left.length, MAX_OCCURRENCES_COMPARED);
+  const rightCount = Math.min(right.length, MAX_OCCURRENCES_COMPARED);
+  for (let i = 0; i < leftCount; i++) {
+    const leftField = occurrenceField(left[i]!);
+    const leftStart = occurrencePosition(left[i]!);
+    const leftEnd = leftStart + leftLength - 1;
+    for (let j = 0; j < rightCount; j++) {
+      const rightField = occurrenceField(right[j]!);
+      if (rightField < leftField) continue;
+      if (rightField > leftField) break;
+      const rightStart = occurrencePosition(right[j]!);
+      const distance = rightStart > leftEnd ? rightStart - leftEnd : leftStart - rightStart + 1;
+      if (distance < best) {
+        best = distance;
+        if (best <= 1) return best;
+      }
+    }
+  }
+  return best > MAX_PAIR_DISTANCE ? FAR_PAIR_COST : best;
+}
+
+export function proximityRule(): PerDocumentRule {
+  return new PerDocumentRule('proximity', proximityScore, (_ctx, terms) => (terms.length < 2 ? 0 : null));
+}

@@ -1,0 +1,39 @@
+// The one interface of ranking rules, after milli's ranking_rules.rs.
+//
+// Invariants every rule keeps:
+// 1. start(ctx, universe, terms) is called once before nextBucket, end() once after the last call;
+//    the same rule object may be started again afterwards for another universe.
+// 2. nextBucket(ctx, universe) receives a subset of the start universe and returns a bucket that is a
+//    subset of it, disjoint from every bucket returned since start; null once the universe is used up.
+// 3. Buckets come in strictly ascending score order; lower is better.
+// 4. A bucket's score is a function of the query and of each of its documents alone — never of the
+//    other documents in the universe or the shard — so hits from different shards compare exactly.
+// 5. Past ctx.deadline a rule returns everything left of its universe as one bucket scored TIMED_OUT_SCORE.
+// 6. A bucket carries the terms the next rules must consider (only the words rule changes them).
+import type roaring from 'roaring';
+import type { ActiveTerms, SearchContext } from './search-context.js';
+import type { DocMatchProfile } from './match-profile.js';
+
+export interface Bucket {
+  candidates: roaring.RoaringBitmap32;
+  score: number;
+  terms: ActiveTerms;
+}
+
+export interface RankingRule {
+  readonly name: string;
+  start(ctx: SearchContext, universe: roaring.RoaringBitmap32, terms: ActiveTerms): void;
+  nextBucket(ctx: SearchContext, universe: roaring.RoaringBitmap32): Bucket | null;
+  end(): void;
+  /**
+   * Optional: the score this rule gives one document (what its buckets would put it under). Rules
+   * that have it and follow each other are applied by the bucket sort in one pass per document
+   * (one profile read instead of one per rule); the order is the same as bucket by bucket.
+   */
+  scoreDocument?(ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms): number;
+  /** Optional with scoreDocument: the score when it is the same for every document (nothing to read), else null. */
+  constantScore?(ctx: SearchContext, terms: ActiveTerms): number | null;
+}
+
+/** Worse than any real score: where documents land when the search ran out of time. */
+export const TIMED_OUT_SCORE = 2 ** 31;

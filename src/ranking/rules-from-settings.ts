@@ -1,0 +1,52 @@
+// The ranking rules of one search, in settings.rankingRules order. Term rules are skipped for a
+// placeholder search; rules that would do nothing for this query are left out, so they add no entry
+// to the hit scores (scores of all hits of one query still line up: same rules, same order).
+import type { MatchingStrategyName } from '../protocol/messages.js';
+import { attributeRankRule } from './attribute-rank.js';
+import { attributeRule } from './attribute.js';
+import { parseCustomFieldRule } from './custom-field.js';
+import { exactnessRule } from './exactness.js';
+import { proximityRule } from './proximity.js';
+import type { RankingRule } from './ranking-rule.js';
+import { SortRule } from './sort.js';
+import { TypoRule } from './typo.js';
+import { wordPositionRule } from './word-position.js';
+import { WordsRule } from './words.js';
+
+export interface RuleChoice {
+  rankingRules: readonly string[];
+  placeholder: boolean;
+  matchingStrategy: MatchingStrategyName;
+  /** The query's sort parameter; null or empty when absent. */
+  sort: readonly string[] | null;
+}
+
+const TERM_RULES: Record<string, (strategy: MatchingStrategyName) => RankingRule> = {
+  words: (strategy) => new WordsRule(strategy),
+  typo: () => new TypoRule(),
+  proximity: () => proximityRule(),
+  attributeRank: () => attributeRankRule(),
+  wordPosition: () => wordPositionRule(),
+  attribute: () => attributeRule(),
+  exactness: () => exactnessRule(),
+};
+
+export function rulesFor(choice: RuleChoice): RankingRule[] {
+  const rules: RankingRule[] = [];
+  const seen = new Set<string>();
+  for (const name of choice.rankingRules) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const termRule = TERM_RULES[name];
+    if (termRule) {
+      if (!choice.placeholder) rules.push(termRule(choice.matchingStrategy));
+    } else if (name === 'sort') {
+      if (choice.sort && choice.sort.length > 0) rules.push(new SortRule(choice.sort));
+    } else if (parseCustomFieldRule(name)) {
+      // SEAM: custom field rules (custom-field.ts) are not applied yet.
+    }
+  }
+  // The words rule decides which documents match at all; without it in the settings it goes first.
+  if (!choice.placeholder && !seen.has('words')) rules.unshift(new WordsRule(choice.matchingStrategy));
+  return rules;
+}

@@ -1,0 +1,107 @@
+// Applying a run of document-scoring rules in one pass: every document of the universe is read
+// once, given one score per rule, and the documents are grouped by equal score vectors in
+// ascending order — exactly the buckets the rules would have produced one after the other.
+import roaring from 'roaring';
+import { TIMED_OUT_SCORE, type RankingRule } from './ranking-rule.js';
+import type { ActiveTerms, SearchContext } from './search-context.js';
+
+const { RoaringBitmap32 } = roaring;
+
+export interface ScoreGroup {
+  scores: number[];
+  /** Ascending ids. */
+  docIds: Uint32Array;
+  bitmap(): roaring.RoaringBitmap32;
+}
+
+const DEADLINE_CHECK_EVERY = 512;
+
+/**
+ * Groups in ascending score order. With a finite `needed`, only the groups holding the best
+ * `needed` documents are produced (a caller that stops there loses nothing).
+ */
+export function* scoreChainGroups(ctx: SearchContext, rules: readonly RankingRule[], universe: roaring.RoaringBitmap32,
+  terms: ActiveTerms, needed: number): Generator<ScoreGroup> {
+  const docIds = universe.toUint32Array();
+  const width = rules.length;
+  const constants = rules.map((rule) => rule.constantScore?.(ctx, terms) ?? null);
+  const scored = constants.some((constant) => constant === null);
+  const scores = new Float64Array(docIds.length * width);
+  let timedOut = false;
+  for (let i = 0; i < docIds.length; i++) {
+    if (!timedOut && i % DEADLINE_CHECK_EVERY === DEADLINE_CHECK_EVERY - 1 && Date.now() > ctx.deadline) timedOut = true;
+    const profile = scored && !timedOut ? ctx.profile(docIds[i]!) : null;
+    for (let r = 0; r < width; r++) {
+      scores[i * width + r] = timedOut ? TIMED_OUT_SCORE : constants[r] ?? rules[r]!.scoreDocument!(ctx, profile!, terms);
+    }
+  }
+  const compare = (a: number, b: number) => {
+    for (let r = 0; r < width; r++) {
+      const difference = scores[a * width + r]! - scores[b * width + r]!;
+      if (difference !== 0) return difference;
+    }
+    return a - b; // docIds ascend with their index
+  };
+  const order = selectBest(docIds.length, needed, compare);
+  let k = 0;
+  while (k < order.length) {
+    let end = k + 1;
+    while (end < order.length && sameScores(scores, width, order[k]!, order[end]!)) end++;
+    const group = new Uint32Array(end - k);
+    for (let g = k; g < end; g++) group[g - k] = docIds[order[g]!]!;
+    const first = order[k]!;
+    yield {
+      scores: Array.from(scores.subarray(first * width, first * width + width)),
+      docIds: group,
+      bitmap: () => new RoaringBitmap32(group),
+    };
+    k = end;
+  }
+}
+
+/** Indices 0..count-1 in ascending order; only the best `needed` when that is smaller. */
+function selectBest(count: number, needed: number, compare: (a: number, b: number) => number): Uint32Array {
+  const all = new Uint32Array(count);
+  for (let i = 0; i < count; i++) all[i] = i;
+  if (needed >= count) return all.sort(compare);
+  // Partial selection: a bounded max-heap of the best `needed` indices, then sort those.
+  const heap: number[] = [];
+  const worse = (a: number, b: number) => compare(a, b) > 0;
+  for (let i = 0; i < count; i++) {
+    if (heap.length < needed) {
+      heap.push(i);
+      siftUp(heap, heap.length - 1, worse);
+    } else if (needed > 0 && compare(i, heap[0]!) < 0) {
+      heap[0] = i;
+      siftDown(heap, 0, worse);
+    }
+  }
+  return Uint32Array.from(heap).sort(compare);
+}
+
+function siftUp(heap: number[], index: number, worse: (a: number, b: number) => boolean): void {
+  while (index > 0) {
+    const parent = (index - 1) >> 1;
+    if (!worse(heap[index]!, heap[parent]!)) return;
+    [heap[index], heap[parent]] = [heap[parent]!, heap[index]!];
+    index = parent;
+  }
+}
+
+function siftDown(heap: number[], index: number, worse: (a: number, b: number) => boolean): void {
+  for (;;) {
+    const left = index * 2 + 1;
+    const right = left + 1;
+    let largest = index;
+    if (left < heap.length && worse(heap[left]!, heap[largest]!)) largest = left;
+    if (right < heap.length && worse(heap[right]!, heap[largest]!)) largest = right;
+    if (largest === index) return;
+    [heap[index], heap[largest]] = [heap[largest]!, heap[index]!];
+    index = largest;
+  }
+}
+
+function sameScores(scores: Float64Array, width: number, a: number, b: number): boolean {
+  for (let r = 0; r < width; r++) if (scores[a * width + r] !== scores[b * width + r]) return false;
+  return true;
+}

@@ -1,0 +1,21 @@
+// What ranking rules may ask of the search in progress. Implemented per shard (src/shard/shard-search.ts).
+import type roaring from 'roaring';
+import type { QueryTerm } from '../query/query-term.js';
+import type { DocMatchProfile } from './match-profile.js';
+
+export interface SearchContext {
+  readonly terms: readonly QueryTerm[];
+  /** Milliseconds timestamp; past it, rules stop refining (see RankingRule). */
+  readonly deadline: number;
+  /** Every document matching term `term` (any derivation). Do not mutate. */
+  termDocs(term: number): roaring.RoaringBitmap32;
+  /** [k]: documents whose best match of `term` has exactly k typos (disjoint). Do not mutate. */
+  termDocsByTypo(term: number): readonly roaring.RoaringBitmap32[];
+  /** Where each term occurs in the document; may be a reused object, valid until the next call. */
+  profile(docId: number): DocMatchProfile;
+  /** Number of indexed words in one field (by ordinal) of the document. */
+  fieldWordCount(docId: number, field: number): number;
+}
+
+/** The query terms still in play (indices into SearchContext.terms, ascending); the words rule narrows it. */
+export type ActiveTerms = readonly number[];

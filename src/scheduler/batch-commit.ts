@@ -1,0 +1,99 @@
+// The scheduler's LMDB writes around a batch, each ONE synchronous transaction (commit flushed to
+// disk before returning). lmdb-js's async `transaction()` never runs its callback in this environment,
+// so every write here goes through transactionSync.
+import type { ErrorBody } from '../errors/index.js';
+import type { Storage } from '../storage/environment.js';
+import { failedDetails } from '../tasks/task-details.js';
+import type { TaskRecord } from '../tasks/task-record.js';
+import type { BatchPlan } from './batch-plan.js';
+
+export const PENDING_UPDATE_FILE_DELETIONS = 'pendingUpdateFileDeletions';
+export const NEXT_BATCH_UID = 'nextBatchUid';
+
+/** enqueued -> processing for the batch's tasks; returns the records as written. */
+export function markProcessing(storage: Storage, tasks: TaskRecord[], batchUid: number, startedAt: string): TaskRecord[] {
+  const processing = tasks.map((task) => ({ ...task, status: 'processing' as const, batchUid, startedAt }));
+  storage.root.transactionSync(() => {
+    for (const task of processing) storage.tasks.put(task.uid, task);
+    storage.meta.put(NEXT_BATCH_UID, batchUid + 1);
+  });
+  return processing;
+}
+
+/** Puts tasks back in the queue as if never started (batch interrupted by a cancelation). */
+export function markEnqueuedAgain(storage: Storage, tasks: TaskRecord[]): TaskRecord[] {
+  const enqueued = tasks.map((task) => ({ ...task, status: 'enqueued' as const, batchUid: null, startedAt: null }));
+  storage.root.transactionSync(() => {
+    for (const task of enqueued) storage.tasks.put(task.uid, task);
+  });
+  return enqueued;
+}
+
+/** Every task of the batch failed with the same batch-level error (shards or commit failed). */
+export function commitBatchFailure(storage: Storage, tasks: TaskRecord[], error: ErrorBody, finishedAt: string): TaskRecord[] {
+  const failed = tasks.map((task) => ({ ...task, status: 'failed' as const, details: failedDetails(task.details), error, finishedAt }));
+  storage.root.transactionSync(() => {
+    for (const task of failed) storage.tasks.put(task.uid, task);
+    storage.meta.put(PENDING_UPDATE_FILE_DELETIONS, JSON.stringify(updateFilesOf(failed)));
+  });
+  return failed;
+}
+
+export interface CommitOutcome {
+  finished: TaskRecord[];
+  canceled: TaskRecord[];
+  /** Update files no task needs any more (delete after the commit). */
+  updateFiles: string[];
+}
+
+/** The batch's effects and every task status change, in one transaction. */
+export function commitBatch(storage: Storage, tasks: TaskRecord[], plan: BatchPlan, finishedAt: string): CommitOutcome {
+  const finished = tasks.map((task) => {
+    const result = plan.results.get(task.uid)!;
+    return { ...task, status: result.status, details: result.details, error: result.error, finishedAt };
+  });
+  const canceled: TaskRecord[] = [];
+  for (const uid of plan.canceledUids) {
+    const task = storage.tasks.get(uid);
+    if (!task) continue;
+    canceled.push({ ...task, status: 'canceled', canceledBy: plan.canceledBy, details: failedDetails(task.details),
+      batchUid: tasks[0].batchUid, finishedAt });
+  }
+  const updateFiles = updateFilesOf([...finished, ...canceled]);
+  storage.root.transactionSync(() => {
+    if (plan.index) writeIndex(storage, plan);
+    for (const task of finished) storage.tasks.put(task.uid, task);
+    for (const task of canceled) storage.tasks.put(task.uid, task);
+    for (const uid of plan.deletedUids) storage.tasks.remove(uid);
+    storage.meta.put(PENDING_UPDATE_FILE_DELETIONS, JSON.stringify(updateFiles));
+  });
+  return { finished, canceled, updateFiles };
+}
+
+function writeIndex(storage: Storage, plan: BatchPlan): void {
+  const { uid, before, stage } = plan.index!;
+  const after = stage.record;
+  if (after === null) {
+    if (before === null) return;
+    // Keys are collected before removal: removing under a live cursor of the same transaction skips entries.
+    const documentKeys = [...storage.documents.getKeys({ start: [uid, 0], end: [uid, 0xffffffff + 1] })];
+    const externalIdKeys = [...storage.externalIds.getKeys({ start: [uid, ''], end: [uid, '\uffff'] })];
+    for (const key of documentKeys) storage.documents.remove(key);
+    for (const key of externalIdKeys) storage.externalIds.remove(key);
+    storage.indexes.remove(uid);
+    return;
+  }
+  for (const [docId, document] of stage.documents) {
+    if (document === null) storage.documents.remove([uid, docId]);
+    else storage.documents.put([uid, docId], document);
+  }
+  for (const [externalId, docId] of stage.externalIds) {
+    if (docId === null) storage.externalIds.remove([uid, externalId]);
+    else storage.externalIds.put([uid, externalId], docId);
+  }
+  storage.indexes.put(uid, after);
+}
+
+export function updateFilesOf(tasks: TaskRecord[]): string[] {
+  return tasks.flatMap((task) => (task.content.type === 'documentAdditionOrUpdate' ? [task.content.updateFile] : []));
+}

@@ -1,0 +1,40 @@
+// What processing a batch decided, before anything is written: each task's result, the staged index
+// (for index batches), the other tasks a cancelation cancels and the tasks a deletion removes.
+import type { ErrorBody } from '../errors/index.js';
+import type { IndexRecord } from '../storage/records.js';
+import type { TaskDetails } from '../tasks/task-details.js';
+import type { StagedIndex } from './staged-index.js';
+
+export interface TaskResult {
+  status: 'succeeded' | 'failed';
+  details: TaskDetails | null;
+  error: ErrorBody | null;
+}
+
+export interface IndexPlan {
+  uid: string;
+  /** The record as committed before the batch; null when the index did not exist. */
+  before: IndexRecord | null;
+  /** after = stage.record (null: the index is deleted). */
+  stage: StagedIndex;
+}
+
+export interface BatchPlan {
+  results: Map<number, TaskResult>;
+  index: IndexPlan | null;
+  /** Uids of enqueued tasks the batch's taskCancelation cancels. */
+  canceledUids: number[];
+  /** Uid of the taskCancelation doing it. */
+  canceledBy: number | null;
+  /** Uids of finished tasks the batch's taskDeletions remove. */
+  deletedUids: number[];
+}
+
+export function emptyPlan(): BatchPlan {
+  return { results: new Map(), index: null, canceledUids: [], canceledBy: null, deletedUids: [] };
+}
+
+export function settingsChanged(plan: IndexPlan): boolean {
+  const after = plan.stage.record;
+  return plan.before !== null && after !== null && JSON.stringify(plan.before.settings) !== JSON.stringify(after.settings);
+}

@@ -1,0 +1,109 @@
+// Computes the BatchPlan of a selected batch: runs each task against a fork of the staged index (a
+// failing task leaves no trace), the cancelation's and deletions' effects on other tasks. Reads LMDB
+// and update files; writes nothing.
+import { asSkeinError } from '../errors/index.js';
+import type { Storage } from '../storage/environment.js';
+import { FINISHED_STATUSES, type TaskRecord } from '../tasks/task-record.js';
+import { failedDetails, succeededDetails, type TaskDetails } from '../tasks/task-details.js';
+import type { Batch } from './batch-selection.js';
+import { emptyPlan, type BatchPlan } from './batch-plan.js';
+import { applyClear, applyDocumentAddition, applyDocumentDeletion, readUpdateFile } from './document-operations.js';
+import { applyIndexCreation, applyIndexDeletion, applyIndexUpdate, ensureIndex } from './index-operations.js';
+import { mergeSettings } from './settings-merge.js';
+import { StagedIndex } from './staged-index.js';
+
+export interface PlanningContext {
+  storage: Storage;
+  shardsPerIndex: number;
+  /** The batch's start time, used for createdAt/updatedAt. */
+  now: string;
+  /** Is this task still enqueued (a cancelation cancels only those)? */
+  isEnqueued(uid: number): boolean;
+}
+
+export function planBatch(batch: Batch, context: PlanningContext): BatchPlan {
+  switch (batch.kind) {
+    case 'taskCancelation': return planCancelation(batch.tasks[0], context);
+    case 'taskDeletion': return planDeletions(batch.tasks, context);
+    case 'index': return planIndexBatch(batch.indexUid, batch.tasks, context);
+  }
+}
+
+function planCancelation(task: TaskRecord, context: PlanningContext): BatchPlan {
+  const plan = emptyPlan();
+  const matched = task.content.type === 'taskCancelation' ? task.content.matchedUids : [];
+  plan.canceledUids = matched.filter((uid) => uid !== task.uid && context.isEnqueued(uid));
+  plan.canceledBy = task.uid;
+  plan.results.set(task.uid, { status: 'succeeded', details: succeededDetails(task.details, { canceledTasks: plan.canceledUids.length }), error: null });
+  return plan;
+}
+
+function planDeletions(tasks: TaskRecord[], context: PlanningContext): BatchPlan {
+  const plan = emptyPlan();
+  const deleted = new Set<number>();
+  for (const task of tasks) {
+    const matched = task.content.type === 'taskDeletion' ? task.content.matchedUids : [];
+    let count = 0;
+    for (const uid of matched) {
+      if (deleted.has(uid)) continue;
+      const record = context.storage.tasks.get(uid);
+      if (!record || !FINISHED_STATUSES.has(record.status)) continue;
+      deleted.add(uid);
+      count++;
+    }
+    plan.results.set(task.uid, { status: 'succeeded', details: succeededDetails(task.details, { deletedTasks: count }), error: null });
+  }
+  plan.deletedUids = [...deleted];
+  return plan;
+}
+
+function planIndexBatch(indexUid: string, tasks: TaskRecord[], context: PlanningContext): BatchPlan {
+  const plan = emptyPlan();
+  const stage = StagedIndex.fromStorage(context.storage, indexUid);
+  plan.index = { uid: indexUid, before: context.storage.indexes.get(indexUid) ?? null, stage };
+  let changed = false;
+  for (const task of tasks) {
+    // Additions and settings updates create a missing index even when the task itself then fails.
+    if (task.type === 'documentAdditionOrUpdate' || task.type === 'settingsUpdate') {
+      if (stage.record === null) changed = true;
+      ensureIndex(stage, context.shardsPerIndex, context.now);
+    }
+    const fork = stage.fork();
+    try {
+      const counts = applyTask(fork, task, context);
+      stage.absorb(fork);
+      changed = true;
+      plan.results.set(task.uid, { status: 'succeeded', details: succeededDetails(task.details, counts), error: null });
+    } catch (cause) {
+      plan.results.set(task.uid, { status: 'failed', details: failedDetails(task.details), error: asSkeinError(cause).toBody() });
+    }
+  }
+  if (changed && stage.record !== null) stage.record.updatedAt = context.now;
+  return plan;
+}
+
+/** Applies one task to its fork; returns the counts its details report. */
+function applyTask(stage: StagedIndex, task: TaskRecord, context: PlanningContext): TaskDetails {
+  const content = task.content;
+  switch (content.type) {
+    case 'documentAdditionOrUpdate': {
+      const documents = readUpdateFile(context.storage.updateFilesDir, content.updateFile);
+      return { indexedDocuments: applyDocumentAddition(stage, content, documents) };
+    }
+    case 'documentDeletion':
+      return { deletedDocuments: 'clear' in content ? applyClear(stage) : applyDocumentDeletion(stage, content.ids) };
+    case 'settingsUpdate':
+      stage.record!.settings = mergeSettings(stage.record!.settings, content.settings, content.isDeletion);
+      return {};
+    case 'indexCreation':
+      applyIndexCreation(stage, content.primaryKey, context.shardsPerIndex, context.now);
+      return {};
+    case 'indexUpdate':
+      applyIndexUpdate(stage, content.primaryKey);
+      return {};
+    case 'indexDeletion':
+      return { deletedDocuments: applyIndexDeletion(stage) };
+    default:
+      throw new Error(`task type ${task.type} cannot run in an index batch`);
+  }
+}

@@ -1,0 +1,115 @@
+// Document additions, updates and deletions applied to a staged index. Each function works on the
+// fork of one task and throws the SkeinError that fails that task; the caller discards the fork then.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { composeDocId, shardOf } from '../documents/doc-ids.js';
+import { documentIdOf } from '../documents/document-id.js';
+import { resolvePrimaryKey } from '../documents/primary-key.js';
+import { SkeinError } from '../errors/index.js';
+import type { IndexRecord } from '../storage/records.js';
+import type { TaskContent } from '../tasks/task-record.js';
+import { requireIndex } from './index-operations.js';
+import type { StagedIndex } from './staged-index.js';
+
+type DocumentAddition = Extract<TaskContent, { type: 'documentAdditionOrUpdate' }>;
+type Document = Record<string, unknown>;
+
+/** Reads an NDJSON update file: one JSON object per non-empty line, kept with its text. */
+export function readUpdateFile(updateFilesDir: string, name: string): { text: string; document: Document }[] {
+  let content: string;
+  try {
+    content = readFileSync(join(updateFilesDir, name), 'utf8');
+  } catch (cause) {
+    throw new SkeinError('internal', `Update file \`${name}\` could not be read: ${(cause as Error).message}`);
+  }
+  const out: { text: string; document: Document }[] = [];
+  for (const line of content.split('\n')) {
+    const text = line.trim();
+    if (text === '') continue;
+    let document: unknown;
+    try {
+      document = JSON.parse(text);
+    } catch (cause) {
+      throw new SkeinError('malformed_payload', `The \`ndjson\` payload provided is malformed. \`${(cause as Error).message}\`.`);
+    }
+    if (document === null || typeof document !== 'object' || Array.isArray(document)) {
+      throw new SkeinError('malformed_payload', 'The `ndjson` payload provided is malformed. `data are neither an object nor a list of objects`.');
+    }
+    out.push({ text, document: document as Document });
+  }
+  return out;
+}
+
+/** POST (replace) or PUT (update: merge top-level fields) of the payload; returns indexedDocuments. */
+export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddition, documents: { text: string; document: Document }[]): number {
+  const record = stage.record!;
+  const primaryKey = resolvePrimaryKey(record.primaryKey, content.primaryKey, documents[0]?.document);
+  // Validate every id first: one bad document fails the task with nothing of it applied.
+  const ids = documents.map(({ document }) => documentIdOf(document, primaryKey));
+  record.primaryKey = primaryKey;
+  for (let i = 0; i < documents.length; i++) {
+    const externalId = ids[i];
+    const existingDocId = stage.docIdOf(externalId);
+    const previousText = existingDocId === undefined ? undefined : stage.document(existingDocId);
+    const previous = previousText === undefined ? undefined : (JSON.parse(previousText) as Document);
+    let text = documents[i].text;
+    if (content.method === 'update' && previous !== undefined) text = JSON.stringify({ ...previous, ...documents[i].document });
+    const docId = existingDocId ?? newDocId(record, externalId);
+    if (previous !== undefined) countFields(record, previous, -1);
+    else record.documentCount++;
+    countFields(record, content.method === 'update' && previous !== undefined ? JSON.parse(text) : documents[i].document, +1);
+    stage.putDocument(externalId, docId, text);
+  }
+  return documents.length;
+}
+
+/** Deletion by external ids; unknown ids are skipped. Returns deletedDocuments. */
+export function applyDocumentDeletion(stage: StagedIndex, ids: readonly string[]): number {
+  const record = requireIndex(stage);
+  let deleted = 0;
+  for (const externalId of new Set(ids)) {
+    const docId = stage.docIdOf(externalId);
+    if (docId === undefined) continue;
+    removeDocument(stage, record, externalId, docId);
+    deleted++;
+  }
+  return deleted;
+}
+
+/** DELETE /documents: every document of the index. Returns deletedDocuments. */
+export function applyClear(stage: StagedIndex): number {
+  const record = requireIndex(stage);
+  let deleted = 0;
+  for (const [externalId, docId] of stage.liveExternalIds()) {
+    stage.deleteDocument(externalId, docId);
+    deleted++;
+  }
+  record.documentCount = 0;
+  record.fieldDistribution = {};
+  return deleted;
+}
+
+function removeDocument(stage: StagedIndex, record: IndexRecord, externalId: string, docId: number): void {
+  const text = stage.document(docId);
+  if (text !== undefined) countFields(record, JSON.parse(text) as Document, -1);
+  record.documentCount--;
+  stage.deleteDocument(externalId, docId);
+}
+
+function newDocId(record: IndexRecord, externalId: string): number {
+  const shard = shardOf(externalId, record.shardCount);
+  return composeDocId(record.nextSeq++, shard, record.shardCount);
+}
+
+/**
+ * fieldDistribution counts the top-level fields of the stored documents, as milli computes it from
+ * the unflattened document (a nested object counts once, under its top-level name).
+ */
+function countFields(record: IndexRecord, document: Document, delta: 1 | -1): void {
+  const distribution = record.fieldDistribution;
+  for (const field of Object.keys(document)) {
+    const count = (distribution[field] ?? 0) + delta;
+    if (count > 0) distribution[field] = count;
+    else delete distribution[field];
+  }
+}

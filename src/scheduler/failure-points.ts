@@ -1,0 +1,30 @@
+// Named crash points of the scheduler's state machine, for crash-recovery tests: when the scheduler
+// was started with a point's name in workerData.failurePoints, reaching it kills the whole process
+// with SIGKILL (a real kill -9: no cleanup, no pending write flushed).
+
+export const FAILURE_POINTS = [
+  /** After `enqueued -> processing` is committed, before any shard is touched. */
+  'afterMarkingProcessing',
+  /** After every shard acked the batch's commands, before the LMDB commit. */
+  'afterShardsApplied',
+  /** Just before the commit transaction starts. */
+  'beforeCommit',
+  /** After the commit transaction returned, before indexesChanged and update-file deletion. */
+  'afterCommit',
+  /** After a new task is persisted, before its taskEnqueued answer is posted. */
+  'afterEnqueuePersisted',
+] as const;
+
+export type FailurePoint = (typeof FAILURE_POINTS)[number];
+
+export type FailurePointHandler = (point: FailurePoint) => void;
+
+/** A handler that kills the process at the armed points and does nothing at the others. */
+export function failurePointHandler(armed: readonly string[]): FailurePointHandler {
+  const points = new Set(armed);
+  return (point) => {
+    if (points.has(point)) process.kill(process.pid, 'SIGKILL');
+  };
+}
+
+export const noFailurePoints: FailurePointHandler = () => {};

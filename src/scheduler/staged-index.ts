@@ -1,0 +1,81 @@
+// The in-memory state of one index while a batch is computed: the index record and the documents
+// and external ids written so far, layered over what LMDB holds (the last commit). Each task works
+// on a fork of the batch's stage and is merged back only if it succeeds, so a task applies whole
+// or not at all; the batch's stage becomes one LMDB transaction.
+import type { Storage } from '../storage/environment.js';
+import type { IndexRecord } from '../storage/records.js';
+
+type CommittedReader = Pick<Storage, 'documents' | 'externalIds'>;
+
+export class StagedIndex {
+  /** null: the index does not exist (yet, or any more). */
+  record: IndexRecord | null;
+  /** docId -> document JSON, null = deleted. */
+  readonly documents = new Map<number, string | null>();
+  /** externalId -> docId, null = deleted. */
+  readonly externalIds = new Map<string, number | null>();
+
+  constructor(
+    private readonly storage: CommittedReader,
+    readonly uid: string,
+    record: IndexRecord | null,
+    private readonly parent: StagedIndex | null = null,
+  ) {
+    this.record = record === null ? null : structuredClone(record);
+  }
+
+  static fromStorage(storage: CommittedReader & Pick<Storage, 'indexes'>, uid: string): StagedIndex {
+    return new StagedIndex(storage, uid, storage.indexes.get(uid) ?? null);
+  }
+
+  fork(): StagedIndex {
+    return new StagedIndex(this.storage, this.uid, this.record, this);
+  }
+
+  /** Folds a fork's writes into this stage (the fork's task succeeded). */
+  absorb(child: StagedIndex): void {
+    this.record = child.record;
+    for (const [docId, document] of child.documents) this.documents.set(docId, document);
+    for (const [externalId, docId] of child.externalIds) this.externalIds.set(externalId, docId);
+  }
+
+  docIdOf(externalId: string): number | undefined {
+    const staged = this.externalIds.get(externalId);
+    if (staged !== undefined) return staged ?? undefined;
+    if (this.parent) return this.parent.docIdOf(externalId);
+    return this.storage.externalIds.get([this.uid, externalId]);
+  }
+
+  document(docId: number): string | undefined {
+    const staged = this.documents.get(docId);
+    if (staged !== undefined) return staged ?? undefined;
+    if (this.parent) return this.parent.document(docId);
+    return this.storage.documents.get([this.uid, docId]);
+  }
+
+  putDocument(externalId: string, docId: number, json: string): void {
+    this.externalIds.set(externalId, docId);
+    this.documents.set(docId, json);
+  }
+
+  deleteDocument(externalId: string, docId: number): void {
+    this.externalIds.set(externalId, null);
+    this.documents.set(docId, null);
+  }
+
+  /** Every live external id -> docId, committed ones overridden by staged writes. */
+  liveExternalIds(): Map<string, number> {
+    const live = this.parent ? this.parent.liveExternalIds() : committedExternalIds(this.storage, this.uid);
+    for (const [externalId, docId] of this.externalIds) {
+      if (docId === null) live.delete(externalId);
+      else live.set(externalId, docId);
+    }
+    return live;
+  }
+}
+
+export function committedExternalIds(storage: Pick<Storage, 'externalIds'>, uid: string): Map<string, number> {
+  const ids = new Map<string, number>();
+  for (const { key, value } of storage.externalIds.getRange({ start: [uid, ''], end: [uid, '\uffff'] })) ids.set(key[1], value);
+  return ids;
+}

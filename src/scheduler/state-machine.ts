@@ -1,0 +1,239 @@
+// The scheduler's state machine. One batch at a time:
+//   idle -> selectingBatch -> markingProcessing -> applyingToShards -> committing -> publishing -> idle
+// with applyingToShards/committing failures going through rollingBack (shards restored from LMDB,
+// every task of the batch failed, in one transaction). A cancelation enqueued while a batch it matches
+// is in flight sets the abort flag, checked between steps: the batch is rolled back and its tasks
+// re-enqueued, so the cancelation (selected first) then cancels them.
+import { asSkeinError, type ErrorBody } from '../errors/index.js';
+import type { Storage } from '../storage/environment.js';
+import type { TaskRecord } from '../tasks/task-record.js';
+import { nowRfc3339 } from '../tasks/timestamps.js';
+import { commitBatch, commitBatchFailure, markEnqueuedAgain, markProcessing, updateFilesOf } from './batch-commit.js';
+import type { BatchPlan, IndexPlan } from './batch-plan.js';
+import { planBatch } from './batch-planner.js';
+import { DEFAULT_BATCH_LIMITS, selectBatch, type BatchLimits } from './batch-selection.js';
+import { noFailurePoints, type FailurePointHandler } from './failure-points.js';
+import { deleteUpdateFiles, recoverQueue } from './recovery.js';
+import { applyCommands, rollbackCommands, type AddressedCommand } from './shard-commands.js';
+import type { ShardCommandSender } from './shard-link.js';
+import { checkedContent, newTaskRecord, persistNewTask } from './task-enqueue.js';
+
+export type SchedulerState =
+  | 'idle' | 'selectingBatch' | 'markingProcessing' | 'applyingToShards' | 'committing' | 'publishing' | 'rollingBack';
+
+export interface SchedulerOptions {
+  storage: Storage;
+  shards: ShardCommandSender;
+  shardsPerIndex: number;
+  /** Called after each batch with the uids of the indexes it touched (possibly none). */
+  onIndexesChanged: (indexUids: string[]) => void;
+  failurePoint?: FailurePointHandler;
+  limits?: BatchLimits;
+  now?: () => string;
+  onStateChange?: (state: SchedulerState) => void;
+  /** Unexpected internal errors (the thread keeps running). */
+  log?: (message: string) => void;
+}
+
+class BatchAborted extends Error {}
+
+export class Scheduler {
+  private stateValue: SchedulerState = 'idle';
+  /** Enqueued tasks by uid, kept in uid order. */
+  private queue = new Map<number, TaskRecord>();
+  private nextTaskUid = 0;
+  private nextBatchUid = 0;
+  private started = false;
+  private paused = false;
+  private loop: Promise<void> | null = null;
+  private wakeRequested = false;
+  private inFlight: ReadonlySet<number> = new Set();
+  private abortRequested = false;
+  private readonly now: () => string;
+  private readonly failurePoint: FailurePointHandler;
+  private readonly log: (message: string) => void;
+
+  constructor(private readonly options: SchedulerOptions) {
+    this.now = options.now ?? nowRfc3339;
+    this.failurePoint = options.failurePoint ?? noFailurePoints;
+    this.log = options.log ?? ((message) => console.error(`[scheduler] ${message}`));
+  }
+
+  get state(): SchedulerState {
+    return this.stateValue;
+  }
+
+  /** Uids of the enqueued tasks, in order. */
+  get enqueuedUids(): number[] {
+    return [...this.queue.keys()];
+  }
+
+  /**
+   * Startup: recovery (synchronous, so enqueueing works right after this call returns), then every
+   * index loaded on every shard worker. Resolves with every index uid. Batches start at the next
+   * wake() (the caller posts its ready signal first, so it precedes any batch's indexesChanged).
+   */
+  async start(): Promise<string[]> {
+    const { storage, shards } = this.options;
+    const recovered = recoverQueue(storage);
+    this.queue = new Map(recovered.enqueued.map((task) => [task.uid, task]));
+    this.nextTaskUid = recovered.nextTaskUid;
+    this.nextBatchUid = recovered.nextBatchUid;
+    const indexUids: string[] = [];
+    const loads: Promise<void>[] = [];
+    for (const { value: record } of storage.indexes.getRange({})) {
+      indexUids.push(record.uid);
+      for (let worker = 0; worker < shards.workerCount; worker++) {
+        loads.push(shards.send(worker, { kind: 'loadIndex', indexUid: record.uid, shardCount: record.shardCount, settings: record.settings }));
+      }
+    }
+    // A shard that cannot load an index is logged, not fatal: the server must still come up.
+    for (const result of await Promise.allSettled(loads)) {
+      if (result.status === 'rejected') this.log(`loading an index at startup failed: ${(result.reason as Error).message}`);
+    }
+    this.started = true;
+    return indexUids;
+  }
+
+  /** Persists a new task durably and returns it; throws a SkeinError for a malformed content. */
+  enqueue(rawContent: unknown): TaskRecord {
+    const content = checkedContent(rawContent);
+    const record = newTaskRecord(this.options.storage, this.nextTaskUid, content, this.now());
+    persistNewTask(this.options.storage, record);
+    this.nextTaskUid = record.uid + 1;
+    this.queue.set(record.uid, record);
+    if (record.content.type === 'taskCancelation' && record.content.matchedUids.some((uid) => this.inFlight.has(uid))) {
+      this.abortRequested = true;
+    }
+    this.wake();
+    return record;
+  }
+
+  /** No new batch starts until resume() (the running one finishes). Tests and maintenance use it. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.wake();
+  }
+
+  /**
+   * Starts processing if it is not running; batches continue until the queue is empty. The loop
+   * starts on a later turn: the caller answers its enqueue first, and tasks enqueued in the same
+   * turn are seen together by the autobatcher.
+   */
+  wake(): void {
+    if (!this.started || this.paused) return;
+    this.wakeRequested = true;
+    this.loop ??= new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.drain())
+      .finally(() => { this.loop = null; });
+  }
+
+  /** Resolves when no batch is running and nothing is left to process. */
+  async whenIdle(): Promise<void> {
+    while (this.loop) await this.loop;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.wakeRequested) {
+        this.wakeRequested = false;
+        while (!this.paused && await this.runNextBatch()) this.wakeRequested = false;
+      }
+    } catch (cause) {
+      this.setState('idle');
+      this.log(`batch processing stopped: ${(cause as Error).stack ?? cause}`);
+    }
+  }
+
+  /** Processes one batch; false when nothing is enqueued. */
+  async runNextBatch(): Promise<boolean> {
+    const { storage } = this.options;
+    this.setState('selectingBatch');
+    const batch = selectBatch([...this.queue.values()], this.options.limits ?? DEFAULT_BATCH_LIMITS);
+    if (!batch) {
+      this.setState('idle');
+      return false;
+    }
+    this.setState('markingProcessing');
+    const tasks = markProcessing(storage, batch.tasks, this.nextBatchUid++, this.now());
+    for (const task of tasks) this.queue.delete(task.uid);
+    this.inFlight = new Set(tasks.map((task) => task.uid));
+    this.abortRequested = false;
+    this.failurePoint('afterMarkingProcessing');
+    let plan: BatchPlan | null = null;
+    try {
+      plan = planBatch({ ...batch, tasks } as typeof batch, {
+        storage, shardsPerIndex: this.options.shardsPerIndex, now: tasks[0].startedAt!, isEnqueued: (uid) => this.queue.has(uid),
+      });
+      this.checkAbort();
+      this.setState('applyingToShards');
+      if (plan.index) await this.applyToShards(plan.index);
+      this.failurePoint('afterShardsApplied');
+      this.checkAbort();
+      this.setState('committing');
+      this.failurePoint('beforeCommit');
+      const outcome = commitBatch(storage, tasks, plan, this.now());
+      this.failurePoint('afterCommit');
+      for (const task of outcome.canceled) this.queue.delete(task.uid);
+      this.publish(plan, outcome.updateFiles);
+    } catch (cause) {
+      await this.recoverFromFailedBatch(tasks, plan, cause);
+    } finally {
+      this.inFlight = new Set();
+    }
+    this.setState('idle');
+    return true;
+  }
+
+  private checkAbort(): void {
+    if (this.abortRequested) throw new BatchAborted('batch interrupted by a task cancelation');
+  }
+
+  private async applyToShards(plan: IndexPlan): Promise<void> {
+    const { prepare, writes } = applyCommands(plan, this.options.shards.workerCount, this.options.storage);
+    await this.sendAll(prepare);
+    await this.sendAll(writes);
+  }
+
+  private async sendAll(commands: AddressedCommand[]): Promise<void> {
+    const results = await Promise.allSettled(commands.map(({ worker, command }) => this.options.shards.send(worker, command)));
+    const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failure) throw failure.reason;
+  }
+
+  /** rollingBack: shards back to the committed state, then the tasks re-enqueued (abort) or failed. */
+  private async recoverFromFailedBatch(tasks: TaskRecord[], plan: BatchPlan | null, cause: unknown): Promise<void> {
+    this.setState('rollingBack');
+    if (plan?.index) {
+      try {
+        await this.sendAll(rollbackCommands(plan.index, this.options.shards.workerCount));
+      } catch (rollbackError) {
+        this.log(`shard rollback failed: ${(rollbackError as Error).message}`);
+      }
+    }
+    if (cause instanceof BatchAborted) {
+      const requeued = markEnqueuedAgain(this.options.storage, tasks);
+      this.queue = new Map([...this.queue.values(), ...requeued].sort((a, b) => a.uid - b.uid).map((task) => [task.uid, task]));
+      return;
+    }
+    const error: ErrorBody = asSkeinError(cause).toBody();
+    this.log(`batch of tasks ${tasks.map((task) => task.uid).join(',')} failed: ${error.message}`);
+    commitBatchFailure(this.options.storage, tasks, error, this.now());
+    this.publish(plan, updateFilesOf(tasks));
+  }
+
+  private publish(plan: BatchPlan | null, updateFiles: string[]): void {
+    this.setState('publishing');
+    this.options.onIndexesChanged(plan?.index ? [plan.index.uid] : []);
+    deleteUpdateFiles(this.options.storage, updateFiles);
+  }
+
+  private setState(state: SchedulerState): void {
+    this.stateValue = state;
+    this.options.onStateChange?.(state);
+  }
+}

@@ -1,0 +1,65 @@
+// Entry of the scheduler thread (a plain worker_thread), the only writer of LMDB.
+//
+// Ready signal: once startup recovery is done and every stored index has been loaded by every shard
+// worker, the thread posts ONE `indexesChanged` message carrying the uids of ALL indexes. The front
+// awaits that first indexesChanged before serving. Every later indexesChanged follows a finished
+// batch and carries the uids of the indexes it touched (an empty list for task-only batches).
+//
+// Messages: parentPort receives `enqueueTask` ArrayBuffers and answers each with `taskEnqueued`
+// (same requestId) once the task is durably persisted. Enqueue requests are accepted even before the
+// ready signal (recovery is synchronous and runs first); batches start after it.
+import { parentPort, workerData } from 'node:worker_threads';
+import { asSkeinError } from '../errors/index.js';
+import type { SchedulerMessage, SchedulerWorkerData } from '../protocol/messages.js';
+import { decodeSchedulerMessage, encodeSchedulerMessage } from '../protocol/scheduler-codec.js';
+import { openStorage } from '../storage/environment.js';
+import { summarizedTask } from '../tasks/task-view.js';
+import { failurePointHandler } from './failure-points.js';
+import { ShardLink } from './shard-link.js';
+import { Scheduler } from './state-machine.js';
+
+if (!parentPort) throw new Error('src/scheduler/worker.ts must run as a worker thread');
+const port = parentPort;
+const data = workerData as SchedulerWorkerData;
+
+function post(message: SchedulerMessage): void {
+  const buffer = encodeSchedulerMessage(message);
+  port.postMessage(buffer, [buffer]);
+}
+
+const storage = openStorage(data.dbPath);
+const failurePoint = failurePointHandler(data.failurePoints ?? []);
+const scheduler = new Scheduler({
+  storage,
+  shards: new ShardLink(data.shardPorts),
+  shardsPerIndex: data.shardsPerIndex,
+  failurePoint,
+  onIndexesChanged: (indexUids) => post({ kind: 'indexesChanged', indexUids }),
+});
+
+const ready = scheduler.start();
+
+port.on('message', (buffer: ArrayBuffer | Uint8Array) => {
+  let message: SchedulerMessage;
+  try {
+    message = decodeSchedulerMessage(buffer);
+  } catch {
+    return; // not a scheduler message; nobody waits for an answer
+  }
+  if (message.kind !== 'enqueueTask') return;
+  try {
+    const record = scheduler.enqueue(message.content);
+    failurePoint('afterEnqueuePersisted');
+    post({ kind: 'taskEnqueued', requestId: message.requestId, error: null, summary: summarizedTask(record) });
+  } catch (cause) {
+    post({ kind: 'taskEnqueued', requestId: message.requestId, error: asSkeinError(cause).toBody(), summary: null });
+  }
+});
+
+ready.then(
+  (indexUids) => {
+    post({ kind: 'indexesChanged', indexUids });
+    scheduler.wake();
+  },
+  (cause) => console.error(`[scheduler] startup failed: ${(cause as Error).stack ?? cause}`),
+);

@@ -1,0 +1,128 @@
+// Per document, what ranking needs beyond posting lists: every indexed word with its field and
+// position. Stored in one growing Uint32Array arena (a few objects instead of millions) as
+//   [fieldCount, tokenCount, rank_0 .. rank_{fieldCount-1}, (wordId, field << 16 | position) * tokenCount]
+// Deleted documents leave holes that are compacted away once they are half of the arena.
+
+const HEADER = 2;
+const MIN_COMPACT_WORDS = 1 << 20;
+
+export interface DocumentTokens {
+  /** Rank of each field (by field ordinal within the document). */
+  fieldRanks: readonly number[];
+  wordIds: readonly number[];
+  fields: readonly number[];
+  positions: readonly number[];
+}
+
+export class ForwardIndex {
+  private data = new Uint32Array(1 << 12);
+  private used = 0;
+  private garbage = 0;
+  private readonly offsets = new Map<number, number>();
+
+  has(docId: number): boolean {
+    return this.offsets.has(docId);
+  }
+
+  get documentCount(): number {
+    return this.offsets.size;
+  }
+
+  put(docId: number, tokens: DocumentTokens): void {
+    this.remove(docId);
+    const fieldCount = tokens.fieldRanks.length;
+    const tokenCount = tokens.wordIds.length;
+    const size = HEADER + fieldCount + tokenCount * 2;
+    this.reserve(size);
+    const data = this.data;
+    const offset = this.used;
+    data[offset] = fieldCount;
+    data[offset + 1] = tokenCount;
+    for (let f = 0; f < fieldCount; f++) data[offset + HEADER + f] = tokens.fieldRanks[f]!;
+    let cursor = offset + HEADER + fieldCount;
+    for (let k = 0; k < tokenCount; k++) {
+      data[cursor++] = tokens.wordIds[k]!;
+      data[cursor++] = ((tokens.fields[k]! & 0xffff) << 16 | (tokens.positions[k]! & 0xffff)) >>> 0;
+    }
+    this.used += size;
+    this.offsets.set(docId, offset);
+  }
+
+  remove(docId: number): void {
+    const offset = this.offsets.get(docId);
+    if (offset === undefined) return;
+    this.garbage += HEADER + this.data[offset]! + this.data[offset + 1]! * 2;
+    this.offsets.delete(docId);
+    if (this.garbage >= MIN_COMPACT_WORDS && this.garbage * 2 >= this.used) this.compact();
+  }
+
+  /** The arena; with offsetOf, valid until the next write. */
+  get arena(): Uint32Array {
+    return this.data;
+  }
+
+  /** The document's offset in the arena, -1 when absent. */
+  offsetOf(docId: number): number {
+    return this.offsets.get(docId) ?? -1;
+  }
+
+  /** Distinct word ids of a document (for removing it from posting lists). */
+  wordIdsOf(docId: number): number[] {
+    const offset = this.offsets.get(docId);
+    if (offset === undefined) return [];
+    const data = this.data;
+    const fieldCount = data[offset]!;
+    const tokenCount = data[offset + 1]!;
+    const ids = new Set<number>();
+    const first = offset + HEADER + fieldCount;
+    for (let k = 0; k < tokenCount; k++) ids.add(data[first + k * 2]!);
+    return [...ids];
+  }
+
+  private reserve(size: number): void {
+    if (this.used + size <= this.data.length) return;
+    // 1.5x growth: the arena is the biggest structure of a shard, so slack is costly.
+    let capacity = Math.ceil(this.data.length * 1.5);
+    while (capacity < this.used + size) capacity = Math.ceil(capacity * 1.5);
+    const grown = new Uint32Array(capacity);
+    grown.set(this.data.subarray(0, this.used));
+    this.data = grown;
+  }
+
+  /** Gives back the unused end of the arena (after a bulk load). */
+  trim(): void {
+    if (this.data.length - this.used > 1 << 16) this.data = this.data.slice(0, this.used);
+  }
+
+  private compact(): void {
+    const live = this.used - this.garbage;
+    const next = new Uint32Array(Math.max(1 << 12, live * 2));
+    let cursor = 0;
+    for (const [docId, offset] of this.offsets) {
+      const size = HEADER + this.data[offset]! + this.data[offset + 1]! * 2;
+      next.set(this.data.subarray(offset, offset + size), cursor);
+      this.offsets.set(docId, cursor);
+      cursor += size;
+    }
+    this.data = next;
+    this.used = cursor;
+    this.garbage = 0;
+  }
+}
+
+export function fieldCountAt(data: Uint32Array, offset: number): number {
+  return data[offset]!;
+}
+
+export function tokenCountAt(data: Uint32Array, offset: number): number {
+  return data[offset + 1]!;
+}
+
+export function fieldRankAt(data: Uint32Array, offset: number, field: number): number {
+  return data[offset + HEADER + field]!;
+}
+
+/** Index in `data` of the first token's word id; token k is at tokensStart + 2k (word) and + 2k + 1 (field/position). */
+export function tokensStartAt(data: Uint32Array, offset: number): number {
+  return offset + HEADER + data[offset]!;
+}

@@ -1,0 +1,86 @@
+// The shard's words in sorted order, for prefix ranges and typo walks. New words go to a small
+// pending list sorted on demand; it is merged into the big sorted list only when it has grown to a
+// fraction of it, so a stream of writes interleaved with queries does not re-sort the whole lexicon.
+
+const MERGE_FRACTION = 8;
+const MERGE_MIN = 4096;
+
+export class Lexicon {
+  private sorted: string[] = [];
+  private pending: string[] = [];
+  private pendingIsSorted = true;
+
+  add(word: string): void {
+    this.pending.push(word);
+    this.pendingIsSorted = false;
+  }
+
+  get size(): number {
+    return this.sorted.length + this.pending.length;
+  }
+
+  /** Sorted lists whose union is the lexicon (disjoint); read-only views valid until the next add. */
+  lists(): readonly (readonly string[])[] {
+    if (this.pending.length === 0) return [this.sorted];
+    if (!this.pendingIsSorted) {
+      this.pending.sort();
+      this.pendingIsSorted = true;
+    }
+    if (this.pending.length >= MERGE_MIN && this.pending.length * MERGE_FRACTION >= this.sorted.length) {
+      this.sorted = mergeSorted(this.sorted, this.pending);
+      this.pending = [];
+      return [this.sorted];
+    }
+    return [this.sorted, this.pending];
+  }
+
+  /** Rebuilds from scratch (e.g. after dropping words with empty postings). */
+  reset(words: Iterable<string>): void {
+    this.sorted = [...words].sort();
+    this.pending = [];
+    this.pendingIsSorted = true;
+  }
+}
+
+function mergeSorted(a: readonly string[], b: readonly string[]): string[] {
+  const out = new Array<string>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = a[i]! <= b[j]! ? a[i++]! : b[j++]!;
+  while (i < a.length) out[k++] = a[i++]!;
+  while (j < b.length) out[k++] = b[j++]!;
+  return out;
+}
+
+/** First index in [from, to) whose word is >= target. */
+export function lowerBound(sorted: readonly string[], target: string, from = 0, to = sorted.length): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < target) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The range [start, end) of words starting with `prefix`. */
+export function prefixRange(sorted: readonly string[], prefix: string, from = 0, to = sorted.length): [number, number] {
+  const start = lowerBound(sorted, prefix, from, to);
+  const upper = successorOfPrefix(prefix);
+  if (upper === null) {
+    let end = start;
+    while (end < to && sorted[end]!.startsWith(prefix)) end++;
+    return [start, end];
+  }
+  return [start, lowerBound(sorted, upper, start, to)];
+}
+
+/** The smallest string greater than every string starting with prefix, or null if none is cheap to build. */
+export function successorOfPrefix(prefix: string): string | null {
+  if (prefix.length === 0) return null;
+  const last = prefix.charCodeAt(prefix.length - 1);
+  if (last === 0xffff) return null;
+  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
+}

@@ -1,0 +1,117 @@
+// Reading a document's forward-index entry against the query: where each term occurs (the
+// DocMatchProfile the per-document ranking rules score), and whether a phrase occurs at all.
+import { packOccurrence, type DocMatchProfile } from '../ranking/match-profile.js';
+import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
+
+/**
+ * Which terms each word stands for, read once per token of every scored document, so it is a
+ * typed table indexed by word id (slot, -1 = no term) rather than a Map.
+ */
+export class WordLookup {
+  private readonly slots: Int32Array;
+  /** entries[slot]: packed term * 8 + typos * 2 + (exact ? 0 : 1). */
+  readonly entries: number[][] = [];
+
+  constructor(vocabularySize: number) {
+    this.slots = new Int32Array(vocabularySize).fill(-1);
+  }
+
+  add(wordId: number, term: number, typos: number, exact: boolean): void {
+    let slot = this.slots[wordId]!;
+    if (slot < 0) {
+      slot = this.entries.length;
+      this.slots[wordId] = slot;
+      this.entries.push([]);
+    }
+    this.entries[slot]!.push(term * 8 + typos * 2 + (exact ? 0 : 1));
+  }
+
+  slotOf(wordId: number): number {
+    return wordId < this.slots.length ? this.slots[wordId]! : -1;
+  }
+}
+
+export interface PhraseOfTerm {
+  term: number;
+  /** Word ids of the phrase; null = stop word gap. */
+  wordIds: (number | null)[];
+}
+
+/**
+ * Fills `into` (reused between documents to spare the garbage collector) with the document's
+ * occurrences of each term, and returns it.
+ */
+export function buildProfile(forward: ForwardIndex, docId: number, words: WordLookup, phrases: readonly PhraseOfTerm[],
+  into: DocMatchProfile): DocMatchProfile {
+  into.docId = docId;
+  const occurrences = into.occurrences;
+  for (const list of occurrences) list.length = 0;
+  const data = forward.arena;
+  const offset = forward.offsetOf(docId);
+  if (offset < 0) return into;
+  const tokenCount = tokenCountAt(data, offset);
+  const start = tokensStartAt(data, offset);
+  const entries = words.entries;
+  for (let k = 0; k < tokenCount; k++) {
+    const slot = words.slotOf(data[start + k * 2]!);
+    if (slot < 0) continue;
+    const packed = data[start + k * 2 + 1]!;
+    const field = packed >>> 16;
+    const position = packed & 0xffff;
+    const rank = fieldRankAt(data, offset, field);
+    for (const entry of entries[slot]!) {
+      occurrences[entry >> 3]!.push(packOccurrence(field, position, rank, (entry >> 1) & 3, (entry & 1) === 0));
+    }
+  }
+  for (const phrase of phrases) {
+    for (const key of phraseStarts(data, offset, phrase.wordIds)) {
+      const field = key >>> 16;
+      occurrences[phrase.term]!.push(packOccurrence(field, key & 0xffff, fieldRankAt(data, offset, field), 0, true));
+    }
+  }
+  return into;
+}
+
+export function fieldWordCount(forward: ForwardIndex, docId: number, field: number): number {
+  const data = forward.arena;
+  const offset = forward.offsetOf(docId);
+  if (offset < 0) return 0;
+  const tokenCount = tokenCountAt(data, offset);
+  const start = tokensStartAt(data, offset);
+  let count = 0;
+  for (let k = 0; k < tokenCount; k++) if (data[start + k * 2 + 1]! >>> 16 === field) count++;
+  return count;
+}
+
+export function documentHasPhrase(forward: ForwardIndex, docId: number, wordIds: (number | null)[]): boolean {
+  const offset = forward.offsetOf(docId);
+  return offset >= 0 && phraseStarts(forward.arena, offset, wordIds, true).length > 0;
+}
+
+/**
+ * Keys (field << 16 | position) where the phrase starts, ascending. Tokens are stored in field then
+ * position order, so the keys of each phrase word come out sorted and a start is checked by scanning.
+ */
+function phraseStarts(data: Uint32Array, offset: number, wordIds: (number | null)[], firstOnly = false): number[] {
+  const keysOf: number[][] = wordIds.map(() => []);
+  const tokenCount = tokenCountAt(data, offset);
+  const start = tokensStartAt(data, offset);
+  for (let k = 0; k < tokenCount; k++) {
+    const wordId = data[start + k * 2]!;
+    for (let i = 0; i < wordIds.length; i++) if (wordIds[i] === wordId) keysOf[i]!.push(data[start + k * 2 + 1]!);
+  }
+  const found: number[] = [];
+  for (const key of keysOf[0]!) {
+    let matches = true;
+    for (let i = 1; i < wordIds.length && matches; i++) {
+      if (wordIds[i] === null) continue;
+      // Same field and position + i: the key plus i, unless the position would overflow into the field.
+      matches = (key & 0xffff) + i <= 0xffff && keysOf[i]!.includes(key + i);
+    }
+    if (matches) {
+      found.push(key);
+      if (firstOnly) break;
+    }
+  }
+  return found;
+}

@@ -1,0 +1,136 @@
+// Every index shard a worker owns, and the operations the worker thread performs on them: loading
+// and dropping indexes, applying write batches, searching several shards and merging them. No
+// threads and no LMDB here: documents come in through DocumentSource, so tests and the bench call it directly.
+import { SkeinError } from '../errors/skein-error.js';
+import { shardsOwnedBy } from '../protocol/placement.js';
+import type { DocumentOpMessage, MatchingStrategyName } from '../protocol/messages.js';
+import type { IndexSettings } from '../settings/index-settings.js';
+import type { RankedHit } from '../ranking/bucket-sort.js';
+import { compileIndexConfig, type IndexConfig } from './index-config.js';
+import { mergeRankedHits } from './merge-hits.js';
+import { ShardIndex } from './shard-index.js';
+
+export type JsonDocument = Record<string, unknown>;
+
+/** Committed documents of an index, by internal id (LMDB in the worker, a Map in tests). */
+export interface DocumentSource {
+  get(indexUid: string, docId: number): JsonDocument | undefined;
+}
+
+export interface EngineSearch {
+  indexUid: string;
+  shards: readonly number[];
+  q: string | null;
+  hitsWanted: number;
+  matchingStrategy: MatchingStrategyName;
+  /** Shaping options of the query (sort, filter... as the front sends them). */
+  options?: Record<string, unknown>;
+}
+
+export interface EngineSearchResult {
+  candidates: number;
+  hits: RankedHit[];
+}
+
+interface IndexState {
+  config: IndexConfig;
+  shardCount: number;
+  shards: Map<number, ShardIndex>;
+}
+
+export class ShardEngine {
+  private readonly indexes = new Map<string, IndexState>();
+
+  constructor(readonly workerIndex = 0, readonly workerCount = 1) {}
+
+  hasIndex(indexUid: string): boolean {
+    return this.indexes.has(indexUid);
+  }
+
+  /** (Re)builds this worker's shards of the index from its documents (each [docId, document]). */
+  loadIndex(indexUid: string, shardCount: number, settings: Partial<IndexSettings> | null,
+    documents: Iterable<[number, JsonDocument]>): void {
+    const config = compileIndexConfig(settings);
+    shardCount = Math.max(1, shardCount);
+    const shards = new Map<number, ShardIndex>();
+    for (const shard of shardsOwnedBy(this.workerIndex, shardCount, this.workerCount)) shards.set(shard, new ShardIndex(config));
+    for (const [docId, document] of documents) shards.get(docId % shardCount)?.upsert(docId, document);
+    for (const shard of shards.values()) shard.trim();
+    this.indexes.set(indexUid, { config, shardCount, shards });
+  }
+
+  dropIndex(indexUid: string): void {
+    this.indexes.delete(indexUid);
+  }
+
+  /**
+   * Applies upserts/deletes to one shard. An index first seen here (created by the same task
+   * batch that adds its documents) starts with default settings until a LoadIndex says otherwise.
+   */
+  writeBatch(indexUid: string, shard: number, ops: readonly DocumentOpMessage[]): void {
+    const target = this.shard(indexUid, shard);
+    target.recentDocuments = new Map();
+    for (const op of ops) {
+      if (op.kind === 'upsert') {
+        target.upsert(op.docId, JSON.parse(op.document) as JsonDocument);
+        target.recentDocuments.set(op.docId, op.document);
+      } else {
+        target.delete(op.docId);
+      }
+    }
+  }
+
+  /** Makes the shard agree with the committed documents again (the rollback path). */
+  reloadDocuments(indexUid: string, shard: number, docIds: readonly number[], source: DocumentSource): void {
+    const target = this.shard(indexUid, shard);
+    target.recentDocuments = new Map();
+    for (const docId of docIds) {
+      const document = source.get(indexUid, docId);
+      if (document === undefined) target.delete(docId);
+      else target.upsert(docId, document);
+    }
+  }
+
+  search(query: EngineSearch): EngineSearchResult {
+    const state = this.indexes.get(query.indexUid);
+    if (!state) throw new SkeinError('index_not_found', `Index \`${query.indexUid}\` not found.`);
+    const deadline = Date.now() + state.config.searchCutoffMs;
+    const sort = Array.isArray(query.options?.['sort']) ? (query.options!['sort'] as string[]) : null;
+    let candidates = 0;
+    const lists: RankedHit[][] = [];
+    for (const shardNumber of query.shards) {
+      const shard = state.shards.get(shardNumber);
+      if (!shard) continue;
+      const result = shard.search({ q: query.q, hitsWanted: query.hitsWanted, matchingStrategy: query.matchingStrategy, deadline, sort });
+      candidates += result.candidates;
+      lists.push(result.hits);
+    }
+    return { candidates, hits: mergeRankedHits(lists, query.hitsWanted) };
+  }
+
+  /** JSON of a document written by the latest write batch of its shard (maybe not committed yet). */
+  recentDocument(indexUid: string, docId: number): string | undefined {
+    const state = this.indexes.get(indexUid);
+    if (!state) return undefined;
+    for (const shard of state.shards.values()) {
+      const text = shard.recentDocuments.get(docId);
+      if (text !== undefined) return text;
+    }
+    return undefined;
+  }
+
+  /** The shard, created empty when unknown (new index, or a shard this worker never held). */
+  shard(indexUid: string, shard: number): ShardIndex {
+    let state = this.indexes.get(indexUid);
+    if (!state) {
+      state = { config: compileIndexConfig(null), shardCount: 0, shards: new Map() };
+      this.indexes.set(indexUid, state);
+    }
+    let target = state.shards.get(shard);
+    if (!target) {
+      target = new ShardIndex(state.config);
+      state.shards.set(shard, target);
+    }
+    return target;
+  }
+}

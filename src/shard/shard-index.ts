@@ -1,0 +1,85 @@
+// One shard of one index in memory: posting lists, forward index, and the set of its documents.
+// Everything here is synchronous and thread-free, so tests and the bench drive it directly.
+import roaring from 'roaring';
+import { analyzeDocument } from '../analysis/document-tokens.js';
+import { deriveWord, type TermDerivations } from './derivations.js';
+import { ForwardIndex } from './forward-index.js';
+import type { IndexConfig } from './index-config.js';
+import { searchShard, type ShardSearchRequest, type ShardSearchResult } from './shard-search.js';
+import { Vocabulary } from './vocabulary.js';
+
+const { RoaringBitmap32 } = roaring;
+
+/** Derivations kept per shard between writes; cleared whole when it grows past this. */
+const DERIVATION_CACHE_LIMIT = 2048;
+
+export class ShardIndex {
+  readonly vocabulary = new Vocabulary();
+  readonly forward = new ForwardIndex();
+  readonly documents = new RoaringBitmap32();
+  private readonly derivationCache = new Map<string, TermDerivations>();
+  /**
+   * JSON of the documents upserted by the latest write batch: the scheduler commits them to LMDB only
+   * after every shard acknowledged, and a search in between must still be able to show them.
+   */
+  recentDocuments = new Map<number, string>();
+
+  constructor(readonly config: IndexConfig) {}
+
+  get documentCount(): number {
+    return this.documents.size;
+  }
+
+  /** Indexes the document under docId, replacing what was there. */
+  upsert(docId: number, document: Record<string, unknown>): void {
+    this.delete(docId);
+    const fields = analyzeDocument(document, this.config.analysis);
+    const fieldRanks: number[] = [];
+    const wordIds: number[] = [];
+    const fieldOrdinals: number[] = [];
+    const positions: number[] = [];
+    fields.forEach((field, ordinal) => {
+      fieldRanks.push(field.rank);
+      for (let k = 0; k < field.words.length; k++) {
+        const wordId = this.vocabulary.intern(field.words[k]!);
+        this.vocabulary.addDocument(wordId, docId);
+        wordIds.push(wordId);
+        fieldOrdinals.push(ordinal);
+        positions.push(field.positions[k]!);
+      }
+    });
+    this.forward.put(docId, { fieldRanks, wordIds, fields: fieldOrdinals, positions });
+    this.documents.add(docId);
+    this.derivationCache.clear();
+  }
+
+  /** Removes the document from every posting list; false when it was not there. */
+  delete(docId: number): boolean {
+    if (!this.documents.has(docId)) return false;
+    for (const wordId of this.forward.wordIdsOf(docId)) this.vocabulary.removeDocument(wordId, docId);
+    this.forward.remove(docId);
+    this.documents.remove(docId);
+    this.derivationCache.clear();
+    return true;
+  }
+
+  /** Releases slack memory after a bulk load. */
+  trim(): void {
+    this.forward.trim();
+  }
+
+  derive(word: string, isPrefix: boolean, budget: number): TermDerivations {
+    const key = `${isPrefix ? 'p' : 'w'}${budget}${word}`;
+    let derivations = this.derivationCache.get(key);
+    if (derivations === undefined) {
+      if (this.derivationCache.size >= DERIVATION_CACHE_LIMIT) this.derivationCache.clear();
+      derivations = deriveWord(this.vocabulary, word, isPrefix, budget);
+      this.derivationCache.set(key, derivations);
+    }
+    return derivations;
+  }
+
+  search(request: ShardSearchRequest): ShardSearchResult {
+    return searchShard(this, request);
+  }
+}

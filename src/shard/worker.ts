@@ -1,0 +1,90 @@
+// Shard worker thread entry (a one-thread Piscina pool). Glue only: LMDB reads, message decoding,
+// and replies; the engine logic is in shard-engine.ts.
+import { workerData, type MessagePort } from 'node:worker_threads';
+import { move } from 'piscina';
+import { asSkeinError } from '../errors/skein-error.js';
+import type { AttachSchedulerPort, ShardCommandMessage, ShardQueryMessage, ShardQueryResultMessage, ShardWorkerData } from '../protocol/messages.js';
+import { decodeQueryBatch, encodeQueryBatchResult } from '../protocol/query-codec.js';
+import { decodeShardCommand, encodeShardAck } from '../protocol/shard-command-codec.js';
+import { projectDocument } from '../documents/projection.js';
+import { documentRange, openStorage } from '../storage/environment.js';
+import type { IndexSettings } from '../settings/index-settings.js';
+import { ShardEngine, type DocumentSource, type JsonDocument } from './shard-engine.js';
+
+const data = workerData as ShardWorkerData;
+const storage = openStorage(data.dbPath);
+const engine = new ShardEngine(data.workerIndex, data.workerCount);
+const committedDocuments: DocumentSource = {
+  get(indexUid, docId) {
+    const text = storage.documents.get([indexUid, docId]);
+    return text === undefined ? undefined : (JSON.parse(text) as JsonDocument);
+  },
+};
+
+function* storedDocuments(indexUid: string): Generator<[number, JsonDocument]> {
+  for (const { key, value } of documentRange(storage, indexUid)) yield [key[1], JSON.parse(value) as JsonDocument];
+}
+
+function loadFromStorage(indexUid: string, shardCount: number, settings: Partial<IndexSettings> | null): void {
+  engine.loadIndex(indexUid, shardCount, settings, storedDocuments(indexUid));
+}
+
+for (const { value: record } of storage.indexes.getRange()) loadFromStorage(record.uid, record.shardCount, record.settings);
+
+function applyCommand(command: ShardCommandMessage): void {
+  switch (command.kind) {
+    case 'writeBatch':
+      engine.writeBatch(command.indexUid, command.shard, command.ops);
+      break;
+    case 'reloadDocuments':
+      engine.reloadDocuments(command.indexUid, command.shard, command.docIds, committedDocuments);
+      break;
+    case 'loadIndex':
+      loadFromStorage(command.indexUid, command.shardCount, command.settings as Partial<IndexSettings> | null);
+      break;
+    case 'dropIndex':
+      engine.dropIndex(command.indexUid);
+      break;
+  }
+}
+
+function attachSchedulerPort(port: MessagePort): void {
+  // Handlers are synchronous, so commands apply strictly in arrival order.
+  port.on('message', (message: ArrayBuffer) => {
+    let commandId = 0;
+    let error = null;
+    try {
+      const command = decodeShardCommand(message);
+      commandId = command.commandId;
+      applyCommand(command);
+    } catch (cause) {
+      error = asSkeinError(cause).toBody();
+    }
+    const ack = encodeShardAck({ commandId, error });
+    port.postMessage(ack, [ack]);
+  });
+}
+
+function answer(query: ShardQueryMessage): ShardQueryResultMessage {
+  try {
+    const result = engine.search(query);
+    const hits = result.hits.map((hit) => {
+      // The latest write batch first: it may be acknowledged but not yet committed to LMDB.
+      const text = engine.recentDocument(query.indexUid, hit.docId) ?? storage.documents.get([query.indexUid, hit.docId]);
+      const stored = text === undefined ? {} : (JSON.parse(text) as JsonDocument);
+      return { docId: hit.docId, score: hit.score, document: JSON.stringify(projectDocument(stored, query.attributesToRetrieve)) };
+    });
+    return { requestId: query.requestId, error: null, candidates: result.candidates, hits, extras: null };
+  } catch (cause) {
+    return { requestId: query.requestId, error: asSkeinError(cause).toBody(), candidates: 0, hits: [], extras: null };
+  }
+}
+
+export default async function handle(message: ArrayBuffer | AttachSchedulerPort): Promise<unknown> {
+  if (!(message instanceof ArrayBuffer)) {
+    attachSchedulerPort(message.port);
+    return null;
+  }
+  const results = decodeQueryBatch(message).map(answer);
+  return move(encodeQueryBatchResult(results));
+}

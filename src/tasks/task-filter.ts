@@ -1,0 +1,53 @@
+// A parsed task filter (GET /tasks, POST /tasks/cancel, DELETE /tasks) and the test of one task
+// against it. Multiple criteria combine with AND, values of one criterion with OR; null = no criterion.
+import { parseRfc3339Micros } from './timestamps.js';
+import type { TaskRecord, TaskStatus, TaskType } from './task-record.js';
+
+export interface DateBounds {
+  /** Exclusive bounds in microseconds since the epoch. */
+  after: number | null;
+  before: number | null;
+}
+
+export interface TaskFilter {
+  uids: ReadonlySet<number> | null;
+  batchUids: ReadonlySet<number> | null;
+  canceledBy: ReadonlySet<number> | null;
+  types: ReadonlySet<TaskType> | null;
+  statuses: ReadonlySet<TaskStatus> | null;
+  indexUids: ReadonlySet<string> | null;
+  enqueuedAt: DateBounds;
+  startedAt: DateBounds;
+  finishedAt: DateBounds;
+}
+
+export function emptyTaskFilter(): TaskFilter {
+  return {
+    uids: null, batchUids: null, canceledBy: null, types: null, statuses: null, indexUids: null,
+    enqueuedAt: { after: null, before: null },
+    startedAt: { after: null, before: null },
+    finishedAt: { after: null, before: null },
+  };
+}
+
+export function matchesTask(filter: TaskFilter, task: TaskRecord): boolean {
+  if (filter.uids && !filter.uids.has(task.uid)) return false;
+  if (filter.batchUids && (task.batchUid === null || !filter.batchUids.has(task.batchUid))) return false;
+  if (filter.canceledBy && (task.canceledBy === null || !filter.canceledBy.has(task.canceledBy))) return false;
+  if (filter.types && !filter.types.has(task.type)) return false;
+  if (filter.statuses && !filter.statuses.has(task.status)) return false;
+  if (filter.indexUids && (task.indexUid === null || !filter.indexUids.has(task.indexUid))) return false;
+  return withinBounds(filter.enqueuedAt, task.enqueuedAt)
+    && withinBounds(filter.startedAt, task.startedAt)
+    && withinBounds(filter.finishedAt, task.finishedAt);
+}
+
+function withinBounds(bounds: DateBounds, timestamp: string | null): boolean {
+  if (bounds.after === null && bounds.before === null) return true;
+  if (timestamp === null) return false;
+  const micros = parseRfc3339Micros(timestamp);
+  if (micros === null) return false;
+  if (bounds.after !== null && !(micros > bounds.after)) return false;
+  if (bounds.before !== null && !(micros < bounds.before)) return false;
+  return true;
+}

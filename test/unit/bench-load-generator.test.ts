@@ -1,0 +1,53 @@
+import test from 'ava';
+import { runQueryLoad } from '../../bench/load-generator.js';
+import type { BenchQuery } from '../../bench/query-mix.js';
+import { startStandIn } from './bench-stand-in-server.js';
+
+const query = (kind: BenchQuery['kind'], q: string): BenchQuery => ({ kind, q, body: JSON.stringify({ q, limit: 20 }) });
+const queries = [query('word', 'alpha'), query('typo', 'btea'), query('prefix', 'gam'), query('multiWord', 'delta epsilon')];
+
+test('rotates through the whole list across connections and measures latency per kind', async (t) => {
+  const standIn = await startStandIn();
+  try {
+    let seconds = 0;
+    let measureStarted = false;
+    const result = await runQueryLoad({
+      baseUrl: standIn.baseUrl, indexUid: 'bench', queries, concurrency: 4, durationSeconds: 1, warmupSeconds: 0,
+      onMeasureStart: () => (measureStarted = true),
+      onSecond: () => seconds++,
+    });
+    t.true(measureStarted);
+    t.true(result.requests > 20);
+    t.is(result.non2xx, 0);
+    t.is(result.errors, 0);
+    t.true(result.queriesPerSecond > 0);
+    t.is(result.latencyMs.count, result.requests);
+    t.deepEqual(Object.keys(result.latencyMsByKind).sort(), ['multiWord', 'prefix', 'typo', 'word']);
+    t.true(new Set(standIn.searchedQueries).size === 4);
+    // The stand-in never finds anything.
+    t.deepEqual(result.emptyHitsShareByKind, { multiWord: 1, prefix: 1, typo: 1, word: 1 });
+    t.is(result.malformedResponses, 0);
+    // A shared cursor: each query is sent about as often as the others.
+    const counts = queries.map(({ q }) => standIn.searchedQueries.filter((sent) => sent === q).length);
+    t.true(Math.max(...counts) - Math.min(...counts) <= 4, JSON.stringify(counts));
+    t.true(seconds >= 0);
+  } finally {
+    await standIn.close();
+  }
+});
+
+test('counts and samples non-2xx answers, keeping them out of the latency figures', async (t) => {
+  const standIn = await startStandIn({ searchStatus: (q) => (q === 'btea' ? 500 : 200) });
+  try {
+    const result = await runQueryLoad({ baseUrl: standIn.baseUrl, indexUid: 'bench', queries, concurrency: 2, durationSeconds: 1, warmupSeconds: 1 });
+    t.true(result.non2xx > 0);
+    t.is(result.statusCodes['500'], result.non2xx);
+    t.true(result.errorSamples.length > 0 && result.errorSamples.length <= 5);
+    t.is(result.errorSamples[0].q, 'btea');
+    t.regex(result.errorSamples[0].body, /failed on btea/);
+    t.false('typo' in result.latencyMsByKind);
+    t.is(result.latencyMs.count, result.requests - result.non2xx);
+  } finally {
+    await standIn.close();
+  }
+});

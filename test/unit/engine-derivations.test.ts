@@ -1,0 +1,97 @@
+import test from 'ava';
+import { walkFuzzy } from '../../src/shard/fuzzy-walk.js';
+import { deriveWord, MAX_ONE_TYPO_WORDS } from '../../src/shard/derivations.js';
+import { Vocabulary } from '../../src/shard/vocabulary.js';
+
+function vocabularyOf(words: string[]): Vocabulary {
+  const vocabulary = new Vocabulary();
+  words.forEach((word, docId) => vocabulary.addDocument(vocabulary.intern(word), docId));
+  return vocabulary;
+}
+
+function derived(words: string[], query: string, isPrefix: boolean, budget: number): Record<string, number> {
+  const vocabulary = vocabularyOf(words);
+  const out: Record<string, number> = {};
+  for (const derivation of deriveWord(vocabulary, query, isPrefix, budget).words) out[vocabulary.wordOf(derivation.wordId)] = derivation.typos;
+  return out;
+}
+
+/** Reference optimal-string-alignment distance, for checking the walk. */
+function osa(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+test('the sorted-list walk finds exactly the words within the distance', (t) => {
+  const alphabet = 'abc';
+  const words: string[] = [];
+  const grow = (prefix: string) => {
+    if (prefix.length > 0) words.push(prefix);
+    if (prefix.length < 5) for (const char of alphabet) grow(prefix + char);
+  };
+  grow('');
+  words.sort();
+  for (const query of ['abcab', 'ca', 'bbbb']) {
+    for (const max of [0, 1, 2]) {
+      const found: string[] = [];
+      walkFuzzy(words, query, max, false, (word, distance) => {
+        t.is(distance, osa(query, word));
+        found.push(word);
+        return true;
+      });
+      t.deepEqual(found, words.filter((word) => osa(query, word) <= max), `${query} ${max}`);
+    }
+  }
+});
+
+test('prefix walk: a word matches when one of its prefixes is within the distance', (t) => {
+  const found: [string, number][] = [];
+  walkFuzzy(['american', 'amerigo', 'amelie', 'banana', 'mer'].sort(), 'ameri', 1, true, (word, distance) => {
+    found.push([word, distance]);
+    return true;
+  });
+  t.deepEqual(found, [['amelie', 1], ['american', 0], ['amerigo', 0]]);
+});
+
+test('one typo from 5 letters, two from 9, transposition counts one', (t) => {
+  const words = ['hello', 'hallo', 'ehllo', 'helo', 'hellooo', 'beautiful', 'beutiful', 'beautifol', 'bautiful', 'butiful'];
+  t.deepEqual(derived(words, 'hello', false, 1), { hello: 0, hallo: 1, helo: 1 });
+  t.deepEqual(derived(words, 'hello', false, 0), { hello: 0 });
+  t.deepEqual(derived(words, 'beautiful', false, 2), { beautiful: 0, beutiful: 1, beautifol: 1, bautiful: 1, butiful: 2 });
+  t.deepEqual(derived(['hlelo'], 'hello', false, 1), { hlelo: 1 });
+});
+
+test('a typo on the first letter counts as two', (t) => {
+  const words = ['hello', 'jello', 'ello', 'beautiful', 'geautiful', 'eautiful', 'xeautifux'];
+  // 1-typo budget: the first letter must match.
+  t.deepEqual(derived(words, 'hello', false, 1), { hello: 0 });
+  // 2-typo budget: a different first letter is allowed as the whole budget (one edit only, counted as two).
+  t.deepEqual(derived(words, 'beautiful', false, 2), { beautiful: 0, geautiful: 2, eautiful: 2 });
+});
+
+test('prefix derivations: every extension at 0 typos, the word itself marked exact', (t) => {
+  const vocabulary = vocabularyOf(['ameri', 'america', 'american', 'amelie', 'amer']);
+  const derivations = deriveWord(vocabulary, 'ameri', true, 1);
+  const byWord = Object.fromEntries(derivations.words.map((d) => [vocabulary.wordOf(d.wordId), [d.typos, d.exact]]));
+  t.deepEqual(byWord, { ameri: [0, true], america: [0, false], american: [0, false], amelie: [1, false], amer: [1, false] });
+  t.deepEqual(derivations.docsByTypo.map((docs) => docs.toArray()), [[0, 1, 2], [3, 4], []]);
+});
+
+test('one-typo derivations are capped at 150 words', (t) => {
+  const words = ['abcde'];
+  for (let i = 0; i < 300; i++) words.push(`abcde${String.fromCharCode(0x100 + i)}`);
+  const found = derived(words, 'abcde', false, 1);
+  t.is(Object.values(found).filter((typos) => typos === 1).length, MAX_ONE_TYPO_WORDS);
+});
+
+test('words whose documents were all deleted are not derived', (t) => {
+  const vocabulary = vocabularyOf(['hello', 'hallo']);
+  vocabulary.removeDocument(vocabulary.idOf('hallo')!, 1);
+  t.deepEqual(deriveWord(vocabulary, 'hello', false, 1).words.length, 1);
+});

@@ -1,0 +1,61 @@
+import test from 'ava';
+import { selectBatch } from '../../src/scheduler/batch-selection.js';
+import type { TaskContent, TaskRecord } from '../../src/tasks/task-record.js';
+
+let nextUid = 0;
+function task(content: TaskContent): TaskRecord {
+  return {
+    uid: nextUid++, batchUid: null, indexUid: 'indexUid' in content ? content.indexUid : null, status: 'enqueued', type: content.type,
+    canceledBy: null, details: null, error: null, enqueuedAt: '', startedAt: null, finishedAt: null, content,
+  };
+}
+const add = (indexUid: string, method: 'replace' | 'update' = 'replace', primaryKey: string | null = null, documentCount = 1) =>
+  task({ type: 'documentAdditionOrUpdate', indexUid, method, updateFile: 'f', documentCount, primaryKey });
+const uids = (tasks: TaskRecord[] | undefined) => tasks?.map((t) => t.uid);
+
+test('nothing enqueued: no batch', (t) => {
+  t.is(selectBatch([]), null);
+});
+
+test('the latest cancelation goes first and alone', (t) => {
+  const queue = [add('a'), task({ type: 'taskCancelation', filter: {}, originalFilter: '', matchedUids: [] }), task({ type: 'taskCancelation', filter: {}, originalFilter: '', matchedUids: [] }), task({ type: 'taskDeletion', filter: {}, originalFilter: '', matchedUids: [] })];
+  const batch = selectBatch(queue)!;
+  t.is(batch.kind, 'taskCancelation');
+  t.deepEqual(uids(batch.tasks), [queue[2].uid]);
+});
+
+test('task deletions are batched together before index work', (t) => {
+  const queue = [add('a'), task({ type: 'taskDeletion', filter: {}, originalFilter: '', matchedUids: [] }), add('a'), task({ type: 'taskDeletion', filter: {}, originalFilter: '', matchedUids: [] })];
+  const batch = selectBatch(queue)!;
+  t.is(batch.kind, 'taskDeletion');
+  t.deepEqual(uids(batch.tasks), [queue[1].uid, queue[3].uid]);
+});
+
+test('additions of the oldest task index merge, skipping other indexes, until an incompatible task', (t) => {
+  const queue = [add('a'), add('b'), add('a'), task({ type: 'documentDeletion', indexUid: 'a', ids: ['1'] }), add('a', 'update'), add('a')];
+  const batch = selectBatch(queue)!;
+  t.is(batch.kind, 'index');
+  t.deepEqual(uids(batch.tasks), [queue[0].uid, queue[2].uid, queue[3].uid]);
+});
+
+test('primary keys: a contradicting key stops the batch, a missing one joins', (t) => {
+  const queue = [add('a', 'replace', 'id'), add('a', 'replace', null), add('a', 'replace', 'sku'), add('a')];
+  t.deepEqual(uids(selectBatch(queue)!.tasks), [queue[0].uid, queue[1].uid]);
+});
+
+test('settings updates merge; index creation, deletion and clear go alone', (t) => {
+  const settings = () => task({ type: 'settingsUpdate', indexUid: 'a', settings: {}, isDeletion: false });
+  const queue = [settings(), settings(), add('a'), settings()];
+  t.deepEqual(uids(selectBatch(queue)!.tasks), [queue[0].uid, queue[1].uid]);
+  const creation = [task({ type: 'indexCreation', indexUid: 'a', primaryKey: null }), add('a')];
+  t.deepEqual(uids(selectBatch(creation)!.tasks), [creation[0].uid]);
+  const clear = [task({ type: 'documentDeletion', indexUid: 'a', clear: true }), add('a')];
+  t.deepEqual(uids(selectBatch(clear)!.tasks), [clear[0].uid]);
+});
+
+test('limits: task count and document count', (t) => {
+  const queue = [add('a', 'replace', null, 10), add('a', 'replace', null, 10), add('a', 'replace', null, 10)];
+  t.is(selectBatch(queue, { maxTasks: 2, maxDocuments: 100 })!.tasks.length, 2);
+  t.is(selectBatch(queue, { maxTasks: 10, maxDocuments: 25 })!.tasks.length, 2);
+  t.is(selectBatch(queue, { maxTasks: 10, maxDocuments: 5 })!.tasks.length, 1, 'the first task always goes');
+});

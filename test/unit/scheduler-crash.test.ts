@@ -1,0 +1,56 @@
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { closeStorage, openStorage } from '../../src/storage/environment.js';
+
+const child = fileURLToPath(new URL('./scheduler-crash-child.js', import.meta.url));
+
+function runChild(dbPath: string, failurePoints: string, mode: 'enqueue' | 'recover' | 'ready') {
+  return spawnSync(process.execPath, [child, dbPath, failurePoints, mode], { encoding: 'utf8', timeout: 20_000 });
+}
+
+async function inspect(dbPath: string) {
+  const storage = openStorage(dbPath);
+  const task = storage.tasks.get(0);
+  const index = storage.indexes.get('crash');
+  const documents = [...storage.documents.getRange({ start: ['crash', 0], end: ['crash', 0xffffffff + 1] })].length;
+  await closeStorage(storage);
+  return { task, index, documents };
+}
+
+for (const point of ['afterMarkingProcessing', 'afterShardsApplied', 'beforeCommit']) {
+  test.serial(`kill -9 at ${point}: nothing applied, the task is redone after restart`, async (t) => {
+    const dbPath = mkdtempSync(join(tmpdir(), 'skein-crash-'));
+    const crashed = runChild(dbPath, point, 'enqueue');
+    t.is(crashed.signal, 'SIGKILL', crashed.stdout + crashed.stderr);
+    const before = await inspect(dbPath);
+    t.is(before.task!.status, 'processing');
+    t.is(before.documents, 0);
+    t.is(before.index, undefined);
+    const restarted = runChild(dbPath, '', 'recover');
+    t.is(restarted.status, 0, restarted.stdout + restarted.stderr);
+    const after = await inspect(dbPath);
+    t.is(after.task!.status, 'succeeded');
+    t.is(after.documents, 2);
+    t.is(after.index!.documentCount, 2);
+    rmSync(dbPath, { recursive: true, force: true });
+  });
+}
+
+test.serial('kill -9 after the commit: the succeeded task survives, its update file is cleaned at restart', async (t) => {
+  const dbPath = mkdtempSync(join(tmpdir(), 'skein-crash-'));
+  const crashed = runChild(dbPath, 'afterCommit', 'enqueue');
+  t.is(crashed.signal, 'SIGKILL', crashed.stdout + crashed.stderr);
+  const before = await inspect(dbPath);
+  t.is(before.task!.status, 'succeeded');
+  t.is(before.documents, 2);
+  t.true(existsSync(join(dbPath, 'update-files', 'crash.ndjson')));
+  const restarted = runChild(dbPath, '', 'ready');
+  t.is(restarted.status, 0, restarted.stdout + restarted.stderr);
+  t.regex(restarted.stdout, /"indexesChanged","indexUids":\["crash"\]/, 'ready lists the index');
+  t.false(existsSync(join(dbPath, 'update-files', 'crash.ndjson')));
+  rmSync(dbPath, { recursive: true, force: true });
+});
