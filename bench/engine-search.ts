@@ -7,7 +7,7 @@ const documentCount = Number(process.argv[2] ?? 100_000);
 const shardCount = Number(process.argv[3] ?? 1);
 
 let seed = 7;
-const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
 const SYLLABLES = ['ka', 'lo', 'mi', 'ra', 'ten', 'sul', 'bor', 'vi', 'an', 'del', 'fre', 'gor', 'hu', 'is', 'jon', 'ku', 'ly', 'mor', 'ne', 'ot'];
 const vocabulary = Array.from({ length: 60_000 }, () => {
   const length = 2 + Math.floor(random() * 3);
@@ -31,6 +31,7 @@ const indexMs = performance.now() - start;
 global.gc?.();
 const after = process.memoryUsage();
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+console.log(`vocabulary of ${new Set(vocabulary).size} distinct words`);
 console.log(`indexed ${documentCount} docs in ${shardCount} shard(s): ${(indexMs / 1000).toFixed(1)} s; rss ${mib(before.rss)} -> ${mib(after.rss)} (+${mib(after.rss - before.rss)}), JS heap +${mib(after.heapUsed - before.heapUsed)}, array buffers +${mib(after.arrayBuffers - before.arrayBuffers)}`);
 
 const common = vocabulary[0]!;

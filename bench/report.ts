@@ -59,7 +59,7 @@ export function renderSummary(report: RunReport): string {
 }
 
 function latencyRow(kind: string, latency: LatencySummary, emptyShare?: number): string {
-  return `| ${kind} | ${latency.count} | ${latency.p50} | ${latency.p90} | ${latency.p99} | ${latency.max} | ${percent(emptyShare)} |`;
+  return `| ${kind} | ${latency.count} | ${latency.p50} | ${latency.p90} | ${latency.p99} | ${latency.max} | ${emptyShare === undefined ? '' : percent(emptyShare)} |`;
 }
 
 export function renderMarkdown(report: RunReport): string {

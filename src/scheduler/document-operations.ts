@@ -43,7 +43,12 @@ export function readUpdateFile(updateFilesDir: string, name: string): { text: st
 /** POST (replace) or PUT (update: merge top-level fields) of the payload; returns indexedDocuments. */
 export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddition, documents: { text: string; document: Document }[]): number {
   const record = stage.record!;
-  const primaryKey = resolvePrimaryKey(record.primaryKey, content.primaryKey, documents[0]?.document);
+  if (documents.length === 0) {
+    // An empty payload succeeds; a given primary key is still checked and stored (Meilisearch's add_no_documents).
+    if (content.primaryKey !== null) record.primaryKey = resolvePrimaryKey(record.primaryKey, content.primaryKey, undefined);
+    return 0;
+  }
+  const primaryKey = resolvePrimaryKey(record.primaryKey, content.primaryKey, documents[0].document);
   // Validate every id first: one bad document fails the task with nothing of it applied.
   const ids = documents.map(({ document }) => documentIdOf(document, primaryKey));
   record.primaryKey = primaryKey;

@@ -8,7 +8,7 @@ import { asSkeinError, type ErrorBody } from '../errors/index.js';
 import type { Storage } from '../storage/environment.js';
 import type { TaskRecord } from '../tasks/task-record.js';
 import { nowRfc3339 } from '../tasks/timestamps.js';
-import { commitBatch, commitBatchFailure, markEnqueuedAgain, markProcessing, updateFilesOf } from './batch-commit.js';
+import { commitBatch, commitBatchFailure, markEnqueuedAgain, markProcessing, updateFilesOf, type CommitOutcome } from './batch-commit.js';
 import type { BatchPlan, IndexPlan } from './batch-plan.js';
 import { planBatch } from './batch-planner.js';
 import { DEFAULT_BATCH_LIMITS, selectBatch, type BatchLimits } from './batch-selection.js';
@@ -69,30 +69,19 @@ export class Scheduler {
   }
 
   /**
-   * Startup: recovery (synchronous, so enqueueing works right after this call returns), then every
-   * index loaded on every shard worker. Resolves with every index uid. Batches start at the next
-   * wake() (the caller posts its ready signal first, so it precedes any batch's indexesChanged).
+   * Startup recovery. Synchronous in effect (enqueueing works right after the call), async so a later
+   * startup step can await. Resolves with every index uid. The shard workers load the stored indexes
+   * themselves when they start (before this thread exists), so nothing is sent to them here.
+   * Batches start at the next wake(): the caller posts its ready signal first.
    */
   async start(): Promise<string[]> {
-    const { storage, shards } = this.options;
+    const { storage } = this.options;
     const recovered = recoverQueue(storage);
     this.queue = new Map(recovered.enqueued.map((task) => [task.uid, task]));
     this.nextTaskUid = recovered.nextTaskUid;
     this.nextBatchUid = recovered.nextBatchUid;
-    const indexUids: string[] = [];
-    const loads: Promise<void>[] = [];
-    for (const { value: record } of storage.indexes.getRange({})) {
-      indexUids.push(record.uid);
-      for (let worker = 0; worker < shards.workerCount; worker++) {
-        loads.push(shards.send(worker, { kind: 'loadIndex', indexUid: record.uid, shardCount: record.shardCount, settings: record.settings }));
-      }
-    }
-    // A shard that cannot load an index is logged, not fatal: the server must still come up.
-    for (const result of await Promise.allSettled(loads)) {
-      if (result.status === 'rejected') this.log(`loading an index at startup failed: ${(result.reason as Error).message}`);
-    }
     this.started = true;
-    return indexUids;
+    return [...storage.indexes.getKeys({})];
   }
 
   /** Persists a new task durably and returns it; throws a SkeinError for a malformed content. */
@@ -165,6 +154,7 @@ export class Scheduler {
     this.abortRequested = false;
     this.failurePoint('afterMarkingProcessing');
     let plan: BatchPlan | null = null;
+    let outcome: CommitOutcome | null = null;
     try {
       plan = planBatch({ ...batch, tasks } as typeof batch, {
         storage, shardsPerIndex: this.options.shardsPerIndex, now: tasks[0].startedAt!, isEnqueued: (uid) => this.queue.has(uid),
@@ -176,15 +166,16 @@ export class Scheduler {
       this.checkAbort();
       this.setState('committing');
       this.failurePoint('beforeCommit');
-      const outcome = commitBatch(storage, tasks, plan, this.now());
+      outcome = commitBatch(storage, tasks, plan, this.now());
       this.failurePoint('afterCommit');
       for (const task of outcome.canceled) this.queue.delete(task.uid);
-      this.publish(plan, outcome.updateFiles);
     } catch (cause) {
       await this.recoverFromFailedBatch(tasks, plan, cause);
     } finally {
       this.inFlight = new Set();
     }
+    // Outside the try: once committed, nothing may turn the batch into a failure.
+    if (outcome) this.publish(plan, outcome.updateFiles);
     this.setState('idle');
     return true;
   }
@@ -228,7 +219,11 @@ export class Scheduler {
 
   private publish(plan: BatchPlan | null, updateFiles: string[]): void {
     this.setState('publishing');
-    this.options.onIndexesChanged(plan?.index ? [plan.index.uid] : []);
+    try {
+      this.options.onIndexesChanged(plan?.index ? [plan.index.uid] : []);
+    } catch (cause) {
+      this.log(`publishing indexesChanged failed: ${(cause as Error).message}`);
+    }
     deleteUpdateFiles(this.options.storage, updateFiles);
   }
 

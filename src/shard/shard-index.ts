@@ -66,6 +66,7 @@ export class ShardIndex {
   /** Releases slack memory after a bulk load. */
   trim(): void {
     this.forward.trim();
+    this.vocabulary.trim();
   }
 
   derive(word: string, isPrefix: boolean, budget: number): TermDerivations {

@@ -52,6 +52,14 @@ export class Vocabulary {
     this.postings[id]?.remove(docId);
   }
 
+  /** Frees the slack capacity posting lists keep for growth (after a bulk load). */
+  trim(): void {
+    for (const posting of this.postings) {
+      posting.runOptimize();
+      posting.shrinkToFit();
+    }
+  }
+
   get size(): number {
     return this.words.length;
   }

@@ -149,8 +149,9 @@ test('empty document payloads are missing_payload per format', async (t) => {
 test('an empty JSON array is a task with zero documents', async (t) => {
   const response = await server.client.post('/indexes/pl_zero/documents', []);
   t.is(response.status, 202);
+  // Meilisearch: tests/documents/add_documents.rs `add_no_documents` (no primary key needed when nothing is added).
   const task = await server.client.waitForTask(response.body.taskUid);
-  t.is(task.status, 'succeeded');
+  t.is(task.status, 'succeeded', JSON.stringify(task.error));
   t.deepEqual(task.details, { receivedDocuments: 0, indexedDocuments: 0 });
 });
 
@@ -212,4 +213,13 @@ test('the limit counts decompressed bytes', async (t) => {
 test('a payload just under the limit is accepted', async (t) => {
   const response = await small.client.post('/indexes/pl_fits/documents', [{ id: 1, text: 'x'.repeat(900) }]);
   t.is(response.status, 202);
+});
+
+test('csvDelimiter must be exactly one ASCII character', async (t) => {
+  const response = await server.client.post('/indexes/pl_delim2/documents?csvDelimiter=ab', undefined, {
+    raw: 'id\n1\n',
+    contentType: 'text/csv',
+  });
+  t.is(response.status, 400);
+  t.is(response.body.code, 'invalid_document_csv_delimiter');
 });

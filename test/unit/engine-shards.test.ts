@@ -11,7 +11,7 @@ const VOCABULARY = ['alpha', 'alpine', 'alpaca', 'beta', 'better', 'bitter', 'ga
 /** Deterministic pseudo-random documents. */
 function generate(count: number): JsonDocument[] {
   let seed = 42;
-  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const phrase = (length: number) => Array.from({ length }, () => VOCABULARY[Math.floor(next() * VOCABULARY.length)]).join(next() < 0.2 ? ', ' : ' ');
   return Array.from({ length: count }, (_, i) => ({ id: `doc-${i}`, title: phrase(1 + Math.floor(next() * 3)), body: phrase(3 + Math.floor(next() * 8)) }));
 }

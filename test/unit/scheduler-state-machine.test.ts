@@ -258,14 +258,18 @@ test('recovery: processing tasks go back to enqueued and are redone; uids contin
   await h.close();
 });
 
-test('start loads every stored index on every worker', async (t) => {
+test('start returns every stored index uid and sends nothing to the shards', async (t) => {
   const h = await createHarness();
   h.enqueue({ type: 'indexCreation', indexUid: 'one', primaryKey: null });
   h.enqueue({ type: 'indexCreation', indexUid: 'two', primaryKey: null });
   await h.run();
   h.shards.clear();
-  await h.restart();
-  t.deepEqual(h.shards.kinds(), ['loadIndex', 'loadIndex', 'loadIndex', 'loadIndex']);
+  await h.scheduler.whenIdle();
+  const { Scheduler } = await import('../../src/scheduler/state-machine.js');
+  const again = new Scheduler({ storage: h.storage, shards: h.shards, shardsPerIndex: 4, onIndexesChanged: () => {} });
+  again.pause();
+  t.deepEqual(await again.start(), ['one', 'two']);
+  t.deepEqual(h.shards.kinds(), []);
   await h.close();
 });
 
@@ -286,5 +290,19 @@ test('a cancelation enqueued mid-batch interrupts it; its tasks end canceled, no
   t.deepEqual(h.task(cancel.uid).details, { matchedTasks: 1, canceledTasks: 1, originalFilter: '?statuses=processing' });
   t.is(h.storage.indexes.get('m'), undefined);
   t.true(h.shards.kinds().includes('dropIndex'), 'the shards were rolled back');
+  await h.close();
+});
+
+test('an empty addition succeeds with zero documents and stores a given primary key', async (t) => {
+  const h = await createHarness();
+  h.addDocuments('e', []);
+  h.addDocuments('e', [], { primaryKey: 'kefkef' });
+  h.addDocuments('e', [{ kefkef: 1 }]);
+  await h.run();
+  t.deepEqual(h.task(0).details, { receivedDocuments: 0, indexedDocuments: 0 });
+  t.is(h.task(0).status, 'succeeded');
+  t.is(h.task(1).status, 'succeeded');
+  t.is(h.task(2).status, 'succeeded');
+  t.is(h.storage.indexes.get('e')!.primaryKey, 'kefkef');
   await h.close();
 });
