@@ -12,6 +12,9 @@ import { ShardIndex } from './shard-index.js';
 
 export type JsonDocument = Record<string, unknown>;
 
+/** Beyond this many upserts per write batch the JSON is not kept: memory over a few ms of visibility. */
+const RECENT_DOCUMENTS_LIMIT = 10_000;
+
 /** Committed documents of an index, by internal id (LMDB in the worker, a Map in tests). */
 export interface DocumentSource {
   get(indexUid: string, docId: number): JsonDocument | undefined;
@@ -73,7 +76,7 @@ export class ShardEngine {
     for (const op of ops) {
       if (op.kind === 'upsert') {
         target.upsert(op.docId, JSON.parse(op.document) as JsonDocument);
-        target.recentDocuments.set(op.docId, op.document);
+        if (target.recentDocuments.size < RECENT_DOCUMENTS_LIMIT) target.recentDocuments.set(op.docId, op.document);
       } else {
         target.delete(op.docId);
       }
