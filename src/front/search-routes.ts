@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { selectsField } from '../documents/flatten.js';
 import type { HitMessage } from '../protocol/messages.js';
 import { mergeFacetExtras, shapeFacetDistribution, type FacetExtras } from './facet-merge.js';
-import { mergeHits } from './hit-merge.js';
+import { mergeRankedHits } from '../ranking/merge-ranked-hits.js';
 import type { FrontReply, FrontRequest } from './http-types.js';
 import { validateIndexUid } from './index-uid.js';
 import { searchWindow } from './pagination.js';
@@ -43,7 +43,7 @@ async function search(request: FrontRequest, context: FrontContext, parse: () =>
     candidates += result.candidates;
     lists.push(result.hits);
   }
-  const hits = lists.length === 1 ? lists[0]!.slice(window.offset, window.offset + window.limit) : mergeHits(lists, window.offset, window.limit);
+  const hits = mergeRankedHits(lists, window.offset, window.limit);
   let facets: FacetExtras | null = null;
   if (parameters.options.facets !== undefined && parameters.options.facets !== null) {
     facets = mergeFacetExtras(results.map((result) => result.extras as FacetExtras | null)) ?? { facetDistribution: {} };

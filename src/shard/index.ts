@@ -1,5 +1,5 @@
 export { ShardIndex } from './shard-index.js';
 export { ShardEngine, type DocumentSource, type EngineSearch, type EngineSearchResult, type JsonDocument } from './shard-engine.js';
 export { compileIndexConfig, type IndexConfig } from './index-config.js';
-export { mergeRankedHits } from './merge-hits.js';
+
 export type { ShardSearchRequest, ShardSearchResult } from './shard-search.js';

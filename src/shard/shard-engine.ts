@@ -7,7 +7,7 @@ import type { DocumentOpMessage, MatchingStrategyName } from '../protocol/messag
 import type { IndexSettings } from '../settings/index-settings.js';
 import type { RankedHit } from '../ranking/bucket-sort.js';
 import { compileIndexConfig, type IndexConfig } from './index-config.js';
-import { mergeRankedHits } from './merge-hits.js';
+import { mergeRankedHits } from '../ranking/merge-ranked-hits.js';
 import { ShardIndex } from './shard-index.js';
 
 export type JsonDocument = Record<string, unknown>;
@@ -108,7 +108,7 @@ export class ShardEngine {
       candidates += result.candidates;
       lists.push(result.hits);
     }
-    return { candidates, hits: mergeRankedHits(lists, query.hitsWanted) };
+    return { candidates, hits: mergeRankedHits(lists, 0, query.hitsWanted) };
   }
 
   /** JSON of a document written by the latest write batch of its shard (maybe not committed yet). */

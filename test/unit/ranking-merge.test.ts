@@ -1,6 +1,7 @@
 import test from 'ava';
 import { mergeFacetExtras, shapeFacetDistribution } from '../../src/front/facet-merge.js';
-import { compareHits, mergeHits } from '../../src/front/hit-merge.js';
+import { compareRankedHits as compareHits } from '../../src/ranking/bucket-sort.js';
+import { mergeRankedHits as mergeHits } from '../../src/ranking/merge-ranked-hits.js';
 import { effectiveAttributesToRetrieve } from '../../src/front/search-routes.js';
 import { searchResponseJson } from '../../src/front/search-response.js';
 import { searchWindow } from '../../src/front/pagination.js';
