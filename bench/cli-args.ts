@@ -1,6 +1,6 @@
 // `npm run bench -- [WORKLOAD ...] [--all] [--docs N] [--duration S] ...`
 import { parseArgs } from 'node:util';
-import type { WorkloadOverrides } from './workload.js';
+import { validatePeers, type WorkloadOverrides } from './workload.js';
 
 export interface BenchArgs {
   /** Workload names or paths; empty with `all` false means the default workload. */
@@ -18,9 +18,12 @@ export const usage = `usage: npm run bench -- [WORKLOAD ...] [options]
   WORKLOAD            name in bench/workloads (e.g. default) or path to a workload .json
   --all               run every bench/workloads/*.json
   --docs N            override the number of documents
-  --duration S        override the measured query duration (seconds)
+  --duration S        override the duration of each measured run (seconds)
   --warmup S          override the warm-up duration (seconds)
   --connections N     override the number of concurrent connections
+  --runs N            measured search runs per engine (figures are medians; workload default 3)
+  --peers LIST        peers to run too: minisearch,flexsearch,orama,ceiling, or none
+                      (default: the workload's "peers"; all four for the default workload)
   --keep-files        keep the server's database and log (printed path)
   --server-cli PATH   run this script instead of dist/src/cli.js (same --db-path/--http-addr flags)
   --out DIR           write results there instead of bench/results
@@ -33,6 +36,13 @@ function count(value: string | undefined, flag: string, allowZero = false): numb
   return number;
 }
 
+function parsePeers(value: string | undefined): WorkloadOverrides['peers'] {
+  if (value === undefined) return undefined;
+  const peers = value === 'none' || value === '' ? [] : value.split(',').map((name) => name.trim());
+  validatePeers(peers);
+  return peers;
+}
+
 export function parseBenchArgs(argv: string[]): BenchArgs {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -43,6 +53,8 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       duration: { type: 'string' },
       warmup: { type: 'string' },
       connections: { type: 'string' },
+      runs: { type: 'string' },
+      peers: { type: 'string' },
       'keep-files': { type: 'boolean', default: false },
       'server-cli': { type: 'string' },
       out: { type: 'string' },
@@ -58,6 +70,8 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       durationSeconds: count(values.duration, '--duration'),
       warmupSeconds: count(values.warmup, '--warmup', true),
       concurrency: count(values.connections, '--connections'),
+      runs: count(values.runs, '--runs'),
+      peers: parsePeers(values.peers),
     },
     keepFiles: values['keep-files'] ?? false,
     serverCli: values['server-cli'] ?? null,

@@ -1,6 +1,7 @@
 // What the loader and the query builder need from any generated dataset. New dataset kinds (issue 5)
 // register a factory here; workloads name the kind.
 import { createMovieDataset } from './movie-dataset.js';
+import { createVegaMoviesDataset } from './vega-movies-dataset.js';
 import type { ZipfSampler } from './zipf-sampler.js';
 
 export type BenchDocument = Record<string, unknown>;
@@ -14,6 +15,7 @@ export interface DatasetSpec {
 }
 
 export interface Dataset {
+  /** As asked, except `documents` is capped for finite (real) datasets. */
   readonly spec: DatasetSpec;
   readonly primaryKey: string;
   /** Index = frequency rank in the generated text. */
@@ -27,6 +29,7 @@ export interface Dataset {
 
 const factories: Record<string, (spec: DatasetSpec) => Dataset> = {
   movies: createMovieDataset,
+  'vega-movies': createVegaMoviesDataset,
 };
 
 export function datasetKinds(): string[] {

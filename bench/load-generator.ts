@@ -4,6 +4,7 @@
 import autocannon from 'autocannon';
 import type { BenchQuery } from './query-mix.js';
 import { LatencyRecorder, type LatencySummary } from './latency-stats.js';
+import { median, medianByKey, medianLatency, sumByKey } from './median.js';
 
 export interface QueryLoadOptions {
   baseUrl: string;
@@ -12,25 +13,45 @@ export interface QueryLoadOptions {
   concurrency: number;
   durationSeconds: number;
   warmupSeconds: number;
-  /** Called when the measured run starts, after the warm-up (e.g. to read the server's CPU time). */
-  onMeasureStart?: () => void;
-  /** Called once a second during the measured run (e.g. to sample the server's memory). */
-  onSecond?: () => void;
+  /** Measured runs after the one warm-up; each figure of the result is their median. 1 unless given. */
+  runs?: number;
+  /** Called when a measured run starts (e.g. to read the server's CPU time). */
+  onMeasureStart?: (run: number) => void;
+  /** Called when a measured run ends; its return value is kept as that run's `serverCpuPercent`. */
+  onMeasureEnd?: (run: number) => number | null;
+  /** Called once a second during the warm-up and the measured runs (memory sampling, progress). */
+  onSecond?: (phase: 'warmup' | 'measure', run: number) => void;
 }
 
 export interface ErrorSample {
+  kind: string;
   status: number;
   q: string;
   body: string;
 }
 
+/** One measured run's headline figures (the result's figures are the medians of these). */
+export interface RunFigures {
+  queriesPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  clientCpuPercent: number;
+  serverCpuPercent: number | null;
+}
+
 export interface QueryLoadResult {
+  /** Measured runs; the figures below are medians over them, counts are totals. */
+  runs: number;
+  perRun: RunFigures[];
   requests: number;
   durationSeconds: number;
   queriesPerSecond: number;
   latencyMs: LatencySummary;
   latencyMsByKind: Record<string, LatencySummary>;
   non2xx: number;
+  /** Non-2xx answers per query kind (e.g. filtered queries before the server supports filters). */
+  non2xxByKind: Record<string, number>;
   statusCodes: Record<string, number>;
   /** Connection errors, including timeouts. */
   errors: number;
@@ -44,15 +65,20 @@ export interface QueryLoadResult {
   errorSamples: ErrorSample[];
   /** CPU the bench process itself used, in % of one core: near 100 means the client, not the server, limits QPS. */
   clientCpuPercent: number;
+  /** Median server CPU over the runs, when onMeasureEnd reports it. */
+  serverCpuPercent: number | null;
 }
 
 const maxErrorSamples = 5;
+const drainTimeoutMs = 15_000;
+const maxErrorSamplesPerKind = 2;
 
 interface Run {
   result: autocannon.Result;
   recorder: LatencyRecorder;
   errorSamples: ErrorSample[];
   answers: AnswerCounts;
+  non2xxByKind: Record<string, number>;
 }
 
 const emptyHits = /"hits"\s*:\s*\[\s*\]/;
@@ -96,6 +122,7 @@ export class QueryLoadGenerator {
   private fire(durationSeconds: number, onSecond?: () => void): Promise<Run> {
     const recorder = new LatencyRecorder();
     const errorSamples: ErrorSample[] = [];
+    const non2xxByKind: Record<string, number> = {};
     const answers = new AnswerCounts();
     const { queries } = this.options;
     // onResponse (which sees the request's context) and the instance's 'response' event (which sees the
@@ -121,9 +148,16 @@ export class QueryLoadGenerator {
               },
               onResponse: (status, body, context) => {
                 respondedIndex = context.queryIndex as number;
-                if (status >= 200 && status <= 299) answers.record(queries[respondedIndex].kind, body);
-                else if (errorSamples.length < maxErrorSamples) {
-                  errorSamples.push({ status, q: queries[respondedIndex].q, body: body.slice(0, 300) });
+                const { kind, q } = queries[respondedIndex];
+                if (status >= 200 && status <= 299) {
+                  answers.record(kind, body);
+                  return;
+                }
+                non2xxByKind[kind] = (non2xxByKind[kind] ?? 0) + 1;
+                // A few per kind, so one failing kind does not hide another's error.
+                const ofKind = errorSamples.filter((sample) => sample.kind === kind).length;
+                if (errorSamples.length < maxErrorSamples + maxErrorSamplesPerKind * 4 && ofKind < maxErrorSamplesPerKind) {
+                  errorSamples.push({ kind, status, q, body: body.slice(0, 300) });
                 }
               },
             },
@@ -132,7 +166,7 @@ export class QueryLoadGenerator {
         (error, result) => {
           clearInterval(ticker);
           if (error) reject(error);
-          else resolve({ result, recorder, errorSamples, answers });
+          else resolve({ result, recorder, errorSamples, answers, non2xxByKind });
         },
       );
       instance.on('response', (_client: unknown, status: number, _bytes: number, milliseconds: number) => {
@@ -142,31 +176,97 @@ export class QueryLoadGenerator {
     });
   }
 
-  async run(): Promise<QueryLoadResult> {
-    if (this.options.warmupSeconds > 0) await this.fire(this.options.warmupSeconds);
-    this.options.onMeasureStart?.();
+  private async measure(run: number): Promise<QueryLoadResult> {
+    this.options.onMeasureStart?.(run);
     const cpuBefore = process.cpuUsage();
     const wallBefore = performance.now();
-    const { result, recorder, errorSamples, answers } = await this.fire(this.options.durationSeconds, this.options.onSecond);
+    const onSecond = this.options.onSecond;
+    const { result, recorder, errorSamples, answers, non2xxByKind } = await this.fire(this.options.durationSeconds, onSecond && (() => onSecond('measure', run)));
     const cpu = process.cpuUsage(cpuBefore);
     const wallMs = performance.now() - wallBefore;
+    const serverCpuPercent = this.options.onMeasureEnd?.(run) ?? null;
     const requests = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
+    const latencyMs = recorder.overall();
+    const queriesPerSecond = Math.round((result['2xx'] / result.duration) * 10) / 10;
+    const clientCpuPercent = Math.round(((cpu.user + cpu.system) / 1000 / wallMs) * 100);
     return {
+      runs: 1,
+      perRun: [{ queriesPerSecond, p50: latencyMs.p50, p99: latencyMs.p99, non2xx: result.non2xx, clientCpuPercent, serverCpuPercent }],
       requests,
       durationSeconds: result.duration,
-      queriesPerSecond: Math.round((result['2xx'] / result.duration) * 10) / 10,
-      latencyMs: recorder.overall(),
+      queriesPerSecond,
+      latencyMs,
       latencyMsByKind: recorder.perKind(),
       non2xx: result.non2xx,
+      non2xxByKind,
       statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, Number(count)])),
       errors: result.errors,
       timeouts: result.timeouts,
       emptyHitsShareByKind: answers.emptyShares(),
       malformedResponses: answers.malformed,
       errorSamples,
-      clientCpuPercent: Math.round(((cpu.user + cpu.system) / 1000 / wallMs) * 100),
+      clientCpuPercent,
+      serverCpuPercent,
     };
   }
+
+  /**
+   * autocannon abandons the requests in flight when a run ends, but a slow engine still works through
+   * them: without this, the next run would start behind that backlog. One more search, answered after
+   * the backlog, waits it out (up to drainTimeoutMs: an engine slower than that is measured behind
+   * the rest of its backlog, which the runs then show).
+   */
+  private async drain(): Promise<void> {
+    try {
+      await fetch(`${this.options.baseUrl}/indexes/${this.options.indexUid}/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: this.options.queries[0].body,
+        signal: AbortSignal.timeout(drainTimeoutMs),
+      });
+    } catch {
+      // A server that cannot answer within the timeout is measured as it is.
+    }
+  }
+
+  async run(): Promise<QueryLoadResult> {
+    const onSecond = this.options.onSecond;
+    if (this.options.warmupSeconds > 0) {
+      await this.fire(this.options.warmupSeconds, onSecond && (() => onSecond('warmup', 0)));
+      await this.drain();
+    }
+    const results: QueryLoadResult[] = [];
+    for (let run = 0; run < (this.options.runs ?? 1); run++) {
+      results.push(await this.measure(run));
+      if (run + 1 < (this.options.runs ?? 1)) await this.drain();
+    }
+    return combineRuns(results);
+  }
+}
+
+/** The median of each figure over the runs; counts summed; the first runs' error samples. */
+export function combineRuns(results: readonly QueryLoadResult[]): QueryLoadResult {
+  if (results.length === 1) return results[0];
+  const serverCpu = results.map((result) => result.serverCpuPercent).filter((value): value is number => value !== null);
+  return {
+    runs: results.length,
+    perRun: results.flatMap((result) => result.perRun),
+    requests: results.reduce((sum, result) => sum + result.requests, 0),
+    durationSeconds: results.reduce((sum, result) => sum + result.durationSeconds, 0),
+    queriesPerSecond: median(results.map((result) => result.queriesPerSecond)),
+    latencyMs: medianLatency(results.map((result) => result.latencyMs)),
+    latencyMsByKind: medianByKey(results.map((result) => result.latencyMsByKind), medianLatency),
+    non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
+    non2xxByKind: sumByKey(results.map((result) => result.non2xxByKind)),
+    statusCodes: sumByKey(results.map((result) => result.statusCodes)),
+    errors: results.reduce((sum, result) => sum + result.errors, 0),
+    timeouts: results.reduce((sum, result) => sum + result.timeouts, 0),
+    emptyHitsShareByKind: medianByKey(results.map((result) => result.emptyHitsShareByKind), median),
+    malformedResponses: results.reduce((sum, result) => sum + result.malformedResponses, 0),
+    errorSamples: results.flatMap((result) => result.errorSamples).slice(0, maxErrorSamples + maxErrorSamplesPerKind * 4),
+    clientCpuPercent: median(results.map((result) => result.clientCpuPercent)),
+    serverCpuPercent: serverCpu.length > 0 ? median(serverCpu) : null,
+  };
 }
 
 export function runQueryLoad(options: QueryLoadOptions): Promise<QueryLoadResult> {

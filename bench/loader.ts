@@ -3,7 +3,11 @@
 // before the clock starts so the figure measures the server, not the generator.
 import type { Dataset } from './dataset.js';
 import type { SkeinHttpClient, TaskView } from './skein-http.js';
+import { startProgress } from './progress.js';
 import type { PayloadFormat } from './workload.js';
+
+/** Above this many documents, payloads are generated batch by batch while uploading, not all up front. */
+export const streamAboveDocuments = 200_000;
 
 export interface LoadOptions {
   indexUid: string;
@@ -12,13 +16,17 @@ export interface LoadOptions {
   format: PayloadFormat;
   taskTimeoutSeconds: number;
   log?: (line: string) => void;
+  /** Stream payloads above this many documents; streamAboveDocuments unless given. */
+  streamAboveDocuments?: number;
 }
 
 export interface LoadResult {
   documents: number;
   batches: number;
   payloadBytes: number;
-  /** Client-side payload generation; not part of the throughput. */
+  /** Whether payloads were generated while uploading (large datasets); then generation is inside totalSeconds. */
+  streamed: boolean;
+  /** Client-side payload generation; outside the throughput unless `streamed`. */
   generationSeconds: number;
   /** First POST sent to last 202 received. */
   uploadSeconds: number;
@@ -72,20 +80,36 @@ export async function loadDataset(client: SkeinHttpClient, dataset: Dataset, opt
   }
   for (const uid of setupTasks) await client.waitForTask(uid, timeoutMs);
 
-  const generationStart = performance.now();
   const total = dataset.spec.documents;
-  const batches: Buffer<ArrayBuffer>[] = [];
-  for (let start = 0; start < total; start += options.batchSize) {
-    batches.push(encodeBatch(dataset, start, Math.min(total, start + options.batchSize), options.format));
-  }
-  const payloadBytes = batches.reduce((sum, batch) => sum + batch.length, 0);
-  const generationSeconds = seconds(generationStart, performance.now());
-  log(`generated ${total} documents in ${batches.length} batches (${(payloadBytes / 1e6).toFixed(1)} MB) in ${generationSeconds} s`);
+  const batchCount = Math.ceil(total / options.batchSize);
+  const batchAt = (k: number) => encodeBatch(dataset, k * options.batchSize, Math.min(total, (k + 1) * options.batchSize), options.format);
+  const streamed = total > (options.streamAboveDocuments ?? streamAboveDocuments);
+  let payloadBytes = 0;
+  let generationMs = 0;
+  const generate = (k: number) => {
+    const before = performance.now();
+    const batch = batchAt(k);
+    generationMs += performance.now() - before;
+    payloadBytes += batch.length;
+    return batch;
+  };
 
+  // Small datasets: every payload is built before the clock starts, so the figure is the server's alone.
+  // Large ones (1M documents is ~0.5 GB of JSON) stream: each batch is built just before it is sent and
+  // dropped after, and the generation time is reported so it can be taken out of the figure.
+  const prebuilt = streamed ? [] : Array.from({ length: batchCount }, (_, k) => generate(k));
+  if (!streamed) log(`generated ${total} documents in ${batchCount} batches (${(payloadBytes / 1e6).toFixed(1)} MB) in ${seconds(0, generationMs)} s`);
+  else log(`streaming ${total} documents in ${batchCount} batches (generated while uploading)`);
+  const generationSecondsBefore = seconds(0, generationMs);
+
+  const progress = startProgress('indexing', batchCount * 2, 'steps');
   const start = performance.now();
   const taskUids: number[] = [];
-  for (const batch of batches) {
+  for (let k = 0; k < batchCount; k++) {
+    const batch = streamed ? generate(k) : prebuilt[k];
+    if (!streamed) prebuilt[k] = Buffer.alloc(0); // let each payload go once sent
     taskUids.push(await client.enqueue('POST', `${indexPath}/documents`, batch, contentTypes[options.format]));
+    progress.update(k + 1);
   }
   const uploaded = performance.now();
   log(`uploaded in ${seconds(start, uploaded)} s; waiting for ${taskUids.length} tasks`);
@@ -93,14 +117,23 @@ export async function loadDataset(client: SkeinHttpClient, dataset: Dataset, opt
   // Tasks of one index run in order, so waiting on each in turn ends when the last one finishes;
   // every task is checked so a failed batch is never hidden behind a later success.
   const finished: TaskView[] = [];
-  for (const uid of taskUids) finished.push(await client.waitForTask(uid, timeoutMs, 25));
+  try {
+    for (const uid of taskUids) {
+      finished.push(await client.waitForTask(uid, timeoutMs, 25));
+      progress.update(batchCount + finished.length);
+    }
+  } finally {
+    progress.stop();
+  }
   const end = performance.now();
+  const generationSeconds = streamed ? seconds(0, generationMs) : generationSecondsBefore;
 
   const totalSeconds = seconds(start, end);
   return {
     documents: total,
-    batches: batches.length,
+    batches: batchCount,
     payloadBytes,
+    streamed,
     generationSeconds,
     uploadSeconds: seconds(start, uploaded),
     totalSeconds,

@@ -14,7 +14,7 @@ export const movieGenres = [
 ] as const;
 
 /** Centres the _geo points cluster around (lat, lng), so radius filters have dense and empty areas. */
-const cities: ReadonlyArray<readonly [number, number]> = [
+export const movieCities: ReadonlyArray<readonly [number, number]> = [
   [48.8566, 2.3522], [51.5074, -0.1278], [40.7128, -74.006], [34.0522, -118.2437], [35.6762, 139.6503],
   [52.52, 13.405], [41.9028, 12.4964], [40.4168, -3.7038], [55.7558, 37.6173], [-33.8688, 151.2093],
   [19.4326, -99.1332], [-23.5505, -46.6333], [28.6139, 77.209], [39.9042, 116.4074], [1.3521, 103.8198],
@@ -33,7 +33,7 @@ export interface MovieDocument extends BenchDocument {
 }
 
 const genreSampler = new ZipfSampler(movieGenres.length, 0.8);
-const citySampler = new ZipfSampler(cities.length, 0.6);
+const citySampler = new ZipfSampler(movieCities.length, 0.6);
 
 function capitalize(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
@@ -86,7 +86,7 @@ export function createMovieDataset(spec: DatasetSpec): Dataset {
 
   const documentAt = (index: number): MovieDocument => {
     const random = randomFor(index, 'fields');
-    const [cityLat, cityLng] = cities[citySampler.sample(random)];
+    const [cityLat, cityLng] = movieCities[citySampler.sample(random)];
     // Squaring a uniform skews towards 0: recent years are more common, as in real catalogues.
     const yearsAgo = Math.floor(Math.pow(random.next(), 2) * 105);
     // Mean of three uniforms: a cheap bell curve for ratings.

@@ -3,9 +3,11 @@
 // run sends the same list.
 import type { Dataset } from './dataset.js';
 import { SeededRandom, deriveSeed } from './seeded-random.js';
+import { facetParams, filterExpression, geoParams, sortParams } from './structured-queries.js';
 import { applyTypo } from './typo.js';
 
-export const queryKinds = ['word', 'multiWord', 'prefix', 'typo'] as const;
+/** Text kinds need nothing but `q`; the structured ones (phrase onwards) add search parameters. */
+export const queryKinds = ['word', 'multiWord', 'prefix', 'typo', 'phrase', 'filtered', 'faceted', 'sorted', 'geo'] as const;
 export type QueryKind = (typeof queryKinds)[number];
 
 export interface QueryMixSpec {
@@ -73,6 +75,31 @@ export function buildQueryText(kind: QueryKind, dataset: Dataset, random: Seeded
       words[target] = applyTypo(words[target], random);
       return words.join(' ');
     }
+    case 'phrase':
+      return `"${titleWindow(dataset, random, random.int(2, 3)).join(' ')}"`;
+    case 'filtered':
+    case 'faceted':
+    case 'sorted':
+      // A plain word, or the empty placeholder search (browse by filter/facet/sort alone) now and then.
+      return random.chance(0.2) ? '' : zipfWord(dataset, random, skipTopRanks);
+    case 'geo':
+      return random.chance(0.5) ? '' : zipfWord(dataset, random, skipTopRanks);
+  }
+}
+
+/** The search parameters a kind adds to `q` and `limit`. */
+export function paramsForKind(kind: QueryKind, random: SeededRandom): Record<string, unknown> {
+  switch (kind) {
+    case 'filtered':
+      return { filter: filterExpression(random) };
+    case 'faceted':
+      return facetParams(random);
+    case 'sorted':
+      return sortParams(random);
+    case 'geo':
+      return geoParams(random);
+    default:
+      return {};
   }
 }
 
@@ -85,7 +112,7 @@ export function buildQueries(dataset: Dataset, spec: QueryMixSpec): BenchQuery[]
   for (let i = 0; i < spec.count; i++) {
     const kind = kinds[random.weightedIndex(weights)];
     const q = buildQueryText(kind, dataset, random, spec.skipTopRanks);
-    queries.push({ kind, q, body: JSON.stringify({ ...spec.params, q, limit: spec.limit }) });
+    queries.push({ kind, q, body: JSON.stringify({ ...spec.params, ...paramsForKind(kind, random), q, limit: spec.limit }) });
   }
   return queries;
 }

@@ -3,6 +3,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LatencySummary } from './latency-stats.js';
+import { compareWithPeers, type ComparisonRow } from './peer-comparison.js';
+import { buildChartPanels } from './report-chart.js';
+import { renderChart } from './svg-chart.js';
 import type { WorkloadResult } from './run-workload.js';
 import type { WorkloadOverrides } from './workload.js';
 
@@ -43,7 +46,9 @@ export function renderSummary(report: RunReport): string {
       }
     }
     if (search) {
-      lines.push(`search     ${search.queriesPerSecond} queries/s (${search.requests} requests, non-2xx ${search.non2xx}, errors ${search.errors}, timeouts ${search.timeouts})`);
+      lines.push(`search     ${search.queriesPerSecond} queries/s, median of ${search.runs} run(s) (${search.requests} requests, non-2xx ${search.non2xx}, errors ${search.errors}, timeouts ${search.timeouts})`);
+      const failingKinds = Object.entries(search.non2xxByKind ?? {});
+      if (failingKinds.length > 0) lines.push(`non-2xx    by kind: ${failingKinds.map(([kind, count]) => `${kind} ${count}`).join(', ')}`);
       lines.push(latencyLine('  all', search.latencyMs));
       for (const [kind, latency] of Object.entries(search.latencyMsByKind)) {
         lines.push(latencyLine(`  ${kind}`, latency, search.emptyHitsShareByKind[kind]));
@@ -54,12 +59,48 @@ export function renderSummary(report: RunReport): string {
     }
     lines.push(`memory     server RSS after load ${formatMiB(server.rssAfterLoadBytes)}, max during search ${formatMiB(server.maxRssDuringSearchBytes)}, peak ${formatMiB(server.peakRssBytes)}`);
     if (result.error) lines.push(`FAILED     ${result.error}`);
+    if (result.peers.length > 0) {
+      lines.push('peers      engine       queries/s  x skein   p99 ms  x skein');
+      for (const row of compareWithPeers(result)) {
+        lines.push(
+          `           ${row.engine.padEnd(12)} ${String(row.queriesPerSecond ?? 'n/a').padStart(9)}  ${ratioText(row.queriesPerSecondRatio).padStart(7)}  ` +
+            `${String(row.p99 ?? 'n/a').padStart(7)}  ${ratioText(row.p99Ratio).padStart(7)}${row.error ? `  FAILED ${row.error.split('\n')[0]}` : ''}`,
+        );
+      }
+    }
   }
   return lines.join('\n');
 }
 
-function latencyRow(kind: string, latency: LatencySummary, emptyShare?: number): string {
-  return `| ${kind} | ${latency.count} | ${latency.p50} | ${latency.p90} | ${latency.p99} | ${latency.max} | ${emptyShare === undefined ? '' : percent(emptyShare)} |`;
+function ratioText(value: number | null): string {
+  return value === null ? 'n/a' : `${value}x`;
+}
+
+function comparisonTable(rows: ComparisonRow[]): string[] {
+  const lines = [
+    '| engine | queries/s | × Skein | p50 ms | p99 ms | p99 × Skein | non-2xx | server CPU | RSS after load | indexing s |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const row of rows) {
+    const cells = [
+      row.engine,
+      row.queriesPerSecond ?? 'n/a',
+      ratioText(row.queriesPerSecondRatio),
+      row.p50 ?? 'n/a',
+      row.p99 ?? 'n/a',
+      ratioText(row.p99Ratio),
+      row.non2xx ?? 'n/a',
+      row.serverCpuPercent === null ? 'n/a' : `${row.serverCpuPercent}%`,
+      formatMiB(row.rssAfterLoadBytes),
+      row.indexingSeconds ?? 'n/a',
+    ];
+    lines.push(`| ${cells.join(' | ')} |${row.error ? ` failed: ${row.error.split('\n')[0]}` : ''}`);
+  }
+  return lines;
+}
+
+function latencyRow(kind: string, latency: LatencySummary, emptyShare: number | undefined, non2xx: number): string {
+  return `| ${kind} | ${latency.count} | ${latency.p50} | ${latency.p90} | ${latency.p99} | ${latency.max} | ${emptyShare === undefined ? '' : percent(emptyShare)} | ${non2xx} |`;
 }
 
 export function renderMarkdown(report: RunReport): string {
@@ -77,7 +118,7 @@ export function renderMarkdown(report: RunReport): string {
     if (workload.description) lines.push(workload.description, '');
     lines.push(
       `${workload.dataset.documents} ${workload.dataset.kind} documents (seed ${workload.dataset.seed}), ` +
-        `${workload.concurrency} connections, ${workload.warmupSeconds} s warm-up + ${workload.durationSeconds} s measured.`,
+        `${workload.concurrency} connections, ${workload.warmupSeconds} s warm-up + ${workload.runs} × ${workload.durationSeconds} s measured (figures: medians of the runs).`,
       '',
     );
     if (result.error) lines.push(`**Failed:** ${result.error}`, '');
@@ -88,7 +129,7 @@ export function renderMarkdown(report: RunReport): string {
       lines.push(`| server CPU while indexing | ${server.indexingCpuSeconds ?? 'n/a'} s |`);
     }
     if (search) {
-      lines.push(`| queries/s | ${search.queriesPerSecond} |`);
+      lines.push(`| queries/s | ${search.queriesPerSecond} (runs: ${search.perRun.map((run) => run.queriesPerSecond).join(', ')}) |`);
       lines.push(`| non-2xx / errors / timeouts | ${search.non2xx} / ${search.errors} / ${search.timeouts} |`);
       if (search.malformedResponses > 0) lines.push(`| 2xx answers without "hits" | ${search.malformedResponses} |`);
       lines.push(`| server CPU while searching | ${server.searchCpuPercent ?? 'n/a'}% of a core |`);
@@ -98,12 +139,30 @@ export function renderMarkdown(report: RunReport): string {
     lines.push(`| server RSS max during search | ${formatMiB(server.maxRssDuringSearchBytes)} |`);
     lines.push(`| server peak RSS (VmHWM) | ${formatMiB(server.peakRssBytes)} |`, '');
     if (search) {
-      lines.push('| queries | count | p50 ms | p90 ms | p99 ms | max ms | no hits |', '|---|---|---|---|---|---|---|');
-      lines.push(latencyRow('all', search.latencyMs));
-      for (const [kind, latency] of Object.entries(search.latencyMsByKind)) {
-        lines.push(latencyRow(kind, latency, search.emptyHitsShareByKind[kind]));
+      lines.push('| queries | count | p50 ms | p90 ms | p99 ms | max ms | no hits | non-2xx |', '|---|---|---|---|---|---|---|---|');
+      lines.push(latencyRow('all', search.latencyMs, undefined, search.non2xx));
+      const kinds = [...new Set([...Object.keys(search.latencyMsByKind), ...Object.keys(search.non2xxByKind ?? {})])].sort();
+      for (const kind of kinds) {
+        const latency = search.latencyMsByKind[kind] ?? { count: 0, mean: 0, p50: 0, p90: 0, p99: 0, max: 0 };
+        lines.push(latencyRow(kind, latency, search.emptyHitsShareByKind[kind], search.non2xxByKind?.[kind] ?? 0));
       }
       lines.push('');
+      if (search.errorSamples.length > 0) {
+        lines.push('Non-2xx samples:', '');
+        for (const sample of search.errorSamples) lines.push(`- ${sample.kind ?? '?'} ${sample.status} q=${JSON.stringify(sample.q)}: \`${sample.body.slice(0, 160).replace(/`/g, "'")}\``);
+        lines.push('');
+      }
+    }
+    if (result.peers.length > 0) {
+      lines.push(
+        '### Peers',
+        '',
+        'Same documents, same queries, same load; each peer behind the same minimal uWebSockets.js server (bench/peers). ' +
+          'Peers read only `q` and `limit`: other search parameters of the workload are ignored by them.',
+        '',
+        ...comparisonTable(compareWithPeers(result)),
+        '',
+      );
     }
   }
   return lines.join('\n') + '\n';
@@ -114,12 +173,16 @@ export function fileTimestamp(date: Date): string {
   return date.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
 }
 
-export function writeReport(report: RunReport, directory: string): { jsonPath: string; markdownPath: string } {
+/** Writes <stamp>.json, <stamp>.md and <stamp>.svg; earlier results feed the latency-by-size panel. */
+export function writeReport(report: RunReport, directory: string, earlierResults: readonly WorkloadResult[] = []): { jsonPath: string; markdownPath: string; chartPath: string } {
   mkdirSync(directory, { recursive: true });
   const stem = join(directory, fileTimestamp(new Date(report.startedAt)));
   const jsonPath = `${stem}.json`;
   const markdownPath = `${stem}.md`;
+  const chartPath = `${stem}.svg`;
   writeFileSync(jsonPath, JSON.stringify(report, null, 2) + '\n');
-  writeFileSync(markdownPath, renderMarkdown(report));
-  return { jsonPath, markdownPath };
+  const chartName = chartPath.slice(chartPath.lastIndexOf('/') + 1);
+  writeFileSync(markdownPath, renderMarkdown(report) + `\n![queries/s and p99 per engine](${chartName})\n`);
+  writeFileSync(chartPath, renderChart(`Skein bench ${report.startedAt}`, buildChartPanels(report, earlierResults)));
+  return { jsonPath, markdownPath, chartPath };
 }

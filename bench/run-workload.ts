@@ -1,9 +1,11 @@
 // One workload end to end against a running server: generate, load, query, measure the server process.
 import { createDataset } from './dataset.js';
 import { loadDataset, type LoadResult } from './loader.js';
-import { runQueryLoad, type QueryLoadResult } from './load-generator.js';
+import type { QueryLoadResult } from './load-generator.js';
+import type { PeerResult } from './run-peers.js';
 import { readCpuSeconds, readMemory } from './process-stats.js';
 import { buildQueries } from './query-mix.js';
+import { runSearchPhase } from './search-phase.js';
 import { SkeinHttpClient } from './skein-http.js';
 import type { Workload } from './workload.js';
 
@@ -30,6 +32,8 @@ export interface WorkloadResult {
   indexing: LoadResult | null;
   search: QueryLoadResult | null;
   server: ServerFigures;
+  /** The same queries against each peer engine, after Skein (filled in by run.ts). */
+  peers: PeerResult[];
   error: string | null;
 }
 
@@ -53,7 +57,7 @@ export async function runWorkload(workload: Workload, server: ServerUnderTest, l
     indexingCpuSeconds: null,
     searchCpuPercent: null,
   };
-  const result: WorkloadResult = { workload, startedAt, queryKindCounts, indexing: null, search: null, server: figures, error: null };
+  const result: WorkloadResult = { workload, startedAt, queryKindCounts, indexing: null, search: null, server: figures, peers: [], error: null };
 
   try {
     const cpuBeforeLoad = readCpuSeconds(server.pid);
@@ -62,30 +66,12 @@ export async function runWorkload(workload: Workload, server: ServerUnderTest, l
     figures.rssAfterLoadBytes = readMemory(server.pid)?.rssBytes ?? null;
     log(`indexed ${result.indexing.documents} documents in ${result.indexing.totalSeconds} s (${result.indexing.documentsPerSecond} docs/s)`);
 
-    log(`querying: ${workload.concurrency} connections, ${workload.warmupSeconds} s warm-up + ${workload.durationSeconds} s measured`);
-    let cpuBeforeSearch: number | null = null;
-    let searchStart = 0;
-    const sampleMemory = () => {
-      const rss = readMemory(server.pid)?.rssBytes;
-      if (rss !== undefined) figures.maxRssDuringSearchBytes = Math.max(figures.maxRssDuringSearchBytes ?? 0, rss);
-    };
-    result.search = await runQueryLoad({
-      baseUrl: server.baseUrl,
-      indexUid: workload.index.uid,
-      queries,
-      concurrency: workload.concurrency,
-      durationSeconds: workload.durationSeconds,
-      warmupSeconds: workload.warmupSeconds,
-      onMeasureStart: () => {
-        cpuBeforeSearch = readCpuSeconds(server.pid);
-        searchStart = performance.now();
-      },
-      onSecond: sampleMemory,
-    });
-    const searchCpu = difference(readCpuSeconds(server.pid), cpuBeforeSearch);
-    const searchSeconds = (performance.now() - searchStart) / 1000;
-    figures.searchCpuPercent = searchCpu === null ? null : Math.round((searchCpu / searchSeconds) * 100);
-    sampleMemory();
+    log(`querying: ${workload.concurrency} connections, ${workload.warmupSeconds} s warm-up + ${workload.runs} x ${workload.durationSeconds} s measured`);
+    const phase = await runSearchPhase(workload, server, queries, 'skein');
+    result.search = phase.search;
+    figures.searchCpuPercent = phase.search.serverCpuPercent;
+    figures.maxRssDuringSearchBytes = phase.maxRssDuringSearchBytes;
+    log(`skein: ${phase.search.queriesPerSecond} queries/s, p99 ${phase.search.latencyMs.p99} ms (median of ${phase.search.runs})`);
   } catch (error) {
     result.error = (error as Error).message;
   } finally {

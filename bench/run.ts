@@ -1,11 +1,14 @@
 // `npm run bench`: runs workloads, each against its own fresh Skein child process, and reports.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseBenchArgs, usage, type BenchArgs } from './cli-args.js';
 import { renderSummary, writeReport, type RunReport } from './report.js';
+import { createDataset } from './dataset.js';
+import { buildQueries } from './query-mix.js';
+import { runPeers } from './run-peers.js';
 import { runWorkload, type WorkloadResult } from './run-workload.js';
 import { startSkeinServer } from './server-process.js';
 import { applyOverrides, listWorkloadFiles, loadWorkloadFile, workloadPath, type Workload } from './workload.js';
@@ -29,6 +32,22 @@ function gitInfo(): RunReport['git'] {
   }
 }
 
+/** Workload results of earlier runs in the results directory (oldest first), for the latency-by-size chart. */
+function readEarlierResults(directory: string): WorkloadResult[] {
+  if (!existsSync(directory)) return [];
+  const results: WorkloadResult[] = [];
+  for (const file of readdirSync(directory).filter((name) => name.endsWith('.json')).sort()) {
+    try {
+      const report = JSON.parse(readFileSync(join(directory, file), 'utf8')) as RunReport;
+      if (report.overrides?.documents !== undefined) continue; // --docs changes the size: not the workload's figure
+      results.push(...report.results.filter((result) => result.search && result.workload?.dataset && !result.error));
+    } catch {
+      // An unreadable or older-format file only loses its point on the chart.
+    }
+  }
+  return results;
+}
+
 function selectWorkloads(args: BenchArgs): Workload[] {
   const paths = args.all
     ? listWorkloadFiles(workloadsDirectory)
@@ -40,14 +59,20 @@ async function runOne(workload: Workload, cliPath: string, keepFiles: boolean): 
   log(`workload ${workload.name}: starting server`);
   const server = await startSkeinServer({ cliPath, keepFiles });
   log(`server pid ${server.pid} at ${server.baseUrl}`);
+  let result: WorkloadResult;
   try {
-    const result = await runWorkload(workload, server, log);
+    result = await runWorkload(workload, server, log);
     if (result.error) result.error += `\nlast server log lines:\n${server.logTail()}`;
-    return result;
   } finally {
     await server.stop();
     if (keepFiles) log(`server files kept: ${dirname(server.logPath)}`);
   }
+  // Peers run after Skein has stopped, one at a time, so no two engines share the two cores.
+  if (workload.peers.length > 0) {
+    const queries = buildQueries(createDataset(workload.dataset), workload.queries);
+    result.peers = await runPeers(workload, queries, log);
+  }
+  return result;
 }
 
 async function main(): Promise<number> {
@@ -71,9 +96,10 @@ async function main(): Promise<number> {
     report.results.push(await runOne(workload, cliPath, args.keepFiles));
   }
   report.finishedAt = new Date().toISOString();
-  const { jsonPath, markdownPath } = writeReport(report, args.outputDirectory ?? join(repoRoot, 'bench', 'results'));
+  const outputDirectory = args.outputDirectory ?? join(repoRoot, 'bench', 'results');
+  const { jsonPath, markdownPath, chartPath } = writeReport(report, outputDirectory, readEarlierResults(outputDirectory));
   console.log(renderSummary(report));
-  console.log(`results: ${jsonPath}\nsummary: ${markdownPath}`);
+  console.log(`results: ${jsonPath}\nsummary: ${markdownPath}\nchart:   ${chartPath}`);
   return report.results.some((result) => result.error !== null) ? 1 : 0;
 }
 

@@ -17,13 +17,23 @@ export interface Workload {
   concurrency: number;
   durationSeconds: number;
   warmupSeconds: number;
+  /** Measured search runs after the warm-up; every search figure is their median. */
+  runs: number;
+  /** Peer engines run on the same data and queries (see peerNames). */
+  peers: PeerName[];
 }
+
+/** Peer engines, each in bench/peers/<name>-peer.ts behind the same minimal uWS server. */
+export const peerNames = ['minisearch', 'flexsearch', 'orama', 'ceiling'] as const;
+export type PeerName = (typeof peerNames)[number];
 
 export interface WorkloadOverrides {
   documents?: number;
   durationSeconds?: number;
   warmupSeconds?: number;
   concurrency?: number;
+  runs?: number;
+  peers?: PeerName[];
 }
 
 const defaults: Omit<Workload, 'name'> = {
@@ -35,6 +45,8 @@ const defaults: Omit<Workload, 'name'> = {
   concurrency: 64,
   durationSeconds: 15,
   warmupSeconds: 3,
+  runs: 3,
+  peers: [],
 };
 
 type Json = Record<string, unknown>;
@@ -69,6 +81,8 @@ export function resolveWorkload(raw: unknown, name: string): Workload {
     concurrency: raw.concurrency === undefined ? defaults.concurrency : (raw.concurrency as number),
     durationSeconds: raw.durationSeconds === undefined ? defaults.durationSeconds : (raw.durationSeconds as number),
     warmupSeconds: raw.warmupSeconds === undefined ? defaults.warmupSeconds : (raw.warmupSeconds as number),
+    runs: raw.runs === undefined ? defaults.runs : (raw.runs as number),
+    peers: raw.peers === undefined ? [...defaults.peers] : (raw.peers as PeerName[]),
   };
   validate(workload);
   return workload;
@@ -102,6 +116,15 @@ function validate(workload: Workload): void {
   positiveInteger(workload.concurrency, 'concurrency');
   positiveInteger(workload.durationSeconds, 'durationSeconds');
   positiveInteger(workload.warmupSeconds, 'warmupSeconds', true);
+  positiveInteger(workload.runs, 'runs');
+  validatePeers(workload.peers);
+}
+
+export function validatePeers(peers: unknown): asserts peers is PeerName[] {
+  if (!Array.isArray(peers)) throw new Error('workload: peers must be an array of names');
+  for (const peer of peers) {
+    if (!(peerNames as readonly unknown[]).includes(peer)) throw new Error(`unknown peer "${String(peer)}" (known: ${peerNames.join(', ')})`);
+  }
 }
 
 export function applyOverrides(workload: Workload, overrides: WorkloadOverrides): Workload {
@@ -112,6 +135,8 @@ export function applyOverrides(workload: Workload, overrides: WorkloadOverrides)
       concurrency: overrides.concurrency ?? workload.concurrency,
       durationSeconds: overrides.durationSeconds ?? workload.durationSeconds,
       warmupSeconds: overrides.warmupSeconds ?? workload.warmupSeconds,
+      runs: overrides.runs ?? workload.runs,
+      peers: overrides.peers ?? workload.peers,
     },
     workload.name,
   );

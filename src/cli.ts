@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `skein` / `npm start`: options from flags and MEILI_* variables, then serve until SIGINT/SIGTERM.
 import { parseCliOptions } from './config/cli-options.js';
+import { masterKeyNotice, resolveOptions } from './config/options.js';
 import { startServer } from './index.js';
 
 async function main(): Promise<void> {
@@ -11,6 +12,14 @@ async function main(): Promise<void> {
     process.stderr.write(`skein: ${(cause as Error).message}\n`);
     process.exit(2);
   }
+  let notice: string | null;
+  try {
+    notice = masterKeyNotice(resolveOptions(options));
+  } catch (cause) {
+    process.stderr.write(`skein: ${(cause as Error).message}\n`);
+    process.exit(1);
+  }
+  if (notice) process.stderr.write(`skein: ${notice}\n`);
   const server = await startServer(options);
   process.stdout.write(`Skein is listening on http://${server.address}\n`);
   let stopping = false;

@@ -6,7 +6,7 @@ import { Piscina } from 'piscina';
 import uws from '@trufflesuite/uws-js-unofficial';
 import type { TemplatedApp, us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import { parseHttpAddr, resolveOptions, type SkeinOptions } from './config/options.js';
-import { createAuthorizer } from './front/authorization.js';
+import { createAuthorizer, KeyCache } from './front/authorization.js';
 import { createHttpApp } from './front/http-server.js';
 import { IndexCatalog } from './front/index-catalog.js';
 import { IngestClient } from './front/ingest-client.js';
@@ -70,6 +70,8 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     scheduler = new Worker(SCHEDULER_WORKER, { workerData: schedulerData, transferList: schedulerPorts });
     const schedulerClient = new SchedulerClient(scheduler, (uids) => indexes.invalidate(uids), () => storage.root.resetReadTxn());
     await schedulerClient.ready(SCHEDULER_READY_TIMEOUT_MS);
+    const keys = KeyCache.fromStorage(options.masterKey, storage);
+    schedulerClient.onKeysChanged = () => keys.invalidate();
     ingest = IngestClient.create(INGEST_WORKER, Math.max(1, Math.min(2, options.workers)));
     const search = new SearchDispatcher(
       pools.map((pool) => (batch: ArrayBuffer) => pool.run(batch, { transferList: [batch] }) as Promise<ArrayBuffer>),
@@ -77,8 +79,8 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     );
     const app = createHttpApp({
       router: buildRouter(),
-      context: { options, storage, indexes, scheduler: schedulerClient, search, ingest },
-      authorize: createAuthorizer(options.masterKey),
+      context: { options, storage, indexes, scheduler: schedulerClient, search, ingest, keys },
+      authorize: createAuthorizer(options.masterKey, keys),
       payloadLimit: options.httpPayloadSizeLimit,
     });
     const listenSocket = await listen(app, host, wantedPort);

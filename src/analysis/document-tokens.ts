@@ -1,6 +1,7 @@
 // What a document contributes to the search index: for each searchable flattened field, its words
 // with positions and the field's rank (its weight for the attributeRank rule, lower is better).
 import { flattenDocument, selectsField } from '../documents/flatten.js';
+import type { CharClassifier } from './separators.js';
 import { MAX_POSITION, tokenize } from './tokenizer.js';
 
 export interface FieldTokens {
@@ -17,6 +18,8 @@ export interface DocumentAnalysisOptions {
   searchableAttributes: readonly string[];
   /** Normalized stop words: they take a position but are not indexed. */
   stopWords: ReadonlySet<string>;
+  /** The index's separator settings (separatorTokens / nonSeparatorTokens); default separators when absent. */
+  classify?: CharClassifier;
 }
 
 /**
@@ -34,27 +37,28 @@ export function analyzeDocument(document: Record<string, unknown>, options: Docu
     if (rank < 0) continue;
     const words: string[] = [];
     const positions: number[] = [];
-    collectValue(value, 0, words, positions, options.stopWords);
+    collectValue(value, 0, words, positions, options);
     if (words.length > 0) out.push({ field, rank, words, positions });
   }
   return out;
 }
 
 /** Adds the words of a value (recursing into arrays, skipping objects and null) and returns the next free position. */
-function collectValue(value: unknown, position: number, words: string[], positions: number[], stopWords: ReadonlySet<string>): number {
+function collectValue(value: unknown, position: number, words: string[], positions: number[], options: DocumentAnalysisOptions): number {
   if (position >= MAX_POSITION) return position;
-  if (typeof value === 'string') return collectText(value, position, words, positions, stopWords);
-  if (typeof value === 'number' || typeof value === 'boolean') return collectText(String(value), position, words, positions, stopWords);
+  if (typeof value === 'string') return collectText(value, position, words, positions, options);
+  if (typeof value === 'number' || typeof value === 'boolean') return collectText(String(value), position, words, positions, options);
   if (Array.isArray(value)) {
     let next = position;
-    for (const element of value) next = collectValue(element, next, words, positions, stopWords);
+    for (const element of value) next = collectValue(element, next, words, positions, options);
     return next;
   }
   return position;
 }
 
-function collectText(text: string, position: number, words: string[], positions: number[], stopWords: ReadonlySet<string>): number {
-  const { tokens, nextPosition } = tokenize(text, position);
+function collectText(text: string, position: number, words: string[], positions: number[], options: DocumentAnalysisOptions): number {
+  const { stopWords } = options;
+  const { tokens, nextPosition } = tokenize(text, position, options.classify);
   for (const token of tokens) {
     if (stopWords.has(token.word)) continue;
     words.push(token.word);

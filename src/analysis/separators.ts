@@ -12,7 +12,11 @@ export const enum CharClass {
 export const SOFT_DISTANCE = 1;
 export const HARD_DISTANCE = 8;
 
-export type CharClassifier = (code: number, char: string) => CharClass;
+export interface CharClassifier {
+  (code: number, char: string): CharClass;
+  /** The index's dictionary setting: strings the tokenizer keeps as one word even across separators. */
+  dictionary?: readonly string[];
+}
 
 const HARD_CHARS = '.;,!?()[]{}|\n\r\u2029\u2028';
 const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
@@ -35,3 +39,26 @@ export const defaultClassifier: CharClassifier = (code, char) => {
   if (HARD_CHARS.includes(char) || code === 0x3002 /* ideographic full stop */) return CharClass.Hard;
   return WORD_CHAR.test(char) ? CharClass.Word : CharClass.Soft;
 };
+
+/**
+ * The classifier of an index's separatorTokens / nonSeparatorTokens settings: nonSeparatorTokens
+ * become word characters, separatorTokens separators (hard when the default list says so, else
+ * soft). Only one-character tokens are supported; longer ones are ignored. `dictionary` entries are
+ * kept whole by the tokenizer. With none of these settings this IS defaultClassifier (the fast path).
+ */
+export function classifierFor(separatorTokens: readonly string[], nonSeparatorTokens: readonly string[],
+  dictionary: readonly string[] = []): CharClassifier {
+  const single = (tokens: readonly string[]) => new Set(tokens.filter((token) => [...token].length === 1));
+  const separators = single(separatorTokens);
+  const nonSeparators = single(nonSeparatorTokens);
+  const entries = dictionary.filter((entry) => entry !== '');
+  if (separators.size === 0 && nonSeparators.size === 0 && entries.length === 0) return defaultClassifier;
+  const classify: CharClassifier = (code, char) => {
+    const text = char === '' ? String.fromCharCode(code) : char;
+    if (nonSeparators.has(text)) return CharClass.Word;
+    if (separators.has(text)) return HARD_CHARS.includes(text) || code === 0x3002 ? CharClass.Hard : CharClass.Soft;
+    return defaultClassifier(code, char);
+  };
+  if (entries.length > 0) classify.dictionary = entries;
+  return classify;
+}

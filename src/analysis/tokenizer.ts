@@ -31,7 +31,11 @@ export function* segment(text: string, classify: CharClassifier = defaultClassif
   while (index < text.length) {
     const start = index;
     const firstClass = classOfCharAt(text, index, classify);
-    if (firstClass === CharClass.Word) {
+    const entry = firstClass === CharClass.Word && classify.dictionary ? dictionaryEntryAt(text, index, classify) : null;
+    if (entry !== null) {
+      index += entry.length;
+      yield { kind: 'word', text: entry, start, end: index };
+    } else if (firstClass === CharClass.Word) {
       index += charLength(text, index);
       while (index < text.length && classOfCharAt(text, index, classify) === CharClass.Word) index += charLength(text, index);
       yield { kind: 'word', text: text.slice(start, index), start, end: index };
@@ -47,6 +51,23 @@ export function* segment(text: string, classify: CharClassifier = defaultClassif
       yield { kind: hard ? 'hard' : 'soft', text: text.slice(start, index), start, end: index };
     }
   }
+}
+
+/**
+ * The text of the longest dictionary entry (compared case-insensitively) starting at a word start and
+ * ending at a word boundary, else null.
+ */
+function dictionaryEntryAt(text: string, index: number, classify: CharClassifier): string | null {
+  let best: string | null = null;
+  for (const entry of classify.dictionary!) {
+    if (entry.length <= (best?.length ?? 0)) continue;
+    const candidate = text.slice(index, index + entry.length);
+    if (candidate.length !== entry.length || candidate.toLowerCase() !== entry.toLowerCase()) continue;
+    const end = index + entry.length;
+    if (end < text.length && classOfCharAt(text, end, classify) === CharClass.Word && classOfCharAt(text, end - 1, classify) === CharClass.Word) continue;
+    best = candidate;
+  }
+  return best;
 }
 
 function charLength(text: string, index: number): number {

@@ -1,4 +1,5 @@
 // Options of one Skein server, with the defaults Meilisearch uses where it has an equivalent.
+import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 
 export type SkeinEnv = 'development' | 'production';
@@ -50,10 +51,34 @@ export function resolveOptions(options: SkeinOptions = {}): ResolvedOptions {
   requirePositiveInteger('httpPayloadSizeLimit', resolved.httpPayloadSizeLimit);
   requirePositiveInteger('maxQueuedSearches', resolved.maxQueuedSearches);
   parseHttpAddr(resolved.httpAddr);
-  if (resolved.env === 'production' && Buffer.byteLength(resolved.masterKey ?? '') < MASTER_KEY_MIN_BYTES) {
-    throw new Error(`In production mode, a master key of at least ${MASTER_KEY_MIN_BYTES} bytes is required.`);
+  if (resolved.env === 'production') {
+    if (resolved.masterKey === null || resolved.masterKey === '') {
+      throw new Error('In production mode, you must provide a master key to secure your instance. It can be specified via the MEILI_MASTER_KEY environment variable or the --master-key launch option.');
+    }
+    const bytes = Buffer.byteLength(resolved.masterKey);
+    if (bytes < MASTER_KEY_MIN_BYTES) {
+      throw new Error(`The master key must be at least ${MASTER_KEY_MIN_BYTES} bytes in a production environment. The provided key is only ${bytes} bytes.`);
+    }
   }
   return resolved;
+}
+
+/**
+ * What the server says about its master key at start (auth.md §1): open without one, a warning for a
+ * short one in development (production refused it already). null when there is nothing to say.
+ */
+export function masterKeyNotice(options: Pick<ResolvedOptions, 'masterKey' | 'env'>): string | null {
+  if (options.masterKey === null) {
+    return 'No master key was found. The server will accept unidentified requests. '
+      + 'If you need some protection in development mode, please export a key: `export MEILI_MASTER_KEY=xxx`.';
+  }
+  const bytes = Buffer.byteLength(options.masterKey);
+  if (bytes < MASTER_KEY_MIN_BYTES) {
+    const suggestion = randomBytes(32).toString('base64url');
+    return `The provided master key is too short (${bytes} bytes). A master key of at least ${MASTER_KEY_MIN_BYTES} bytes will be required when switching to a production environment. `
+      + `We generated a secure master key for you (you can safely use this token): >> --master-key ${suggestion} <<`;
+  }
+  return null;
 }
 
 export function parseHttpAddr(addr: string): { host: string; port: number } {

@@ -1,8 +1,10 @@
 // The one seam where authentication plugs into the request pipeline: every route declares the key
 // action it needs (auth.md §5) and the pipeline calls `authorize` before reading the body, as
-// Meilisearch checks keys before parsing payloads. The keys issue replaces `createAuthorizer` with
-// a version that knows API keys and tenant tokens; today only the master key itself is recognized.
+// Meilisearch checks keys before parsing payloads. The decision itself is src/auth's; this file
+// owns the front's key cache (rebuilt from LMDB after each /keys write the scheduler commits).
+import { decideAccess, invalidApiKey, KeyRing, type Access, type KeyRecord } from '../auth/index.js';
 import { SkeinError } from '../errors/index.js';
+import type { Storage } from '../storage/environment.js';
 
 /** null: a public route (GET /health). */
 export type KeyAction = string | null;
@@ -15,21 +17,37 @@ export interface AuthorizationRequest {
   indexUid: string | null;
 }
 
-export type Authorizer = (request: AuthorizationRequest) => void;
+export type Authorizer = (request: AuthorizationRequest) => Access;
 
-export function createAuthorizer(masterKey: string | null): Authorizer {
-  return ({ action, authorization }) => {
-    if (action === null) return;
+/** The stored keys, read once per change; key lookups on the request path are O(1). */
+export class KeyCache {
+  private ring: KeyRing | null = null;
+
+  constructor(private readonly masterKey: string | null, private readonly load: () => KeyRecord[]) {}
+
+  static fromStorage(masterKey: string | null, storage: Pick<Storage, 'keys'>): KeyCache {
+    return new KeyCache(masterKey, () => readKeyRecords(storage));
+  }
+
+  get current(): KeyRing {
+    this.ring ??= new KeyRing(this.masterKey, this.load());
+    return this.ring;
+  }
+
+  invalidate(): void {
+    this.ring = null;
+  }
+}
+
+export function readKeyRecords(storage: Pick<Storage, 'keys'>): KeyRecord[] {
+  return [...storage.keys.getRange({})].map(({ value }) => value as unknown as KeyRecord);
+}
+
+export function createAuthorizer(masterKey: string | null, keys = new KeyCache(masterKey, () => []), now: () => number = Date.now): Authorizer {
+  return ({ action, authorization, indexUid }) => {
+    if (action === null) return decideAccess({ action, token: null, indexUid }, masterKey, keys.current, now());
     const token = bearerToken(authorization);
-    if (masterKey === null) {
-      if (action.startsWith('keys.')) throw missingMasterKey();
-      return;
-    }
-    if (token === null) {
-      throw new SkeinError('missing_authorization_header',
-        'The Authorization header is missing. It must use the bearer authorization method.');
-    }
-    if (token !== masterKey) throw new SkeinError('invalid_api_key', 'The provided API key is invalid.');
+    return decideAccess({ action, token, indexUid }, masterKey, keys.current, now());
   };
 }
 
@@ -46,11 +64,6 @@ export function bearerToken(authorization: string | null): string | null {
       'The Authorization header is missing. It must use the bearer authorization method.');
   }
   // "Bearer" alone has no token part at all; "Bearer " has an empty one, checked like any other.
-  if (space < 0) throw new SkeinError('invalid_api_key', 'The provided API key is invalid.');
+  if (space < 0) throw invalidApiKey();
   return authorization.slice(space + 1);
-}
-
-function missingMasterKey(): SkeinError {
-  return new SkeinError('missing_master_key',
-    'Meilisearch is running without a master key. To access this API endpoint, you must have set a master key at launch.');
 }

@@ -1,12 +1,13 @@
 // /indexes/{uid}/documents: additions (decoded in the ingest pool), reads straight from LMDB, and
 // deletions (enqueued).
+import { documentsFilterParameter, fetchDocuments } from './documents-filter.js';
 import { SkeinError } from '../errors/index.js';
 import { projectDocument } from '../documents/projection.js';
 import type { PayloadContentType } from '../ingest/payload-types.js';
 import {
   booleanParameter, denyUnknownParameters, invalidValueType, listParameter, usizeParameter,
 } from './deserr-messages.js';
-import { jsonReply, type FrontRequest } from './http-types.js';
+import { jsonReply, type FrontReply, type FrontRequest } from './http-types.js';
 import { validateIndexUid } from './index-uid.js';
 import { ownArrayBuffer } from './ingest-client.js';
 import { documentContentType } from './request-body.js';
@@ -94,7 +95,7 @@ async function addDocuments(request: FrontRequest, context: FrontContext, method
   });
   return jsonReply(202, await context.scheduler.enqueue({
     type: 'documentAdditionOrUpdate', indexUid: uid, method, updateFile: decoded.updateFile,
-    documentCount: decoded.documentCount, primaryKey,
+    documentCount: decoded.documentCount, primaryKey, allowIndexCreation: request.access.allowIndexCreation,
   }));
 }
 
@@ -113,17 +114,22 @@ function skipCreationParameter(raw: string | null): void {
     `Invalid value in parameter \`skipCreation\`: could not parse \`${raw}\` as a boolean, expected either \`true\` or \`false\``);
 }
 
-function browseDocuments(request: FrontRequest, context: FrontContext) {
+function browseDocuments(request: FrontRequest, context: FrontContext): FrontReply | Promise<FrontReply> {
   const uid = validateIndexUid(request.params.indexUid!);
   denyUnknownParameters(request.query, BROWSE_PARAMETERS);
   const offset = usizeParameter(request.query, 'offset', 0, 'invalid_document_offset');
   const limit = usizeParameter(request.query, 'limit', 20, 'invalid_document_limit');
   const fields = listParameter(request.query, 'fields');
   booleanParameter(request.query, 'retrieveVectors', 'invalid_document_retrieve_vectors');
-  if (request.query.has('filter') || request.query.has('sort')) {
-    throw new SkeinError('feature_not_enabled', 'Browsing documents with `filter` or `sort` is not supported by this server yet.');
+  if (request.query.has('sort')) {
+    throw new SkeinError('feature_not_enabled', 'Browsing documents with `sort` is not supported by this server yet.');
   }
   const record = context.indexes.require(uid);
+  const filter = request.query.get('filter');
+  if (filter !== null && filter.trim() !== '') {
+    const fetch = { offset, limit, fields, filter: documentsFilterParameter(filter), ids: listParameter(request.query, 'ids') };
+    return fetchDocuments(context, uid, fetch).then((body) => ({ status: 200, body }));
+  }
   const ids = listParameter(request.query, 'ids');
   const texts: string[] = [];
   let total = record.documentCount;

@@ -6,8 +6,9 @@ import uws from '@trufflesuite/uws-js-unofficial';
 import type { HttpResponse, TemplatedApp } from '@trufflesuite/uws-js-unofficial';
 import { asSkeinError } from '../errors/index.js';
 import type { Authorizer } from './authorization.js';
-import { errorReply, type FrontReply, type FrontRequest } from './http-types.js';
+import { errorReply, FULL_ACCESS, type FrontReply, type FrontRequest } from './http-types.js';
 import { checkJsonContentType, decodeContent, parseJsonBody, payloadTooLarge } from './request-body.js';
+import { compressAsync, compressSync, INLINE_COMPRESSION_LIMIT, negotiateEncoding, type ResponseEncoding } from './response-compression.js';
 import type { Router } from './router.js';
 import type { FrontContext, RouteSpec } from './route-spec.js';
 
@@ -19,13 +20,18 @@ export interface HttpEdge {
 }
 
 interface ResponseState {
+  /** The client went away, or the answer was sent: never touch res again. */
   aborted: boolean;
+  /** An answer is on its way (compression may still be running). */
+  answered: boolean;
+  /** Negotiated from Accept-Encoding; null: identity. */
+  encoding: ResponseEncoding | null;
 }
 
 export function createHttpApp(edge: HttpEdge): TemplatedApp {
   const app = uws.App();
   app.any('/*', (res, req) => {
-    const state: ResponseState = { aborted: false };
+    const state: ResponseState = { aborted: false, answered: false, encoding: negotiateEncoding(req.getHeader('accept-encoding') || null) };
     res.onAborted(() => { state.aborted = true; });
     const method = req.getMethod().toUpperCase();
     const path = req.getUrl();
@@ -46,9 +52,10 @@ export function createHttpApp(edge: HttpEdge): TemplatedApp {
     const request: FrontRequest = {
       method, path, rawQuery, query: new URLSearchParams(rawQuery), params, body: EMPTY_BODY, json: undefined,
       contentType: headers.contentType, contentEncoding: headers.contentEncoding, authorization: headers.authorization,
+      access: FULL_ACCESS,
     };
     try {
-      edge.authorize({ action: route.action, authorization: request.authorization, indexUid: params.indexUid ?? null });
+      request.access = edge.authorize({ action: route.action, authorization: request.authorization, indexUid: params.indexUid ?? null });
       if (route.body === 'json') checkJsonContentType(request.contentType);
       if (route.body !== 'none' && Number(headers.contentLength) > edge.payloadLimit) throw payloadTooLarge(edge.payloadLimit);
     } catch (cause) {
@@ -145,12 +152,42 @@ function statusLine(status: number): string {
 }
 
 function reply(res: HttpResponse, state: ResponseState, answer: FrontReply, closeConnection: boolean): void {
-  if (state.aborted) return;
-  state.aborted = true; // answered: never touch res again
+  if (state.aborted || state.answered) return;
+  state.answered = true;
+  const encoding = answer.body === '' ? null : state.encoding;
+  if (encoding === null) {
+    state.aborted = true;
+    write(res, answer, answer.body, null, closeConnection);
+    return;
+  }
+  if (answer.body.length <= INLINE_COMPRESSION_LIMIT) {
+    state.aborted = true;
+    write(res, answer, compressSync(answer.body, encoding), encoding, closeConnection);
+    return;
+  }
+  compressAsync(answer.body, encoding).then(
+    (compressed) => {
+      if (state.aborted) return;
+      state.aborted = true;
+      write(res, answer, compressed, encoding, closeConnection);
+    },
+    () => {
+      if (state.aborted) return;
+      state.aborted = true;
+      write(res, answer, answer.body, null, closeConnection);
+    },
+  );
+}
+
+function write(res: HttpResponse, answer: FrontReply, body: string | Buffer, encoding: ResponseEncoding | null, closeConnection: boolean): void {
   res.cork(() => {
     res.writeStatus(statusLine(answer.status));
     if (answer.body !== '') res.writeHeader('Content-Type', 'application/json');
+    if (encoding !== null) {
+      res.writeHeader('Content-Encoding', encoding);
+      res.writeHeader('Vary', 'Accept-Encoding');
+    }
     if (answer.headers) for (const [name, value] of answer.headers) res.writeHeader(name, value);
-    res.end(answer.body, closeConnection);
+    res.end(body, closeConnection);
   });
 }

@@ -1,5 +1,6 @@
 // The front's own request/reply values: uWS objects never leave http-server.ts, because they are
 // only valid inside the synchronous part of the uWS callback.
+import { FULL_ACCESS, type Access } from '../auth/access.js';
 import type { SkeinError } from '../errors/index.js';
 
 export interface FrontRequest {
@@ -16,7 +17,11 @@ export interface FrontRequest {
   body: Buffer;
   /** Parsed JSON body on routes declared `json`; undefined elsewhere. */
   json: unknown;
+  /** What the authenticated requester may see (index restriction, tenant-token rules). */
+  access: Access;
 }
+
+export { FULL_ACCESS };
 
 export interface FrontReply {
   status: number;

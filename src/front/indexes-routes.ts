@@ -1,5 +1,6 @@
 // /indexes: list, create, read, update, delete. Writes only enqueue; existence problems of writes
 // are reported by the task, as Meilisearch does.
+import { canSeeIndex, checkIndexAccess } from '../auth/access.js';
 import { SkeinError } from '../errors/index.js';
 import {
   denyUnknownParameters, invalidValueType, isPlainObject, missingField, unknownField, usizeParameter,
@@ -19,7 +20,7 @@ export const indexesRoutes: RouteSpec[] = [
       denyUnknownParameters(request.query, ['offset', 'limit']);
       const offset = usizeParameter(request.query, 'offset', 0, 'invalid_index_offset');
       const limit = usizeParameter(request.query, 'limit', 20, 'invalid_index_limit');
-      const all = context.indexes.list();
+      const all = context.indexes.list().filter((index) => canSeeIndex(request.access, index.uid));
       return jsonReply(200, { results: all.slice(offset, offset + limit).map(indexView), offset, limit, total: all.length });
     },
   },
@@ -32,6 +33,7 @@ export const indexesRoutes: RouteSpec[] = [
       if (!('uid' in body)) throw missingField('missing_index_uid', 'uid');
       if (typeof body.uid !== 'string') throw invalidValueType('invalid_index_uid', '.uid', 'a string', body.uid);
       const uid = validateIndexUid(body.uid);
+      checkIndexAccess(request.access, uid);
       const primaryKey = primaryKeyField(body.primaryKey);
       return jsonReply(202, await context.scheduler.enqueue({ type: 'indexCreation', indexUid: uid, primaryKey }));
     },

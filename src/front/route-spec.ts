@@ -1,7 +1,7 @@
 // What a route is: method, path pattern, the key action it needs, how it reads its body, and its handler.
 import type { ResolvedOptions } from '../config/options.js';
 import type { Storage } from '../storage/environment.js';
-import type { KeyAction } from './authorization.js';
+import type { KeyAction, KeyCache } from './authorization.js';
 import type { BodyKind, FrontReply, FrontRequest } from './http-types.js';
 import type { IndexCatalog } from './index-catalog.js';
 import type { IngestClient } from './ingest-client.js';
@@ -15,6 +15,8 @@ export interface FrontContext {
   scheduler: SchedulerClient;
   search: SearchDispatcher;
   ingest: IngestClient;
+  /** The stored API keys (src/front/keys-routes.ts reads them; the authorizer checks them). */
+  keys: KeyCache;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -1,6 +1,10 @@
 // Every HTTP route of the server, in one router.
 import { documentsRoutes } from './documents-routes.js';
+import { documentsFilterRoutes } from './documents-filter.js';
+import { facetSearchRoutes } from './facet-search-routes.js';
 import { indexesRoutes } from './indexes-routes.js';
+import { keysRoutes } from './keys-routes.js';
+import { multiSearchRoutes } from './multi-search-routes.js';
 import { Router } from './router.js';
 import type { RouteSpec } from './route-spec.js';
 import { searchRoutes } from './search-routes.js';
@@ -8,10 +12,13 @@ import { settingsRoutes } from './settings-routes.js';
 import { statsRoutes } from './stats-routes.js';
 import { tasksRoutes } from './tasks-routes.js';
 
+/** Every route (the security matrix test walks them all). */
+export function allRoutes(): RouteSpec[] {
+  return [...statsRoutes, ...indexesRoutes, ...documentsRoutes, ...searchRoutes, ...facetSearchRoutes, ...documentsFilterRoutes, ...multiSearchRoutes, ...settingsRoutes, ...tasksRoutes, ...keysRoutes];
+}
+
 export function buildRouter(): Router<RouteSpec> {
   const router = new Router<RouteSpec>();
-  for (const route of [...statsRoutes, ...indexesRoutes, ...documentsRoutes, ...searchRoutes, ...settingsRoutes, ...tasksRoutes]) {
-    router.add(route.method, route.path, route);
-  }
+  for (const route of allRoutes()) router.add(route.method, route.path, route);
   return router;
 }

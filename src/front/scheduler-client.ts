@@ -3,13 +3,14 @@
 import type { Worker } from 'node:worker_threads';
 import { SkeinError, fromBody } from '../errors/index.js';
 import { decodeSchedulerMessage, encodeSchedulerMessage } from '../protocol/scheduler-codec.js';
+import type { KeyCommand } from '../protocol/messages.js';
 import type { TaskContent } from '../tasks/task-record.js';
 
 /** The summarized task the scheduler answers an enqueue with (taskUid, indexUid, status, type, enqueuedAt). */
 export type TaskSummary = Record<string, unknown>;
 
 interface PendingEnqueue {
-  resolve: (summary: TaskSummary) => void;
+  resolve: (summary: any) => void;
   reject: (error: SkeinError) => void;
 }
 
@@ -17,6 +18,8 @@ export class SchedulerClient {
   private readonly pending = new Map<number, PendingEnqueue>();
   private nextRequestId = 1;
   private failure: SkeinError | null = null;
+  /** Called when a key command's result arrives, before its caller resumes: the key cache drops. */
+  onKeysChanged: () => void = () => {};
   private readonly readySignal: Promise<void>;
   private markReady!: () => void;
   private failReady!: (error: Error) => void;
@@ -56,6 +59,17 @@ export class SchedulerClient {
     });
   }
 
+  /** A /keys write; resolves with the stored record (null after a delete) once committed. */
+  keyCommand(command: KeyCommand): Promise<unknown> {
+    if (this.failure) return Promise.reject(this.failure);
+    const requestId = this.nextRequestId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(requestId, { resolve, reject });
+      const buffer = encodeSchedulerMessage({ kind: 'keyCommand', requestId, command });
+      this.worker.postMessage(buffer, [buffer]);
+    });
+  }
+
   private receive(message: unknown): void {
     if (isReadySignal(message)) {
       this.markReady();
@@ -74,6 +88,15 @@ export class SchedulerClient {
       this.onTaskEnqueued();
       if (decoded.error) pending.reject(fromBody(decoded.error));
       else pending.resolve(decoded.summary as TaskSummary);
+    } else if (decoded.kind === 'keyCommandResult') {
+      const pending = this.pending.get(decoded.requestId);
+      // The committed write must be visible to the next read on this thread.
+      this.onTaskEnqueued();
+      this.onKeysChanged();
+      if (!pending) return;
+      this.pending.delete(decoded.requestId);
+      if (decoded.error) pending.reject(fromBody(decoded.error));
+      else pending.resolve(decoded.record);
     }
   }
 

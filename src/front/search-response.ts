@@ -18,7 +18,8 @@ export function searchResponseJson(
     body += hits[i]!.document;
   }
   body += `],"query":${JSON.stringify(query)},"processingTimeMs":${processingTimeMs},${paginationJson(window, candidates)}`;
-  if (facets?.facetDistribution) body += `,"facetDistribution":${JSON.stringify(facets.facetDistribution)}`;
+  if (facets?.facetDistributionJson !== undefined) body += `,"facetDistribution":${facets.facetDistributionJson}`;
+  else if (facets?.facetDistribution) body += `,"facetDistribution":${JSON.stringify(facets.facetDistribution)}`;
   if (facets?.facetStats) body += `,"facetStats":${JSON.stringify(facets.facetStats)}`;
   return `${body}}`;
 }

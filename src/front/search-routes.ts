@@ -1,8 +1,10 @@
 // GET and POST /indexes/{uid}/search: validate, fan out to the shard workers, merge, answer.
 import { performance } from 'node:perf_hooks';
+import { fuseFilters, tenantFilter, type Access } from '../auth/index.js';
 import { selectsField } from '../documents/flatten.js';
 import type { HitMessage } from '../protocol/messages.js';
-import { mergeFacetExtras, shapeFacetDistribution, type FacetExtras } from './facet-merge.js';
+import { distinctCandidates, hasDistinctKeys, mergeDistinctHits } from './distinct-merge.js';
+import { facetDistributionJson, mergeFacetExtras, type FacetExtras } from './facet-merge.js';
 import { mergeRankedHits } from '../ranking/merge-ranked-hits.js';
 import type { FrontReply, FrontRequest } from './http-types.js';
 import { validateIndexUid } from './index-uid.js';
@@ -26,7 +28,19 @@ async function search(request: FrontRequest, context: FrontContext, parse: () =>
   const started = performance.now();
   const parameters = parse();
   const uid = validateIndexUid(request.params.indexUid!);
+  return { status: 200, body: await searchIndex(request.access, context, uid, parameters, started) };
+}
+
+/**
+ * One search of one index, answered as the response body JSON. Everything up to the dispatch runs
+ * synchronously, so searches started in one event-loop turn (multi-search) share the workers' batches.
+ */
+export async function searchIndex(access: Access, context: FrontContext, uid: string, parameters: SearchParameters,
+  started = performance.now()): Promise<string> {
   const index = context.indexes.require(uid);
+  // A tenant token's rule filter is ANDed with the request's (auth.md §7).
+  const ruleFilter = tenantFilter(access, uid);
+  if (ruleFilter !== null) parameters.options.filter = fuseFilters(parameters.options.filter ?? null, ruleFilter);
   const window = searchWindow(parameters, index.settings.pagination.maxTotalHits);
   const results = await context.search.search({
     indexUid: uid,
@@ -43,14 +57,16 @@ async function search(request: FrontRequest, context: FrontContext, parse: () =>
     candidates += result.candidates;
     lists.push(result.hits);
   }
-  const hits = mergeRankedHits(lists, window.offset, window.limit);
+  const distinct = hasDistinctKeys(results);
+  const hits = distinct ? mergeDistinctHits(results, window.offset, window.limit) : mergeRankedHits(lists, window.offset, window.limit);
+  if (distinct) candidates = distinctCandidates(results);
   let facets: FacetExtras | null = null;
   if (parameters.options.facets !== undefined && parameters.options.facets !== null) {
     facets = mergeFacetExtras(results.map((result) => result.extras as FacetExtras | null)) ?? { facetDistribution: {} };
-    if (facets.facetDistribution) facets.facetDistribution = shapeFacetDistribution(facets.facetDistribution, index.settings.faceting);
+    if (facets.facetDistribution) facets.facetDistributionJson = facetDistributionJson(facets.facetDistribution, index.settings.faceting);
   }
   const elapsed = Math.round(performance.now() - started);
-  return { status: 200, body: searchResponseJson(hits, parameters.q ?? '', elapsed, window, candidates, facets) };
+  return searchResponseJson(hits, parameters.q ?? '', elapsed, window, candidates, facets);
 }
 
 /**

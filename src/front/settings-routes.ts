@@ -1,7 +1,7 @@
 // /indexes/{uid}/settings and its per-setting sub-routes. Reads come from the index record; updates
 // are validated then enqueued as settingsUpdate tasks (a missing index is created by the task).
 import { defaultSettings, SETTING_NAMES, type IndexSettings } from '../settings/index-settings.js';
-import { jsonReply } from './http-types.js';
+import { jsonReply, type FrontRequest } from './http-types.js';
 import { validateIndexUid } from './index-uid.js';
 import type { FrontContext, HttpMethod, RouteSpec } from './route-spec.js';
 import { validateSetting, validateSettingsBody } from './settings-validation.js';
@@ -38,8 +38,8 @@ export function settingsView(settings: Partial<IndexSettings>): IndexSettings {
   return out as unknown as IndexSettings;
 }
 
-function enqueueSettings(context: FrontContext, indexUid: string, settings: Record<string, unknown>, isDeletion: boolean) {
-  return context.scheduler.enqueue({ type: 'settingsUpdate', indexUid, settings, isDeletion });
+function enqueueSettings(request: FrontRequest, context: FrontContext, indexUid: string, settings: Record<string, unknown>, isDeletion: boolean) {
+  return context.scheduler.enqueue({ type: 'settingsUpdate', indexUid, settings, isDeletion, allowIndexCreation: request.access.allowIndexCreation });
 }
 
 const everySettingReset = (): Record<string, unknown> => Object.fromEntries(SETTING_NAMES.map((name) => [name, null]));
@@ -57,14 +57,14 @@ export const settingsRoutes: RouteSpec[] = [
     handle: async (request, context) => {
       const settings = validateSettingsBody(request.json);
       const uid = validateIndexUid(request.params.indexUid!);
-      return jsonReply(202, await enqueueSettings(context, uid, settings, false));
+      return jsonReply(202, await enqueueSettings(request, context, uid, settings, false));
     },
   },
   {
     method: 'DELETE', path: '/indexes/{indexUid}/settings', action: 'settings.update', body: 'none',
     handle: async (request, context) => {
       const uid = validateIndexUid(request.params.indexUid!);
-      return jsonReply(202, await enqueueSettings(context, uid, everySettingReset(), true));
+      return jsonReply(202, await enqueueSettings(request, context, uid, everySettingReset(), true));
     },
   },
   ...SUB_ROUTES.flatMap(([route, key, verb]): RouteSpec[] => {
@@ -82,7 +82,7 @@ export const settingsRoutes: RouteSpec[] = [
         handle: async (request, context) => {
           validateSetting(key, request.json);
           const uid = validateIndexUid(request.params.indexUid!);
-          return jsonReply(202, await enqueueSettings(context, uid, { [key]: request.json }, false));
+          return jsonReply(202, await enqueueSettings(request, context, uid, { [key]: request.json }, false));
         },
       },
       {
@@ -90,7 +90,7 @@ export const settingsRoutes: RouteSpec[] = [
         handle: async (request, context) => {
           const uid = validateIndexUid(request.params.indexUid!);
           // A reset of one setting, not a DELETE /settings (isDeletion means "every setting").
-          return jsonReply(202, await enqueueSettings(context, uid, { [key]: null }, false));
+          return jsonReply(202, await enqueueSettings(request, context, uid, { [key]: null }, false));
         },
       },
     ];

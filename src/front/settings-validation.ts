@@ -70,7 +70,9 @@ function objectOf(fields: Record<string, Check>): Check {
     for (const [name, field] of Object.entries(value)) {
       const check = fields[name];
       if (!check) {
-        throw new SkeinError(code, `Unknown field \`${name}\` inside \`${path}\`: expected one of ${names.map((n) => `\`${n}\``).join(', ')}`);
+        // deserr names the enclosing path, except at the root of a sub-route body.
+        const where = path === '' ? '' : ` inside \`${path}\``;
+        throw new SkeinError(code, `Unknown field \`${name}\`${where}: expected one of ${names.map((n) => `\`${n}\``).join(', ')}`);
       }
       if (field !== null) check(field, `${path}.${name}`, code);
     }
@@ -136,6 +138,15 @@ const SETTING_CHECKS: Record<string, [Check, ErrorCode]> = {
   }, 'invalid_settings_search_cutoff_ms'],
   localizedAttributes: [(value, path, code) => {
     if (!Array.isArray(value)) throw invalidValueType(code, path, 'an array', value);
+    value.forEach((rule, i) => {
+      const rulePath = `${path}[${i}]`;
+      objectOf({ attributePatterns: stringList, locales: stringList })(rule, rulePath, code);
+      for (const field of ['attributePatterns', 'locales']) {
+        if ((rule as Record<string, unknown>)[field] == null) {
+          throw new SkeinError(code, `Missing field \`${field}\` inside \`${rulePath}\``);
+        }
+      }
+    });
   }, 'invalid_settings_localized_attributes'],
   facetSearch: [boolean, 'invalid_settings_facet_search'],
   prefixSearch: [enumOf('indexingTime', 'disabled'), 'invalid_settings_prefix_search'],

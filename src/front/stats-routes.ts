@@ -1,6 +1,7 @@
 // GET /, /health, /version, /stats and /indexes/{uid}/stats.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { canSeeIndex } from '../auth/access.js';
 import { documentRange, type Storage } from '../storage/environment.js';
 import type { IndexRecord } from '../storage/records.js';
 import { denyUnknownParameters } from './deserr-messages.js';
@@ -31,7 +32,7 @@ export const statsRoutes: RouteSpec[] = [
     method: 'GET', path: '/stats', action: 'stats.get', body: 'none',
     handle: (request, context) => {
       denyUnknownParameters(request.query, STATS_PARAMETERS);
-      const records = context.indexes.list();
+      const records = context.indexes.list().filter((index) => canSeeIndex(request.access, index.uid));
       const indexing = indexesBeingProcessed(context.storage);
       const indexes: Record<string, unknown> = {};
       let lastUpdate: string | null = null;

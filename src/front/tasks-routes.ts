@@ -1,5 +1,6 @@
 // /tasks: list, read, cancel, delete. Reads come straight from LMDB (views and filters are the task
 // model's, src/tasks); cancel and delete are enqueued and answer 200, not 202, as Meilisearch does.
+import { allowsIndex } from '../auth/index-patterns.js';
 import { SkeinError } from '../errors/index.js';
 import { listTasks, parseTaskQuery } from '../tasks/task-query.js';
 import { taskView } from '../tasks/task-view.js';
@@ -10,7 +11,11 @@ import type { FrontContext, RouteSpec } from './route-spec.js';
 export const tasksRoutes: RouteSpec[] = [
   {
     method: 'GET', path: '/tasks', action: 'tasks.get', body: 'none',
-    handle: (request, context) => jsonReply(200, listTasks(context.storage, parseTaskQuery(request.query, 'list'))),
+    handle: (request, context) => {
+      const query = parseTaskQuery(request.query, 'list');
+      query.filter.authorizedIndexes = request.access.indexes;
+      return jsonReply(200, listTasks(context.storage, query));
+    },
   },
   {
     method: 'GET', path: '/tasks/{taskUid}', action: 'tasks.get', body: 'none',
@@ -21,7 +26,7 @@ export const tasksRoutes: RouteSpec[] = [
         throw new SkeinError('invalid_task_uids', `Task uid \`${raw}\` is invalid. It should only contain numeric characters.`);
       }
       const record = context.storage.tasks.get(uid);
-      if (!record) throw new SkeinError('task_not_found', `Task \`${uid}\` not found.`);
+      if (!record || (record.indexUid !== null && request.access.indexes !== null && !allowsIndex(request.access.indexes, record.indexUid))) throw new SkeinError('task_not_found', `Task \`${uid}\` not found.`);
       return jsonReply(200, taskView(record));
     },
   },
@@ -44,6 +49,7 @@ async function enqueueTaskFilter(request: FrontRequest, context: FrontContext, t
     originalFilter: `?${request.rawQuery}`,
     // The scheduler computes the matches when it assigns the new task's uid (only older tasks match).
     matchedUids: [],
+    authorizedIndexes: request.access.indexes === null ? null : [...request.access.indexes],
   };
   return jsonReply(200, await context.scheduler.enqueue(content));
 }

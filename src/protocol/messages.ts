@@ -56,7 +56,15 @@ export interface ShardAckMessage {
 export type SchedulerMessage =
   | { kind: 'enqueueTask'; requestId: number; content: unknown }
   | { kind: 'taskEnqueued'; requestId: number; error: ErrorBody | null; summary: unknown }
-  | { kind: 'indexesChanged'; indexUids: string[] };
+  | { kind: 'indexesChanged'; indexUids: string[] }
+  | { kind: 'keyCommand'; requestId: number; command: KeyCommand }
+  | { kind: 'keyCommandResult'; requestId: number; error: ErrorBody | null; record: unknown };
+
+/** A /keys write; the front validated it, the scheduler commits it (records: src/auth/key-record.ts). */
+export type KeyCommand =
+  | { op: 'create'; record: import('../auth/key-record.js').KeyRecord }
+  | { op: 'update'; uid: string; name?: string | null; description?: string | null; updatedAt: string }
+  | { op: 'delete'; uid: string };
 
 /**
  * The one message that is not a flatbuffer: it carries a MessagePort (which must travel in a

@@ -33,6 +33,23 @@ export function encodeSchedulerMessage(message: SchedulerMessage): ArrayBuffer {
       body = fb.IndexesChanged.createIndexesChanged(builder, uids);
       break;
     }
+    case 'keyCommand': {
+      const command = builder.createString(JSON.stringify(message.command));
+      bodyType = fb.SchedulerMessageBody.KeyCommand;
+      body = fb.KeyCommand.createKeyCommand(builder, message.requestId, command);
+      break;
+    }
+    case 'keyCommandResult': {
+      const error = writeError(builder, message.error);
+      const record = message.record === null ? 0 : builder.createString(JSON.stringify(message.record));
+      fb.KeyCommandResult.startKeyCommandResult(builder);
+      fb.KeyCommandResult.addRequestId(builder, message.requestId);
+      if (error) fb.KeyCommandResult.addError(builder, error);
+      if (record) fb.KeyCommandResult.addRecordJson(builder, record);
+      bodyType = fb.SchedulerMessageBody.KeyCommandResult;
+      body = fb.KeyCommandResult.endKeyCommandResult(builder);
+      break;
+    }
   }
   return finishToTransferable(builder, fb.SchedulerMessage.createSchedulerMessage(builder, bodyType, body));
 }
@@ -53,6 +70,16 @@ export function decodeSchedulerMessage(buffer: ArrayBuffer | Uint8Array): Schedu
     case fb.SchedulerMessageBody.IndexesChanged: {
       const changed = message.body(new fb.IndexesChanged()) as fb.IndexesChanged;
       return { kind: 'indexesChanged', indexUids: readStrings(changed.indexUidsLength(), (i) => changed.indexUids(i)) };
+    }
+    case fb.SchedulerMessageBody.KeyCommand: {
+      const command = message.body(new fb.KeyCommand()) as fb.KeyCommand;
+      return { kind: 'keyCommand', requestId: command.requestId(), command: JSON.parse(command.commandJson() ?? 'null') };
+    }
+    case fb.SchedulerMessageBody.KeyCommandResult: {
+      const result = message.body(new fb.KeyCommandResult()) as fb.KeyCommandResult;
+      const record = result.recordJson();
+      return { kind: 'keyCommandResult', requestId: result.requestId(), error: readError(result.error()),
+        record: record ? JSON.parse(record) : null };
     }
     default:
       throw new Error(`unknown scheduler message body type ${message.bodyType()}`);

@@ -1,7 +1,7 @@
 // Parsing `q` into terms (search-semantics reference §2): at most 10 terms, the last word is a
 // prefix unless a separator follows it, "double quotes" make phrases (a hard separator inside
 // splits one, an unclosed quote runs to the end), stop words dropped except as the last token.
-import { HARD_DISTANCE, SOFT_DISTANCE } from '../analysis/separators.js';
+import { HARD_DISTANCE, SOFT_DISTANCE, type CharClassifier } from '../analysis/separators.js';
 import { isIndexableWord, segment } from '../analysis/tokenizer.js';
 import { normalizeWord } from '../analysis/normalize.js';
 import type { QueryTerm } from './query-term.js';
@@ -13,13 +13,15 @@ export interface QueryParseOptions {
   stopWords: ReadonlySet<string>;
   /** false when the index's prefixSearch setting is "disabled". */
   prefixSearch: boolean;
+  /** The index's separator settings; default separators when absent. */
+  classify?: CharClassifier;
 }
 
 const HARD_IN_PHRASE = /[.;,!?()[\]{}|\n\r\u2028\u2029\u3002]/;
 
 export function parseQuery(q: string, options: QueryParseOptions): QueryTerm[] {
   const terms: QueryTerm[] = [];
-  const segments = [...segmentsOf(q)];
+  const segments = [...segmentsOf(q, options.classify)];
   let position = 0;
   let seenWord = false;
   let pendingDistance = 0;
@@ -66,9 +68,9 @@ export function parseQuery(q: string, options: QueryParseOptions): QueryTerm[] {
   return terms;
 }
 
-function* segmentsOf(q: string) {
+function* segmentsOf(q: string, classify?: CharClassifier) {
   let count = 0;
-  for (const piece of segment(q)) {
+  for (const piece of segment(q, classify)) {
     if (count++ >= MAX_QUERY_TOKENS) return;
     yield piece;
   }

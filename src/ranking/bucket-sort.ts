@@ -45,9 +45,10 @@ export function bucketSort(ctx: SearchContext, rules: readonly RankingRule[], un
       while (hits.length < hitsWanted) {
         const next = rule.nextBucket(ctx, bucket);
         if (next === null) break;
-        path.push(next.score);
+        const entries = next.scores ?? [next.score];
+        path.push(...entries);
         visit(depth + 1, next.candidates, next.terms);
-        path.pop();
+        path.length -= entries.length;
       }
     } finally {
       rule.end();

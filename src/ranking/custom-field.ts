@@ -1,6 +1,5 @@
-// `field:asc` / `field:desc` ranking rules. SEAM for the search issue: they need each document's
-// field value (numbers first, then strings; missing last). Until then rules-from-settings.ts leaves
-// them out, so they neither reorder nor add a score entry.
+// `field:asc` / `field:desc` ranking rules: parsed here, applied as a SortRule (sort.ts) over the
+// shard's order of the field (numbers first, then strings; missing last), see rules-from-settings.ts.
 
 export interface CustomFieldRuleSpec {
   field: string;

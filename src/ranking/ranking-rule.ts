@@ -17,6 +17,8 @@ import type { DocMatchProfile } from './match-profile.js';
 export interface Bucket {
   candidates: roaring.RoaringBitmap32;
   score: number;
+  /** When the rule scores with several entries (sort keys): all of them, `score` being the first. */
+  scores?: readonly number[];
   terms: ActiveTerms;
 }
 

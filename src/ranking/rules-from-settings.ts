@@ -8,7 +8,7 @@ import { parseCustomFieldRule } from './custom-field.js';
 import { exactnessRule } from './exactness.js';
 import { proximityRule } from './proximity.js';
 import type { RankingRule } from './ranking-rule.js';
-import { SortRule } from './sort.js';
+import { SortRule, type SortOrder } from './sort.js';
 import { TypoRule } from './typo.js';
 import { wordPositionRule } from './word-position.js';
 import { WordsRule } from './words.js';
@@ -19,7 +19,15 @@ export interface RuleChoice {
   matchingStrategy: MatchingStrategyName;
   /** The query's sort parameter; null or empty when absent. */
   sort: readonly string[] | null;
+  /**
+   * The shard's order for one sort criterion (`price:asc`, `_geoPoint(1, 2):desc`), used by the
+   * query's sort and by custom `field:asc|desc` rules; without it sort rules keep the id order.
+   */
+  sortOrder?: (criterion: string) => SortOrder | null;
 }
+
+/** One group, the whole universe: the order when the shard supplies none. */
+const UNSORTED: SortOrder = { width: 1, groups: (universe) => [{ docIds: universe, key: [0] }][Symbol.iterator]() };
 
 const TERM_RULES: Record<string, (strategy: MatchingStrategyName) => RankingRule> = {
   words: (strategy) => new WordsRule(strategy),
@@ -41,9 +49,12 @@ export function rulesFor(choice: RuleChoice): RankingRule[] {
     if (termRule) {
       if (!choice.placeholder) rules.push(termRule(choice.matchingStrategy));
     } else if (name === 'sort') {
-      if (choice.sort && choice.sort.length > 0) rules.push(new SortRule(choice.sort));
-    } else if (parseCustomFieldRule(name)) {
-      // SEAM: custom field rules (custom-field.ts) are not applied yet.
+      if (!choice.sort || choice.sort.length === 0) continue;
+      if (!choice.sortOrder) rules.push(new SortRule('sort', UNSORTED));
+      else for (const criterion of choice.sort) rules.push(new SortRule(`sort:${criterion}`, choice.sortOrder(criterion) ?? UNSORTED));
+    } else if (parseCustomFieldRule(name) && choice.sortOrder) {
+      const order = choice.sortOrder(name);
+      if (order) rules.push(new SortRule(name, order));
     }
   }
   // The words rule decides which documents match at all; without it in the settings it goes first.

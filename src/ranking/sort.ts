@@ -1,29 +1,67 @@
-// sort: applies the query's `sort` parameter at this place of the ranking rules. Without `sort` in
-// the query it does nothing and is left out (rules-from-settings.ts). With it: for now one bucket
-// (score 0) — SEAM for the search issue, which replaces this with buckets by sort values.
-import type roaring from 'roaring';
-import type { Bucket, RankingRule } from './ranking-rule.js';
+// sort: one rule per criterion of the query's `sort` parameter (placed where `sort` is in the
+// ranking rules), and the custom `field:asc|desc` ranking rules. The shard supplies a SortOrder that
+// lists the universe in groups of equal sort key, ascending; each group becomes one bucket whose
+// scores are the key's SORT_KEY_WIDTH entries (sort-key.ts), absolute so shards merge exactly.
+import roaring from 'roaring';
+import { TIMED_OUT_SCORE, type Bucket, type RankingRule } from './ranking-rule.js';
 import type { ActiveTerms, SearchContext } from './search-context.js';
 
+const { RoaringBitmap32 } = roaring;
+
+export interface SortGroup {
+  docIds: roaring.RoaringBitmap32;
+  key: readonly number[];
+}
+
+/** Disjoint groups covering the universe, in ascending key order (lazily: the bucket sort stops early). */
+export interface SortOrder {
+  /** Entries of every group's key (SORT_KEY_WIDTH for the shard's orders). */
+  readonly width: number;
+  groups(universe: roaring.RoaringBitmap32): Iterator<SortGroup>;
+}
+
 export class SortRule implements RankingRule {
-  readonly name = 'sort';
   private terms: ActiveTerms = [];
-  private done = false;
+  private iterator: Iterator<SortGroup> | null = null;
+  private emitted = new RoaringBitmap32();
 
-  constructor(readonly sortCriteria: readonly string[]) {}
+  constructor(readonly name: string, private readonly order: SortOrder) {}
 
-  start(_ctx: SearchContext, _universe: roaring.RoaringBitmap32, terms: ActiveTerms): void {
-    this.terms = terms;
-    this.done = false;
+  /** Score entries this rule adds to each hit. */
+  get width(): number {
+    return this.order.width;
   }
 
-  nextBucket(_ctx: SearchContext, universe: roaring.RoaringBitmap32): Bucket | null {
-    if (this.done || universe.isEmpty) return null;
-    this.done = true;
-    return { candidates: universe.clone(), score: 0, terms: this.terms };
+  start(_ctx: SearchContext, universe: roaring.RoaringBitmap32, terms: ActiveTerms): void {
+    this.terms = terms;
+    this.emitted = new RoaringBitmap32();
+    this.iterator = this.order.groups(universe);
+  }
+
+  nextBucket(ctx: SearchContext, universe: roaring.RoaringBitmap32): Bucket | null {
+    if (!this.iterator) return null;
+    if (Date.now() > ctx.deadline) {
+      this.iterator = null;
+      const rest = RoaringBitmap32.andNot(universe, this.emitted);
+      if (rest.isEmpty) return null;
+      const scores = new Array<number>(this.order.width).fill(TIMED_OUT_SCORE);
+      return { candidates: rest, score: TIMED_OUT_SCORE, scores, terms: this.terms };
+    }
+    for (;;) {
+      const next = this.iterator.next();
+      if (next.done) {
+        this.iterator = null;
+        return null;
+      }
+      const candidates = RoaringBitmap32.and(next.value.docIds, universe);
+      if (candidates.isEmpty) continue;
+      this.emitted.orInPlace(candidates);
+      return { candidates, score: next.value.key[0]!, scores: next.value.key, terms: this.terms };
+    }
   }
 
   end(): void {
-    this.done = true;
+    this.iterator = null;
+    this.emitted = new RoaringBitmap32();
   }
 }

@@ -8,9 +8,10 @@ import { failedDetails, succeededDetails, type TaskDetails } from '../tasks/task
 import type { Batch } from './batch-selection.js';
 import { emptyPlan, type BatchPlan } from './batch-plan.js';
 import { applyClear, applyDocumentAddition, applyDocumentDeletion, readUpdateFile } from './document-operations.js';
-import { applyIndexCreation, applyIndexDeletion, applyIndexUpdate, ensureIndex } from './index-operations.js';
+import { applyIndexCreation, applyIndexDeletion, applyIndexUpdate, ensureIndex, indexNotFound } from './index-operations.js';
 import { mergeSettings } from './settings-merge.js';
 import { StagedIndex } from './staged-index.js';
+import { applyDocumentDeletionByFilter } from './delete-by-filter.js';
 
 export interface PlanningContext {
   storage: Storage;
@@ -65,6 +66,11 @@ function planIndexBatch(indexUid: string, tasks: TaskRecord[], context: Planning
   for (const task of tasks) {
     // Additions and settings updates create a missing index even when the task itself then fails.
     if (task.type === 'documentAdditionOrUpdate' || task.type === 'settingsUpdate') {
+      if (stage.record === null && (task.content as { allowIndexCreation?: boolean }).allowIndexCreation === false) {
+        // The requesting key could not create indexes (auth.md §6).
+        plan.results.set(task.uid, { status: 'failed', details: failedDetails(task.details), error: indexNotFound(indexUid).toBody() });
+        continue;
+      }
       if (stage.record === null) changed = true;
       ensureIndex(stage, context.shardsPerIndex, context.now);
     }
@@ -91,6 +97,7 @@ function applyTask(stage: StagedIndex, task: TaskRecord, context: PlanningContex
       return { indexedDocuments: applyDocumentAddition(stage, content, documents) };
     }
     case 'documentDeletion':
+      if ('byFilter' in content) return { deletedDocuments: applyDocumentDeletionByFilter(stage, content.byFilter) };
       return { deletedDocuments: 'clear' in content ? applyClear(stage) : applyDocumentDeletion(stage, content.ids) };
     case 'settingsUpdate':
       stage.record!.settings = mergeSettings(stage.record!.settings, content.settings, content.isDeletion);

@@ -50,6 +50,7 @@ function withMatchedUids(storage: Pick<Storage, 'tasks'>, uid: number, content: 
   if (content.type !== 'taskCancelation' && content.type !== 'taskDeletion') return content;
   const purpose = content.type === 'taskCancelation' ? 'cancel' : 'delete';
   const { filter } = parseTaskQuery(new URLSearchParams(content.filter), purpose);
+  filter.authorizedIndexes = content.authorizedIndexes ?? null;
   return { ...content, matchedUids: matchTasks(storage, filter, uid) };
 }
 

@@ -7,7 +7,8 @@
 // batch and carries the uids of the indexes it touched (an empty list for task-only batches).
 //
 // Messages: parentPort receives `enqueueTask` ArrayBuffers and answers each with `taskEnqueued`
-// (same requestId) once the task is durably persisted. Enqueue requests are accepted even before the
+// (same requestId) once the task is durably persisted, and `keyCommand` buffers (/keys writes) with
+// `keyCommandResult` once committed. The default keys are seeded before recovery. Enqueue requests are accepted even before the
 // ready signal (recovery is synchronous and runs first); batches start after it.
 import { parentPort, workerData } from 'node:worker_threads';
 import { asSkeinError } from '../errors/index.js';
@@ -16,6 +17,7 @@ import { decodeSchedulerMessage, encodeSchedulerMessage } from '../protocol/sche
 import { openStorage } from '../storage/environment.js';
 import { summarizedTask } from '../tasks/task-view.js';
 import { failurePointHandler } from './failure-points.js';
+import { applyKeyCommand, seedDefaultKeys } from './key-store.js';
 import { ShardLink } from './shard-link.js';
 import { Scheduler } from './state-machine.js';
 
@@ -38,6 +40,7 @@ const scheduler = new Scheduler({
   onIndexesChanged: (indexUids) => post({ kind: 'indexesChanged', indexUids }),
 });
 
+seedDefaultKeys(storage);
 const ready = scheduler.start();
 
 port.on('message', (buffer: ArrayBuffer | Uint8Array) => {
@@ -46,6 +49,15 @@ port.on('message', (buffer: ArrayBuffer | Uint8Array) => {
     message = decodeSchedulerMessage(buffer);
   } catch {
     return; // not a scheduler message; nobody waits for an answer
+  }
+  if (message.kind === 'keyCommand') {
+    try {
+      const record = applyKeyCommand(storage, message.command);
+      post({ kind: 'keyCommandResult', requestId: message.requestId, error: null, record });
+    } catch (cause) {
+      post({ kind: 'keyCommandResult', requestId: message.requestId, error: asSkeinError(cause).toBody(), record: null });
+    }
+    return;
   }
   if (message.kind !== 'enqueueTask') return;
   try {

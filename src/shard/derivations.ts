@@ -27,6 +27,17 @@ export interface TermDerivations {
   docsByTypo: RoaringBitmap32[];
 }
 
+/**
+ * Words of attributes in typoTolerance.disableOnAttributes are indexed under this mark (milli's exact
+ * word docids): exact and prefix lookups try both spellings, typo walks never reach marked words (the
+ * two mark characters alone are more edits than the first-letter rules allow).
+ */
+export const EXACT_ATTRIBUTE_MARK = '\u0001\u0001';
+
+export function exactAttributeKey(word: string): string {
+  return EXACT_ATTRIBUTE_MARK + word;
+}
+
 export function deriveWord(vocabulary: Vocabulary, word: string, isPrefix: boolean, budget: number): TermDerivations {
   const byTypo: Map<number, number>[] = [new Map(), new Map(), new Map()];
   const consider = (candidate: string, typos: number) => {
@@ -36,11 +47,14 @@ export function deriveWord(vocabulary: Vocabulary, word: string, isPrefix: boole
     byTypo[typos]!.set(id, typos);
   };
   consider(word, 0);
+  consider(exactAttributeKey(word), 0);
   const lists = vocabulary.lexicon.lists();
   if (isPrefix) {
     for (const list of lists) {
-      const [start, end] = prefixRange(list, word);
-      for (let k = start; k < end; k++) consider(list[k]!, 0);
+      for (const start of [word, exactAttributeKey(word)]) {
+        const [from, to] = prefixRange(list, start);
+        for (let k = from; k < to; k++) consider(list[k]!, 0);
+      }
     }
   }
   if (budget > 0 && word.length > 0) collectTypos(lists, word, isPrefix, budget, byTypo, consider);
@@ -69,17 +83,55 @@ function collectTypos(lists: readonly (readonly string[])[], word: string, isPre
 }
 
 function toDerivations(vocabulary: Vocabulary, word: string, byTypo: Map<number, number>[]): TermDerivations {
-  const exactId = vocabulary.idOf(word);
+  const exactIds = [vocabulary.idOf(word), vocabulary.idOf(exactAttributeKey(word))];
   const words: WordDerivation[] = [];
   const docsByTypo: RoaringBitmap32[] = [];
   let seen = new RoaringBitmap32();
   for (let typos = 0; typos < 3; typos++) {
     const ids = [...byTypo[typos]!.keys()];
-    for (const wordId of ids) words.push({ wordId, typos, exact: typos === 0 && wordId === exactId });
+    for (const wordId of ids) words.push({ wordId, typos, exact: typos === 0 && exactIds.includes(wordId) });
     const union = RoaringBitmap32.orMany(ids.map((id) => vocabulary.docs(id)));
     union.andNotInPlace(seen);
     docsByTypo.push(union);
     seen = RoaringBitmap32.or(seen, union);
   }
   return { words, docs: seen, docsByTypo };
+}
+
+/**
+ * Adds a term's synonyms (search-semantics §4) to its derivations as zero-typo, non-exact words: a
+ * one-word alternative matches like the word itself, a multi-word one matches where its words are
+ * consecutive (`phraseDocs` verifies that against the forward index).
+ */
+export function withSynonyms(vocabulary: Vocabulary, base: TermDerivations, alternatives: readonly (readonly string[])[],
+  phraseDocs: (wordIds: number[]) => RoaringBitmap32): TermDerivations {
+  if (alternatives.length === 0) return base;
+  const words = [...base.words];
+  const known = new Set(words.map((derivation) => derivation.wordId));
+  const extra: RoaringBitmap32[] = [];
+  for (const alternative of alternatives) {
+    if (alternative.length === 1) {
+      // A one-word alternative, in ordinary and in typo-disabled attributes alike.
+      for (const key of [alternative[0]!, exactAttributeKey(alternative[0]!)]) {
+        const id = vocabulary.idOf(key);
+        if (id === undefined || vocabulary.docs(id).isEmpty) continue;
+        extra.push(vocabulary.docs(id));
+        if (!known.has(id)) words.push({ wordId: id, typos: 0, exact: false });
+        known.add(id);
+      }
+      continue;
+    }
+    const wordIds = alternative.map((word) => vocabulary.idOf(word));
+    if (wordIds.some((id) => id === undefined || vocabulary.docs(id).isEmpty)) continue;
+    const ids = wordIds as number[];
+    extra.push(phraseDocs(ids));
+    for (const wordId of ids) {
+      if (!known.has(wordId)) words.push({ wordId, typos: 0, exact: false });
+      known.add(wordId);
+    }
+  }
+  if (extra.length === 0) return base;
+  const zeroTypo = RoaringBitmap32.orMany([base.docsByTypo[0]!, ...extra]);
+  const docsByTypo = [zeroTypo, ...base.docsByTypo.slice(1).map((docs) => RoaringBitmap32.andNot(docs, zeroTypo))];
+  return { words, docs: RoaringBitmap32.or(base.docs, zeroTypo), docsByTypo };
 }

@@ -5,10 +5,10 @@ import { SkeinError } from '../errors/skein-error.js';
 import { shardsOwnedBy } from '../protocol/placement.js';
 import type { DocumentOpMessage, MatchingStrategyName } from '../protocol/messages.js';
 import type { IndexSettings } from '../settings/index-settings.js';
-import type { RankedHit } from '../ranking/bucket-sort.js';
 import { compileIndexConfig, type IndexConfig } from './index-config.js';
-import { mergeRankedHits } from '../ranking/merge-ranked-hits.js';
 import { ShardIndex } from './shard-index.js';
+import { compileSearchPlan } from './search-plan.js';
+import { searchShards, type PlannedHit } from './shaped-search.js';
 
 export type JsonDocument = Record<string, unknown>;
 
@@ -32,7 +32,11 @@ export interface EngineSearch {
 
 export interface EngineSearchResult {
   candidates: number;
-  hits: RankedHit[];
+  hits: PlannedHit[];
+  /** Facet partials and distinct keys for the front (shaped-search.ts). */
+  extras: Record<string, unknown> | null;
+  /** Which score entries are ranking rules' (not sort criteria's); null = all. */
+  rankingEntries: boolean[] | null;
 }
 
 interface IndexState {
@@ -60,6 +64,11 @@ export class ShardEngine {
     for (const [docId, document] of documents) shards.get(docId % shardCount)?.upsert(docId, document);
     for (const shard of shards.values()) shard.trim();
     this.indexes.set(indexUid, { config, shardCount, shards });
+  }
+
+  /** The compiled settings of a loaded index (what hit formatting consults). */
+  configOf(indexUid: string): IndexConfig | undefined {
+    return this.indexes.get(indexUid)?.config;
   }
 
   dropIndex(indexUid: string): void {
@@ -98,18 +107,11 @@ export class ShardEngine {
     const state = this.indexes.get(query.indexUid);
     if (!state) throw new SkeinError('index_not_found', `Index \`${query.indexUid}\` not found.`);
     const deadline = Date.now() + state.config.searchCutoffMs;
-    const sort = Array.isArray(query.options?.['sort']) ? (query.options!['sort'] as string[]) : null;
-    let candidates = 0;
-    const lists: RankedHit[][] = [];
-    for (const shardNumber of query.shards) {
-      const shard = state.shards.get(shardNumber);
-      if (!shard) continue;
-      const result = shard.search({ q: query.q, hitsWanted: query.hitsWanted, matchingStrategy: query.matchingStrategy, deadline, sort });
-      candidates += result.candidates;
-      lists.push(result.hits);
-    }
-    return { candidates, hits: mergeRankedHits(lists, 0, query.hitsWanted) };
+    const plan = compileSearchPlan(state.config.settings, query.options);
+    const shards = query.shards.map((shard) => state.shards.get(shard)).filter((shard): shard is ShardIndex => shard !== undefined);
+    return searchShards(shards, plan, { q: query.q, hitsWanted: query.hitsWanted, matchingStrategy: query.matchingStrategy, deadline });
   }
+
 
   /** JSON of a document written by the latest write batch of its shard (maybe not committed yet). */
   recentDocument(indexUid: string, docId: number): string | undefined {

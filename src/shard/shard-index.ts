@@ -2,8 +2,12 @@
 // Everything here is synchronous and thread-free, so tests and the bench drive it directly.
 import roaring from 'roaring';
 import { analyzeDocument } from '../analysis/document-tokens.js';
-import { deriveWord, type TermDerivations } from './derivations.js';
+import { selectsField } from '../documents/flatten.js';
+import { deriveWord, exactAttributeKey, withSynonyms, type TermDerivations } from './derivations.js';
+import { documentHasPhrase } from './match-profile-builder.js';
 import { ForwardIndex } from './forward-index.js';
+import { FacetStore } from './facet-store.js';
+import { facetedFieldsOf } from './faceted-fields.js';
 import type { IndexConfig } from './index-config.js';
 import { searchShard, type ShardSearchRequest, type ShardSearchResult } from './shard-search.js';
 import { Vocabulary } from './vocabulary.js';
@@ -23,8 +27,13 @@ export class ShardIndex {
    * after every shard acknowledged, and a search in between must still be able to show them.
    */
   recentDocuments = new Map<number, string>();
+  /** Values of the filterable / sortable / distinct fields (filters, facets, sort). */
+  readonly facets: FacetStore;
 
-  constructor(readonly config: IndexConfig) {}
+  constructor(readonly config: IndexConfig) {
+    const faceted = facetedFieldsOf(config.settings);
+    this.facets = new FacetStore(faceted.isFaceted, faceted.geo);
+  }
 
   get documentCount(): number {
     return this.documents.size;
@@ -38,10 +47,12 @@ export class ShardIndex {
     const wordIds: number[] = [];
     const fieldOrdinals: number[] = [];
     const positions: number[] = [];
+    const exactAttributes = this.config.exactAttributes;
     fields.forEach((field, ordinal) => {
       fieldRanks.push(field.rank);
+      const typoFree = exactAttributes.length > 0 && exactAttributes.some((selector) => selectsField(selector, field.field));
       for (let k = 0; k < field.words.length; k++) {
-        const wordId = this.vocabulary.intern(field.words[k]!);
+        const wordId = this.vocabulary.intern(typoFree ? exactAttributeKey(field.words[k]!) : field.words[k]!);
         this.vocabulary.addDocument(wordId, docId);
         wordIds.push(wordId);
         fieldOrdinals.push(ordinal);
@@ -49,6 +60,7 @@ export class ShardIndex {
       }
     });
     this.forward.put(docId, { fieldRanks, wordIds, fields: fieldOrdinals, positions });
+    this.facets.upsert(docId, document);
     this.documents.add(docId);
     this.derivationCache.clear();
   }
@@ -58,6 +70,7 @@ export class ShardIndex {
     if (!this.documents.has(docId)) return false;
     for (const wordId of this.forward.wordIdsOf(docId)) this.vocabulary.removeDocument(wordId, docId);
     this.forward.remove(docId);
+    this.facets.delete(docId);
     this.documents.remove(docId);
     this.derivationCache.clear();
     return true;
@@ -69,15 +82,31 @@ export class ShardIndex {
     this.vocabulary.trim();
   }
 
-  derive(word: string, isPrefix: boolean, budget: number): TermDerivations {
+  /** `extraAlternatives`: synonyms the word has as part of a multi-word key (not cached: they depend on the query). */
+  derive(word: string, isPrefix: boolean, budget: number, extraAlternatives: readonly (readonly string[])[] = []): TermDerivations {
+    const derivations = this.cachedDerive(word, isPrefix, budget);
+    if (extraAlternatives.length === 0) return derivations;
+    return withSynonyms(this.vocabulary, derivations, extraAlternatives, (wordIds) => this.phraseDocs(wordIds));
+  }
+
+  private cachedDerive(word: string, isPrefix: boolean, budget: number): TermDerivations {
     const key = `${isPrefix ? 'p' : 'w'}${budget}${word}`;
     let derivations = this.derivationCache.get(key);
     if (derivations === undefined) {
       if (this.derivationCache.size >= DERIVATION_CACHE_LIMIT) this.derivationCache.clear();
-      derivations = deriveWord(this.vocabulary, word, isPrefix, budget);
+      derivations = withSynonyms(this.vocabulary, deriveWord(this.vocabulary, word, isPrefix, budget),
+        this.config.synonyms.get(word) ?? [], (wordIds) => this.phraseDocs(wordIds));
       this.derivationCache.set(key, derivations);
     }
     return derivations;
+  }
+
+  /** Documents holding the words consecutively. */
+  phraseDocs(wordIds: number[]): roaring.RoaringBitmap32 {
+    const candidates = wordIds.map((id) => this.vocabulary.docs(id)).reduce((acc, docs) => RoaringBitmap32.and(acc, docs));
+    const verified = new RoaringBitmap32();
+    for (const docId of candidates) if (documentHasPhrase(this.forward, docId, wordIds)) verified.add(docId);
+    return verified;
   }
 
   search(request: ShardSearchRequest): ShardSearchResult {

@@ -5,9 +5,13 @@ import type { MatchingStrategyName } from '../protocol/messages.js';
 import { parseQuery } from '../query/parse-query.js';
 import type { QueryTerm } from '../query/query-term.js';
 import { typoBudget } from '../query/typo-budget.js';
+import { multiWordSynonyms } from '../query/synonyms.js';
+import { exactAttributeKey } from './derivations.js';
 import { bucketSort, type RankedHit } from '../ranking/bucket-sort.js';
 import type { DocMatchProfile } from '../ranking/match-profile.js';
 import { rulesFor } from '../ranking/rules-from-settings.js';
+import { SortRule, type SortOrder } from '../ranking/sort.js';
+import { distinctKeysOf, keepFirstPerKey, type DistinctKeyOf } from './distinct.js';
 import type { SearchContext } from '../ranking/search-context.js';
 import { docsMatchingAll, termRemovalSteps } from '../ranking/words.js';
 import { buildProfile, documentHasPhrase, fieldWordCount, WordLookup, type PhraseOfTerm } from './match-profile-builder.js';
@@ -23,28 +27,47 @@ export interface ShardSearchRequest {
   matchingStrategy: MatchingStrategyName;
   /** Milliseconds timestamp; default now + the index's searchCutoffMs (1500 ms when unset). */
   deadline?: number;
-  /** The query's sort parameter (SEAM: the sort rule does not reorder yet). */
+  /** The query's sort parameter (criteria texts). */
   sort?: readonly string[] | null;
-  /** SEAM for filters: when set, only these documents can match. */
+  /** The shard's order for a sort criterion or custom ranking rule (sort-order.ts). */
+  sortOrder?: (criterion: string) => SortOrder | null;
+  /** The filter's documents: when set, only these documents can match. */
   restrictTo?: RoaringBitmap32 | null;
+  /** distinct: the key of each document (null = no value, always kept). */
+  distinct?: DistinctKeyOf | null;
+}
+
+export interface ShardHit extends RankedHit {
+  /** With distinct: the hit's distinct key, so merges can drop duplicates across shards. */
+  distinctKey?: string | null;
 }
 
 export interface ShardSearchResult {
-  /** Documents matching the query (exact count). */
+  /** Documents matching the query (exact count; with distinct, one per distinct value). */
   candidates: number;
-  hits: RankedHit[];
+  hits: ShardHit[];
+  /** The matching documents (what facet counts are computed on). */
+  universe: RoaringBitmap32;
+  /**
+   * Which entries of the hit scores come from ranking rules (true) rather than sort criteria (false);
+   * null when no sort rule ran. `_rankingScore` ignores sort entries, as Meilisearch's does.
+   */
+  rankingEntries: boolean[] | null;
+  /** With distinct: the matching documents' keys and the number without one (candidates = both). */
+  distinctKeys?: { keys: Set<string>; withoutKey: number };
 }
 
 export function searchShard(shard: ShardIndex, request: ShardSearchRequest): ShardSearchResult {
   const config = shard.config;
   const deadline = request.deadline ?? Date.now() + config.searchCutoffMs;
-  const terms = request.q ? parseQuery(request.q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch }) : [];
+  const terms = request.q ? parseQuery(request.q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }) : [];
   const placeholder = terms.length === 0;
   const rules = rulesFor({
     rankingRules: config.settings.rankingRules,
     placeholder,
     matchingStrategy: request.matchingStrategy,
     sort: request.sort ?? null,
+    ...(request.sortOrder ? { sortOrder: request.sortOrder } : {}),
   });
   const ctx = new ShardSearchContext(shard, terms, deadline);
   const allTerms = terms.map((_, index) => index);
@@ -56,8 +79,22 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
     universe = docsMatchingAll(ctx, steps[steps.length - 1]!);
   }
   if (request.restrictTo) universe.andInPlace(request.restrictTo);
-  const hits = bucketSort(ctx, rules, universe, allTerms, request.hitsWanted);
-  return { candidates: universe.size, hits };
+  const rankingEntries = rules.some((rule) => rule instanceof SortRule)
+    ? rules.flatMap((rule) => (rule instanceof SortRule ? new Array<boolean>(rule.width).fill(false) : [true]))
+    : null;
+  const keyOf = request.distinct;
+  if (!keyOf) return { candidates: universe.size, hits: bucketSort(ctx, rules, universe, allTerms, request.hitsWanted), universe, rankingEntries };
+  // Duplicates are dropped after ranking, so rank more until enough distinct hits (or the end).
+  let wanted = Math.max(1, request.hitsWanted);
+  let hits: ShardHit[];
+  for (;;) {
+    const ranked = bucketSort(ctx, rules, universe, allTerms, wanted);
+    hits = keepFirstPerKey(ranked.map((hit) => ({ ...hit, distinctKey: keyOf(hit.docId) })), (hit) => hit.distinctKey, request.hitsWanted);
+    if (hits.length >= request.hitsWanted || ranked.length < wanted) break;
+    wanted *= 4;
+  }
+  const distinctKeys = distinctKeysOf(universe, keyOf);
+  return { candidates: distinctKeys.keys.size + distinctKeys.withoutKey, hits, universe, distinctKeys, rankingEntries };
 }
 
 class ShardSearchContext implements SearchContext {
@@ -70,7 +107,8 @@ class ShardSearchContext implements SearchContext {
   constructor(private readonly shard: ShardIndex, readonly terms: readonly QueryTerm[], readonly deadline: number) {
     this.words = new WordLookup(terms.length === 0 ? 0 : shard.vocabulary.size);
     this.scratch = { docId: -1, occurrences: terms.map(() => []) };
-    terms.forEach((term, index) => (term.kind === 'word' ? this.matchWord(index, term.word, term.isPrefix) : this.matchPhrase(index, term.words)));
+    const keyRuns = multiWordSynonyms(terms, shard.config.synonyms);
+    terms.forEach((term, index) => (term.kind === 'word' ? this.matchWord(index, term.word, term.isPrefix, keyRuns.get(index)) : this.matchPhrase(index, term.words)));
   }
 
   termDocs(term: number): RoaringBitmap32 {
@@ -90,8 +128,8 @@ class ShardSearchContext implements SearchContext {
     return fieldWordCount(this.shard.forward, docId, field);
   }
 
-  private matchWord(term: number, word: string, isPrefix: boolean): void {
-    const derivations = this.shard.derive(word, isPrefix, typoBudget(word, this.shard.config.typoPolicy));
+  private matchWord(term: number, word: string, isPrefix: boolean, keyAlternatives?: readonly (readonly string[])[]): void {
+    const derivations = this.shard.derive(word, isPrefix, typoBudget(word, this.shard.config.typoPolicy), keyAlternatives);
     this.docs[term] = derivations.docs;
     this.docsByTypo[term] = derivations.docsByTypo;
     for (const derivation of derivations.words) {
@@ -100,18 +138,22 @@ class ShardSearchContext implements SearchContext {
   }
 
   private matchPhrase(term: number, words: readonly (string | null)[]): void {
-    const vocabulary = this.shard.vocabulary;
-    const wordIds = words.map((word) => (word === null ? null : vocabulary.idOf(word) ?? -1));
-    let docs = new RoaringBitmap32();
-    if (!wordIds.includes(-1)) {
-      const postings = wordIds.filter((id): id is number => id !== null).map((id) => vocabulary.docs(id));
-      docs = postings.reduce((acc, posting) => RoaringBitmap32.and(acc, posting));
-      const verified = new RoaringBitmap32();
-      for (const docId of docs) if (documentHasPhrase(this.shard.forward, docId, wordIds)) verified.add(docId);
-      docs = verified;
-    }
+    // A phrase lies within one field: all its words are plain, or all carry the typo-disabled mark.
+    const spellings = [(word: string) => word];
+    if (this.shard.config.exactAttributes.length > 0) spellings.push(exactAttributeKey);
+    const docs = new RoaringBitmap32();
+    for (const spell of spellings) this.matchPhraseSpelling(term, words.map((word) => (word === null ? null : spell(word))), docs);
     this.docs[term] = docs;
     this.docsByTypo[term] = [docs, new RoaringBitmap32(), new RoaringBitmap32()];
-    if (!wordIds.includes(-1)) this.phrases.push({ term, wordIds });
+  }
+
+  private matchPhraseSpelling(term: number, words: readonly (string | null)[], into: RoaringBitmap32): void {
+    const vocabulary = this.shard.vocabulary;
+    const wordIds = words.map((word) => (word === null ? null : vocabulary.idOf(word) ?? -1));
+    if (wordIds.includes(-1)) return;
+    const postings = wordIds.filter((id): id is number => id !== null).map((id) => vocabulary.docs(id));
+    const candidates = postings.reduce((acc, posting) => RoaringBitmap32.and(acc, posting));
+    for (const docId of candidates) if (documentHasPhrase(this.shard.forward, docId, wordIds)) into.add(docId);
+    this.phrases.push({ term, wordIds });
   }
 }

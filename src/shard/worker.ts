@@ -7,6 +7,8 @@ import type { AttachSchedulerPort, ShardCommandMessage, ShardQueryMessage, Shard
 import { decodeQueryBatch, encodeQueryBatchResult } from '../protocol/query-codec.js';
 import { decodeShardCommand, encodeShardAck } from '../protocol/shard-command-codec.js';
 import { projectDocument } from '../documents/projection.js';
+import { buildMatcher, formatHit, needsFormatting, type FormattingOptions } from '../formatting/index.js';
+import { parseQuery } from '../query/parse-query.js';
 import { documentRange, openStorage } from '../storage/environment.js';
 import type { IndexSettings } from '../settings/index-settings.js';
 import { ShardEngine, type DocumentSource, type JsonDocument } from './shard-engine.js';
@@ -65,16 +67,46 @@ function attachSchedulerPort(port: MessagePort): void {
   });
 }
 
+/** Projection only, or the formatting of spec 4.2.4 rules 10-12 when the query asks for it. */
+type HitShaper = (stored: JsonDocument, score: readonly number[], geoDistance: number | undefined) => JsonDocument;
+
+function hitShaper(query: ShardQueryMessage): HitShaper {
+  const options = (query.options ?? {}) as FormattingOptions;
+  const config = engine.configOf(query.indexUid);
+  if (!config || !needsFormatting(options)) {
+    return (stored, _score, geoDistance) => {
+      const document = projectDocument(stored, query.attributesToRetrieve);
+      // Added after retrieval, like Meilisearch: not subject to attributesToRetrieve.
+      return geoDistance === undefined ? document : { ...document, _geoDistance: geoDistance };
+    };
+  }
+  const matcher = buildMatcher(query.q, {
+    typoPolicy: config.typoPolicy, prefixSearch: config.prefixSearch, synonyms: config.synonyms,
+    ...(config.analysis.classify ? { classify: config.analysis.classify } : {}),
+  });
+  const displayedAttributes = config.settings.displayedAttributes;
+  // A placeholder search ranks by sort and custom rules only, which Meilisearch leaves out of _rankingScore: 1 for every hit.
+  const placeholder = !query.q || parseQuery(query.q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }).length === 0;
+  return (stored, score, geoDistance) => formatHit({
+    stored, attributesToRetrieve: query.attributesToRetrieve, displayedAttributes, score: placeholder ? [] : score,
+    ...(geoDistance === undefined ? {} : { extraFields: { _geoDistance: geoDistance } }),
+  }, options, matcher);
+}
+
 function answer(query: ShardQueryMessage): ShardQueryResultMessage {
   try {
     const result = engine.search(query);
+    const shape = hitShaper(query);
     const hits = result.hits.map((hit) => {
       // The latest write batch first: it may be acknowledged but not yet committed to LMDB.
       const text = engine.recentDocument(query.indexUid, hit.docId) ?? storage.documents.get([query.indexUid, hit.docId]);
       const stored = text === undefined ? {} : (JSON.parse(text) as JsonDocument);
-      return { docId: hit.docId, score: hit.score, document: JSON.stringify(projectDocument(stored, query.attributesToRetrieve)) };
+      // Sort criteria's score entries do not count in _rankingScore (Meilisearch leaves sort out of it).
+      const rankingScores = result.rankingEntries ? hit.score.filter((_, k) => result.rankingEntries![k] !== false) : hit.score;
+      const document = shape(stored, rankingScores, hit.geoDistance);
+      return { docId: hit.docId, score: hit.score, document: JSON.stringify(document) };
     });
-    return { requestId: query.requestId, error: null, candidates: result.candidates, hits, extras: null };
+    return { requestId: query.requestId, error: null, candidates: result.candidates, hits, extras: result.extras };
   } catch (cause) {
     return { requestId: query.requestId, error: asSkeinError(cause).toBody(), candidates: 0, hits: [], extras: null };
   }

@@ -11,9 +11,9 @@ export function initialDetails(content: TaskContent): TaskDetails | null {
     case 'documentAdditionOrUpdate':
       return { receivedDocuments: content.documentCount, indexedDocuments: null };
     case 'documentDeletion':
-      return 'clear' in content
-        ? { deletedDocuments: null }
-        : { providedIds: content.ids.length, deletedDocuments: null, originalFilter: null };
+      if ('clear' in content) return { deletedDocuments: null };
+      if ('byFilter' in content) return { providedIds: 0, deletedDocuments: null, originalFilter: JSON.stringify(content.byFilter) };
+      return { providedIds: content.ids.length, deletedDocuments: null, originalFilter: null };
     case 'settingsUpdate':
       return settingsDetails(content.settings, content.isDeletion);
     case 'indexCreation':
@@ -61,9 +61,20 @@ export function settingsDetails(settings: Record<string, unknown>, isDeletion: b
     const value = isDeletion ? null : settings[name];
     if (ALL_ATTRIBUTES_SETTINGS.has(name) && (value === null || (Array.isArray(value) && value.includes('*')))) {
       out[name] = ['*'];
+    } else if (SET_SETTINGS.has(name) && Array.isArray(value)) {
+      // BTreeSet<String> in Meilisearch's Settings: echoed sorted and deduplicated.
+      out[name] = [...new Set(value as string[])].sort(byteOrder);
+    } else if (name === 'synonyms' && value !== null && typeof value === 'object') {
+      out[name] = Object.fromEntries(Object.entries(value).sort(([a], [b]) => byteOrder(a, b)));
     } else {
       out[name] = value;
     }
   }
   return out;
+}
+
+const SET_SETTINGS = new Set(['sortableAttributes', 'stopWords', 'nonSeparatorTokens', 'separatorTokens', 'dictionary']);
+
+function byteOrder(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }

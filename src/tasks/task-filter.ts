@@ -1,5 +1,6 @@
 // A parsed task filter (GET /tasks, POST /tasks/cancel, DELETE /tasks) and the test of one task
 // against it. Multiple criteria combine with AND, values of one criterion with OR; null = no criterion.
+import { allowsIndex } from '../auth/index-patterns.js';
 import { parseRfc3339Micros } from './timestamps.js';
 import type { TaskRecord, TaskStatus, TaskType } from './task-record.js';
 
@@ -19,6 +20,11 @@ export interface TaskFilter {
   enqueuedAt: DateBounds;
   startedAt: DateBounds;
   finishedAt: DateBounds;
+  /**
+   * Index patterns of the requesting key (null: every index): tasks of other indexes are invisible,
+   * tasks of no index stay visible, as Meilisearch's get_task_ids_from_authorized_indexes.
+   */
+  authorizedIndexes: readonly string[] | null;
 }
 
 export function emptyTaskFilter(): TaskFilter {
@@ -27,6 +33,7 @@ export function emptyTaskFilter(): TaskFilter {
     enqueuedAt: { after: null, before: null },
     startedAt: { after: null, before: null },
     finishedAt: { after: null, before: null },
+    authorizedIndexes: null,
   };
 }
 
@@ -37,6 +44,7 @@ export function matchesTask(filter: TaskFilter, task: TaskRecord): boolean {
   if (filter.types && !filter.types.has(task.type)) return false;
   if (filter.statuses && !filter.statuses.has(task.status)) return false;
   if (filter.indexUids && (task.indexUid === null || !filter.indexUids.has(task.indexUid))) return false;
+  if (filter.authorizedIndexes && task.indexUid !== null && !allowsIndex(filter.authorizedIndexes, task.indexUid)) return false;
   return withinBounds(filter.enqueuedAt, task.enqueuedAt)
     && withinBounds(filter.startedAt, task.startedAt)
     && withinBounds(filter.finishedAt, task.finishedAt);

@@ -24,15 +24,29 @@ export type TaskContent =
       updateFile: string;
       documentCount: number;
       primaryKey: string | null;
+      /** false: the requesting key lacks indexes.create, so a missing index fails the task (absent: true). */
+      allowIndexCreation?: boolean;
     }
   | { type: 'documentDeletion'; indexUid: string; ids: string[] }
   | { type: 'documentDeletion'; indexUid: string; clear: true }
-  | { type: 'settingsUpdate'; indexUid: string; settings: Record<string, unknown>; isDeletion: boolean }
+  /** Delete by filter: `filter` as sent (string or array form), checked when the task is processed. */
+  | { type: 'documentDeletion'; indexUid: string; byFilter: unknown }
+  | { type: 'settingsUpdate'; indexUid: string; settings: Record<string, unknown>; isDeletion: boolean; allowIndexCreation?: boolean }
   | { type: 'indexCreation'; indexUid: string; primaryKey: string | null }
   | { type: 'indexUpdate'; indexUid: string; primaryKey: string | null }
   | { type: 'indexDeletion'; indexUid: string }
-  | { type: 'taskCancelation'; filter: Record<string, string>; originalFilter: string; matchedUids: number[] }
-  | { type: 'taskDeletion'; filter: Record<string, string>; originalFilter: string; matchedUids: number[] };
+  | TaskFilterContent<'taskCancelation'>
+  | TaskFilterContent<'taskDeletion'>;
+
+/** A cancelation or deletion: the query string's filter, matched by the scheduler at enqueue time. */
+export interface TaskFilterContent<T extends 'taskCancelation' | 'taskDeletion'> {
+  type: T;
+  filter: Record<string, string>;
+  originalFilter: string;
+  matchedUids: number[];
+  /** Index patterns of the requesting key (absent or null: every index); only their tasks match. */
+  authorizedIndexes?: string[] | null;
+}
 
 export interface TaskRecord {
   uid: number;

@@ -21,6 +21,7 @@ export interface StartOptions {
   shardsPerIndex?: number;
   httpPayloadSizeLimit?: number;
   failurePoints?: string[];
+  masterKey?: string;
 }
 
 export interface HttpResponse {
@@ -47,10 +48,16 @@ export function makeTempDir(prefix = 'skein-http-'): string {
 
 /** An HTTP client bound to one base URL. */
 export class Client {
-  constructor(readonly baseUrl: string) {}
+  /** `defaultHeaders` go with every request (e.g. Authorization); per-request headers win. */
+  constructor(readonly baseUrl: string, readonly defaultHeaders: Record<string, string> = {}) {}
+
+  /** The same server, authenticated with `Authorization: Bearer <key>`. */
+  withKey(key: string): Client {
+    return new Client(this.baseUrl, { ...this.defaultHeaders, authorization: `Bearer ${key}` });
+  }
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse> {
-    const headers: Record<string, string> = { ...options.headers };
+    const headers: Record<string, string> = { ...this.defaultHeaders, ...options.headers };
     let payload: Uint8Array | undefined;
     if (options.raw !== undefined) {
       payload = typeof options.raw === 'string' ? Buffer.from(options.raw) : options.raw;
@@ -150,9 +157,10 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     shardsPerIndex: options.shardsPerIndex ?? 3,
     ...(options.httpPayloadSizeLimit === undefined ? {} : { httpPayloadSizeLimit: options.httpPayloadSizeLimit }),
     ...(options.failurePoints === undefined ? {} : { failurePoints: options.failurePoints }),
+    ...(options.masterKey === undefined ? {} : { masterKey: options.masterKey }),
   });
   return {
-    client: new Client(`http://127.0.0.1:${server.port}`),
+    client: new Client(`http://127.0.0.1:${server.port}`, options.masterKey === undefined ? {} : { authorization: `Bearer ${options.masterKey}` }),
     dbPath,
     port: server.port,
     async close() {

@@ -42,11 +42,37 @@ test('counts and samples non-2xx answers, keeping them out of the latency figure
     const result = await runQueryLoad({ baseUrl: standIn.baseUrl, indexUid: 'bench', queries, concurrency: 2, durationSeconds: 1, warmupSeconds: 1 });
     t.true(result.non2xx > 0);
     t.is(result.statusCodes['500'], result.non2xx);
-    t.true(result.errorSamples.length > 0 && result.errorSamples.length <= 5);
+    t.true(result.errorSamples.length > 0 && result.errorSamples.length <= 2, 'at most 2 samples per kind');
     t.is(result.errorSamples[0].q, 'btea');
+    t.is(result.errorSamples[0].kind, 'typo');
+    t.deepEqual(result.non2xxByKind, { typo: result.non2xx });
     t.regex(result.errorSamples[0].body, /failed on btea/);
     t.false('typo' in result.latencyMsByKind);
     t.is(result.latencyMs.count, result.requests - result.non2xx);
+  } finally {
+    await standIn.close();
+  }
+});
+
+test('several runs: one warm-up, then each run measured; figures are medians, counts totals', async (t) => {
+  const standIn = await startStandIn();
+  try {
+    const started: number[] = [];
+    const phases: string[] = [];
+    const result = await runQueryLoad({
+      baseUrl: standIn.baseUrl, indexUid: 'bench', queries, concurrency: 2, durationSeconds: 1, warmupSeconds: 1, runs: 3,
+      onMeasureStart: (run) => started.push(run),
+      onMeasureEnd: (run) => 100 + run,
+      onSecond: (phase) => phases.push(phase),
+    });
+    t.deepEqual(started, [0, 1, 2]);
+    t.is(result.runs, 3);
+    t.is(result.perRun.length, 3);
+    t.deepEqual(result.perRun.map((run) => run.serverCpuPercent), [100, 101, 102]);
+    t.is(result.serverCpuPercent, 101);
+    const sorted = result.perRun.map((run) => run.queriesPerSecond).sort((a, b) => a - b);
+    t.is(result.queriesPerSecond, sorted[1]);
+    t.true(phases.every((phase) => phase === 'warmup' || phase === 'measure'));
   } finally {
     await standIn.close();
   }

@@ -52,3 +52,17 @@ test('a failed task stops the load with its error', async (t) => {
     await standIn.close();
   }
 });
+
+test('large datasets stream: payloads are generated while uploading, every document still arrives', async (t) => {
+  const standIn = await startStandIn();
+  try {
+    const result = await loadDataset(new SkeinHttpClient(standIn.baseUrl), dataset, { ...options, streamAboveDocuments: 1000 });
+    t.true(result.streamed);
+    t.is(standIn.documentCount, 2500);
+    t.is(result.batches, 3);
+    t.true(result.payloadBytes > 2500 * 100);
+    t.true(result.generationSeconds >= 0);
+  } finally {
+    await standIn.close();
+  }
+});

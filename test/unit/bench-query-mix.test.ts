@@ -79,3 +79,21 @@ test('applyTypo makes exactly one edit', (t) => {
     }
   }
 });
+
+test('structured kinds carry their search parameters; phrases are quoted title fragments', (t) => {
+  const structured: QueryMixSpec = { count: 600, limit: 10, skipTopRanks: 20, mix: { phrase: 1, filtered: 1, faceted: 1, sorted: 1, geo: 1 } };
+  const queries = buildQueries(dataset, structured).map((query) => ({ ...query, params: JSON.parse(query.body) as Record<string, unknown> }));
+  const ofKind = (kind: string) => queries.filter((query) => query.kind === kind);
+  for (const kind of ['phrase', 'filtered', 'faceted', 'sorted', 'geo']) t.true(ofKind(kind).length > 50, kind);
+  for (const query of queries) t.is(query.params.limit, 10);
+  for (const query of ofKind('phrase')) t.regex(query.q, /^"[a-z]+( [a-z]+)+"$/);
+  for (const query of ofKind('filtered')) t.regex(String(query.params.filter), /genre = "|year \d+ TO \d+/);
+  for (const query of ofKind('faceted')) t.true(Array.isArray(query.params.facets));
+  for (const query of ofKind('sorted')) t.regex(String((query.params.sort as string[])[0]), /^(price|year):(asc|desc)$/);
+  for (const query of ofKind('geo')) t.regex(String(query.params.filter), /^_geoRadius\(-?[\d.]+, -?[\d.]+, \d+\)$/);
+  t.true(ofKind('geo').some((query) => Array.isArray(query.params.sort)), 'some geo queries sort by distance');
+});
+
+test('text kinds send only q and limit (plus workload params), as before the structured kinds', (t) => {
+  for (const query of buildQueries(dataset, { ...spec, count: 200 })) t.deepEqual(Object.keys(JSON.parse(query.body)).sort(), ['limit', 'q']);
+});

@@ -11,7 +11,7 @@ test('the default workload is the 100k mixed one', (t) => {
   const workload = loadWorkloadFile(workloadPath('default', workloadsDirectory));
   t.is(workload.name, 'default');
   t.true(workload.dataset.documents >= 100_000);
-  t.is(workload.concurrency, 64);
+  t.is(workload.concurrency, 16);
   t.deepEqual(Object.keys(workload.queries.mix).sort(), ['multiWord', 'prefix', 'typo', 'word']);
   t.true(listWorkloadFiles(workloadsDirectory).some((path) => path.endsWith('default.json')));
 });
@@ -43,6 +43,33 @@ test('overrides replace documents, duration, warm-up and connections only', (t) 
   t.is(quick.dataset.seed, base.dataset.seed);
 });
 
+test('runs and peers: defaults, workload values, overrides and validation', (t) => {
+  const base = resolveWorkload({}, 'base');
+  t.is(base.runs, 3);
+  t.deepEqual(base.peers, []);
+  const withPeers = resolveWorkload({ runs: 5, peers: ['minisearch', 'ceiling'] }, 'x');
+  t.is(withPeers.runs, 5);
+  t.deepEqual(withPeers.peers, ['minisearch', 'ceiling']);
+  t.deepEqual(applyOverrides(withPeers, { peers: [] }).peers, []);
+  t.is(applyOverrides(withPeers, { runs: 1 }).runs, 1);
+  t.throws(() => resolveWorkload({ peers: ['lucene'] }, 'x'), { message: /unknown peer "lucene"/ });
+  t.throws(() => resolveWorkload({ runs: 0 }, 'x'), { message: /runs/ });
+  t.deepEqual(parseBenchArgs(['--peers', 'orama,flexsearch', '--runs', '2']).overrides.peers, ['orama', 'flexsearch']);
+  t.deepEqual(parseBenchArgs(['--peers', 'none']).overrides.peers, []);
+  t.is(parseBenchArgs(['--runs', '2']).overrides.runs, 2);
+  t.throws(() => parseBenchArgs(['--peers', 'minisearch,solr']), { message: /unknown peer "solr"/ });
+});
+
+test('every shipped workload file is valid', (t) => {
+  const directory = workloadsDirectory;
+  const names = listWorkloadFiles(directory).map((path) => loadWorkloadFile(path).name);
+  for (const name of ['default', 'filters', 'scale-10k', 'scale-1m']) t.true(names.includes(name), name);
+  const byName = Object.fromEntries(listWorkloadFiles(directory).map((path) => [loadWorkloadFile(path).name, loadWorkloadFile(path)]));
+  t.deepEqual(byName.default.peers, ['minisearch', 'flexsearch', 'orama', 'ceiling']);
+  t.is(byName['scale-1m'].dataset.documents, 1_000_000);
+  t.deepEqual((byName.filters.index.settings as { filterableAttributes: string[] }).filterableAttributes, ['genre', 'year', 'price', '_geo']);
+});
+
 test('workload arguments are names or paths', (t) => {
   t.is(workloadPath('default', '/w'), '/w/default.json');
   t.is(workloadPath('./mine.json', '/w'), './mine.json');
@@ -52,7 +79,7 @@ test('command line: names, --all and overrides', (t) => {
   const args = parseBenchArgs(['default', '--docs', '5000', '--duration', '3', '--warmup', '0']);
   t.deepEqual(args.workloads, ['default']);
   t.false(args.all);
-  t.deepEqual(args.overrides, { documents: 5000, durationSeconds: 3, warmupSeconds: 0, concurrency: undefined });
+  t.deepEqual(args.overrides, { documents: 5000, durationSeconds: 3, warmupSeconds: 0, concurrency: undefined, runs: undefined, peers: undefined });
   t.true(parseBenchArgs(['--all']).all);
   t.deepEqual(parseBenchArgs([]).workloads, []);
   t.throws(() => parseBenchArgs(['--docs', 'many']), { message: /--docs/ });

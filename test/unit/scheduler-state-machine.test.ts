@@ -151,7 +151,7 @@ test('settings updates merge, batch together, reload the shards with the new set
   h.enqueue({ type: 'settingsUpdate', indexUid: 's', settings: { typoTolerance: { enabled: false }, rankingRules: null }, isDeletion: false });
   await h.run();
   t.is(h.task(0).batchUid, h.task(1).batchUid);
-  t.deepEqual(h.task(0).details, { displayedAttributes: ['*'], sortableAttributes: ['b', 'a', 'b'] });
+  t.deepEqual(h.task(0).details, { displayedAttributes: ['*'], sortableAttributes: ['a', 'b'] });
   t.deepEqual(h.task(1).details, { rankingRules: null, typoTolerance: { enabled: false } });
   const settings = h.storage.indexes.get('s')!.settings;
   t.deepEqual(settings.sortableAttributes, ['a', 'b']);

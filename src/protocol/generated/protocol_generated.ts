@@ -55,32 +55,38 @@ export enum SchedulerMessageBody {
   NONE = 0,
   EnqueueTask = 1,
   TaskEnqueued = 2,
-  IndexesChanged = 3
+  IndexesChanged = 3,
+  KeyCommand = 4,
+  KeyCommandResult = 5
 }
 
 export function unionToSchedulerMessageBody(
   type: SchedulerMessageBody,
-  accessor: (obj:EnqueueTask|IndexesChanged|TaskEnqueued) => EnqueueTask|IndexesChanged|TaskEnqueued|null
-): EnqueueTask|IndexesChanged|TaskEnqueued|null {
+  accessor: (obj:EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|TaskEnqueued) => EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|TaskEnqueued|null
+): EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|TaskEnqueued|null {
   switch(SchedulerMessageBody[type]) {
     case 'NONE': return null; 
     case 'EnqueueTask': return accessor(new EnqueueTask())! as EnqueueTask;
     case 'TaskEnqueued': return accessor(new TaskEnqueued())! as TaskEnqueued;
     case 'IndexesChanged': return accessor(new IndexesChanged())! as IndexesChanged;
+    case 'KeyCommand': return accessor(new KeyCommand())! as KeyCommand;
+    case 'KeyCommandResult': return accessor(new KeyCommandResult())! as KeyCommandResult;
     default: return null;
   }
 }
 
 export function unionListToSchedulerMessageBody(
   type: SchedulerMessageBody, 
-  accessor: (index: number, obj:EnqueueTask|IndexesChanged|TaskEnqueued) => EnqueueTask|IndexesChanged|TaskEnqueued|null, 
+  accessor: (index: number, obj:EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|TaskEnqueued) => EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|TaskEnqueued|null, 
   index: number
-): EnqueueTask|IndexesChanged|TaskEnqueued|null {
+): EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|TaskEnqueued|null {
   switch(SchedulerMessageBody[type]) {
     case 'NONE': return null; 
     case 'EnqueueTask': return accessor(index, new EnqueueTask())! as EnqueueTask;
     case 'TaskEnqueued': return accessor(index, new TaskEnqueued())! as TaskEnqueued;
     case 'IndexesChanged': return accessor(index, new IndexesChanged())! as IndexesChanged;
+    case 'KeyCommand': return accessor(index, new KeyCommand())! as KeyCommand;
+    case 'KeyCommandResult': return accessor(index, new KeyCommandResult())! as KeyCommandResult;
     default: return null;
   }
 }
@@ -1256,6 +1262,119 @@ static createIndexesChanged(builder:flatbuffers.Builder, indexUidsOffset:flatbuf
   IndexesChanged.addIndexUids(builder, indexUidsOffset);
   return IndexesChanged.endIndexesChanged(builder);
 }
+}
+
+export class KeyCommand {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):KeyCommand {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsKeyCommand(bb:flatbuffers.ByteBuffer, obj?:KeyCommand):KeyCommand {
+  return (obj || new KeyCommand()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsKeyCommand(bb:flatbuffers.ByteBuffer, obj?:KeyCommand):KeyCommand {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new KeyCommand()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+requestId():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readUint32(this.bb_pos + offset) : 0;
+}
+
+commandJson():string|null
+commandJson(optionalEncoding:flatbuffers.Encoding):string|Uint8Array|null
+commandJson(optionalEncoding?:any):string|Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
+}
+
+static startKeyCommand(builder:flatbuffers.Builder) {
+  builder.startObject(2);
+}
+
+static addRequestId(builder:flatbuffers.Builder, requestId:number) {
+  builder.addFieldInt32(0, requestId, 0);
+}
+
+static addCommandJson(builder:flatbuffers.Builder, commandJsonOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(1, commandJsonOffset, 0);
+}
+
+static endKeyCommand(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createKeyCommand(builder:flatbuffers.Builder, requestId:number, commandJsonOffset:flatbuffers.Offset):flatbuffers.Offset {
+  KeyCommand.startKeyCommand(builder);
+  KeyCommand.addRequestId(builder, requestId);
+  KeyCommand.addCommandJson(builder, commandJsonOffset);
+  return KeyCommand.endKeyCommand(builder);
+}
+}
+
+export class KeyCommandResult {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):KeyCommandResult {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsKeyCommandResult(bb:flatbuffers.ByteBuffer, obj?:KeyCommandResult):KeyCommandResult {
+  return (obj || new KeyCommandResult()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsKeyCommandResult(bb:flatbuffers.ByteBuffer, obj?:KeyCommandResult):KeyCommandResult {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new KeyCommandResult()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+requestId():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readUint32(this.bb_pos + offset) : 0;
+}
+
+error(obj?:ErrorBody):ErrorBody|null {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? (obj || new ErrorBody()).__init(this.bb!.__indirect(this.bb_pos + offset), this.bb!) : null;
+}
+
+recordJson():string|null
+recordJson(optionalEncoding:flatbuffers.Encoding):string|Uint8Array|null
+recordJson(optionalEncoding?:any):string|Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
+}
+
+static startKeyCommandResult(builder:flatbuffers.Builder) {
+  builder.startObject(3);
+}
+
+static addRequestId(builder:flatbuffers.Builder, requestId:number) {
+  builder.addFieldInt32(0, requestId, 0);
+}
+
+static addError(builder:flatbuffers.Builder, errorOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(1, errorOffset, 0);
+}
+
+static addRecordJson(builder:flatbuffers.Builder, recordJsonOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(2, recordJsonOffset, 0);
+}
+
+static endKeyCommandResult(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
 }
 
 export class SchedulerMessage {

@@ -1,0 +1,113 @@
+// Does one document match a parsed filter? The same semantics as the shard's bitmap evaluator
+// (src/shard/filter-evaluator.ts) on a single flattened document, for places without a facet index:
+// the scheduler's delete-by-filter reads the staged documents one by one.
+import { flattenDocument } from '../documents/flatten.js';
+import type { FilterNode, Token } from './filter-ast.js';
+import { filterNumber, normalizeFacetValue } from './facet-value.js';
+import { haversineMeters } from './geo-distance.js';
+
+interface FieldValues {
+  numbers: number[];
+  strings: string[];
+  isNull: boolean;
+  isEmpty: boolean;
+}
+
+export function documentMatches(node: FilterNode, document: Record<string, unknown>): boolean {
+  const flat = flattenDocument(document);
+  const cache = new Map<string, FieldValues | null>();
+  const valuesOf = (field: string): FieldValues | null => {
+    if (!cache.has(field)) cache.set(field, flat.has(field) ? collect(flat.get(field)) : null);
+    return cache.get(field)!;
+  };
+  return matches(node, valuesOf, document['_geo']);
+}
+
+function matches(node: FilterNode, valuesOf: (field: string) => FieldValues | null, geo: unknown): boolean {
+  switch (node.kind) {
+    case 'and': return node.children.every((child) => matches(child, valuesOf, geo));
+    case 'or': return node.children.some((child) => matches(child, valuesOf, geo));
+    case 'not': return !matches(node.child, valuesOf, geo);
+    case 'compare': {
+      const values = valuesOf(node.field.text);
+      if (node.operator === '!=') return !(values !== null && equals(values, node.value));
+      if (values === null) return false;
+      switch (node.operator) {
+        case '=': return equals(values, node.value);
+        case '>': return inRange(values, node.value.text, null, false, true);
+        case '>=': return inRange(values, node.value.text, null, true, true);
+        case '<': return inRange(values, null, node.value.text, true, false);
+        default: return inRange(values, null, node.value.text, true, true);
+      }
+    }
+    case 'range': {
+      const values = valuesOf(node.field.text);
+      return values !== null && inRange(values, node.from.text, node.to.text, true, true);
+    }
+    case 'in': {
+      const values = valuesOf(node.field.text);
+      return values !== null && node.values.some((value) => equals(values, value));
+    }
+    case 'exists': return valuesOf(node.field.text) !== null;
+    case 'isNull': return valuesOf(node.field.text)?.isNull ?? false;
+    case 'isEmpty': return valuesOf(node.field.text)?.isEmpty ?? false;
+    case 'contains': {
+      const needle = normalizeFacetValue(node.value.text);
+      return valuesOf(node.field.text)?.strings.some((value) => value.includes(needle)) ?? false;
+    }
+    case 'startsWith': {
+      const needle = normalizeFacetValue(node.value.text);
+      return valuesOf(node.field.text)?.strings.some((value) => value.startsWith(needle)) ?? false;
+    }
+    case 'geoRadius': {
+      const point = geoPoint(geo);
+      return point !== null && haversineMeters(node.lat, node.lng, point.lat, point.lng) <= node.meters;
+    }
+    case 'geoBoundingBox': {
+      const point = geoPoint(geo);
+      if (point === null || point.lat > node.top || point.lat < node.bottom) return false;
+      return node.left > node.right ? point.lng >= node.left || point.lng <= node.right : point.lng >= node.left && point.lng <= node.right;
+    }
+  }
+}
+
+function collect(value: unknown): FieldValues {
+  const out: FieldValues = {
+    numbers: [], strings: [], isNull: value === null,
+    isEmpty: value === '' || (Array.isArray(value) && value.length === 0)
+      || (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0),
+  };
+  const visit = (item: unknown) => {
+    if (Array.isArray(item)) item.forEach(visit);
+    else if (typeof item === 'number' && Number.isFinite(item)) out.numbers.push(item);
+    else if (typeof item === 'string' || typeof item === 'boolean') out.strings.push(normalizeFacetValue(String(item)));
+  };
+  visit(value);
+  return out;
+}
+
+function equals(values: FieldValues, token: Token): boolean {
+  const number = filterNumber(token.text);
+  if (number !== null && values.numbers.includes(number)) return true;
+  return values.strings.includes(normalizeFacetValue(token.text));
+}
+
+function inRange(values: FieldValues, low: string | null, high: string | null, lowInclusive: boolean, highInclusive: boolean): boolean {
+  const lowNumber = low === null ? -Infinity : filterNumber(low);
+  const highNumber = high === null ? Infinity : filterNumber(high);
+  if (lowNumber !== null && highNumber !== null) {
+    const hit = values.numbers.some((value) => (lowInclusive ? value >= lowNumber : value > lowNumber) && (highInclusive ? value <= highNumber : value < highNumber));
+    if (hit) return true;
+  }
+  const lowKey = low === null ? null : normalizeFacetValue(low);
+  const highKey = high === null ? null : normalizeFacetValue(high);
+  return values.strings.some((value) => (lowKey === null || (lowInclusive ? value >= lowKey : value > lowKey))
+    && (highKey === null || (highInclusive ? value <= highKey : value < highKey)));
+}
+
+function geoPoint(value: unknown): { lat: number; lng: number } | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const lat = Number((value as Record<string, unknown>)['lat']);
+  const lng = Number((value as Record<string, unknown>)['lng']);
+  return Number.isFinite(lat) && Number.isFinite(lng) ? { lat, lng } : null;
+}

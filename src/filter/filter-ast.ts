@@ -1,0 +1,61 @@
+// The parsed filter expression: what the parser produces and the shard evaluator consumes. Tokens keep
+// their place in the source text so errors found later (attribute not filterable) can point at them.
+
+export interface Token {
+  /** The value with quotes removed and escapes resolved. */
+  text: string;
+  /** Code-unit offsets into `source`. */
+  start: number;
+  end: number;
+  source: string;
+}
+
+export type CompareOperator = '=' | '!=' | '>' | '>=' | '<' | '<=';
+
+export type FilterNode =
+  | { kind: 'and'; children: FilterNode[] }
+  | { kind: 'or'; children: FilterNode[] }
+  | { kind: 'not'; child: FilterNode }
+  | { kind: 'compare'; field: Token; operator: CompareOperator; value: Token }
+  | { kind: 'range'; field: Token; from: Token; to: Token }
+  | { kind: 'in'; field: Token; values: Token[] }
+  | { kind: 'exists'; field: Token }
+  | { kind: 'isNull'; field: Token }
+  | { kind: 'isEmpty'; field: Token }
+  | { kind: 'contains'; field: Token; value: Token }
+  | { kind: 'startsWith'; field: Token; value: Token }
+  | { kind: 'geoRadius'; token: Token; lat: number; lng: number; meters: number }
+  | { kind: 'geoBoundingBox'; token: Token; top: number; right: number; bottom: number; left: number };
+
+/** Every attribute token the expression names (geo conditions name `_geo`), in order. */
+export function filterFields(node: FilterNode, out: Token[] = []): Token[] {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      for (const child of node.children) filterFields(child, out);
+      break;
+    case 'not':
+      filterFields(node.child, out);
+      break;
+    case 'geoRadius':
+    case 'geoBoundingBox':
+      out.push({ ...node.token, text: '_geo' });
+      break;
+    default:
+      out.push(node.field);
+  }
+  return out;
+}
+
+/** Number of conditions (leaves). */
+export function conditionCount(node: FilterNode): number {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return node.children.reduce((sum, child) => sum + conditionCount(child), 0);
+    case 'not':
+      return conditionCount(node.child);
+    default:
+      return 1;
+  }
+}

@@ -1,0 +1,313 @@
+// The filter expression parser (grammar of Meilisearch's filter-parser crate, search-semantics.md §8):
+//   expression = or;  or = and ("OR" and)*;  and = not ("AND" not)*;  not = "NOT" not | primary
+// Recursive descent over the characters; every failure is a FilterSyntaxError pointing at the
+// failing part with Meilisearch's diagnostic text.
+import type { CompareOperator, FilterNode, Token } from './filter-ast.js';
+import { escapeDebug, FilterSyntaxError } from './filter-error.js';
+import { filterNumber } from './facet-value.js';
+
+const MAX_DEPTH = 150;
+const KEYWORDS = new Set(['AND', 'OR', 'NOT', 'IN', 'TO', 'EXISTS', 'IS', 'NULL', 'EMPTY', 'CONTAINS', 'STARTS', 'WITH']);
+const RESERVED_GEO_FIELDS = new Set(['_geo', '_geoDistance', '_geoPoint']);
+const OPERATIONS = 'Was expecting an operation `=`, `!=`, `>=`, `>`, `<=`, `<`, `IN`, `NOT IN`, `TO`, `EXISTS`, `NOT EXISTS`, '
+  + '`IS NULL`, `IS NOT NULL`, `IS EMPTY`, `IS NOT EMPTY`, `CONTAINS`, `NOT CONTAINS`, `STARTS WITH`, `NOT STARTS WITH`, '
+  + '`_geoRadius`, or `_geoBoundingBox`';
+
+/** Parses one filter string; null when it is empty or only whitespace (no filter). */
+export function parseFilterString(source: string): FilterNode | null {
+  if (source.trim() === '') return null;
+  const parser = new FilterParser(source);
+  const node = parser.expression(0);
+  parser.skipSpace();
+  if (!parser.atEnd()) {
+    const rest = parser.rest();
+    parser.fail(`Found unexpected characters at the end of the filter: \`${escapeDebug(rest)}\`. You probably forgot an \`OR\` or an \`AND\` rule.`, parser.pos, source.length);
+  }
+  return node;
+}
+
+function isWordChar(char: string | undefined): boolean {
+  return char !== undefined && (/[\p{L}\p{N}_.\-]/u.test(char));
+}
+
+class FilterParser {
+  pos = 0;
+
+  constructor(readonly source: string) {}
+
+  atEnd(): boolean {
+    return this.pos >= this.source.length;
+  }
+
+  rest(): string {
+    return this.source.slice(this.pos);
+  }
+
+  fail(diagnostic: string, start: number, end: number): never {
+    throw new FilterSyntaxError(diagnostic, this.source, start, end);
+  }
+
+  skipSpace(): void {
+    while (this.pos < this.source.length && /\s/.test(this.source[this.pos]!)) this.pos++;
+  }
+
+  /** Consumes the keyword (after spaces) when it stands alone (not the start of a longer word). */
+  keyword(word: string): boolean {
+    const save = this.pos;
+    this.skipSpace();
+    if (this.source.startsWith(word, this.pos) && !isWordChar(this.source[this.pos + word.length])) {
+      this.pos += word.length;
+      return true;
+    }
+    this.pos = save;
+    return false;
+  }
+
+  symbol(text: string): boolean {
+    const save = this.pos;
+    this.skipSpace();
+    if (this.source.startsWith(text, this.pos)) {
+      this.pos += text.length;
+      return true;
+    }
+    this.pos = save;
+    return false;
+  }
+
+  expression(depth: number): FilterNode {
+    if (depth > MAX_DEPTH) {
+      this.fail('The filter exceeded the maximum depth limit. Try rewriting the filter so that it contains fewer nested conditions.', this.pos, this.source.length);
+    }
+    const children = [this.and(depth)];
+    while (this.keyword('OR')) children.push(this.and(depth));
+    return children.length === 1 ? children[0]! : { kind: 'or', children };
+  }
+
+  private and(depth: number): FilterNode {
+    const children = [this.not(depth)];
+    while (this.keyword('AND')) children.push(this.not(depth));
+    return children.length === 1 ? children[0]! : { kind: 'and', children };
+  }
+
+  private not(depth: number): FilterNode {
+    if (depth > MAX_DEPTH) {
+      this.fail('The filter exceeded the maximum depth limit. Try rewriting the filter so that it contains fewer nested conditions.', this.pos, this.source.length);
+    }
+    if (this.keyword('NOT')) {
+      const inner = this.not(depth + 1);
+      return inner.kind === 'not' ? inner.child : { kind: 'not', child: inner };
+    }
+    return this.primary(depth);
+  }
+
+  private primary(depth: number): FilterNode {
+    this.skipSpace();
+    const start = this.pos;
+    if (this.symbol('(')) {
+      const inner = this.expression(depth + 1);
+      if (!this.symbol(')')) this.fail(`Expression \`${escapeDebug(this.source.slice(start))}\` is missing the following closing delimiter: \`)\`.`, start, this.source.length);
+      return inner;
+    }
+    if (this.startsWithWord('_geoRadius')) return this.geoRadius();
+    if (this.startsWithWord('_geoBoundingBox')) return this.geoBoundingBox();
+    if (this.atEnd() || !this.startsValue()) {
+      this.invalidPrimary(start);
+    }
+    const field = this.value(true);
+    if (RESERVED_GEO_FIELDS.has(field.text) && !this.quotedAt(field)) {
+      this.fail(`\`${field.text}\` is a reserved keyword and thus can't be used as a filter expression. Use the \`_geoRadius(latitude, longitude, distance)\` or \`_geoBoundingBox([latitude, longitude], [latitude, longitude])\` built-in rules to filter on \`_geo\` coordinates.`, field.start, field.end);
+    }
+    const operator = this.compareOperator();
+    if (operator) return { kind: 'compare', field, operator, value: this.value(false) };
+    if (this.keyword('IN')) return { kind: 'in', field, values: this.valueList() };
+    if (this.keyword('EXISTS')) return { kind: 'exists', field };
+    if (this.keyword('CONTAINS')) return { kind: 'contains', field, value: this.value(false) };
+    if (this.startsWithPhrase('STARTS', 'WITH')) return { kind: 'startsWith', field, value: this.value(false) };
+    const save = this.pos;
+    if (this.keyword('IS')) {
+      const negated = this.keyword('NOT');
+      let node: FilterNode | null = null;
+      if (this.keyword('NULL')) node = { kind: 'isNull', field };
+      else if (this.keyword('EMPTY')) node = { kind: 'isEmpty', field };
+      if (node) return negated ? { kind: 'not', child: node } : node;
+      this.pos = save;
+      this.invalidPrimary(start);
+    }
+    if (this.keyword('NOT')) {
+      if (this.keyword('IN')) return { kind: 'not', child: { kind: 'in', field, values: this.valueList() } };
+      if (this.keyword('EXISTS')) return { kind: 'not', child: { kind: 'exists', field } };
+      if (this.keyword('CONTAINS')) return { kind: 'not', child: { kind: 'contains', field, value: this.value(false) } };
+      if (this.startsWithPhrase('STARTS', 'WITH')) return { kind: 'not', child: { kind: 'startsWith', field, value: this.value(false) } };
+      this.pos = save;
+      this.invalidPrimary(start);
+    }
+    // `field from TO to`
+    this.skipSpace();
+    if (this.startsValue() && !this.startsWithAnyKeyword()) {
+      const from = this.value(false);
+      if (this.keyword('TO')) return { kind: 'range', field, from, to: this.value(false) };
+    }
+    this.pos = save;
+    this.invalidPrimary(start);
+  }
+
+  private invalidPrimary(start: number): never {
+    const text = this.source.slice(start);
+    const tail = text.trim() === '' ? 'but instead got nothing.' : `at \`${escapeDebug(text)}\`.`;
+    this.fail(`${OPERATIONS} ${tail}`, start, this.source.length);
+  }
+
+  private compareOperator(): CompareOperator | null {
+    for (const operator of ['!=', '>=', '<=', '=', '>', '<'] as const) if (this.symbol(operator)) return operator;
+    return null;
+  }
+
+  private startsWithWord(word: string): boolean {
+    this.skipSpace();
+    return this.source.startsWith(word, this.pos) && !isWordChar(this.source[this.pos + word.length]);
+  }
+
+  private startsWithPhrase(first: string, second: string): boolean {
+    const save = this.pos;
+    if (this.keyword(first) && this.keyword(second)) return true;
+    this.pos = save;
+    return false;
+  }
+
+  private startsWithAnyKeyword(): boolean {
+    for (const word of KEYWORDS) if (this.startsWithWord(word)) return true;
+    return false;
+  }
+
+  private startsValue(): boolean {
+    const char = this.source[this.pos];
+    return char === '"' || char === "'" || isWordChar(char);
+  }
+
+  private quotedAt(token: Token): boolean {
+    const char = this.source[token.start];
+    return char === '"' || char === "'";
+  }
+
+  /** A quoted string or a bare word; `isField` only changes which errors apply. */
+  private value(isField: boolean): Token {
+    this.skipSpace();
+    const start = this.pos;
+    const quote = this.source[start];
+    if (quote === '"' || quote === "'") return this.quoted(quote);
+    if (this.startsWithWord('_geoRadius')) this.fail('The `_geoRadius` filter is an operation and can\'t be used as a value.', start, this.source.length);
+    if (this.startsWithWord('_geoBoundingBox')) this.fail('The `_geoBoundingBox` filter is an operation and can\'t be used as a value.', start, this.source.length);
+    let end = start;
+    while (end < this.source.length) {
+      const char = String.fromCodePoint(this.source.codePointAt(end)!);
+      if (!isWordChar(char)) break;
+      end += char.length;
+    }
+    if (end === start) {
+      const rest = this.source.slice(start);
+      if (rest.trim() === '') this.fail('Was expecting a value but instead got nothing.', start, this.source.length);
+      const word = /^\S*/.exec(rest)![0];
+      this.fail(`Was expecting a value but instead got \`${escapeDebug(word)}\`.`, start, start + word.length);
+    }
+    const text = this.source.slice(start, end);
+    if (KEYWORDS.has(text)) {
+      const kind = isField ? 'a field name or a value' : 'a field name or a value';
+      this.fail(`Was expecting a value but instead got \`${text}\`, which is a reserved keyword. To use \`${text}\` as ${kind}, surround it by quotes.`, start, end);
+    }
+    this.pos = end;
+    return { text, start, end, source: this.source };
+  }
+
+  private quoted(quote: string): Token {
+    const start = this.pos;
+    let text = '';
+    let k = start + 1;
+    while (k < this.source.length) {
+      const char = this.source[k]!;
+      if (char === '\\' && this.source[k + 1] === quote) {
+        text += quote;
+        k += 2;
+        continue;
+      }
+      if (char === quote) {
+        this.pos = k + 1;
+        return { text, start, end: this.pos, source: this.source };
+      }
+      text += char;
+      k++;
+    }
+    this.fail(`Expression \`${escapeDebug(this.source.slice(start))}\` is missing the following closing delimiter: \`${quote}\`.`, start, this.source.length);
+  }
+
+  private valueList(): Token[] {
+    const open = this.pos;
+    if (!this.symbol('[')) this.fail('Expected `[` after `IN` keyword.', open, this.source.length);
+    const values: Token[] = [];
+    for (;;) {
+      if (this.symbol(']')) return values;
+      this.skipSpace();
+      if (this.atEnd()) this.fail('Expected matching `]` after the list of field names given to `IN[`', open, this.source.length);
+      if (!this.startsValue()) {
+        const rest = this.rest();
+        this.fail(`Expected only comma-separated field names inside \`IN[..]\` but instead found \`${escapeDebug(rest)}\`.`, this.pos, this.source.length);
+      }
+      values.push(this.value(false));
+      if (this.symbol(',')) continue;
+      if (this.symbol(']')) return values;
+      this.skipSpace();
+      if (this.atEnd()) this.fail('Expected matching `]` after the list of field names given to `IN[`', open, this.source.length);
+      this.fail(`Expected only comma-separated field names inside \`IN[..]\` but instead found \`${escapeDebug(this.rest())}\`.`, this.pos, this.source.length);
+    }
+  }
+
+  /** Comma-separated numbers up to `)`; null when the shape is wrong. */
+  private numberArguments(close: string): number[] | null {
+    const args: number[] = [];
+    for (;;) {
+      this.skipSpace();
+      const start = this.pos;
+      const match = /^[^,\s\])]+/.exec(this.rest());
+      if (!match) return null;
+      const value = filterNumber(match[0]);
+      if (value === null) this.fail(`Malformed value: \`${escapeDebug(match[0])}\`.`, start, start + match[0].length);
+      this.pos += match[0].length;
+      args.push(value);
+      if (this.symbol(',')) continue;
+      return this.symbol(close) ? args : null;
+    }
+  }
+
+  private geoRadius(): FilterNode {
+    const start = this.pos;
+    this.pos += '_geoRadius'.length;
+    const usage = 'The `_geoRadius` filter expects three arguments: `_geoRadius(latitude, longitude, radius)`.';
+    const args = this.symbol('(') ? this.numberArguments(')') : null;
+    if (!args || args.length < 3 || args.length > 4) this.fail(usage, start, this.source.length);
+    const token: Token = { text: '_geoRadius', start, end: this.pos, source: this.source };
+    checkLatLng(this, args[0]!, args[1]!, token);
+    return { kind: 'geoRadius', token, lat: args[0]!, lng: args[1]!, meters: args[2]! };
+  }
+
+  private geoBoundingBox(): FilterNode {
+    const start = this.pos;
+    this.pos += '_geoBoundingBox'.length;
+    const usage = 'The `_geoBoundingBox` filter expects two pairs of arguments: `_geoBoundingBox([latitude, longitude], [latitude, longitude])`.';
+    let top: number[] | null = null;
+    let bottom: number[] | null = null;
+    if (this.symbol('(') && this.symbol('[')) {
+      top = this.numberArguments(']');
+      if (top && this.symbol(',') && this.symbol('[')) bottom = this.numberArguments(']');
+    }
+    if (!top || !bottom || top.length !== 2 || bottom.length !== 2 || !this.symbol(')')) this.fail(usage, start, this.source.length);
+    const token: Token = { text: '_geoBoundingBox', start, end: this.pos, source: this.source };
+    checkLatLng(this, top[0]!, top[1]!, token);
+    checkLatLng(this, bottom[0]!, bottom[1]!, token);
+    if (top[0]! < bottom[0]!) this.fail(`The top latitude \`${top[0]}\` is below the bottom latitude \`${bottom[0]}\`.`, start, this.pos);
+    return { kind: 'geoBoundingBox', token, top: top[0]!, right: top[1]!, bottom: bottom[0]!, left: bottom[1]! };
+  }
+}
+
+function checkLatLng(parser: FilterParser, lat: number, lng: number, token: Token): void {
+  if (lat < -90 || lat > 90) parser.fail(`Bad latitude \`${lat}\`. Latitude must be contained between -90 and 90 degrees. `, token.start, token.end);
+  if (lng < -180 || lng > 180) parser.fail(`Bad longitude \`${lng}\`. Longitude must be contained between -180 and 180 degrees. `, token.start, token.end);
+}

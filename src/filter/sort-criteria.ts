@@ -1,0 +1,51 @@
+// The `sort` search parameter: `field:asc|desc` and `_geoPoint(lat, lng):asc|desc`, checked against
+// the sortable attributes and the presence of the `sort` ranking rule, with Meilisearch's messages.
+import { SkeinError } from '../errors/index.js';
+import type { SortCriterion } from '../ranking/sort-key.js';
+import { listForMessage, matchesAnyPattern } from './attribute-patterns.js';
+
+const GEO_POINT = /^_geoPoint\(\s*([^,\s)]+)\s*,\s*([^,\s)]+)\s*\)$/;
+
+export function parseSortCriterion(text: string): SortCriterion {
+  const colon = text.lastIndexOf(':');
+  const direction = colon < 0 ? null : text.slice(colon + 1);
+  const subject = colon < 0 ? text : text.slice(0, colon);
+  if (subject.startsWith('_geoPoint(') || subject.startsWith('_geoPoint ')) {
+    const match = GEO_POINT.exec(subject.trim());
+    if (!match || (direction !== 'asc' && direction !== 'desc')) {
+      throw new SkeinError('invalid_search_sort', `Invalid syntax for the geo parameter: expected expression formated like \`_geoPoint(latitude, longitude)\` and ending by \`:asc\` or \`:desc\`, found \`${text}\`.`);
+    }
+    const lat = Number(match[1]);
+    const lng = Number(match[2]);
+    if (!Number.isFinite(lat) || !Number.isFinite(lng)) {
+      throw new SkeinError('invalid_search_sort', `Invalid syntax for the geo parameter: expected expression formated like \`_geoPoint(latitude, longitude)\` and ending by \`:asc\` or \`:desc\`, found \`${text}\`.`);
+    }
+    if (lat < -90 || lat > 90) throw new SkeinError('invalid_search_sort', `Bad latitude \`${match[1]}\`. Latitude must be contained between -90 and 90 degrees.`);
+    if (lng < -180 || lng > 180) throw new SkeinError('invalid_search_sort', `Bad longitude \`${match[2]}\`. Longitude must be contained between -180 and 180 degrees.`);
+    return { field: null, point: { lat, lng }, direction };
+  }
+  if ((direction !== 'asc' && direction !== 'desc') || subject === '') {
+    throw new SkeinError('invalid_search_sort', `Invalid syntax for the sort parameter: expected expression ending by \`:asc\` or \`:desc\`, found \`${text}\`.`);
+  }
+  if (subject === '_geo' || subject === '_geoDistance' || subject === '_geoRadius' || subject === '_geoBoundingBox') {
+    throw new SkeinError('invalid_search_sort', `\`${subject}\` is a reserved keyword and thus can't be used as a sort expression. Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates.`);
+  }
+  return { field: subject, point: null, direction };
+}
+
+/** Parses and checks every criterion; throws invalid_search_sort. */
+export function checkSortParameter(sort: readonly string[], sortableAttributes: readonly string[], rankingRules: readonly string[]): SortCriterion[] {
+  const criteria = sort.map(parseSortCriterion);
+  for (const criterion of criteria) {
+    const field = criterion.field ?? '_geo';
+    if (matchesAnyPattern(sortableAttributes, field)) continue;
+    const available = sortableAttributes.length === 0
+      ? 'This index does not have configured sortable attributes.'
+      : `Available sortable attributes are: ${listForMessage(sortableAttributes)}.`;
+    throw new SkeinError('invalid_search_sort', `Attribute \`${field}\` is not sortable. ${available}`);
+  }
+  if (criteria.length > 0 && !rankingRules.includes('sort')) {
+    throw new SkeinError('invalid_search_sort', 'You must specify where `sort` is listed in the rankingRules setting to use the sort parameter at search time.');
+  }
+  return criteria;
+}

@@ -1,0 +1,130 @@
+// A search hit's JSON with its formatting members (spec 4.2.4 rules 10-12): the retrieved document,
+// then `_formatted` (highlighted / cropped; numbers become strings), `_matchesPosition` (UTF-8 byte
+// offsets) and `_rankingScore`, in Meilisearch's key order.
+import { selectsField } from '../documents/flatten.js';
+import { projectDocument } from '../documents/projection.js';
+import { formatText, matchPositions, type MatchPosition, type TextFormat } from './highlight.js';
+import type { WordMatcher } from './query-matcher.js';
+import { rankingScore } from './ranking-score.js';
+import { wordsOfText } from './text-words.js';
+
+export const DEFAULT_CROP_LENGTH = 10;
+export const DEFAULT_CROP_MARKER = '…';
+export const DEFAULT_PRE_TAG = '<em>';
+export const DEFAULT_POST_TAG = '</em>';
+
+/** The formatting fields of a search query as the front forwards them in ShardQueryMessage.options. */
+export interface FormattingOptions {
+  attributesToHighlight?: string[] | null;
+  attributesToCrop?: string[] | null;
+  cropLength?: number | null;
+  cropMarker?: string | null;
+  highlightPreTag?: string | null;
+  highlightPostTag?: string | null;
+  showMatchesPosition?: boolean | null;
+  showRankingScore?: boolean | null;
+}
+
+export interface HitToFormat {
+  /** The stored document. */
+  stored: Record<string, unknown>;
+  /** Effective attributesToRetrieve (already ∩ displayedAttributes); null = all. */
+  attributesToRetrieve: readonly string[] | null;
+  displayedAttributes: readonly string[];
+  score: readonly number[];
+  /** Fields added after retrieval (`_geoDistance`): they follow the document, before `_formatted`. */
+  extraFields?: Record<string, unknown>;
+}
+
+interface CropSelector {
+  name: string;
+  length: number | null;
+}
+
+/** `attr:N` sets that attribute's crop length. */
+export function parseCropSelectors(list: readonly string[]): CropSelector[] {
+  return list.map((entry) => {
+    const match = /^(.*):(\d+)$/.exec(entry);
+    return match ? { name: match[1]!, length: Number(match[2]) } : { name: entry, length: null };
+  });
+}
+
+export function needsFormatting(options: FormattingOptions): boolean {
+  return (options.attributesToHighlight?.length ?? 0) > 0 || (options.attributesToCrop?.length ?? 0) > 0
+    || options.showMatchesPosition === true || options.showRankingScore === true;
+}
+
+export function formatHit(hit: HitToFormat, options: FormattingOptions, matcher: WordMatcher): Record<string, unknown> {
+  const retrieved = projectDocument(hit.stored, hit.attributesToRetrieve);
+  const out: Record<string, unknown> = { ...retrieved, ...hit.extraFields };
+  const highlight = options.attributesToHighlight ?? [];
+  const crop = parseCropSelectors(options.attributesToCrop ?? []);
+  if (selectsDisplayed([...highlight, ...crop.map((selector) => selector.name)], hit.displayedAttributes)) {
+    const displayed = projectDocument(hit.stored, hit.displayedAttributes);
+    // Named attributes join the retrieved ones; "*" means the retrieved ones only.
+    const named = [...highlight, ...crop.map((selector) => selector.name)].filter((name) => name !== '*');
+    const base = hit.attributesToRetrieve === null ? retrieved : projectDocument(displayed, [...hit.attributesToRetrieve, ...named]);
+    const defaults = {
+      highlight: { preTag: options.highlightPreTag ?? DEFAULT_PRE_TAG, postTag: options.highlightPostTag ?? DEFAULT_POST_TAG },
+      cropLength: options.cropLength ?? DEFAULT_CROP_LENGTH,
+      cropMarker: options.cropMarker ?? DEFAULT_CROP_MARKER,
+    };
+    const formatOf = (path: string): TextFormat => {
+      const highlighted = highlight.some((selector) => selectsField(selector, path));
+      const cropSelector = crop.find((selector) => selector.name !== '*' && selectsField(selector.name, path))
+        ?? crop.find((selector) => selector.name === '*');
+      return {
+        highlight: highlighted ? defaults.highlight : null,
+        crop: cropSelector ? { length: cropSelector.length ?? defaults.cropLength, marker: defaults.cropMarker } : null,
+      };
+    };
+    out._formatted = formatObject(base, '', formatOf, matcher);
+  }
+  if (options.showMatchesPosition === true) {
+    const positions: Record<string, MatchPosition[]> = {};
+    const displayed = projectDocument(hit.stored, hit.displayedAttributes);
+    for (const [key, value] of Object.entries(displayed)) collectPositions(value, key, [], matcher, positions);
+    out._matchesPosition = positions;
+  }
+  if (options.showRankingScore === true) out._rankingScore = rankingScore(hit.score);
+  return out;
+}
+
+/** search-semantics §10: `_formatted` appears only when the lists name at least one displayed attribute. */
+function selectsDisplayed(names: readonly string[], displayed: readonly string[]): boolean {
+  if (names.length === 0) return false;
+  if (names.includes('*') || displayed.includes('*')) return true;
+  return names.some((name) => displayed.some((shown) => selectsField(shown, name) || selectsField(name, shown)));
+}
+
+function formatObject(object: Record<string, unknown>, parent: string, formatOf: (path: string) => TextFormat,
+  matcher: WordMatcher): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(object)) out[key] = formatValue(value, parent === '' ? key : `${parent}.${key}`, formatOf, matcher);
+  return out;
+}
+
+function formatValue(value: unknown, path: string, formatOf: (path: string) => TextFormat, matcher: WordMatcher): unknown {
+  if (typeof value === 'string' || typeof value === 'number') {
+    const text = String(value);
+    const format = formatOf(path);
+    if (!format.highlight && !format.crop) return text;
+    return formatText(text, wordsOfText(text, matcher), format);
+  }
+  if (Array.isArray(value)) return value.map((element) => formatValue(element, path, formatOf, matcher));
+  if (value !== null && typeof value === 'object') return formatObject(value as Record<string, unknown>, path, formatOf, matcher);
+  return value;
+}
+
+function collectPositions(value: unknown, path: string, indices: number[], matcher: WordMatcher,
+  out: Record<string, MatchPosition[]>): void {
+  if (typeof value === 'string' || typeof value === 'number') {
+    const text = String(value);
+    const found = matchPositions(text, wordsOfText(text, matcher), indices);
+    if (found.length > 0) (out[path] ??= []).push(...found);
+  } else if (Array.isArray(value)) {
+    value.forEach((element, index) => collectPositions(element, path, [...indices, index], matcher, out));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) collectPositions(child, `${path}.${key}`, indices, matcher, out);
+  }
+}

@@ -1,0 +1,138 @@
+// Documents by filter: GET .../documents?filter= and POST .../documents/fetch (a placeholder search with
+// the filter and no sort, whose hits come in ascending internal id order — the browse order — and whose
+// candidates are the total), and POST .../documents/delete (a task). Errors use invalid_document_filter.
+import { projectDocument } from '../documents/projection.js';
+import { SkeinError } from '../errors/index.js';
+import { attributePatternsOf } from '../filter/attribute-patterns.js';
+import { documentMatches } from '../filter/document-match.js';
+import { mergeRankedHits } from '../ranking/merge-ranked-hits.js';
+import type { HitMessage } from '../protocol/messages.js';
+import { checkFilterAgainstSettings, parseFilterParameter } from '../filter/filter-input.js';
+import { denyUnknownFields, invalidValueType, isPlainObject, missingField } from './deserr-messages.js';
+import { jsonReply } from './http-types.js';
+import { validateIndexUid } from './index-uid.js';
+import type { FrontContext, RouteSpec } from './route-spec.js';
+
+export interface DocumentsFetch {
+  offset: number;
+  limit: number;
+  fields: string[] | null;
+  /** The filter parameter (string or array form) or null. */
+  filter: unknown;
+  ids: string[] | null;
+}
+
+/**
+ * Browse with optional `ids` and `filter`. A filter alone is a placeholder search on the shards (hits
+ * in ascending internal id order, the browse order); with ids, each listed document is matched here.
+ */
+export async function fetchDocuments(context: FrontContext, uid: string, request: DocumentsFetch): Promise<string> {
+  const record = context.indexes.require(uid);
+  const node = parseFilterParameter(request.filter, 'invalid_document_filter');
+  if (node) checkFilterAgainstSettings(node, attributePatternsOf(record.settings.filterableAttributes ?? []), 'invalid_document_filter');
+  const { offset, limit, fields } = request;
+  const page = (texts: string[], total: number) =>
+    `{"results":[${texts.map((text) => projectText(text, fields)).join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
+  if (request.ids !== null) {
+    const docIds = request.ids.map((id) => context.storage.externalIds.get([uid, id])).filter((docId): docId is number => docId !== undefined);
+    const texts: string[] = [];
+    for (const docId of [...new Set(docIds)].sort((a, b) => a - b)) {
+      const text = context.storage.documents.get([uid, docId]);
+      if (text !== undefined && (node === null || documentMatches(node, JSON.parse(text) as Record<string, unknown>))) texts.push(text);
+    }
+    return page(texts.slice(offset, offset + limit), texts.length);
+  }
+  if (node === null) {
+    const texts: string[] = [];
+    if (limit > 0) for (const { value } of context.storage.documents.getRange({ start: [uid, 0], end: [uid, 0xffffffff + 1], offset, limit })) texts.push(value);
+    return page(texts, record.documentCount);
+  }
+  const results = await context.search.search({
+    indexUid: uid, q: null, hitsWanted: offset + limit, matchingStrategy: 'last',
+    attributesToRetrieve: fields === null || fields.includes('*') ? null : fields, exhaustiveCount: true, options: { filter: request.filter },
+  }, record.shardCount);
+  let total = 0;
+  const lists: HitMessage[][] = [];
+  for (const result of results) {
+    total += result.candidates;
+    lists.push(result.hits);
+  }
+  const hits = mergeRankedHits(lists, offset, limit);
+  return `{"results":[${hits.map((hit) => hit.document).join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
+}
+
+function projectText(text: string, fields: string[] | null): string {
+  if (fields === null || fields.includes('*')) return text;
+  return JSON.stringify(projectDocument(JSON.parse(text) as Record<string, unknown>, fields));
+}
+
+/** GET `filter` is JSON first (so the array form works), else the raw expression. */
+export function documentsFilterParameter(raw: string): unknown {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed === 'string' || Array.isArray(parsed)) return parsed;
+  } catch {
+    // An ordinary filter expression.
+  }
+  return raw;
+}
+
+/** POST /indexes/{uid}/documents/fetch: the browse with a JSON body. */
+function parseFetchBody(body: unknown): DocumentsFetch {
+  if (!isPlainObject(body)) throw invalidValueType('bad_request', '.', 'an object', body);
+  denyUnknownFields(body, ['offset', 'limit', 'fields', 'retrieveVectors', 'filter', 'ids', 'sort']);
+  const usize = (name: string, code: 'invalid_document_offset' | 'invalid_document_limit', fallback: number): number => {
+    const value = body[name];
+    if (value === undefined || value === null) return fallback;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw invalidValueType(code, `.${name}`, 'a positive integer', value);
+    return value;
+  };
+  const fields = body.fields ?? null;
+  if (fields !== null && (!Array.isArray(fields) || fields.some((field) => typeof field !== 'string'))) {
+    throw invalidValueType('invalid_document_fields', '.fields', 'an array', fields);
+  }
+  const filter = body.filter ?? null;
+  if (filter !== null && typeof filter !== 'string' && !Array.isArray(filter)) throw invalidValueType('invalid_document_filter', '.filter', 'a string or an array', filter);
+  const ids = body.ids ?? null;
+  if (ids !== null && !Array.isArray(ids)) throw invalidValueType('invalid_document_ids', '.ids', 'an array', ids);
+  if (body.retrieveVectors !== undefined && body.retrieveVectors !== null && typeof body.retrieveVectors !== 'boolean') {
+    throw invalidValueType('invalid_document_retrieve_vectors', '.retrieveVectors', 'a boolean', body.retrieveVectors);
+  }
+  if (body.sort !== undefined && body.sort !== null) throw new SkeinError('feature_not_enabled', 'Fetching documents with `sort` is not supported by this server yet.');
+  return {
+    offset: usize('offset', 'invalid_document_offset', 0),
+    limit: usize('limit', 'invalid_document_limit', 20),
+    fields: fields as string[] | null,
+    filter,
+    ids: ids === null ? null : (ids as unknown[]).map((id) => (typeof id === 'string' ? id : JSON.stringify(id))),
+  };
+}
+
+/** POST /indexes/{uid}/documents/fetch, and POST .../documents/delete whose filter syntax is checked now, filterability when the task runs. */
+export const documentsFilterRoutes: RouteSpec[] = [
+  {
+    method: 'POST', path: '/indexes/{indexUid}/documents/fetch', action: 'documents.get', body: 'json',
+    handle: async (request, context) => {
+      const uid = validateIndexUid(request.params.indexUid!);
+      return { status: 200, body: await fetchDocuments(context, uid, parseFetchBody(request.json)) };
+    },
+  },
+  {
+    method: 'POST', path: '/indexes/{indexUid}/documents/delete', action: 'documents.delete', body: 'json',
+    handle: async (request, context) => {
+      const uid = validateIndexUid(request.params.indexUid!);
+      const body = request.json;
+      if (!isPlainObject(body)) throw invalidValueType('bad_request', '.', 'an object', body);
+      denyUnknownFields(body, ['filter']);
+      if (body.filter === undefined) throw missingField('missing_document_filter', 'filter');
+      const filter = body.filter;
+      if (filter !== null && typeof filter !== 'string' && !Array.isArray(filter)) {
+        throw invalidValueType('invalid_document_filter', '.filter', 'a string or an array', filter);
+      }
+      if (parseFilterParameter(filter, 'invalid_document_filter') === null) {
+        throw new SkeinError('invalid_document_filter', 'Sending an empty filter is forbidden.');
+      }
+      return jsonReply(202, await context.scheduler.enqueue({ type: 'documentDeletion', indexUid: uid, byFilter: filter }));
+    },
+  },
+];

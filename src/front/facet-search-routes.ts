@@ -1,0 +1,94 @@
+// POST /indexes/{uid}/facet-search (routes.md §4.4): the facet's values among the documents matching
+// q + filter, whose normalized form the facetQuery prefixes (with typos). The shards count every value
+// of the facet (an ordinary search with `facets: [facetName]` and no hits); the front keeps the
+// matching values, ordered by sortFacetValuesBy and cut at maxValuesPerFacet.
+import { performance } from 'node:perf_hooks';
+import { tenantFilter, fuseFilters } from '../auth/index.js';
+import { SkeinError } from '../errors/index.js';
+import { attributePatternsOf, listForMessage, matchesAnyPattern } from '../filter/attribute-patterns.js';
+import { facetQueryMatcher } from '../filter/facet-query.js';
+import type { MatchingStrategyName } from '../protocol/messages.js';
+import { denyUnknownFields, invalidValueType, isPlainObject, missingField, unknownValue } from './deserr-messages.js';
+import { compareFacetValues, mergeFacetExtras, type FacetExtras } from './facet-merge.js';
+import { validateIndexUid } from './index-uid.js';
+import type { RouteSpec } from './route-spec.js';
+
+const FIELDS = ['facetQuery', 'facetName', 'q', 'vector', 'hybrid', 'filter', 'matchingStrategy', 'attributesToSearchOn',
+  'rankingScoreThreshold', 'locales', 'exhaustiveFacetCount'];
+const STRATEGIES = ['last', 'all', 'frequency'];
+
+interface FacetSearchBody {
+  facetName: string;
+  facetQuery: string | null;
+  q: string | null;
+  filter: unknown;
+  matchingStrategy: MatchingStrategyName;
+}
+
+export function parseFacetSearchBody(body: unknown): FacetSearchBody {
+  if (!isPlainObject(body)) throw invalidValueType('bad_request', '.', 'an object', body);
+  denyUnknownFields(body, FIELDS);
+  const { facetName, facetQuery, q, filter, matchingStrategy, exhaustiveFacetCount } = body;
+  if (facetName === undefined) throw missingField('missing_facet_search_facet_name', 'facetName');
+  if (typeof facetName !== 'string') throw invalidValueType('invalid_facet_search_facet_name', '.facetName', 'a string', facetName);
+  if (facetQuery !== undefined && facetQuery !== null && typeof facetQuery !== 'string') {
+    throw invalidValueType('invalid_facet_search_query', '.facetQuery', 'a string', facetQuery);
+  }
+  if (q !== undefined && q !== null && typeof q !== 'string') throw invalidValueType('invalid_search_q', '.q', 'a string', q);
+  if (filter !== undefined && filter !== null && typeof filter !== 'string' && !Array.isArray(filter)) {
+    throw invalidValueType('invalid_search_filter', '.filter', 'a string or an array', filter);
+  }
+  if (matchingStrategy !== undefined && (typeof matchingStrategy !== 'string' || !STRATEGIES.includes(matchingStrategy))) {
+    if (typeof matchingStrategy !== 'string') throw invalidValueType('invalid_search_matching_strategy', '.matchingStrategy', 'a string', matchingStrategy);
+    throw unknownValue('invalid_search_matching_strategy', '.matchingStrategy', matchingStrategy, STRATEGIES);
+  }
+  if (exhaustiveFacetCount !== undefined && exhaustiveFacetCount !== null && typeof exhaustiveFacetCount !== 'boolean') {
+    throw invalidValueType('invalid_facet_search_exhaustive_facet_count', '.exhaustiveFacetCount', 'a boolean', exhaustiveFacetCount);
+  }
+  return {
+    facetName,
+    facetQuery: (facetQuery as string | null | undefined) ?? null,
+    q: (q as string | null | undefined) ?? null,
+    filter: filter ?? null,
+    matchingStrategy: (matchingStrategy as MatchingStrategyName | undefined) ?? 'last',
+  };
+}
+
+export const facetSearchRoutes: RouteSpec[] = [
+  {
+    method: 'POST', path: '/indexes/{indexUid}/facet-search', action: 'search', body: 'json',
+    handle: async (request, context) => {
+      const started = performance.now();
+      const body = parseFacetSearchBody(request.json);
+      const uid = validateIndexUid(request.params.indexUid!);
+      const index = context.indexes.require(uid);
+      if (index.settings.facetSearch === false) throw new SkeinError('facet_search_disabled', 'The facet search is disabled for this index');
+      const filterable = attributePatternsOf(index.settings.filterableAttributes ?? []);
+      if (!matchesAnyPattern(filterable, body.facetName)) {
+        const available = filterable.length === 0
+          ? 'This index does not have configured filterable attributes.'
+          : `Available filterable attributes patterns are: ${listForMessage(filterable)}.`;
+        throw new SkeinError('invalid_facet_search_facet_name', `Attribute \`${body.facetName}\` is not facet-searchable. ${available}`);
+      }
+      const ruleFilter = tenantFilter(request.access, uid);
+      const filter = ruleFilter === null ? body.filter : fuseFilters(body.filter, ruleFilter);
+      const results = await context.search.search({
+        indexUid: uid, q: body.q, hitsWanted: 0, matchingStrategy: body.matchingStrategy, attributesToRetrieve: null,
+        exhaustiveCount: false, options: { facets: [body.facetName], ...(filter === null ? {} : { filter }) },
+      }, index.shardCount);
+      const merged = mergeFacetExtras(results.map((result) => result.extras as FacetExtras | null));
+      const counts = merged?.facetDistribution?.[body.facetName] ?? {};
+      const matches = facetQueryMatcher(body.facetQuery);
+      const faceting = index.settings.faceting;
+      const order = faceting.sortFacetValuesBy[body.facetName] ?? faceting.sortFacetValuesBy['*'] ?? 'alpha';
+      const hits = Object.entries(counts).filter(([value]) => matches(value)).map(([value, count]) => ({ value, count }));
+      hits.sort(order === 'count'
+        ? (a, b) => b.count - a.count || compareFacetValues(a.value, b.value)
+        : (a, b) => compareFacetValues(a.value, b.value));
+      const facetHits = hits.slice(0, faceting.maxValuesPerFacet);
+      const processingTimeMs = Math.round(performance.now() - started);
+      return { status: 200, body: JSON.stringify({ facetHits, facetQuery: body.facetQuery, processingTimeMs }) };
+    },
+  },
+];
+

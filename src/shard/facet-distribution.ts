@@ -1,0 +1,90 @@
+// One shard's facet partials for the matching documents: EVERY value's count (not a top-N, so the
+// front's sum over shards is exact before it keeps maxValuesPerFacet) and the numeric min/max.
+import type roaring from 'roaring';
+import { displaySpelling, type FacetStore, type FieldFacets } from './facet-store.js';
+
+export interface FacetPartials {
+  facetDistribution: Record<string, Record<string, number>>;
+  facetStats: Record<string, { min: number; max: number }>;
+}
+
+export function facetPartials(store: FacetStore, candidates: roaring.RoaringBitmap32, facets: readonly string[]): FacetPartials {
+  const facetDistribution: Record<string, Record<string, number>> = {};
+  const facetStats: Record<string, { min: number; max: number }> = {};
+  for (const name of facets) {
+    const field = store.field(name);
+    const counts: Record<string, number> = {};
+    facetDistribution[name] = counts;
+    if (!field || candidates.isEmpty) continue;
+    if (field.strings.size <= candidates.size) countStringsByValue(field, candidates, counts);
+    else countStringsByDocument(field, candidates, counts);
+    countNumbers(field, candidates, counts);
+    const stats = numericStats(field, candidates);
+    if (stats) facetStats[name] = stats;
+  }
+  return { facetDistribution, facetStats };
+}
+
+/** Few values, many candidates: one intersection count per value. */
+function countStringsByValue(field: FieldFacets, candidates: roaring.RoaringBitmap32, counts: Record<string, number>): void {
+  for (const facet of field.strings.values()) {
+    const count = facet.docs.read().andCardinality(candidates);
+    if (count > 0) {
+      const spelling = displaySpelling(facet);
+      counts[spelling] = (counts[spelling] ?? 0) + count;
+    }
+  }
+}
+
+/** Many values, few candidates: read each candidate's own values. */
+function countStringsByDocument(field: FieldFacets, candidates: roaring.RoaringBitmap32, counts: Record<string, number>): void {
+  const byKey = new Map<string, number>();
+  for (const docId of candidates) {
+    const values = field.values.get(docId);
+    if (values) for (const key of values.strings) byKey.set(key, (byKey.get(key) ?? 0) + 1);
+  }
+  for (const [key, count] of byKey) {
+    const spelling = displaySpelling(field.strings.get(key)!);
+    counts[spelling] = (counts[spelling] ?? 0) + count;
+  }
+}
+
+/** Numbers: the candidates' own values when they are few, else one pass over the sorted pairs. */
+function countNumbers(field: FieldFacets, candidates: roaring.RoaringBitmap32, counts: Record<string, number>): void {
+  const byNumber = new Map<number, number>();
+  const { values, docIds } = field.sortedNumbers();
+  if (values.length === 0) return;
+  if (candidates.size * 4 < values.length) {
+    for (const docId of candidates) {
+      const own = field.values.get(docId);
+      if (own) for (const number of own.numbers) byNumber.set(number, (byNumber.get(number) ?? 0) + 1);
+    }
+  } else {
+    const member = membership(candidates);
+    for (let k = 0; k < values.length; k++) {
+      if (member[docIds[k]!] === 1) byNumber.set(values[k]!, (byNumber.get(values[k]!) ?? 0) + 1);
+    }
+  }
+  for (const [number, count] of byNumber) counts[String(number)] = (counts[String(number)] ?? 0) + count;
+}
+
+/** A dense membership array of the candidates (docIds are small integers). */
+function membership(candidates: roaring.RoaringBitmap32): Uint8Array {
+  const member = new Uint8Array((candidates.maximum() >>> 0) + 1);
+  for (const docId of candidates.toUint32Array()) member[docId] = 1;
+  return member;
+}
+
+function numericStats(field: FieldFacets, candidates: roaring.RoaringBitmap32): { min: number; max: number } | null {
+  const { values, docIds } = field.sortedNumbers();
+  let min: number | null = null;
+  for (let k = 0; k < values.length; k++) {
+    if (candidates.has(docIds[k]!)) {
+      min = values[k]!;
+      break;
+    }
+  }
+  if (min === null) return null;
+  for (let k = values.length - 1; k >= 0; k--) if (candidates.has(docIds[k]!)) return { min, max: values[k]! };
+  return { min, max: min };
+}

@@ -1,0 +1,217 @@
+// The faceted values of one shard: for every filterable / sortable / distinct field, bitmaps of
+// documents per normalized string and per number, sorted arrays for ranges and sort, the
+// EXISTS / IS NULL / IS EMPTY sets, each document's own values, and `_geo` points.
+import roaring from 'roaring';
+import { flattenDocument } from '../documents/flatten.js';
+import { normalizeFacetValue } from '../filter/facet-value.js';
+
+const { RoaringBitmap32 } = roaring;
+type RoaringBitmap32 = roaring.RoaringBitmap32;
+
+/**
+ * A bitmap whose additions are buffered in a JS array and applied in one addMany when it is read:
+ * a bulk load then costs one native call per bitmap instead of one per document and value.
+ */
+export class LazyBitmap {
+  private readonly bitmap = new RoaringBitmap32();
+  private pending: number[] = [];
+
+  add(docId: number): void {
+    this.pending.push(docId);
+  }
+
+  remove(docId: number): void {
+    this.read().remove(docId);
+  }
+
+  /** The bitmap itself: do not mutate. */
+  read(): RoaringBitmap32 {
+    if (this.pending.length > 0) {
+      this.bitmap.addMany(this.pending);
+      this.pending = [];
+    }
+    return this.bitmap;
+  }
+}
+
+export interface DocFacetValues {
+  numbers: number[];
+  /** Normalized strings (booleans as "true" / "false"). */
+  strings: string[];
+  /** The document's distinct key once computed (src/shard/distinct.ts). */
+  distinctKey?: string | null;
+}
+
+export interface StringFacet {
+  docs: LazyBitmap;
+  /** Original spellings with how many documents use each; the smallest one is shown. */
+  spellings: Map<string, number>;
+}
+
+export interface GeoPoint {
+  lat: number;
+  lng: number;
+}
+
+export class FieldFacets {
+  readonly strings = new Map<string, StringFacet>();
+  readonly exists = new LazyBitmap();
+  readonly nulls = new LazyBitmap();
+  readonly empties = new LazyBitmap();
+  readonly values = new Map<number, DocFacetValues>();
+  private sortedNumbersCache: { values: Float64Array; docIds: Uint32Array } | null = null;
+  private sortedStringsCache: string[] | null = null;
+
+  add(docId: number, value: unknown): void {
+    this.exists.add(docId);
+    const own: DocFacetValues = { numbers: [], strings: [] };
+    if (value === null) this.nulls.add(docId);
+    else if (value === '' || (Array.isArray(value) && value.length === 0)
+      || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0)) this.empties.add(docId);
+    this.collect(docId, value, own);
+    if (own.numbers.length > 0 || own.strings.length > 0) {
+      this.values.set(docId, own);
+      this.invalidate();
+    }
+  }
+
+  remove(docId: number): void {
+    this.exists.remove(docId);
+    this.nulls.remove(docId);
+    this.empties.remove(docId);
+    const own = this.values.get(docId);
+    if (!own) return;
+    this.values.delete(docId);
+    for (const key of own.strings) {
+      const facet = this.strings.get(key);
+      if (!facet) continue;
+      facet.docs.remove(docId);
+      if (facet.docs.read().isEmpty) this.strings.delete(key);
+    }
+    this.invalidate();
+  }
+
+  /** Every (number, document) pair sorted by number (then document), for equality, ranges, sort and stats. */
+  sortedNumbers(): { values: Float64Array; docIds: Uint32Array } {
+    if (this.sortedNumbersCache) return this.sortedNumbersCache;
+    let count = 0;
+    for (const own of this.values.values()) count += own.numbers.length;
+    const unsortedValues = new Float64Array(count);
+    const unsortedDocIds = new Uint32Array(count);
+    let at = 0;
+    for (const [docId, own] of this.values) {
+      for (const number of own.numbers) {
+        unsortedValues[at] = number;
+        unsortedDocIds[at++] = docId;
+      }
+    }
+    const order = new Uint32Array(count).map((_, k) => k);
+    order.sort((a, b) => unsortedValues[a]! - unsortedValues[b]! || unsortedDocIds[a]! - unsortedDocIds[b]!);
+    const values = new Float64Array(count);
+    const docIds = new Uint32Array(count);
+    for (let k = 0; k < count; k++) {
+      values[k] = unsortedValues[order[k]!]!;
+      docIds[k] = unsortedDocIds[order[k]!]!;
+    }
+    this.sortedNumbersCache = { values, docIds };
+    return this.sortedNumbersCache;
+  }
+
+  /** Normalized string values in ascending order. */
+  sortedStrings(): string[] {
+    this.sortedStringsCache ??= [...this.strings.keys()].sort(compareStrings);
+    return this.sortedStringsCache;
+  }
+
+  /** Documents whose numbers fall in [low, high] (bounds inclusive unless said otherwise). */
+  numberRange(low: number, high: number, lowInclusive = true, highInclusive = true): RoaringBitmap32 {
+    const { values, docIds } = this.sortedNumbers();
+    const from = lowerBound(values, low, !lowInclusive);
+    const to = lowerBound(values, high, highInclusive);
+    return from >= to ? new RoaringBitmap32() : new RoaringBitmap32(docIds.subarray(from, to));
+  }
+
+  private collect(docId: number, value: unknown, own: DocFacetValues): void {
+    if (Array.isArray(value)) {
+      for (const element of value) this.collect(docId, element, own);
+    } else if (typeof value === 'number' && Number.isFinite(value)) {
+      if (!own.numbers.includes(value)) own.numbers.push(value);
+    } else if (typeof value === 'string' || typeof value === 'boolean') {
+      const original = String(value).trim();
+      const key = normalizeFacetValue(original);
+      if (own.strings.includes(key)) return;
+      own.strings.push(key);
+      let facet = this.strings.get(key);
+      if (!facet) this.strings.set(key, (facet = { docs: new LazyBitmap(), spellings: new Map() }));
+      facet.docs.add(docId);
+      facet.spellings.set(original, (facet.spellings.get(original) ?? 0) + 1);
+    }
+  }
+
+  private invalidate(): void {
+    this.sortedNumbersCache = null;
+    this.sortedStringsCache = null;
+  }
+}
+
+/** The spelling shown for a string facet value: the smallest one in use (same on every shard layout). */
+export function displaySpelling(facet: StringFacet): string {
+  let best: string | null = null;
+  for (const [spelling, count] of facet.spellings) if (count > 0 && (best === null || spelling < best)) best = spelling;
+  return best ?? '';
+}
+
+export class FacetStore {
+  readonly fields = new Map<string, FieldFacets>();
+  readonly geo = new Map<number, GeoPoint>();
+
+  constructor(private readonly isFaceted: (field: string) => boolean, private readonly geoEnabled: boolean) {}
+
+  field(name: string): FieldFacets | undefined {
+    return this.fields.get(name);
+  }
+
+  upsert(docId: number, document: Record<string, unknown>): void {
+    for (const [name, value] of flattenDocument(document)) {
+      if (!this.isFaceted(name)) continue;
+      // `_geo` is a location, filtered and sorted through `geo` only (never a facet value).
+      if (this.geoEnabled && (name === '_geo' || name.startsWith('_geo.'))) continue;
+      let field = this.fields.get(name);
+      if (!field) this.fields.set(name, (field = new FieldFacets()));
+      field.add(docId, value);
+    }
+    if (this.geoEnabled) {
+      const point = geoPointOf(document['_geo']);
+      if (point) this.geo.set(docId, point);
+    }
+  }
+
+  delete(docId: number): void {
+    for (const field of this.fields.values()) field.remove(docId);
+    this.geo.delete(docId);
+  }
+}
+
+function geoPointOf(value: unknown): GeoPoint | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const lat = Number((value as Record<string, unknown>)['lat']);
+  const lng = Number((value as Record<string, unknown>)['lng']);
+  return Number.isFinite(lat) && Number.isFinite(lng) ? { lat, lng } : null;
+}
+
+/** First index whose value is >= target (or > target when `strict`). */
+function lowerBound(values: Float64Array, target: number, strict: boolean): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const value = values[middle]!;
+    if (value < target || (strict && value === target)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,22 @@
+// Which fields of a document the shard's FacetStore indexes: every filterable pattern, sortable
+// attribute, the distinct attribute and the fields of custom `field:asc|desc` ranking rules.
+import { attributePatternsOf, matchesAnyPattern } from '../filter/attribute-patterns.js';
+import { parseCustomFieldRule } from '../ranking/custom-field.js';
+import type { IndexSettings } from '../settings/index-settings.js';
+
+export interface FacetedFields {
+  isFaceted(field: string): boolean;
+  /** `_geo` is filterable or sortable: documents' `_geo` points are indexed. */
+  geo: boolean;
+}
+
+export function facetedFieldsOf(settings: IndexSettings): FacetedFields {
+  const patterns = [...attributePatternsOf(settings.filterableAttributes ?? []), ...(settings.sortableAttributes ?? [])];
+  if (settings.distinctAttribute) patterns.push(settings.distinctAttribute);
+  for (const rule of settings.rankingRules ?? []) {
+    const custom = parseCustomFieldRule(rule);
+    if (custom) patterns.push(custom.field);
+  }
+  const geo = patterns.includes('_geo') || patterns.includes('*');
+  return { isFaceted: (field) => matchesAnyPattern(patterns, field), geo };
+}

@@ -1,0 +1,115 @@
+// Evaluates a parsed filter on one shard's facet store into the bitmap of matching documents.
+// Equality from the value bitmaps, ranges by binary search in the sorted numbers (and over the
+// sorted normalized strings), negations as "all documents minus", geo by scanning the points.
+import roaring from 'roaring';
+import type { FilterNode, Token } from '../filter/filter-ast.js';
+import { filterNumber, normalizeFacetValue } from '../filter/facet-value.js';
+import type { FacetStore, FieldFacets } from './facet-store.js';
+import { haversineMeters } from '../filter/geo-distance.js';
+
+const { RoaringBitmap32 } = roaring;
+/** A degree of latitude is at least this long on the haversine sphere (2πR / 360, slightly less to be safe). */
+const METERS_PER_DEGREE_OF_LATITUDE_MIN = 111_000;
+type RoaringBitmap32 = roaring.RoaringBitmap32;
+
+export function evaluateFilter(node: FilterNode, store: FacetStore, allDocuments: RoaringBitmap32): RoaringBitmap32 {
+  switch (node.kind) {
+    case 'and': {
+      let result = evaluateFilter(node.children[0]!, store, allDocuments);
+      for (let k = 1; k < node.children.length && !result.isEmpty; k++) result = RoaringBitmap32.and(result, evaluateFilter(node.children[k]!, store, allDocuments));
+      return result;
+    }
+    case 'or':
+      return RoaringBitmap32.orMany(node.children.map((child) => evaluateFilter(child, store, allDocuments)));
+    case 'not':
+      return RoaringBitmap32.andNot(allDocuments, evaluateFilter(node.child, store, allDocuments));
+    case 'compare':
+      return compare(store.field(node.field.text), node.operator, node.value, allDocuments);
+    case 'range': {
+      const field = store.field(node.field.text);
+      if (!field) return new RoaringBitmap32();
+      return between(field, node.from.text, node.to.text, true, true);
+    }
+    case 'in': {
+      const field = store.field(node.field.text);
+      if (!field) return new RoaringBitmap32();
+      return RoaringBitmap32.orMany(node.values.map((value) => equal(field, value)));
+    }
+    case 'exists':
+      return store.field(node.field.text)?.exists.read().clone() ?? new RoaringBitmap32();
+    case 'isNull':
+      return store.field(node.field.text)?.nulls.read().clone() ?? new RoaringBitmap32();
+    case 'isEmpty':
+      return store.field(node.field.text)?.empties.read().clone() ?? new RoaringBitmap32();
+    case 'contains':
+      return matchingStrings(store.field(node.field.text), (key, needle) => key.includes(needle), node.value.text);
+    case 'startsWith':
+      return matchingStrings(store.field(node.field.text), (key, needle) => key.startsWith(needle), node.value.text);
+    case 'geoRadius': {
+      const out = new RoaringBitmap32();
+      // A point farther in latitude alone than the radius cannot be inside: skip the trigonometry.
+      const latitudeBand = node.meters / METERS_PER_DEGREE_OF_LATITUDE_MIN;
+      const inside: number[] = [];
+      for (const [docId, point] of store.geo) {
+        if (Math.abs(point.lat - node.lat) > latitudeBand) continue;
+        if (haversineMeters(node.lat, node.lng, point.lat, point.lng) <= node.meters) inside.push(docId);
+      }
+      out.addMany(inside);
+      return out;
+    }
+    case 'geoBoundingBox': {
+      const out = new RoaringBitmap32();
+      const wraps = node.left > node.right;
+      for (const [docId, point] of store.geo) {
+        if (point.lat > node.top || point.lat < node.bottom) continue;
+        const inside = wraps ? point.lng >= node.left || point.lng <= node.right : point.lng >= node.left && point.lng <= node.right;
+        if (inside) out.add(docId);
+      }
+      return out;
+    }
+  }
+}
+
+function equal(field: FieldFacets, value: Token): RoaringBitmap32 {
+  const strings = field.strings.get(normalizeFacetValue(value.text))?.docs.read();
+  const number = filterNumber(value.text);
+  const numbers = number === null ? null : field.numberRange(number, number);
+  if (strings && numbers) return RoaringBitmap32.or(strings, numbers);
+  return numbers ?? strings?.clone() ?? new RoaringBitmap32();
+}
+
+function compare(field: FieldFacets | undefined, operator: string, value: Token, allDocuments: RoaringBitmap32): RoaringBitmap32 {
+  if (operator === '!=') return field ? RoaringBitmap32.andNot(allDocuments, equal(field, value)) : allDocuments.clone();
+  if (!field) return new RoaringBitmap32();
+  switch (operator) {
+    case '=': return equal(field, value);
+    case '>': return between(field, value.text, null, false, true);
+    case '>=': return between(field, value.text, null, true, true);
+    case '<': return between(field, null, value.text, true, false);
+    default: return between(field, null, value.text, true, true);
+  }
+}
+
+/** Numeric range when the bounds are numbers, and (Meilisearch ≥ 1.15) the same range on normalized strings. */
+function between(field: FieldFacets, low: string | null, high: string | null, lowInclusive: boolean, highInclusive: boolean): RoaringBitmap32 {
+  const parts: RoaringBitmap32[] = [];
+  const lowNumber = low === null ? -Infinity : filterNumber(low);
+  const highNumber = high === null ? Infinity : filterNumber(high);
+  if (lowNumber !== null && highNumber !== null) parts.push(field.numberRange(lowNumber, highNumber, lowInclusive, highInclusive));
+  const lowKey = low === null ? null : normalizeFacetValue(low);
+  const highKey = high === null ? null : normalizeFacetValue(high);
+  for (const key of field.sortedStrings()) {
+    if (lowKey !== null && (key < lowKey || (!lowInclusive && key === lowKey))) continue;
+    if (highKey !== null && (key > highKey || (!highInclusive && key === highKey))) break;
+    parts.push(field.strings.get(key)!.docs.read());
+  }
+  return parts.length === 0 ? new RoaringBitmap32() : RoaringBitmap32.orMany(parts);
+}
+
+function matchingStrings(field: FieldFacets | undefined, test: (key: string, needle: string) => boolean, needle: string): RoaringBitmap32 {
+  if (!field) return new RoaringBitmap32();
+  const normalized = normalizeFacetValue(needle);
+  const parts: RoaringBitmap32[] = [];
+  for (const [key, facet] of field.strings) if (test(key, normalized)) parts.push(facet.docs.read());
+  return parts.length === 0 ? new RoaringBitmap32() : RoaringBitmap32.orMany(parts);
+}

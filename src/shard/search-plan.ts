@@ -1,0 +1,65 @@
+// The shaping options of one search (filter, sort, facets, distinct), parsed and checked against the
+// index settings once per query and worker, before any shard is searched. Errors are SkeinErrors
+// with the search codes, so the front answers 400 with Meilisearch's messages.
+import { SkeinError } from '../errors/index.js';
+import { attributePatternsOf, listForMessage, matchesAnyPattern } from '../filter/attribute-patterns.js';
+import type { FilterNode } from '../filter/filter-ast.js';
+import { checkFilterAgainstSettings, parseFilterParameter } from '../filter/filter-input.js';
+import { checkSortParameter } from '../filter/sort-criteria.js';
+import type { SortCriterion } from '../ranking/sort-key.js';
+import type { IndexSettings } from '../settings/index-settings.js';
+
+export interface SearchPlan {
+  filter: FilterNode | null;
+  /** The sort parameter's criteria texts and their parsed form (same order). */
+  sortTexts: string[] | null;
+  sortCriteria: SortCriterion[];
+  /** Requested facet names (`*` expanded by the shard against its fields), or null. */
+  facets: string[] | null;
+  distinct: string | null;
+  /** The first `_geoPoint` criterion: hits get `_geoDistance` from it. */
+  geoPoint: { lat: number; lng: number } | null;
+}
+
+export function compileSearchPlan(settings: IndexSettings, options: Record<string, unknown> | undefined): SearchPlan {
+  const filterable = attributePatternsOf(settings.filterableAttributes ?? []);
+  const filter = parseFilterParameter(options?.['filter'] ?? null);
+  if (filter) checkFilterAgainstSettings(filter, filterable);
+  const sortTexts = Array.isArray(options?.['sort']) ? (options!['sort'] as string[]) : null;
+  const sortCriteria = sortTexts ? checkSortParameter(sortTexts, settings.sortableAttributes ?? [], settings.rankingRules ?? []) : [];
+  const facets = Array.isArray(options?.['facets']) ? checkFacets(options!['facets'] as string[], filterable) : null;
+  let distinct = settings.distinctAttribute ?? null;
+  const requestedDistinct = options?.['distinct'];
+  if (typeof requestedDistinct === 'string') {
+    if (!matchesAnyPattern(filterable, requestedDistinct)) {
+      const available = filterable.length === 0
+        ? 'This index does not have configured filterable attributes.'
+        : `Available filterable attributes patterns are: ${listForMessage(filterable)}.`;
+      throw new SkeinError('invalid_search_distinct', `Attribute \`${requestedDistinct}\` is not filterable and thus, cannot be used as distinct attribute. ${available}`);
+    }
+    distinct = requestedDistinct;
+  }
+  const geoPoint = sortCriteria.find((criterion) => criterion.point)?.point ?? null;
+  return { filter, sortTexts, sortCriteria, facets, distinct, geoPoint };
+}
+
+function checkFacets(facets: string[], filterable: readonly string[]): string[] {
+  const invalid = facets.filter((name) => name !== '*' && !matchesAnyPattern(filterable, name));
+  if (invalid.length === 0) return facets;
+  const names = [...new Set(invalid)].sort();
+  let message = names.length === 1
+    ? `Invalid facet distribution, attribute \`${names[0]}\` is not filterable.`
+    : `Invalid facet distribution, attributes ${names.map((name) => `\`${name}\``).join(', ')} are not filterable.`;
+  message += filterable.length === 0
+    ? ' This index does not have configured filterable attributes.'
+    : ` The available filterable attribute patterns are \`${[...new Set(filterable)].sort().join(', ')}\`.`;
+  throw new SkeinError('invalid_search_facets', message);
+}
+
+/** `*` stands for every faceted field of the shard that is filterable. */
+export function expandFacetNames(facets: readonly string[], fieldNames: Iterable<string>, filterable: readonly string[]): string[] {
+  if (!facets.includes('*')) return [...facets];
+  const out = new Set(facets.filter((name) => name !== '*'));
+  for (const name of fieldNames) if (matchesAnyPattern(filterable, name)) out.add(name);
+  return [...out];
+}

@@ -1,0 +1,121 @@
+// One query over the shards a worker owns, with its shaping (search-plan.ts): the filter as a bitmap
+// per shard, sort orders from each shard's facet store, distinct keys, facet partials, and each
+// hit's `_geoDistance`. Returns the worker's best hits merged, and `extras` for the front.
+import type { MatchingStrategyName } from '../protocol/messages.js';
+import { mergeRankedHits } from '../ranking/merge-ranked-hits.js';
+import { parseSortCriterion } from '../filter/sort-criteria.js';
+import { parseCustomFieldRule } from '../ranking/custom-field.js';
+import type { SortOrder } from '../ranking/sort.js';
+import { attributePatternsOf } from '../filter/attribute-patterns.js';
+import { distinctKeyOf, keepFirstPerKey } from './distinct.js';
+import { facetPartials, type FacetPartials } from './facet-distribution.js';
+import { evaluateFilter } from './filter-evaluator.js';
+import { haversineMeters } from '../filter/geo-distance.js';
+import { expandFacetNames, type SearchPlan } from './search-plan.js';
+import type { ShardIndex } from './shard-index.js';
+import type { ShardHit } from './shard-search.js';
+import { sortOrderFor } from './sort-order.js';
+
+export interface PlannedHit extends ShardHit {
+  /** Meters to the first `_geoPoint` of the sort, rounded; absent when the document has no `_geo`. */
+  geoDistance?: number;
+}
+
+export interface PlannedSearchResult {
+  candidates: number;
+  hits: PlannedHit[];
+  /**
+   * Facet partials ({facetDistribution, facetStats}) and, with distinct, `distinctKeys` aligned with
+   * hits plus `distinctCount` ({keys, withoutKey}) so the front counts matches exactly.
+   */
+  extras: Record<string, unknown> | null;
+  /** See ShardSearchResult.rankingEntries (the same for every shard of one query). */
+  rankingEntries: boolean[] | null;
+}
+
+export interface PlannedQuery {
+  q: string | null;
+  hitsWanted: number;
+  matchingStrategy: MatchingStrategyName;
+  deadline: number;
+}
+
+export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, query: PlannedQuery): PlannedSearchResult {
+  let candidates = 0;
+  let rankingEntries: boolean[] | null = null;
+  const lists: PlannedHit[][] = [];
+  const partials: FacetPartials[] = [];
+  const distinctKeys = new Set<string>();
+  let withoutDistinctKey = 0;
+  for (const shard of shards) {
+    const restrictTo = plan.filter ? evaluateFilter(plan.filter, shard.facets, shard.documents) : null;
+    const distinct = plan.distinct ? distinctKeyOf(shard.facets.field(plan.distinct)) : null;
+    const result = shard.search({
+      q: query.q, hitsWanted: query.hitsWanted, matchingStrategy: query.matchingStrategy, deadline: query.deadline,
+      sort: plan.sortTexts, sortOrder: sortOrderProvider(shard), restrictTo, distinct,
+    });
+    candidates += result.candidates;
+    rankingEntries = result.rankingEntries;
+    if (result.distinctKeys) {
+      for (const key of result.distinctKeys.keys) distinctKeys.add(key);
+      withoutDistinctKey += result.distinctKeys.withoutKey;
+    }
+    lists.push(plan.geoPoint ? result.hits.map((hit) => withGeoDistance(shard, hit, plan.geoPoint!)) : result.hits);
+    if (plan.facets) {
+      const filterable = attributePatternsOf(shard.config.settings.filterableAttributes ?? []);
+      partials.push(facetPartials(shard.facets, result.universe, expandFacetNames(plan.facets, shard.facets.fields.keys(), filterable)));
+    }
+  }
+  let hits: PlannedHit[];
+  if (plan.distinct) {
+    hits = keepFirstPerKey(mergeRankedHits(lists, 0, Infinity), (hit) => hit.distinctKey, query.hitsWanted);
+  } else {
+    hits = mergeRankedHits(lists, 0, query.hitsWanted);
+  }
+  let extras: Record<string, unknown> | null = null;
+  if (plan.facets) extras = mergePartials(partials, plan.facets);
+  if (plan.distinct) {
+    // The same value may match in several shards: the front counts the union of the keys.
+    candidates = distinctKeys.size + withoutDistinctKey;
+    extras ??= {};
+    extras['distinctKeys'] = hits.map((hit) => hit.distinctKey ?? null);
+    extras['distinctCount'] = { keys: [...distinctKeys], withoutKey: withoutDistinctKey };
+  }
+  return { candidates, hits, extras, rankingEntries };
+}
+
+function sortOrderProvider(shard: ShardIndex): (criterion: string) => SortOrder | null {
+  return (criterion) => {
+    const custom = parseCustomFieldRule(criterion);
+    if (custom && !criterion.startsWith('_geoPoint')) return sortOrderFor(shard.facets, { field: custom.field, point: null, direction: custom.direction });
+    try {
+      return sortOrderFor(shard.facets, parseSortCriterion(criterion));
+    } catch {
+      return null;
+    }
+  };
+}
+
+function withGeoDistance(shard: ShardIndex, hit: PlannedHit, point: { lat: number; lng: number }): PlannedHit {
+  const location = shard.facets.geo.get(hit.docId);
+  if (!location) return hit;
+  return { ...hit, geoDistance: Math.round(haversineMeters(point.lat, point.lng, location.lat, location.lng)) };
+}
+
+/** The worker's shards summed (the front sums the workers the same way, facet-merge.ts). */
+function mergePartials(partials: readonly FacetPartials[], requested: readonly string[]): Record<string, unknown> {
+  const facetDistribution: Record<string, Record<string, number>> = {};
+  const facetStats: Record<string, { min: number; max: number }> = {};
+  for (const name of requested) if (name !== '*') facetDistribution[name] = {};
+  for (const partial of partials) {
+    for (const [name, counts] of Object.entries(partial.facetDistribution)) {
+      const into = (facetDistribution[name] ??= {});
+      for (const [value, count] of Object.entries(counts)) into[value] = (into[value] ?? 0) + count;
+    }
+    for (const [name, { min, max }] of Object.entries(partial.facetStats)) {
+      const into = facetStats[name];
+      facetStats[name] = into ? { min: Math.min(into.min, min), max: Math.max(into.max, max) } : { min, max };
+    }
+  }
+  return { facetDistribution, facetStats };
+}

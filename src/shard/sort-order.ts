@@ -1,0 +1,136 @@
+// A shard's SortOrder (ranking/sort.ts) for one criterion: a field's values (numbers first, then
+// normalized strings, then documents without a value) or the distance to a `_geoPoint`. A big universe
+// is walked in the field's sorted values so the bucket sort can stop after a few groups; a small one
+// is keyed document by document and sorted. Both give the same keys (sort-key.ts).
+import roaring from 'roaring';
+import type { SortGroup, SortOrder } from '../ranking/sort.js';
+import {
+  compareSortKeys, missingSortKey, numberSortKey, SORT_KEY_WIDTH, stringSortKey, type SortCriterion, type SortDirection,
+} from '../ranking/sort-key.js';
+import type { FacetStore, FieldFacets } from './facet-store.js';
+import { haversineMeters } from '../filter/geo-distance.js';
+
+const { RoaringBitmap32 } = roaring;
+type RoaringBitmap32 = roaring.RoaringBitmap32;
+
+/** When universe.size × this ≤ the field's valued documents, the universe is keyed document by document (else walked). */
+const WALK_RATIO = 16;
+/** Documents ordered in the first round of a geo sort (rounds double). */
+const GEO_CHUNK = 256;
+
+export function sortOrderFor(store: FacetStore, criterion: SortCriterion): SortOrder {
+  if (criterion.point) return new GeoSortOrder(store, criterion.point, criterion.direction);
+  return new FieldSortOrder(store.field(criterion.field!), criterion.direction);
+}
+
+/** The key of one document for a field (asc: its smallest value, desc: its largest; numbers first). */
+export function fieldSortKey(field: FieldFacets | undefined, docId: number, direction: SortDirection): number[] {
+  const values = field?.values.get(docId);
+  if (!values) return missingSortKey();
+  if (values.numbers.length > 0) {
+    return numberSortKey(direction === 'asc' ? Math.min(...values.numbers) : Math.max(...values.numbers), direction);
+  }
+  let best = values.strings[0]!;
+  for (const value of values.strings) if (direction === 'asc' ? value < best : value > best) best = value;
+  return stringSortKey(best, direction);
+}
+
+class FieldSortOrder implements SortOrder {
+  readonly width = SORT_KEY_WIDTH;
+  constructor(private readonly field: FieldFacets | undefined, private readonly direction: SortDirection) {}
+
+  groups(universe: RoaringBitmap32): Iterator<SortGroup> {
+    if (!this.field) return [{ docIds: universe, key: missingSortKey() }][Symbol.iterator]();
+    const valueCount = this.field.values.size;
+    if (universe.size * WALK_RATIO <= valueCount) return keyedGroups(universe, (docId) => fieldSortKey(this.field, docId, this.direction));
+    return this.walk(universe);
+  }
+
+  private *walk(universe: RoaringBitmap32): Generator<SortGroup> {
+    const field = this.field!;
+    const asc = this.direction === 'asc';
+    const seen = new RoaringBitmap32();
+    const { values, docIds } = field.sortedNumbers();
+    for (let k = asc ? 0 : values.length - 1; asc ? k < values.length : k >= 0;) {
+      const value = values[k]!;
+      const first = k;
+      while ((asc ? k < values.length : k >= 0) && values[k] === value) k += asc ? 1 : -1;
+      const group = new RoaringBitmap32(asc ? docIds.subarray(first, k) : docIds.subarray(k + 1, first + 1));
+      group.andInPlace(universe);
+      group.andNotInPlace(seen);
+      if (group.isEmpty) continue;
+      seen.orInPlace(group);
+      yield { docIds: group, key: numberSortKey(value, this.direction) };
+      if (seen.size >= universe.size) return;
+    }
+    const strings = field.sortedStrings();
+    for (let k = asc ? 0 : strings.length - 1; asc ? k < strings.length : k >= 0; k += asc ? 1 : -1) {
+      const key = strings[k]!;
+      const group = RoaringBitmap32.and(field.strings.get(key)!.docs.read(), universe);
+      group.andNotInPlace(seen);
+      if (group.isEmpty) continue;
+      seen.orInPlace(group);
+      yield { docIds: group, key: stringSortKey(key, this.direction) };
+      if (seen.size >= universe.size) return;
+    }
+    const missing = RoaringBitmap32.andNot(universe, seen);
+    if (!missing.isEmpty) yield { docIds: missing, key: missingSortKey() };
+  }
+}
+
+class GeoSortOrder implements SortOrder {
+  readonly width = SORT_KEY_WIDTH;
+  constructor(private readonly store: FacetStore, private readonly point: { lat: number; lng: number },
+    private readonly direction: SortDirection) {}
+
+  /**
+   * Distances in one typed array; the documents are ordered chunk by chunk (the nearest CHUNK first,
+   * then twice as many...), since the bucket sort usually stops after the first few groups.
+   */
+  *groups(universe: RoaringBitmap32): Generator<SortGroup> {
+    const docIds = universe.toUint32Array();
+    const sign = this.direction === 'asc' ? 1 : -1;
+    const scores = new Float64Array(docIds.length);
+    for (let k = 0; k < docIds.length; k++) {
+      const location = this.store.geo.get(docIds[k]!);
+      scores[k] = location ? sign * haversineMeters(this.point.lat, this.point.lng, location.lat, location.lng) : Infinity;
+    }
+    const sortedScores = scores.slice().sort();
+    let done = 0;
+    let below = -Infinity;
+    for (let chunk = GEO_CHUNK; done < docIds.length; chunk *= 2) {
+      // Every score in (below, ceiling]: whole runs of equal scores, so groups never straddle chunks.
+      const ceiling = sortedScores[Math.min(docIds.length - 1, done + chunk - 1)]!;
+      const picked: number[] = [];
+      for (let k = 0; k < docIds.length; k++) if (scores[k]! > below && scores[k]! <= ceiling) picked.push(k);
+      picked.sort((a, b) => scores[a]! - scores[b]! || docIds[a]! - docIds[b]!);
+      for (let start = 0; start < picked.length;) {
+        const score = scores[picked[start]!]!;
+        let end = start + 1;
+        while (end < picked.length && scores[picked[end]!] === score) end++;
+        const group = new RoaringBitmap32();
+        for (let k = start; k < end; k++) group.add(docIds[picked[k]!]!);
+        yield { docIds: group, key: score === Infinity ? missingSortKey() : numberSortKey(sign * score, this.direction) };
+        start = end;
+      }
+      done += picked.length;
+      below = ceiling;
+    }
+  }
+}
+
+/** Keys every document of the universe, sorts, and yields runs of equal keys. */
+function* keyedGroups(universe: RoaringBitmap32, keyOf: (docId: number) => number[]): Generator<SortGroup> {
+  const docIds = universe.toUint32Array();
+  const keys = Array.from(docIds, keyOf);
+  const order = Array.from(docIds.keys());
+  order.sort((a, b) => compareSortKeys(keys[a]!, keys[b]!) || docIds[a]! - docIds[b]!);
+  for (let start = 0; start < order.length;) {
+    let end = start + 1;
+    while (end < order.length && compareSortKeys(keys[order[start]!]!, keys[order[end]!]!) === 0) end++;
+    const group = new RoaringBitmap32();
+    for (let k = start; k < end; k++) group.add(docIds[order[k]!]!);
+    yield { docIds: group, key: keys[order[start]!]! };
+    start = end;
+  }
+}

@@ -1,0 +1,160 @@
+// The shard side of filters, facets and sort on one ShardIndex: evaluation after upserts and deletes,
+// facet partials, sort keys and orders, facet-query matching, and the front's facet merge.
+import test from 'ava';
+import { documentMatches } from '../../src/filter/document-match.js';
+import { parseFilterParameter } from '../../src/filter/filter-input.js';
+import { facetQueryMatcher } from '../../src/filter/facet-query.js';
+import { normalizeFacetValue } from '../../src/filter/facet-value.js';
+import { mergeFacetExtras } from '../../src/front/facet-merge.js';
+import { compareSortKeys, missingSortKey, numberSortKey, stringSortKey } from '../../src/ranking/sort-key.js';
+import { facetPartials } from '../../src/shard/facet-distribution.js';
+import { evaluateFilter } from '../../src/shard/filter-evaluator.js';
+import { compileIndexConfig } from '../../src/shard/index-config.js';
+import { ShardIndex } from '../../src/shard/shard-index.js';
+import { fieldSortKey, sortOrderFor } from '../../src/shard/sort-order.js';
+
+function shardWith(documents: Record<string, unknown>[]): ShardIndex {
+  const shard = new ShardIndex(compileIndexConfig({ filterableAttributes: ['color', 'size', 'meta', '_geo'], sortableAttributes: ['size'] }));
+  documents.forEach((document, docId) => shard.upsert(docId, document));
+  return shard;
+}
+
+const DOCUMENTS = [
+  { color: 'Red', size: 3 },
+  { color: ['red', 'Blue'], size: [1, 10] },
+  { color: 'Bleu', size: '7' },
+  { color: null, meta: { a: 1 } },
+  { size: 5, meta: {} },
+];
+
+const run = (shard: ShardIndex, filter: string) => evaluateFilter(parseFilterParameter(filter)!, shard.facets, shard.documents).toArray();
+
+test('equality, negation, ranges and presence on the facet store', (t) => {
+  const shard = shardWith(DOCUMENTS);
+  t.deepEqual(run(shard, 'color = RED'), [0, 1]);
+  t.deepEqual(run(shard, 'color != red'), [2, 3, 4]);
+  t.deepEqual(run(shard, 'size = 7'), [2]);
+  t.deepEqual(run(shard, 'size >= 3'), [0, 1, 2, 4]);
+  t.deepEqual(run(shard, 'size 2 TO 4'), [0]);
+  t.deepEqual(run(shard, 'color EXISTS'), [0, 1, 2, 3]);
+  t.deepEqual(run(shard, 'color IS NULL'), [3]);
+  t.deepEqual(run(shard, 'meta IS EMPTY'), [4]);
+  t.deepEqual(run(shard, 'meta.a = 1'), [3]);
+  t.deepEqual(run(shard, 'color STARTS WITH bl'), [1, 2]);
+  t.deepEqual(run(shard, 'color CONTAINS e'), [0, 1, 2]);
+  t.deepEqual(run(shard, 'nothing = 1'), []);
+  t.deepEqual(run(shard, 'nothing != 1'), [0, 1, 2, 3, 4]);
+});
+
+test('deletes and replacements leave no trace in the facet store', (t) => {
+  const shard = shardWith(DOCUMENTS);
+  shard.delete(1);
+  shard.upsert(0, { color: 'green', size: 100 });
+  t.deepEqual(run(shard, 'color = red'), []);
+  t.deepEqual(run(shard, 'size > 80'), [0]); // the string "7" is not > "80" either
+  t.deepEqual(run(shard, 'size = 10'), []);
+  t.deepEqual(facetPartials(shard.facets, shard.documents, ['color']).facetDistribution, { color: { green: 1, Bleu: 1 } });
+});
+
+test('facet partials count each document once per value, with the smallest spelling and numeric stats', (t) => {
+  const shard = shardWith(DOCUMENTS);
+  const partials = facetPartials(shard.facets, shard.documents, ['color', 'size']);
+  t.deepEqual(partials.facetDistribution, { color: { Red: 2, Blue: 1, Bleu: 1 }, size: { 7: 1, 1: 1, 3: 1, 5: 1, 10: 1 } });
+  t.deepEqual(partials.facetStats, { size: { min: 1, max: 10 } });
+});
+
+test('sort keys: numbers before strings before missing, both directions, strings in order', (t) => {
+  const ordered = (keys: number[][]) => keys.every((key, k) => k === 0 || compareSortKeys(keys[k - 1]!, key) < 0);
+  t.true(ordered([numberSortKey(-5, 'asc'), numberSortKey(2, 'asc'), stringSortKey('a', 'asc'), stringSortKey('ab', 'asc'), stringSortKey('b', 'asc'), missingSortKey()]));
+  t.true(ordered([numberSortKey(2, 'desc'), numberSortKey(-5, 'desc'), stringSortKey('b', 'desc'), stringSortKey('ab', 'desc'), stringSortKey('a', 'desc'), missingSortKey()]));
+  t.true(ordered([stringSortKey('abcdefghijklmnopqrstuvwx', 'asc'), stringSortKey('abcdefghijklmnopqrstuvwy', 'asc')]));
+});
+
+test('the walked order and the keyed order agree', (t) => {
+  const shard = shardWith(DOCUMENTS);
+  for (const direction of ['asc', 'desc'] as const) {
+    const order = sortOrderFor(shard.facets, { field: 'size', point: null, direction });
+    const groups = [...{ [Symbol.iterator]: () => order.groups(shard.documents) }].map((group) => group.docIds.toArray());
+    t.deepEqual(groups, direction === 'asc' ? [[1], [0], [4], [2], [3]] : [[1], [4], [0], [2], [3]]);
+    const small = [...{ [Symbol.iterator]: () => order.groups(new (shard.documents.constructor as any)([0, 2])) }].map((group) => group.docIds.toArray());
+    t.deepEqual(small, [[0], [2]]);
+  }
+});
+
+test('facet queries match normalized prefixes with typos', (t) => {
+  t.true(facetQueryMatcher('sci')('Science Fiction'));
+  t.true(facetQueryMatcher('COMÉ')('comedie'));
+  t.true(facetQueryMatcher('horor')('Horror'));
+  t.false(facetQueryMatcher('hor')('Thriller'));
+  t.true(facetQueryMatcher(null)('anything'));
+  t.is(normalizeFacetValue('  Ｃafé '), 'cafe');
+});
+
+test('the front merges one value spelled differently by different shards into one bucket', (t) => {
+  const merged = mergeFacetExtras([
+    { facetDistribution: { genre: { action: 2, Drama: 1 } }, facetStats: { year: { min: 3, max: 9 } } },
+    { facetDistribution: { genre: { Action: 1 } }, facetStats: { year: { min: 1, max: 4 } } },
+  ]);
+  t.deepEqual(merged, { facetDistribution: { genre: { Action: 3, Drama: 1 } }, facetStats: { year: { min: 1, max: 9 } } });
+});
+
+test('the per-document matcher (delete by filter) agrees with the bitmap evaluator', (t) => {
+  let seed = 3;
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+  const VALUES: unknown[] = ['Red', 'red ', 'Blue', 'bleu', 3, 7, '7', 10, null, '', [], {}, ['red', 3], true, [1, 'blue']];
+  const documents = Array.from({ length: 200 }, () => {
+    const document: Record<string, unknown> = {};
+    if (random() < 0.8) document.color = pick(VALUES);
+    if (random() < 0.8) document.size = pick(VALUES);
+    if (random() < 0.5) document.meta = { a: pick(VALUES) };
+    if (random() < 0.5) document._geo = { lat: 40 + random() * 10, lng: random() * 10 };
+    return document;
+  });
+  const shard = shardWith(documents);
+  const FILTERS = ['color = red', 'color != red', 'size > 5', 'size <= 7', 'size 3 TO 10', 'color IN [blue, 3, true]', 'size EXISTS',
+    'color IS NULL', 'color IS EMPTY', 'meta.a = red', 'NOT size = 7 AND color EXISTS', 'color = bleu OR size < 4', 'color > b',
+    'color STARTS WITH r', 'size CONTAINS 1', '_geoRadius(45, 5, 200000)', '_geoBoundingBox([47, 6], [42, 1])', 'meta IS EMPTY'];
+  for (const filter of FILTERS) {
+    const node = parseFilterParameter(filter)!;
+    const expected = evaluateFilter(node, shard.facets, shard.documents).toArray();
+    const actual = documents.map((document, docId) => (documentMatches(node, document) ? docId : -1)).filter((docId) => docId >= 0);
+    t.deepEqual(actual, expected, filter);
+  }
+});
+
+test('geo sort yields every document once, nearest first, across its chunks', (t) => {
+  let seed = 11;
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const documents = Array.from({ length: 1500 }, (_, k) => (k % 7 === 0 ? {} : { _geo: { lat: 40 + Math.floor(random() * 50) / 10, lng: Math.floor(random() * 50) / 10 } }));
+  const shard = shardWith(documents);
+  for (const direction of ['asc', 'desc'] as const) {
+    const order = sortOrderFor(shard.facets, { field: null, point: { lat: 42, lng: 2 }, direction });
+    const groups = [...{ [Symbol.iterator]: () => order.groups(shard.documents) }];
+    const seen = groups.flatMap((group) => group.docIds.toArray());
+    t.is(seen.length, documents.length);
+    t.is(new Set(seen).size, documents.length);
+    for (let k = 1; k < groups.length; k++) t.true(compareSortKeys(groups[k - 1]!.key, groups[k]!.key) < 0);
+    t.deepEqual(groups[groups.length - 1]!.key, missingSortKey());
+  }
+});
+
+test('field sort: walked (big universe) and keyed (small universe) orders both follow the per-document keys', (t) => {
+  let seed = 5;
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const VALUES: unknown[] = [3, 1.5, -2, 'b', 'A', 'ab', [4, 'z'], ['c', 'a'], [7, -1], null, true, 3];
+  const documents = Array.from({ length: 120 }, () => (random() < 0.9 ? { size: VALUES[Math.floor(random() * VALUES.length)] } : {}));
+  const shard = shardWith(documents);
+  const Bitmap = shard.documents.constructor as new (ids: number[]) => typeof shard.documents;
+  for (const direction of ['asc', 'desc'] as const) {
+    const order = sortOrderFor(shard.facets, { field: 'size', point: null, direction });
+    for (const size of [1, 3, 5, 40, 120]) {
+      const subset = [...new Set(Array.from({ length: size }, () => Math.floor(random() * documents.length)))].sort((a, b) => a - b);
+      const groups = [...{ [Symbol.iterator]: () => order.groups(new Bitmap(subset)) }];
+      const expected = subset.map((docId) => ({ docId, key: fieldSortKey(shard.facets.field('size'), docId, direction) }))
+        .sort((a, b) => compareSortKeys(a.key, b.key) || a.docId - b.docId);
+      t.deepEqual(groups.flatMap((group) => group.docIds.toArray()), expected.map((item) => item.docId), `${direction} ${size}`);
+      for (const group of groups) for (const docId of group.docIds.toArray()) t.deepEqual(group.key, fieldSortKey(shard.facets.field('size'), docId, direction));
+    }
+  }
+});
