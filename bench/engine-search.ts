@@ -1,5 +1,6 @@
 // Cost of ShardIndex indexing and search on generated documents, without threads:
 //   node dist/bench/engine-search.js [documentCount=100000] [shardCount=1]
+// Per query: the first (cold) run, then after 10 warm-up runs the median and mean of 30 runs.
 import { performance } from 'node:perf_hooks';
 import { ShardEngine, type JsonDocument } from '../src/shard/shard-engine.js';
 
@@ -54,9 +55,16 @@ for (const [label, q] of queries) {
   start = performance.now();
   const first = search();
   const coldMs = performance.now() - start;
-  const runs = 20;
-  start = performance.now();
-  for (let k = 0; k < runs; k++) search();
-  const warmMs = (performance.now() - start) / runs;
-  console.log(`${label.padEnd(18)} candidates ${String(first.candidates).padStart(7)}  first ${coldMs.toFixed(1).padStart(7)} ms  then ${warmMs.toFixed(1).padStart(7)} ms`);
+  // Warm-up runs first: the JIT's tiers would otherwise dominate the mean of a few runs.
+  for (let k = 0; k < 10; k++) search();
+  const times: number[] = [];
+  for (let k = 0; k < 30; k++) {
+    start = performance.now();
+    search();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  const median = times[times.length >> 1]!;
+  const mean = times.reduce((sum, time) => sum + time, 0) / times.length;
+  console.log(`${label.padEnd(18)} candidates ${String(first.candidates).padStart(7)}  first ${coldMs.toFixed(1).padStart(7)} ms  then median ${median.toFixed(2).padStart(7)} ms, mean ${mean.toFixed(2).padStart(7)} ms`);
 }

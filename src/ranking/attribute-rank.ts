@@ -3,6 +3,7 @@
 // fields where the term occurs, as milli's fid rule sums per-term field weights.
 import { occurrenceRank, type DocMatchProfile } from './match-profile.js';
 import { PerDocumentRule } from './per-document-rule.js';
+import { attributeRankParts } from './attribute-rank-parts.js';
 import type { ActiveTerms, SearchContext } from './search-context.js';
 
 /** What a term absent from the document costs (only reachable when words does not come first). */
@@ -22,5 +23,5 @@ export function attributeRankScore(_ctx: SearchContext, profile: DocMatchProfile
 }
 
 export function attributeRankRule(): PerDocumentRule {
-  return new PerDocumentRule('attributeRank', attributeRankScore);
+  return new PerDocumentRule('attributeRank', attributeRankScore, () => null, attributeRankParts);
 }

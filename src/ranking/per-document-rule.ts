@@ -5,6 +5,7 @@ import roaring from 'roaring';
 import type { DocMatchProfile } from './match-profile.js';
 import { TIMED_OUT_SCORE, type Bucket, type RankingRule } from './ranking-rule.js';
 import type { ActiveTerms, SearchContext } from './search-context.js';
+import type { OrderedPart } from './score-layers.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -12,6 +13,8 @@ type RoaringBitmap32 = roaring.RoaringBitmap32;
 export type DocumentScorer = (ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms) => number;
 /** When the score is the same for every document (e.g. proximity of one term), that score: no document is read. */
 export type ConstantScore = (ctx: SearchContext, terms: ActiveTerms) => number | null;
+/** See RankingRule.orderedParts. */
+export type OrderedParts = (ctx: SearchContext, universe: RoaringBitmap32, terms: ActiveTerms) => OrderedPart[] | null;
 
 const DEADLINE_CHECK_EVERY = 512;
 
@@ -20,7 +23,8 @@ export class PerDocumentRule implements RankingRule {
   private next = 0;
   private terms: ActiveTerms = [];
 
-  constructor(readonly name: string, private readonly scorer: DocumentScorer, private readonly constant: ConstantScore = () => null) {}
+  constructor(readonly name: string, private readonly scorer: DocumentScorer, private readonly constant: ConstantScore = () => null,
+    private readonly parts: OrderedParts = () => null) {}
 
   scoreDocument(ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms): number {
     return this.scorer(ctx, profile, terms);
@@ -28,6 +32,10 @@ export class PerDocumentRule implements RankingRule {
 
   constantScore(ctx: SearchContext, terms: ActiveTerms): number | null {
     return this.constant(ctx, terms);
+  }
+
+  orderedParts(ctx: SearchContext, universe: RoaringBitmap32, terms: ActiveTerms): OrderedPart[] | null {
+    return this.parts(ctx, universe, terms);
   }
 
   start(ctx: SearchContext, universe: RoaringBitmap32, terms: ActiveTerms): void {

@@ -13,6 +13,7 @@
 import type roaring from 'roaring';
 import type { ActiveTerms, SearchContext } from './search-context.js';
 import type { DocMatchProfile } from './match-profile.js';
+import type { OrderedPart } from './score-layers.js';
 
 export interface Bucket {
   candidates: roaring.RoaringBitmap32;
@@ -33,6 +34,13 @@ export interface RankingRule {
    * (one profile read instead of one per rule); the order is the same as bucket by bucket.
    */
   scoreDocument?(ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms): number;
+  /**
+   * Optional with scoreDocument: the universe in parts such that every document of a part scores
+   * strictly lower with this rule than every document of a later part (found from bitmaps, without
+   * reading documents), so the chain scores only the first parts. A part's score, when set, is the
+   * score of each of its documents. Null when it cannot tell.
+   */
+  orderedParts?(ctx: SearchContext, universe: roaring.RoaringBitmap32, terms: ActiveTerms): OrderedPart[] | null;
   /** Optional with scoreDocument: the score when it is the same for every document (nothing to read), else null. */
   constantScore?(ctx: SearchContext, terms: ActiveTerms): number | null;
 }

@@ -4,6 +4,7 @@
 import roaring from 'roaring';
 import { TIMED_OUT_SCORE, type RankingRule } from './ranking-rule.js';
 import type { ActiveTerms, SearchContext } from './search-context.js';
+import type { OrderedPart } from './score-layers.js';
 
 const { RoaringBitmap32 } = roaring;
 
@@ -22,7 +23,57 @@ const DEADLINE_CHECK_EVERY = 512;
  */
 export function* scoreChainGroups(ctx: SearchContext, rules: readonly RankingRule[], universe: roaring.RoaringBitmap32,
   terms: ActiveTerms, needed: number): Generator<ScoreGroup> {
-  const docIds = universe.toUint32Array();
+  const split = splitByFirstScoredRule(ctx, rules, universe, terms);
+  if (split === null) {
+    yield* scoreEveryDocument(ctx, rules, universe.toUint32Array(), terms, needed);
+    return;
+  }
+  // Parts are in strict score order, so the groups of each part, part after part, are the groups of
+  // the whole universe; the documents of the parts never reached are never read. Within a part of
+  // known score that rule is constant, so the next rule may split it in turn.
+  let remaining = needed;
+  for (const part of split.parts) {
+    const groups = part.score === null
+      ? scoreEveryDocument(ctx, rules, part.docs.toUint32Array(), terms, remaining)
+      : scoreChainGroups(ctx, rules.map((rule, r) => (r === split.ruleIndex ? constantRule(rule, part.score!) : rule)), part.docs, terms, remaining);
+    for (const group of groups) {
+      remaining -= group.docIds.length;
+      yield group;
+    }
+    if (remaining <= 0) return;
+  }
+}
+
+/**
+ * The parts of the first rule that reads documents, when every rule before it is constant (so that
+ * rule's score decides the order first) and it can split the universe from bitmaps.
+ */
+function splitByFirstScoredRule(ctx: SearchContext, rules: readonly RankingRule[], universe: roaring.RoaringBitmap32,
+  terms: ActiveTerms): { ruleIndex: number; parts: OrderedPart[] } | null {
+  for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
+    const rule = rules[ruleIndex]!;
+    if ((rule.constantScore?.(ctx, terms) ?? null) !== null) continue;
+    const parts = rule.orderedParts?.(ctx, universe, terms) ?? null;
+    // One part of unknown score splits nothing.
+    return parts === null || (parts.length === 1 && parts[0]!.score === null) ? null : { ruleIndex, parts };
+  }
+  return null;
+}
+
+/** The rule as it scores every document of a part whose score it already knows. */
+function constantRule(rule: RankingRule, score: number): RankingRule {
+  return {
+    name: rule.name,
+    start: () => {},
+    nextBucket: () => null,
+    end: () => {},
+    scoreDocument: () => score,
+    constantScore: () => score,
+  };
+}
+
+function* scoreEveryDocument(ctx: SearchContext, rules: readonly RankingRule[], docIds: Uint32Array,
+  terms: ActiveTerms, needed: number): Generator<ScoreGroup> {
   const width = rules.length;
   const constants = rules.map((rule) => rule.constantScore?.(ctx, terms) ?? null);
   const scored = constants.some((constant) => constant === null);

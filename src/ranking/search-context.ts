@@ -11,6 +11,13 @@ export interface SearchContext {
   termDocs(term: number): roaring.RoaringBitmap32;
   /** [k]: documents whose best match of `term` has exactly k typos (disjoint). Do not mutate. */
   termDocsByTypo(term: number): readonly roaring.RoaringBitmap32[];
+  /**
+   * Optional: [rank] = documents holding the term in a field of that rank (overlapping across ranks);
+   * ranks from the array's length on are unknown. Null for terms without such postings (phrases).
+   */
+  termDocsByRank?(term: number): readonly roaring.RoaringBitmap32[] | null;
+  /** Optional: the same per position within a field (positions from the array's length on unknown). */
+  termDocsByPosition?(term: number): readonly roaring.RoaringBitmap32[] | null;
   /** Where each term occurs in the document; may be a reused object, valid until the next call. */
   profile(docId: number): DocMatchProfile;
   /** Number of indexed words in one field (by ordinal) of the document. */

@@ -3,6 +3,7 @@
 // position rule and its cost buckets: 0, 1, 2-4, 5-7, 8-11, 12-16, 17-24, 25-64, 65-256, 257-1024, more).
 import { occurrencePosition, type DocMatchProfile } from './match-profile.js';
 import { PerDocumentRule } from './per-document-rule.js';
+import { wordPositionParts } from './word-position-parts.js';
 import type { ActiveTerms, SearchContext } from './search-context.js';
 
 export const MAX_POSITION_COST = 10;
@@ -36,5 +37,5 @@ export function wordPositionScore(ctx: SearchContext, profile: DocMatchProfile, 
 }
 
 export function wordPositionRule(): PerDocumentRule {
-  return new PerDocumentRule('wordPosition', wordPositionScore);
+  return new PerDocumentRule('wordPosition', wordPositionScore, () => null, wordPositionParts);
 }

@@ -25,6 +25,9 @@ export interface TermDerivations {
   docs: RoaringBitmap32;
   /** docsByTypo[k]: documents whose best derivation has exactly k typos (disjoint, k = 0..2). */
   docsByTypo: RoaringBitmap32[];
+  /** Memos of the search: [rank] / [position] = documents holding a derivation there (token-key-postings.ts). */
+  docsByRank?: RoaringBitmap32[];
+  docsByPosition?: RoaringBitmap32[];
 }
 
 /**

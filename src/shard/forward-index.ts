@@ -3,6 +3,8 @@
 //   [fieldCount, tokenCount, rank_0 .. rank_{fieldCount-1}, (wordId, field << 16 | position) * tokenCount]
 // Deleted documents leave holes that are compacted away once they are half of the arena.
 
+import { DocOffsetTable } from './doc-offset-table.js';
+
 const HEADER = 2;
 const MIN_COMPACT_WORDS = 1 << 20;
 
@@ -18,7 +20,7 @@ export class ForwardIndex {
   private data = new Uint32Array(1 << 12);
   private used = 0;
   private garbage = 0;
-  private readonly offsets = new Map<number, number>();
+  private readonly offsets = new DocOffsetTable();
 
   has(docId: number): boolean {
     return this.offsets.has(docId);
@@ -50,7 +52,7 @@ export class ForwardIndex {
 
   remove(docId: number): void {
     const offset = this.offsets.get(docId);
-    if (offset === undefined) return;
+    if (offset < 0) return;
     this.garbage += HEADER + this.data[offset]! + this.data[offset + 1]! * 2;
     this.offsets.delete(docId);
     if (this.garbage >= MIN_COMPACT_WORDS && this.garbage * 2 >= this.used) this.compact();
@@ -63,13 +65,13 @@ export class ForwardIndex {
 
   /** The document's offset in the arena, -1 when absent. */
   offsetOf(docId: number): number {
-    return this.offsets.get(docId) ?? -1;
+    return this.offsets.get(docId);
   }
 
   /** Distinct word ids of a document (for removing it from posting lists). */
   wordIdsOf(docId: number): number[] {
     const offset = this.offsets.get(docId);
-    if (offset === undefined) return [];
+    if (offset < 0) return [];
     const data = this.data;
     const fieldCount = data[offset]!;
     const tokenCount = data[offset + 1]!;
@@ -98,12 +100,12 @@ export class ForwardIndex {
     const live = this.used - this.garbage;
     const next = new Uint32Array(Math.max(1 << 12, live * 2));
     let cursor = 0;
-    for (const [docId, offset] of this.offsets) {
+    this.offsets.forEach((docId, offset) => {
       const size = HEADER + this.data[offset]! + this.data[offset + 1]! * 2;
       next.set(this.data.subarray(offset, offset + size), cursor);
       this.offsets.set(docId, cursor);
       cursor += size;
-    }
+    });
     this.data = next;
     this.used = cursor;
     this.garbage = 0;

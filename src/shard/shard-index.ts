@@ -11,6 +11,11 @@ import { facetedFieldsOf } from './faceted-fields.js';
 import type { IndexConfig } from './index-config.js';
 import { searchShard, type ShardSearchRequest, type ShardSearchResult } from './shard-search.js';
 import { Vocabulary } from './vocabulary.js';
+import { fieldRankKey, positionKey, TokenKeyPostings } from './token-key-postings.js';
+
+/** Field ranks and positions below these get posting lists (token-key-postings.ts). */
+const RANK_POSTING_LIMIT = 16;
+const POSITION_POSTING_LIMIT = 4;
 
 const { RoaringBitmap32 } = roaring;
 
@@ -21,6 +26,8 @@ export class ShardIndex {
   readonly vocabulary = new Vocabulary();
   readonly forward = new ForwardIndex();
   readonly documents = new RoaringBitmap32();
+  readonly rankPostings = new TokenKeyPostings(this.vocabulary, this.forward, this.documents, fieldRankKey, RANK_POSTING_LIMIT);
+  readonly positionPostings = new TokenKeyPostings(this.vocabulary, this.forward, this.documents, positionKey, POSITION_POSTING_LIMIT);
   private readonly derivationCache = new Map<string, TermDerivations>();
   /**
    * JSON of the documents upserted by the latest write batch: the scheduler commits them to LMDB only
@@ -54,6 +61,8 @@ export class ShardIndex {
       for (let k = 0; k < field.words.length; k++) {
         const wordId = this.vocabulary.intern(typoFree ? exactAttributeKey(field.words[k]!) : field.words[k]!);
         this.vocabulary.addDocument(wordId, docId);
+        this.rankPostings.invalidate(wordId);
+        this.positionPostings.invalidate(wordId);
         wordIds.push(wordId);
         fieldOrdinals.push(ordinal);
         positions.push(field.positions[k]!);
@@ -68,7 +77,11 @@ export class ShardIndex {
   /** Removes the document from every posting list; false when it was not there. */
   delete(docId: number): boolean {
     if (!this.documents.has(docId)) return false;
-    for (const wordId of this.forward.wordIdsOf(docId)) this.vocabulary.removeDocument(wordId, docId);
+    for (const wordId of this.forward.wordIdsOf(docId)) {
+      this.vocabulary.removeDocument(wordId, docId);
+      this.rankPostings.invalidate(wordId);
+      this.positionPostings.invalidate(wordId);
+    }
     this.forward.remove(docId);
     this.facets.delete(docId);
     this.documents.remove(docId);
@@ -76,10 +89,12 @@ export class ShardIndex {
     return true;
   }
 
-  /** Releases slack memory after a bulk load. */
+  /** Releases slack memory after a bulk load, and builds the rank postings at once. */
   trim(): void {
     this.forward.trim();
     this.vocabulary.trim();
+    this.rankPostings.buildAll();
+    this.positionPostings.buildAll();
   }
 
   /** `extraAlternatives`: synonyms the word has as part of a multi-word key (not cached: they depend on the query). */

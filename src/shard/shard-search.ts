@@ -6,7 +6,7 @@ import { parseQuery } from '../query/parse-query.js';
 import type { QueryTerm } from '../query/query-term.js';
 import { typoBudget } from '../query/typo-budget.js';
 import { multiWordSynonyms } from '../query/synonyms.js';
-import { exactAttributeKey } from './derivations.js';
+import { exactAttributeKey, type TermDerivations } from './derivations.js';
 import { bucketSort, type RankedHit } from '../ranking/bucket-sort.js';
 import type { DocMatchProfile } from '../ranking/match-profile.js';
 import { rulesFor } from '../ranking/rules-from-settings.js';
@@ -16,6 +16,7 @@ import type { SearchContext } from '../ranking/search-context.js';
 import { docsMatchingAll, termRemovalSteps } from '../ranking/words.js';
 import { buildProfile, documentHasPhrase, fieldWordCount, WordLookup, type PhraseOfTerm } from './match-profile-builder.js';
 import type { ShardIndex } from './shard-index.js';
+import type { TokenKeyPostings } from './token-key-postings.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -35,6 +36,11 @@ export interface ShardSearchRequest {
   restrictTo?: RoaringBitmap32 | null;
   /** distinct: the key of each document (null = no value, always kept). */
   distinct?: DistinctKeyOf | null;
+  /**
+   * false: rules never split buckets from rank/position postings, every document of a scored run is
+   * read (the reference the equivalence test holds the bitmap buckets to). Default true.
+   */
+  bitmapBuckets?: boolean;
 }
 
 export interface ShardHit extends RankedHit {
@@ -69,7 +75,7 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
     sort: request.sort ?? null,
     ...(request.sortOrder ? { sortOrder: request.sortOrder } : {}),
   });
-  const ctx = new ShardSearchContext(shard, terms, deadline);
+  const ctx = new ShardSearchContext(shard, terms, deadline, request.bitmapBuckets ?? true);
   const allTerms = terms.map((_, index) => index);
   let universe: RoaringBitmap32;
   if (placeholder) {
@@ -97,14 +103,24 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
   return { candidates: distinctKeys.keys.size + distinctKeys.withoutKey, hits, universe, distinctKeys, rankingEntries };
 }
 
+/** [key] for every key below the postings' limit (the length tells which keys are known). */
+function unionByKey(postings: TokenKeyPostings, derivations: TermDerivations): RoaringBitmap32[] {
+  const byKey = postings.unionByKey(derivations.words.map((word) => word.wordId));
+  while (byKey.length < postings.limit) byKey.push(new RoaringBitmap32());
+  return byKey;
+}
+
 class ShardSearchContext implements SearchContext {
   private readonly docs: RoaringBitmap32[] = [];
   private readonly docsByTypo: RoaringBitmap32[][] = [];
+  /** Per word term, its derivations (their rank unions are memoized on them); undefined for phrases. */
+  private readonly derivations: (TermDerivations | undefined)[] = [];
   private readonly words: WordLookup;
   private readonly scratch: DocMatchProfile;
   private readonly phrases: PhraseOfTerm[] = [];
 
-  constructor(private readonly shard: ShardIndex, readonly terms: readonly QueryTerm[], readonly deadline: number) {
+  constructor(private readonly shard: ShardIndex, readonly terms: readonly QueryTerm[], readonly deadline: number,
+    private readonly bitmapBuckets: boolean) {
     this.words = new WordLookup(terms.length === 0 ? 0 : shard.vocabulary.size);
     this.scratch = { docId: -1, occurrences: terms.map(() => []) };
     const keyRuns = multiWordSynonyms(terms, shard.config.synonyms);
@@ -119,6 +135,19 @@ class ShardSearchContext implements SearchContext {
     return this.docsByTypo[term]!;
   }
 
+  termDocsByRank(term: number): readonly RoaringBitmap32[] | null {
+    const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
+    if (derivations === undefined) return null;
+    // Memoized on the derivations, which the shard caches between writes (as long as the postings hold).
+    return (derivations.docsByRank ??= unionByKey(this.shard.rankPostings, derivations));
+  }
+
+  termDocsByPosition(term: number): readonly RoaringBitmap32[] | null {
+    const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
+    if (derivations === undefined) return null;
+    return (derivations.docsByPosition ??= unionByKey(this.shard.positionPostings, derivations));
+  }
+
   /** Not cached, and reused: valid until the next call (the bucket sort reads each document once per run of scoring rules). */
   profile(docId: number): DocMatchProfile {
     return buildProfile(this.shard.forward, docId, this.words, this.phrases, this.scratch);
@@ -130,6 +159,7 @@ class ShardSearchContext implements SearchContext {
 
   private matchWord(term: number, word: string, isPrefix: boolean, keyAlternatives?: readonly (readonly string[])[]): void {
     const derivations = this.shard.derive(word, isPrefix, typoBudget(word, this.shard.config.typoPolicy), keyAlternatives);
+    this.derivations[term] = derivations;
     this.docs[term] = derivations.docs;
     this.docsByTypo[term] = derivations.docsByTypo;
     for (const derivation of derivations.words) {

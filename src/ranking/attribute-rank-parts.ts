@@ -1,0 +1,33 @@
+// attributeRank's buckets from bitmaps: with each term's documents per field rank (the shard's rank
+// postings) the universe splits by score (sum over terms of the best rank) without reading any
+// document, so the score chain only reads the documents of the best buckets (score-chain.ts).
+import type roaring from 'roaring';
+import { bestCostParts, partsBySum, type OrderedPart } from './score-layers.js';
+import type { ActiveTerms, SearchContext } from './search-context.js';
+
+/**
+ * Scores up to this are split exactly; documents scoring above it (deep ranks, many terms, absent
+ * terms) form one last part that is scored document by document. Bounds the bitmap work.
+ */
+export const ATTRIBUTE_RANK_SPLIT_MAX = 11;
+
+/**
+ * The universe in parts by ascending attributeRank score: one part per score up to the max, then
+ * the rest. Every document of a part scores strictly lower than every document of a later part.
+ * Null when some term has no rank postings (phrases).
+ */
+export function attributeRankParts(ctx: SearchContext, universe: roaring.RoaringBitmap32, terms: ActiveTerms): OrderedPart[] | null {
+  if (ctx.termDocsByRank === undefined) return null;
+  const costs: roaring.RoaringBitmap32[][] = [];
+  let maxSum = ATTRIBUTE_RANK_SPLIT_MAX;
+  for (const term of terms) {
+    const byRank = ctx.termDocsByRank(term);
+    if (byRank === null || byRank.length === 0) return null;
+    // Ranks from byRank.length on are unknown, so sums are only certain below it.
+    maxSum = Math.min(maxSum, byRank.length - 1);
+    costs.push(byRank.slice(0, maxSum + 1));
+  }
+  // Documents whose best rank of a term is past maxSum (or that lack the term: ABSENT_TERM_RANK)
+  // stay out of every layer and end in the rest, above every part.
+  return partsBySum(universe, costs.map((byRank) => bestCostParts(universe, byRank.slice(0, maxSum + 1))), maxSum);
+}

@@ -1,0 +1,58 @@
+// Splitting a universe by a score that is a sum over terms of a per-term cost, when each term's
+// documents are known per cost as bitmaps (attributeRank: best field rank; wordPosition: best
+// position cost). Shared by the rules' orderedParts (ranking-rule.ts).
+import roaring from 'roaring';
+
+const { RoaringBitmap32 } = roaring;
+type RoaringBitmap32 = roaring.RoaringBitmap32;
+
+/** A part of a universe; `score`: the rule's score of every one of its documents, null when they differ. */
+export interface OrderedPart {
+  docs: RoaringBitmap32;
+  score: number | null;
+}
+
+/**
+ * costs[t][c]: the documents whose cost for term t is exactly c (disjoint over c; documents in none
+ * cost more than every listed c). Returns one part per total score 0..maxSum (empty ones left out),
+ * then the rest of the universe (score null), which the caller must know to score above maxSum.
+ */
+export function partsBySum(universe: RoaringBitmap32, costs: readonly (readonly RoaringBitmap32[])[], maxSum: number): OrderedPart[] {
+  // layers[s]: documents whose costs over the terms seen so far sum to s.
+  let layers: (RoaringBitmap32 | undefined)[] = [universe];
+  for (const termCosts of costs) {
+    const next: (RoaringBitmap32 | undefined)[] = [];
+    layers.forEach((layer, sum) => {
+      if (layer === undefined || layer.isEmpty) return;
+      termCosts.forEach((docs, cost) => {
+        if (sum + cost > maxSum || docs.isEmpty) return;
+        const part = RoaringBitmap32.and(layer, docs);
+        if (part.isEmpty) return;
+        const slot = next[sum + cost];
+        if (slot) slot.orInPlace(part);
+        else next[sum + cost] = part;
+      });
+    });
+    layers = next;
+  }
+  const parts: OrderedPart[] = [];
+  layers.forEach((docs, score) => {
+    if (docs !== undefined && !docs.isEmpty) parts.push({ docs, score });
+  });
+  const rest = RoaringBitmap32.andNot(universe, RoaringBitmap32.orMany(parts.map((part) => part.docs)));
+  if (!rest.isEmpty) parts.push({ docs: rest, score: null });
+  return parts;
+}
+
+/** Per cost, the documents whose BEST (lowest) cost it is: each list minus the documents of lower costs. */
+export function bestCostParts(universe: RoaringBitmap32, byCost: readonly RoaringBitmap32[]): RoaringBitmap32[] {
+  const best: RoaringBitmap32[] = [];
+  const seen = new RoaringBitmap32();
+  for (const docs of byCost) {
+    const part = RoaringBitmap32.and(universe, docs);
+    part.andNotInPlace(seen);
+    seen.orInPlace(part);
+    best.push(part);
+  }
+  return best;
+}

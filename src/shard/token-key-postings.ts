@@ -1,0 +1,167 @@
+// Posting lists per (word, small token key): which documents hold a word in a field of a given rank
+// (milli's word_fid_docids) or at a given position (word_position_docids). They let attributeRank and
+// wordPosition split a universe into score buckets with bitmap operations instead of reading the
+// forward index of every document (score-chain.ts).
+// Built in one pass after a bulk load (buildAll); a write drops the lists of the words it touches
+// (writes pay nothing per token), and the next search needing them rebuilds them in one pass over
+// their documents; once writes touched a quarter of the shard's tokens, a full rebuild instead. Only keys below `limit` are kept: a document whose best key is
+// beyond it is simply left to per-document scoring, so the limit bounds memory without changing any order.
+// Words in fewer than BITMAP_MIN_DOCUMENTS documents (most of a vocabulary) keep their lists as one
+// small typed array of (key, docId) pairs instead: a bitmap costs ~0.5 KiB however small; words in
+// fewer than KEPT_MIN_DOCUMENTS keep nothing (a typed array still costs ~0.2 KiB).
+import roaring from 'roaring';
+import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
+import type { Vocabulary } from './vocabulary.js';
+
+const { RoaringBitmap32 } = roaring;
+type RoaringBitmap32 = roaring.RoaringBitmap32;
+
+/** A token's key from the document's arena offset and its packed field << 16 | position. */
+export type TokenKey = (data: Uint32Array, offset: number, fieldPosition: number) => number;
+
+export const fieldRankKey: TokenKey = (data, offset, fieldPosition) => fieldRankAt(data, offset, fieldPosition >>> 16);
+export const positionKey: TokenKey = (_data, _offset, fieldPosition) => fieldPosition & 0xffff;
+
+const BITMAP_MIN_DOCUMENTS = 64;
+/** Words in fewer documents (ids, typos in the data: a vocabulary's long tail) are read again when asked. */
+const KEPT_MIN_DOCUMENTS = 8;
+const FULL_REBUILD_MIN_TOKENS = 1 << 16;
+
+export class TokenKeyPostings {
+  /**
+   * byWord[wordId]: bitmaps by key, or for a rare word (key, docId) pairs in document order;
+   * undefined = not built (or dropped by a write).
+   */
+  private readonly byWord: (RoaringBitmap32[] | Uint32Array | undefined)[] = [];
+
+  /** Tokens seen by the last buildAll, and word changes since: a full rebuild pays once enough changed. */
+  private builtTokens = 0;
+  private writtenSinceBuild = 0;
+
+  constructor(private readonly vocabulary: Vocabulary, private readonly forward: ForwardIndex,
+    private readonly documents: RoaringBitmap32, private readonly keyOf: TokenKey, readonly limit: number) {}
+
+  /** A write changed the word's documents (called once per written token). */
+  invalidate(wordId: number): void {
+    this.writtenSinceBuild++;
+    if (wordId < this.byWord.length) this.byWord[wordId] = undefined;
+  }
+
+  /**
+   * [key]: documents holding one of the words with that key (not disjoint across keys: a document
+   * may hold the words in several places). Trailing empty keys are cut.
+   */
+  unionByKey(wordIds: readonly number[]): RoaringBitmap32[] {
+    // After writes of a good share of the shard (a bulk load by batches), one full rebuild costs less
+    // than building the words of each search from their documents.
+    if (this.writtenSinceBuild >= Math.max(FULL_REBUILD_MIN_TOKENS, this.builtTokens / 4)) this.buildAll();
+    const unkept = this.buildMissing(wordIds);
+    const perKey: RoaringBitmap32[][] = [];
+    const loose: number[][] = [];
+    for (const wordId of wordIds) {
+      const lists = this.byWord[wordId] ?? unkept.get(wordId)!;
+      if (lists instanceof Uint32Array) {
+        for (let k = 0; k < lists.length; k += 2) (loose[lists[k]!] ??= []).push(lists[k + 1]!);
+        continue;
+      }
+      for (let key = 0; key < lists.length; key++) if (!lists[key]!.isEmpty) (perKey[key] ??= []).push(lists[key]!);
+    }
+    const keys = Math.max(perKey.length, loose.length);
+    return Array.from({ length: keys }, (_, key) => {
+      const bitmaps = perKey[key] ?? [];
+      if (loose[key] !== undefined) bitmaps.push(new RoaringBitmap32(loose[key]));
+      return RoaringBitmap32.orMany(bitmaps);
+    });
+  }
+
+  /**
+   * Builds every word's lists in two passes over the documents (count, then fill one typed array of
+   * (key, docId) pairs): far cheaper than one bitmap insertion per token, and than reading each
+   * document once per word when many words are missing (a bulk load, many writes).
+   */
+  buildAll(): void {
+    this.byWord.length = 0;
+    const wordCount = this.vocabulary.size;
+    const counts = new Uint32Array(wordCount + 1);
+    let tokens = 0;
+    // Pass 1 over-counts repeated (key, document) pairs, which only leaves slack in the segments.
+    for (const docId of this.documents) this.visitTokens(docId, (wordId) => counts[wordId + 1]!++);
+    const starts = new Uint32Array(wordCount + 1);
+    for (let wordId = 0; wordId < wordCount; wordId++) starts[wordId + 1] = starts[wordId]! + counts[wordId + 1]! * 2;
+    const ends = starts.slice(0, wordCount);
+    const pairs = new Uint32Array(starts[wordCount]!);
+    for (const docId of this.documents) {
+      this.visitTokens(docId, (wordId, key) => {
+        tokens++;
+        const start = starts[wordId]!;
+        let end = ends[wordId]!;
+        for (let k = end - 2; k >= start && pairs[k + 1] === docId; k -= 2) if (pairs[k] === key) return;
+        pairs[end++] = key;
+        pairs[end++] = docId;
+        ends[wordId] = end;
+      });
+    }
+    for (let wordId = 0; wordId < wordCount; wordId++) {
+      if (!this.isKept(wordId)) continue;
+      const wordPairs = pairs.subarray(starts[wordId]!, ends[wordId]!);
+      this.byWord[wordId] = this.isStored(wordId) ? pairsToBitmaps(wordPairs) : wordPairs.slice();
+    }
+    this.builtTokens = tokens;
+    this.writtenSinceBuild = 0;
+  }
+
+  private isStored(wordId: number): boolean {
+    return this.vocabulary.docs(wordId).size >= BITMAP_MIN_DOCUMENTS;
+  }
+
+  /**
+   * Builds the lists of the words not built yet in one pass over their documents: a prefix term
+   * stands for thousands of words, and reading each document once rather than once per word of it
+   * is what keeps the first search after a write cheap.
+   */
+  private buildMissing(wordIds: readonly number[]): Map<number, Uint32Array> {
+    const unkept = new Map<number, Uint32Array>();
+    const missing = wordIds.filter((wordId) => this.byWord[wordId] === undefined);
+    if (missing.length === 0) return unkept;
+    const pairsOf = new Map<number, number[]>(missing.map((wordId) => [wordId, []]));
+    const documents = RoaringBitmap32.orMany(missing.map((wordId) => this.vocabulary.docs(wordId)));
+    for (const docId of documents) {
+      this.visitTokens(docId, (wordId, key) => {
+        const pairs = pairsOf.get(wordId);
+        if (pairs === undefined) return;
+        // Keys of one document come in field order, not key order: skip a (key, document) seen already.
+        for (let k = pairs.length - 2; k >= 0 && pairs[k + 1] === docId; k -= 2) if (pairs[k] === key) return;
+        pairs.push(key, docId);
+      });
+    }
+    for (const [wordId, pairs] of pairsOf) {
+      if (!this.isKept(wordId)) unkept.set(wordId, Uint32Array.from(pairs));
+      else this.byWord[wordId] = this.isStored(wordId) ? pairsToBitmaps(pairs) : Uint32Array.from(pairs);
+    }
+    return unkept;
+  }
+
+  private isKept(wordId: number): boolean {
+    return this.vocabulary.docs(wordId).size >= KEPT_MIN_DOCUMENTS;
+  }
+
+  /** Every token of the document whose key is below the limit. */
+  private visitTokens(docId: number, visit: (wordId: number, key: number) => void): void {
+    const data = this.forward.arena;
+    const offset = this.forward.offsetOf(docId);
+    if (offset < 0) return;
+    const start = tokensStartAt(data, offset);
+    const end = start + tokenCountAt(data, offset) * 2;
+    for (let k = start; k < end; k += 2) {
+      const key = this.keyOf(data, offset, data[k + 1]!);
+      if (key < this.limit) visit(data[k]!, key);
+    }
+  }
+}
+
+/** (key, docId) pairs in ascending document order -> one bitmap per key. */
+function pairsToBitmaps(pairs: ArrayLike<number>): RoaringBitmap32[] {
+  const byKey: number[][] = [];
+  for (let k = 0; k < pairs.length; k += 2) (byKey[pairs[k]!] ??= []).push(pairs[k + 1]!);
+  return Array.from(byKey, (docIds) => (docIds === undefined ? new RoaringBitmap32() : new RoaringBitmap32(docIds)));
+}
