@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { canSeeIndex } from '../auth/access.js';
-import { documentRange, type Storage } from '../storage/environment.js';
+import type { Storage } from '../storage/environment.js';
 import type { IndexRecord } from '../storage/records.js';
 import { denyUnknownParameters } from './deserr-messages.js';
 import { jsonReply } from './http-types.js';
@@ -37,7 +37,7 @@ export const statsRoutes: RouteSpec[] = [
       const indexes: Record<string, unknown> = {};
       let lastUpdate: string | null = null;
       for (const record of records) {
-        indexes[record.uid] = indexStats(context.storage, record, indexing.has(record.uid));
+        indexes[record.uid] = indexStats(record, indexing.has(record.uid));
         if (lastUpdate === null || record.updatedAt > lastUpdate) lastUpdate = record.updatedAt;
       }
       const size = databaseSize(context.storage);
@@ -50,14 +50,14 @@ export const statsRoutes: RouteSpec[] = [
       const uid = validateIndexUid(request.params.indexUid!);
       denyUnknownParameters(request.query, STATS_PARAMETERS);
       const record = context.indexes.require(uid);
-      return jsonReply(200, indexStats(context.storage, record, indexesBeingProcessed(context.storage).has(uid)));
+      return jsonReply(200, indexStats(record, indexesBeingProcessed(context.storage).has(uid)));
     },
   },
 ];
 
-function indexStats(storage: Storage, record: IndexRecord, isIndexing: boolean): Record<string, unknown> {
-  let rawDocumentDbSize = 0;
-  for (const { value } of documentRange(storage, record.uid)) rawDocumentDbSize += Buffer.byteLength(value);
+function indexStats(record: IndexRecord, isIndexing: boolean): Record<string, unknown> {
+  // Records written before the scheduler kept this count read as 0 rather than scanning documents here.
+  const rawDocumentDbSize = record.rawDocumentDbSize ?? 0;
   return {
     numberOfDocuments: record.documentCount,
     rawDocumentDbSize,

@@ -60,8 +60,11 @@ export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddit
     let text = documents[i].text;
     if (content.method === 'update' && previous !== undefined) text = JSON.stringify({ ...previous, ...documents[i].document });
     const docId = existingDocId ?? newDocId(record, externalId);
-    if (previous !== undefined) countFields(record, previous, -1);
-    else record.documentCount++;
+    if (previous !== undefined) {
+      countFields(record, previous, -1);
+      record.rawDocumentDbSize -= Buffer.byteLength(previousText!);
+    } else record.documentCount++;
+    record.rawDocumentDbSize += Buffer.byteLength(text);
     countFields(record, content.method === 'update' && previous !== undefined ? JSON.parse(text) : documents[i].document, +1);
     stage.putDocument(externalId, docId, text);
   }
@@ -90,13 +93,17 @@ export function applyClear(stage: StagedIndex): number {
     deleted++;
   }
   record.documentCount = 0;
+  record.rawDocumentDbSize = 0;
   record.fieldDistribution = {};
   return deleted;
 }
 
 function removeDocument(stage: StagedIndex, record: IndexRecord, externalId: string, docId: number): void {
   const text = stage.document(docId);
-  if (text !== undefined) countFields(record, JSON.parse(text) as Document, -1);
+  if (text !== undefined) {
+    countFields(record, JSON.parse(text) as Document, -1);
+    record.rawDocumentDbSize -= Buffer.byteLength(text);
+  }
   record.documentCount--;
   stage.deleteDocument(externalId, docId);
 }

@@ -11,6 +11,8 @@ export interface IndexRecord {
   /** Next sequence number; a new document's internal id is seq * shardCount + shard (see documents/doc-ids.ts). */
   nextSeq: number;
   documentCount: number;
+  /** Bytes of the stored documents' JSON, kept by the scheduler so /stats never scans documents. */
+  rawDocumentDbSize: number;
   /** Flattened field name -> number of documents holding it. */
   fieldDistribution: Record<string, number>;
   settings: IndexSettings;

@@ -71,3 +71,24 @@ test.serial('an unknown route answers 404 with a JSON error', async (t) => {
   const response = await server.client.get('/no/such/route');
   t.is(response.status, 404);
 });
+
+test.serial('rawDocumentDbSize follows additions, replacements and deletions', async (t) => {
+  const { client } = server;
+  const bytes = (documents: unknown[]) => documents.reduce<number>((sum, document) => sum + Buffer.byteLength(JSON.stringify(document)), 0);
+  const first = { id: 1, title: 'Carol' };
+  const second = { id: 2, title: 'Wonder Woman' };
+  await client.addDocuments('stats_sizes', [first, second]);
+  let stats = await client.get('/indexes/stats_sizes/stats');
+  t.is(stats.body.rawDocumentDbSize, bytes([first, second]));
+  t.is(stats.body.avgDocumentSize, Math.floor(bytes([first, second]) / 2));
+
+  const replaced = { id: 1, title: 'Carol, the longer title' };
+  await client.addDocuments('stats_sizes', [replaced]);
+  stats = await client.get('/indexes/stats_sizes/stats');
+  t.is(stats.body.rawDocumentDbSize, bytes([replaced, second]));
+
+  await client.run('DELETE', '/indexes/stats_sizes/documents/2');
+  stats = await client.get('/indexes/stats_sizes/stats');
+  t.is(stats.body.rawDocumentDbSize, bytes([replaced]));
+  t.is(stats.body.numberOfDocuments, 1);
+});

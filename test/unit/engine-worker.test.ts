@@ -18,7 +18,7 @@ test('shard worker: loads from LMDB at start, answers query batches, applies sch
   const storage = openStorage(dbPath);
   const now = new Date().toISOString();
   await storage.indexes.put('books', { uid: 'books', primaryKey: 'id', createdAt: now, updatedAt: now, shardCount: 2,
-    nextSeq: 2, documentCount: 2, fieldDistribution: {}, settings: defaultSettings() });
+    nextSeq: 2, documentCount: 2, rawDocumentDbSize: 0, fieldDistribution: {}, settings: defaultSettings() });
   await storage.documents.put(['books', 0], JSON.stringify({ id: 'a', title: 'Dune', year: 1965 }));
   await storage.documents.put(['books', 3], JSON.stringify({ id: 'b', title: 'Dune Messiah', year: 1969 }));
   await closeStorage(storage);
