@@ -1,23 +1,13 @@
 // The public shapes of a task: the full task object (GET /tasks, GET /tasks/{uid}) and the summarized
 // task answered when a write is enqueued. Field order is Meilisearch's (tasks.md §1); clients snapshot it.
-import type { ErrorBody } from '../errors/index.js';
 import { isoDuration } from './timestamps.js';
 import type { TaskRecord, TaskStatus, TaskType } from './task-record.js';
 
-export interface TaskView {
-  uid: number;
-  batchUid: number | null;
-  indexUid: string | null;
-  status: TaskStatus;
-  type: TaskType;
-  canceledBy: number | null;
+/** The record without what the scheduler keeps for itself; `details` omitted when the type has none. */
+export type TaskView = Omit<TaskRecord, 'content' | 'details'> & {
   details?: Record<string, unknown>;
-  error: ErrorBody | null;
   duration: string | null;
-  enqueuedAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
+};
 
 export interface SummarizedTask {
   taskUid: number;
