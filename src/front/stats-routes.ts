@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { canSeeIndex } from '../auth/access.js';
 import type { Storage } from '../storage/environment.js';
+import { PROCESSING_INDEX_UIDS } from '../storage/meta-keys.js';
 import type { IndexRecord } from '../storage/records.js';
 import { denyUnknownParameters } from './deserr-messages.js';
 import { jsonReply } from './http-types.js';
@@ -69,14 +70,9 @@ function indexStats(record: IndexRecord, isIndexing: boolean): Record<string, un
   };
 }
 
-/** Indexes with a task in the `processing` state right now. */
+/** Indexes with a task in the `processing` state right now, as the scheduler publishes them. */
 function indexesBeingProcessed(storage: Storage): Set<string> {
-  const out = new Set<string>();
-  // Processing tasks are the oldest unfinished ones; scanning newest-first would not stop earlier.
-  for (const { value } of storage.tasks.getRange()) {
-    if (value.status === 'processing' && value.indexUid) out.add(value.indexUid);
-  }
-  return out;
+  return new Set(JSON.parse(String(storage.meta.get(PROCESSING_INDEX_UIDS) ?? '[]')) as string[]);
 }
 
 function databaseSize(storage: Storage): number {

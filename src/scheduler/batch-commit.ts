@@ -3,6 +3,7 @@
 // so every write here goes through transactionSync.
 import type { ErrorBody } from '../errors/index.js';
 import type { Storage } from '../storage/environment.js';
+import { PROCESSING_INDEX_UIDS } from '../storage/meta-keys.js';
 import { failedDetails } from '../tasks/task-details.js';
 import type { TaskRecord } from '../tasks/task-record.js';
 import type { BatchPlan } from './batch-plan.js';
@@ -16,6 +17,7 @@ export function markProcessing(storage: Storage, tasks: TaskRecord[], batchUid: 
   storage.root.transactionSync(() => {
     for (const task of processing) storage.tasks.put(task.uid, task);
     storage.meta.put(NEXT_BATCH_UID, batchUid + 1);
+    storage.meta.put(PROCESSING_INDEX_UIDS, JSON.stringify([...new Set(processing.flatMap((task) => task.indexUid ?? []))]));
   });
   return processing;
 }
@@ -25,6 +27,7 @@ export function markEnqueuedAgain(storage: Storage, tasks: TaskRecord[]): TaskRe
   const enqueued = tasks.map((task) => ({ ...task, status: 'enqueued' as const, batchUid: null, startedAt: null }));
   storage.root.transactionSync(() => {
     for (const task of enqueued) storage.tasks.put(task.uid, task);
+    storage.meta.put(PROCESSING_INDEX_UIDS, '[]');
   });
   return enqueued;
 }
@@ -34,6 +37,7 @@ export function commitBatchFailure(storage: Storage, tasks: TaskRecord[], error:
   const failed = tasks.map((task) => ({ ...task, status: 'failed' as const, details: failedDetails(task.details), error, finishedAt }));
   storage.root.transactionSync(() => {
     for (const task of failed) storage.tasks.put(task.uid, task);
+    storage.meta.put(PROCESSING_INDEX_UIDS, '[]');
     storage.meta.put(PENDING_UPDATE_FILE_DELETIONS, JSON.stringify(updateFilesOf(failed)));
   });
   return failed;
@@ -65,6 +69,7 @@ export function commitBatch(storage: Storage, tasks: TaskRecord[], plan: BatchPl
     for (const task of finished) storage.tasks.put(task.uid, task);
     for (const task of canceled) storage.tasks.put(task.uid, task);
     for (const uid of plan.deletedUids) storage.tasks.remove(uid);
+    storage.meta.put(PROCESSING_INDEX_UIDS, '[]');
     storage.meta.put(PENDING_UPDATE_FILE_DELETIONS, JSON.stringify(updateFiles));
   });
   return { finished, canceled, updateFiles };

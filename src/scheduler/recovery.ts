@@ -5,6 +5,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Storage } from '../storage/environment.js';
 import type { TaskRecord } from '../tasks/task-record.js';
+import { PROCESSING_INDEX_UIDS } from '../storage/meta-keys.js';
 import { NEXT_BATCH_UID, PENDING_UPDATE_FILE_DELETIONS } from './batch-commit.js';
 import { NEXT_TASK_UID } from './task-enqueue.js';
 
@@ -35,6 +36,7 @@ export function recoverQueue(storage: Storage): RecoveredQueue {
   if (interrupted.length > 0) {
     storage.root.transactionSync(() => {
       for (const task of interrupted) storage.tasks.put(task.uid, task);
+      storage.meta.put(PROCESSING_INDEX_UIDS, '[]');
     });
   }
   return {

@@ -1,0 +1,7 @@
+// Keys of the `meta` db that more than one thread reads (the scheduler writes them all).
+
+/**
+ * JSON list of the index uids of the batch being processed ([] when idle), so the front answers
+ * `isIndexing` in /stats with one read instead of a scan of every task.
+ */
+export const PROCESSING_INDEX_UIDS = 'processingIndexUids';
