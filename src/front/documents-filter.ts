@@ -5,12 +5,11 @@ import { projectDocument } from '../documents/projection.js';
 import { SkeinError } from '../errors/index.js';
 import { attributePatternsOf } from '../filter/attribute-patterns.js';
 import { documentMatches } from '../filter/document-match.js';
-import { mergeRankedHits } from '../ranking/merge-ranked-hits.js';
-import type { HitMessage } from '../protocol/messages.js';
 import { checkFilterAgainstSettings, parseFilterParameter } from '../filter/filter-input.js';
 import { denyUnknownFields, invalidValueType, isPlainObject, missingField } from './deserr-messages.js';
 import { jsonReply } from './http-types.js';
 import { validateIndexUid } from './index-uid.js';
+import { mergeShardResults } from './shard-results.js';
 import type { FrontContext, RouteSpec } from './route-spec.js';
 
 export interface DocumentsFetch {
@@ -51,13 +50,7 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
     indexUid: uid, q: null, hitsWanted: offset + limit, matchingStrategy: 'last',
     attributesToRetrieve: fields === null || fields.includes('*') ? null : fields, exhaustiveCount: true, options: { filter: request.filter },
   }, record.shardCount);
-  let total = 0;
-  const lists: HitMessage[][] = [];
-  for (const result of results) {
-    total += result.candidates;
-    lists.push(result.hits);
-  }
-  const hits = mergeRankedHits(lists, offset, limit);
+  const { hits, candidates: total } = mergeShardResults(results, offset, limit);
   return `{"results":[${hits.map((hit) => hit.document).join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
 }
 

@@ -3,19 +3,19 @@
 import type { Worker } from 'node:worker_threads';
 import { SkeinError, fromBody } from '../errors/index.js';
 import { decodeSchedulerMessage, encodeSchedulerMessage } from '../protocol/scheduler-codec.js';
-import type { KeyCommand } from '../protocol/messages.js';
+import type { KeyCommand, SchedulerMessage } from '../protocol/messages.js';
 import type { TaskContent } from '../tasks/task-record.js';
 
 /** The summarized task the scheduler answers an enqueue with (taskUid, indexUid, status, type, enqueuedAt). */
 export type TaskSummary = Record<string, unknown>;
 
-interface PendingEnqueue {
-  resolve: (summary: any) => void;
+interface PendingRequest {
+  resolve: (answer: unknown) => void;
   reject: (error: SkeinError) => void;
 }
 
 export class SchedulerClient {
-  private readonly pending = new Map<number, PendingEnqueue>();
+  private readonly pending = new Map<number, PendingRequest>();
   private nextRequestId = 1;
   private failure: SkeinError | null = null;
   /** Called when a key command's result arrives, before its caller resumes: the key cache drops. */
@@ -50,22 +50,21 @@ export class SchedulerClient {
   }
 
   enqueue(content: TaskContent): Promise<TaskSummary> {
-    if (this.failure) return Promise.reject(this.failure);
-    const requestId = this.nextRequestId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(requestId, { resolve, reject });
-      const buffer = encodeSchedulerMessage({ kind: 'enqueueTask', requestId, content });
-      this.worker.postMessage(buffer, [buffer]);
-    });
+    return this.request((requestId) => ({ kind: 'enqueueTask', requestId, content })) as Promise<TaskSummary>;
   }
 
   /** A /keys write; resolves with the stored record (null after a delete) once committed. */
   keyCommand(command: KeyCommand): Promise<unknown> {
+    return this.request((requestId) => ({ kind: 'keyCommand', requestId, command }));
+  }
+
+  /** Sends one message that the scheduler answers, matched by requestId. */
+  private request(message: (requestId: number) => SchedulerMessage): Promise<unknown> {
     if (this.failure) return Promise.reject(this.failure);
     const requestId = this.nextRequestId++;
     return new Promise((resolve, reject) => {
       this.pending.set(requestId, { resolve, reject });
-      const buffer = encodeSchedulerMessage({ kind: 'keyCommand', requestId, command });
+      const buffer = encodeSchedulerMessage(message(requestId));
       this.worker.postMessage(buffer, [buffer]);
     });
   }

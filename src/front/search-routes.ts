@@ -2,16 +2,14 @@
 import { performance } from 'node:perf_hooks';
 import { fuseFilters, tenantFilter, type Access } from '../auth/index.js';
 import { selectsField } from '../documents/flatten.js';
-import type { HitMessage } from '../protocol/messages.js';
-import { distinctCandidates, hasDistinctKeys, mergeDistinctHits } from './distinct-merge.js';
 import { facetDistributionJson, mergeFacetExtras, type FacetExtras } from './facet-merge.js';
-import { mergeRankedHits } from '../ranking/merge-ranked-hits.js';
 import type { FrontReply, FrontRequest } from './http-types.js';
 import { validateIndexUid } from './index-uid.js';
 import { searchWindow } from './pagination.js';
 import type { FrontContext, RouteSpec } from './route-spec.js';
 import { parseSearchBody, parseSearchQuery, type SearchParameters } from './search-params.js';
 import { searchResponseJson } from './search-response.js';
+import { mergeShardResults } from './shard-results.js';
 
 export const searchRoutes: RouteSpec[] = [
   {
@@ -51,15 +49,7 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
     exhaustiveCount: window.mode === 'page',
     options: parameters.options,
   }, index.shardCount);
-  let candidates = 0;
-  const lists: HitMessage[][] = [];
-  for (const result of results) {
-    candidates += result.candidates;
-    lists.push(result.hits);
-  }
-  const distinct = hasDistinctKeys(results);
-  const hits = distinct ? mergeDistinctHits(results, window.offset, window.limit) : mergeRankedHits(lists, window.offset, window.limit);
-  if (distinct) candidates = distinctCandidates(results);
+  const { hits, candidates } = mergeShardResults(results, window.offset, window.limit);
   let facets: FacetExtras | null = null;
   if (parameters.options.facets !== undefined && parameters.options.facets !== null) {
     facets = mergeFacetExtras(results.map((result) => result.extras as FacetExtras | null)) ?? { facetDistribution: {} };

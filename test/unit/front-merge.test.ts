@@ -60,3 +60,11 @@ test('search response JSON keeps Meilisearch key order and raw documents', (t) =
     { facetDistribution: { genre: {} } }));
   t.deepEqual(Object.keys(parsed), ['hits', 'query', 'processingTimeMs', 'hitsPerPage', 'page', 'totalPages', 'totalHits', 'facetDistribution']);
 });
+
+test('mergeShardResults sums the workers candidates and merges their hit lists into the window', async (t) => {
+  const { mergeShardResults } = await import('../../src/front/shard-results.js');
+  const result = (candidates: number, hits: HitMessage[]) => ({ requestId: 1, error: null, candidates, hits, extras: null });
+  const merged = mergeShardResults([result(3, [hit(0, 1), hit(2, 3), hit(4, 5)]), result(2, [hit(1, 2), hit(3, 4)])], 1, 3);
+  t.is(merged.candidates, 5);
+  t.deepEqual(merged.hits.map((h) => h.docId), [1, 2, 3]);
+});
