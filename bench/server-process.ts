@@ -48,6 +48,14 @@ function waitForExit(child: ChildProcess, milliseconds: number): Promise<boolean
   });
 }
 
+/**
+ * Extra Node flags for the server from SKEIN_BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=prof":
+ * Node refuses --cpu-prof in NODE_OPTIONS, and profiles of the server's threads are what guide tuning.
+ */
+function nodeArgs(): string[] {
+  return (process.env.SKEIN_BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0);
+}
+
 export async function startSkeinServer(options: ServerOptions): Promise<ServerHandle> {
   const directory = mkdtempSync(join(tmpdir(), 'skein-bench-'));
   const logPath = join(directory, 'server.log');
@@ -56,7 +64,7 @@ export async function startSkeinServer(options: ServerOptions): Promise<ServerHa
   const logFd = openSync(logPath, 'a');
   const child = spawn(
     process.execPath,
-    [options.cliPath, '--db-path', join(directory, 'db'), '--http-addr', `127.0.0.1:${port}`, ...(options.extraArgs ?? [])],
+    [...nodeArgs(), options.cliPath, '--db-path', join(directory, 'db'), '--http-addr', `127.0.0.1:${port}`, ...(options.extraArgs ?? [])],
     { stdio: ['ignore', logFd, logFd] },
   );
   closeSync(logFd);

@@ -1,8 +1,8 @@
 // What a document contributes to the search index: for each searchable flattened field, its words
 // with positions and the field's rank (its weight for the attributeRank rule, lower is better).
 import { flattenDocument, selectsField } from '../documents/flatten.js';
-import type { CharClassifier } from './separators.js';
-import { MAX_POSITION, tokenize } from './tokenizer.js';
+import { defaultClassifier, type CharClassifier } from './separators.js';
+import { MAX_POSITION, tokenizeInto } from './tokenizer.js';
 
 export interface FieldTokens {
   /** Flattened field name. */
@@ -57,15 +57,9 @@ function collectValue(value: unknown, position: number, words: string[], positio
 }
 
 function collectText(text: string, position: number, words: string[], positions: number[], options: DocumentAnalysisOptions): number {
-  const { stopWords } = options;
-  const { tokens, nextPosition } = tokenize(text, position, options.classify);
-  for (const token of tokens) {
-    if (stopWords.has(token.word)) continue;
-    words.push(token.word);
-    positions.push(token.position);
-  }
-  // Array elements are separated as if by a hard separator: tokenize leaves that gap after the text.
-  return nextPosition;
+  // Stop words take a position but are not indexed. Array elements are separated as if by a hard
+  // separator: the returned position leaves that gap after the text.
+  return tokenizeInto(text, position, options.classify ?? defaultClassifier, words, positions, options.stopWords);
 }
 
 function isPlainObject(value: unknown): boolean {

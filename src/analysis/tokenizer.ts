@@ -116,3 +116,54 @@ export function tokenize(text: string, firstPosition = 0, classify: CharClassifi
   }
   return { tokens, nextPosition: seenWord ? position + HARD_DISTANCE : firstPosition };
 }
+
+const PLAIN_ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * tokenize() for indexing: the same words and positions (a unit test holds them equal), appended to
+ * `words` / `positions` without a segment or token object per piece; words in `skip` (stop words)
+ * take their position but are not appended. An ASCII text is lowercased once, so its words are
+ * slices of it (normalizeWord of an ASCII word is its lowercase). Returns the next free position.
+ */
+export function tokenizeInto(text: string, firstPosition: number, classify: CharClassifier, words: string[], positions: number[],
+  skip?: ReadonlySet<string>): number {
+  const lowered = PLAIN_ASCII.test(text) ? text.toLowerCase() : null;
+  const skipping = skip !== undefined && skip.size > 0;
+  const length = text.length;
+  let position = firstPosition;
+  let seenWord = false;
+  let pendingDistance = 0;
+  let index = 0;
+  while (index < length) {
+    const start = index;
+    const firstClass = classOfCharAt(text, index, classify);
+    if (firstClass !== CharClass.Word) {
+      let hard = firstClass === CharClass.Hard;
+      index += charLength(text, index);
+      while (index < length) {
+        const charClass = classOfCharAt(text, index, classify);
+        if (charClass === CharClass.Word) break;
+        if (charClass === CharClass.Hard) hard = true;
+        index += charLength(text, index);
+      }
+      const distance = hard ? HARD_DISTANCE : SOFT_DISTANCE;
+      if (distance > pendingDistance) pendingDistance = distance;
+      continue;
+    }
+    const entry = classify.dictionary ? dictionaryEntryAt(text, index, classify) : null;
+    if (entry !== null) index += entry.length;
+    else {
+      index += charLength(text, index);
+      while (index < length && classOfCharAt(text, index, classify) === CharClass.Word) index += charLength(text, index);
+    }
+    if (seenWord) position += pendingDistance;
+    seenWord = true;
+    pendingDistance = 0;
+    if (position >= MAX_POSITION) break;
+    const word = lowered !== null ? lowered.slice(start, index) : normalizeWord(text.slice(start, index));
+    if (!isIndexableWord(word) || (skipping && skip.has(word))) continue;
+    words.push(word);
+    positions.push(position);
+  }
+  return seenWord ? position + HARD_DISTANCE : firstPosition;
+}

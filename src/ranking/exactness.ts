@@ -5,13 +5,14 @@
 // Score = state * STATE_SPAN + number of active terms without an exact occurrence.
 import { positionCount } from '../query/query-term.js';
 import { occurrenceField, occurrenceIsExact, occurrencePosition, type DocMatchProfile } from './match-profile.js';
+import { exactnessParts } from './exactness-parts.js';
 import { PerDocumentRule } from './per-document-rule.js';
 import type { ActiveTerms, SearchContext } from './search-context.js';
 
 export const EXACT_FIELD = 0;
 export const FIELD_STARTS_WITH_QUERY = 1;
 export const NO_EXACT_FIELD = 2;
-const STATE_SPAN = 16;
+export const STATE_SPAN = 16;
 
 export function exactnessScore(ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms): number {
   let inexact = 0;
@@ -38,5 +39,5 @@ function exactFieldState(ctx: SearchContext, profile: DocMatchProfile, terms: Ac
 }
 
 export function exactnessRule(): PerDocumentRule {
-  return new PerDocumentRule('exactness', exactnessScore);
+  return new PerDocumentRule('exactness', exactnessScore, () => null, exactnessParts);
 }

@@ -4,6 +4,7 @@
 import { positionCount } from '../query/query-term.js';
 import { occurrenceField, occurrencePosition, type DocMatchProfile } from './match-profile.js';
 import { PerDocumentRule } from './per-document-rule.js';
+import { proximityParts } from './proximity-parts.js';
 import type { ActiveTerms, SearchContext } from './search-context.js';
 
 export const MAX_PAIR_DISTANCE = 7;
@@ -45,5 +46,5 @@ function pairCost(left: number[], leftLength: number, right: number[]): number {
 }
 
 export function proximityRule(): PerDocumentRule {
-  return new PerDocumentRule('proximity', proximityScore, (_ctx, terms) => (terms.length < 2 ? 0 : null));
+  return new PerDocumentRule('proximity', proximityScore, (_ctx, terms) => (terms.length < 2 ? 0 : null), proximityParts);
 }

@@ -16,6 +16,11 @@ export interface ScoreGroup {
 }
 
 const DEADLINE_CHECK_EVERY = 512;
+/**
+ * Universes this small are read document by document (~1-2 µs each) rather than split: the postings
+ * a split needs can cost far more, e.g. a one-letter prefix's rank lists union thousands of words.
+ */
+const READ_DIRECTLY_MAX = 256;
 
 /**
  * Groups in ascending score order. With a finite `needed`, only the groups holding the best
@@ -50,6 +55,7 @@ export function* scoreChainGroups(ctx: SearchContext, rules: readonly RankingRul
  */
 function splitByFirstScoredRule(ctx: SearchContext, rules: readonly RankingRule[], universe: roaring.RoaringBitmap32,
   terms: ActiveTerms): { ruleIndex: number; parts: OrderedPart[] } | null {
+  if (universe.size <= READ_DIRECTLY_MAX) return null;
   for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
     const rule = rules[ruleIndex]!;
     if ((rule.constantScore?.(ctx, terms) ?? null) !== null) continue;

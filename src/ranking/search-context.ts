@@ -18,6 +18,18 @@ export interface SearchContext {
   termDocsByRank?(term: number): readonly roaring.RoaringBitmap32[] | null;
   /** Optional: the same per position within a field (positions from the array's length on unknown). */
   termDocsByPosition?(term: number): readonly roaring.RoaringBitmap32[] | null;
+  /**
+   * Optional: the documents of `universe` holding term `right` right after term `left` (forward
+   * distance 1 in one field) or one word standing for both: where proximity's pair cost is 1. Null
+   * when the shard cannot tell without reading every document.
+   */
+  termPairAdjacentDocs?(left: number, right: number, universe: roaring.RoaringBitmap32): roaring.RoaringBitmap32 | null;
+  /** Optional: the documents holding the term exactly (its own word, no typo, no prefix extension); null for phrases. */
+  termExactDocs?(term: number): roaring.RoaringBitmap32 | null;
+  /** Optional: the same at one position within a field; null when the position is past the postings' limit. */
+  termExactDocsAtPosition?(term: number, position: number): roaring.RoaringBitmap32 | null;
+  /** Optional: the documents of `universe` with a field made of one exact word of the term alone (at position 0). */
+  termExactSoleFieldDocs?(term: number, universe: roaring.RoaringBitmap32): roaring.RoaringBitmap32 | null;
   /** Where each term occurs in the document; may be a reused object, valid until the next call. */
   profile(docId: number): DocMatchProfile;
   /** Number of indexed words in one field (by ordinal) of the document. */

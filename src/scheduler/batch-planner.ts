@@ -22,7 +22,7 @@ export interface PlanningContext {
   isEnqueued(uid: number): boolean;
 }
 
-export function planBatch(batch: Batch, context: PlanningContext): BatchPlan {
+export async function planBatch(batch: Batch, context: PlanningContext): Promise<BatchPlan> {
   switch (batch.kind) {
     case 'taskCancelation': return planCancelation(batch.tasks[0], context);
     case 'taskDeletion': return planDeletions(batch.tasks, context);
@@ -58,12 +58,21 @@ function planDeletions(tasks: TaskRecord[], context: PlanningContext): BatchPlan
   return plan;
 }
 
-function planIndexBatch(indexUid: string, tasks: TaskRecord[], context: PlanningContext): BatchPlan {
+/** Lets the scheduler thread answer enqueue requests between two tasks of a long batch. */
+function yieldToMessages(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+async function planIndexBatch(indexUid: string, tasks: TaskRecord[], context: PlanningContext): Promise<BatchPlan> {
   const plan = emptyPlan();
   const stage = StagedIndex.fromStorage(context.storage, indexUid);
   plan.index = { uid: indexUid, before: context.storage.indexes.get(indexUid) ?? null, stage };
   let changed = false;
-  for (const task of tasks) {
+  for (const [position, task] of tasks.entries()) {
+    // Planning reads update files and parses every document: each enqueue waiting meanwhile is a
+    // client waiting for its 202. The batch's tasks are already out of the queue, so nothing enqueued
+    // now can change this plan.
+    if (position > 0) await yieldToMessages();
     // Additions and settings updates create a missing index even when the task itself then fails.
     if (task.type === 'documentAdditionOrUpdate' || task.type === 'settingsUpdate') {
       if (stage.record === null && (task.content as { allowIndexCreation?: boolean }).allowIndexCreation === false) {

@@ -15,7 +15,8 @@ export interface BatchLimits {
   maxDocuments: number;
 }
 
-export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxTasks: 1000, maxDocuments: 500_000 };
+/** 100k documents: a batch's documents are held in memory (staged JSON, write batches) until it commits. */
+export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxTasks: 1000, maxDocuments: 100_000 };
 
 /** @param enqueued every enqueued task, in ascending uid order */
 export function selectBatch(enqueued: readonly TaskRecord[], limits: BatchLimits = DEFAULT_BATCH_LIMITS): Batch | null {

@@ -156,7 +156,7 @@ export class Scheduler {
     let plan: BatchPlan | null = null;
     let outcome: CommitOutcome | null = null;
     try {
-      plan = planBatch({ ...batch, tasks } as typeof batch, {
+      plan = await planBatch({ ...batch, tasks } as typeof batch, {
         storage, shardsPerIndex: this.options.shardsPerIndex, now: tasks[0].startedAt!, isEnqueued: (uid) => this.queue.has(uid),
       });
       this.checkAbort();

@@ -4,6 +4,7 @@
 import roaring from 'roaring';
 import { prefixRange } from './lexicon.js';
 import { walkFuzzy } from './fuzzy-walk.js';
+import { walkFirstLetterEdits } from './first-letter-edits.js';
 import type { Vocabulary } from './vocabulary.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -28,6 +29,10 @@ export interface TermDerivations {
   /** Memos of the search: [rank] / [position] = documents holding a derivation there (token-key-postings.ts). */
   docsByRank?: RoaringBitmap32[];
   docsByPosition?: RoaringBitmap32[];
+  /** Memos: documents of the exact words (exact: true), and those per position. */
+  exactDocs?: RoaringBitmap32;
+  exactDocsByPosition?: RoaringBitmap32[];
+  wordIds?: number[];
 }
 
 /**
@@ -42,6 +47,11 @@ export function exactAttributeKey(word: string): string {
 }
 
 export function deriveWord(vocabulary: Vocabulary, word: string, isPrefix: boolean, budget: number): TermDerivations {
+  return derivationsFromWords(vocabulary, word, deriveWordIds(vocabulary, word, isPrefix, budget));
+}
+
+/** [k]: ids of the words the query word stands for with k typos (the costly lexicon walks; no bitmap work). */
+export function deriveWordIds(vocabulary: Vocabulary, word: string, isPrefix: boolean, budget: number): number[][] {
   const byTypo: Map<number, number>[] = [new Map(), new Map(), new Map()];
   const consider = (candidate: string, typos: number) => {
     const id = vocabulary.idOf(candidate);
@@ -61,7 +71,7 @@ export function deriveWord(vocabulary: Vocabulary, word: string, isPrefix: boole
     }
   }
   if (budget > 0 && word.length > 0) collectTypos(lists, word, isPrefix, budget, byTypo, consider);
-  return toDerivations(vocabulary, word, byTypo);
+  return byTypo.map((ids) => [...ids.keys()]);
 }
 
 function collectTypos(lists: readonly (readonly string[])[], word: string, isPrefix: boolean, budget: number,
@@ -81,17 +91,18 @@ function collectTypos(lists: readonly (readonly string[])[], word: string, isPre
       if (distance > 0 && !full(2)) consider(candidate, 2);
       return !full(2);
     };
-    if (walkFuzzy(list, word, 1, isPrefix, elsewhere, 0, sameStart)) walkFuzzy(list, word, 1, isPrefix, elsewhere, sameEnd, list.length);
+    if (walkFirstLetterEdits(list, word, isPrefix, elsewhere, 0, sameStart)) walkFirstLetterEdits(list, word, isPrefix, elsewhere, sameEnd, list.length);
   }
 }
 
-function toDerivations(vocabulary: Vocabulary, word: string, byTypo: Map<number, number>[]): TermDerivations {
+/** The derivations of `word` from the ids deriveWordIds found. */
+export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTypo: readonly (readonly number[])[]): TermDerivations {
   const exactIds = [vocabulary.idOf(word), vocabulary.idOf(exactAttributeKey(word))];
   const words: WordDerivation[] = [];
   const docsByTypo: RoaringBitmap32[] = [];
   let seen = new RoaringBitmap32();
   for (let typos = 0; typos < 3; typos++) {
-    const ids = [...byTypo[typos]!.keys()];
+    const ids = byTypo[typos]!;
     for (const wordId of ids) words.push({ wordId, typos, exact: typos === 0 && exactIds.includes(wordId) });
     const union = RoaringBitmap32.orMany(ids.map((id) => vocabulary.docs(id)));
     union.andNotInPlace(seen);

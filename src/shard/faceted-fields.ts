@@ -8,6 +8,8 @@ export interface FacetedFields {
   isFaceted(field: string): boolean;
   /** `_geo` is filterable or sortable: documents' `_geo` points are indexed. */
   geo: boolean;
+  /** No field at all is faceted: indexing skips the facet store. */
+  none: boolean;
 }
 
 export function facetedFieldsOf(settings: IndexSettings): FacetedFields {
@@ -18,5 +20,5 @@ export function facetedFieldsOf(settings: IndexSettings): FacetedFields {
     if (custom) patterns.push(custom.field);
   }
   const geo = patterns.includes('_geo') || patterns.includes('*');
-  return { isFaceted: (field) => matchesAnyPattern(patterns, field), geo };
+  return { isFaceted: (field) => matchesAnyPattern(patterns, field), geo, none: patterns.length === 0 };
 }

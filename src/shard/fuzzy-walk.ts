@@ -1,7 +1,10 @@
 // Typo matching against a sorted word list walked as an implicit trie: words sharing a prefix with
 // the previous word reuse its Damerau-Levenshtein rows, and a subtree whose row minimum exceeds the
-// budget is skipped by binary search. Cost grows with the matches and the budget, not with the lexicon.
-import { prefixRange } from './lexicon.js';
+// budget is skipped by a galloping search. Cost grows with the matches and the budget, not with the
+// lexicon. Only the diagonal band |depth - column| <= budget of each row is computed (cells outside
+// it exceed the budget anyway, Ukkonen's cut-off), with every value clamped at budget + 1: a walk
+// costs O(budget) per visited trie node instead of O(query length). It is the costliest step of a
+// query that is not cached, so the rows live in one flat typed array.
 
 /** Return false to stop the walk. */
 export type FuzzyVisitor = (word: string, distance: number) => boolean;
@@ -15,42 +18,70 @@ export type FuzzyVisitor = (word: string, distance: number) => boolean;
 export function walkFuzzy(sorted: readonly string[], query: string, maxDistance: number, asPrefix: boolean,
   visit: FuzzyVisitor, from = 0, to = sorted.length): boolean {
   const n = query.length;
-  const rows: Int32Array[] = [Int32Array.from({ length: n + 1 }, (_, j) => j)];
-  const rowMins: number[] = [0];
+  const width = n + 1;
+  const over = maxDistance + 1;
+  const queryCodes = new Int32Array(n);
+  for (let j = 0; j < n; j++) queryCodes[j] = query.charCodeAt(j);
+  let capacity = 32;
+  // rows[d * width + j]: distance of query[0, j) to the current word's first d letters, clamped at `over`.
+  let rows = new Int32Array(capacity * width);
   // Best distance of the query against any prefix of the current path, at each depth.
-  const prefixBest: number[] = [n];
+  let prefixBest = new Int32Array(capacity);
+  for (let j = 0; j <= n; j++) rows[j] = Math.min(j, over);
+  prefixBest[0] = Math.min(n, over);
   let previous = '';
+  let validDepth = 0;
   let index = from;
   while (index < to) {
     const word = sorted[index]!;
-    let depth = commonPrefixLength(previous, word);
-    if (depth >= rows.length) depth = rows.length - 1;
+    const length = word.length;
+    if (length + 1 > capacity) {
+      while (capacity < length + 1) capacity *= 2;
+      const grown = new Int32Array(capacity * width);
+      grown.set(rows);
+      rows = grown;
+      const grownBest = new Int32Array(capacity);
+      grownBest.set(prefixBest);
+      prefixBest = grownBest;
+    }
+    let depth = 0;
+    const shared = Math.min(validDepth, length, previous.length);
+    while (depth < shared && previous.charCodeAt(depth) === word.charCodeAt(depth)) depth++;
     let skippedAt = -1;
-    for (let d = depth + 1; d <= word.length; d++) {
-      const row = rows[d] ?? (rows[d] = new Int32Array(n + 1));
-      const above = rows[d - 1]!;
-      const twoAbove = d >= 2 ? rows[d - 2]! : null;
+    for (let d = depth + 1; d <= length; d++) {
+      const base = d * width;
+      const above = base - width;
+      const twoAbove = above - width;
       const char = word.charCodeAt(d - 1);
       const previousChar = d >= 2 ? word.charCodeAt(d - 2) : -1;
-      row[0] = d;
-      let rowMin = d;
-      for (let j = 1; j <= n; j++) {
-        const queryChar = query.charCodeAt(j - 1);
-        let best = above[j - 1]! + (char === queryChar ? 0 : 1);
-        const deletion = above[j]! + 1;
-        if (deletion < best) best = deletion;
-        const insertion = row[j - 1]! + 1;
-        if (insertion < best) best = insertion;
-        if (twoAbove !== null && j >= 2 && char === query.charCodeAt(j - 2) && previousChar === queryChar) {
-          const swap = twoAbove[j - 2]! + 1;
-          if (swap < best) best = swap;
+      const low = Math.max(0, d - maxDistance);
+      const high = Math.min(n, d + maxDistance);
+      // The band's neighbours, read by this row and the next, hold the clamp (or the true column 0).
+      if (low > 0) rows[base + low - 1] = low - 1 === 0 ? Math.min(d, over) : over;
+      if (high < n) rows[base + high + 1] = over;
+      let rowMin = over;
+      for (let j = low; j <= high; j++) {
+        let best: number;
+        if (j === 0) {
+          best = Math.min(d, over);
+        } else {
+          const queryChar = queryCodes[j - 1]!;
+          best = rows[above + j - 1]! + (char === queryChar ? 0 : 1);
+          const deletion = rows[above + j]! + 1;
+          if (deletion < best) best = deletion;
+          const insertion = rows[base + j - 1]! + 1;
+          if (insertion < best) best = insertion;
+          if (d >= 2 && j >= 2 && char === queryCodes[j - 2] && previousChar === queryChar) {
+            const swap = rows[twoAbove + j - 2]! + 1;
+            if (swap < best) best = swap;
+          }
+          if (best > over) best = over;
         }
-        row[j] = best;
+        rows[base + j] = best;
         if (best < rowMin) rowMin = best;
       }
-      rowMins[d] = rowMin;
-      prefixBest[d] = Math.min(prefixBest[d - 1]!, row[n]!);
-      rows.length = Math.max(rows.length, d + 1);
+      const last = high === n ? rows[base + n]! : over;
+      prefixBest[d] = Math.min(prefixBest[d - 1]!, last);
       if (rowMin > maxDistance) {
         skippedAt = d;
         break;
@@ -58,27 +89,45 @@ export function walkFuzzy(sorted: readonly string[], query: string, maxDistance:
     }
     if (skippedAt >= 0) {
       // No extension of word[0, skippedAt) can get back under the budget (row minima never decrease).
-      const prefix = word.slice(0, skippedAt);
-      const [, end] = prefixRange(sorted, prefix, index, to);
+      const end = endOfPrefixRun(sorted, word, skippedAt, index, to);
       if (asPrefix && prefixBest[skippedAt]! <= maxDistance) {
         for (let k = index; k < end; k++) if (!visit(sorted[k]!, prefixBest[skippedAt]!)) return false;
       }
       index = end;
-      // Rows up to depth skippedAt - 1 stay valid for the next word's shared prefix.
-      previous = word.slice(0, skippedAt - 1);
+      previous = word;
+      validDepth = skippedAt;
       continue;
     }
-    const distance = asPrefix ? prefixBest[word.length]! : rows[word.length]![n]!;
+    const distance = asPrefix ? prefixBest[length]! : (length + maxDistance >= n && length - maxDistance <= n ? rows[length * width + n]! : over);
     if (distance <= maxDistance && !visit(word, distance)) return false;
     previous = word;
+    validDepth = length;
     index++;
   }
   return true;
 }
 
-function commonPrefixLength(a: string, b: string): number {
-  const limit = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < limit && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
+/** First index in (index, to) whose word does not start with word[0, prefixLength): galloping, as runs are mostly short. */
+function endOfPrefixRun(sorted: readonly string[], word: string, prefixLength: number, index: number, to: number): number {
+  let good = index;
+  let step = 1;
+  let probe = index + 1;
+  while (probe < to && sharesPrefix(sorted[probe]!, word, prefixLength)) {
+    good = probe;
+    step *= 2;
+    probe = index + step;
+  }
+  let bad = Math.min(probe, to);
+  while (bad - good > 1) {
+    const middle = (good + bad) >>> 1;
+    if (sharesPrefix(sorted[middle]!, word, prefixLength)) good = middle;
+    else bad = middle;
+  }
+  return bad;
+}
+
+function sharesPrefix(candidate: string, word: string, prefixLength: number): boolean {
+  if (candidate.length < prefixLength) return false;
+  for (let k = prefixLength - 1; k >= 0; k--) if (candidate.charCodeAt(k) !== word.charCodeAt(k)) return false;
+  return true;
 }

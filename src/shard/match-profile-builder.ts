@@ -3,6 +3,9 @@
 import { packOccurrence, type DocMatchProfile } from '../ranking/match-profile.js';
 import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
 
+let sharedSlots = new Int32Array(0);
+let sharedSlotsInUse = false;
+
 /**
  * Which terms each word stands for, read once per token of every scored document, so it is a
  * typed table indexed by word id (slot, -1 = no term) rather than a Map.
@@ -11,9 +14,23 @@ export class WordLookup {
   private readonly slots: Int32Array;
   /** entries[slot]: packed term * 8 + typos * 2 + (exact ? 0 : 1). */
   readonly entries: number[][] = [];
+  /** Word ids with a slot, to clear the shared table on release. */
+  private readonly touched: number[] = [];
+  private readonly shared: boolean;
 
+  /**
+   * The slot table is the thread's shared one when free (searches of a thread run one at a time):
+   * allocating and filling a vocabulary-sized array per query showed in profiles. Call release().
+   */
   constructor(vocabularySize: number) {
-    this.slots = new Int32Array(vocabularySize).fill(-1);
+    this.shared = !sharedSlotsInUse;
+    if (this.shared) {
+      if (sharedSlots.length < vocabularySize) sharedSlots = new Int32Array(Math.max(vocabularySize, sharedSlots.length * 2)).fill(-1);
+      sharedSlotsInUse = true;
+      this.slots = sharedSlots;
+    } else {
+      this.slots = new Int32Array(vocabularySize).fill(-1);
+    }
   }
 
   add(wordId: number, term: number, typos: number, exact: boolean): void {
@@ -22,8 +39,17 @@ export class WordLookup {
       slot = this.entries.length;
       this.slots[wordId] = slot;
       this.entries.push([]);
+      this.touched.push(wordId);
     }
     this.entries[slot]!.push(term * 8 + typos * 2 + (exact ? 0 : 1));
+  }
+
+  /** Gives the shared table back (cleared); the lookup must not be used afterwards. */
+  release(): void {
+    if (!this.shared) return;
+    for (const wordId of this.touched) this.slots[wordId] = -1;
+    this.touched.length = 0;
+    sharedSlotsInUse = false;
   }
 
   slotOf(wordId: number): number {

@@ -82,14 +82,18 @@ export class ShardEngine {
   writeBatch(indexUid: string, shard: number, ops: readonly DocumentOpMessage[]): void {
     const target = this.shard(indexUid, shard);
     target.recentDocuments = new Map();
+    // Old versions go first, so (with the scheduler's one op per document) no removal below has to
+    // wait on the buffered additions of the batch; applying in order afterwards keeps any op list exact.
+    for (const op of ops) target.delete(op.docId);
     for (const op of ops) {
-      if (op.kind === 'upsert') {
-        target.upsert(op.docId, JSON.parse(op.document) as JsonDocument);
-        if (target.recentDocuments.size < RECENT_DOCUMENTS_LIMIT) target.recentDocuments.set(op.docId, op.document);
-      } else {
+      if (op.kind === 'delete') {
         target.delete(op.docId);
+        continue;
       }
+      target.upsert(op.docId, JSON.parse(op.document) as JsonDocument);
+      if (target.recentDocuments.size < RECENT_DOCUMENTS_LIMIT) target.recentDocuments.set(op.docId, op.document);
     }
+    target.flushWrites();
   }
 
   /** Makes the shard agree with the committed documents again (the rollback path). */
@@ -101,6 +105,7 @@ export class ShardEngine {
       if (document === undefined) target.delete(docId);
       else target.upsert(docId, document);
     }
+    target.flushWrites();
   }
 
   search(query: EngineSearch): EngineSearchResult {

@@ -1,9 +1,10 @@
 // One shard of one index in memory: posting lists, forward index, and the set of its documents.
 // Everything here is synchronous and thread-free, so tests and the bench drive it directly.
+import { LRUCache } from 'lru-cache';
 import roaring from 'roaring';
 import { analyzeDocument } from '../analysis/document-tokens.js';
 import { selectsField } from '../documents/flatten.js';
-import { deriveWord, exactAttributeKey, withSynonyms, type TermDerivations } from './derivations.js';
+import { derivationsFromWords, deriveWordIds, exactAttributeKey, withSynonyms, type TermDerivations } from './derivations.js';
 import { documentHasPhrase } from './match-profile-builder.js';
 import { ForwardIndex } from './forward-index.js';
 import { FacetStore } from './facet-store.js';
@@ -11,6 +12,8 @@ import { facetedFieldsOf } from './faceted-fields.js';
 import type { IndexConfig } from './index-config.js';
 import { searchShard, type ShardSearchRequest, type ShardSearchResult } from './shard-search.js';
 import { Vocabulary } from './vocabulary.js';
+import { AdjacentPairPostings } from './adjacent-pair-postings.js';
+import { SoleWordFields } from './sole-word-fields.js';
 import { fieldRankKey, positionKey, TokenKeyPostings } from './token-key-postings.js';
 
 /** Field ranks and positions below these get posting lists (token-key-postings.ts). */
@@ -19,8 +22,25 @@ const POSITION_POSTING_LIMIT = 4;
 
 const { RoaringBitmap32 } = roaring;
 
-/** Derivations kept per shard between writes; cleared whole when it grows past this. */
-const DERIVATION_CACHE_LIMIT = 2048;
+/** upsert's per-document token arrays, reused (one thread, no reentrancy). */
+const scratch = { fieldRanks: [] as number[], wordIds: [] as number[], fields: [] as number[], positions: [] as number[] };
+
+/**
+ * Derivations kept per shard between writes, least recently used out first: users' queries repeat
+ * words (a Zipf law), and a one-letter prefix's derivations union thousands of lists.
+ */
+const DERIVATION_CACHE_LIMIT = 16384;
+/** And at most about this much memory per shard (the memos of a common word's derivations are big). */
+const DERIVATION_CACHE_BYTES = 48 * 2 ** 20;
+
+/**
+ * A derivation's footprint once its memos are filled: its documents are held about six times over
+ * (per typo, per rank and position unions, exact words), plus the word list.
+ */
+function estimatedBytes(derivations: TermDerivations): number {
+  return 6 * derivations.docs.getSerializationSizeInBytes('portable') + 32 * derivations.words.length + 256;
+}
+const DERIVED_WORDS_CACHE_LIMIT = 65_536;
 
 export class ShardIndex {
   readonly vocabulary = new Vocabulary();
@@ -28,7 +48,13 @@ export class ShardIndex {
   readonly documents = new RoaringBitmap32();
   readonly rankPostings = new TokenKeyPostings(this.vocabulary, this.forward, this.documents, fieldRankKey, RANK_POSTING_LIMIT);
   readonly positionPostings = new TokenKeyPostings(this.vocabulary, this.forward, this.documents, positionKey, POSITION_POSTING_LIMIT);
-  private readonly derivationCache = new Map<string, TermDerivations>();
+  readonly adjacentPairs = new AdjacentPairPostings(this.vocabulary, this.forward, this.documents);
+  readonly soleWordFields = new SoleWordFields(this.forward, this.documents);
+  private readonly derivationCache = new LRUCache<string, TermDerivations>({
+    max: DERIVATION_CACHE_LIMIT, maxSize: DERIVATION_CACHE_BYTES, sizeCalculation: estimatedBytes,
+  });
+  /** The lexicon walks' results alone (word ids, no bitmaps): small, so many more are kept. */
+  private readonly derivedWordsCache = new LRUCache<string, number[][]>({ max: DERIVED_WORDS_CACHE_LIMIT });
   /**
    * JSON of the documents upserted by the latest write batch: the scheduler commits them to LMDB only
    * after every shard acknowledged, and a search in between must still be able to show them.
@@ -36,10 +62,13 @@ export class ShardIndex {
   recentDocuments = new Map<number, string>();
   /** Values of the filterable / sortable / distinct fields (filters, facets, sort). */
   readonly facets: FacetStore;
+  /** Some field is faceted (else upserts skip the facet store's flattening of every document). */
+  private readonly hasFacets: boolean;
 
   constructor(readonly config: IndexConfig) {
     const faceted = facetedFieldsOf(config.settings);
     this.facets = new FacetStore(faceted.isFaceted, faceted.geo);
+    this.hasFacets = !faceted.none;
   }
 
   get documentCount(): number {
@@ -50,42 +79,52 @@ export class ShardIndex {
   upsert(docId: number, document: Record<string, unknown>): void {
     this.delete(docId);
     const fields = analyzeDocument(document, this.config.analysis);
-    const fieldRanks: number[] = [];
-    const wordIds: number[] = [];
-    const fieldOrdinals: number[] = [];
-    const positions: number[] = [];
+    // Scratch arrays reused across documents: the forward index copies them into its arena.
+    const { fieldRanks, wordIds, fields: fieldOrdinals, positions } = scratch;
+    fieldRanks.length = wordIds.length = fieldOrdinals.length = positions.length = 0;
     const exactAttributes = this.config.exactAttributes;
-    fields.forEach((field, ordinal) => {
+    const vocabulary = this.vocabulary;
+    for (let ordinal = 0; ordinal < fields.length; ordinal++) {
+      const field = fields[ordinal]!;
       fieldRanks.push(field.rank);
       const typoFree = exactAttributes.length > 0 && exactAttributes.some((selector) => selectsField(selector, field.field));
-      for (let k = 0; k < field.words.length; k++) {
-        const wordId = this.vocabulary.intern(typoFree ? exactAttributeKey(field.words[k]!) : field.words[k]!);
-        this.vocabulary.addDocument(wordId, docId);
-        this.rankPostings.invalidate(wordId);
-        this.positionPostings.invalidate(wordId);
+      const words = field.words;
+      for (let k = 0; k < words.length; k++) {
+        const wordId = vocabulary.intern(typoFree ? exactAttributeKey(words[k]!) : words[k]!);
+        vocabulary.addDocument(wordId, docId);
         wordIds.push(wordId);
         fieldOrdinals.push(ordinal);
         positions.push(field.positions[k]!);
       }
-    });
-    this.forward.put(docId, { fieldRanks, wordIds, fields: fieldOrdinals, positions });
-    this.facets.upsert(docId, document);
+    }
+    this.rankPostings.invalidateWords(wordIds);
+    this.positionPostings.invalidateWords(wordIds);
+    this.forward.put(docId, scratch);
+    if (this.hasFacets) this.facets.upsert(docId, document);
     this.documents.add(docId);
-    this.derivationCache.clear();
+    this.adjacentPairs.markChanged(docId);
+    this.soleWordFields.markChanged(docId);
+    this.clearDerivations();
+  }
+
+  /** Applies buffered posting additions (end of a write batch: the lists are read by the next search anyway). */
+  flushWrites(): void {
+    this.vocabulary.flush();
   }
 
   /** Removes the document from every posting list; false when it was not there. */
   delete(docId: number): boolean {
     if (!this.documents.has(docId)) return false;
-    for (const wordId of this.forward.wordIdsOf(docId)) {
-      this.vocabulary.removeDocument(wordId, docId);
-      this.rankPostings.invalidate(wordId);
-      this.positionPostings.invalidate(wordId);
-    }
+    const wordIds = this.forward.wordIdsOf(docId);
+    for (const wordId of wordIds) this.vocabulary.removeDocument(wordId, docId);
+    this.rankPostings.invalidateWords(wordIds);
+    this.positionPostings.invalidateWords(wordIds);
     this.forward.remove(docId);
-    this.facets.delete(docId);
+    if (this.hasFacets) this.facets.delete(docId);
     this.documents.remove(docId);
-    this.derivationCache.clear();
+    this.adjacentPairs.markChanged(docId);
+    this.soleWordFields.markChanged(docId);
+    this.clearDerivations();
     return true;
   }
 
@@ -95,6 +134,13 @@ export class ShardIndex {
     this.vocabulary.trim();
     this.rankPostings.buildAll();
     this.positionPostings.buildAll();
+    this.adjacentPairs.build();
+    this.soleWordFields.build();
+  }
+
+  private clearDerivations(): void {
+    if (this.derivationCache.size > 0) this.derivationCache.clear();
+    if (this.derivedWordsCache.size > 0) this.derivedWordsCache.clear();
   }
 
   /** `extraAlternatives`: synonyms the word has as part of a multi-word key (not cached: they depend on the query). */
@@ -108,8 +154,12 @@ export class ShardIndex {
     const key = `${isPrefix ? 'p' : 'w'}${budget}${word}`;
     let derivations = this.derivationCache.get(key);
     if (derivations === undefined) {
-      if (this.derivationCache.size >= DERIVATION_CACHE_LIMIT) this.derivationCache.clear();
-      derivations = withSynonyms(this.vocabulary, deriveWord(this.vocabulary, word, isPrefix, budget),
+      let wordIds = this.derivedWordsCache.get(key);
+      if (wordIds === undefined) {
+        wordIds = deriveWordIds(this.vocabulary, word, isPrefix, budget);
+        this.derivedWordsCache.set(key, wordIds);
+      }
+      derivations = withSynonyms(this.vocabulary, derivationsFromWords(this.vocabulary, word, wordIds),
         this.config.synonyms.get(word) ?? [], (wordIds) => this.phraseDocs(wordIds));
       this.derivationCache.set(key, derivations);
     }

@@ -10,6 +10,7 @@ import { exactAttributeKey, type TermDerivations } from './derivations.js';
 import { bucketSort, type RankedHit } from '../ranking/bucket-sort.js';
 import type { DocMatchProfile } from '../ranking/match-profile.js';
 import { rulesFor } from '../ranking/rules-from-settings.js';
+import type { RankingRule } from '../ranking/ranking-rule.js';
 import { SortRule, type SortOrder } from '../ranking/sort.js';
 import { distinctKeysOf, keepFirstPerKey, type DistinctKeyOf } from './distinct.js';
 import type { SearchContext } from '../ranking/search-context.js';
@@ -76,6 +77,16 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
     ...(request.sortOrder ? { sortOrder: request.sortOrder } : {}),
   });
   const ctx = new ShardSearchContext(shard, terms, deadline, request.bitmapBuckets ?? true);
+  try {
+    return rankedSearch(shard, ctx, rules, request);
+  } finally {
+    ctx.release();
+  }
+}
+
+function rankedSearch(shard: ShardIndex, ctx: ShardSearchContext, rules: RankingRule[], request: ShardSearchRequest): ShardSearchResult {
+  const terms = ctx.terms;
+  const placeholder = terms.length === 0;
   const allTerms = terms.map((_, index) => index);
   let universe: RoaringBitmap32;
   if (placeholder) {
@@ -110,6 +121,15 @@ function unionByKey(postings: TokenKeyPostings, derivations: TermDerivations): R
   return byKey;
 }
 
+/** The ids of every derivation, memoized on them (the same array while they stay cached). */
+function wordIdsOf(derivations: TermDerivations): readonly number[] {
+  return (derivations.wordIds ??= derivations.words.map((word) => word.wordId));
+}
+
+function exactWordIds(derivations: TermDerivations): number[] {
+  return derivations.words.filter((word) => word.exact).map((word) => word.wordId);
+}
+
 class ShardSearchContext implements SearchContext {
   private readonly docs: RoaringBitmap32[] = [];
   private readonly docsByTypo: RoaringBitmap32[][] = [];
@@ -118,6 +138,7 @@ class ShardSearchContext implements SearchContext {
   private readonly words: WordLookup;
   private readonly scratch: DocMatchProfile;
   private readonly phrases: PhraseOfTerm[] = [];
+  private readonly wordSets: Uint8Array[] = [];
 
   constructor(private readonly shard: ShardIndex, readonly terms: readonly QueryTerm[], readonly deadline: number,
     private readonly bitmapBuckets: boolean) {
@@ -146,6 +167,50 @@ class ShardSearchContext implements SearchContext {
     const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
     if (derivations === undefined) return null;
     return (derivations.docsByPosition ??= unionByKey(this.shard.positionPostings, derivations));
+  }
+
+  termExactDocs(term: number): RoaringBitmap32 | null {
+    const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
+    if (derivations === undefined) return null;
+    return (derivations.exactDocs ??= RoaringBitmap32.orMany(exactWordIds(derivations).map((wordId) => this.shard.vocabulary.docs(wordId))));
+  }
+
+  termExactDocsAtPosition(term: number, position: number): RoaringBitmap32 | null {
+    const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
+    const postings = this.shard.positionPostings;
+    if (derivations === undefined || position >= postings.limit) return null;
+    const byPosition = (derivations.exactDocsByPosition ??= postings.unionByKey(exactWordIds(derivations)));
+    return byPosition[position] ?? new RoaringBitmap32();
+  }
+
+  termExactSoleFieldDocs(term: number, universe: RoaringBitmap32): RoaringBitmap32 | null {
+    const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
+    if (derivations === undefined) return null;
+    return this.shard.soleWordFields.docsOf(exactWordIds(derivations), universe);
+  }
+
+  termPairAdjacentDocs(left: number, right: number, universe: RoaringBitmap32): RoaringBitmap32 | null {
+    const leftDerivations = this.bitmapBuckets ? this.derivations[left] : undefined;
+    const rightDerivations = this.bitmapBuckets ? this.derivations[right] : undefined;
+    if (leftDerivations === undefined || rightDerivations === undefined) return null;
+    return this.shard.adjacentPairs.adjacentDocs(wordIdsOf(leftDerivations), wordIdsOf(rightDerivations), universe,
+      this.termWordSet(left), this.termWordSet(right));
+  }
+
+  /** The words standing for the term, as a membership array over the vocabulary (made on first use). */
+  private termWordSet(term: number): Uint8Array {
+    let set = this.wordSets[term];
+    if (set === undefined) {
+      set = new Uint8Array(this.shard.vocabulary.size);
+      for (const word of this.derivations[term]!.words) set[word.wordId] = 1;
+      this.wordSets[term] = set;
+    }
+    return set;
+  }
+
+  /** The end of the search: shared scratch goes back to the thread. */
+  release(): void {
+    this.words.release();
   }
 
   /** Not cached, and reused: valid until the next call (the bucket sort reads each document once per run of scoring rules). */

@@ -41,10 +41,12 @@ export class TokenKeyPostings {
   constructor(private readonly vocabulary: Vocabulary, private readonly forward: ForwardIndex,
     private readonly documents: RoaringBitmap32, private readonly keyOf: TokenKey, readonly limit: number) {}
 
-  /** A write changed the word's documents (called once per written token). */
-  invalidate(wordId: number): void {
-    this.writtenSinceBuild++;
-    if (wordId < this.byWord.length) this.byWord[wordId] = undefined;
+  /** A write changed the words' documents (one entry per written token). */
+  invalidateWords(wordIds: readonly number[]): void {
+    this.writtenSinceBuild += wordIds.length;
+    const byWord = this.byWord;
+    if (byWord.length === 0) return;
+    for (const wordId of wordIds) if (wordId < byWord.length) byWord[wordId] = undefined;
   }
 
   /**

@@ -1,4 +1,7 @@
 // Words of one shard: interned ids, posting lists (word -> documents) and the sorted lexicon.
+// Additions are buffered as (word, document) pairs in one typed array and applied by word, with one
+// addMany of a typed array per word, when a list is read, a document removed, or the buffer full:
+// one native call per token was most of the cost of indexing.
 import roaring from 'roaring';
 import { Lexicon } from './lexicon.js';
 
@@ -6,11 +9,19 @@ const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
 const EMPTY = new RoaringBitmap32();
+const INITIAL_PENDING = 1 << 12;
+/** Buffer bound (in pair entries: 32 MiB), so a bulk load of a whole index never holds every pair at once. */
+const MAX_PENDING = 1 << 23;
+/** Below this many pairs a flush adds one by one (a sort by word would cost more). */
+const FEW_PAIRS = 1 << 10;
 
 export class Vocabulary {
   private readonly ids = new Map<string, number>();
   private readonly words: string[] = [];
   private readonly postings: RoaringBitmap32[] = [];
+  /** Buffered additions: (wordId, docId) pairs. */
+  private pending = new Uint32Array(INITIAL_PENDING);
+  private pendingLength = 0;
   readonly lexicon = new Lexicon();
 
   idOf(word: string): number | undefined {
@@ -23,12 +34,13 @@ export class Vocabulary {
 
   /** Documents holding the word; an empty bitmap for an unknown id. Do not mutate. */
   docs(id: number): RoaringBitmap32 {
+    if (this.pendingLength > 0) this.flush();
     return this.postings[id] ?? EMPTY;
   }
 
   docsOfWord(word: string): RoaringBitmap32 {
     const id = this.ids.get(word);
-    return id === undefined ? EMPTY : this.postings[id]!;
+    return id === undefined ? EMPTY : this.docs(id);
   }
 
   intern(word: string): number {
@@ -44,16 +56,56 @@ export class Vocabulary {
   }
 
   addDocument(id: number, docId: number): void {
-    this.postings[id]!.add(docId);
+    if (this.pendingLength === this.pending.length) {
+      if (this.pendingLength >= MAX_PENDING) this.flush();
+      else {
+        const grown = new Uint32Array(this.pending.length * 2);
+        grown.set(this.pending);
+        this.pending = grown;
+      }
+    }
+    this.pending[this.pendingLength++] = id;
+    this.pending[this.pendingLength++] = docId;
   }
 
   /** Words whose posting list empties stay interned (ids are referenced by the forward index); derivations skip them. */
   removeDocument(id: number, docId: number): void {
+    if (this.pendingLength > 0) this.flush();
     this.postings[id]?.remove(docId);
+  }
+
+  /** Applies every buffered addition. */
+  flush(): void {
+    const pending = this.pending;
+    const length = this.pendingLength;
+    if (length === 0) return;
+    this.pendingLength = 0;
+    if (length < FEW_PAIRS) {
+      for (let k = 0; k < length; k += 2) this.postings[pending[k]!]!.add(pending[k + 1]!);
+      return;
+    }
+    // Counting sort by word: each word's documents keep their order (ascending in a bulk load), and
+    // a document's repeats of a word stay adjacent (addMany ignores them).
+    const wordCount = this.words.length;
+    const starts = new Uint32Array(wordCount + 1);
+    for (let k = 0; k < length; k += 2) starts[pending[k]! + 1]!++;
+    for (let id = 0; id < wordCount; id++) starts[id + 1]! += starts[id]!;
+    const ends = starts.slice(0, wordCount);
+    const byWord = new Uint32Array(length / 2);
+    for (let k = 0; k < length; k += 2) byWord[ends[pending[k]!]!++] = pending[k + 1]!;
+    for (let id = 0; id < wordCount; id++) {
+      const start = starts[id]!;
+      const end = starts[id + 1]!;
+      if (end === start) continue;
+      if (end - start === 1) this.postings[id]!.add(byWord[start]!);
+      else this.postings[id]!.addMany(byWord.subarray(start, end));
+    }
+    if (pending.length > INITIAL_PENDING * 64 && length < pending.length / 8) this.pending = new Uint32Array(INITIAL_PENDING);
   }
 
   /** Frees the slack capacity posting lists keep for growth (after a bulk load). */
   trim(): void {
+    this.flush();
     for (const posting of this.postings) {
       posting.runOptimize();
       posting.shrinkToFit();

@@ -93,13 +93,25 @@ function hitShaper(query: ShardQueryMessage): HitShaper {
   }, options, matcher);
 }
 
+/**
+ * Whether a hit is its stored JSON as is: every attribute, no formatting. The stored text is the
+ * JSON.stringify of the document (update files and merges write it so), which is what serializing
+ * the parsed document would give: a parse and a stringify per hit saved.
+ */
+function storedTextIsTheHit(query: ShardQueryMessage): boolean {
+  const all = query.attributesToRetrieve === null || query.attributesToRetrieve.includes('*');
+  return all && !needsFormatting((query.options ?? {}) as FormattingOptions);
+}
+
 function answer(query: ShardQueryMessage): ShardQueryResultMessage {
   try {
     const result = engine.search(query);
     const shape = hitShaper(query);
+    const verbatim = storedTextIsTheHit(query);
     const hits = result.hits.map((hit) => {
       // The latest write batch first: it may be acknowledged but not yet committed to LMDB.
       const text = engine.recentDocument(query.indexUid, hit.docId) ?? storage.documents.get([query.indexUid, hit.docId]);
+      if (verbatim && text !== undefined && hit.geoDistance === undefined) return { docId: hit.docId, score: hit.score, document: text };
       const stored = text === undefined ? {} : (JSON.parse(text) as JsonDocument);
       // Sort criteria's score entries do not count in _rankingScore (Meilisearch leaves sort out of it).
       const rankingScores = result.rankingEntries ? hit.score.filter((_, k) => result.rankingEntries![k] !== false) : hit.score;

@@ -50,6 +50,30 @@ test('the sorted-list walk finds exactly the words within the distance', (t) => 
   }
 });
 
+test('the walk agrees with the reference distance on random lexicons, whole words and prefixes', (t) => {
+  let state = 99;
+  const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const randomWord = (max: number) => Array.from({ length: 1 + Math.floor(random() * max) }, () => 'abcdé'[Math.floor(random() * 5)]).join('');
+  const prefixDistance = (query: string, word: string) => Math.min(...Array.from({ length: word.length + 1 }, (_, k) => osa(query, word.slice(0, k))));
+  for (let round = 0; round < 150; round++) {
+    const words = [...new Set(Array.from({ length: 1 + Math.floor(random() * 200) }, () => randomWord(9)))].sort();
+    const query = randomWord(8);
+    const from = Math.floor(random() * words.length);
+    const to = from + Math.floor(random() * (words.length - from + 1));
+    for (const asPrefix of [false, true]) {
+      const max = Math.floor(random() * 3);
+      const found: string[] = [];
+      walkFuzzy(words, query, max, asPrefix, (word, distance) => {
+        found.push(`${word}:${distance}`);
+        return true;
+      }, from, to);
+      const distanceOf = (word: string) => (asPrefix ? prefixDistance(query, word) : osa(query, word));
+      const expected = words.slice(from, to).filter((word) => distanceOf(word) <= max).map((word) => `${word}:${distanceOf(word)}`);
+      t.deepEqual(found, expected, `${query} max ${max} prefix ${asPrefix}`);
+    }
+  }
+});
+
 test('prefix walk: a word matches when one of its prefixes is within the distance', (t) => {
   const found: [string, number][] = [];
   walkFuzzy(['american', 'amerigo', 'amelie', 'banana', 'mer'].sort(), 'ameri', 1, true, (word, distance) => {

@@ -1,0 +1,58 @@
+// exactness's buckets from bitmaps: the number of terms without an exact occurrence comes from each
+// term's exact-word documents, and only documents holding every term exactly at its query position
+// (the only ones that can have a field equal to, or starting with, the query) are read one by one.
+// So the last rule of the default order no longer reads every document of its bucket (score-chain.ts).
+import roaring from 'roaring';
+import { EXACT_FIELD, exactnessScore, FIELD_STARTS_WITH_QUERY, NO_EXACT_FIELD, STATE_SPAN } from './exactness.js';
+import { partsBySum, type OrderedPart } from './score-layers.js';
+import type { ActiveTerms, SearchContext } from './search-context.js';
+
+const { RoaringBitmap32 } = roaring;
+type RoaringBitmap32 = roaring.RoaringBitmap32;
+
+/** Every part with its score, ascending; null when the postings cannot tell (phrases, far query positions). */
+export function exactnessParts(ctx: SearchContext, universe: RoaringBitmap32, terms: ActiveTerms): OrderedPart[] | null {
+  if (ctx.termExactDocs === undefined || ctx.termExactDocsAtPosition === undefined || terms.length === 0) return null;
+  const exactDocs: RoaringBitmap32[] = [];
+  for (const term of terms) {
+    const docs = ctx.termExactDocs(term);
+    if (docs === null) return null;
+    exactDocs.push(docs);
+  }
+  // Documents that may have a field starting with the query: the rest are NO_EXACT_FIELD for sure.
+  const mayStartWithQuery = terms.every((term, k) => term === k) ? universe.clone() : new RoaringBitmap32();
+  for (const term of terms) {
+    if (mayStartWithQuery.isEmpty) break;
+    const docs = ctx.termExactDocsAtPosition(term, ctx.terms[term]!.position);
+    if (docs === null) return null;
+    mayStartWithQuery.andInPlace(docs);
+  }
+  const byScore = new Map<number, RoaringBitmap32>();
+  const addTo = (score: number, docs: RoaringBitmap32) => {
+    const slot = byScore.get(score);
+    if (slot) slot.orInPlace(docs);
+    else byScore.set(score, docs);
+  };
+  // One word at position 0: a field starting with it holds it at 0, and equals it when that is its only word.
+  const soleWord = terms.length === 1 && ctx.terms[terms[0]!]!.kind === 'word' && ctx.terms[terms[0]!]!.position === 0
+    ? ctx.termExactSoleFieldDocs?.(terms[0]!, mayStartWithQuery) ?? null : null;
+  let toRead = mayStartWithQuery;
+  if (soleWord !== null) {
+    if (!soleWord.isEmpty) addTo(EXACT_FIELD * STATE_SPAN, soleWord);
+    const startsWith = RoaringBitmap32.andNot(mayStartWithQuery, soleWord);
+    if (!startsWith.isEmpty) addTo(FIELD_STARTS_WITH_QUERY * STATE_SPAN, startsWith);
+    toRead = new RoaringBitmap32();
+  }
+  const rest = RoaringBitmap32.andNot(universe, mayStartWithQuery);
+  const inexactLayers = partsBySum(rest, exactDocs.map((docs) => [RoaringBitmap32.and(rest, docs), RoaringBitmap32.andNot(rest, docs)]), terms.length);
+  for (const layer of inexactLayers) addTo(NO_EXACT_FIELD * STATE_SPAN + layer.score!, layer.docs);
+  const readScores = new Map<number, number[]>();
+  for (const docId of toRead) {
+    const score = exactnessScore(ctx, ctx.profile(docId), terms);
+    const docIds = readScores.get(score);
+    if (docIds) docIds.push(docId);
+    else readScores.set(score, [docId]);
+  }
+  for (const [score, docIds] of readScores) addTo(score, new RoaringBitmap32(docIds));
+  return [...byScore].sort((a, b) => a[0] - b[0]).map(([score, docs]) => ({ docs, score }));
+}

@@ -1,0 +1,73 @@
+// Which documents have a field made of one word alone (one token, at position 0), by that word
+// (milli's field_id_word_count_docids at count 1): for a one-word query these are exactly the
+// documents exactness ranks first ("a field equal to the query"), found without reading any of the
+// thousands of documents whose field merely starts with the word (src/ranking/exactness-parts.ts).
+// Built in one pass over the forward index after a bulk load; documents written since are in
+// `changed` and read one by one, until enough changed that a rebuild pays.
+import roaring from 'roaring';
+import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
+
+const { RoaringBitmap32 } = roaring;
+type RoaringBitmap32 = roaring.RoaringBitmap32;
+
+const REBUILD_SHARE = 1 / 8;
+const REBUILD_MIN_CHANGED = 1024;
+
+export class SoleWordFields {
+  private byWord = new Map<number, RoaringBitmap32>();
+  private built = false;
+  private changed = new RoaringBitmap32();
+
+  constructor(private readonly forward: ForwardIndex, private readonly documents: RoaringBitmap32) {}
+
+  markChanged(docId: number): void {
+    if (this.built) this.changed.add(docId);
+  }
+
+  build(): void {
+    const lists = new Map<number, number[]>();
+    for (const docId of this.documents) {
+      soleWordsOf(this.forward, docId, (wordId) => {
+        const list = lists.get(wordId);
+        if (list === undefined) lists.set(wordId, [docId]);
+        else if (list[list.length - 1] !== docId) list.push(docId);
+      });
+    }
+    this.byWord = new Map([...lists].map(([wordId, docIds]) => [wordId, new RoaringBitmap32(docIds)]));
+    this.changed = new RoaringBitmap32();
+    this.built = true;
+  }
+
+  /** Documents of `universe` with a one-word field holding one of the words; null when not built. */
+  docsOf(wordIds: readonly number[], universe: RoaringBitmap32): RoaringBitmap32 | null {
+    if (this.built && this.changed.size >= Math.max(REBUILD_MIN_CHANGED, this.documents.size * REBUILD_SHARE)) this.build();
+    if (!this.built) return null;
+    const found = RoaringBitmap32.orMany(wordIds.map((wordId) => this.byWord.get(wordId) ?? new RoaringBitmap32()));
+    found.andNotInPlace(this.changed);
+    found.andInPlace(universe);
+    const wanted = new Set(wordIds);
+    for (const docId of RoaringBitmap32.and(universe, this.changed)) {
+      soleWordsOf(this.forward, docId, (wordId) => {
+        if (wanted.has(wordId)) found.add(docId);
+      });
+    }
+    return found;
+  }
+}
+
+/** Calls `visit` with the word of each field of the document that has exactly one token, at position 0. */
+function soleWordsOf(forward: ForwardIndex, docId: number, visit: (wordId: number) => void): void {
+  const data = forward.arena;
+  const offset = forward.offsetOf(docId);
+  if (offset < 0) return;
+  const start = tokensStartAt(data, offset);
+  const end = start + tokenCountAt(data, offset) * 2;
+  // Tokens come in field then position order: a field's run is one token when its neighbours differ.
+  for (let k = start; k < end; k += 2) {
+    const field = data[k + 1]! >>> 16;
+    if ((data[k + 1]! & 0xffff) !== 0) continue;
+    if (k + 2 < end && data[k + 3]! >>> 16 === field) continue;
+    if (k > start && data[k - 1]! >>> 16 === field) continue;
+    visit(data[k]!);
+  }
+}
