@@ -19,11 +19,11 @@ export interface SearchContext {
   /** Optional: the same per position within a field (positions from the array's length on unknown). */
   termDocsByPosition?(term: number): readonly roaring.RoaringBitmap32[] | null;
   /**
-   * Optional: the documents of `universe` holding term `right` right after term `left` (forward
-   * distance 1 in one field) or one word standing for both: where proximity's pair cost is 1. Null
-   * when the shard cannot tell without reading every document.
+   * Optional: the documents of `universe` where proximity's cost of the pair (left, right) is at most
+   * `cost` (1: right just after left, or one word standing for both; 2: also one word between them,
+   * or right just before left). Null when the shard cannot tell without reading every document.
    */
-  termPairAdjacentDocs?(left: number, right: number, universe: roaring.RoaringBitmap32): roaring.RoaringBitmap32 | null;
+  termPairDocsWithin?(left: number, right: number, cost: 1 | 2, universe: roaring.RoaringBitmap32): roaring.RoaringBitmap32 | null;
   /** Optional: the documents holding the term exactly (its own word, no typo, no prefix extension); null for phrases. */
   termExactDocs?(term: number): roaring.RoaringBitmap32 | null;
   /** Optional: the same at one position within a field; null when the position is past the postings' limit. */

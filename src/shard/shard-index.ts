@@ -12,7 +12,7 @@ import { facetedFieldsOf } from './faceted-fields.js';
 import type { IndexConfig } from './index-config.js';
 import { searchShard, type ShardSearchRequest, type ShardSearchResult } from './shard-search.js';
 import { Vocabulary } from './vocabulary.js';
-import { AdjacentPairPostings } from './adjacent-pair-postings.js';
+import { NearPairPostings } from './near-pair-postings.js';
 import { SoleWordFields } from './sole-word-fields.js';
 import { fieldRankKey, positionKey, TokenKeyPostings } from './token-key-postings.js';
 
@@ -48,7 +48,7 @@ export class ShardIndex {
   readonly documents = new RoaringBitmap32();
   readonly rankPostings = new TokenKeyPostings(this.vocabulary, this.forward, this.documents, fieldRankKey, RANK_POSTING_LIMIT);
   readonly positionPostings = new TokenKeyPostings(this.vocabulary, this.forward, this.documents, positionKey, POSITION_POSTING_LIMIT);
-  readonly adjacentPairs = new AdjacentPairPostings(this.vocabulary, this.forward, this.documents);
+  readonly nearPairs = new NearPairPostings(this.vocabulary, this.forward, this.documents);
   readonly soleWordFields = new SoleWordFields(this.forward, this.documents);
   private readonly derivationCache = new LRUCache<string, TermDerivations>({
     max: DERIVATION_CACHE_LIMIT, maxSize: DERIVATION_CACHE_BYTES, sizeCalculation: estimatedBytes,
@@ -102,7 +102,7 @@ export class ShardIndex {
     this.forward.put(docId, scratch);
     if (this.hasFacets) this.facets.upsert(docId, document);
     this.documents.add(docId);
-    this.adjacentPairs.markChanged(docId);
+    this.nearPairs.markChanged(docId);
     this.soleWordFields.markChanged(docId);
     this.clearDerivations();
   }
@@ -122,7 +122,7 @@ export class ShardIndex {
     this.forward.remove(docId);
     if (this.hasFacets) this.facets.delete(docId);
     this.documents.remove(docId);
-    this.adjacentPairs.markChanged(docId);
+    this.nearPairs.markChanged(docId);
     this.soleWordFields.markChanged(docId);
     this.clearDerivations();
     return true;
@@ -134,7 +134,7 @@ export class ShardIndex {
     this.vocabulary.trim();
     this.rankPostings.buildAll();
     this.positionPostings.buildAll();
-    this.adjacentPairs.build();
+    this.nearPairs.build();
     this.soleWordFields.build();
   }
 

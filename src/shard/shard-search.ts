@@ -18,6 +18,7 @@ import { docsMatchingAll, termRemovalSteps } from '../ranking/words.js';
 import { buildProfile, documentHasPhrase, fieldWordCount, WordLookup, type PhraseOfTerm } from './match-profile-builder.js';
 import type { ShardIndex } from './shard-index.js';
 import type { TokenKeyPostings } from './token-key-postings.js';
+import type { PairSide } from './near-pair-postings.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -189,12 +190,16 @@ class ShardSearchContext implements SearchContext {
     return this.shard.soleWordFields.docsOf(exactWordIds(derivations), universe);
   }
 
-  termPairAdjacentDocs(left: number, right: number, universe: RoaringBitmap32): RoaringBitmap32 | null {
-    const leftDerivations = this.bitmapBuckets ? this.derivations[left] : undefined;
-    const rightDerivations = this.bitmapBuckets ? this.derivations[right] : undefined;
-    if (leftDerivations === undefined || rightDerivations === undefined) return null;
-    return this.shard.adjacentPairs.adjacentDocs(wordIdsOf(leftDerivations), wordIdsOf(rightDerivations), universe,
-      this.termWordSet(left), this.termWordSet(right));
+  termPairDocsWithin(left: number, right: number, cost: 1 | 2, universe: RoaringBitmap32): RoaringBitmap32 | null {
+    const leftSide = this.pairSide(left);
+    const rightSide = this.pairSide(right);
+    if (leftSide === null || rightSide === null) return null;
+    return this.shard.nearPairs.pairDocsWithin(cost, leftSide, rightSide, universe);
+  }
+
+  private pairSide(term: number): PairSide | null {
+    const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
+    return derivations === undefined ? null : { wordIds: wordIdsOf(derivations), set: this.termWordSet(term) };
   }
 
   /** The words standing for the term, as a membership array over the vocabulary (made on first use). */

@@ -56,9 +56,11 @@ const RULE_ORDERS: string[][] = [
   ['wordPosition', 'attributeRank', 'typo'],
   ['words', 'attributeRank', 'wordPosition'],
   ['exactness', 'wordPosition', 'words', 'attributeRank'],
+  ['words', 'proximity', 'exactness', 'attributeRank'],
+  ['proximity', 'typo', 'words', 'exactness'],
 ];
 
-for (let round = 0; round < 6; round++) {
+for (let round = 0; round < RULE_ORDERS.length * 2; round++) {
   test(`bitmap buckets order exactly as per-document scoring (round ${round})`, (t) => {
     const random = randomFrom(1000 + round);
     const settings: Partial<IndexSettings> = {

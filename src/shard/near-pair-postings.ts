@@ -1,0 +1,167 @@
+// Which documents hold word B one or two positions after word A in one field (milli's
+// word_pair_proximity_docids at proximity 1 and 2), for pairs of the shard's frequent words only.
+// They let the proximity rule find its best buckets (every pair adjacent, or close) without reading
+// every document of a bucket that two common words share (src/ranking/proximity-parts.ts).
+// Built in one pass over the forward index after a bulk load; documents written since are tracked in
+// `changed` and read one by one instead (the tables say nothing about them), until enough changed
+// that a rebuild pays. Pairs with a rare word are found by reading the (few) documents of that word.
+import roaring from 'roaring';
+import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
+import { PackedPairs, PairTable } from './pair-table.js';
+import type { Vocabulary } from './vocabulary.js';
+
+const { RoaringBitmap32 } = roaring;
+type RoaringBitmap32 = roaring.RoaringBitmap32;
+
+/** A word is frequent (gets pair lists) in at least this many documents, or this share of the shard. */
+const FREQUENT_MIN_DOCUMENTS = 64;
+const FREQUENT_MIN_SHARE = 1 / 1000;
+/** Slots must fit a pair key in 32 bits. */
+const MAX_SLOTS = 0xffff;
+/** Rebuild once this share of the shard's documents changed since the last build. */
+const REBUILD_SHARE = 1 / 8;
+const REBUILD_MIN_CHANGED = 1024;
+/** Gaps (position differences) with a table: 1 (adjacent) and 2 (one word between). */
+export const MAX_GAP = 2;
+
+/** Membership of a term's words: set[wordId] = 1 (a typed array: read once per token of every document checked). */
+export type WordSet = Uint8Array;
+
+export interface PairSide {
+  /** The words of the term (the same array object while the term's derivations stay cached). */
+  wordIds: readonly number[];
+  set: WordSet;
+}
+
+export class NearPairPostings {
+  private slotOfWord = new Int32Array(0);
+  private slotCount = 0;
+  /** tables[gap - 1]. */
+  private tables: PairTable[] = [];
+  private built = false;
+  /** Documents written (or deleted) since the build: absent from or stale in the tables. */
+  private changed = new RoaringBitmap32();
+  /** Bumped by each build (which changes which words are rare). */
+  private generation = 0;
+  private readonly rareDocsMemo = new WeakMap<readonly number[], { generation: number; docs: RoaringBitmap32 }>();
+
+  constructor(private readonly vocabulary: Vocabulary, private readonly forward: ForwardIndex,
+    private readonly documents: RoaringBitmap32) {}
+
+  /** A write to the document (upsert or delete). */
+  markChanged(docId: number): void {
+    if (this.built) this.changed.add(docId);
+  }
+
+  build(): void {
+    const wordCount = this.vocabulary.size;
+    const threshold = Math.max(FREQUENT_MIN_DOCUMENTS, Math.ceil(this.documents.size * FREQUENT_MIN_SHARE));
+    const slotOfWord = new Int32Array(wordCount).fill(-1);
+    let slotCount = 0;
+    for (let wordId = 0; wordId < wordCount && slotCount < MAX_SLOTS; wordId++) {
+      if (this.vocabulary.docs(wordId).size >= threshold) slotOfWord[wordId] = slotCount++;
+    }
+    const occurrences = Array.from({ length: MAX_GAP }, () => new PackedPairs());
+    const data = this.forward.arena;
+    for (const docId of this.documents) {
+      const offset = this.forward.offsetOf(docId);
+      if (offset < 0) continue;
+      const start = tokensStartAt(data, offset);
+      const end = start + tokenCountAt(data, offset) * 2;
+      for (let k = start; k < end; k += 2) {
+        const left = slotOfWord[data[k]!]!;
+        if (left < 0) continue;
+        // Positions ascend within a field, so the token `gap` positions on is at most `gap` tokens on.
+        for (let next = k + 2; next < end && next <= k + 2 * MAX_GAP; next += 2) {
+          const gap = positionGap(data[k + 1]!, data[next + 1]!);
+          if (gap < 1 || gap > MAX_GAP) continue;
+          const right = slotOfWord[data[next]!]!;
+          if (right >= 0) occurrences[gap - 1]!.push(left * slotCount + right, docId);
+        }
+      }
+    }
+    this.slotOfWord = slotOfWord;
+    this.slotCount = slotCount;
+    this.tables = occurrences.map((pairs) => PairTable.fromPacked(pairs.values, pairs.count));
+    this.changed = new RoaringBitmap32();
+    this.built = true;
+    this.generation++;
+  }
+
+  /**
+   * Documents of `universe` where proximity's cost of the pair is at most `cost`: 1 = a word of `left`
+   * followed at the next position of its field by a word of `right`, or one word of both sides;
+   * 2 = also one position between them, or `right` just before `left`. Null when the tables are not
+   * built (the caller reads documents).
+   */
+  pairDocsWithin(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32): RoaringBitmap32 | null {
+    if (this.built && this.changed.size >= Math.max(REBUILD_MIN_CHANGED, this.documents.size * REBUILD_SHARE)) this.build();
+    if (!this.built) return null;
+    const frequentLeft = left.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
+    const frequentRight = right.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
+    const runs: RoaringBitmap32[] = [];
+    this.collectRuns(this.tables[0]!, frequentLeft, frequentRight, runs);
+    if (cost === 2) {
+      this.collectRuns(this.tables[1]!, frequentLeft, frequentRight, runs);
+      this.collectRuns(this.tables[0]!, frequentRight, frequentLeft, runs);
+    }
+    const found = RoaringBitmap32.orMany(runs);
+    found.andNotInPlace(this.changed);
+    for (const wordId of left.wordIds) if (right.set[wordId] === 1) found.orInPlace(this.vocabulary.docs(wordId));
+    found.andInPlace(universe);
+    // Pairs with a rare word, and changed documents, are not in the tables: read those documents.
+    const toRead = RoaringBitmap32.and(universe, this.changed);
+    if (frequentLeft.length < left.wordIds.length) toRead.orInPlace(this.rareDocsOf(left.wordIds));
+    if (frequentRight.length < right.wordIds.length) toRead.orInPlace(this.rareDocsOf(right.wordIds));
+    toRead.andInPlace(universe);
+    toRead.andNotInPlace(found);
+    for (const docId of toRead) if (pairCostAtMost(this.forward, docId, cost, left.set, right.set)) found.add(docId);
+    return found;
+  }
+
+  private collectRuns(table: PairTable, leftWords: readonly number[], rightWords: readonly number[], into: RoaringBitmap32[]): void {
+    for (const leftWord of leftWords) {
+      const base = this.slotOf(leftWord) * this.slotCount;
+      for (const rightWord of rightWords) {
+        const docs = table.docsOf(base + this.slotOf(rightWord));
+        if (docs !== null) into.push(docs);
+      }
+    }
+  }
+
+  private slotOf(wordId: number): number {
+    return wordId < this.slotOfWord.length ? this.slotOfWord[wordId]! : -1;
+  }
+
+  private rareDocsOf(wordIds: readonly number[]): RoaringBitmap32 {
+    const memo = this.rareDocsMemo.get(wordIds);
+    if (memo !== undefined && memo.generation === this.generation) return memo.docs;
+    const docs = RoaringBitmap32.orMany(wordIds.filter((wordId) => this.slotOf(wordId) < 0).map((wordId) => this.vocabulary.docs(wordId)));
+    this.rareDocsMemo.set(wordIds, { generation: this.generation, docs });
+    return docs;
+  }
+}
+
+/** Whether the document holds the pair at proximity cost `cost` or less (see pairDocsWithin). */
+export function pairCostAtMost(forward: ForwardIndex, docId: number, cost: 1 | 2, left: WordSet, right: WordSet): boolean {
+  const data = forward.arena;
+  const offset = forward.offsetOf(docId);
+  if (offset < 0) return false;
+  const start = tokensStartAt(data, offset);
+  const end = start + tokenCountAt(data, offset) * 2;
+  for (let k = start; k < end; k += 2) {
+    if (left[data[k]!] !== 1) continue;
+    if (right[data[k]!] === 1) return true;
+    for (let next = k + 2; next < end && next <= k + 2 * cost; next += 2) {
+      const gap = positionGap(data[k + 1]!, data[next + 1]!);
+      if (right[data[next]!] === 1 && gap >= 1 && gap <= cost) return true;
+    }
+    if (cost === 2 && k > start && right[data[k - 2]!] === 1 && positionGap(data[k - 1]!, data[k + 1]!) === 1) return true;
+  }
+  return false;
+}
+
+/** Position difference of two packed (field << 16 | position) keys of one field; -1 across fields. */
+function positionGap(key: number, next: number): number {
+  return key >>> 16 === next >>> 16 ? (next & 0xffff) - (key & 0xffff) : -1;
+}
