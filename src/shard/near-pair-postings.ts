@@ -99,13 +99,15 @@ export class NearPairPostings {
     if (!this.built) return null;
     const frequentLeft = left.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
     const frequentRight = right.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
-    const runs: RoaringBitmap32[] = [];
+    const runs: Uint32Array[] = [];
     this.collectRuns(this.tables[0]!, frequentLeft, frequentRight, runs);
     if (cost === 2) {
       this.collectRuns(this.tables[1]!, frequentLeft, frequentRight, runs);
       this.collectRuns(this.tables[0]!, frequentRight, frequentLeft, runs);
     }
-    const found = RoaringBitmap32.orMany(runs);
+    // One bitmap from all the runs: a bitmap per run was most of the garbage of a query.
+    const found = new RoaringBitmap32();
+    for (const run of runs) found.addMany(run);
     found.andNotInPlace(this.changed);
     for (const wordId of left.wordIds) if (right.set[wordId] === 1) found.orInPlace(this.vocabulary.docs(wordId));
     found.andInPlace(universe);
@@ -119,7 +121,7 @@ export class NearPairPostings {
     return found;
   }
 
-  private collectRuns(table: PairTable, leftWords: readonly number[], rightWords: readonly number[], into: RoaringBitmap32[]): void {
+  private collectRuns(table: PairTable, leftWords: readonly number[], rightWords: readonly number[], into: Uint32Array[]): void {
     for (const leftWord of leftWords) {
       const base = this.slotOf(leftWord) * this.slotCount;
       for (const rightWord of rightWords) {

@@ -2,11 +2,6 @@
 // with a run of ascending doc ids in another, a few bytes per (pair, document) instead of one bitmap
 // object per pair. Built from (key, docId) pairs packed as doubles (key * 2^32 + docId), which a
 // native numeric sort orders by key then document.
-import roaring from 'roaring';
-
-const { RoaringBitmap32 } = roaring;
-type RoaringBitmap32 = roaring.RoaringBitmap32;
-
 export class PairTable {
   private constructor(private readonly keys: Uint32Array, private readonly starts: Uint32Array, private readonly docIds: Uint32Array) {}
 
@@ -40,14 +35,14 @@ export class PairTable {
     return new PairTable(Uint32Array.from(keys), Uint32Array.from(starts), docIds.slice(0, written));
   }
 
-  /** The documents of the key, or null when it has none. */
-  docsOf(key: number): RoaringBitmap32 | null {
+  /** The documents of the key (ascending; a view, valid while the table lives), or null when it has none. */
+  docsOf(key: number): Uint32Array | null {
     let low = 0;
     let high = this.keys.length - 1;
     while (low <= high) {
       const middle = (low + high) >>> 1;
       const found = this.keys[middle]!;
-      if (found === key) return new RoaringBitmap32(this.docIds.subarray(this.starts[middle]!, this.starts[middle + 1]!));
+      if (found === key) return this.docIds.subarray(this.starts[middle]!, this.starts[middle + 1]!);
       if (found < key) low = middle + 1;
       else high = middle - 1;
     }

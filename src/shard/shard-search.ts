@@ -122,6 +122,10 @@ function unionByKey(postings: TokenKeyPostings, derivations: TermDerivations): R
   return byKey;
 }
 
+/** Cleared word-membership arrays for the next searches of this thread (searches run one at a time). */
+const spareWordSets: Uint8Array[] = [];
+const MAX_SPARE_WORD_SETS = 16;
+
 /** The ids of every derivation, memoized on them (the same array while they stay cached). */
 function wordIdsOf(derivations: TermDerivations): readonly number[] {
   return (derivations.wordIds ??= derivations.words.map((word) => word.wordId));
@@ -206,7 +210,10 @@ class ShardSearchContext implements SearchContext {
   private termWordSet(term: number): Uint8Array {
     let set = this.wordSets[term];
     if (set === undefined) {
-      set = new Uint8Array(this.shard.vocabulary.size);
+      // Vocabulary-sized, so taken from the thread's pool (all zero) rather than allocated per query.
+      const size = this.shard.vocabulary.size;
+      set = spareWordSets.pop() ?? new Uint8Array(size);
+      if (set.length < size) set = new Uint8Array(Math.max(size, set.length * 2));
       for (const word of this.derivations[term]!.words) set[word.wordId] = 1;
       this.wordSets[term] = set;
     }
@@ -216,6 +223,11 @@ class ShardSearchContext implements SearchContext {
   /** The end of the search: shared scratch goes back to the thread. */
   release(): void {
     this.words.release();
+    this.wordSets.forEach((set, term) => {
+      for (const word of this.derivations[term]!.words) set[word.wordId] = 0;
+      if (spareWordSets.length < MAX_SPARE_WORD_SETS) spareWordSets.push(set);
+    });
+    this.wordSets.length = 0;
   }
 
   /** Not cached, and reused: valid until the next call (the bucket sort reads each document once per run of scoring rules). */
