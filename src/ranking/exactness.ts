@@ -16,12 +16,26 @@ export const STATE_SPAN = 16;
 
 export function exactnessScore(ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms): number {
   let inexact = 0;
-  for (const term of terms) if (!profile.occurrences[term]!.some(occurrenceIsExact)) inexact++;
+  for (const term of terms) if (!hasExactOccurrence(profile.occurrences[term]!)) inexact++;
   return exactFieldState(ctx, profile, terms) * STATE_SPAN + inexact;
 }
 
+// Loops rather than closures: this runs once per scored document.
+function hasExactOccurrence(occurrences: readonly number[]): boolean {
+  for (const occurrence of occurrences) if (occurrenceIsExact(occurrence)) return true;
+  return false;
+}
+
+function hasExactOccurrenceAt(occurrences: readonly number[], field: number, position: number): boolean {
+  for (const occurrence of occurrences) {
+    if (occurrenceIsExact(occurrence) && occurrenceField(occurrence) === field && occurrencePosition(occurrence) === position) return true;
+  }
+  return false;
+}
+
 function exactFieldState(ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms): number {
-  if (terms.length === 0 || terms.some((term, k) => term !== k)) return NO_EXACT_FIELD;
+  if (terms.length === 0) return NO_EXACT_FIELD;
+  for (let k = 0; k < terms.length; k++) if (terms[k] !== k) return NO_EXACT_FIELD;
   let queryLength = 0;
   for (const term of terms) queryLength += positionCount(ctx.terms[term]!);
   // Fields where the first term sits exactly at its query position are the only candidates.
@@ -29,8 +43,10 @@ function exactFieldState(ctx: SearchContext, profile: DocMatchProfile, terms: Ac
   for (const occurrence of profile.occurrences[terms[0]!]!) {
     if (!occurrenceIsExact(occurrence) || occurrencePosition(occurrence) !== ctx.terms[terms[0]!]!.position) continue;
     const field = occurrenceField(occurrence);
-    const startsWithQuery = terms.every((term) => profile.occurrences[term]!.some((other) =>
-      occurrenceIsExact(other) && occurrenceField(other) === field && occurrencePosition(other) === ctx.terms[term]!.position));
+    let startsWithQuery = true;
+    for (let k = 1; k < terms.length && startsWithQuery; k++) {
+      startsWithQuery = hasExactOccurrenceAt(profile.occurrences[terms[k]!]!, field, ctx.terms[terms[k]!]!.position);
+    }
     if (!startsWithQuery) continue;
     if (ctx.fieldWordCount(profile.docId, field) === queryLength) return EXACT_FIELD;
     best = FIELD_STARTS_WITH_QUERY;

@@ -12,8 +12,12 @@ let sharedSlotsInUse = false;
  */
 export class WordLookup {
   private readonly slots: Int32Array;
-  /** entries[slot]: packed term * 8 + typos * 2 + (exact ? 0 : 1). */
-  readonly entries: number[][] = [];
+  /**
+   * firstEntries[slot]: packed term * 8 + typos * 2 + (exact ? 0 : 1); moreEntries[slot]: the others,
+   * for the rare word standing for several terms (an array per word was most of a query's garbage).
+   */
+  readonly firstEntries: number[] = [];
+  readonly moreEntries: (number[] | undefined)[] = [];
   /** Word ids with a slot, to clear the shared table on release. */
   private readonly touched: number[] = [];
   private readonly shared: boolean;
@@ -36,12 +40,14 @@ export class WordLookup {
   add(wordId: number, term: number, typos: number, exact: boolean): void {
     let slot = this.slots[wordId]!;
     if (slot < 0) {
-      slot = this.entries.length;
+      slot = this.firstEntries.length;
       this.slots[wordId] = slot;
-      this.entries.push([]);
+      this.firstEntries.push(term * 8 + typos * 2 + (exact ? 0 : 1));
+      this.moreEntries.push(undefined);
       this.touched.push(wordId);
+      return;
     }
-    this.entries[slot]!.push(term * 8 + typos * 2 + (exact ? 0 : 1));
+    (this.moreEntries[slot] ??= []).push(term * 8 + typos * 2 + (exact ? 0 : 1));
   }
 
   /** Gives the shared table back (cleared); the lookup must not be used afterwards. */
@@ -77,7 +83,8 @@ export function buildProfile(forward: ForwardIndex, docId: number, words: WordLo
   if (offset < 0) return into;
   const tokenCount = tokenCountAt(data, offset);
   const start = tokensStartAt(data, offset);
-  const entries = words.entries;
+  const firstEntries = words.firstEntries;
+  const moreEntries = words.moreEntries;
   for (let k = 0; k < tokenCount; k++) {
     const slot = words.slotOf(data[start + k * 2]!);
     if (slot < 0) continue;
@@ -85,9 +92,11 @@ export function buildProfile(forward: ForwardIndex, docId: number, words: WordLo
     const field = packed >>> 16;
     const position = packed & 0xffff;
     const rank = fieldRankAt(data, offset, field);
-    for (const entry of entries[slot]!) {
-      occurrences[entry >> 3]!.push(packOccurrence(field, position, rank, (entry >> 1) & 3, (entry & 1) === 0));
-    }
+    const entry = firstEntries[slot]!;
+    occurrences[entry >> 3]!.push(packOccurrence(field, position, rank, (entry >> 1) & 3, (entry & 1) === 0));
+    const more = moreEntries[slot];
+    if (more === undefined) continue;
+    for (const other of more) occurrences[other >> 3]!.push(packOccurrence(field, position, rank, (other >> 1) & 3, (other & 1) === 0));
   }
   for (const phrase of phrases) {
     for (const key of phraseStarts(data, offset, phrase.wordIds)) {
