@@ -2,12 +2,12 @@
 // word_pair_proximity_docids at proximity 1 and 2), for pairs of the shard's frequent words only.
 // They let the proximity rule find its best buckets (every pair adjacent, or close) without reading
 // every document of a bucket that two common words share (src/ranking/proximity-parts.ts).
-// Built in one pass over the forward index after a bulk load; documents written since are tracked in
+// Built in one pass over the forward index by the first search needing them; documents written since are tracked in
 // `changed` and read one by one instead (the tables say nothing about them), until enough changed
 // that a rebuild pays. Pairs with a rare word are found by reading the (few) documents of that word.
 import roaring from 'roaring';
 import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
-import { PackedPairs, PairTable } from './pair-table.js';
+import { PairTable } from './pair-table.js';
 import type { Vocabulary } from './vocabulary.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -16,8 +16,11 @@ type RoaringBitmap32 = roaring.RoaringBitmap32;
 /** A word is frequent (gets pair lists) in at least this many documents, or this share of the shard. */
 const FREQUENT_MIN_DOCUMENTS = 64;
 const FREQUENT_MIN_SHARE = 1 / 1000;
-/** Slots must fit a pair key in 32 bits. */
-const MAX_SLOTS = 0xffff;
+/**
+ * Words with pair tables at most (the most frequent): building counts over slots² possible keys, and
+ * the pairs of the rest are found by reading their documents.
+ */
+const MAX_SLOTS = 1024;
 /** Rebuild once this share of the shard's documents changed since the last build. */
 const REBUILD_SHARE = 1 / 8;
 const REBUILD_MIN_CHANGED = 1024;
@@ -56,12 +59,24 @@ export class NearPairPostings {
   build(): void {
     const wordCount = this.vocabulary.size;
     const threshold = Math.max(FREQUENT_MIN_DOCUMENTS, Math.ceil(this.documents.size * FREQUENT_MIN_SHARE));
+    // The most frequent words get the slots: theirs are the buckets too big to read.
+    const frequent: number[] = [];
+    for (let wordId = 0; wordId < wordCount; wordId++) if (this.vocabulary.docs(wordId).size >= threshold) frequent.push(wordId);
+    frequent.sort((a, b) => this.vocabulary.docs(b).size - this.vocabulary.docs(a).size);
     const slotOfWord = new Int32Array(wordCount).fill(-1);
-    let slotCount = 0;
-    for (let wordId = 0; wordId < wordCount && slotCount < MAX_SLOTS; wordId++) {
-      if (this.vocabulary.docs(wordId).size >= threshold) slotOfWord[wordId] = slotCount++;
-    }
-    const occurrences = Array.from({ length: MAX_GAP }, () => new PackedPairs());
+    const slotCount = Math.min(frequent.length, MAX_SLOTS);
+    for (let slot = 0; slot < slotCount; slot++) slotOfWord[frequent[slot]!] = slot;
+    this.tables = Array.from({ length: MAX_GAP }, (_, index) => PairTable.build(slotCount * slotCount,
+      (emit) => this.visitPairs(slotOfWord, slotCount, index + 1, emit)));
+    this.slotOfWord = slotOfWord;
+    this.slotCount = slotCount;
+    this.changed = new RoaringBitmap32();
+    this.built = true;
+    this.generation++;
+  }
+
+  /** Every (left slot * slotCount + right slot, docId) with the right word `gap` positions after the left in one field. */
+  private visitPairs(slotOfWord: Int32Array, slotCount: number, gap: number, emit: (key: number, docId: number) => void): void {
     const data = this.forward.arena;
     for (const docId of this.documents) {
       const offset = this.forward.offsetOf(docId);
@@ -72,31 +87,29 @@ export class NearPairPostings {
         const left = slotOfWord[data[k]!]!;
         if (left < 0) continue;
         // Positions ascend within a field, so the token `gap` positions on is at most `gap` tokens on.
-        for (let next = k + 2; next < end && next <= k + 2 * MAX_GAP; next += 2) {
-          const gap = positionGap(data[k + 1]!, data[next + 1]!);
-          if (gap < 1 || gap > MAX_GAP) continue;
+        for (let next = k + 2; next < end && next <= k + 2 * gap; next += 2) {
+          if (positionGap(data[k + 1]!, data[next + 1]!) !== gap) continue;
           const right = slotOfWord[data[next]!]!;
-          if (right >= 0) occurrences[gap - 1]!.push(left * slotCount + right, docId);
+          if (right >= 0) emit(left * slotCount + right, docId);
         }
       }
     }
-    this.slotOfWord = slotOfWord;
-    this.slotCount = slotCount;
-    this.tables = occurrences.map((pairs) => PairTable.fromPacked(pairs.values, pairs.count));
-    this.changed = new RoaringBitmap32();
-    this.built = true;
-    this.generation++;
+  }
+
+  /** Bytes held by the tables (for memory reports). */
+  get byteLength(): number {
+    return this.tables.reduce((sum, table) => sum + table.byteLength, 0) + this.slotOfWord.byteLength;
   }
 
   /**
    * Documents of `universe` where proximity's cost of the pair is at most `cost`: 1 = a word of `left`
    * followed at the next position of its field by a word of `right`, or one word of both sides;
-   * 2 = also one position between them, or `right` just before `left`. Null when the tables are not
-   * built (the caller reads documents).
+   * 2 = also one position between them, or `right` just before `left`.
    */
-  pairDocsWithin(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32): RoaringBitmap32 | null {
-    if (this.built && this.changed.size >= Math.max(REBUILD_MIN_CHANGED, this.documents.size * REBUILD_SHARE)) this.build();
-    if (!this.built) return null;
+  pairDocsWithin(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32): RoaringBitmap32 {
+    // Built on first use (after a bulk load through write batches, the first search pays it) and
+    // again once too much changed.
+    if (!this.built || this.changed.size >= Math.max(REBUILD_MIN_CHANGED, this.documents.size * REBUILD_SHARE)) this.build();
     const frequentLeft = left.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
     const frequentRight = right.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
     const runs: Uint32Array[] = [];

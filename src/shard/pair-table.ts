@@ -1,38 +1,50 @@
 // An immutable table of document runs per pair key: distinct keys sorted in one Uint32Array, each
 // with a run of ascending doc ids in another, a few bytes per (pair, document) instead of one bitmap
-// object per pair. Built from (key, docId) pairs packed as doubles (key * 2^32 + docId), which a
-// native numeric sort orders by key then document.
+// object per pair. Built in two passes over the occurrences (count per key, then fill), so building
+// needs no more memory than the table itself plus one counter per possible key.
+
 export class PairTable {
   private constructor(private readonly keys: Uint32Array, private readonly starts: Uint32Array, private readonly docIds: Uint32Array) {}
 
-  static empty(): PairTable {
-    return new PairTable(new Uint32Array(0), new Uint32Array(1), new Uint32Array(0));
+  /**
+   * `visit(emit)` must emit every (key, docId) occurrence, documents in ascending order, and emit the
+   * same occurrences when called twice. Keys are below `keySpace`.
+   */
+  static build(keySpace: number, visit: (emit: (key: number, docId: number) => void) => void): PairTable {
+    // Pass 1 over-counts a pair repeated in one document, which only leaves slack at a run's end.
+    const counts = new Uint32Array(keySpace + 1);
+    visit((key) => counts[key + 1]!++);
+    for (let key = 0; key < keySpace; key++) counts[key + 1]! += counts[key]!;
+    const docIds = new Uint32Array(counts[keySpace]!);
+    const ends = counts.slice(0, keySpace);
+    visit((key, docId) => {
+      const end = ends[key]!;
+      if (end > counts[key]! && docIds[end - 1] === docId) return;
+      docIds[end] = docId;
+      ends[key] = end + 1;
+    });
+    let keyCount = 0;
+    for (let key = 0; key < keySpace; key++) if (ends[key]! > counts[key]!) keyCount++;
+    const keys = new Uint32Array(keyCount);
+    const starts = new Uint32Array(keyCount + 1);
+    const compact = new Uint32Array(docIds.length);
+    let written = 0;
+    let index = 0;
+    for (let key = 0; key < keySpace; key++) {
+      const from = counts[key]!;
+      const to = ends[key]!;
+      if (to === from) continue;
+      keys[index] = key;
+      starts[index++] = written;
+      compact.set(docIds.subarray(from, to), written);
+      written += to - from;
+    }
+    starts[keyCount] = written;
+    return new PairTable(keys, starts, compact.slice(0, written));
   }
 
-  /** `packed[0, count)`: key * 2^32 + docId per occurrence, in any order, duplicates allowed. Sorts it in place. */
-  static fromPacked(packed: Float64Array, count: number): PairTable {
-    const sorted = packed.subarray(0, count).sort();
-    const keys: number[] = [];
-    const starts: number[] = [];
-    const docIds = new Uint32Array(count);
-    let written = 0;
-    let previousKey = -1;
-    let previousDoc = -1;
-    for (let i = 0; i < count; i++) {
-      const key = Math.floor(sorted[i]! / 2 ** 32);
-      const docId = sorted[i]! % 2 ** 32;
-      if (key !== previousKey) {
-        keys.push(key);
-        starts.push(written);
-        previousKey = key;
-      } else if (docId === previousDoc) {
-        continue; // the pair twice in one document
-      }
-      docIds[written++] = docId;
-      previousDoc = docId;
-    }
-    starts.push(written);
-    return new PairTable(Uint32Array.from(keys), Uint32Array.from(starts), docIds.slice(0, written));
+  static empty(): PairTable {
+    return new PairTable(new Uint32Array(0), new Uint32Array(1), new Uint32Array(0));
   }
 
   /** The documents of the key (ascending; a view, valid while the table lives), or null when it has none. */
@@ -48,19 +60,9 @@ export class PairTable {
     }
     return null;
   }
-}
 
-/** A growable Float64Array of packed (key, docId) occurrences for PairTable.fromPacked. */
-export class PackedPairs {
-  values = new Float64Array(1 << 16);
-  count = 0;
-
-  push(key: number, docId: number): void {
-    if (this.count === this.values.length) {
-      const grown = new Float64Array(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
-    this.values[this.count++] = key * 2 ** 32 + docId;
+  /** Bytes held (for memory reports). */
+  get byteLength(): number {
+    return this.keys.byteLength + this.starts.byteLength + this.docIds.byteLength;
   }
 }

@@ -134,8 +134,6 @@ export class ShardIndex {
     this.vocabulary.trim();
     this.rankPostings.buildAll();
     this.positionPostings.buildAll();
-    this.nearPairs.build();
-    this.soleWordFields.build();
   }
 
   private clearDerivations(): void {

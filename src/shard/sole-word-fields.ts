@@ -2,7 +2,7 @@
 // (milli's field_id_word_count_docids at count 1): for a one-word query these are exactly the
 // documents exactness ranks first ("a field equal to the query"), found without reading any of the
 // thousands of documents whose field merely starts with the word (src/ranking/exactness-parts.ts).
-// Built in one pass over the forward index after a bulk load; documents written since are in
+// Built in one pass over the forward index on first use or after a bulk load; documents written since are in
 // `changed` and read one by one, until enough changed that a rebuild pays.
 import roaring from 'roaring';
 import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
@@ -38,10 +38,9 @@ export class SoleWordFields {
     this.built = true;
   }
 
-  /** Documents of `universe` with a one-word field holding one of the words; null when not built. */
-  docsOf(wordIds: readonly number[], universe: RoaringBitmap32): RoaringBitmap32 | null {
-    if (this.built && this.changed.size >= Math.max(REBUILD_MIN_CHANGED, this.documents.size * REBUILD_SHARE)) this.build();
-    if (!this.built) return null;
+  /** Documents of `universe` with a one-word field holding one of the words (built on first use). */
+  docsOf(wordIds: readonly number[], universe: RoaringBitmap32): RoaringBitmap32 {
+    if (!this.built || this.changed.size >= Math.max(REBUILD_MIN_CHANGED, this.documents.size * REBUILD_SHARE)) this.build();
     const found = RoaringBitmap32.orMany(wordIds.map((wordId) => this.byWord.get(wordId) ?? new RoaringBitmap32()));
     found.andNotInPlace(this.changed);
     found.andInPlace(universe);

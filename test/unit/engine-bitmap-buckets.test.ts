@@ -72,7 +72,12 @@ for (let round = 0; round < RULE_ORDERS.length * 2; round++) {
     const documentCount = 600;
     for (let docId = 0; docId < documentCount; docId++) shard.upsert(docId, makeDocument(random, docId));
     // Half the rounds build the postings in bulk, then writes drop some words' lists (rebuilt lazily).
-    if (round % 2 === 0) shard.trim();
+    // (the pair tables and sole-word fields too, so the writes below go through their changed-documents path).
+    if (round % 2 === 0) {
+      shard.trim();
+      shard.nearPairs.build();
+      shard.soleWordFields.build();
+    }
     for (let k = 0; k < 80; k++) {
       const docId = Math.floor(random() * documentCount);
       if (random() < 0.5) shard.delete(docId);

@@ -45,7 +45,7 @@ for (const rewritten of [false, true]) {
     const random = randomFrom(rewritten ? 5 : 6);
     const shard = new ShardIndex(compileIndexConfig({}));
     for (let docId = 0; docId < 400; docId++) shard.upsert(docId, makeDocument(random, docId));
-    shard.trim();
+    shard.nearPairs.build();
     if (rewritten) {
       // After the build, rewrite a few documents: they must be read, not taken from the stale tables.
       for (let k = 0; k < 60; k++) shard.upsert(Math.floor(random() * 400), makeDocument(random, k));
