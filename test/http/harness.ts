@@ -22,6 +22,7 @@ export interface StartOptions {
   httpPayloadSizeLimit?: number;
   failurePoints?: string[];
   masterKey?: string;
+  maxQueuedSearches?: number;
 }
 
 export interface HttpResponse {
@@ -158,6 +159,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     ...(options.httpPayloadSizeLimit === undefined ? {} : { httpPayloadSizeLimit: options.httpPayloadSizeLimit }),
     ...(options.failurePoints === undefined ? {} : { failurePoints: options.failurePoints }),
     ...(options.masterKey === undefined ? {} : { masterKey: options.masterKey }),
+    ...(options.maxQueuedSearches === undefined ? {} : { maxQueuedSearches: options.maxQueuedSearches }),
   });
   return {
     client: new Client(`http://127.0.0.1:${server.port}`, options.masterKey === undefined ? {} : { authorization: `Bearer ${options.masterKey}` }),
