@@ -6,9 +6,10 @@
 // (writes pay nothing per token), and the next search needing them rebuilds them in one pass over
 // their documents; once writes touched a quarter of the shard's tokens, a full rebuild instead. Only keys below `limit` are kept: a document whose best key is
 // beyond it is simply left to per-document scoring, so the limit bounds memory without changing any order.
-// Words in fewer than BITMAP_MIN_DOCUMENTS documents (most of a vocabulary) keep their lists as one
-// small typed array of (key, docId) pairs instead: a bitmap costs ~0.5 KiB however small; words in
-// fewer than KEPT_MIN_DOCUMENTS keep nothing (a typed array still costs ~0.2 KiB).
+// Words in fewer than BITMAP_MIN_DOCUMENTS documents (most of a vocabulary) keep their lists as
+// (key, docId) pairs instead (a bitmap costs ~0.5 KiB however small): after a full build, all in one
+// shared arena; rebuilt after a write, as a small typed array each, or nothing below
+// KEPT_MIN_DOCUMENTS (a typed array still costs ~0.2 KiB).
 import roaring from 'roaring';
 import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -32,7 +33,16 @@ export class TokenKeyPostings {
    * byWord[wordId]: bitmaps by key, or for a rare word (key, docId) pairs in document order;
    * undefined = not built (or dropped by a write).
    */
-  private readonly byWord: (RoaringBitmap32[] | Uint32Array | undefined)[] = [];
+  private readonly byWord: (RoaringBitmap32[] | Uint32Array | null | undefined)[] = [];
+  /**
+   * The words below BITMAP_MIN_DOCUMENTS as of the last buildAll (byWord null): their (key, docId)
+   * pairs in one shared arena, [arenaStarts[w], arenaEnds[w]). One array for the long tail of a
+   * vocabulary instead of an array each, or of nothing: a typo or prefix term derives hundreds of rare
+   * words, and reading their documents again on every search was a fifth of a cold query's time.
+   */
+  private arena = new Uint32Array(0);
+  private arenaStarts = new Uint32Array(0);
+  private arenaEnds = new Uint32Array(0);
 
   /** Tokens seen by the last buildAll, and word changes since: a full rebuild pays once enough changed. */
   private builtTokens = 0;
@@ -61,7 +71,8 @@ export class TokenKeyPostings {
     const perKey: RoaringBitmap32[][] = [];
     const loose: number[][] = [];
     for (const wordId of wordIds) {
-      const lists = this.byWord[wordId] ?? unkept.get(wordId)!;
+      const stored = this.byWord[wordId];
+      const lists = stored === null ? this.arena.subarray(this.arenaStarts[wordId]!, this.arenaEnds[wordId]!) : stored ?? unkept.get(wordId)!;
       if (lists instanceof Uint32Array) {
         for (let k = 0; k < lists.length; k += 2) (loose[lists[k]!] ??= []).push(lists[k + 1]!);
         continue;
@@ -103,11 +114,25 @@ export class TokenKeyPostings {
         ends[wordId] = end;
       });
     }
+    // Frequent words become bitmaps; the others' segments move left, in place, into the arena.
+    const arenaStarts = new Uint32Array(wordCount);
+    const arenaEnds = new Uint32Array(wordCount);
+    let written = 0;
     for (let wordId = 0; wordId < wordCount; wordId++) {
-      if (!this.isKept(wordId)) continue;
       const wordPairs = pairs.subarray(starts[wordId]!, ends[wordId]!);
-      this.byWord[wordId] = this.isStored(wordId) ? pairsToBitmaps(wordPairs) : wordPairs.slice();
+      if (this.isStored(wordId)) {
+        this.byWord[wordId] = pairsToBitmaps(wordPairs);
+        continue;
+      }
+      pairs.copyWithin(written, starts[wordId]!, ends[wordId]!);
+      arenaStarts[wordId] = written;
+      written += wordPairs.length;
+      arenaEnds[wordId] = written;
+      this.byWord[wordId] = null;
     }
+    this.arena = pairs.slice(0, written);
+    this.arenaStarts = arenaStarts;
+    this.arenaEnds = arenaEnds;
     this.builtTokens = tokens;
     this.writtenSinceBuild = 0;
   }
