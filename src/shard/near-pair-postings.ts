@@ -17,10 +17,10 @@ type RoaringBitmap32 = roaring.RoaringBitmap32;
 const FREQUENT_MIN_DOCUMENTS = 64;
 const FREQUENT_MIN_SHARE = 1 / 1000;
 /**
- * Words with pair tables at most (the most frequent): building counts over slots² possible keys, and
+ * Words with pair tables at most (the most frequent): building counts over slots² possible keys (16 MiB), and
  * the pairs of the rest are found by reading their documents.
  */
-const MAX_SLOTS = 1024;
+const MAX_SLOTS = 2048;
 /** Rebuild once this share of the shard's documents changed since the last build. */
 const REBUILD_SHARE = 1 / 8;
 const REBUILD_MIN_CHANGED = 1024;
@@ -66,8 +66,7 @@ export class NearPairPostings {
     const slotOfWord = new Int32Array(wordCount).fill(-1);
     const slotCount = Math.min(frequent.length, MAX_SLOTS);
     for (let slot = 0; slot < slotCount; slot++) slotOfWord[frequent[slot]!] = slot;
-    this.tables = Array.from({ length: MAX_GAP }, (_, index) => PairTable.build(slotCount * slotCount,
-      (emit) => this.visitPairs(slotOfWord, slotCount, index + 1, emit)));
+    this.tables = PairTable.buildMany(MAX_GAP, slotCount * slotCount, (emit) => this.visitPairs(slotOfWord, slotCount, emit));
     this.slotOfWord = slotOfWord;
     this.slotCount = slotCount;
     this.changed = new RoaringBitmap32();
@@ -75,8 +74,8 @@ export class NearPairPostings {
     this.generation++;
   }
 
-  /** Every (left slot * slotCount + right slot, docId) with the right word `gap` positions after the left in one field. */
-  private visitPairs(slotOfWord: Int32Array, slotCount: number, gap: number, emit: (key: number, docId: number) => void): void {
+  /** Every (gap - 1, left slot * slotCount + right slot, docId) with the right word `gap` positions after the left in one field. */
+  private visitPairs(slotOfWord: Int32Array, slotCount: number, emit: (table: number, key: number, docId: number) => void): void {
     const data = this.forward.arena;
     for (const docId of this.documents) {
       const offset = this.forward.offsetOf(docId);
@@ -87,10 +86,11 @@ export class NearPairPostings {
         const left = slotOfWord[data[k]!]!;
         if (left < 0) continue;
         // Positions ascend within a field, so the token `gap` positions on is at most `gap` tokens on.
-        for (let next = k + 2; next < end && next <= k + 2 * gap; next += 2) {
-          if (positionGap(data[k + 1]!, data[next + 1]!) !== gap) continue;
+        for (let next = k + 2; next < end && next <= k + 2 * MAX_GAP; next += 2) {
+          const gap = positionGap(data[k + 1]!, data[next + 1]!);
+          if (gap < 1 || gap > MAX_GAP) continue;
           const right = slotOfWord[data[next]!]!;
-          if (right >= 0) emit(left * slotCount + right, docId);
+          if (right >= 0) emit(gap - 1, left * slotCount + right, docId);
         }
       }
     }

@@ -1,28 +1,36 @@
 // An immutable table of document runs per pair key: distinct keys sorted in one Uint32Array, each
 // with a run of ascending doc ids in another, a few bytes per (pair, document) instead of one bitmap
 // object per pair. Built in two passes over the occurrences (count per key, then fill), so building
-// needs no more memory than the table itself plus one counter per possible key.
+// needs no more memory than the tables themselves plus one counter per possible key.
 
 export class PairTable {
   private constructor(private readonly keys: Uint32Array, private readonly starts: Uint32Array, private readonly docIds: Uint32Array) {}
 
   /**
-   * `visit(emit)` must emit every (key, docId) occurrence, documents in ascending order, and emit the
-   * same occurrences when called twice. Keys are below `keySpace`.
+   * `tableCount` tables at once, from one visitor (one pass over the documents per build pass):
+   * `visit(emit)` must emit every (table, key, docId) occurrence, documents in ascending order, and
+   * the same occurrences when called twice. Keys are below `keySpace`.
    */
-  static build(keySpace: number, visit: (emit: (key: number, docId: number) => void) => void): PairTable {
+  static buildMany(tableCount: number, keySpace: number, visit: (emit: (table: number, key: number, docId: number) => void) => void): PairTable[] {
     // Pass 1 over-counts a pair repeated in one document, which only leaves slack at a run's end.
-    const counts = new Uint32Array(keySpace + 1);
-    visit((key) => counts[key + 1]!++);
-    for (let key = 0; key < keySpace; key++) counts[key + 1]! += counts[key]!;
-    const docIds = new Uint32Array(counts[keySpace]!);
-    const ends = counts.slice(0, keySpace);
-    visit((key, docId) => {
-      const end = ends[key]!;
-      if (end > counts[key]! && docIds[end - 1] === docId) return;
-      docIds[end] = docId;
-      ends[key] = end + 1;
+    const counts = Array.from({ length: tableCount }, () => new Uint32Array(keySpace + 1));
+    visit((table, key) => counts[table]![key + 1]!++);
+    for (const tableCounts of counts) for (let key = 0; key < keySpace; key++) tableCounts[key + 1]! += tableCounts[key]!;
+    const docIds = counts.map((tableCounts) => new Uint32Array(tableCounts[keySpace]!));
+    const ends = counts.map((tableCounts) => tableCounts.slice(0, keySpace));
+    visit((table, key, docId) => {
+      const tableEnds = ends[table]!;
+      const tableDocIds = docIds[table]!;
+      const end = tableEnds[key]!;
+      if (end > counts[table]![key]! && tableDocIds[end - 1] === docId) return;
+      tableDocIds[end] = docId;
+      tableEnds[key] = end + 1;
     });
+    return counts.map((tableCounts, table) => PairTable.compact(tableCounts, ends[table]!, docIds[table]!, keySpace));
+  }
+
+  /** Drops the slack and the empty keys of a filled table. */
+  private static compact(counts: Uint32Array, ends: Uint32Array, docIds: Uint32Array, keySpace: number): PairTable {
     let keyCount = 0;
     for (let key = 0; key < keySpace; key++) if (ends[key]! > counts[key]!) keyCount++;
     const keys = new Uint32Array(keyCount);
