@@ -24,6 +24,7 @@ export const usage = `usage: npm run bench -- [WORKLOAD ...] [options]
   --runs N            measured search runs per engine (figures are medians; workload default 3)
   --peers LIST        peers to run too: minisearch,flexsearch,orama,ceiling, or none
                       (default: the workload's "peers"; all four for the default workload)
+  --no-restart        skip the restart phase (restart Skein on its database, time its first search)
   --keep-files        keep the server's database and log (printed path)
   --server-cli PATH   run this script instead of dist/src/cli.js (same --db-path/--http-addr flags)
   --out DIR           write results there instead of bench/results
@@ -56,6 +57,8 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       runs: { type: 'string' },
       peers: { type: 'string' },
       'keep-files': { type: 'boolean', default: false },
+      // Node 20's parseArgs has no negated options: --no-restart is a flag of its own.
+      'no-restart': { type: 'boolean', default: false },
       'server-cli': { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -72,6 +75,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       concurrency: count(values.connections, '--connections'),
       runs: count(values.runs, '--runs'),
       peers: parsePeers(values.peers),
+      restart: values['no-restart'] ? false : undefined,
     },
     keepFiles: values['keep-files'] ?? false,
     serverCli: values['server-cli'] ?? null,

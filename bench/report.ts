@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { LatencySummary } from './latency-stats.js';
 import { compareWithPeers, type ComparisonRow } from './peer-comparison.js';
 import { buildChartPanels } from './report-chart.js';
+import type { RestartFigures } from './restart-phase.js';
 import { renderChart } from './svg-chart.js';
 import type { WorkloadResult } from './run-workload.js';
 import type { WorkloadOverrides } from './workload.js';
@@ -29,6 +30,30 @@ function percent(share: number | undefined): string {
 function latencyLine(label: string, latency: LatencySummary, emptyShare?: number): string {
   const empty = emptyShare === undefined ? '' : `, ${percent(emptyShare)} empty`;
   return `${label.padEnd(11)} p50 ${latency.p50} | p90 ${latency.p90} | p99 ${latency.p99} | max ${latency.max} ms (n=${latency.count}${empty})`;
+}
+
+function restartQueryText(restart: RestartFigures): string {
+  const reference = restart.reference;
+  return reference ? `${reference.kind} ${JSON.stringify(reference.q)}, ${reference.estimatedTotalHits} hits as before the stop` : 'no reference query';
+}
+
+function restartSummaryLine(restart: RestartFigures): string {
+  if (restart.error) return `restart    FAILED (healthy after ${restart.healthySeconds ?? 'n/a'} s) ${restart.error.split('\n')[0]}`;
+  return (
+    `restart    spawn to /health 200 ${restart.healthySeconds} s, to first search ${restart.firstSearchSeconds} s (${restartQueryText(restart)}), ` +
+    `RSS then ${formatMiB(restart.rssBytes)}; empty-database start ${restart.emptyStartHealthySeconds ?? 'n/a'} s`
+  );
+}
+
+function restartRows(restart: RestartFigures): string[] {
+  const rows = [
+    `| restart: spawn to GET /health 200 | ${restart.healthySeconds ?? 'n/a'} s |`,
+    `| restart: spawn to first search with the same hits | ${restart.firstSearchSeconds ?? 'n/a'} s (${restartQueryText(restart)}) |`,
+    `| restart: server RSS at first search | ${formatMiB(restart.rssBytes)} |`,
+    `| first start, empty database: spawn to GET /health 200 | ${restart.emptyStartHealthySeconds ?? 'n/a'} s |`,
+  ];
+  if (restart.error) rows.push(`| restart failed | ${restart.error.split('\n')[0].replace(/\|/g, '\\|')} |`);
+  return rows;
 }
 
 export function renderSummary(report: RunReport): string {
@@ -58,6 +83,7 @@ export function renderSummary(report: RunReport): string {
       lines.push(`cpu        server ${server.searchCpuPercent ?? 'n/a'}% of a core, bench client ${search.clientCpuPercent}% (near 100% = client-bound)`);
     }
     lines.push(`memory     server RSS after load ${formatMiB(server.rssAfterLoadBytes)}, max during search ${formatMiB(server.maxRssDuringSearchBytes)}, peak ${formatMiB(server.peakRssBytes)}`);
+    if (result.restart) lines.push(restartSummaryLine(result.restart));
     if (result.error) lines.push(`FAILED     ${result.error}`);
     if (result.peers.length > 0) {
       lines.push('peers      engine       queries/s  x skein   p99 ms  x skein');
@@ -137,7 +163,9 @@ export function renderMarkdown(report: RunReport): string {
     }
     lines.push(`| server RSS after load | ${formatMiB(server.rssAfterLoadBytes)} |`);
     lines.push(`| server RSS max during search | ${formatMiB(server.maxRssDuringSearchBytes)} |`);
-    lines.push(`| server peak RSS (VmHWM) | ${formatMiB(server.peakRssBytes)} |`, '');
+    lines.push(`| server peak RSS (VmHWM) | ${formatMiB(server.peakRssBytes)} |`);
+    if (result.restart) lines.push(...restartRows(result.restart));
+    lines.push('');
     if (search) {
       lines.push('| queries | count | p50 ms | p90 ms | p99 ms | max ms | no hits | non-2xx |', '|---|---|---|---|---|---|---|---|');
       lines.push(latencyRow('all', search.latencyMs, undefined, search.non2xx));

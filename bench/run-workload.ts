@@ -5,6 +5,7 @@ import type { QueryLoadResult } from './load-generator.js';
 import type { PeerResult } from './run-peers.js';
 import { readCpuSeconds, readMemory } from './process-stats.js';
 import { buildQueries } from './query-mix.js';
+import type { RestartFigures } from './restart-phase.js';
 import { runSearchPhase } from './search-phase.js';
 import { SkeinHttpClient } from './skein-http.js';
 import type { Workload } from './workload.js';
@@ -34,6 +35,8 @@ export interface WorkloadResult {
   server: ServerFigures;
   /** The same queries against each peer engine, after Skein (filled in by run.ts). */
   peers: PeerResult[];
+  /** Restart on the same database (filled in by run.ts); null when off or skipped, absent in older result files. */
+  restart?: RestartFigures | null;
   error: string | null;
 }
 
@@ -57,7 +60,7 @@ export async function runWorkload(workload: Workload, server: ServerUnderTest, l
     indexingCpuSeconds: null,
     searchCpuPercent: null,
   };
-  const result: WorkloadResult = { workload, startedAt, queryKindCounts, indexing: null, search: null, server: figures, peers: [], error: null };
+  const result: WorkloadResult = { workload, startedAt, queryKindCounts, indexing: null, search: null, server: figures, peers: [], restart: null, error: null };
 
   try {
     const cpuBeforeLoad = readCpuSeconds(server.pid);

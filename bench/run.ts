@@ -8,6 +8,7 @@ import { parseBenchArgs, usage, type BenchArgs } from './cli-args.js';
 import { renderSummary, writeReport, type RunReport } from './report.js';
 import { createDataset } from './dataset.js';
 import { buildQueries } from './query-mix.js';
+import { measureRestart, secondsBetween, takeRestartReference, type RestartReference } from './restart-phase.js';
 import { runPeers } from './run-peers.js';
 import { runWorkload, type WorkloadResult } from './run-workload.js';
 import { startSkeinServer } from './server-process.js';
@@ -59,19 +60,33 @@ async function runOne(workload: Workload, cliPath: string, keepFiles: boolean): 
   log(`workload ${workload.name}: starting server`);
   const server = await startSkeinServer({ cliPath, keepFiles });
   log(`server pid ${server.pid} at ${server.baseUrl}`);
+  const queries = buildQueries(createDataset(workload.dataset), workload.queries);
   let result: WorkloadResult;
+  let reference: RestartReference | null = null;
   try {
     result = await runWorkload(workload, server, log);
     if (result.error) result.error += `\nlast server log lines:\n${server.logTail()}`;
+    else if (workload.restart) {
+      try {
+        reference = await takeRestartReference(server.baseUrl, workload.index.uid, queries);
+      } catch (error) {
+        result.restart = { healthySeconds: null, firstSearchSeconds: null, rssBytes: null, emptyStartHealthySeconds: null, reference: null, error: (error as Error).message };
+      }
+    }
   } finally {
-    await server.stop();
-    if (keepFiles) log(`server files kept: ${dirname(server.logPath)}`);
+    // The restart phase reopens this server's database: keep it until then.
+    await server.stop({ keepFiles: reference !== null });
+    if (keepFiles) log(`server files kept: ${server.directory}`);
+  }
+  if (reference) {
+    log(`restart: new server on ${server.directory}, waiting for ${JSON.stringify(reference.q)} to answer ${reference.estimatedTotalHits} hits again`);
+    result.restart = await measureRestart({ cliPath, directory: server.directory, indexUid: workload.index.uid, keepFiles }, reference);
+    const restart = result.restart;
+    restart.emptyStartHealthySeconds = secondsBetween(server.spawnedAtMs, server.healthyAtMs);
+    log(restart.error ? `restart failed: ${restart.error.split('\n')[0]}` : `restart: healthy after ${restart.healthySeconds} s, first search after ${restart.firstSearchSeconds} s`);
   }
   // Peers run after Skein has stopped, one at a time, so no two engines share the two cores.
-  if (workload.peers.length > 0) {
-    const queries = buildQueries(createDataset(workload.dataset), workload.queries);
-    result.peers = await runPeers(workload, queries, log);
-  }
+  if (workload.peers.length > 0) result.peers = await runPeers(workload, queries, log);
   return result;
 }
 
@@ -100,7 +115,7 @@ async function main(): Promise<number> {
   const { jsonPath, markdownPath, chartPath } = writeReport(report, outputDirectory, readEarlierResults(outputDirectory));
   console.log(renderSummary(report));
   console.log(`results: ${jsonPath}\nsummary: ${markdownPath}\nchart:   ${chartPath}`);
-  return report.results.some((result) => result.error !== null) ? 1 : 0;
+  return report.results.some((result) => result.error !== null || Boolean(result.restart?.error)) ? 1 : 0;
 }
 
 // Exiting (rather than dying on the signal) runs the 'exit' hooks that kill the child servers.

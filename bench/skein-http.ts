@@ -74,7 +74,7 @@ export class SkeinHttpClient {
   }
 
   /** Resolves once GET /health answers 200, or rejects after the timeout or when `aborted()` says so. */
-  async waitUntilHealthy(timeoutMs: number, aborted: () => string | null): Promise<void> {
+  async waitUntilHealthy(timeoutMs: number, pollMs: number, aborted: () => string | null): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const reason = aborted();
@@ -86,7 +86,7 @@ export class SkeinHttpClient {
         // Not listening yet.
       }
       if (Date.now() > deadline) throw new Error(`server not healthy after ${timeoutMs / 1000} s`);
-      await sleep(100);
+      await sleep(pollMs);
     }
   }
 }

@@ -21,6 +21,8 @@ export interface Workload {
   runs: number;
   /** Peer engines run on the same data and queries (see peerNames). */
   peers: PeerName[];
+  /** After Skein's search phase, restart it on the same database and time its first answers (issue 5). */
+  restart: boolean;
 }
 
 /** Peer engines, each in bench/peers/<name>-peer.ts behind the same minimal uWS server. */
@@ -34,6 +36,8 @@ export interface WorkloadOverrides {
   concurrency?: number;
   runs?: number;
   peers?: PeerName[];
+  /** false with --no-restart; undefined keeps the workload's value. */
+  restart?: boolean;
 }
 
 const defaults: Omit<Workload, 'name'> = {
@@ -47,6 +51,7 @@ const defaults: Omit<Workload, 'name'> = {
   warmupSeconds: 3,
   runs: 3,
   peers: [],
+  restart: true,
 };
 
 type Json = Record<string, unknown>;
@@ -83,6 +88,7 @@ export function resolveWorkload(raw: unknown, name: string): Workload {
     warmupSeconds: raw.warmupSeconds === undefined ? defaults.warmupSeconds : (raw.warmupSeconds as number),
     runs: raw.runs === undefined ? defaults.runs : (raw.runs as number),
     peers: raw.peers === undefined ? [...defaults.peers] : (raw.peers as PeerName[]),
+    restart: raw.restart === undefined ? defaults.restart : (raw.restart as boolean),
   };
   validate(workload);
   return workload;
@@ -118,6 +124,7 @@ function validate(workload: Workload): void {
   positiveInteger(workload.warmupSeconds, 'warmupSeconds', true);
   positiveInteger(workload.runs, 'runs');
   validatePeers(workload.peers);
+  if (typeof workload.restart !== 'boolean') throw new Error('workload: restart must be true or false');
 }
 
 export function validatePeers(peers: unknown): asserts peers is PeerName[] {
@@ -137,6 +144,7 @@ export function applyOverrides(workload: Workload, overrides: WorkloadOverrides)
       warmupSeconds: overrides.warmupSeconds ?? workload.warmupSeconds,
       runs: overrides.runs ?? workload.runs,
       peers: overrides.peers ?? workload.peers,
+      restart: overrides.restart ?? workload.restart,
     },
     workload.name,
   );

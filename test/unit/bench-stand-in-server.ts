@@ -12,6 +12,8 @@ export interface StandInOptions {
   searchStatus?: (q: string) => number;
   /** Make document tasks fail with this error code. */
   failDocuments?: boolean;
+  /** estimatedTotalHits of a search (hits stay empty); 0 unless this says otherwise. */
+  searchHits?: (q: string) => number;
 }
 
 interface StandInTask {
@@ -93,7 +95,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
       const { q } = JSON.parse(body);
       standIn.searchedQueries.push(q);
       const status = options.searchStatus?.(q) ?? 200;
-      return reply(status, status === 200 ? { hits: [], query: q, estimatedTotalHits: 0 } : { code: 'internal', message: `failed on ${q}` });
+      return reply(status, status === 200 ? { hits: [], query: q, estimatedTotalHits: options.searchHits?.(q) ?? 0 } : { code: 'internal', message: `failed on ${q}` });
     }
     reply(404, { code: 'not_found', path });
   });

@@ -79,7 +79,7 @@ test('command line: names, --all and overrides', (t) => {
   const args = parseBenchArgs(['default', '--docs', '5000', '--duration', '3', '--warmup', '0']);
   t.deepEqual(args.workloads, ['default']);
   t.false(args.all);
-  t.deepEqual(args.overrides, { documents: 5000, durationSeconds: 3, warmupSeconds: 0, concurrency: undefined, runs: undefined, peers: undefined });
+  t.deepEqual(args.overrides, { documents: 5000, durationSeconds: 3, warmupSeconds: 0, concurrency: undefined, runs: undefined, peers: undefined, restart: undefined });
   t.true(parseBenchArgs(['--all']).all);
   t.deepEqual(parseBenchArgs([]).workloads, []);
   t.throws(() => parseBenchArgs(['--docs', 'many']), { message: /--docs/ });
