@@ -10,6 +10,7 @@ import { projectDocument } from '../documents/projection.js';
 import { buildMatcher, formatHit, needsFormatting, type FormattingOptions } from '../formatting/index.js';
 import { parseQuery } from '../query/parse-query.js';
 import { documentRange, openStorage } from '../storage/environment.js';
+import { shardsOwnedBy } from '../protocol/placement.js';
 import type { IndexSettings } from '../settings/index-settings.js';
 import { ShardEngine, type DocumentSource, type JsonDocument } from './shard-engine.js';
 
@@ -23,12 +24,17 @@ const committedDocuments: DocumentSource = {
   },
 };
 
-function* storedDocuments(indexUid: string): Generator<[number, JsonDocument]> {
-  for (const { key, value } of documentRange(storage, indexUid)) yield [key[1], JSON.parse(value) as JsonDocument];
+/** The index's stored documents of the shards this worker owns, parsed; the others are skipped unparsed. */
+function* storedDocuments(indexUid: string, shardCount: number): Generator<[number, JsonDocument]> {
+  const owned = new Set(shardsOwnedBy(data.workerIndex, Math.max(1, shardCount), data.workerCount));
+  for (const { key, value } of documentRange(storage, indexUid)) {
+    const docId = key[1];
+    if (owned.has(docId % Math.max(1, shardCount))) yield [docId, JSON.parse(value) as JsonDocument];
+  }
 }
 
 function loadFromStorage(indexUid: string, shardCount: number, settings: Partial<IndexSettings> | null): void {
-  engine.loadIndex(indexUid, shardCount, settings, storedDocuments(indexUid));
+  engine.loadIndex(indexUid, shardCount, settings, storedDocuments(indexUid, shardCount));
 }
 
 for (const { value: record } of storage.indexes.getRange()) loadFromStorage(record.uid, record.shardCount, record.settings);
