@@ -100,16 +100,18 @@ export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTyp
   const exactIds = [vocabulary.idOf(word), vocabulary.idOf(exactAttributeKey(word))];
   const words: WordDerivation[] = [];
   const docsByTypo: RoaringBitmap32[] = [];
-  let seen = new RoaringBitmap32();
+  let seen: RoaringBitmap32 | null = null;
   for (let typos = 0; typos < 3; typos++) {
     const ids = byTypo[typos]!;
     for (const wordId of ids) words.push({ wordId, typos, exact: typos === 0 && exactIds.includes(wordId) });
-    const union = RoaringBitmap32.orMany(ids.map((id) => vocabulary.docs(id)));
-    union.andNotInPlace(seen);
+    // A lone word's own posting list is used as is, not copied: derivations are read-only and dropped
+    // by any write to the shard (ShardIndex.derive), and at a million documents the copies showed.
+    let union = ids.length === 1 ? vocabulary.docs(ids[0]!) : RoaringBitmap32.orMany(ids.map((id) => vocabulary.docs(id)));
+    if (seen !== null && !union.isEmpty) union = RoaringBitmap32.andNot(union, seen);
     docsByTypo.push(union);
-    seen = RoaringBitmap32.or(seen, union);
+    seen = seen === null ? union : union.isEmpty ? seen : RoaringBitmap32.or(seen, union);
   }
-  return { words, docs: seen, docsByTypo };
+  return { words, docs: seen!, docsByTypo };
 }
 
 /**
