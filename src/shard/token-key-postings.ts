@@ -61,7 +61,8 @@ export class TokenKeyPostings {
 
   /**
    * [key]: documents holding one of the words with that key (not disjoint across keys: a document
-   * may hold the words in several places). Trailing empty keys are cut.
+   * may hold the words in several places). Trailing empty keys are cut. Read-only: a bitmap may be
+   * the word's own list.
    */
   unionByKey(wordIds: readonly number[]): RoaringBitmap32[] {
     // After writes of a good share of the shard (a bulk load by batches), one full rebuild costs less
@@ -83,7 +84,8 @@ export class TokenKeyPostings {
     return Array.from({ length: keys }, (_, key) => {
       const bitmaps = perKey[key] ?? [];
       if (loose[key] !== undefined) bitmaps.push(new RoaringBitmap32(loose[key]));
-      return RoaringBitmap32.orMany(bitmaps);
+      // One list is returned as is (callers only read; a write drops it before it could change).
+      return bitmaps.length === 1 ? bitmaps[0]! : RoaringBitmap32.orMany(bitmaps);
     });
   }
 
