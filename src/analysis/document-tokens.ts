@@ -28,12 +28,13 @@ export interface DocumentAnalysisOptions {
  */
 export function analyzeDocument(document: Record<string, unknown>, options: DocumentAnalysisOptions): FieldTokens[] {
   const everyField = options.searchableAttributes.includes('*');
+  const rankOf = everyField ? null : selectorRanks(options);
   const out: FieldTokens[] = [];
   let ordinal = 0;
-  for (const [field, value] of flattenDocument(document)) {
+  for (const [field, value] of fieldsOf(document)) {
     if (isPlainObject(value)) continue;
     const fieldOrdinal = ordinal++;
-    const rank = everyField ? fieldOrdinal : options.searchableAttributes.findIndex((selector) => selectsField(selector, field));
+    const rank = rankOf === null ? fieldOrdinal : rankOf(field);
     if (rank < 0) continue;
     const words: string[] = [];
     const positions: number[] = [];
@@ -41,6 +42,54 @@ export function analyzeDocument(document: Record<string, unknown>, options: Docu
     if (words.length > 0) out.push({ field, rank, words, positions });
   }
   return out;
+}
+
+const rankCaches = new WeakMap<DocumentAnalysisOptions, (field: string) => number>();
+
+/** Index of the first searchable selector selecting the field (-1: none), memoized per settings. */
+function selectorRanks(options: DocumentAnalysisOptions): (field: string) => number {
+  let rankOf = rankCaches.get(options);
+  if (rankOf === undefined) {
+    const ranks = new Map<string, number>();
+    rankOf = (field) => {
+      let rank = ranks.get(field);
+      if (rank === undefined) {
+        rank = options.searchableAttributes.findIndex((selector) => selectsField(selector, field));
+        if (ranks.size < MAX_CACHED_FIELDS) ranks.set(field, rank);
+      }
+      return rank;
+    };
+    rankCaches.set(options, rankOf);
+  }
+  return rankOf;
+}
+
+const MAX_CACHED_FIELDS = 4096;
+
+/**
+ * flattenDocument's (field, value) pairs in its order. Without dotted keys and arrays of objects
+ * (nearly every document) each path is met once and arrays have no children, so a plain depth-first
+ * walk gives the same pairs without building a Map; otherwise flattenDocument itself.
+ */
+function fieldsOf(document: Record<string, unknown>): Iterable<[string, unknown]> {
+  const out: [string, unknown][] = [];
+  return walkSimple(document, null, out) ? out : flattenDocument(document);
+}
+
+/** false when the document needs flattenDocument (a dotted key, an array holding an object). */
+function walkSimple(object: Record<string, unknown>, prefix: string | null, out: [string, unknown][]): boolean {
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue;
+    if (key.includes('.')) return false;
+    const path = prefix === null ? key : `${prefix}.${key}`;
+    const value = object[key];
+    out.push([path, value]);
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      if (value.some(isPlainObject)) return false;
+    } else if (!walkSimple(value as Record<string, unknown>, path, out)) return false;
+  }
+  return true;
 }
 
 /** Adds the words of a value (recursing into arrays, skipping objects and null) and returns the next free position. */

@@ -21,7 +21,8 @@ export interface CharClassifier {
 const HARD_CHARS = '.;,!?()[]{}|\n\r\u2029\u2028';
 const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
 
-const ASCII_CLASSES = buildAsciiTable();
+/** The default classes of the ASCII characters (the tokenizer's fast path reads it directly). */
+export const ASCII_CLASSES: Uint8Array = buildAsciiTable();
 
 function buildAsciiTable(): Uint8Array {
   const table = new Uint8Array(128).fill(CharClass.Soft);

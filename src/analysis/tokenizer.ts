@@ -1,7 +1,7 @@
 // Splitting text into words with positions. Positions count words within one attribute; a run of
 // separators advances by the largest distance in it (soft 1, hard 8), as charabia/milli do.
 import { normalizeWord } from './normalize.js';
-import { CharClass, defaultClassifier, HARD_DISTANCE, SOFT_DISTANCE, type CharClassifier } from './separators.js';
+import { ASCII_CLASSES, CharClass, defaultClassifier, HARD_DISTANCE, SOFT_DISTANCE, type CharClassifier } from './separators.js';
 
 /** Meilisearch's MAX_WORD_LENGTH (500 / 2 bytes): longer words are neither indexed nor searched. */
 export const MAX_WORD_BYTES = 250;
@@ -127,8 +127,12 @@ const PLAIN_ASCII = /^[\x00-\x7f]*$/;
  */
 export function tokenizeInto(text: string, firstPosition: number, classify: CharClassifier, words: string[], positions: number[],
   skip?: ReadonlySet<string>): number {
-  const lowered = PLAIN_ASCII.test(text) ? text.toLowerCase() : null;
   const skipping = skip !== undefined && skip.size > 0;
+  if (classify === defaultClassifier) {
+    const next = asciiTokenizeInto(text, firstPosition, words, positions, skipping ? skip : null);
+    if (next >= 0) return next;
+  }
+  const lowered = PLAIN_ASCII.test(text) ? text.toLowerCase() : null;
   const length = text.length;
   let position = firstPosition;
   let seenWord = false;
@@ -162,6 +166,63 @@ export function tokenizeInto(text: string, firstPosition: number, classify: Char
     if (position >= MAX_POSITION) break;
     const word = lowered !== null ? lowered.slice(start, index) : normalizeWord(text.slice(start, index));
     if (!isIndexableWord(word) || (skipping && skip.has(word))) continue;
+    words.push(word);
+    positions.push(position);
+  }
+  return seenWord ? position + HARD_DISTANCE : firstPosition;
+}
+
+/**
+ * tokenizeInto for the default classes, one table read per character, as long as the text is ASCII:
+ * -1 (and nothing appended) at its first other character.
+ */
+function asciiTokenizeInto(text: string, firstPosition: number, words: string[], positions: number[],
+  skip: ReadonlySet<string> | null): number {
+  const wordsBefore = words.length;
+  const abandon = () => {
+    words.length = wordsBefore;
+    positions.length = wordsBefore;
+    return -1;
+  };
+  const lowered = text.toLowerCase();
+  const length = text.length;
+  let position = firstPosition;
+  let seenWord = false;
+  let pendingDistance = 0;
+  let index = 0;
+  while (index < length) {
+    const start = index;
+    const firstCode = text.charCodeAt(index);
+    if (firstCode >= 128) return abandon();
+    const firstClass = ASCII_CLASSES[firstCode]!;
+    index++;
+    if (firstClass !== CharClass.Word) {
+      let hard = firstClass === CharClass.Hard;
+      while (index < length) {
+        const code = text.charCodeAt(index);
+        if (code >= 128) return abandon();
+        const charClass = ASCII_CLASSES[code]!;
+        if (charClass === CharClass.Word) break;
+        if (charClass === CharClass.Hard) hard = true;
+        index++;
+      }
+      const distance = hard ? HARD_DISTANCE : SOFT_DISTANCE;
+      if (distance > pendingDistance) pendingDistance = distance;
+      continue;
+    }
+    for (; index < length; index++) {
+      const code = text.charCodeAt(index);
+      if (code >= 128) return abandon();
+      if (ASCII_CLASSES[code] !== CharClass.Word) break;
+    }
+    if (seenWord) position += pendingDistance;
+    seenWord = true;
+    pendingDistance = 0;
+    if (position >= MAX_POSITION) break;
+    // An ASCII word's UTF-8 length is its length.
+    if (index - start > MAX_WORD_BYTES) continue;
+    const word = lowered.slice(start, index);
+    if (skip !== null && skip.has(word)) continue;
     words.push(word);
     positions.push(position);
   }

@@ -1,5 +1,6 @@
 // JSON payloads: an array of objects or one object (= one document). Anything else is malformed.
 
+import { canonicalElementTexts, DocumentText } from './canonical-elements.js';
 import { describeJsonSyntaxError } from './json-syntax-error.js';
 import { malformedJsonDocuments, NOT_OBJECTS } from './payload-errors.js';
 
@@ -20,6 +21,14 @@ export function jsonDocuments(text: string): JsonDocument[] {
   const documents = documentsOfJsonValue(parseJson(text, 'json'));
   if (documents === null) throw malformedJsonDocuments('json', NOT_OBJECTS);
   return documents;
+}
+
+/** The payload's documents for the update file: their own text where it is already canonical. */
+export function jsonDocumentsForUpdateFile(text: string): (JsonDocument | DocumentText)[] {
+  const documents = jsonDocuments(text);
+  const texts = canonicalElementTexts(text, documents);
+  if (texts === null) return documents;
+  return documents.map((document, k) => (texts[k] === null ? document : new DocumentText(texts[k]!)));
 }
 
 /** JSON.parse with serde-style messages on failure. */

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DocumentText } from './canonical-elements.js';
 
 const FLUSH_CHARS = 1 << 20;
 
@@ -22,7 +23,7 @@ export async function writeUpdateFile(
   try {
     let pending = '';
     for await (const document of documents) {
-      pending += JSON.stringify(document) + '\n';
+      pending += (document instanceof DocumentText ? document.json : JSON.stringify(document)) + '\n';
       documentCount++;
       if (pending.length >= FLUSH_CHARS) {
         await file.write(pending);

@@ -3,7 +3,7 @@
 import { asSkeinError } from '../errors/index.js';
 import { csvDocuments } from './csv-payload.js';
 import { decodeContent } from './decompression.js';
-import { jsonDocuments } from './json-payload.js';
+import { jsonDocumentsForUpdateFile } from './json-payload.js';
 import { ndjsonDocuments } from './ndjson-payload.js';
 import { malformedJsonDocuments, missingPayload } from './payload-errors.js';
 import type { DecodePayloadInput, DecodePayloadResult, PayloadContentType } from './payload-types.js';
@@ -30,7 +30,7 @@ function documentsOf(
 ): Iterable<unknown> | AsyncIterable<unknown> {
   switch (contentType) {
     case 'json':
-      return jsonDocuments(decodeUtf8(payload, 'json'));
+      return jsonDocumentsForUpdateFile(decodeUtf8(payload, 'json'));
     case 'ndjson':
       return ndjsonDocuments(decodeUtf8(payload, 'ndjson'));
     case 'csv':

@@ -80,7 +80,8 @@ export class Vocabulary {
     const length = this.pendingLength;
     if (length === 0) return;
     this.pendingLength = 0;
-    if (length < FEW_PAIRS) {
+    // Few pairs, or few next to the vocabulary (the sort's arrays are as long as the vocabulary): one by one.
+    if (length < FEW_PAIRS || length < this.words.length / 8) {
       for (let k = 0; k < length; k += 2) this.postings[pending[k]!]!.add(pending[k + 1]!);
       return;
     }

@@ -51,3 +51,16 @@ test('tokenizeInto stops at MAX_POSITION like tokenize', (t) => {
   t.deepEqual(viaInto(text, 0, defaultClassifier, empty), viaTokenize(text, 0, defaultClassifier, empty));
   t.deepEqual(viaInto('a b', MAX_POSITION - 1, defaultClassifier, empty), viaTokenize('a b', MAX_POSITION - 1, defaultClassifier, empty));
 });
+
+test('tokenizeInto equals tokenize on ASCII-only texts (the table fast path)', (t) => {
+  const ascii = PIECES.filter((piece) => /^[\x00-\x7f]*$/.test(piece));
+  let state = 99;
+  const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  for (let round = 0; round < 3000; round++) {
+    let text = '';
+    const length = Math.floor(next() * 30);
+    for (let k = 0; k < length; k++) text += ascii[Math.floor(next() * ascii.length)];
+    const skip = round % 2 === 0 ? new Set(['hello']) : new Set<string>();
+    t.deepEqual(viaInto(text, round % 5, defaultClassifier, skip), viaTokenize(text, round % 5, defaultClassifier, skip), JSON.stringify(text));
+  }
+});
