@@ -17,10 +17,10 @@ type RoaringBitmap32 = roaring.RoaringBitmap32;
 const FREQUENT_MIN_DOCUMENTS = 64;
 const FREQUENT_MIN_SHARE = 1 / 1000;
 /**
- * Words with pair tables at most (the most frequent): building counts over slots² possible keys (16 MiB), and
+ * Words with pair tables at most (the most frequent): building counts over slots² possible keys (4 MiB), and
  * the pairs of the rest are found by reading their documents.
  */
-const MAX_SLOTS = 2048;
+const MAX_SLOTS = 1024;
 /** Rebuild once this share of the shard's documents changed since the last build. */
 const REBUILD_SHARE = 1 / 8;
 const REBUILD_MIN_CHANGED = 1024;

@@ -35,7 +35,7 @@ export class PairTable {
     for (let key = 0; key < keySpace; key++) if (ends[key]! > counts[key]!) keyCount++;
     const keys = new Uint32Array(keyCount);
     const starts = new Uint32Array(keyCount + 1);
-    const compact = new Uint32Array(docIds.length);
+    // Runs move left in place (a run never lands past where it was read), then one exact-size copy.
     let written = 0;
     let index = 0;
     for (let key = 0; key < keySpace; key++) {
@@ -44,11 +44,11 @@ export class PairTable {
       if (to === from) continue;
       keys[index] = key;
       starts[index++] = written;
-      compact.set(docIds.subarray(from, to), written);
+      docIds.copyWithin(written, from, to);
       written += to - from;
     }
     starts[keyCount] = written;
-    return new PairTable(keys, starts, compact.slice(0, written));
+    return new PairTable(keys, starts, docIds.slice(0, written));
   }
 
   static empty(): PairTable {
