@@ -29,7 +29,7 @@ export function walkFuzzy(sorted: readonly string[], query: string, maxDistance:
   let prefixBest = new Int32Array(capacity);
   for (let j = 0; j <= n; j++) rows[j] = Math.min(j, over);
   prefixBest[0] = Math.min(n, over);
-  let previous = '';
+  const lcp = commonPrefixLengths(sorted);
   let validDepth = 0;
   let index = from;
   while (index < to) {
@@ -44,9 +44,9 @@ export function walkFuzzy(sorted: readonly string[], query: string, maxDistance:
       grownBest.set(prefixBest);
       prefixBest = grownBest;
     }
-    let depth = 0;
-    const shared = Math.min(validDepth, length, previous.length);
-    while (depth < shared && previous.charCodeAt(depth) === word.charCodeAt(depth)) depth++;
+    // The rows of the previous word (the one before, or the first of a skipped run ending here) stay
+    // valid for the prefix this word shares with it: lcp[index] (see endOfPrefixRun).
+    const depth = index === from ? 0 : Math.min(lcp[index]!, validDepth, length);
     let skippedAt = -1;
     for (let d = depth + 1; d <= length; d++) {
       const base = d * width;
@@ -89,45 +89,53 @@ export function walkFuzzy(sorted: readonly string[], query: string, maxDistance:
     }
     if (skippedAt >= 0) {
       // No extension of word[0, skippedAt) can get back under the budget (row minima never decrease).
-      const end = endOfPrefixRun(sorted, word, skippedAt, index, to);
+      const end = endOfPrefixRun(lcp, skippedAt, index, to);
       if (asPrefix && prefixBest[skippedAt]! <= maxDistance) {
         for (let k = index; k < end; k++) if (!visit(sorted[k]!, prefixBest[skippedAt]!)) return false;
       }
       index = end;
-      previous = word;
       validDepth = skippedAt;
       continue;
     }
     const distance = asPrefix ? prefixBest[length]! : (length + maxDistance >= n && length - maxDistance <= n ? rows[length * width + n]! : over);
     if (distance <= maxDistance && !visit(word, distance)) return false;
-    previous = word;
     validDepth = length;
     index++;
   }
   return true;
 }
 
-/** First index in (index, to) whose word does not start with word[0, prefixLength): galloping, as runs are mostly short. */
-function endOfPrefixRun(sorted: readonly string[], word: string, prefixLength: number, index: number, to: number): number {
-  let good = index;
-  let step = 1;
-  let probe = index + 1;
-  while (probe < to && sharesPrefix(sorted[probe]!, word, prefixLength)) {
-    good = probe;
-    step *= 2;
-    probe = index + step;
-  }
-  let bad = Math.min(probe, to);
-  while (bad - good > 1) {
-    const middle = (good + bad) >>> 1;
-    if (sharesPrefix(sorted[middle]!, word, prefixLength)) good = middle;
-    else bad = middle;
-  }
-  return bad;
+/**
+ * First index in (index, to) whose word does not start with sorted[index]'s first prefixLength letters:
+ * the words in between share at least that prefix with it, so each lcp from index + 1 on is at least
+ * prefixLength until the first that is not. So lcp[end] is also the common prefix of sorted[index]
+ * and sorted[end], which is what the walk resumes from.
+ */
+function endOfPrefixRun(lcp: Uint8Array, prefixLength: number, index: number, to: number): number {
+  let end = index + 1;
+  while (end < to && lcp[end]! >= prefixLength) end++;
+  return end;
 }
 
-function sharesPrefix(candidate: string, word: string, prefixLength: number): boolean {
-  if (candidate.length < prefixLength) return false;
-  for (let k = prefixLength - 1; k >= 0; k--) if (candidate.charCodeAt(k) !== word.charCodeAt(k)) return false;
-  return true;
+const MAX_TRACKED_PREFIX = 255;
+const lcpMemo = new WeakMap<readonly string[], { length: number; lcp: Uint8Array }>();
+
+/**
+ * lcp[i] = length of the common prefix of sorted[i - 1] and sorted[i] (capped at 255; lcp[0] = 0), kept
+ * per list until it changes length (lexicon lists are replaced, or grow, when words are added).
+ */
+export function commonPrefixLengths(sorted: readonly string[]): Uint8Array {
+  const memo = lcpMemo.get(sorted);
+  if (memo !== undefined && memo.length === sorted.length) return memo.lcp;
+  const lcp = new Uint8Array(sorted.length);
+  for (let i = 1; i < sorted.length; i++) {
+    const a = sorted[i - 1]!;
+    const b = sorted[i]!;
+    const limit = Math.min(a.length, b.length, MAX_TRACKED_PREFIX);
+    let k = 0;
+    while (k < limit && a.charCodeAt(k) === b.charCodeAt(k)) k++;
+    lcp[i] = k;
+  }
+  lcpMemo.set(sorted, { length: sorted.length, lcp });
+  return lcp;
 }
