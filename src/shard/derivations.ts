@@ -53,42 +53,59 @@ export function deriveWord(vocabulary: Vocabulary, word: string, isPrefix: boole
 /** [k]: ids of the words the query word stands for with k typos (the costly lexicon walks; no bitmap work). */
 export function deriveWordIds(vocabulary: Vocabulary, word: string, isPrefix: boolean, budget: number): number[][] {
   const byTypo: Map<number, number>[] = [new Map(), new Map(), new Map()];
-  const consider = (candidate: string, typos: number) => {
-    const id = vocabulary.idOf(candidate);
+  const considerId = (id: number | undefined, typos: number) => {
     if (id === undefined || vocabulary.docs(id).isEmpty) return;
     for (let k = 0; k < typos; k++) if (byTypo[k]!.has(id)) return;
     byTypo[typos]!.set(id, typos);
   };
-  consider(word, 0);
-  consider(exactAttributeKey(word), 0);
+  considerId(vocabulary.idOf(word), 0);
+  considerId(vocabulary.idOf(exactAttributeKey(word)), 0);
   const lists = vocabulary.lexicon.lists();
   if (isPrefix) {
     for (const list of lists) {
+      const ids = idsOfList(vocabulary, list);
       for (const start of [word, exactAttributeKey(word)]) {
         const [from, to] = prefixRange(list, start);
-        for (let k = from; k < to; k++) consider(list[k]!, 0);
+        for (let k = from; k < to; k++) considerId(ids[k], 0);
       }
     }
   }
-  if (budget > 0 && word.length > 0) collectTypos(lists, word, isPrefix, budget, byTypo, consider);
+  if (budget > 0 && word.length > 0) collectTypos(vocabulary, lists, word, isPrefix, budget, byTypo, considerId);
   return byTypo.map((ids) => [...ids.keys()]);
 }
 
-function collectTypos(lists: readonly (readonly string[])[], word: string, isPrefix: boolean, budget: number,
-  byTypo: Map<number, number>[], consider: (candidate: string, typos: number) => void): void {
+const listIds = new WeakMap<readonly string[], Int32Array>();
+
+/**
+ * The word id of each entry of a lexicon list, kept per list until it changes length (lists are
+ * replaced, or grow, when words are added): a prefix stands for thousands of words, and looking each
+ * one up by its text was most of the cost of deriving it.
+ */
+function idsOfList(vocabulary: Vocabulary, list: readonly string[]): Int32Array {
+  let ids = listIds.get(list);
+  if (ids === undefined || ids.length !== list.length) {
+    ids = Int32Array.from(list, (word) => vocabulary.idOf(word) ?? -1);
+    listIds.set(list, ids);
+  }
+  return ids;
+}
+
+function collectTypos(vocabulary: Vocabulary, lists: readonly (readonly string[])[], word: string, isPrefix: boolean, budget: number,
+  byTypo: Map<number, number>[], considerId: (id: number | undefined, typos: number) => void): void {
   const caps = [Infinity, MAX_ONE_TYPO_WORDS, MAX_TWO_TYPO_WORDS];
   const full = (typos: number) => byTypo[typos]!.size >= caps[typos]!;
   const first = word.slice(0, 1);
   for (const list of lists) {
+    const ids = idsOfList(vocabulary, list);
     const [sameStart, sameEnd] = prefixRange(list, first);
-    walkFuzzy(list, word, budget, isPrefix, (candidate, distance) => {
-      if (distance > 0 && !full(distance)) consider(candidate, distance);
+    walkFuzzy(list, word, budget, isPrefix, (_candidate, distance, index) => {
+      if (distance > 0 && !full(distance)) considerId(ids[index], distance);
       return !(full(1) && (budget < 2 || full(2)));
     }, sameStart, sameEnd);
     if (budget < 2) continue;
     // A different first letter is a typo that counts double: allowed only as the whole two-typo budget.
-    const elsewhere = (candidate: string, distance: number) => {
-      if (distance > 0 && !full(2)) consider(candidate, 2);
+    const elsewhere = (_candidate: string, distance: number, index: number) => {
+      if (distance > 0 && !full(2)) considerId(ids[index], 2);
       return !full(2);
     };
     if (walkFirstLetterEdits(list, word, isPrefix, elsewhere, 0, sameStart)) walkFirstLetterEdits(list, word, isPrefix, elsewhere, sameEnd, list.length);

@@ -49,7 +49,7 @@ export function walkFirstLetterEdits(sorted: readonly string[], query: string, a
     if (k === previous) continue;
     previous = k;
     if (sorted[k]!.charAt(0) === first) continue;
-    if (!visit(sorted[k]!, 1)) return false;
+    if (!visit(sorted[k]!, 1, k)) return false;
   }
   return true;
 }

@@ -6,8 +6,8 @@
 // costs O(budget) per visited trie node instead of O(query length). It is the costliest step of a
 // query that is not cached, so the rows live in one flat typed array.
 
-/** Return false to stop the walk. */
-export type FuzzyVisitor = (word: string, distance: number) => boolean;
+/** `index`: the word's place in the list. Return false to stop the walk. */
+export type FuzzyVisitor = (word: string, distance: number, index: number) => boolean;
 
 /**
  * Calls `visit` for each word in sorted[from, to) within `maxDistance` edits (optimal string
@@ -91,14 +91,14 @@ export function walkFuzzy(sorted: readonly string[], query: string, maxDistance:
       // No extension of word[0, skippedAt) can get back under the budget (row minima never decrease).
       const end = endOfPrefixRun(lcp, skippedAt, index, to);
       if (asPrefix && prefixBest[skippedAt]! <= maxDistance) {
-        for (let k = index; k < end; k++) if (!visit(sorted[k]!, prefixBest[skippedAt]!)) return false;
+        for (let k = index; k < end; k++) if (!visit(sorted[k]!, prefixBest[skippedAt]!, k)) return false;
       }
       index = end;
       validDepth = skippedAt;
       continue;
     }
     const distance = asPrefix ? prefixBest[length]! : (length + maxDistance >= n && length - maxDistance <= n ? rows[length * width + n]! : over);
-    if (distance <= maxDistance && !visit(word, distance)) return false;
+    if (distance <= maxDistance && !visit(word, distance, index)) return false;
     validDepth = length;
     index++;
   }
