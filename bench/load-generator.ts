@@ -50,6 +50,8 @@ export interface QueryLoadResult {
   latencyMs: LatencySummary;
   latencyMsByKind: Record<string, LatencySummary>;
   non2xx: number;
+  /** Latency of the non-2xx answers (e.g. 503 past the server's queue bound: how fast it refuses); null when none. */
+  non2xxLatencyMs?: LatencySummary | null;
   /** Non-2xx answers per query kind (e.g. filtered queries before the server supports filters). */
   non2xxByKind: Record<string, number>;
   statusCodes: Record<string, number>;
@@ -76,6 +78,7 @@ const maxErrorSamplesPerKind = 2;
 interface Run {
   result: autocannon.Result;
   recorder: LatencyRecorder;
+  refusedRecorder: LatencyRecorder;
   errorSamples: ErrorSample[];
   answers: AnswerCounts;
   non2xxByKind: Record<string, number>;
@@ -121,6 +124,7 @@ export class QueryLoadGenerator {
 
   private fire(durationSeconds: number, onSecond?: () => void): Promise<Run> {
     const recorder = new LatencyRecorder();
+    const refusedRecorder = new LatencyRecorder();
     const errorSamples: ErrorSample[] = [];
     const non2xxByKind: Record<string, number> = {};
     const answers = new AnswerCounts();
@@ -166,11 +170,12 @@ export class QueryLoadGenerator {
         (error, result) => {
           clearInterval(ticker);
           if (error) reject(error);
-          else resolve({ result, recorder, errorSamples, answers, non2xxByKind });
+          else resolve({ result, recorder, refusedRecorder, errorSamples, answers, non2xxByKind });
         },
       );
       instance.on('response', (_client: unknown, status: number, _bytes: number, milliseconds: number) => {
         if (status >= 200 && status <= 299) recorder.record(queries[respondedIndex].kind, milliseconds);
+        else refusedRecorder.record(String(status), milliseconds);
       });
       const ticker = setInterval(() => onSecond?.(), 1000);
     });
@@ -181,7 +186,7 @@ export class QueryLoadGenerator {
     const cpuBefore = process.cpuUsage();
     const wallBefore = performance.now();
     const onSecond = this.options.onSecond;
-    const { result, recorder, errorSamples, answers, non2xxByKind } = await this.fire(this.options.durationSeconds, onSecond && (() => onSecond('measure', run)));
+    const { result, recorder, refusedRecorder, errorSamples, answers, non2xxByKind } = await this.fire(this.options.durationSeconds, onSecond && (() => onSecond('measure', run)));
     const cpu = process.cpuUsage(cpuBefore);
     const wallMs = performance.now() - wallBefore;
     const serverCpuPercent = this.options.onMeasureEnd?.(run) ?? null;
@@ -198,6 +203,7 @@ export class QueryLoadGenerator {
       latencyMs,
       latencyMsByKind: recorder.perKind(),
       non2xx: result.non2xx,
+      non2xxLatencyMs: result.non2xx > 0 ? refusedRecorder.overall() : null,
       non2xxByKind,
       statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, Number(count)])),
       errors: result.errors,
@@ -257,6 +263,7 @@ export function combineRuns(results: readonly QueryLoadResult[]): QueryLoadResul
     latencyMs: medianLatency(results.map((result) => result.latencyMs)),
     latencyMsByKind: medianByKey(results.map((result) => result.latencyMsByKind), medianLatency),
     non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
+    non2xxLatencyMs: medianOfPresent(results.map((result) => result.non2xxLatencyMs ?? null)),
     non2xxByKind: sumByKey(results.map((result) => result.non2xxByKind)),
     statusCodes: sumByKey(results.map((result) => result.statusCodes)),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
@@ -267,6 +274,11 @@ export function combineRuns(results: readonly QueryLoadResult[]): QueryLoadResul
     clientCpuPercent: median(results.map((result) => result.clientCpuPercent)),
     serverCpuPercent: serverCpu.length > 0 ? median(serverCpu) : null,
   };
+}
+
+function medianOfPresent(latencies: readonly (LatencySummary | null)[]): LatencySummary | null {
+  const present = latencies.filter((latency): latency is LatencySummary => latency !== null);
+  return present.length > 0 ? medianLatency(present) : null;
 }
 
 export function runQueryLoad(options: QueryLoadOptions): Promise<QueryLoadResult> {

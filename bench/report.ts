@@ -74,6 +74,8 @@ export function renderSummary(report: RunReport): string {
       lines.push(`search     ${search.queriesPerSecond} queries/s, median of ${search.runs} run(s) (${search.requests} requests, non-2xx ${search.non2xx}, errors ${search.errors}, timeouts ${search.timeouts})`);
       const failingKinds = Object.entries(search.non2xxByKind ?? {});
       if (failingKinds.length > 0) lines.push(`non-2xx    by kind: ${failingKinds.map(([kind, count]) => `${kind} ${count}`).join(', ')}`);
+      const refused = search.non2xxLatencyMs;
+      if (refused) lines.push(`non-2xx    answered in p50 ${refused.p50} | p90 ${refused.p90} | p99 ${refused.p99} | max ${refused.max} ms (n=${refused.count})`);
       lines.push(latencyLine('  all', search.latencyMs));
       for (const [kind, latency] of Object.entries(search.latencyMsByKind)) {
         lines.push(latencyLine(`  ${kind}`, latency, search.emptyHitsShareByKind[kind]));
@@ -157,6 +159,10 @@ export function renderMarkdown(report: RunReport): string {
     if (search) {
       lines.push(`| queries/s | ${search.queriesPerSecond} (runs: ${search.perRun.map((run) => run.queriesPerSecond).join(', ')}) |`);
       lines.push(`| non-2xx / errors / timeouts | ${search.non2xx} / ${search.errors} / ${search.timeouts} |`);
+      if (search.non2xxLatencyMs) {
+        const refused = search.non2xxLatencyMs;
+        lines.push(`| non-2xx answered in (p50 / p99 / max ms) | ${refused.p50} / ${refused.p99} / ${refused.max} |`);
+      }
       if (search.malformedResponses > 0) lines.push(`| 2xx answers without "hits" | ${search.malformedResponses} |`);
       lines.push(`| server CPU while searching | ${server.searchCpuPercent ?? 'n/a'}% of a core |`);
       lines.push(`| bench client CPU | ${search.clientCpuPercent}% of a core |`);

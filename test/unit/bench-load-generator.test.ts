@@ -22,6 +22,7 @@ test('rotates through the whole list across connections and measures latency per
     t.is(result.errors, 0);
     t.true(result.queriesPerSecond > 0);
     t.is(result.latencyMs.count, result.requests);
+    t.is(result.non2xxLatencyMs, null);
     t.deepEqual(Object.keys(result.latencyMsByKind).sort(), ['multiWord', 'prefix', 'typo', 'word']);
     t.true(new Set(standIn.searchedQueries).size === 4);
     // The stand-in never finds anything.
@@ -49,6 +50,8 @@ test('counts and samples non-2xx answers, keeping them out of the latency figure
     t.regex(result.errorSamples[0].body, /failed on btea/);
     t.false('typo' in result.latencyMsByKind);
     t.is(result.latencyMs.count, result.requests - result.non2xx);
+    // Their own latency figures: how fast a server refuses (503 past its queue bound).
+    t.is(result.non2xxLatencyMs?.count, result.non2xx);
   } finally {
     await standIn.close();
   }
