@@ -31,7 +31,7 @@ const scratch = { fieldRanks: [] as number[], wordIds: [] as number[], fields: [
  */
 const DERIVATION_CACHE_LIMIT = 16384;
 /** And at most about this much memory per shard (the memos of a common word's derivations are big). */
-const DERIVATION_CACHE_BYTES = 48 * 2 ** 20;
+const DERIVATION_CACHE_BYTES = 128 * 2 ** 20;
 
 /**
  * A derivation's footprint once its memos are filled: its documents are held about six times over
