@@ -56,11 +56,6 @@ export class NearPairPostings {
     if (this.built) this.changed.add(docId);
   }
 
-  /** Builds when never built or too stale (also run ahead of searches, when the worker is idle). */
-  buildIfStale(): void {
-    if (!this.built || this.changed.size >= Math.max(REBUILD_MIN_CHANGED, this.documents.size * REBUILD_SHARE)) this.build();
-  }
-
   build(): void {
     const wordCount = this.vocabulary.size;
     const threshold = Math.max(FREQUENT_MIN_DOCUMENTS, Math.ceil(this.documents.size * FREQUENT_MIN_SHARE));
@@ -114,7 +109,7 @@ export class NearPairPostings {
   pairDocsWithin(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32): RoaringBitmap32 {
     // Built on first use (after a bulk load through write batches, the first search pays it) and
     // again once too much changed.
-    this.buildIfStale();
+    if (!this.built || this.changed.size >= Math.max(REBUILD_MIN_CHANGED, this.documents.size * REBUILD_SHARE)) this.build();
     const frequentLeft = left.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
     const frequentRight = right.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
     const runs: Uint32Array[] = [];

@@ -24,11 +24,6 @@ export class SoleWordFields {
     if (this.built) this.changed.add(docId);
   }
 
-  /** Builds when never built or too stale (also run ahead of searches, when the worker is idle). */
-  buildIfStale(): void {
-    if (!this.built || this.changed.size >= Math.max(REBUILD_MIN_CHANGED, this.documents.size * REBUILD_SHARE)) this.build();
-  }
-
   build(): void {
     const lists = new Map<number, number[]>();
     for (const docId of this.documents) {
@@ -45,7 +40,7 @@ export class SoleWordFields {
 
   /** Documents of `universe` with a one-word field holding one of the words (built on first use). */
   docsOf(wordIds: readonly number[], universe: RoaringBitmap32): RoaringBitmap32 {
-    this.buildIfStale();
+    if (!this.built || this.changed.size >= Math.max(REBUILD_MIN_CHANGED, this.documents.size * REBUILD_SHARE)) this.build();
     const found = RoaringBitmap32.orMany(wordIds.map((wordId) => this.byWord.get(wordId) ?? new RoaringBitmap32()));
     found.andNotInPlace(this.changed);
     found.andInPlace(universe);

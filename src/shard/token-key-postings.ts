@@ -67,7 +67,7 @@ export class TokenKeyPostings {
   unionByKey(wordIds: readonly number[]): RoaringBitmap32[] {
     // After writes of a good share of the shard (a bulk load by batches), one full rebuild costs less
     // than building the words of each search from their documents.
-    this.rebuildIfStale();
+    if (this.writtenSinceBuild >= Math.max(FULL_REBUILD_MIN_TOKENS, this.builtTokens / 4)) this.buildAll();
     const unkept = this.buildMissing(wordIds);
     const perKey: RoaringBitmap32[][] = [];
     const loose: number[][] = [];
@@ -87,11 +87,6 @@ export class TokenKeyPostings {
       // One list is returned as is (callers only read; a write drops it before it could change).
       return bitmaps.length === 1 ? bitmaps[0]! : RoaringBitmap32.orMany(bitmaps);
     });
-  }
-
-  /** The full rebuild, once writes touched enough of the shard (also run ahead of searches, when the worker is idle). */
-  rebuildIfStale(): void {
-    if (this.writtenSinceBuild >= Math.max(FULL_REBUILD_MIN_TOKENS, this.builtTokens / 4)) this.buildAll();
   }
 
   /**

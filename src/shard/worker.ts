@@ -56,27 +56,6 @@ function applyCommand(command: ShardCommandMessage): void {
   }
 }
 
-/**
- * After writes, what the next searches would build on their way (rank lists, pair tables: seconds at
- * a million documents) is built once the worker has been idle this long, so no search pays for it.
- */
-const PREPARE_AFTER_IDLE_MS = 250;
-let prepareTimer: ReturnType<typeof setTimeout> | null = null;
-
-function prepareWhenIdle(): void {
-  if (prepareTimer !== null) clearTimeout(prepareTimer);
-  prepareTimer = setTimeout(() => {
-    prepareTimer = null;
-    try {
-      engine.prepareForSearch();
-    } catch (cause) {
-      // Only an optimization: the searches build what is missing themselves.
-      process.emitWarning(`shard worker ${data.workerIndex}: preparing for searches failed: ${(cause as Error).message}`);
-    }
-  }, PREPARE_AFTER_IDLE_MS);
-  prepareTimer.unref();
-}
-
 function attachSchedulerPort(port: MessagePort): void {
   // Handlers are synchronous, so commands apply strictly in arrival order.
   port.on('message', (message: ArrayBuffer) => {
@@ -91,7 +70,6 @@ function attachSchedulerPort(port: MessagePort): void {
     }
     const ack = encodeShardAck({ commandId, error });
     port.postMessage(ack, [ack]);
-    prepareWhenIdle();
   });
 }
 
@@ -153,8 +131,6 @@ function answer(query: ShardQueryMessage): ShardQueryResultMessage {
 }
 
 export default async function handle(message: ArrayBuffer | AttachSchedulerPort): Promise<unknown> {
-  // Searches are coming: they build what they need; a later idle moment gets the rest.
-  if (prepareTimer !== null) prepareWhenIdle();
   if (!(message instanceof ArrayBuffer)) {
     attachSchedulerPort(message.port);
     return null;
