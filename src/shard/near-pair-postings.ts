@@ -7,6 +7,7 @@
 // that a rebuild pays. Pairs with a rare word are found by reading the (few) documents of that word.
 import roaring from 'roaring';
 import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
+import { ChangesSinceBuild } from './changes-since-build.js';
 import { PairTable } from './pair-table.js';
 import type { Vocabulary } from './vocabulary.js';
 
@@ -21,9 +22,6 @@ const FREQUENT_MIN_SHARE = 1 / 1000;
  * the pairs of the rest are found by reading their documents.
  */
 const MAX_SLOTS = 1024;
-/** Rebuild once this share of the shard's documents changed since the last build. */
-const REBUILD_SHARE = 1 / 8;
-const REBUILD_MIN_CHANGED = 1024;
 /** Gaps (position differences) with a table: 1 (adjacent) and 2 (one word between). */
 export const MAX_GAP = 2;
 
@@ -41,9 +39,8 @@ export class NearPairPostings {
   private slotCount = 0;
   /** tables[gap - 1]. */
   private tables: PairTable[] = [];
-  private built = false;
   /** Documents written (or deleted) since the build: absent from or stale in the tables. */
-  private changed = new RoaringBitmap32();
+  private readonly changes = new ChangesSinceBuild();
   /** Bumped by each build (which changes which words are rare). */
   private generation = 0;
   private readonly rareDocsMemo = new WeakMap<readonly number[], { generation: number; docs: RoaringBitmap32 }>();
@@ -53,7 +50,7 @@ export class NearPairPostings {
 
   /** A write to the document (upsert or delete). */
   markChanged(docId: number): void {
-    if (this.built) this.changed.add(docId);
+    this.changes.markChanged(docId);
   }
 
   build(): void {
@@ -69,8 +66,7 @@ export class NearPairPostings {
     this.tables = PairTable.buildMany(MAX_GAP, slotCount * slotCount, (emit) => this.visitPairs(slotOfWord, slotCount, emit));
     this.slotOfWord = slotOfWord;
     this.slotCount = slotCount;
-    this.changed = new RoaringBitmap32();
-    this.built = true;
+    this.changes.markBuilt();
     this.generation++;
   }
 
@@ -109,7 +105,7 @@ export class NearPairPostings {
   pairDocsWithin(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32): RoaringBitmap32 {
     // Built on first use (after a bulk load through write batches, the first search pays it) and
     // again once too much changed.
-    if (!this.built || this.changed.size >= Math.max(REBUILD_MIN_CHANGED, this.documents.size * REBUILD_SHARE)) this.build();
+    if (this.changes.needsBuild(this.documents.size)) this.build();
     const frequentLeft = left.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
     const frequentRight = right.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
     const runs: Uint32Array[] = [];
@@ -121,11 +117,11 @@ export class NearPairPostings {
     // One bitmap from all the runs: a bitmap per run was most of the garbage of a query.
     const found = new RoaringBitmap32();
     for (const run of runs) found.addMany(run);
-    found.andNotInPlace(this.changed);
+    found.andNotInPlace(this.changes.changed);
     for (const wordId of left.wordIds) if (right.set[wordId] === 1) found.orInPlace(this.vocabulary.docs(wordId));
     found.andInPlace(universe);
     // Pairs with a rare word, and changed documents, are not in the tables: read those documents.
-    const toRead = RoaringBitmap32.and(universe, this.changed);
+    const toRead = RoaringBitmap32.and(universe, this.changes.changed);
     if (frequentLeft.length < left.wordIds.length) toRead.orInPlace(this.rareDocsOf(left.wordIds));
     if (frequentRight.length < right.wordIds.length) toRead.orInPlace(this.rareDocsOf(right.wordIds));
     toRead.andInPlace(universe);

@@ -5,23 +5,21 @@
 // Built in one pass over the forward index on first use or after a bulk load; documents written since are in
 // `changed` and read one by one, until enough changed that a rebuild pays.
 import roaring from 'roaring';
+import { ChangesSinceBuild } from './changes-since-build.js';
 import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
-const REBUILD_SHARE = 1 / 8;
-const REBUILD_MIN_CHANGED = 1024;
 
 export class SoleWordFields {
   private byWord = new Map<number, RoaringBitmap32>();
-  private built = false;
-  private changed = new RoaringBitmap32();
+  private readonly changes = new ChangesSinceBuild();
 
   constructor(private readonly forward: ForwardIndex, private readonly documents: RoaringBitmap32) {}
 
   markChanged(docId: number): void {
-    if (this.built) this.changed.add(docId);
+    this.changes.markChanged(docId);
   }
 
   build(): void {
@@ -34,18 +32,17 @@ export class SoleWordFields {
       });
     }
     this.byWord = new Map([...lists].map(([wordId, docIds]) => [wordId, new RoaringBitmap32(docIds)]));
-    this.changed = new RoaringBitmap32();
-    this.built = true;
+    this.changes.markBuilt();
   }
 
   /** Documents of `universe` with a one-word field holding one of the words (built on first use). */
   docsOf(wordIds: readonly number[], universe: RoaringBitmap32): RoaringBitmap32 {
-    if (!this.built || this.changed.size >= Math.max(REBUILD_MIN_CHANGED, this.documents.size * REBUILD_SHARE)) this.build();
+    if (this.changes.needsBuild(this.documents.size)) this.build();
     const found = RoaringBitmap32.orMany(wordIds.map((wordId) => this.byWord.get(wordId) ?? new RoaringBitmap32()));
-    found.andNotInPlace(this.changed);
+    found.andNotInPlace(this.changes.changed);
     found.andInPlace(universe);
     const wanted = new Set(wordIds);
-    for (const docId of RoaringBitmap32.and(universe, this.changed)) {
+    for (const docId of RoaringBitmap32.and(universe, this.changes.changed)) {
       soleWordsOf(this.forward, docId, (wordId) => {
         if (wanted.has(wordId)) found.add(docId);
       });
