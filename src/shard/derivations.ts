@@ -33,6 +33,7 @@ export interface TermDerivations {
   exactDocs?: RoaringBitmap32;
   exactDocsByPosition?: RoaringBitmap32[];
   wordIds?: number[];
+  exactWordIds?: number[];
 }
 
 /**

@@ -131,8 +131,9 @@ function wordIdsOf(derivations: TermDerivations): readonly number[] {
   return (derivations.wordIds ??= derivations.words.map((word) => word.wordId));
 }
 
-function exactWordIds(derivations: TermDerivations): number[] {
-  return derivations.words.filter((word) => word.exact).map((word) => word.wordId);
+/** The ids of the exact derivations (the word itself, in plain and typo-disabled spelling), memoized on them. */
+function exactWordIds(derivations: TermDerivations): readonly number[] {
+  return (derivations.exactWordIds ??= derivations.words.filter((word) => word.exact).map((word) => word.wordId));
 }
 
 class ShardSearchContext implements SearchContext {
