@@ -4,11 +4,13 @@
 // every document of a bucket that two common words share (src/ranking/proximity-parts.ts).
 // Built in one pass over the forward index by the first search needing them; documents written since are tracked in
 // `changed` and read one by one instead (the tables say nothing about them), until enough changed
-// that a rebuild pays. Pairs with a rare word are found by reading the (few) documents of that word.
+// that a rebuild pays. Pairs with a rare word are found by reading the (few) documents of that word,
+// except those of a prefix term's rare words (prefix-pair-tables.ts).
 import roaring from 'roaring';
 import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
 import { ChangesSinceBuild } from './changes-since-build.js';
 import { PairTable } from './pair-table.js';
+import { PREFIX_THEN_WORD_GAP_1, PrefixPairTables, prefixPairDocs, WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2 } from './prefix-pair-tables.js';
 import type { Vocabulary } from './vocabulary.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -32,6 +34,11 @@ export interface PairSide {
   /** The words of the term (the same array object while the term's derivations stay cached). */
   wordIds: readonly number[];
   set: WordSet;
+  /**
+   * The query word of a prefix term, whose words then include every word of the shard starting with
+   * it: on the right side, its rare words' pairs come from a prefix pair table.
+   */
+  prefix?: string;
 }
 
 export class NearPairPostings {
@@ -44,9 +51,13 @@ export class NearPairPostings {
   /** Bumped by each build (which changes which words are rare). */
   private generation = 0;
   private readonly rareDocsMemo = new WeakMap<readonly number[], { generation: number; docs: RoaringBitmap32 }>();
+  private readonly uncoveredDocsMemo = new WeakMap<readonly number[], { generation: number; prefix: string; docs: RoaringBitmap32 }>();
+  private readonly prefixTables: PrefixPairTables;
 
   constructor(private readonly vocabulary: Vocabulary, private readonly forward: ForwardIndex,
-    private readonly documents: RoaringBitmap32) {}
+    private readonly documents: RoaringBitmap32) {
+    this.prefixTables = new PrefixPairTables(vocabulary, forward);
+  }
 
   /** A write to the document (upsert or delete). */
   markChanged(docId: number): void {
@@ -66,6 +77,7 @@ export class NearPairPostings {
     this.tables = PairTable.buildMany(MAX_GAP, slotCount * slotCount, (emit) => this.visitPairs(slotOfWord, slotCount, emit));
     this.slotOfWord = slotOfWord;
     this.slotCount = slotCount;
+    this.prefixTables.clear();
     this.changes.markBuilt();
     this.generation++;
   }
@@ -92,9 +104,14 @@ export class NearPairPostings {
     }
   }
 
+  /** Bytes held by the prefix pair tables (included in byteLength). */
+  get prefixTableBytes(): number {
+    return this.prefixTables.byteLength;
+  }
+
   /** Bytes held by the tables (for memory reports). */
   get byteLength(): number {
-    return this.tables.reduce((sum, table) => sum + table.byteLength, 0) + this.slotOfWord.byteLength;
+    return this.tables.reduce((sum, table) => sum + table.byteLength, 0) + this.slotOfWord.byteLength + this.prefixTables.byteLength;
   }
 
   /**
@@ -108,33 +125,57 @@ export class NearPairPostings {
     if (this.changes.needsBuild(this.documents.size)) this.build();
     const frequentLeft = left.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
     const frequentRight = right.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
-    const runs: Uint32Array[] = [];
+    const runs: (Uint32Array | RoaringBitmap32)[] = [];
     this.collectRuns(this.tables[0]!, frequentLeft, frequentRight, runs);
     if (cost === 2) {
       this.collectRuns(this.tables[1]!, frequentLeft, frequentRight, runs);
       this.collectRuns(this.tables[0]!, frequentRight, frequentLeft, runs);
     }
-    // One bitmap from all the runs: a bitmap per run was most of the garbage of a query.
-    const found = new RoaringBitmap32();
-    for (const run of runs) found.addMany(run);
+    const prefixTable = right.prefix === undefined || frequentRight.length === right.wordIds.length ? null : this.prefixTableOf(right, universe);
+    if (prefixTable !== null) this.collectPrefixRuns(prefixTable, cost, frequentLeft, runs);
+    // One bitmap from all the runs (a bitmap per short run was most of the garbage of a query); long runs come as bitmaps.
+    const bitmaps = runs.filter((run): run is RoaringBitmap32 => !(run instanceof Uint32Array));
+    const found = bitmaps.length === 0 ? new RoaringBitmap32() : RoaringBitmap32.orMany(bitmaps);
+    for (const run of runs) if (run instanceof Uint32Array) found.addMany(run);
     found.andNotInPlace(this.changes.changed);
     for (const wordId of left.wordIds) if (right.set[wordId] === 1) found.orInPlace(this.vocabulary.docs(wordId));
     found.andInPlace(universe);
     // Pairs with a rare word, and changed documents, are not in the tables: read those documents.
     const toRead = RoaringBitmap32.and(universe, this.changes.changed);
     if (frequentLeft.length < left.wordIds.length) toRead.orInPlace(this.rareDocsOf(left.wordIds));
-    if (frequentRight.length < right.wordIds.length) toRead.orInPlace(this.rareDocsOf(right.wordIds));
+    if (frequentRight.length < right.wordIds.length) {
+      toRead.orInPlace(prefixTable === null ? this.rareDocsOf(right.wordIds) : this.uncoveredRareDocsOf(right.wordIds, right.prefix!));
+    }
     toRead.andInPlace(universe);
     toRead.andNotInPlace(found);
     for (const docId of toRead) if (pairCostAtMost(this.forward, docId, cost, left.set, right.set)) found.add(docId);
     return found;
   }
 
-  private collectRuns(table: PairTable, leftWords: readonly number[], rightWords: readonly number[], into: Uint32Array[]): void {
+  private collectRuns(table: PairTable, leftWords: readonly number[], rightWords: readonly number[], into: (Uint32Array | RoaringBitmap32)[]): void {
     for (const leftWord of leftWords) {
       const base = this.slotOf(leftWord) * this.slotCount;
       for (const rightWord of rightWords) {
-        const docs = table.docsOf(base + this.slotOf(rightWord));
+        const docs = table.docsOrBitmapOf(base + this.slotOf(rightWord));
+        if (docs !== null) into.push(docs);
+      }
+    }
+  }
+
+  /** The prefix side's table, when it has one or the reads of its rare words' documents have paid for one. */
+  private prefixTableOf(side: PairSide, universe: RoaringBitmap32): PairTable | null {
+    const rareDocs = this.rareDocsOf(side.wordIds);
+    return this.prefixTables.tableOf(side.prefix!, side.wordIds, { slotOfWord: this.slotOfWord, slotCount: this.slotCount },
+      universe.andCardinality(rareDocs), rareDocs.size);
+  }
+
+  /** The runs of the left words followed (cost 2: or preceded) by a rare word of the prefix. */
+  private collectPrefixRuns(table: PairTable, cost: 1 | 2, leftWords: readonly number[], into: (Uint32Array | RoaringBitmap32)[]): void {
+    const relations = cost === 1 ? [WORD_THEN_PREFIX_GAP_1] : [WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2, PREFIX_THEN_WORD_GAP_1];
+    for (const leftWord of leftWords) {
+      const slot = this.slotOf(leftWord);
+      for (const relation of relations) {
+        const docs = prefixPairDocs(table, slot, relation);
         if (docs !== null) into.push(docs);
       }
     }
@@ -149,6 +190,20 @@ export class NearPairPostings {
     if (memo !== undefined && memo.generation === this.generation) return memo.docs;
     const docs = RoaringBitmap32.orMany(wordIds.filter((wordId) => this.slotOf(wordId) < 0).map((wordId) => this.vocabulary.docs(wordId)));
     this.rareDocsMemo.set(wordIds, { generation: this.generation, docs });
+    return docs;
+  }
+
+  /**
+   * The documents of the rare words not starting with `prefix` (typo derivations, synonyms, marked
+   * words): the prefix pair table holds the pairs of the others, in the documents that did not change
+   * since the build (a word without documents then has only changed ones).
+   */
+  private uncoveredRareDocsOf(wordIds: readonly number[], prefix: string): RoaringBitmap32 {
+    const memo = this.uncoveredDocsMemo.get(wordIds);
+    if (memo !== undefined && memo.generation === this.generation && memo.prefix === prefix) return memo.docs;
+    const uncovered = wordIds.filter((wordId) => this.slotOf(wordId) < 0 && !this.vocabulary.wordOf(wordId).startsWith(prefix));
+    const docs = RoaringBitmap32.orMany(uncovered.map((wordId) => this.vocabulary.docs(wordId)));
+    this.uncoveredDocsMemo.set(wordIds, { generation: this.generation, prefix, docs });
     return docs;
   }
 }

@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import roaring from 'roaring';
 import { analyzeDocument } from '../analysis/document-tokens.js';
 import { selectsField } from '../documents/flatten.js';
-import { derivationsFromWords, deriveWordIds, exactAttributeKey, withSynonyms, type TermDerivations } from './derivations.js';
+import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, withSynonyms, type TermDerivations } from './derivations.js';
 import { documentHasPhrase } from './match-profile-builder.js';
 import { ForwardIndex } from './forward-index.js';
 import { FacetStore } from './facet-store.js';
@@ -33,13 +33,6 @@ const DERIVATION_CACHE_LIMIT = 16384;
 /** And at most about this much memory per shard (the memos of a common word's derivations are big). */
 const DERIVATION_CACHE_BYTES = 128 * 2 ** 20;
 
-/**
- * A derivation's footprint once its memos are filled: its documents are held about six times over
- * (per typo, per rank and position unions, exact words), plus the word list.
- */
-function estimatedBytes(derivations: TermDerivations): number {
-  return 6 * derivations.docs.getSerializationSizeInBytes('portable') + 32 * derivations.words.length + 256;
-}
 const DERIVED_WORDS_CACHE_LIMIT = 65_536;
 
 export class ShardIndex {
@@ -51,7 +44,7 @@ export class ShardIndex {
   readonly nearPairs = new NearPairPostings(this.vocabulary, this.forward, this.documents);
   readonly soleWordFields = new SoleWordFields(this.forward, this.documents);
   private readonly derivationCache = new LRUCache<string, TermDerivations>({
-    max: DERIVATION_CACHE_LIMIT, maxSize: DERIVATION_CACHE_BYTES, sizeCalculation: estimatedBytes,
+    max: DERIVATION_CACHE_LIMIT, maxSize: DERIVATION_CACHE_BYTES, sizeCalculation: (derivations) => derivationsFootprint(this.vocabulary, derivations),
   });
   /** The lexicon walks' results alone (word ids, no bitmaps): small, so many more are kept. */
   private readonly derivedWordsCache = new LRUCache<string, number[][]>({ max: DERIVED_WORDS_CACHE_LIMIT });

@@ -178,7 +178,10 @@ class ShardSearchContext implements SearchContext {
   termExactDocs(term: number): RoaringBitmap32 | null {
     const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
     if (derivations === undefined) return null;
-    return (derivations.exactDocs ??= RoaringBitmap32.orMany(exactWordIds(derivations).map((wordId) => this.shard.vocabulary.docs(wordId))));
+    // A lone exact word's own list as is (read-only), as the rank unions do: no copy in the cache.
+    const exactIds = exactWordIds(derivations);
+    return (derivations.exactDocs ??= exactIds.length === 1 ? this.shard.vocabulary.docs(exactIds[0]!)
+      : RoaringBitmap32.orMany(exactIds.map((wordId) => this.shard.vocabulary.docs(wordId))));
   }
 
   termExactDocsAtPosition(term: number, position: number): RoaringBitmap32 | null {
@@ -204,7 +207,12 @@ class ShardSearchContext implements SearchContext {
 
   private pairSide(term: number): PairSide | null {
     const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
-    return derivations === undefined ? null : { wordIds: wordIdsOf(derivations), set: this.termWordSet(term) };
+    if (derivations === undefined) return null;
+    const queryTerm = this.terms[term]!;
+    const side: PairSide = { wordIds: wordIdsOf(derivations), set: this.termWordSet(term) };
+    // A prefix term derives every word starting with its word (derivations.ts): a prefix pair table may stand for its rare ones.
+    if (queryTerm.kind === 'word' && queryTerm.isPrefix) side.prefix = queryTerm.word;
+    return side;
   }
 
   /** The words standing for the term, as a membership array over the vocabulary (made on first use). */

@@ -6,6 +6,8 @@ import roaring from 'roaring';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import { tokenCountAt, tokensStartAt } from '../../src/shard/forward-index.js';
+import { NearPairPostings } from '../../src/shard/near-pair-postings.js';
+import { PREFIX_TABLE_POLICY } from '../../src/shard/prefix-pair-tables.js';
 
 const { RoaringBitmap32 } = roaring;
 
@@ -71,5 +73,55 @@ for (const rewritten of [false, true]) {
       }
     }
     t.true(compared > 1000);
+  });
+}
+
+// A prefix side (the last word of an as-you-type query): its rare words' pairs come from prefix pair
+// tables, built here at once (the policy lowered to this shard's size), before and after rewrites.
+for (const rewritten of [false, true]) {
+  test(`prefix pair tables find the per-document cost of a prefix's words (${rewritten ? "documents rewritten after the tables" : "tables fresh"})`, (t) => {
+    const policy = { ...PREFIX_TABLE_POLICY };
+    Object.assign(PREFIX_TABLE_POLICY, { minDocuments: 1, buildAfterReadsShare: Infinity });
+    try {
+      const random = randomFrom(rewritten ? 7 : 8);
+      const shard = new ShardIndex(compileIndexConfig({}));
+      for (let docId = 0; docId < 400; docId++) shard.upsert(docId, makeDocument(random, docId));
+      // Its own postings, so the rewrites below can be marked on it.
+      const pairs = new NearPairPostings(shard.vocabulary, shard.forward, shard.documents);
+      pairs.build();
+      const vocabulary = shard.vocabulary;
+      const words = Array.from({ length: vocabulary.size }, (_, id) => id).filter((id) => !vocabulary.docs(id).isEmpty);
+      const side = (ids: number[], prefix?: string) => {
+        const set = new Uint8Array(vocabulary.size);
+        for (const id of ids) set[id] = 1;
+        return { wordIds: ids, set, ...(prefix === undefined ? {} : { prefix }) };
+      };
+      let compared = 0;
+      for (let k = 0; k < 120; k++) {
+        if (rewritten && k % 20 === 10) {
+          // Written after the tables: read, never taken from them (new words included).
+          for (let n = 0; n < 15; n++) {
+            const docId = Math.floor(random() * 400);
+            shard.upsert(docId, random() < 0.3 ? { id: docId, title: `rare7x alpha rare1new beta rare1 ${'gamma '.repeat(n % 3)}rare12` } : makeDocument(random, docId));
+            pairs.markChanged(docId);
+          }
+        }
+        const live = Array.from({ length: vocabulary.size }, (_, id) => id).filter((id) => !vocabulary.docs(id).isEmpty);
+        const prefix = ['r', 'rare1', 'rare2', 'rare3', 'ka', 'be', 'zz'][Math.floor(random() * 7)]!;
+        // Every word starting with the prefix (the contract of a prefix side), and a few others (typos, synonyms).
+        const rightIds = [...new Set([...live.filter((id) => vocabulary.wordOf(id).startsWith(prefix)), ...words.filter(() => random() < 0.05)])];
+        const leftIds = words.filter(() => random() < 0.15);
+        for (const cost of [1, 2] as const) {
+          const found = pairs.pairDocsWithin(cost, side(leftIds), side(rightIds, prefix), shard.documents);
+          const expected = [...shard.documents].filter((docId) => referenceCost(shard, docId, new Set(leftIds), new Set(rightIds)) <= cost);
+          t.deepEqual(found.toArray(), expected, `cost ${cost} prefix ${prefix}`);
+          compared += expected.length;
+        }
+      }
+      t.true(compared > 1000);
+      t.true(pairs.prefixTableBytes > 0);
+    } finally {
+      Object.assign(PREFIX_TABLE_POLICY, policy);
+    }
   });
 }

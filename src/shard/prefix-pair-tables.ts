@@ -1,0 +1,149 @@
+// Pair tables for a prefix's rare words (milli's word_prefix_pair_proximity_docids, built lazily):
+// an as-you-type query's last term derives every word starting with its prefix, mostly words without
+// a slot in the near-pair tables, and the documents of all of them in the universe were read one by
+// one to find their pairs (half of a prefix query's time at 500,000 documents a shard). For a prefix
+// whose rare words are in many documents, one pass over those documents records, per frequent word,
+// where it stands just before (gap 1 or 2) or just after (gap 1) one of them; later queries with
+// that prefix read the table instead. A table is built once the prefix's queries have read a
+// quarter as many documents as the build reads: a prefix queried once or twice costs nothing more,
+// and after an eviction a prefix must read as much again before its table is rebuilt (no rebuild
+// per query when the budget is short). Tables are kept per prefix, least recently used out, within
+// a byte budget; they stay true across writes because the documents written since the near-pair
+// build are read anyway (near-pair-postings.ts), and are dropped when that build changes the slots.
+import { LRUCache } from 'lru-cache';
+import roaring from 'roaring';
+import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
+import { PairTable } from './pair-table.js';
+import type { Vocabulary } from './vocabulary.js';
+
+const { RoaringBitmap32 } = roaring;
+
+/** Relations of a frequent word to a rare word of the prefix; a table key is slot * RELATIONS + relation. */
+export const WORD_THEN_PREFIX_GAP_1 = 0;
+export const WORD_THEN_PREFIX_GAP_2 = 1;
+export const PREFIX_THEN_WORD_GAP_1 = 2;
+const RELATIONS = 3;
+
+/** When a prefix gets a table (tests lower both so that small shards build them). */
+export const PREFIX_TABLE_POLICY = {
+  /** Below this many documents of the prefix's rare words, reading those in a universe costs little: no table. */
+  minDocuments: 1024,
+  /** A table is built once the prefix's queries have read 1/buildAfterReadsShare of its rare words' documents. */
+  buildAfterReadsShare: 4,
+};
+/**
+ * Memory for the tables of one shard (the prefixes queried most recently keep theirs), counted when
+ * a table is made: the bitmaps of its long runs (pair-table.ts) come on top, at most about half as
+ * much. The tables of every prefix of 1 to 4 letters of a 500,000-document shard of the bench's
+ * movies took 89 MiB; its query mix kept 72 MiB of them.
+ */
+const MAX_BYTES = 96 * 2 ** 20;
+const MAX_PREFIXES = 4096;
+
+/** The near-pair tables' word slots the prefix tables are keyed by. */
+export interface WordSlots {
+  slotOfWord: Int32Array;
+  slotCount: number;
+}
+
+export class PrefixPairTables {
+  private readonly tables = new LRUCache<string, PairTable>({
+    max: MAX_PREFIXES, maxSize: MAX_BYTES, sizeCalculation: (table) => table.byteLength + 64,
+  });
+  /** Per prefix without a table: documents its queries have read so far. */
+  private readonly reads = new LRUCache<string, number>({ max: MAX_PREFIXES });
+
+  constructor(private readonly vocabulary: Vocabulary, private readonly forward: ForwardIndex) {}
+
+  /** The slots changed: every table is stale. */
+  clear(): void {
+    this.tables.clear();
+    this.reads.clear();
+  }
+
+  /** Bytes held (for memory reports). */
+  get byteLength(): number {
+    return this.tables.calculatedSize;
+  }
+
+  /**
+   * The table of the rare words (no slot) starting with `prefix`, taken from `wordIds` (which must
+   * hold every word of the shard starting with it); null while there is none, and then the query is
+   * about to read `reads` documents out of the `rareDocuments` of the term's rare words.
+   */
+  tableOf(prefix: string, wordIds: readonly number[], slots: WordSlots, reads: number, rareDocuments: number): PairTable | null {
+    const known = this.tables.get(prefix);
+    if (known !== undefined) return known;
+    if (rareDocuments < PREFIX_TABLE_POLICY.minDocuments) return null;
+    const owed = (this.reads.get(prefix) ?? 0) + reads;
+    if (owed * PREFIX_TABLE_POLICY.buildAfterReadsShare < rareDocuments) {
+      this.reads.set(prefix, owed);
+      return null;
+    }
+    this.reads.delete(prefix);
+    const rare = wordIds.filter((wordId) => (slots.slotOfWord[wordId] ?? -1) < 0 && this.vocabulary.wordOf(wordId).startsWith(prefix));
+    const table = this.build(rare, RoaringBitmap32.orMany(rare.map((wordId) => this.vocabulary.docs(wordId))), slots);
+    this.tables.set(prefix, table);
+    return table;
+  }
+
+  private build(rare: readonly number[], documents: roaring.RoaringBitmap32, slots: WordSlots): PairTable {
+    const occurrences = this.collectOccurrences(rare, documents, slots);
+    // The table's two passes (count, fill) replay the occurrences instead of reading the documents twice.
+    const [table] = PairTable.buildMany(1, slots.slotCount * RELATIONS, (emit) => {
+      for (let k = 0; k < occurrences.length; k += 2) emit(0, occurrences[k]!, occurrences[k + 1]!);
+    });
+    return table!;
+  }
+
+  /** (key, docId) for each slotted word next to one of the rare words, documents ascending. */
+  private collectOccurrences(rare: readonly number[], documents: roaring.RoaringBitmap32, slots: WordSlots): Uint32Array {
+    const isRare = new Uint8Array(rare.reduce((max, wordId) => Math.max(max, wordId), 0) + 1);
+    for (const wordId of rare) isRare[wordId] = 1;
+    const { slotOfWord } = slots;
+    const slotOf = (wordId: number) => (wordId < slotOfWord.length ? slotOfWord[wordId]! : -1);
+    let occurrences = new Uint32Array(1 << 12);
+    let length = 0;
+    const emit = (key: number, docId: number) => {
+      if (length === occurrences.length) {
+        const grown = new Uint32Array(length * 2);
+        grown.set(occurrences);
+        occurrences = grown;
+      }
+      occurrences[length++] = key;
+      occurrences[length++] = docId;
+    };
+    const data = this.forward.arena;
+    for (const docId of documents.toUint32Array()) {
+      const offset = this.forward.offsetOf(docId);
+      if (offset < 0) continue;
+      const start = tokensStartAt(data, offset);
+      const end = start + tokenCountAt(data, offset) * 2;
+      for (let k = start; k < end; k += 2) {
+        if (isRare[data[k]!] !== 1) continue;
+        // Positions ascend within a field, so a word `gap` positions away is at most `gap` tokens away.
+        for (let before = k - 2; before >= start && before >= k - 4; before -= 2) {
+          const gap = positionGap(data[before + 1]!, data[k + 1]!);
+          const slot = slotOf(data[before]!);
+          if (slot >= 0 && (gap === 1 || gap === 2)) emit(slot * RELATIONS + (gap === 1 ? WORD_THEN_PREFIX_GAP_1 : WORD_THEN_PREFIX_GAP_2), docId);
+        }
+        const after = k + 2;
+        if (after < end && positionGap(data[k + 1]!, data[after + 1]!) === 1) {
+          const slot = slotOf(data[after]!);
+          if (slot >= 0) emit(slot * RELATIONS + PREFIX_THEN_WORD_GAP_1, docId);
+        }
+      }
+    }
+    return occurrences.subarray(0, length);
+  }
+}
+
+/** The documents where the slotted word stands in the relation to one of the prefix's rare words (a view), or null. */
+export function prefixPairDocs(table: PairTable, slot: number, relation: number): Uint32Array | roaring.RoaringBitmap32 | null {
+  return table.docsOrBitmapOf(slot * RELATIONS + relation);
+}
+
+/** Position difference of two packed (field << 16 | position) keys of one field; -1 across fields. */
+function positionGap(key: number, next: number): number {
+  return key >>> 16 === next >>> 16 ? (next & 0xffff) - (key & 0xffff) : -1;
+}
