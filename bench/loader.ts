@@ -1,13 +1,20 @@
 // Loads a dataset into a fresh index over HTTP and measures end-to-end indexing throughput: from the
 // first document POST to the moment the last document task is seen succeeded. Payloads are generated
-// before the clock starts so the figure measures the server, not the generator.
+// before the clock starts so the figure measures the server, not the generator: in memory for small
+// datasets, into a cache file (bench/.cache/, reused by later runs) read back batch by batch for large ones.
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Dataset } from './dataset.js';
+import { PayloadCacheReader, preparePayloadCache, type PayloadCache } from './payload-cache.js';
 import type { SkeinHttpClient, TaskView } from './skein-http.js';
 import { startProgress } from './progress.js';
 import type { PayloadFormat } from './workload.js';
 
-/** Above this many documents, payloads are generated batch by batch while uploading, not all up front. */
+/** Above this many documents, payloads go through a cache file read while uploading, not memory. */
 export const streamAboveDocuments = 200_000;
+
+/** bench/.cache at the repository root (this file runs as dist/bench/loader.js). */
+export const defaultCacheDirectory = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'bench', '.cache');
 
 export interface LoadOptions {
   indexUid: string;
@@ -16,18 +23,22 @@ export interface LoadOptions {
   format: PayloadFormat;
   taskTimeoutSeconds: number;
   log?: (line: string) => void;
-  /** Stream payloads above this many documents; streamAboveDocuments unless given. */
+  /** Stream payloads from the cache file above this many documents; streamAboveDocuments unless given. */
   streamAboveDocuments?: number;
+  /** Where cache files live; defaultCacheDirectory unless given. */
+  cacheDirectory?: string;
 }
 
 export interface LoadResult {
   documents: number;
   batches: number;
   payloadBytes: number;
-  /** Whether payloads were generated while uploading (large datasets); then generation is inside totalSeconds. */
+  /** Whether payloads were read from the cache file while uploading (large datasets). */
   streamed: boolean;
-  /** Client-side payload generation; outside the throughput unless `streamed`. */
+  /** Client-side payload generation, before the clock starts (0 when a cache file was reused). */
   generationSeconds: number;
+  /** The cache file streamed from and whether an earlier run had made it; null when payloads were in memory. */
+  payloadCache?: { path: string; reused: boolean } | null;
   /** First POST sent to last 202 received. */
   uploadSeconds: number;
   /** First POST sent to last task seen succeeded. */
@@ -74,42 +85,50 @@ export async function loadDataset(client: SkeinHttpClient, dataset: Dataset, opt
   const timeoutMs = options.taskTimeoutSeconds * 1000;
   const indexPath = `/indexes/${options.indexUid}`;
 
+  const total = dataset.spec.documents;
+  const batchCount = Math.ceil(total / options.batchSize);
+  const streamed = total > (options.streamAboveDocuments ?? streamAboveDocuments);
+  let payloadBytes = 0;
+  let generationSeconds = 0;
+  let prebuilt: Buffer<ArrayBuffer>[] = [];
+  let cache: PayloadCache | null = null;
+  let payloadCache: LoadResult['payloadCache'] = null;
+  if (streamed) {
+    // 1M documents are ~0.5 GB of JSON: too much to hold, too slow to generate while the clock runs.
+    cache = preparePayloadCache(options.cacheDirectory ?? defaultCacheDirectory, dataset, options.batchSize, options.format, encodeBatch);
+    payloadBytes = cache.offsets[batchCount];
+    generationSeconds = cache.generationSeconds;
+    payloadCache = { path: cache.path, reused: cache.reused };
+    log(`${cache.reused ? 'reusing' : `generated in ${generationSeconds} s`} payload cache ${cache.path} (${(payloadBytes / 1e6).toFixed(1)} MB, ${batchCount} batches, read while uploading)`);
+  } else {
+    const before = performance.now();
+    prebuilt = Array.from({ length: batchCount }, (_, k) =>
+      encodeBatch(dataset, k * options.batchSize, Math.min(total, (k + 1) * options.batchSize), options.format));
+    generationSeconds = seconds(before, performance.now());
+    payloadBytes = prebuilt.reduce((sum, batch) => sum + batch.length, 0);
+    log(`generated ${total} documents in ${batchCount} batches (${(payloadBytes / 1e6).toFixed(1)} MB) in ${generationSeconds} s`);
+  }
+
+  // After the payloads: an idle keep-alive connection would be closed by the server while a cache is made.
   const setupTasks = [await client.enqueue('POST', '/indexes', JSON.stringify({ uid: options.indexUid, primaryKey: dataset.primaryKey }))];
   if (Object.keys(options.settings).length > 0) {
     setupTasks.push(await client.enqueue('PATCH', `${indexPath}/settings`, JSON.stringify(options.settings)));
   }
   for (const uid of setupTasks) await client.waitForTask(uid, timeoutMs);
 
-  const total = dataset.spec.documents;
-  const batchCount = Math.ceil(total / options.batchSize);
-  const batchAt = (k: number) => encodeBatch(dataset, k * options.batchSize, Math.min(total, (k + 1) * options.batchSize), options.format);
-  const streamed = total > (options.streamAboveDocuments ?? streamAboveDocuments);
-  let payloadBytes = 0;
-  let generationMs = 0;
-  const generate = (k: number) => {
-    const before = performance.now();
-    const batch = batchAt(k);
-    generationMs += performance.now() - before;
-    payloadBytes += batch.length;
-    return batch;
-  };
-
-  // Small datasets: every payload is built before the clock starts, so the figure is the server's alone.
-  // Large ones (1M documents is ~0.5 GB of JSON) stream: each batch is built just before it is sent and
-  // dropped after, and the generation time is reported so it can be taken out of the figure.
-  const prebuilt = streamed ? [] : Array.from({ length: batchCount }, (_, k) => generate(k));
-  if (!streamed) log(`generated ${total} documents in ${batchCount} batches (${(payloadBytes / 1e6).toFixed(1)} MB) in ${seconds(0, generationMs)} s`);
-  else log(`streaming ${total} documents in ${batchCount} batches (generated while uploading)`);
-  const generationSecondsBefore = seconds(0, generationMs);
-
   const progress = startProgress('indexing', batchCount * 2, 'steps');
   const start = performance.now();
   const taskUids: number[] = [];
-  for (let k = 0; k < batchCount; k++) {
-    const batch = streamed ? generate(k) : prebuilt[k];
-    if (!streamed) prebuilt[k] = Buffer.alloc(0); // let each payload go once sent
-    taskUids.push(await client.enqueue('POST', `${indexPath}/documents`, batch, contentTypes[options.format]));
-    progress.update(k + 1);
+  const reader = cache ? new PayloadCacheReader(cache) : null;
+  try {
+    for (let k = 0; k < batchCount; k++) {
+      const batch = reader ? reader.batch(k) : prebuilt[k];
+      if (!reader) prebuilt[k] = Buffer.alloc(0); // let each payload go once sent
+      taskUids.push(await client.enqueue('POST', `${indexPath}/documents`, batch, contentTypes[options.format]));
+      progress.update(k + 1);
+    }
+  } finally {
+    reader?.close();
   }
   const uploaded = performance.now();
   log(`uploaded in ${seconds(start, uploaded)} s; waiting for ${taskUids.length} tasks`);
@@ -126,7 +145,6 @@ export async function loadDataset(client: SkeinHttpClient, dataset: Dataset, opt
     progress.stop();
   }
   const end = performance.now();
-  const generationSeconds = streamed ? seconds(0, generationMs) : generationSecondsBefore;
 
   const totalSeconds = seconds(start, end);
   return {
@@ -135,6 +153,7 @@ export async function loadDataset(client: SkeinHttpClient, dataset: Dataset, opt
     payloadBytes,
     streamed,
     generationSeconds,
+    payloadCache,
     uploadSeconds: seconds(start, uploaded),
     totalSeconds,
     documentsPerSecond: Math.round(total / Math.max(totalSeconds, 0.001)),

@@ -84,7 +84,8 @@ export function renderSummary(report: RunReport): string {
       for (const sample of search.errorSamples) lines.push(`  non-2xx   ${sample.status} q=${JSON.stringify(sample.q)}: ${sample.body.slice(0, 120)}`);
       lines.push(`cpu        server ${server.searchCpuPercent ?? 'n/a'}% of a core, bench client ${search.clientCpuPercent}% (near 100% = client-bound)`);
     }
-    lines.push(`memory     server RSS after load ${formatMiB(server.rssAfterLoadBytes)}, max during search ${formatMiB(server.maxRssDuringSearchBytes)}, peak ${formatMiB(server.peakRssBytes)}`);
+    lines.push(`memory     server peak RSS while indexing ${formatMiB(server.peakRssAfterLoadBytes ?? null)} (max sampled ${formatMiB(server.maxRssDuringLoadBytes ?? null)}), ` +
+      `RSS after load ${formatMiB(server.rssAfterLoadBytes)}, max during search ${formatMiB(server.maxRssDuringSearchBytes)}, peak ${formatMiB(server.peakRssBytes)}`);
     if (result.restart) lines.push(restartSummaryLine(result.restart));
     if (result.error) lines.push(`FAILED     ${result.error}`);
     if (result.peers.length > 0) {
@@ -155,6 +156,7 @@ export function renderMarkdown(report: RunReport): string {
       lines.push(`| indexing (end to end) | ${indexing.documentsPerSecond} docs/s (${indexing.totalSeconds} s) |`);
       lines.push(`| server processing time | ${indexing.serverProcessingSeconds ?? 'n/a'} s |`);
       lines.push(`| server CPU while indexing | ${server.indexingCpuSeconds ?? 'n/a'} s |`);
+      lines.push(`| client upload time (payloads ${indexing.streamed ? 'read from the cache file' : 'in memory'}) | ${indexing.uploadSeconds} s |`);
     }
     if (search) {
       lines.push(`| queries/s | ${search.queriesPerSecond} (runs: ${search.perRun.map((run) => run.queriesPerSecond).join(', ')}) |`);
@@ -167,6 +169,8 @@ export function renderMarkdown(report: RunReport): string {
       lines.push(`| server CPU while searching | ${server.searchCpuPercent ?? 'n/a'}% of a core |`);
       lines.push(`| bench client CPU | ${search.clientCpuPercent}% of a core |`);
     }
+    lines.push(`| server peak RSS while indexing (VmHWM after load) | ${formatMiB(server.peakRssAfterLoadBytes ?? null)} |`);
+    lines.push(`| server RSS max sampled while indexing (every 200 ms) | ${formatMiB(server.maxRssDuringLoadBytes ?? null)} |`);
     lines.push(`| server RSS after load | ${formatMiB(server.rssAfterLoadBytes)} |`);
     lines.push(`| server RSS max during search | ${formatMiB(server.maxRssDuringSearchBytes)} |`);
     lines.push(`| server peak RSS (VmHWM) | ${formatMiB(server.peakRssBytes)} |`);

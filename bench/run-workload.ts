@@ -5,6 +5,7 @@ import type { QueryLoadResult } from './load-generator.js';
 import type { PeerResult } from './run-peers.js';
 import { readCpuSeconds, readMemory } from './process-stats.js';
 import { buildQueries } from './query-mix.js';
+import { startRssSampler } from './rss-sampler.js';
 import type { RestartFigures } from './restart-phase.js';
 import { runSearchPhase } from './search-phase.js';
 import { SkeinHttpClient } from './skein-http.js';
@@ -17,6 +18,10 @@ export interface ServerUnderTest {
 
 export interface ServerFigures {
   rssAfterLoadBytes: number | null;
+  /** Highest VmRSS sampled every 200 ms while loading (absent in older result files). */
+  maxRssDuringLoadBytes?: number | null;
+  /** VmHWM right after loading: the exact peak of start-up + indexing (absent in older result files). */
+  peakRssAfterLoadBytes?: number | null;
   rssAfterSearchBytes: number | null;
   maxRssDuringSearchBytes: number | null;
   /** VmHWM at the end: the peak over the whole run, indexing included. */
@@ -54,6 +59,8 @@ export async function runWorkload(workload: Workload, server: ServerUnderTest, l
 
   const figures: ServerFigures = {
     rssAfterLoadBytes: null,
+    maxRssDuringLoadBytes: null,
+    peakRssAfterLoadBytes: null,
     rssAfterSearchBytes: null,
     maxRssDuringSearchBytes: null,
     peakRssBytes: null,
@@ -64,7 +71,14 @@ export async function runWorkload(workload: Workload, server: ServerUnderTest, l
 
   try {
     const cpuBeforeLoad = readCpuSeconds(server.pid);
-    result.indexing = await loadDataset(client, dataset, { indexUid: workload.index.uid, settings: workload.index.settings, ...workload.load, log });
+    const rssSampler = startRssSampler(server.pid);
+    try {
+      result.indexing = await loadDataset(client, dataset, { indexUid: workload.index.uid, settings: workload.index.settings, ...workload.load, log });
+    } finally {
+      const loadPeak = rssSampler.stop();
+      figures.maxRssDuringLoadBytes = loadPeak.maxSampledRssBytes;
+      figures.peakRssAfterLoadBytes = loadPeak.peakRssBytes;
+    }
     figures.indexingCpuSeconds = difference(readCpuSeconds(server.pid), cpuBeforeLoad);
     figures.rssAfterLoadBytes = readMemory(server.pid)?.rssBytes ?? null;
     log(`indexed ${result.indexing.documents} documents in ${result.indexing.totalSeconds} s (${result.indexing.documentsPerSecond} docs/s)`);

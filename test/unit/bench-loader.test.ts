@@ -1,4 +1,7 @@
 import test from 'ava';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createDataset } from '../../bench/dataset.js';
 import { encodeBatch, loadDataset } from '../../bench/loader.js';
 import { SkeinHttpClient } from '../../bench/skein-http.js';
@@ -53,16 +56,28 @@ test('a failed task stops the load with its error', async (t) => {
   }
 });
 
-test('large datasets stream: payloads are generated while uploading, every document still arrives', async (t) => {
+test('large datasets stream from a cache file generated before the clock and reused by the next run', async (t) => {
+  const cacheDirectory = mkdtempSync(join(tmpdir(), 'bench-cache-'));
   const standIn = await startStandIn();
   try {
-    const result = await loadDataset(new SkeinHttpClient(standIn.baseUrl), dataset, { ...options, streamAboveDocuments: 1000 });
-    t.true(result.streamed);
+    const streamOptions = { ...options, streamAboveDocuments: 1000, cacheDirectory };
+    const first = await loadDataset(new SkeinHttpClient(standIn.baseUrl), dataset, streamOptions);
+    t.true(first.streamed);
+    t.false(first.payloadCache?.reused);
     t.is(standIn.documentCount, 2500);
-    t.is(result.batches, 3);
-    t.true(result.payloadBytes > 2500 * 100);
-    t.true(result.generationSeconds >= 0);
+    t.is(first.batches, 3);
+    t.true(first.payloadBytes > 2500 * 100);
+    t.true(first.generationSeconds >= 0);
+    t.is(first.payloadBytes, encodeBatch(dataset, 0, 1000, 'json').length + encodeBatch(dataset, 1000, 2000, 'json').length + encodeBatch(dataset, 2000, 2500, 'json').length);
+
+    const second = await loadDataset(new SkeinHttpClient(standIn.baseUrl), dataset, streamOptions);
+    t.true(second.payloadCache?.reused);
+    t.is(second.generationSeconds, 0);
+    t.is(second.payloadBytes, first.payloadBytes);
+    t.is(standIn.documentCount, 5000);
+    t.is(readdirSync(cacheDirectory).length, 2); // the payloads and their index
   } finally {
     await standIn.close();
+    rmSync(cacheDirectory, { recursive: true, force: true });
   }
 });

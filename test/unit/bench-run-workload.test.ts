@@ -44,6 +44,8 @@ test('a workload runs end to end against a child server, and the report shows it
       t.true((result.search?.requests ?? 0) > 0);
       t.true((result.server.rssAfterLoadBytes ?? 0) > 1e6);
       t.true((result.server.peakRssBytes ?? 0) >= (result.server.rssAfterLoadBytes ?? 0));
+      t.true((result.server.maxRssDuringLoadBytes ?? 0) > 1e6);
+      t.true((result.server.peakRssAfterLoadBytes ?? 0) >= (result.server.maxRssDuringLoadBytes ?? 0));
       t.not(result.server.indexingCpuSeconds, null);
       t.is(result.queryKindCounts.word + result.queryKindCounts.typo, 100);
       t.regex(server.logTail(), /listening on/);
@@ -56,6 +58,8 @@ test('a workload runs end to end against a child server, and the report shows it
       t.regex(renderSummary(report), /indexing\s+\d+ docs\/s end to end/);
       t.regex(renderSummary(report), /search\s+[\d.]+ queries\/s/);
       t.regex(renderMarkdown(report), /\| typo \| \d+ \|/);
+      t.regex(renderMarkdown(report), /\| server peak RSS while indexing \(VmHWM after load\) \| \d+ MiB \|/);
+      t.regex(renderSummary(report), /server peak RSS while indexing \d+ MiB/);
     } finally {
       await server.stop();
     }
