@@ -29,6 +29,8 @@ const SHARD_WORKER = fileURLToPath(new URL('./shard/worker.js', import.meta.url)
 const SCHEDULER_WORKER = fileURLToPath(new URL('./scheduler/worker.js', import.meta.url));
 const INGEST_WORKER = fileURLToPath(new URL('./ingest/worker.js', import.meta.url));
 const SCHEDULER_READY_TIMEOUT_MS = 30_000;
+/** How long close() waits for the shard snapshots (a supervisor's SIGKILL usually follows SIGTERM after ~10 s). */
+const SHUTDOWN_SNAPSHOT_TIMEOUT_MS = 7_000;
 
 export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer> {
   const options = resolveOptions(input);
@@ -46,6 +48,8 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
   try {
     // One single-thread pool per shard worker: that is what pins a shard to one thread.
     const schedulerPorts: MessagePort[] = [];
+    // Attached together: each worker loads its shards before it answers, and they load in parallel.
+    const attached: Promise<unknown>[] = [];
     for (let workerIndex = 0; workerIndex < options.workers; workerIndex++) {
       const workerData: ShardWorkerData = { dbPath: options.dbPath, workerIndex, workerCount: options.workers };
       // atomics 'disabled': with the default ('sync') an idle worker blocks in Atomics.wait and never
@@ -56,9 +60,10 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
       pool.on('error', (error: Error) => process.emitWarning(`shard worker ${workerIndex} failed: ${error.message}`));
       const { port1, port2 } = new MessageChannel();
       const attach: AttachSchedulerPort = { kind: 'attachSchedulerPort', port: port2 };
-      await pool.run(attach, { transferList: [port2] });
+      attached.push(pool.run(attach, { transferList: [port2] }));
       schedulerPorts.push(port1);
     }
+    await Promise.all(attached);
     const indexes = new IndexCatalog(storage);
     const schedulerData: SchedulerWorkerData = {
       dbPath: options.dbPath,
@@ -93,6 +98,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
         closing ??= (async () => {
           uws.us_listen_socket_close(listenSocket);
           search.abortAll();
+          await schedulerClient.prepareShutdown(SHUTDOWN_SNAPSHOT_TIMEOUT_MS);
           await stopAll();
         })();
         return closing;

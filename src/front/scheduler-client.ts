@@ -58,6 +58,18 @@ export class SchedulerClient {
     return this.request((requestId) => ({ kind: 'keyCommand', requestId, command }));
   }
 
+  /**
+   * At close: the scheduler starts no new batch and the shard workers save their snapshots. Resolves
+   * when they did, or after `timeoutMs` (a restart then rebuilds what was not saved), never rejects.
+   */
+  async prepareShutdown(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => { timer = setTimeout(resolve, timeoutMs); });
+    const prepared = this.request((requestId) => ({ kind: 'prepareShutdown', requestId })).then(() => {}, () => {});
+    await Promise.race([prepared, timeout]);
+    clearTimeout(timer);
+  }
+
   /** Sends one message that the scheduler answers, matched by requestId. */
   private request(message: (requestId: number) => SchedulerMessage): Promise<unknown> {
     if (this.failure) return Promise.reject(this.failure);
@@ -87,6 +99,9 @@ export class SchedulerClient {
       this.onTaskEnqueued();
       if (decoded.error) pending.reject(fromBody(decoded.error));
       else pending.resolve(decoded.summary as TaskSummary);
+    } else if (decoded.kind === 'shutdownPrepared') {
+      this.pending.get(decoded.requestId)?.resolve(null);
+      this.pending.delete(decoded.requestId);
     } else if (decoded.kind === 'keyCommandResult') {
       const pending = this.pending.get(decoded.requestId);
       // The committed write must be visible to the next read on this thread.

@@ -46,7 +46,11 @@ export type ShardCommandMessage =
   | { kind: 'writeBatch'; commandId: number; indexUid: string; shard: number; ops: DocumentOpMessage[] }
   | { kind: 'reloadDocuments'; commandId: number; indexUid: string; shard: number; docIds: number[] }
   | { kind: 'loadIndex'; commandId: number; indexUid: string; shardCount: number; settings: unknown }
-  | { kind: 'dropIndex'; commandId: number; indexUid: string };
+  | { kind: 'dropIndex'; commandId: number; indexUid: string }
+  /** The worker's shards of the index now equal LMDB at this commit stamp (IndexRecord.commitSeq). */
+  | { kind: 'indexCommitted'; commandId: number; indexUid: string; commitSeq: number }
+  /** Snapshot every shard whose committed state is not on disk yet (src/shard/snapshot-keeper.ts). */
+  | { kind: 'saveSnapshots'; commandId: number };
 
 export interface ShardAckMessage {
   commandId: number;
@@ -58,7 +62,10 @@ export type SchedulerMessage =
   | { kind: 'taskEnqueued'; requestId: number; error: ErrorBody | null; summary: unknown }
   | { kind: 'indexesChanged'; indexUids: string[] }
   | { kind: 'keyCommand'; requestId: number; command: KeyCommand }
-  | { kind: 'keyCommandResult'; requestId: number; error: ErrorBody | null; record: unknown };
+  | { kind: 'keyCommandResult'; requestId: number; error: ErrorBody | null; record: unknown }
+  /** Front -> scheduler at close: no new batch; shard snapshots saved; answered with shutdownPrepared. */
+  | { kind: 'prepareShutdown'; requestId: number }
+  | { kind: 'shutdownPrepared'; requestId: number };
 
 /** A /keys write; the front validated it, the scheduler commits it (records: src/auth/key-record.ts). */
 export type KeyCommand =

@@ -50,6 +50,14 @@ export function encodeSchedulerMessage(message: SchedulerMessage): ArrayBuffer {
       body = fb.KeyCommandResult.endKeyCommandResult(builder);
       break;
     }
+    case 'prepareShutdown':
+      bodyType = fb.SchedulerMessageBody.PrepareShutdown;
+      body = fb.PrepareShutdown.createPrepareShutdown(builder, message.requestId);
+      break;
+    case 'shutdownPrepared':
+      bodyType = fb.SchedulerMessageBody.ShutdownPrepared;
+      body = fb.ShutdownPrepared.createShutdownPrepared(builder, message.requestId);
+      break;
   }
   return finishToTransferable(builder, fb.SchedulerMessage.createSchedulerMessage(builder, bodyType, body));
 }
@@ -81,6 +89,10 @@ export function decodeSchedulerMessage(buffer: ArrayBuffer | Uint8Array): Schedu
       return { kind: 'keyCommandResult', requestId: result.requestId(), error: readError(result.error()),
         record: record ? JSON.parse(record) : null };
     }
+    case fb.SchedulerMessageBody.PrepareShutdown:
+      return { kind: 'prepareShutdown', requestId: (message.body(new fb.PrepareShutdown()) as fb.PrepareShutdown).requestId() };
+    case fb.SchedulerMessageBody.ShutdownPrepared:
+      return { kind: 'shutdownPrepared', requestId: (message.body(new fb.ShutdownPrepared()) as fb.ShutdownPrepared).requestId() };
     default:
       throw new Error(`unknown scheduler message body type ${message.bodyType()}`);
   }

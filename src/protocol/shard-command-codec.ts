@@ -5,8 +5,8 @@ import { byteBufferOf, finishToTransferable, readError, writeError } from './fla
 import type { DocumentOpMessage, ShardAckMessage, ShardCommandMessage } from './messages.js';
 
 export function encodeShardCommand(command: ShardCommandMessage): ArrayBuffer {
-  const builder = new flatbuffers.Builder(1024);
-  const indexUid = builder.createString(command.indexUid);
+  const builder = new flatbuffers.Builder(initialBytes(command));
+  const indexUid = builder.createString('indexUid' in command ? command.indexUid : '');
   let bodyType: fb.ShardCommandBody;
   let body: flatbuffers.Offset;
   switch (command.kind) {
@@ -36,8 +36,29 @@ export function encodeShardCommand(command: ShardCommandMessage): ArrayBuffer {
       bodyType = fb.ShardCommandBody.DropIndex;
       body = fb.DropIndex.createDropIndex(builder, indexUid);
       break;
+    case 'indexCommitted':
+      bodyType = fb.ShardCommandBody.IndexCommitted;
+      body = fb.IndexCommitted.createIndexCommitted(builder, indexUid, command.commitSeq);
+      break;
+    case 'saveSnapshots':
+      bodyType = fb.ShardCommandBody.SaveSnapshots;
+      fb.SaveSnapshots.startSaveSnapshots(builder);
+      body = fb.SaveSnapshots.endSaveSnapshots(builder);
+      break;
   }
   return finishToTransferable(builder, fb.ShardCommand.createShardCommand(builder, command.commandId, bodyType, body));
+}
+
+/**
+ * A write batch's size, about: its documents' UTF-16 lengths (UTF-8 bytes for ASCII text) and ~32
+ * bytes per op. The builder doubles (copying) when it runs out; sized upfront, a batch of 50,000
+ * documents skips ~15 of those copies.
+ */
+function initialBytes(command: ShardCommandMessage): number {
+  if (command.kind !== 'writeBatch') return 1024;
+  let bytes = 1024;
+  for (const op of command.ops) bytes += 32 + (op.kind === 'upsert' ? op.document.length : 0);
+  return bytes;
 }
 
 export function decodeShardCommand(message: ArrayBuffer | Uint8Array): ShardCommandMessage {
@@ -69,6 +90,12 @@ export function decodeShardCommand(message: ArrayBuffer | Uint8Array): ShardComm
       const drop = command.body(new fb.DropIndex()) as fb.DropIndex;
       return { kind: 'dropIndex', commandId, indexUid: drop.indexUid() ?? '' };
     }
+    case fb.ShardCommandBody.IndexCommitted: {
+      const committed = command.body(new fb.IndexCommitted()) as fb.IndexCommitted;
+      return { kind: 'indexCommitted', commandId, indexUid: committed.indexUid() ?? '', commitSeq: committed.commitSeq() };
+    }
+    case fb.ShardCommandBody.SaveSnapshots:
+      return { kind: 'saveSnapshots', commandId };
     default:
       throw new Error(`unknown shard command body type ${command.bodyType()}`);
   }

@@ -65,7 +65,7 @@ export function commitBatch(storage: Storage, tasks: TaskRecord[], plan: BatchPl
   }
   const updateFiles = updateFilesOf([...finished, ...canceled]);
   storage.root.transactionSync(() => {
-    if (plan.index) writeIndex(storage, plan);
+    if (plan.index) writeIndex(storage, plan, tasks[0].batchUid ?? 0);
     for (const task of finished) storage.tasks.put(task.uid, task);
     for (const task of canceled) storage.tasks.put(task.uid, task);
     for (const uid of plan.deletedUids) storage.tasks.remove(uid);
@@ -75,7 +75,7 @@ export function commitBatch(storage: Storage, tasks: TaskRecord[], plan: BatchPl
   return { finished, canceled, updateFiles };
 }
 
-function writeIndex(storage: Storage, plan: BatchPlan): void {
+function writeIndex(storage: Storage, plan: BatchPlan, batchUid: number): void {
   const { uid, before, stage } = plan.index!;
   const after = stage.record;
   if (after === null) {
@@ -96,6 +96,8 @@ function writeIndex(storage: Storage, plan: BatchPlan): void {
     if (docId === null) storage.externalIds.remove([uid, externalId]);
     else storage.externalIds.put([uid, externalId], docId);
   }
+  // The stamp in the same transaction as the change it names (shard snapshots are valid for it only).
+  after.commitSeq = batchUid;
   storage.indexes.put(uid, after);
 }
 

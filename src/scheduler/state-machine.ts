@@ -15,6 +15,7 @@ import { DEFAULT_BATCH_LIMITS, selectBatch, type BatchLimits } from './batch-sel
 import { noFailurePoints, type FailurePointHandler } from './failure-points.js';
 import { deleteUpdateFiles, recoverQueue } from './recovery.js';
 import { applyCommands, rollbackCommands, type AddressedCommand } from './shard-commands.js';
+import { announceCommitted } from './snapshot-commands.js';
 import type { ShardCommandSender } from './shard-link.js';
 import { checkedContent, newTaskRecord, persistNewTask } from './task-enqueue.js';
 
@@ -176,6 +177,7 @@ export class Scheduler {
     }
     // Outside the try: once committed, nothing may turn the batch into a failure.
     if (outcome) this.publish(plan, outcome.updateFiles);
+    if (outcome && plan?.index) this.announceCommitted(plan.index.uid);
     this.setState('idle');
     return true;
   }
@@ -202,6 +204,7 @@ export class Scheduler {
     if (plan?.index) {
       try {
         await this.sendAll(rollbackCommands(plan.index, this.options.shards.workerCount));
+        this.announceCommitted(plan.index.uid);
       } catch (rollbackError) {
         this.log(`shard rollback failed: ${(rollbackError as Error).message}`);
       }
@@ -215,6 +218,11 @@ export class Scheduler {
     this.log(`batch of tasks ${tasks.map((task) => task.uid).join(',')} failed: ${error.message}`);
     commitBatchFailure(this.options.storage, tasks, error, this.now());
     this.publish(plan, updateFilesOf(tasks));
+  }
+
+  /** The workers' shards of the index hold its committed state again: its stamp, for their snapshots (not awaited). */
+  private announceCommitted(indexUid: string): void {
+    void announceCommitted(this.options.storage, this.options.shards, indexUid, this.log);
   }
 
   private publish(plan: BatchPlan | null, updateFiles: string[]): void {

@@ -20,6 +20,7 @@ import { failurePointHandler } from './failure-points.js';
 import { applyKeyCommand, seedDefaultKeys } from './key-store.js';
 import { ShardLink } from './shard-link.js';
 import { Scheduler } from './state-machine.js';
+import { saveSnapshots, SnapshotTrigger } from './snapshot-commands.js';
 
 if (!parentPort) throw new Error('src/scheduler/worker.ts must run as a worker thread');
 const port = parentPort;
@@ -32,13 +33,21 @@ function post(message: SchedulerMessage): void {
 
 const storage = openStorage(data.dbPath);
 const failurePoint = failurePointHandler(data.failurePoints ?? []);
-const scheduler = new Scheduler({
+const shardLink = new ShardLink(data.shardPorts);
+const log = (message: string) => console.error(`[scheduler] ${message}`);
+const scheduler: Scheduler = new Scheduler({
   storage,
-  shards: new ShardLink(data.shardPorts),
+  shards: shardLink,
   shardsPerIndex: data.shardsPerIndex,
   failurePoint,
-  onIndexesChanged: (indexUids) => post({ kind: 'indexesChanged', indexUids }),
+  onIndexesChanged: (indexUids) => {
+    post({ kind: 'indexesChanged', indexUids });
+    snapshotTrigger.poke();
+  },
 });
+// Shard snapshots once indexing has been quiet for a while (src/scheduler/snapshot-commands.ts).
+const snapshotTrigger = new SnapshotTrigger(() => scheduler.state === 'idle' && scheduler.enqueuedUids.length === 0,
+  () => saveSnapshots(shardLink, log));
 
 seedDefaultKeys(storage);
 const ready = scheduler.start();
@@ -59,6 +68,13 @@ port.on('message', (buffer: ArrayBuffer | Uint8Array) => {
     }
     return;
   }
+  if (message.kind === 'prepareShutdown') {
+    // No new batch; the shards save what is committed (an index whose batch is in flight is skipped by its worker).
+    scheduler.pause();
+    snapshotTrigger.stop();
+    void saveSnapshots(shardLink, log).then(() => post({ kind: 'shutdownPrepared', requestId: message.requestId }));
+    return;
+  }
   if (message.kind !== 'enqueueTask') return;
   try {
     const record = scheduler.enqueue(message.content);
@@ -73,6 +89,7 @@ ready.then(
   (indexUids) => {
     post({ kind: 'indexesChanged', indexUids });
     scheduler.wake();
+    snapshotTrigger.poke(); // shards rebuilt at start get their snapshots once things are quiet
   },
   (cause) => console.error(`[scheduler] startup failed: ${(cause as Error).stack ?? cause}`),
 );

@@ -75,6 +75,24 @@ export class DocOffsetTable {
     for (let slot = 0; slot < keys.length; slot++) if (keys[slot] !== EMPTY) visit(keys[slot]!, this.values[slot]!);
   }
 
+  /** Snapshot hook: the table's two arrays (live views) and its entry count. */
+  exportState(): DocOffsetTableState {
+    return { keys: this.keys, values: this.values, count: this.count };
+  }
+
+  /** Snapshot hook: adopts an exported state (capacity a power of two, as exported). */
+  importState(state: DocOffsetTableState): void {
+    const capacity = state.keys.length;
+    if (capacity < MIN_CAPACITY || (capacity & (capacity - 1)) !== 0 || state.values.length !== capacity) {
+      throw new Error('bad doc offset table state');
+    }
+    this.keys = state.keys;
+    this.values = state.values;
+    this.mask = capacity - 1;
+    this.shift = 32 - Math.log2(capacity);
+    this.count = state.count;
+  }
+
   private slotOf(key: number): number {
     // Fibonacci hashing keeps the high bits: a shard's ids share their low bits (id = seq * shards + shard).
     return Math.imul(key, 0x9e3779b1) >>> this.shift;
@@ -90,4 +108,10 @@ export class DocOffsetTable {
     this.count = 0;
     for (let slot = 0; slot < oldKeys.length; slot++) if (oldKeys[slot] !== EMPTY) this.set(oldKeys[slot]!, oldValues[slot]!);
   }
+}
+
+export interface DocOffsetTableState {
+  keys: Int32Array<ArrayBuffer>;
+  values: Int32Array<ArrayBuffer>;
+  count: number;
 }

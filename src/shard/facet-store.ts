@@ -13,8 +13,10 @@ type RoaringBitmap32 = roaring.RoaringBitmap32;
  * a bulk load then costs one native call per bitmap instead of one per document and value.
  */
 export class LazyBitmap {
-  private readonly bitmap = new RoaringBitmap32();
   private pending: number[] = [];
+
+  /** `bitmap`: the documents to start with (a restored snapshot's). */
+  constructor(private readonly bitmap = new RoaringBitmap32()) {}
 
   add(docId: number): void {
     this.pending.push(docId);

@@ -3,7 +3,7 @@
 //   [fieldCount, tokenCount, rank_0 .. rank_{fieldCount-1}, (wordId, field << 16 | position) * tokenCount]
 // Deleted documents leave holes that are compacted away once they are half of the arena.
 
-import { DocOffsetTable } from './doc-offset-table.js';
+import { DocOffsetTable, type DocOffsetTableState } from './doc-offset-table.js';
 
 const HEADER = 2;
 const MIN_COMPACT_WORDS = 1 << 20;
@@ -84,7 +84,8 @@ export class ForwardIndex {
   private reserve(size: number): void {
     if (this.used + size <= this.data.length) return;
     // 1.5x growth: the arena is the biggest structure of a shard, so slack is costly.
-    let capacity = Math.ceil(this.data.length * 1.5);
+    // At least the initial size: a restored or trimmed empty arena has length 0, which 1.5x never grows.
+    let capacity = Math.max(1 << 12, Math.ceil(this.data.length * 1.5));
     while (capacity < this.used + size) capacity = Math.ceil(capacity * 1.5);
     const grown = new Uint32Array(capacity);
     grown.set(this.data.subarray(0, this.used));
@@ -94,6 +95,19 @@ export class ForwardIndex {
   /** Gives back the unused end of the arena (after a bulk load). */
   trim(): void {
     if (this.data.length - this.used > 1 << 16) this.data = this.data.slice(0, this.used);
+  }
+
+  /** Snapshot hook: the used part of the arena (a view), its garbage count and the offset table. */
+  exportState(): ForwardIndexState {
+    return { arena: this.data.subarray(0, this.used), garbage: this.garbage, offsets: this.offsets.exportState() };
+  }
+
+  /** Snapshot hook: adopts an exported state (the arrays are not copied). */
+  importState(state: ForwardIndexState): void {
+    this.data = state.arena;
+    this.used = state.arena.length;
+    this.garbage = state.garbage;
+    this.offsets.importState(state.offsets);
   }
 
   private compact(): void {
@@ -110,6 +124,12 @@ export class ForwardIndex {
     this.used = cursor;
     this.garbage = 0;
   }
+}
+
+export interface ForwardIndexState {
+  arena: Uint32Array<ArrayBuffer>;
+  garbage: number;
+  offsets: DocOffsetTableState;
 }
 
 export function fieldCountAt(data: Uint32Array, offset: number): number {

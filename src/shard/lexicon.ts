@@ -34,6 +34,13 @@ export class Lexicon {
     return [this.sorted, this.pending];
   }
 
+  /** Takes words already sorted (a snapshot's lexicon) as the whole lexicon. */
+  adoptSorted(sorted: string[]): void {
+    this.sorted = sorted;
+    this.pending = [];
+    this.pendingIsSorted = true;
+  }
+
   /** Rebuilds from scratch (e.g. after dropping words with empty postings). */
   reset(words: Iterable<string>): void {
     this.sorted = [...words].sort();

@@ -54,16 +54,35 @@ export class ShardEngine {
     return this.indexes.has(indexUid);
   }
 
-  /** (Re)builds this worker's shards of the index from its documents (each [docId, document]). */
+  /**
+   * (Re)builds this worker's shards of the index from its documents (each [docId, document]).
+   * `restore` may give a shard ready-made (a snapshot); it is asked for every shard before the
+   * documents are read, and documents of restored shards are ignored.
+   */
   loadIndex(indexUid: string, shardCount: number, settings: Partial<IndexSettings> | null,
-    documents: Iterable<[number, JsonDocument]>): void {
+    documents: Iterable<[number, JsonDocument]>, restore?: (shard: number, config: IndexConfig) => ShardIndex | null): void {
     const config = compileIndexConfig(settings);
     shardCount = Math.max(1, shardCount);
     const shards = new Map<number, ShardIndex>();
-    for (const shard of shardsOwnedBy(this.workerIndex, shardCount, this.workerCount)) shards.set(shard, new ShardIndex(config));
-    for (const [docId, document] of documents) shards.get(docId % shardCount)?.upsert(docId, document);
-    for (const shard of shards.values()) shard.trim();
+    const rebuilt = new Map<number, ShardIndex>();
+    for (const shard of shardsOwnedBy(this.workerIndex, shardCount, this.workerCount)) {
+      const restored = restore?.(shard, config) ?? null;
+      shards.set(shard, restored ?? new ShardIndex(config));
+      if (!restored) rebuilt.set(shard, shards.get(shard)!);
+    }
+    for (const [docId, document] of documents) rebuilt.get(docId % shardCount)?.upsert(docId, document);
+    for (const shard of rebuilt.values()) shard.trim();
     this.indexes.set(indexUid, { config, shardCount, shards });
+  }
+
+  /** Uids of the loaded indexes. */
+  indexUids(): string[] {
+    return [...this.indexes.keys()];
+  }
+
+  /** A loaded index's settings, shard count and this worker's shards of it (read-only use: snapshots). */
+  loadedIndex(indexUid: string): { readonly config: IndexConfig; readonly shardCount: number; readonly shards: ReadonlyMap<number, ShardIndex> } | undefined {
+    return this.indexes.get(indexUid);
   }
 
   /** The compiled settings of a loaded index (what hit formatting consults). */

@@ -13,6 +13,7 @@
 import roaring from 'roaring';
 import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
 import type { Vocabulary } from './vocabulary.js';
+import type { SerializedBitmaps } from './bitmap-list-codec.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -33,7 +34,9 @@ export class TokenKeyPostings {
    * byWord[wordId]: bitmaps by key, or for a rare word (key, docId) pairs in document order;
    * undefined = not built (or dropped by a write).
    */
-  private readonly byWord: (RoaringBitmap32[] | Uint32Array | null | undefined)[] = [];
+  private readonly byWord: (RoaringBitmap32[] | Uint32Array | SerializedKeyLists | null | undefined)[] = [];
+  /** The bitmaps of a restored snapshot, decoded by word when first read (see listsOf). */
+  private serializedLists: SerializedBitmaps | null = null;
   /**
    * The words below BITMAP_MIN_DOCUMENTS as of the last buildAll (byWord null): their (key, docId)
    * pairs in one shared arena, [arenaStarts[w], arenaEnds[w]). One array for the long tail of a
@@ -72,7 +75,7 @@ export class TokenKeyPostings {
     const perKey: RoaringBitmap32[][] = [];
     const loose: number[][] = [];
     for (const wordId of wordIds) {
-      const stored = this.byWord[wordId];
+      const stored = this.listsOf(wordId);
       const lists = stored === null ? this.arena.subarray(this.arenaStarts[wordId]!, this.arenaEnds[wordId]!) : stored ?? unkept.get(wordId)!;
       if (lists instanceof Uint32Array) {
         for (let k = 0; k < lists.length; k += 2) (loose[lists[k]!] ??= []).push(lists[k + 1]!);
@@ -96,6 +99,7 @@ export class TokenKeyPostings {
    */
   buildAll(): void {
     this.byWord.length = 0;
+    this.serializedLists = null;
     const wordCount = this.vocabulary.size;
     const counts = new Uint32Array(wordCount + 1);
     let tokens = 0;
@@ -137,6 +141,36 @@ export class TokenKeyPostings {
     this.arenaEnds = arenaEnds;
     this.builtTokens = tokens;
     this.writtenSinceBuild = 0;
+  }
+
+  /** The word's entry, its lists decoded first if they are still as a snapshot stored them. */
+  private listsOf(wordId: number): RoaringBitmap32[] | Uint32Array | null | undefined {
+    const stored = this.byWord[wordId];
+    if (stored === null || stored === undefined || stored instanceof Uint32Array || Array.isArray(stored)) return stored;
+    const lists = Array.from({ length: stored.count }, (_, k) => this.serializedLists!.at(stored.first + k));
+    this.byWord[wordId] = lists;
+    return lists;
+  }
+
+  /** Snapshot hook: every built list, the long-tail arena, and the rebuild bookkeeping. */
+  exportState(): TokenKeyPostingsState {
+    for (let wordId = 0; wordId < this.byWord.length; wordId++) this.listsOf(wordId);
+    return {
+      byWord: this.byWord as TokenKeyPostingsState['byWord'], arena: this.arena, arenaStarts: this.arenaStarts, arenaEnds: this.arenaEnds,
+      builtTokens: this.builtTokens, writtenSinceBuild: this.writtenSinceBuild,
+    };
+  }
+
+  /** Snapshot hook: adopts an exported state (on a fresh instance over the restored vocabulary and forward index). */
+  importState(state: RestoredTokenKeyPostings): void {
+    this.byWord.length = 0;
+    for (const lists of state.byWord) this.byWord.push(lists);
+    this.serializedLists = state.serializedLists;
+    this.arena = state.arena;
+    this.arenaStarts = state.arenaStarts;
+    this.arenaEnds = state.arenaEnds;
+    this.builtTokens = state.builtTokens;
+    this.writtenSinceBuild = state.writtenSinceBuild;
   }
 
   private isStored(wordId: number): boolean {
@@ -186,6 +220,27 @@ export class TokenKeyPostings {
       if (key < this.limit) visit(data[k]!, key);
     }
   }
+}
+
+/** A word's bitmaps by key as a snapshot stored them: [first, first + count) of the serialized bitmaps. */
+export interface SerializedKeyLists {
+  first: number;
+  count: number;
+}
+
+export interface RestoredTokenKeyPostings extends Omit<TokenKeyPostingsState, 'byWord'> {
+  byWord: readonly (Uint32Array | SerializedKeyLists | null | undefined)[];
+  serializedLists: SerializedBitmaps;
+}
+
+export interface TokenKeyPostingsState {
+  /** Per word: bitmaps by key, (key, docId) pairs, null (in the arena) or undefined (not built). */
+  byWord: readonly (RoaringBitmap32[] | Uint32Array | null | undefined)[];
+  arena: Uint32Array<ArrayBuffer>;
+  arenaStarts: Uint32Array<ArrayBuffer>;
+  arenaEnds: Uint32Array<ArrayBuffer>;
+  builtTokens: number;
+  writtenSinceBuild: number;
 }
 
 /**

@@ -4,6 +4,7 @@
 // one native call per token was most of the cost of indexing.
 import roaring from 'roaring';
 import { Lexicon } from './lexicon.js';
+import type { SerializedBitmaps } from './bitmap-list-codec.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -18,7 +19,9 @@ const FEW_PAIRS = 1 << 10;
 export class Vocabulary {
   private readonly ids = new Map<string, number>();
   private readonly words: string[] = [];
-  private readonly postings: RoaringBitmap32[] = [];
+  /** undefined: not decoded yet from `serialized` (a restored snapshot); see posting(). */
+  private readonly postings: (RoaringBitmap32 | undefined)[] = [];
+  private serialized: SerializedBitmaps | null = null;
   /** Buffered additions: (wordId, docId) pairs. */
   private pending = new Uint32Array(INITIAL_PENDING);
   private pendingLength = 0;
@@ -35,7 +38,17 @@ export class Vocabulary {
   /** Documents holding the word; an empty bitmap for an unknown id. Do not mutate. */
   docs(id: number): RoaringBitmap32 {
     if (this.pendingLength > 0) this.flush();
-    return this.postings[id] ?? EMPTY;
+    return id < this.words.length ? this.posting(id) : EMPTY;
+  }
+
+  /** The word's posting list, decoded from the snapshot on first use. */
+  private posting(id: number): RoaringBitmap32 {
+    let posting = this.postings[id];
+    if (posting === undefined) {
+      posting = this.serialized!.at(id);
+      this.postings[id] = posting;
+    }
+    return posting;
   }
 
   docsOfWord(word: string): RoaringBitmap32 {
@@ -71,7 +84,7 @@ export class Vocabulary {
   /** Words whose posting list empties stay interned (ids are referenced by the forward index); derivations skip them. */
   removeDocument(id: number, docId: number): void {
     if (this.pendingLength > 0) this.flush();
-    this.postings[id]?.remove(docId);
+    if (id < this.words.length) this.posting(id).remove(docId);
   }
 
   /** Applies every buffered addition. */
@@ -82,7 +95,7 @@ export class Vocabulary {
     this.pendingLength = 0;
     // Few pairs, or few next to the vocabulary (the sort's arrays are as long as the vocabulary): one by one.
     if (length < FEW_PAIRS || length < this.words.length / 8) {
-      for (let k = 0; k < length; k += 2) this.postings[pending[k]!]!.add(pending[k + 1]!);
+      for (let k = 0; k < length; k += 2) this.posting(pending[k]!).add(pending[k + 1]!);
       return;
     }
     // Counting sort by word: each word's documents keep their order (ascending in a bulk load), and
@@ -98,8 +111,8 @@ export class Vocabulary {
       const start = starts[id]!;
       const end = starts[id + 1]!;
       if (end === start) continue;
-      if (end - start === 1) this.postings[id]!.add(byWord[start]!);
-      else this.postings[id]!.addMany(byWord.subarray(start, end));
+      if (end - start === 1) this.posting(id).add(byWord[start]!);
+      else this.posting(id).addMany(byWord.subarray(start, end));
     }
     if (pending.length > INITIAL_PENDING * 64 && length < pending.length / 8) this.pending = new Uint32Array(INITIAL_PENDING);
   }
@@ -108,6 +121,7 @@ export class Vocabulary {
   trim(): void {
     this.flush();
     for (const posting of this.postings) {
+      if (posting === undefined) continue; // still as the snapshot stored it (optimized then)
       posting.runOptimize();
       posting.shrinkToFit();
     }
@@ -116,4 +130,48 @@ export class Vocabulary {
   get size(): number {
     return this.words.length;
   }
+
+  /** Snapshot hook (shard-snapshot.ts): words by id, their postings, and the lexicon's order as word ids. */
+  exportState(): VocabularyState {
+    this.flush();
+    const lists = this.lexicon.lists();
+    const sortedIds = new Uint32Array(this.lexicon.size);
+    let at = 0;
+    // The lexicon's lists are disjoint and each sorted: merged here so a restore needs no sort.
+    const [first = [], second = []] = lists;
+    let i = 0;
+    let j = 0;
+    while (i < first.length || j < second.length) {
+      const word = j >= second.length || (i < first.length && first[i]! <= second[j]!) ? first[i++]! : second[j++]!;
+      sortedIds[at++] = this.ids.get(word)!;
+    }
+    return { words: this.words, postings: Array.from({ length: this.words.length }, (_, id) => this.posting(id)), sortedIds };
+  }
+
+  /** Snapshot hook: fills an empty vocabulary with words and their postings (decoded when first read). */
+  importState(state: RestoredVocabulary): void {
+    if (this.words.length > 0) throw new Error('importState needs an empty vocabulary');
+    const { words, postings, sortedIds } = state;
+    if (postings.length !== words.length) throw new Error('one posting list per word');
+    this.serialized = postings;
+    for (let id = 0; id < words.length; id++) {
+      this.ids.set(words[id]!, id);
+      this.words.push(words[id]!);
+    }
+    this.postings.length = words.length;
+    this.lexicon.adoptSorted(Array.from(sortedIds, (id) => words[id]!));
+  }
+}
+
+export interface RestoredVocabulary {
+  words: readonly string[];
+  postings: SerializedBitmaps;
+  sortedIds: Uint32Array;
+}
+
+export interface VocabularyState {
+  words: readonly string[];
+  postings: readonly RoaringBitmap32[];
+  /** Word ids in the lexicon's (sorted) order. */
+  sortedIds: Uint32Array;
 }

@@ -12,11 +12,14 @@ import { parseQuery } from '../query/parse-query.js';
 import { documentRange, openStorage } from '../storage/environment.js';
 import { shardsOwnedBy } from '../protocol/placement.js';
 import type { IndexSettings } from '../settings/index-settings.js';
+import type { IndexRecord } from '../storage/records.js';
 import { ShardEngine, type DocumentSource, type JsonDocument } from './shard-engine.js';
+import { SnapshotKeeper } from './snapshot-keeper.js';
 
 const data = workerData as ShardWorkerData;
 const storage = openStorage(data.dbPath);
 const engine = new ShardEngine(data.workerIndex, data.workerCount);
+const snapshots = new SnapshotKeeper(data.dbPath, engine);
 const committedDocuments: DocumentSource = {
   get(indexUid, docId) {
     const text = storage.documents.get([indexUid, docId]);
@@ -24,9 +27,13 @@ const committedDocuments: DocumentSource = {
   },
 };
 
-/** The index's stored documents of the shards this worker owns, parsed; the others are skipped unparsed. */
-function* storedDocuments(indexUid: string, shardCount: number): Generator<[number, JsonDocument]> {
-  const owned = new Set(shardsOwnedBy(data.workerIndex, Math.max(1, shardCount), data.workerCount));
+/**
+ * The index's stored documents of the shards this worker owns, parsed; the others are skipped unparsed.
+ * Runs lazily: shards restored from snapshots meanwhile (`restored`) are skipped, and when none is left the documents are not read at all.
+ */
+function* storedDocuments(indexUid: string, shardCount: number, restored: ReadonlySet<number> = new Set()): Generator<[number, JsonDocument]> {
+  const owned = new Set(shardsOwnedBy(data.workerIndex, Math.max(1, shardCount), data.workerCount).filter((shard) => !restored.has(shard)));
+  if (owned.size === 0) return;
   for (const { key, value } of documentRange(storage, indexUid)) {
     const docId = key[1];
     if (owned.has(docId % Math.max(1, shardCount))) yield [docId, JSON.parse(value) as JsonDocument];
@@ -34,17 +41,37 @@ function* storedDocuments(indexUid: string, shardCount: number): Generator<[numb
 }
 
 function loadFromStorage(indexUid: string, shardCount: number, settings: Partial<IndexSettings> | null): void {
+  snapshots.changed(indexUid);
   engine.loadIndex(indexUid, shardCount, settings, storedDocuments(indexUid, shardCount));
 }
 
-for (const { value: record } of storage.indexes.getRange()) loadFromStorage(record.uid, record.shardCount, record.settings);
+/** At start: each shard from its snapshot when that holds the committed state, else rebuilt from LMDB. */
+function loadAtStart(record: IndexRecord): void {
+  const startedAt = performance.now();
+  const commitSeq = record.commitSeq ?? 0;
+  const restored = new Set<number>();
+  engine.loadIndex(record.uid, record.shardCount, record.settings, storedDocuments(record.uid, record.shardCount, restored), (shard, config) => {
+    const shardIndex = snapshots.restore(record.uid, shard, Math.max(1, record.shardCount), commitSeq, config);
+    if (shardIndex) restored.add(shard);
+    return shardIndex;
+  });
+  snapshots.loaded(record.uid, commitSeq);
+  if (process.env['SKEIN_LOG_STARTUP']) {
+    console.error(`[shard ${data.workerIndex}] ${record.uid}: ${restored.size} shard(s) from snapshots, loaded in ${Math.round(performance.now() - startedAt)} ms`);
+  }
+}
+
+// The scheduler starts after every worker loaded (its thread is created after this module ran), so LMDB holds still meanwhile.
+for (const { value: record } of storage.indexes.getRange()) loadAtStart(record);
 
 function applyCommand(command: ShardCommandMessage): void {
   switch (command.kind) {
     case 'writeBatch':
+      snapshots.changed(command.indexUid);
       engine.writeBatch(command.indexUid, command.shard, command.ops);
       break;
     case 'reloadDocuments':
+      snapshots.changed(command.indexUid);
       engine.reloadDocuments(command.indexUid, command.shard, command.docIds, committedDocuments);
       break;
     case 'loadIndex':
@@ -52,6 +79,13 @@ function applyCommand(command: ShardCommandMessage): void {
       break;
     case 'dropIndex':
       engine.dropIndex(command.indexUid);
+      snapshots.dropped(command.indexUid, data.workerIndex, data.workerCount);
+      break;
+    case 'indexCommitted':
+      snapshots.committed(command.indexUid, command.commitSeq);
+      break;
+    case 'saveSnapshots':
+      snapshots.saveAll();
       break;
   }
 }

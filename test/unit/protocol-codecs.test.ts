@@ -34,6 +34,8 @@ test('every shard command survives encoding', (t) => {
     { kind: 'reloadDocuments', commandId: 2, indexUid: 'a', shard: 1, docIds: [1, 2, 3] },
     { kind: 'loadIndex', commandId: 3, indexUid: 'a', shardCount: 4, settings: { searchableAttributes: ['*'] } },
     { kind: 'dropIndex', commandId: 4, indexUid: 'a' },
+    { kind: 'indexCommitted', commandId: 6, indexUid: 'a', commitSeq: 4_000_000_000 },
+    { kind: 'saveSnapshots', commandId: 7 },
   ];
   for (const command of commands) t.deepEqual(decodeShardCommand(encodeShardCommand(command)), command);
   t.deepEqual(decodeShardAck(encodeShardAck({ commandId: 5, error: null })), { commandId: 5, error: null });
@@ -44,6 +46,9 @@ test('scheduler messages survive encoding', (t) => {
   t.deepEqual(decodeSchedulerMessage(encodeSchedulerMessage(enqueue)), enqueue);
   const changed = { kind: 'indexesChanged' as const, indexUids: ['a', 'b'] };
   t.deepEqual(decodeSchedulerMessage(encodeSchedulerMessage(changed)), changed);
+  for (const message of [{ kind: 'prepareShutdown' as const, requestId: 8 }, { kind: 'shutdownPrepared' as const, requestId: 8 }]) {
+    t.deepEqual(decodeSchedulerMessage(encodeSchedulerMessage(message)), message);
+  }
 });
 
 test('placement spreads shards over workers and agrees with ownership', (t) => {

@@ -22,8 +22,15 @@ export class FakeShards implements ShardCommandSender {
 
   constructor(readonly workerCount: number) {}
 
+  /** Snapshot bookkeeping (indexCommitted, saveSnapshots): kept apart so `sent` shows the data commands only. */
+  readonly snapshotCommands: SentCommand[] = [];
+
   async send(worker: number, command: ShardCommand): Promise<void> {
     const sent = { worker, command };
+    if (command.kind === 'indexCommitted' || command.kind === 'saveSnapshots') {
+      this.snapshotCommands.push(sent);
+      return;
+    }
     this.sent.push(sent);
     if (this.gate) await this.gate;
     if (this.failWhen?.(sent)) throw new SkeinError('internal', `shard ${worker} refused ${command.kind}`);

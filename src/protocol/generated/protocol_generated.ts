@@ -19,34 +19,40 @@ export enum ShardCommandBody {
   WriteBatch = 1,
   ReloadDocuments = 2,
   LoadIndex = 3,
-  DropIndex = 4
+  DropIndex = 4,
+  IndexCommitted = 5,
+  SaveSnapshots = 6
 }
 
 export function unionToShardCommandBody(
   type: ShardCommandBody,
-  accessor: (obj:DropIndex|LoadIndex|ReloadDocuments|WriteBatch) => DropIndex|LoadIndex|ReloadDocuments|WriteBatch|null
-): DropIndex|LoadIndex|ReloadDocuments|WriteBatch|null {
+  accessor: (obj:DropIndex|IndexCommitted|LoadIndex|ReloadDocuments|SaveSnapshots|WriteBatch) => DropIndex|IndexCommitted|LoadIndex|ReloadDocuments|SaveSnapshots|WriteBatch|null
+): DropIndex|IndexCommitted|LoadIndex|ReloadDocuments|SaveSnapshots|WriteBatch|null {
   switch(ShardCommandBody[type]) {
     case 'NONE': return null; 
     case 'WriteBatch': return accessor(new WriteBatch())! as WriteBatch;
     case 'ReloadDocuments': return accessor(new ReloadDocuments())! as ReloadDocuments;
     case 'LoadIndex': return accessor(new LoadIndex())! as LoadIndex;
     case 'DropIndex': return accessor(new DropIndex())! as DropIndex;
+    case 'IndexCommitted': return accessor(new IndexCommitted())! as IndexCommitted;
+    case 'SaveSnapshots': return accessor(new SaveSnapshots())! as SaveSnapshots;
     default: return null;
   }
 }
 
 export function unionListToShardCommandBody(
   type: ShardCommandBody, 
-  accessor: (index: number, obj:DropIndex|LoadIndex|ReloadDocuments|WriteBatch) => DropIndex|LoadIndex|ReloadDocuments|WriteBatch|null, 
+  accessor: (index: number, obj:DropIndex|IndexCommitted|LoadIndex|ReloadDocuments|SaveSnapshots|WriteBatch) => DropIndex|IndexCommitted|LoadIndex|ReloadDocuments|SaveSnapshots|WriteBatch|null, 
   index: number
-): DropIndex|LoadIndex|ReloadDocuments|WriteBatch|null {
+): DropIndex|IndexCommitted|LoadIndex|ReloadDocuments|SaveSnapshots|WriteBatch|null {
   switch(ShardCommandBody[type]) {
     case 'NONE': return null; 
     case 'WriteBatch': return accessor(index, new WriteBatch())! as WriteBatch;
     case 'ReloadDocuments': return accessor(index, new ReloadDocuments())! as ReloadDocuments;
     case 'LoadIndex': return accessor(index, new LoadIndex())! as LoadIndex;
     case 'DropIndex': return accessor(index, new DropIndex())! as DropIndex;
+    case 'IndexCommitted': return accessor(index, new IndexCommitted())! as IndexCommitted;
+    case 'SaveSnapshots': return accessor(index, new SaveSnapshots())! as SaveSnapshots;
     default: return null;
   }
 }
@@ -57,13 +63,15 @@ export enum SchedulerMessageBody {
   TaskEnqueued = 2,
   IndexesChanged = 3,
   KeyCommand = 4,
-  KeyCommandResult = 5
+  KeyCommandResult = 5,
+  PrepareShutdown = 6,
+  ShutdownPrepared = 7
 }
 
 export function unionToSchedulerMessageBody(
   type: SchedulerMessageBody,
-  accessor: (obj:EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|TaskEnqueued) => EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|TaskEnqueued|null
-): EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|TaskEnqueued|null {
+  accessor: (obj:EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|PrepareShutdown|ShutdownPrepared|TaskEnqueued) => EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|PrepareShutdown|ShutdownPrepared|TaskEnqueued|null
+): EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|PrepareShutdown|ShutdownPrepared|TaskEnqueued|null {
   switch(SchedulerMessageBody[type]) {
     case 'NONE': return null; 
     case 'EnqueueTask': return accessor(new EnqueueTask())! as EnqueueTask;
@@ -71,15 +79,17 @@ export function unionToSchedulerMessageBody(
     case 'IndexesChanged': return accessor(new IndexesChanged())! as IndexesChanged;
     case 'KeyCommand': return accessor(new KeyCommand())! as KeyCommand;
     case 'KeyCommandResult': return accessor(new KeyCommandResult())! as KeyCommandResult;
+    case 'PrepareShutdown': return accessor(new PrepareShutdown())! as PrepareShutdown;
+    case 'ShutdownPrepared': return accessor(new ShutdownPrepared())! as ShutdownPrepared;
     default: return null;
   }
 }
 
 export function unionListToSchedulerMessageBody(
   type: SchedulerMessageBody, 
-  accessor: (index: number, obj:EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|TaskEnqueued) => EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|TaskEnqueued|null, 
+  accessor: (index: number, obj:EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|PrepareShutdown|ShutdownPrepared|TaskEnqueued) => EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|PrepareShutdown|ShutdownPrepared|TaskEnqueued|null, 
   index: number
-): EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|TaskEnqueued|null {
+): EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|PrepareShutdown|ShutdownPrepared|TaskEnqueued|null {
   switch(SchedulerMessageBody[type]) {
     case 'NONE': return null; 
     case 'EnqueueTask': return accessor(index, new EnqueueTask())! as EnqueueTask;
@@ -87,6 +97,8 @@ export function unionListToSchedulerMessageBody(
     case 'IndexesChanged': return accessor(index, new IndexesChanged())! as IndexesChanged;
     case 'KeyCommand': return accessor(index, new KeyCommand())! as KeyCommand;
     case 'KeyCommandResult': return accessor(index, new KeyCommandResult())! as KeyCommandResult;
+    case 'PrepareShutdown': return accessor(index, new PrepareShutdown())! as PrepareShutdown;
+    case 'ShutdownPrepared': return accessor(index, new ShutdownPrepared())! as ShutdownPrepared;
     default: return null;
   }
 }
@@ -979,6 +991,94 @@ static createDropIndex(builder:flatbuffers.Builder, indexUidOffset:flatbuffers.O
 }
 }
 
+export class IndexCommitted {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):IndexCommitted {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsIndexCommitted(bb:flatbuffers.ByteBuffer, obj?:IndexCommitted):IndexCommitted {
+  return (obj || new IndexCommitted()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsIndexCommitted(bb:flatbuffers.ByteBuffer, obj?:IndexCommitted):IndexCommitted {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new IndexCommitted()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+indexUid():string|null
+indexUid(optionalEncoding:flatbuffers.Encoding):string|Uint8Array|null
+indexUid(optionalEncoding?:any):string|Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
+}
+
+commitSeq():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readUint32(this.bb_pos + offset) : 0;
+}
+
+static startIndexCommitted(builder:flatbuffers.Builder) {
+  builder.startObject(2);
+}
+
+static addIndexUid(builder:flatbuffers.Builder, indexUidOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(0, indexUidOffset, 0);
+}
+
+static addCommitSeq(builder:flatbuffers.Builder, commitSeq:number) {
+  builder.addFieldInt32(1, commitSeq, 0);
+}
+
+static endIndexCommitted(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createIndexCommitted(builder:flatbuffers.Builder, indexUidOffset:flatbuffers.Offset, commitSeq:number):flatbuffers.Offset {
+  IndexCommitted.startIndexCommitted(builder);
+  IndexCommitted.addIndexUid(builder, indexUidOffset);
+  IndexCommitted.addCommitSeq(builder, commitSeq);
+  return IndexCommitted.endIndexCommitted(builder);
+}
+}
+
+export class SaveSnapshots {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):SaveSnapshots {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsSaveSnapshots(bb:flatbuffers.ByteBuffer, obj?:SaveSnapshots):SaveSnapshots {
+  return (obj || new SaveSnapshots()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsSaveSnapshots(bb:flatbuffers.ByteBuffer, obj?:SaveSnapshots):SaveSnapshots {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new SaveSnapshots()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static startSaveSnapshots(builder:flatbuffers.Builder) {
+  builder.startObject(0);
+}
+
+static endSaveSnapshots(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createSaveSnapshots(builder:flatbuffers.Builder):flatbuffers.Offset {
+  SaveSnapshots.startSaveSnapshots(builder);
+  return SaveSnapshots.endSaveSnapshots(builder);
+}
+}
+
 export class ShardCommand {
   bb: flatbuffers.ByteBuffer|null = null;
   bb_pos = 0;
@@ -1375,6 +1475,92 @@ static endKeyCommandResult(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
+}
+
+export class PrepareShutdown {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):PrepareShutdown {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsPrepareShutdown(bb:flatbuffers.ByteBuffer, obj?:PrepareShutdown):PrepareShutdown {
+  return (obj || new PrepareShutdown()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsPrepareShutdown(bb:flatbuffers.ByteBuffer, obj?:PrepareShutdown):PrepareShutdown {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new PrepareShutdown()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+requestId():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readUint32(this.bb_pos + offset) : 0;
+}
+
+static startPrepareShutdown(builder:flatbuffers.Builder) {
+  builder.startObject(1);
+}
+
+static addRequestId(builder:flatbuffers.Builder, requestId:number) {
+  builder.addFieldInt32(0, requestId, 0);
+}
+
+static endPrepareShutdown(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createPrepareShutdown(builder:flatbuffers.Builder, requestId:number):flatbuffers.Offset {
+  PrepareShutdown.startPrepareShutdown(builder);
+  PrepareShutdown.addRequestId(builder, requestId);
+  return PrepareShutdown.endPrepareShutdown(builder);
+}
+}
+
+export class ShutdownPrepared {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):ShutdownPrepared {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsShutdownPrepared(bb:flatbuffers.ByteBuffer, obj?:ShutdownPrepared):ShutdownPrepared {
+  return (obj || new ShutdownPrepared()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsShutdownPrepared(bb:flatbuffers.ByteBuffer, obj?:ShutdownPrepared):ShutdownPrepared {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new ShutdownPrepared()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+requestId():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readUint32(this.bb_pos + offset) : 0;
+}
+
+static startShutdownPrepared(builder:flatbuffers.Builder) {
+  builder.startObject(1);
+}
+
+static addRequestId(builder:flatbuffers.Builder, requestId:number) {
+  builder.addFieldInt32(0, requestId, 0);
+}
+
+static endShutdownPrepared(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createShutdownPrepared(builder:flatbuffers.Builder, requestId:number):flatbuffers.Offset {
+  ShutdownPrepared.startShutdownPrepared(builder);
+  ShutdownPrepared.addRequestId(builder, requestId);
+  return ShutdownPrepared.endShutdownPrepared(builder);
+}
 }
 
 export class SchedulerMessage {

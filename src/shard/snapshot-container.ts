@@ -1,0 +1,204 @@
+// The binary container of a shard snapshot file: a fixed header, a JSON meta block, then sections
+// (typed arrays written as they are, 8-byte aligned so a reader takes views of them without copying).
+//   [magic 8][container version u32][meta length u32][crc32 of everything after the header u32][0 u32][total length f64]
+//   [meta JSON, padded] [section 0, padded] [section 1, padded] ...
+// The CRC catches a corrupt file, the total length a truncated one: either makes the reader throw,
+// and the caller rebuilds the shard from LMDB instead.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
+
+const MAGIC = Buffer.from('SKEINSNP', 'latin1');
+const CONTAINER_VERSION = 1;
+const HEADER_BYTES = 32;
+const ALIGN = 8;
+
+type Section = Uint8Array;
+
+function bytesOf(view: ArrayBufferView): Uint8Array {
+  return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+}
+
+function padding(length: number): number {
+  return (ALIGN - (length % ALIGN)) % ALIGN;
+}
+
+/** Collects sections; `chunks` lays out the file (write them in order). */
+export class SnapshotWriter {
+  private readonly sections: Section[] = [];
+
+  /** Adds a typed array (or bytes) as is; returns its section number. */
+  add(view: ArrayBufferView): number {
+    this.sections.push(bytesOf(view));
+    return this.sections.length - 1;
+  }
+
+  addJson(value: unknown): number {
+    return this.add(Buffer.from(JSON.stringify(value), 'utf8'));
+  }
+
+  chunks(meta: Record<string, unknown>): Uint8Array[] {
+    const metaBytes = Buffer.from(JSON.stringify({ ...meta, sectionLengths: this.sections.map((section) => section.byteLength) }), 'utf8');
+    const body: Uint8Array[] = [metaBytes, new Uint8Array(padding(metaBytes.length))];
+    let cursor = HEADER_BYTES + metaBytes.length + padding(metaBytes.length);
+    for (const section of this.sections) {
+      body.push(section, new Uint8Array(padding(section.byteLength)));
+      cursor += section.byteLength + padding(section.byteLength);
+    }
+    let crc = 0;
+    // Empty chunks skipped: zlib.crc32 answers 0 for an empty view of an empty ArrayBuffer, whatever the running value.
+    for (const chunk of body) if (chunk.byteLength > 0) crc = crc32(chunk, crc);
+    const header = Buffer.alloc(HEADER_BYTES);
+    MAGIC.copy(header, 0);
+    header.writeUInt32LE(CONTAINER_VERSION, 8);
+    header.writeUInt32LE(metaBytes.length, 12);
+    header.writeUInt32LE(crc >>> 0, 16);
+    header.writeDoubleLE(cursor, 24);
+    return [header, ...body];
+  }
+}
+
+export class SnapshotFormatError extends Error {}
+
+/** A contiguous range of the file held in memory. */
+interface FilePart {
+  offset: number;
+  bytes: Uint8Array;
+}
+
+/**
+ * A snapshot's meta and sections; throws SnapshotFormatError when the bytes are not a snapshot, or
+ * are truncated or corrupt. Read from a file, the biggest section gets an ArrayBuffer of its own,
+ * so a caller may keep it without copying while the rest of the file is collected.
+ */
+export class SnapshotReader {
+  readonly meta: Record<string, unknown>;
+  /** Each section's bytes (a view into one of the file's parts). */
+  private readonly sections: Uint8Array[] = [];
+
+  /** The whole file in memory. */
+  static fromBytes(file: Uint8Array): SnapshotReader {
+    const header = checkedHeader(file, file.byteLength);
+    const metaLength = header.readUInt32LE(12);
+    const layout = sectionLayout(parseMeta(file.subarray(HEADER_BYTES, HEADER_BYTES + metaLength)), metaLength, file.byteLength);
+    return new SnapshotReader(layout.meta, layout.ranges, [{ offset: 0, bytes: file }], header.readUInt32LE(16));
+  }
+
+  /** Reads the file in three parts: up to the biggest section, that section, the rest. ENOENT is thrown as is. */
+  static fromFile(path: string): SnapshotReader {
+    const fd = openSync(path, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const read = (offset: number, length: number): Uint8Array => {
+        // Its own ArrayBuffer (no pool): the biggest section's view may outlive the other parts.
+        const bytes = new Uint8Array(length);
+        for (let done = 0; done < length;) {
+          const count = readSync(fd, bytes, done, length - done, offset + done);
+          if (count === 0) throw new SnapshotFormatError('truncated');
+          done += count;
+        }
+        return bytes;
+      };
+      const header = checkedHeader(read(0, Math.min(size, HEADER_BYTES)), size);
+      const metaLength = header.readUInt32LE(12);
+      if (HEADER_BYTES + metaLength > size) throw new SnapshotFormatError('meta');
+      const layout = sectionLayout(parseMeta(read(HEADER_BYTES, metaLength)), metaLength, size);
+      let biggest = 0;
+      layout.ranges.forEach(([, length], k) => { if (length > layout.ranges[biggest]![1]) biggest = k; });
+      const [bigOffset, bigLength] = layout.ranges[biggest] ?? [HEADER_BYTES, 0];
+      const parts = [
+        { offset: HEADER_BYTES, bytes: read(HEADER_BYTES, bigOffset - HEADER_BYTES) },
+        { offset: bigOffset, bytes: read(bigOffset, bigLength) },
+        { offset: bigOffset + bigLength, bytes: read(bigOffset + bigLength, size - bigOffset - bigLength) },
+      ];
+      return new SnapshotReader(layout.meta, layout.ranges, parts, header.readUInt32LE(16));
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private constructor(meta: Record<string, unknown>, ranges: [number, number][], parts: FilePart[], expectedCrc: number) {
+    // Parts cover [HEADER_BYTES, end) in order (the in-memory form also holds the header: skipped).
+    let crc = 0;
+    for (const { offset, bytes } of parts) {
+      const covered = offset < HEADER_BYTES ? bytes.subarray(HEADER_BYTES - offset) : bytes;
+      if (covered.byteLength > 0) crc = crc32(covered, crc);
+    }
+    if ((crc >>> 0) !== expectedCrc) throw new SnapshotFormatError('checksum');
+    this.meta = meta;
+    for (const [offset, length] of ranges) {
+      const part = parts.find((candidate) => candidate.offset <= offset && offset + length <= candidate.offset + candidate.bytes.byteLength);
+      if (!part) throw new SnapshotFormatError('section bounds');
+      this.sections.push(part.bytes.subarray(offset - part.offset, offset - part.offset + length));
+    }
+  }
+
+  private section(section: number): Uint8Array {
+    const bytes = this.sections[section];
+    if (bytes === undefined) throw new SnapshotFormatError(`no section ${section}`);
+    return bytes;
+  }
+
+  /** A view of the section's bytes. */
+  bytes(section: number): Uint8Array {
+    return this.section(section);
+  }
+
+  /** Whether the section's view spans a whole ArrayBuffer of its own (keeping it keeps nothing else alive). */
+  ownsBuffer(section: number): boolean {
+    const bytes = this.section(section);
+    return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  }
+
+  uint32(section: number): Uint32Array<ArrayBuffer> {
+    const bytes = this.section(section);
+    return aligned(bytes) ? new Uint32Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength / 4) : new Uint32Array(bytes.slice().buffer);
+  }
+
+  int32(section: number): Int32Array<ArrayBuffer> {
+    const bytes = this.section(section);
+    return aligned(bytes) ? new Int32Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength / 4) : new Int32Array(bytes.slice().buffer);
+  }
+
+  json(section: number): unknown {
+    const bytes = this.section(section);
+    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  }
+}
+
+function checkedHeader(start: Uint8Array, fileLength: number): Buffer {
+  if (start.byteLength < HEADER_BYTES || !MAGIC.equals(start.subarray(0, 8))) throw new SnapshotFormatError('not a snapshot');
+  const header = Buffer.from(start.buffer, start.byteOffset, HEADER_BYTES);
+  if (header.readUInt32LE(8) !== CONTAINER_VERSION) throw new SnapshotFormatError('container version');
+  if (header.readDoubleLE(24) !== fileLength) throw new SnapshotFormatError('truncated or overlong');
+  return header;
+}
+
+function parseMeta(bytes: Uint8Array): Record<string, unknown> {
+  try {
+    const meta = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) as unknown;
+    if (meta === null || typeof meta !== 'object') throw new Error('not an object');
+    return meta as Record<string, unknown>;
+  } catch {
+    throw new SnapshotFormatError('meta');
+  }
+}
+
+/** [offset, byteLength] of each section, checked to tile the file exactly. */
+function sectionLayout(meta: Record<string, unknown>, metaLength: number, fileLength: number): { meta: Record<string, unknown>; ranges: [number, number][] } {
+  const lengths = meta['sectionLengths'];
+  if (!Array.isArray(lengths)) throw new SnapshotFormatError('sections');
+  const ranges: [number, number][] = [];
+  let cursor = HEADER_BYTES + metaLength + padding(metaLength);
+  for (const length of lengths) {
+    if (!Number.isInteger(length) || length < 0 || cursor + length > fileLength) throw new SnapshotFormatError('section bounds');
+    ranges.push([cursor, length as number]);
+    cursor += (length as number) + padding(length as number);
+  }
+  if (cursor !== fileLength) throw new SnapshotFormatError('section bounds');
+  return { meta, ranges };
+}
+
+function aligned(bytes: Uint8Array): boolean {
+  if (bytes.byteLength % 4 !== 0) throw new SnapshotFormatError('section length');
+  return bytes.byteOffset % 4 === 0;
+}

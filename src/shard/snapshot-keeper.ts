@@ -1,0 +1,98 @@
+// A shard worker's snapshots: which committed state its shards hold, restoring shards from files at
+// start, saving the shards whose committed state is not on disk yet, removing the files of a dropped
+// index. The rule that keeps snapshots correct: a shard is written only under the commit stamp the
+// scheduler announced (IndexCommitted) for the state the worker holds; any write, reload or load
+// makes the index's state unstamped until the next announcement.
+import { ownerOfShard } from '../protocol/placement.js';
+import type { IndexConfig } from './index-config.js';
+import type { ShardEngine } from './shard-engine.js';
+import type { ShardIndex } from './shard-index.js';
+import { decodeShardSnapshot, encodeShardSnapshot, settingsFingerprint, type ShardSnapshotIdentity } from './shard-snapshot.js';
+import { SnapshotFormatError } from './snapshot-container.js';
+import { openSnapshotFile, removeSnapshots, snapshotFolder, snapshotPath, writeFileAtomically } from './snapshot-files.js';
+
+export class SnapshotKeeper {
+  /** Per index: the commit stamp of the state held in memory; null while it holds unannounced changes. */
+  private readonly stamps = new Map<string, number | null>();
+  /** Per index: shard -> the stamp of its file on disk (written or read by this worker). */
+  private readonly saved = new Map<string, Map<number, number>>();
+
+  constructor(private readonly dbPath: string, private readonly engine: ShardEngine,
+    private readonly log: (message: string) => void = (message) => console.error(message)) {}
+
+  /**
+   * The shard from its snapshot when that is exactly the committed state `commitSeq` with this config;
+   * null otherwise (missing, stale, corrupt, unreadable: the caller rebuilds it from LMDB).
+   */
+  restore(indexUid: string, shard: number, shardCount: number, commitSeq: number, config: IndexConfig): ShardIndex | null {
+    const path = snapshotPath(this.dbPath, indexUid, shard);
+    const identity = this.identity(indexUid, shard, shardCount, commitSeq, config);
+    try {
+      const file = openSnapshotFile(path);
+      if (file === null) return null;
+      const restored = decodeShardSnapshot(file, identity, config);
+      this.savedOf(indexUid).set(shard, commitSeq);
+      return restored;
+    } catch (cause) {
+      // A stale one (older stamp, other settings) is expected after a crash; anything else is worth a line.
+      const message = (cause as Error).message;
+      if (!(cause instanceof SnapshotFormatError) || !/commitSeq|settingsFingerprint|shardCount/.test(message)) {
+        this.log(`[shard] snapshot ${path} not used (${message}): rebuilding the shard`);
+      }
+      return null;
+    }
+  }
+
+  /** The index was just loaded from LMDB (or snapshots) at this stamp. */
+  loaded(indexUid: string, commitSeq: number): void {
+    this.stamps.set(indexUid, commitSeq);
+  }
+
+  /** A write, reload or load: the state held is not a committed one until the next `committed`. */
+  changed(indexUid: string): void {
+    this.stamps.set(indexUid, null);
+  }
+
+  committed(indexUid: string, commitSeq: number): void {
+    this.stamps.set(indexUid, commitSeq);
+  }
+
+  dropped(indexUid: string, workerIndex: number, workerCount: number): void {
+    this.stamps.delete(indexUid);
+    this.saved.delete(indexUid);
+    removeSnapshots(this.dbPath, indexUid, (shard) => ownerOfShard(shard, workerCount) === workerIndex);
+  }
+
+  /** Writes every shard whose committed state is not on disk yet; returns how many were written. */
+  saveAll(): number {
+    let written = 0;
+    for (const indexUid of this.engine.indexUids()) {
+      const stamp = this.stamps.get(indexUid);
+      const index = this.engine.loadedIndex(indexUid);
+      if (stamp === undefined || stamp === null || !index || index.shardCount === 0) continue;
+      const saved = this.savedOf(indexUid);
+      for (const [shard, shardIndex] of index.shards) {
+        if (saved.get(shard) === stamp) continue;
+        try {
+          const chunks = encodeShardSnapshot(shardIndex, this.identity(indexUid, shard, index.shardCount, stamp, index.config));
+          writeFileAtomically(snapshotPath(this.dbPath, indexUid, shard), snapshotFolder(this.dbPath, indexUid), chunks);
+          saved.set(shard, stamp);
+          written++;
+        } catch (cause) {
+          this.log(`[shard] snapshot of ${indexUid}/${shard} failed: ${(cause as Error).message}`);
+        }
+      }
+    }
+    return written;
+  }
+
+  private identity(indexUid: string, shard: number, shardCount: number, commitSeq: number, config: IndexConfig): ShardSnapshotIdentity {
+    return { indexUid, shard, shardCount, commitSeq, settingsFingerprint: settingsFingerprint(config.settings) };
+  }
+
+  private savedOf(indexUid: string): Map<number, number> {
+    let saved = this.saved.get(indexUid);
+    if (!saved) this.saved.set(indexUid, (saved = new Map()));
+    return saved;
+  }
+}

@@ -1,0 +1,235 @@
+// Shard snapshots across restarts (src/shard/snapshot-keeper.ts): a valid snapshot is loaded instead
+// of a rebuild, and anything else (stale after a kill -9, other settings, corrupt, truncated) is
+// ignored in favour of LMDB. To tell which source a restart used, some tests edit a stored document
+// directly in LMDB while the server is down: a restored shard still knows the old words, a rebuilt
+// one knows the new ones.
+import test from 'ava';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { SnapshotReader } from '../../src/shard/snapshot-container.js';
+import { freePort, makeTempDir, REPO_ROOT, sleep, spawnCli, startTestServer, stopChild, type Client } from './harness.js';
+
+const WORDS = ['amber', 'birch', 'cedar', 'delta', 'ember', 'fjord', 'grove', 'heron', 'iris', 'jade'];
+
+function movies(count: number, from = 0) {
+  return Array.from({ length: count }, (_, k) => ({
+    id: from + k,
+    title: `${WORDS[(from + k) % WORDS.length]} ${WORDS[(from + k * 3) % WORDS.length]} film${from + k}`,
+    overview: `a ${WORDS[(from + k * 7) % WORDS.length]} story number ${from + k}`,
+  }));
+}
+
+async function search(client: Client, index: string, q: string) {
+  const response = await client.post(`/indexes/${index}/search`, { q, limit: 1000 });
+  if (response.status !== 200) throw new Error(`search ${q}: ${response.status} ${response.text}`);
+  return { ids: response.body.hits.map((hit: { id: number }) => hit.id) as number[], total: response.body.estimatedTotalHits as number };
+}
+
+async function answers(client: Client, index: string) {
+  const out: Record<string, unknown> = {};
+  for (const q of [...WORDS, 'film1', 'story', 'cedar grove', 'embr']) out[q] = await search(client, index, q);
+  return out;
+}
+
+function snapshotFiles(dbPath: string, index: string): string[] {
+  const folder = join(dbPath, 'snapshots', index);
+  return existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.bin')).sort().map((name) => join(folder, name)) : [];
+}
+
+function stampOf(file: string): number {
+  return SnapshotReader.fromBytes(readFileSync(file)).meta['commitSeq'] as number;
+}
+
+/**
+ * Runs `body` against the LMDB of a stopped server in a child process (closing an environment this
+ * process wrote to does not return here), answering a JSON result. Writes use putSync: a main-thread
+ * write inside transactionSync was lost at the kill.
+ */
+function withStorage(dbPath: string, body: string): unknown {
+  const script = `import { openStorage } from ${JSON.stringify(join(REPO_ROOT, 'dist/src/storage/environment.js'))};
+    const storage = openStorage(${JSON.stringify(dbPath)});
+    const result = (() => { ${body} })();
+    writeSync(1, JSON.stringify(result ?? null));
+    // Killed rather than exited: lmdb-js's exit hooks hang after a write here (transactionSync has committed it).
+    process.kill(process.pid, 'SIGKILL');`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', `import { writeSync } from 'node:fs';\n${script}`], { encoding: 'utf8', timeout: 30_000 });
+  if (child.signal !== 'SIGKILL') throw new Error(`storage script failed: ${child.stderr}`);
+  return JSON.parse(child.stdout);
+}
+
+/** Rewrites a stored document behind the engine's back (server stopped): same stamp, new text. */
+function rewriteStoredDocument(dbPath: string, index: string, externalId: string, document: unknown): void {
+  withStorage(dbPath, `const docId = storage.externalIds.get([${JSON.stringify(index)}, ${JSON.stringify(externalId)}]);
+    if (docId === undefined) throw new Error('no document');
+    storage.documents.putSync([${JSON.stringify(index)}, docId], ${JSON.stringify(JSON.stringify(document))});
+    if (storage.documents.get([${JSON.stringify(index)}, docId]) !== ${JSON.stringify(JSON.stringify(document))}) throw new Error('not written');`);
+}
+
+function recordStamp(dbPath: string, index: string): number | undefined {
+  return (withStorage(dbPath, `return storage.indexes.get(${JSON.stringify(index)})?.commitSeq;`) ?? undefined) as number | undefined;
+}
+
+test('close writes snapshots and a restart loads them: same answers, no rebuild', async (t) => {
+  const dbPath = makeTempDir();
+  try {
+    const first = await startTestServer({ dbPath });
+    await first.client.addDocuments('snap_a', movies(400));
+    await first.client.run('DELETE', '/indexes/snap_a/documents/7');
+    const before = await answers(first.client, 'snap_a');
+    await first.close();
+    const files = snapshotFiles(dbPath, 'snap_a');
+    t.is(files.length, 3, 'one file per shard');
+    const stamp = recordStamp(dbPath, 'snap_a');
+    if (typeof stamp !== "number") return t.fail("no stamp");
+    for (const file of files) t.is(stampOf(file), stamp);
+
+    rewriteStoredDocument(dbPath, 'snap_a', '5', { id: 5, title: 'zeppelin', overview: 'nothing else' });
+    const second = await startTestServer({ dbPath });
+    try {
+      t.deepEqual(await answers(second.client, 'snap_a'), before);
+      // Restored, not rebuilt: the index still holds the old words of document 5, and not the new ones.
+      t.true((await search(second.client, 'snap_a', 'film5')).ids.includes(5));
+      t.deepEqual((await search(second.client, 'snap_a', 'zeppelin')).ids, []);
+      // The restored shards take writes like rebuilt ones.
+      await second.client.addDocuments('snap_a', [{ id: 1000, title: 'kestrel amber', overview: 'late' }]);
+      t.deepEqual((await search(second.client, 'snap_a', 'kestrel')).ids, [1000]);
+      t.is((await search(second.client, 'snap_a', 'amber')).total, (before['amber'] as { total: number }).total + 1);
+    } finally {
+      await second.close();
+    }
+  } finally {
+    rmSync(dbPath, { recursive: true, force: true });
+  }
+});
+
+test('a faceted index restores its filters, facets and sort from the snapshot', async (t) => {
+  const dbPath = makeTempDir();
+  const body = { q: 'story', filter: 'genre = drama AND year >= 1995', facets: ['genre', 'year'], sort: ['year:desc'], limit: 50 };
+  try {
+    const first = await startTestServer({ dbPath });
+    const documents = movies(300).map((movie, k) => ({ ...movie, genre: ['Drama', 'Comedy', 'Horror'][k % 3], year: 1990 + (k % 20) }));
+    await first.client.addDocuments('snap_f', documents);
+    await first.client.run('PATCH', '/indexes/snap_f/settings', { body: { filterableAttributes: ['genre', 'year'], sortableAttributes: ['year'] } });
+    const before = (await first.client.post('/indexes/snap_f/search', body)).body;
+    t.true(before.hits.length > 0);
+    await first.close();
+    // Document 0 is a Drama of 1990 in LMDB from now on a Horror of 2005: the snapshot still says Drama 1990.
+    rewriteStoredDocument(dbPath, 'snap_f', '0', { ...documents[0], genre: 'Horror', year: 2005 });
+
+    const second = await startTestServer({ dbPath });
+    try {
+      const after = (await second.client.post('/indexes/snap_f/search', body)).body;
+      t.deepEqual(after.hits.map((hit: { id: number }) => hit.id), before.hits.map((hit: { id: number }) => hit.id));
+      t.deepEqual(after.facetDistribution, before.facetDistribution);
+      t.deepEqual(after.facetStats, before.facetStats);
+      const horror = (await second.client.post('/indexes/snap_f/search', { filter: 'genre = horror AND year = 2005', limit: 1000 })).body;
+      t.false(horror.hits.some((hit: { id: number }) => hit.id === 0), 'restored, not rebuilt from the edited LMDB');
+    } finally {
+      await second.close();
+    }
+  } finally {
+    rmSync(dbPath, { recursive: true, force: true });
+  }
+});
+
+test('corrupt or truncated snapshot files are ignored: the shards are rebuilt from LMDB', async (t) => {
+  const dbPath = makeTempDir();
+  try {
+    const first = await startTestServer({ dbPath });
+    await first.client.addDocuments('snap_c', movies(300));
+    const before = await answers(first.client, 'snap_c');
+    await first.close();
+    const files = snapshotFiles(dbPath, 'snap_c');
+    t.is(files.length, 3);
+    truncateSync(files[0]!, Math.floor(readFileSync(files[0]!).length / 2));
+    const bytes = readFileSync(files[1]!);
+    bytes[Math.floor(bytes.length * 0.6)] ^= 0x41;
+    writeFileSync(files[1]!, bytes);
+    writeFileSync(files[2]!, Buffer.from('not a snapshot'));
+    rewriteStoredDocument(dbPath, 'snap_c', '5', { id: 5, title: 'zeppelin', overview: 'nothing else' });
+
+    const second = await startTestServer({ dbPath });
+    try {
+      // Rebuilt from LMDB: the rewritten document's new words are found, its old ones are not.
+      t.deepEqual((await search(second.client, 'snap_c', 'zeppelin')).ids, [5]);
+      t.false((await search(second.client, 'snap_c', 'film5')).ids.includes(5));
+      const expected = before['story'] as { total: number };
+      t.is((await search(second.client, 'snap_c', 'story')).total, expected.total - 1);
+    } finally {
+      await second.close();
+    }
+    // The next close replaces the bad files with good ones.
+    for (const file of snapshotFiles(dbPath, 'snap_c')) t.notThrows(() => stampOf(file));
+  } finally {
+    rmSync(dbPath, { recursive: true, force: true });
+  }
+});
+
+test('a snapshot of older settings is ignored; deleting the index removes its snapshots', async (t) => {
+  const dbPath = makeTempDir();
+  const saved = makeTempDir();
+  try {
+    const first = await startTestServer({ dbPath });
+    await first.client.addDocuments('snap_s', movies(200));
+    await first.close();
+    const oldFiles = snapshotFiles(dbPath, 'snap_s');
+    t.is(oldFiles.length, 3);
+    for (const file of oldFiles) copyFileSync(file, join(saved, file.split('/').pop()!));
+
+    const second = await startTestServer({ dbPath });
+    await second.client.run('PUT', '/indexes/snap_s/settings/searchable-attributes', { body: ['overview'] });
+    t.deepEqual((await search(second.client, 'snap_s', 'film3')).ids, []);
+    await second.close();
+    // Put the snapshots of the old settings back (as if the process had died before saving new ones).
+    mkdirSync(join(dbPath, 'snapshots', 'snap_s'), { recursive: true });
+    for (const file of oldFiles) copyFileSync(join(saved, file.split('/').pop()!), file);
+
+    const third = await startTestServer({ dbPath });
+    try {
+      t.deepEqual((await search(third.client, 'snap_s', 'film3')).ids, [], 'titles are not searchable any more');
+      t.true((await search(third.client, 'snap_s', 'story')).total > 0);
+      await third.client.run('DELETE', '/indexes/snap_s');
+      t.deepEqual(snapshotFiles(dbPath, 'snap_s'), []);
+      t.false(existsSync(join(dbPath, 'snapshots', 'snap_s')));
+    } finally {
+      await third.close();
+    }
+  } finally {
+    rmSync(dbPath, { recursive: true, force: true });
+    rmSync(saved, { recursive: true, force: true });
+  }
+});
+
+test('kill -9 after a write that followed a snapshot: the stale snapshot is ignored, the new state answers', async (t) => {
+  const dbPath = makeTempDir();
+  try {
+    const first = await spawnCli(dbPath, await freePort());
+    try {
+      await first.client.addDocuments('snap_k', movies(300));
+      // Idle for more than the quiet delay: the scheduler has the workers save snapshots.
+      for (let waited = 0; snapshotFiles(dbPath, 'snap_k').length === 0 && waited < 10_000; waited += 100) await sleep(100);
+      await sleep(300);
+      t.true(snapshotFiles(dbPath, 'snap_k').length > 0, 'snapshots written while idle');
+      await first.client.addDocuments('snap_k', [{ id: 5, title: 'zeppelin', overview: 'replaced' }, { id: 900, title: 'kestrel', overview: 'new' }]);
+      await first.client.run('DELETE', '/indexes/snap_k/documents/8');
+    } finally {
+      await stopChild(first, 'SIGKILL');
+    }
+    const stamp = recordStamp(dbPath, 'snap_k');
+    const stale = snapshotFiles(dbPath, 'snap_k').filter((file) => stampOf(file) !== stamp);
+    t.true(stale.length > 0, 'killed before the new state was saved');
+
+    const second = await spawnCli(dbPath, await freePort());
+    try {
+      t.deepEqual((await search(second.client, 'snap_k', 'zeppelin')).ids, [5]);
+      t.deepEqual((await search(second.client, 'snap_k', 'kestrel')).ids, [900]);
+      t.false((await search(second.client, 'snap_k', 'film5')).ids.includes(5));
+      t.false((await search(second.client, 'snap_k', 'film8')).ids.includes(8));
+    } finally {
+      await stopChild(second, 'SIGKILL');
+    }
+  } finally {
+    rmSync(dbPath, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,184 @@
+// Shard snapshots (src/shard/shard-snapshot.ts): a restored shard must answer every search exactly as
+// the shard it was taken from (randomized corpus with deletes and re-writes, before and after more
+// writes applied to both), and a file that is not exactly the expected snapshot must be refused.
+import test from 'ava';
+import { ShardIndex } from '../../src/shard/shard-index.js';
+import { compileIndexConfig } from '../../src/shard/index-config.js';
+import { decodeShardSnapshot, encodeShardSnapshot, settingsFingerprint, type ShardSnapshotIdentity } from '../../src/shard/shard-snapshot.js';
+import { SnapshotFormatError, SnapshotReader } from '../../src/shard/snapshot-container.js';
+import { openSnapshotFile, writeFileAtomically } from '../../src/shard/snapshot-files.js';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeBitmaps, encodeBitmaps } from '../../src/shard/bitmap-list-codec.js';
+import type { IndexSettings } from '../../src/settings/index-settings.js';
+import roaring from 'roaring';
+
+const WORDS = ['alpha', 'alpine', 'alpaca', 'beta', 'better', 'bitter', 'gamma', 'gammon', 'delta', 'deltas', 'kappa',
+  'lambda', 'lambada', 'mu', 'nu', 'pi', 'rho', 'sigma', 'tau', 'phi', 'omega', 'omicron', 'été', 'über'];
+
+function randomFrom(seed: number): () => number {
+  let state = seed;
+  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+}
+
+function makeDocument(random: () => number, id: number): Record<string, unknown> {
+  const word = () => (random() < 0.2 ? `r${Math.floor(random() * 400)}` : WORDS[Math.floor(WORDS.length * random() ** 2)]!);
+  const text = (max: number) => Array.from({ length: 1 + Math.floor(random() * max) }, word).join(' ');
+  const genres = ['Drama', 'drama', 'Comedy', 'Sci-Fi', ' Comedy'];
+  const roll = random();
+  return {
+    id, title: text(4), body: random() < 0.2 ? text(60) : text(8), tags: [text(2), text(2)],
+    year: roll < 0.1 ? null : roll < 0.15 ? [1999, 2001] : 1990 + Math.floor(random() * 30),
+    genre: roll > 0.9 ? [] : roll > 0.85 ? '' : [genres[Math.floor(random() * genres.length)]!, random() < 0.3],
+    ...(random() < 0.5 ? { _geo: { lat: random() * 90, lng: random() * 180 - 90 } } : {}),
+  };
+}
+
+function makeQuery(random: () => number): string {
+  const word = () => (random() < 0.25 ? `r${Math.floor(random() * 400)}` : WORDS[Math.floor(random() * WORDS.length)]!);
+  const words = Array.from({ length: 1 + Math.floor(random() * 3) }, word);
+  const roll = random();
+  if (roll < 0.2) words[words.length - 1] = words[words.length - 1]!.slice(0, 2);
+  else if (roll < 0.35) words[0] = `${words[0]!.slice(0, 2)}x${words[0]!.slice(3)}`;
+  return words.join(' ') + (random() < 0.5 ? ' ' : '');
+}
+
+function identityOf(settings: Partial<IndexSettings>): ShardSnapshotIdentity {
+  return { indexUid: 'movies', shard: 1, shardCount: 4, commitSeq: 42, settingsFingerprint: settingsFingerprint(compileIndexConfig(settings).settings) };
+}
+
+/** Everything a FacetStore answers from, as plain data (sorted caches included: they must agree too). */
+function facetState(shard: ShardIndex): unknown {
+  const fields = [...shard.facets.fields].map(([name, field]) => ({
+    name,
+    exists: field.exists.read().toArray(), nulls: field.nulls.read().toArray(), empties: field.empties.read().toArray(),
+    strings: [...field.strings].map(([key, facet]) => [key, facet.docs.read().toArray(), [...facet.spellings]]),
+    values: [...field.values].map(([docId, own]) => [docId, own.numbers, own.strings]).sort((a, b) => (a[0] as number) - (b[0] as number)),
+    sortedNumbers: [...field.sortedNumbers().values], sortedStrings: field.sortedStrings(),
+  }));
+  return { fields, geo: [...shard.facets.geo].sort((a, b) => a[0] - b[0]) };
+}
+
+function concat(chunks: Uint8Array[]): Buffer {
+  return Buffer.concat(chunks);
+}
+
+function sameAnswers(t: import('ava').ExecutionContext, a: ShardIndex, b: ShardIndex, random: () => number): void {
+  for (let k = 0; k < 80; k++) {
+    const q = k === 0 ? '' : makeQuery(random);
+    const hitsWanted = 1 + Math.floor(random() * 50);
+    const matchingStrategy = random() < 0.7 ? 'last' as const : 'all' as const;
+    const left = a.search({ q, hitsWanted, matchingStrategy });
+    const right = b.search({ q, hitsWanted, matchingStrategy });
+    t.deepEqual(right.hits, left.hits, `q=${JSON.stringify(q)}`);
+    t.is(right.candidates, left.candidates);
+  }
+}
+
+for (let round = 0; round < 6; round++) {
+  test(`a restored shard answers as the original (round ${round})`, (t) => {
+    const random = randomFrom(7 + round);
+    const settings: Partial<IndexSettings> = round % 2 === 0 ? {} : { searchableAttributes: ['body', 'title'], typoTolerance: { disableOnAttributes: ['tags'] } } as Partial<IndexSettings>;
+    // Facets in half the rounds: filterable strings, numbers, booleans, null / empty values, `_geo`.
+    if (round % 4 < 2) Object.assign(settings, { filterableAttributes: ['genre', 'year', '_geo'], sortableAttributes: ['year'] });
+    const config = compileIndexConfig(settings);
+    const original = new ShardIndex(config);
+    const count = 500 + round * 100;
+    for (let docId = 0; docId < count; docId++) original.upsert(docId * 4 + 1, makeDocument(random, docId));
+    if (round % 3 !== 2) original.trim();
+    // Deletes and re-writes after the build: holes in the arena, unbuilt and pair-array rank lists.
+    for (let k = 0; k < 150; k++) {
+      const docId = Math.floor(random() * count) * 4 + 1;
+      if (random() < 0.5) original.delete(docId);
+      else original.upsert(docId, makeDocument(random, k + 10_000));
+    }
+    original.flushWrites();
+    if (round % 2 === 1) sameAnswers(t, original, original, randomFrom(99)); // lazily built lists exist too
+    const identity = identityOf(settings);
+    const restored = decodeShardSnapshot(concat(encodeShardSnapshot(original, identity)), identity, config);
+    t.is(restored.documentCount, original.documentCount);
+    t.deepEqual(restored.documents.toArray(), original.documents.toArray());
+    t.deepEqual(facetState(restored), facetState(original));
+    sameAnswers(t, original, restored, randomFrom(round));
+    // Further writes keep both alike (the restored structures stay writable).
+    const writes = randomFrom(500 + round);
+    for (let k = 0; k < 200; k++) {
+      const docId = Math.floor(writes() * (count + 50)) * 4 + 1;
+      const document = makeDocument(writes, k + 20_000);
+      for (const shard of [original, restored]) {
+        if (k % 3 === 0) shard.delete(docId);
+        else shard.upsert(docId, document);
+        shard.flushWrites();
+      }
+    }
+    sameAnswers(t, original, restored, randomFrom(1000 + round));
+    t.deepEqual(facetState(restored), facetState(original));
+  });
+}
+
+test('an empty shard restores and takes writes', (t) => {
+  const config = compileIndexConfig({ filterableAttributes: ['tags'] });
+  const identity = identityOf({ filterableAttributes: ['tags'] });
+  const restored = decodeShardSnapshot(concat(encodeShardSnapshot(new ShardIndex(config), identity)), identity, config);
+  t.is(restored.documentCount, 0);
+  restored.upsert(3, { id: 3, title: 'alpha beta', tags: ['x'] });
+  restored.flushWrites();
+  t.deepEqual(restored.search({ q: 'alpha', hitsWanted: 5, matchingStrategy: 'last' }).hits.map((hit) => hit.docId), [3]);
+  t.deepEqual(restored.facets.field('tags')?.strings.get('x')?.docs.read().toArray(), [3]);
+});
+
+test('a snapshot is refused unless it is exactly the expected one', (t) => {
+  const random = randomFrom(3);
+  const config = compileIndexConfig({});
+  const shard = new ShardIndex(config);
+  for (let docId = 0; docId < 300; docId++) shard.upsert(docId, makeDocument(random, docId));
+  shard.trim();
+  const identity = identityOf({});
+  const file = concat(encodeShardSnapshot(shard, identity));
+  t.notThrows(() => decodeShardSnapshot(file, identity, config));
+  for (const change of [{ commitSeq: 43 }, { shard: 2 }, { shardCount: 8 }, { indexUid: 'other' }, { settingsFingerprint: 'x' }]) {
+    t.throws(() => decodeShardSnapshot(file, { ...identity, ...change }, config), { instanceOf: SnapshotFormatError }, JSON.stringify(change));
+  }
+  t.throws(() => decodeShardSnapshot(file.subarray(0, file.length - 9), identity, config), { instanceOf: SnapshotFormatError });
+  t.throws(() => decodeShardSnapshot(file.subarray(0, 20), identity, config), { instanceOf: SnapshotFormatError });
+  t.throws(() => decodeShardSnapshot(Buffer.alloc(0), identity, config), { instanceOf: SnapshotFormatError });
+  for (const at of [40, Math.floor(file.length / 2), file.length - 1]) {
+    const corrupt = Buffer.from(file);
+    corrupt[at] = corrupt[at]! ^ 0x5a;
+    t.throws(() => decodeShardSnapshot(corrupt, identity, config), { instanceOf: SnapshotFormatError }, `byte ${at}`);
+  }
+});
+
+test('a snapshot read from its file in parts gives the same shard; a damaged file is refused', (t) => {
+  const random = randomFrom(11);
+  const config = compileIndexConfig({});
+  const shard = new ShardIndex(config);
+  for (let docId = 0; docId < 400; docId++) shard.upsert(docId, makeDocument(random, docId));
+  shard.trim();
+  const identity = identityOf({});
+  const folder = mkdtempSync(join(tmpdir(), 'skein-snapshot-'));
+  try {
+    const path = join(folder, '0.bin');
+    writeFileAtomically(path, folder, encodeShardSnapshot(shard, identity));
+    t.deepEqual(readdirSync(folder), ['0.bin'], 'no temporary file left');
+    const reader = SnapshotReader.fromFile(path);
+    const restored = decodeShardSnapshot(reader, identity, config);
+    sameAnswers(t, shard, restored, randomFrom(12));
+    const bytes = readFileSync(path);
+    for (const damage of [(b: Buffer) => b.subarray(0, b.length - 4), (b: Buffer) => { const c = Buffer.from(b); c[c.length >> 1] ^= 1; return c; }]) {
+      writeFileSync(path, damage(bytes));
+      t.throws(() => SnapshotReader.fromFile(path), { instanceOf: SnapshotFormatError });
+    }
+    t.is(openSnapshotFile(join(folder, 'missing.bin')), null);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test('bitmap lists round-trip', (t) => {
+  const bitmaps = [new roaring.RoaringBitmap32(), new roaring.RoaringBitmap32([1, 5, 70000]), roaring.RoaringBitmap32.fromRange(10, 200_000)];
+  const { bytes, ends } = encodeBitmaps(bitmaps);
+  t.deepEqual(decodeBitmaps(bytes, ends).map((bitmap) => bitmap.toArray()), bitmaps.map((bitmap) => bitmap.toArray()));
+  t.throws(() => decodeBitmaps(bytes.subarray(0, bytes.length - 1), ends));
+});

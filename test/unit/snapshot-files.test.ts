@@ -1,0 +1,20 @@
+import test from 'ava';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { snapshotFolder, snapshotPath, writeFileAtomically } from '../../src/shard/snapshot-files.js';
+
+test('a 400-character index uid gets a folder name the file system accepts, distinct per uid', (t) => {
+  const dbPath = mkdtempSync(join(tmpdir(), 'skein-snapshot-files-'));
+  try {
+    const longUid = 'b'.repeat(400);
+    const folder = snapshotFolder(dbPath, longUid);
+    t.true(Buffer.byteLength(basename(folder)) <= 255);
+    t.not(folder, snapshotFolder(dbPath, `${'b'.repeat(399)}c`));
+    writeFileAtomically(snapshotPath(dbPath, longUid, 0), folder, [new Uint8Array([1, 2, 3])]);
+    t.deepEqual([...readFileSync(snapshotPath(dbPath, longUid, 0))], [1, 2, 3]);
+    t.is(basename(snapshotFolder(dbPath, 'movies')), 'movies');
+  } finally {
+    rmSync(dbPath, { recursive: true, force: true });
+  }
+});
