@@ -7,7 +7,7 @@ import { FINISHED_STATUSES, type TaskRecord } from '../tasks/task-record.js';
 import { failedDetails, succeededDetails, type TaskDetails } from '../tasks/task-details.js';
 import type { Batch } from './batch-selection.js';
 import { emptyPlan, type BatchPlan } from './batch-plan.js';
-import { applyClear, applyDocumentAddition, applyDocumentDeletion, readUpdateFile } from './document-operations.js';
+import { applyClear, applyDocumentDeletion, applyUpdateFile, type Slicing } from './document-operations.js';
 import { applyIndexCreation, applyIndexDeletion, applyIndexUpdate, ensureIndex, indexNotFound } from './index-operations.js';
 import { mergeSettings } from './settings-merge.js';
 import { StagedIndex } from './staged-index.js';
@@ -20,6 +20,13 @@ export interface PlanningContext {
   now: string;
   /** Is this task still enqueued (a cancelation cancels only those)? */
   isEnqueued(uid: number): boolean;
+  /**
+   * Plan over this stage (the batch before, applied but not yet committed) instead of the last commit:
+   * planning ahead (plan-ahead.ts). The plan is valid only once that batch committed.
+   */
+  base?: StagedIndex;
+  /** How long document additions are planned between two pauses (PLANNING_SLICES unless given). */
+  slicing?: Slicing;
 }
 
 export async function planBatch(batch: Batch, context: PlanningContext): Promise<BatchPlan> {
@@ -63,10 +70,13 @@ function yieldToMessages(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** 5,000 documents take ~50 ms to plan: an enqueue waits at most about that long for its 202. */
+const PLANNING_SLICES: Slicing = { sliceSize: 5_000, pause: yieldToMessages };
+
 async function planIndexBatch(indexUid: string, tasks: TaskRecord[], context: PlanningContext): Promise<BatchPlan> {
   const plan = emptyPlan();
-  const stage = StagedIndex.fromStorage(context.storage, indexUid);
-  plan.index = { uid: indexUid, before: context.storage.indexes.get(indexUid) ?? null, stage };
+  const stage = context.base ? context.base.fork() : StagedIndex.fromStorage(context.storage, indexUid);
+  plan.index = { uid: indexUid, before: context.base ? context.base.record : context.storage.indexes.get(indexUid) ?? null, stage };
   let changed = false;
   for (const [position, task] of tasks.entries()) {
     // Planning reads update files and parses every document: each enqueue waiting meanwhile is a
@@ -85,7 +95,7 @@ async function planIndexBatch(indexUid: string, tasks: TaskRecord[], context: Pl
     }
     const fork = stage.fork();
     try {
-      const counts = applyTask(fork, task, context);
+      const counts = await applyTask(fork, task, context);
       stage.absorb(fork);
       changed = true;
       plan.results.set(task.uid, { status: 'succeeded', details: succeededDetails(task.details, counts), error: null });
@@ -98,13 +108,11 @@ async function planIndexBatch(indexUid: string, tasks: TaskRecord[], context: Pl
 }
 
 /** Applies one task to its fork; returns the counts its details report. */
-function applyTask(stage: StagedIndex, task: TaskRecord, context: PlanningContext): TaskDetails {
+async function applyTask(stage: StagedIndex, task: TaskRecord, context: PlanningContext): Promise<TaskDetails> {
   const content = task.content;
   switch (content.type) {
-    case 'documentAdditionOrUpdate': {
-      const documents = readUpdateFile(context.storage.updateFilesDir, content.updateFile);
-      return { indexedDocuments: applyDocumentAddition(stage, content, documents) };
-    }
+    case 'documentAdditionOrUpdate':
+      return { indexedDocuments: await applyUpdateFile(stage, content, context.storage.updateFilesDir, context.slicing ?? PLANNING_SLICES) };
     case 'documentDeletion':
       if ('byFilter' in content) return { deletedDocuments: applyDocumentDeletionByFilter(stage, content.byFilter) };
       return { deletedDocuments: 'clear' in content ? applyClear(stage) : applyDocumentDeletion(stage, content.ids) };

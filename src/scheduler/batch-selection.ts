@@ -15,8 +15,12 @@ export interface BatchLimits {
   maxDocuments: number;
 }
 
-/** 100k documents: a batch's documents are held in memory (staged JSON, write batches) until it commits. */
-export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxTasks: 1000, maxDocuments: 100_000 };
+/**
+ * 50k documents: a batch's documents are held in memory (staged JSON, write batches) until it commits,
+ * and the next batch is planned meanwhile (plan-ahead.ts). Halving the earlier 100k made the commit's
+ * synchronous transaction (enqueues wait on it) half as long; 1M documents loaded no slower.
+ */
+export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxTasks: 1000, maxDocuments: 50_000 };
 
 /** @param enqueued every enqueued task, in ascending uid order */
 export function selectBatch(enqueued: readonly TaskRecord[], limits: BatchLimits = DEFAULT_BATCH_LIMITS): Batch | null {

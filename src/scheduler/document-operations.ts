@@ -14,34 +14,64 @@ import type { StagedIndex } from './staged-index.js';
 type DocumentAddition = Extract<TaskContent, { type: 'documentAdditionOrUpdate' }>;
 type Document = Record<string, unknown>;
 
-/** Reads an NDJSON update file: one JSON object per non-empty line, kept with its text. */
-export function readUpdateFile(updateFilesDir: string, name: string): { text: string; document: Document }[] {
+type StagedDocument = { text: string; document: Document };
+
+/**
+ * Planning a task of many documents takes a while (~10 us a document): every `sliceSize` documents
+ * it awaits `pause` (a turn of the event loop), so the scheduler thread answers enqueues meanwhile.
+ */
+export interface Slicing {
+  sliceSize: number;
+  pause: () => Promise<void>;
+}
+
+/**
+ * Reads the task's NDJSON update file (one JSON object per non-empty line, kept with its text) and
+ * applies it with applyDocumentAddition, pausing between slices; returns indexedDocuments.
+ */
+export async function applyUpdateFile(stage: StagedIndex, content: DocumentAddition, updateFilesDir: string, slicing: Slicing): Promise<number> {
+  const lines = updateFileLines(updateFilesDir, content.updateFile);
+  const documents: StagedDocument[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (i > 0 && i % slicing.sliceSize === 0) await slicing.pause();
+    parseUpdateLine(lines[i]!, documents);
+  }
+  if (documents.length === 0) return applyDocumentAddition(stage, content, documents);
+  // Slice by slice: ids are still checked in order, and a failure discards the task's fork whole.
+  for (let start = 0; start < documents.length; start += slicing.sliceSize) {
+    if (start > 0) await slicing.pause();
+    applyDocumentAddition(stage, content, documents.slice(start, start + slicing.sliceSize));
+  }
+  return documents.length;
+}
+
+function updateFileLines(updateFilesDir: string, name: string): string[] {
   let content: string;
   try {
     content = readFileSync(join(updateFilesDir, name), 'utf8');
   } catch (cause) {
     throw new SkeinError('internal', `Update file \`${name}\` could not be read: ${(cause as Error).message}`);
   }
-  const out: { text: string; document: Document }[] = [];
-  for (const line of content.split('\n')) {
-    const text = line.trim();
-    if (text === '') continue;
-    let document: unknown;
-    try {
-      document = JSON.parse(text);
-    } catch (cause) {
-      throw new SkeinError('malformed_payload', `The \`ndjson\` payload provided is malformed. \`${(cause as Error).message}\`.`);
-    }
-    if (document === null || typeof document !== 'object' || Array.isArray(document)) {
-      throw new SkeinError('malformed_payload', 'The `ndjson` payload provided is malformed. `data are neither an object nor a list of objects`.');
-    }
-    out.push({ text, document: document as Document });
+  return content.split('\n');
+}
+
+function parseUpdateLine(line: string, out: StagedDocument[]): void {
+  const text = line.trim();
+  if (text === '') return;
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (cause) {
+    throw new SkeinError('malformed_payload', `The \`ndjson\` payload provided is malformed. \`${(cause as Error).message}\`.`);
   }
-  return out;
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) {
+    throw new SkeinError('malformed_payload', 'The `ndjson` payload provided is malformed. `data are neither an object nor a list of objects`.');
+  }
+  out.push({ text, document: document as Document });
 }
 
 /** POST (replace) or PUT (update: merge top-level fields) of the payload; returns indexedDocuments. */
-export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddition, documents: { text: string; document: Document }[]): number {
+export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddition, documents: StagedDocument[]): number {
   const record = stage.record!;
   if (documents.length === 0) {
     // An empty payload succeeds; a given primary key is still checked and stored (Meilisearch's add_no_documents).

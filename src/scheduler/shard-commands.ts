@@ -4,7 +4,6 @@
 import { shardOfDocId } from '../documents/doc-ids.js';
 import type { DocumentOpMessage } from '../protocol/messages.js';
 import { ownerOfShard } from '../protocol/placement.js';
-import type { Storage } from '../storage/environment.js';
 import type { IndexRecord } from '../storage/records.js';
 import { settingsChanged, type IndexPlan } from './batch-plan.js';
 import type { ShardCommand } from './shard-link.js';
@@ -19,13 +18,13 @@ export interface ApplyPhases {
   writes: AddressedCommand[];
 }
 
-export function applyCommands(plan: IndexPlan, workerCount: number, storage: Pick<Storage, 'documents'>): ApplyPhases {
+export function applyCommands(plan: IndexPlan, workerCount: number): ApplyPhases {
   const { before, uid } = plan;
   const after = plan.stage.record;
   if (after === null) return { prepare: before === null ? [] : toEveryWorker(workerCount, { kind: 'dropIndex', indexUid: uid }), writes: [] };
   const reload = before === null || settingsChanged(plan);
   const prepare = reload ? toEveryWorker(workerCount, loadIndex(after)) : [];
-  return { prepare, writes: writeBatches(plan, after, workerCount, before === null ? null : storage) };
+  return { prepare, writes: writeBatches(plan, after, workerCount, before !== null) };
 }
 
 /** Commands returning the shards to the committed state (LMDB still holds it when this runs). */
@@ -47,11 +46,11 @@ export function rollbackCommands(plan: IndexPlan, workerCount: number): Addresse
   }));
 }
 
-function writeBatches(plan: IndexPlan, after: IndexRecord, workerCount: number, committed: Pick<Storage, 'documents'> | null): AddressedCommand[] {
+function writeBatches(plan: IndexPlan, after: IndexRecord, workerCount: number, indexExisted: boolean): AddressedCommand[] {
   const opsByShard = new Map<number, DocumentOpMessage[]>();
   for (const [docId, document] of plan.stage.documents) {
     // A document created and deleted within the batch never reached a shard.
-    if (document === null && (committed === null || !committed.documents.doesExist([plan.uid, docId]))) continue;
+    if (document === null && (!indexExisted || !plan.stage.existedBefore(docId))) continue;
     const shard = shardOfDocId(docId, after.shardCount);
     let ops = opsByShard.get(shard);
     if (!ops) opsByShard.set(shard, (ops = []));

@@ -11,15 +11,15 @@ export class StagedIndex {
   /** null: the index does not exist (yet, or any more). */
   record: IndexRecord | null;
   /** docId -> document JSON, null = deleted. */
-  readonly documents = new Map<number, string | null>();
+  documents = new Map<number, string | null>();
   /** externalId -> docId, null = deleted. */
-  readonly externalIds = new Map<string, number | null>();
+  externalIds = new Map<string, number | null>();
 
   constructor(
     private readonly storage: CommittedReader,
     readonly uid: string,
     record: IndexRecord | null,
-    private readonly parent: StagedIndex | null = null,
+    private parent: StagedIndex | null = null,
   ) {
     this.record = record === null ? null : structuredClone(record);
   }
@@ -32,11 +32,24 @@ export class StagedIndex {
     return new StagedIndex(this.storage, this.uid, this.record, this);
   }
 
+  /**
+   * The parent's writes are committed now (a batch planned ahead over the previous batch's stage):
+   * reads go to LMDB, which holds the same, and the parent's documents can be freed.
+   */
+  detachFromCommittedParent(): void {
+    this.parent = null;
+  }
+
+  /** Whether the document existed before this stage's own writes (in a parent stage or the last commit). */
+  existedBefore(docId: number): boolean {
+    return this.parent ? this.parent.document(docId) !== undefined : this.storage.documents.doesExist([this.uid, docId]);
+  }
+
   /** Folds a fork's writes into this stage (the fork's task succeeded). */
   absorb(child: StagedIndex): void {
     this.record = child.record;
-    for (const [docId, document] of child.documents) this.documents.set(docId, document);
-    for (const [externalId, docId] of child.externalIds) this.externalIds.set(externalId, docId);
+    this.documents = merged(this.documents, child.documents);
+    this.externalIds = merged(this.externalIds, child.externalIds);
   }
 
   docIdOf(externalId: string): number | undefined {
@@ -72,6 +85,20 @@ export class StagedIndex {
     }
     return live;
   }
+}
+
+/**
+ * older's entries overridden by newer's, copying the smaller map into the larger (a batch of equal
+ * tasks copies each task's writes once, not every earlier task's again). The order of entries is
+ * not kept: nothing reads a stage in write order (one entry per document).
+ */
+function merged<K, V>(older: Map<K, V>, newer: Map<K, V>): Map<K, V> {
+  if (newer.size >= older.size) {
+    for (const [key, value] of older) if (!newer.has(key)) newer.set(key, value);
+    return newer;
+  }
+  for (const [key, value] of newer) older.set(key, value);
+  return older;
 }
 
 export function committedExternalIds(storage: Pick<Storage, 'externalIds'>, uid: string): Map<string, number> {

@@ -11,6 +11,7 @@ import { nowRfc3339 } from '../tasks/timestamps.js';
 import { commitBatch, commitBatchFailure, markEnqueuedAgain, markProcessing, updateFilesOf, type CommitOutcome } from './batch-commit.js';
 import type { BatchPlan, IndexPlan } from './batch-plan.js';
 import { planBatch } from './batch-planner.js';
+import { canPlanAhead, coveredTasks, takePlan, type PlanAhead } from './plan-ahead.js';
 import { DEFAULT_BATCH_LIMITS, selectBatch, type BatchLimits } from './batch-selection.js';
 import { noFailurePoints, type FailurePointHandler } from './failure-points.js';
 import { deleteUpdateFiles, recoverQueue } from './recovery.js';
@@ -50,6 +51,9 @@ export class Scheduler {
   private wakeRequested = false;
   private inFlight: ReadonlySet<number> = new Set();
   private abortRequested = false;
+  /** The next batch, planned while the shards applied the previous one (plan-ahead.ts). */
+  private ahead: PlanAhead | null = null;
+  private plannedAheadCount = 0;
   private readonly now: () => string;
   private readonly failurePoint: FailurePointHandler;
   private readonly log: (message: string) => void;
@@ -62,6 +66,11 @@ export class Scheduler {
 
   get state(): SchedulerState {
     return this.stateValue;
+  }
+
+  /** Batches whose plan was computed ahead, while the batch before was applied (tests, figures). */
+  get batchesPlannedAhead(): number {
+    return this.plannedAheadCount;
   }
 
   /** Uids of the enqueued tasks, in order. */
@@ -148,8 +157,12 @@ export class Scheduler {
       this.setState('idle');
       return false;
     }
+    // A plan made ahead is valid for this batch only (it assumed the batch before was the last commit).
+    const ahead = this.ahead;
+    this.ahead = null;
+    const covered = ahead ? coveredTasks(ahead, batch) : null;
     this.setState('markingProcessing');
-    const tasks = markProcessing(storage, batch.tasks, this.nextBatchUid++, this.now());
+    const tasks = markProcessing(storage, covered ?? batch.tasks, this.nextBatchUid++, this.now());
     for (const task of tasks) this.queue.delete(task.uid);
     this.inFlight = new Set(tasks.map((task) => task.uid));
     this.abortRequested = false;
@@ -157,7 +170,8 @@ export class Scheduler {
     let plan: BatchPlan | null = null;
     let outcome: CommitOutcome | null = null;
     try {
-      plan = await planBatch({ ...batch, tasks } as typeof batch, {
+      if (covered) this.plannedAheadCount++;
+      plan = covered ? takePlan(ahead!, tasks[0].startedAt!) : await planBatch({ ...batch, tasks } as typeof batch, {
         storage, shardsPerIndex: this.options.shardsPerIndex, now: tasks[0].startedAt!, isEnqueued: (uid) => this.queue.has(uid),
       });
       this.checkAbort();
@@ -187,9 +201,28 @@ export class Scheduler {
   }
 
   private async applyToShards(plan: IndexPlan): Promise<void> {
-    const { prepare, writes } = applyCommands(plan, this.options.shards.workerCount, this.options.storage);
+    const { prepare, writes } = applyCommands(plan, this.options.shards.workerCount);
     await this.sendAll(prepare);
-    await this.sendAll(writes);
+    const acknowledged = this.sendAll(writes);
+    acknowledged.catch(() => {}); // awaited below; not an unhandled rejection while planning ahead
+    await this.planAhead(plan);
+    await acknowledged;
+  }
+
+  /** While the shards index this batch: plan the next one over this batch's stage (plan-ahead.ts). */
+  private async planAhead(current: IndexPlan): Promise<void> {
+    const next = selectBatch([...this.queue.values()], this.options.limits ?? DEFAULT_BATCH_LIMITS);
+    if (!next || !canPlanAhead(next, current)) return;
+    const plannedAt = this.now();
+    try {
+      const plan = await planBatch(next, {
+        storage: this.options.storage, shardsPerIndex: this.options.shardsPerIndex, now: plannedAt,
+        isEnqueued: (uid) => this.queue.has(uid), base: current.stage,
+      });
+      this.ahead = { tasks: next.tasks, plan, plannedAt };
+    } catch (cause) {
+      this.log(`planning ahead failed (the batch will be planned when it starts): ${(cause as Error).message}`);
+    }
   }
 
   private async sendAll(commands: AddressedCommand[]): Promise<void> {
@@ -201,6 +234,7 @@ export class Scheduler {
   /** rollingBack: shards back to the committed state, then the tasks re-enqueued (abort) or failed. */
   private async recoverFromFailedBatch(tasks: TaskRecord[], plan: BatchPlan | null, cause: unknown): Promise<void> {
     this.setState('rollingBack');
+    this.ahead = null; // planned over this batch's stage, which is not committed
     if (plan?.index) {
       try {
         await this.sendAll(rollbackCommands(plan.index, this.options.shards.workerCount));
