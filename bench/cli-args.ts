@@ -10,6 +10,8 @@ export interface BenchArgs {
   keepFiles: boolean;
   /** Server entry point to run instead of dist/src/cli.js (same flags). */
   serverCli: string | null;
+  /** Skein's --workers (shard worker threads); null keeps the server's default. */
+  workers: number | null;
   outputDirectory: string | null;
   help: boolean;
 }
@@ -26,6 +28,7 @@ export const usage = `usage: npm run bench -- [WORKLOAD ...] [options]
                       (default: the workload's "peers"; all four for the default workload)
   --no-restart        skip the restart phase (restart Skein on its database, time its first search)
   --keep-files        keep the server's database and log (printed path)
+  --workers N         Skein's shard worker threads (default: the server's, one per core but one)
   --server-cli PATH   run this script instead of dist/src/cli.js (same --db-path/--http-addr flags)
   --out DIR           write results there instead of bench/results
   --help`;
@@ -60,6 +63,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       // Node 20's parseArgs has no negated options: --no-restart is a flag of its own.
       'no-restart': { type: 'boolean', default: false },
       'server-cli': { type: 'string' },
+      workers: { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -79,6 +83,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     },
     keepFiles: values['keep-files'] ?? false,
     serverCli: values['server-cli'] ?? null,
+    workers: count(values.workers, '--workers') ?? null,
     outputDirectory: values.out ?? null,
     help: values.help ?? false,
   };

@@ -15,7 +15,8 @@ export interface RunReport {
   finishedAt: string;
   host: { node: string; platform: string; cpus: number; cpuModel: string; totalMemoryBytes: number };
   git: { commit: string | null; dirty: boolean | null };
-  overrides: WorkloadOverrides;
+  /** The command line's overrides of the workloads, and Skein's --workers when given. */
+  overrides: WorkloadOverrides & { workers?: number };
   results: WorkloadResult[];
 }
 

@@ -56,9 +56,9 @@ function selectWorkloads(args: BenchArgs): Workload[] {
   return paths.map((path) => applyOverrides(loadWorkloadFile(path), args.overrides));
 }
 
-async function runOne(workload: Workload, cliPath: string, keepFiles: boolean): Promise<WorkloadResult> {
+async function runOne(workload: Workload, cliPath: string, keepFiles: boolean, extraArgs: string[]): Promise<WorkloadResult> {
   log(`workload ${workload.name}: starting server`);
-  const server = await startSkeinServer({ cliPath, keepFiles });
+  const server = await startSkeinServer({ cliPath, keepFiles, extraArgs });
   log(`server pid ${server.pid} at ${server.baseUrl}`);
   const queries = buildQueries(createDataset(workload.dataset), workload.queries);
   let result: WorkloadResult;
@@ -80,7 +80,7 @@ async function runOne(workload: Workload, cliPath: string, keepFiles: boolean): 
   }
   if (reference) {
     log(`restart: new server on ${server.directory}, waiting for ${JSON.stringify(reference.q)} to answer ${reference.estimatedTotalHits} hits again`);
-    result.restart = await measureRestart({ cliPath, directory: server.directory, indexUid: workload.index.uid, keepFiles }, reference);
+    result.restart = await measureRestart({ cliPath, directory: server.directory, indexUid: workload.index.uid, keepFiles, extraArgs }, reference);
     const restart = result.restart;
     restart.emptyStartHealthySeconds = secondsBetween(server.spawnedAtMs, server.healthyAtMs);
     log(restart.error ? `restart failed: ${restart.error.split('\n')[0]}` : `restart: healthy after ${restart.healthySeconds} s, first search after ${restart.firstSearchSeconds} s`);
@@ -104,11 +104,11 @@ async function main(): Promise<number> {
     finishedAt: '',
     host: { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', totalMemoryBytes: totalmem() },
     git: gitInfo(),
-    overrides: args.overrides,
+    overrides: args.workers === null ? args.overrides : { ...args.overrides, workers: args.workers },
     results: [],
   };
   for (const workload of workloads) {
-    report.results.push(await runOne(workload, cliPath, args.keepFiles));
+    report.results.push(await runOne(workload, cliPath, args.keepFiles, args.workers === null ? [] : ['--workers', String(args.workers)]));
   }
   report.finishedAt = new Date().toISOString();
   const outputDirectory = args.outputDirectory ?? join(repoRoot, 'bench', 'results');

@@ -11,7 +11,7 @@ export interface SkeinOptions {
   httpAddr?: string;
   masterKey?: string | null;
   env?: SkeinEnv;
-  /** Shard worker threads. Default os.availableParallelism(). */
+  /** Shard worker threads. Default defaultWorkerCount(): one core fewer than the machine has. */
   workers?: number;
   /** Shards of a new index. Default = workers. */
   shardsPerIndex?: number;
@@ -29,9 +29,19 @@ export const DEFAULT_HTTP_ADDR = '127.0.0.1:7700';
 export const DEFAULT_PAYLOAD_SIZE_LIMIT = 100_000_000;
 export const MASTER_KEY_MIN_BYTES = 16;
 
+/**
+ * The front thread keeps a core to itself: at high request rates it is busy with HTTP, fan-out and
+ * merging, and a query waits for its slowest shard, so a worker that shares a core with the front
+ * holds every query back. On 2 cores, 1 worker answered about 1.4x the queries/s of 2 at 100k and
+ * 1M documents, and indexed about 15% slower (`npm run bench -- WORKLOAD --workers N`).
+ */
+export function defaultWorkerCount(cores: number): number {
+  return Math.max(1, cores - 1);
+}
+
 /** Fills defaults and rejects impossible values; throws a plain Error (a startup failure, not an HTTP answer). */
 export function resolveOptions(options: SkeinOptions = {}): ResolvedOptions {
-  const workers = options.workers ?? availableParallelism();
+  const workers = options.workers ?? defaultWorkerCount(availableParallelism());
   const resolved: ResolvedOptions = {
     dbPath: options.dbPath ?? './data.skein',
     httpAddr: options.httpAddr ?? DEFAULT_HTTP_ADDR,

@@ -60,6 +60,12 @@ test('runs and peers: defaults, workload values, overrides and validation', (t) 
   t.throws(() => parseBenchArgs(['--peers', 'minisearch,solr']), { message: /unknown peer "solr"/ });
 });
 
+test('--workers sets the server\'s worker threads; absent, the server keeps its default', (t) => {
+  t.is(parseBenchArgs(['--workers', '1']).workers, 1);
+  t.is(parseBenchArgs([]).workers, null);
+  t.throws(() => parseBenchArgs(['--workers', '0']), { message: /--workers/ });
+});
+
 test('every shipped workload file is valid', (t) => {
   const directory = workloadsDirectory;
   const names = listWorkloadFiles(directory).map((path) => loadWorkloadFile(path).name);

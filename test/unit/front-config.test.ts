@@ -1,7 +1,8 @@
 import test from 'ava';
 import { formatByteSize, parseByteSize } from '../../src/config/byte-size.js';
 import { parseCliOptions } from '../../src/config/cli-options.js';
-import { parseHttpAddr, resolveOptions } from '../../src/config/options.js';
+import { availableParallelism } from 'node:os';
+import { defaultWorkerCount, parseHttpAddr, resolveOptions } from '../../src/config/options.js';
 
 test('parseByteSize reads decimal and binary units and plain bytes', (t) => {
   t.is(parseByteSize('100 MB'), 100_000_000);
@@ -39,6 +40,13 @@ test('resolveOptions fills defaults and enforces the production master key', (t)
   t.throws(() => resolveOptions({ env: 'production', masterKey: 'short' }));
   t.notThrows(() => resolveOptions({ env: 'production', masterKey: 'a-master-key-of-16+bytes' }));
   t.throws(() => resolveOptions({ workers: 0 }));
+});
+
+test('the default worker count leaves the front thread a core, and is at least one', (t) => {
+  t.is(defaultWorkerCount(1), 1);
+  t.is(defaultWorkerCount(2), 1);
+  t.is(defaultWorkerCount(8), 7);
+  t.is(resolveOptions({}).workers, defaultWorkerCount(availableParallelism()));
 });
 
 test('parseHttpAddr splits host and port', (t) => {
