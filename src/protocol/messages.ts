@@ -50,7 +50,8 @@ export type ShardCommandMessage =
   /** The worker's shards of the index now equal LMDB at this commit stamp (IndexRecord.commitSeq). */
   | { kind: 'indexCommitted'; commandId: number; indexUid: string; commitSeq: number }
   /** Snapshot every shard whose committed state is not on disk yet (src/shard/snapshot-keeper.ts). */
-  | { kind: 'saveSnapshots'; commandId: number };
+  /** prepareSearch: the scheduler is quiet (not shutting down), so the worker may spend seconds building. */
+  | { kind: 'saveSnapshots'; commandId: number; prepareSearch: boolean };
 
 export interface ShardAckMessage {
   commandId: number;

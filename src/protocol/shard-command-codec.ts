@@ -42,8 +42,7 @@ export function encodeShardCommand(command: ShardCommandMessage): ArrayBuffer {
       break;
     case 'saveSnapshots':
       bodyType = fb.ShardCommandBody.SaveSnapshots;
-      fb.SaveSnapshots.startSaveSnapshots(builder);
-      body = fb.SaveSnapshots.endSaveSnapshots(builder);
+      body = fb.SaveSnapshots.createSaveSnapshots(builder, command.prepareSearch);
       break;
   }
   return finishToTransferable(builder, fb.ShardCommand.createShardCommand(builder, command.commandId, bodyType, body));
@@ -94,8 +93,10 @@ export function decodeShardCommand(message: ArrayBuffer | Uint8Array): ShardComm
       const committed = command.body(new fb.IndexCommitted()) as fb.IndexCommitted;
       return { kind: 'indexCommitted', commandId, indexUid: committed.indexUid() ?? '', commitSeq: committed.commitSeq() };
     }
-    case fb.ShardCommandBody.SaveSnapshots:
-      return { kind: 'saveSnapshots', commandId };
+    case fb.ShardCommandBody.SaveSnapshots: {
+      const save = command.body(new fb.SaveSnapshots()) as fb.SaveSnapshots;
+      return { kind: 'saveSnapshots', commandId, prepareSearch: save.prepareSearch() };
+    }
     default:
       throw new Error(`unknown shard command body type ${command.bodyType()}`);
   }

@@ -18,8 +18,9 @@ export async function announceCommitted(storage: Pick<Storage, 'indexes'>, shard
   await sendToEveryWorker(shards, { kind: 'indexCommitted', indexUid, commitSeq }, log);
 }
 
-export async function saveSnapshots(shards: ShardCommandSender, log: (message: string) => void): Promise<void> {
-  await sendToEveryWorker(shards, { kind: 'saveSnapshots' }, log);
+/** prepareSearch: at idle time, the workers then also build their lazy search structures (not at shutdown). */
+export async function saveSnapshots(shards: ShardCommandSender, log: (message: string) => void, prepareSearch: boolean): Promise<void> {
+  await sendToEveryWorker(shards, { kind: 'saveSnapshots', prepareSearch }, log);
 }
 
 async function sendToEveryWorker(shards: ShardCommandSender, command: Parameters<ShardCommandSender['send']>[1],

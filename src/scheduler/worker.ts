@@ -47,7 +47,7 @@ const scheduler: Scheduler = new Scheduler({
 });
 // Shard snapshots once indexing has been quiet for a while (src/scheduler/snapshot-commands.ts).
 const snapshotTrigger = new SnapshotTrigger(() => scheduler.state === 'idle' && scheduler.enqueuedUids.length === 0,
-  () => saveSnapshots(shardLink, log));
+  () => saveSnapshots(shardLink, log, true));
 
 seedDefaultKeys(storage);
 const ready = scheduler.start();
@@ -72,7 +72,7 @@ port.on('message', (buffer: ArrayBuffer | Uint8Array) => {
     // No new batch; the shards save what is committed (an index whose batch is in flight is skipped by its worker).
     scheduler.pause();
     snapshotTrigger.stop();
-    void saveSnapshots(shardLink, log).then(() => post({ kind: 'shutdownPrepared', requestId: message.requestId }));
+    void saveSnapshots(shardLink, log, false).then(() => post({ kind: 'shutdownPrepared', requestId: message.requestId }));
     return;
   }
   if (message.kind !== 'enqueueTask') return;

@@ -119,10 +119,16 @@ export class NearPairPostings {
    * followed at the next position of its field by a word of `right`, or one word of both sides;
    * 2 = also one position between them, or `right` just before `left`.
    */
-  pairDocsWithin(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32): RoaringBitmap32 {
-    // Built on first use (after a bulk load through write batches, the first search pays it) and
-    // again once too much changed.
+  /**
+   * Built on first use (after a bulk load through write batches, the first search pays it, unless the
+   * worker got to it when idle: ShardIndex.prepareForSearch) and again once too much changed.
+   */
+  buildIfStale(): void {
     if (this.changes.needsBuild(this.documents.size)) this.build();
+  }
+
+  pairDocsWithin(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32): RoaringBitmap32 {
+    this.buildIfStale();
     const frequentLeft = left.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
     const frequentRight = right.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
     const runs: (Uint32Array | RoaringBitmap32)[] = [];

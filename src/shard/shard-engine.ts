@@ -127,6 +127,11 @@ export class ShardEngine {
     target.flushWrites();
   }
 
+  /** ShardIndex.prepareForSearch on every shard of the worker. */
+  prepareForSearch(): void {
+    for (const state of this.indexes.values()) for (const shard of state.shards.values()) shard.prepareForSearch();
+  }
+
   search(query: EngineSearch): EngineSearchResult {
     const state = this.indexes.get(query.indexUid);
     if (!state) throw new SkeinError('index_not_found', `Index \`${query.indexUid}\` not found.`);

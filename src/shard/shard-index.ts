@@ -134,6 +134,20 @@ export class ShardIndex {
     if (this.derivedWordsCache.size > 0) this.derivedWordsCache.clear();
   }
 
+  /**
+   * Builds now what the next searches would otherwise build on their way (after a bulk load, a
+   * million documents' rank lists and pair tables take seconds): the worker calls it when the
+   * scheduler has been quiet a while (never between the batches of a bulk load, where it would
+   * rebuild after every batch).
+   */
+  prepareForSearch(): void {
+    this.flushWrites();
+    this.rankPostings.rebuildIfStale();
+    this.positionPostings.rebuildIfStale();
+    this.nearPairs.buildIfStale();
+    this.soleWordFields.buildIfStale();
+  }
+
   /** `extraAlternatives`: synonyms the word has as part of a multi-word key (not cached: they depend on the query). */
   derive(word: string, isPrefix: boolean, budget: number, extraAlternatives: readonly (readonly string[])[] = []): TermDerivations {
     const derivations = this.cachedDerive(word, isPrefix, budget);

@@ -35,9 +35,14 @@ export class SoleWordFields {
     this.changes.markBuilt();
   }
 
+  /** Built when never built or too stale (searches call it; so does an idle worker). */
+  buildIfStale(): void {
+    if (this.changes.needsBuild(this.documents.size)) this.build();
+  }
+
   /** Documents of `universe` with a one-word field holding one of the words (built on first use). */
   docsOf(wordIds: readonly number[], universe: RoaringBitmap32): RoaringBitmap32 {
-    if (this.changes.needsBuild(this.documents.size)) this.build();
+    this.buildIfStale();
     const found = RoaringBitmap32.orMany(wordIds.map((wordId) => this.byWord.get(wordId) ?? new RoaringBitmap32()));
     found.andNotInPlace(this.changes.changed);
     found.andInPlace(universe);

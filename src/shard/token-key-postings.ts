@@ -63,14 +63,20 @@ export class TokenKeyPostings {
   }
 
   /**
+   * After writes of a good share of the shard (a bulk load by batches), one full rebuild costs less
+   * than building the words of each search from their documents (searches call it; so does an idle worker).
+   */
+  rebuildIfStale(): void {
+    if (this.writtenSinceBuild >= Math.max(FULL_REBUILD_MIN_TOKENS, this.builtTokens / 4)) this.buildAll();
+  }
+
+  /**
    * [key]: documents holding one of the words with that key (not disjoint across keys: a document
    * may hold the words in several places). Trailing empty keys are cut. Read-only: a bitmap may be
    * the word's own list.
    */
   unionByKey(wordIds: readonly number[]): RoaringBitmap32[] {
-    // After writes of a good share of the shard (a bulk load by batches), one full rebuild costs less
-    // than building the words of each search from their documents.
-    if (this.writtenSinceBuild >= Math.max(FULL_REBUILD_MIN_TOKENS, this.builtTokens / 4)) this.buildAll();
+    this.rebuildIfStale();
     const unkept = this.buildMissing(wordIds);
     const perKey: RoaringBitmap32[][] = [];
     const loose: number[][] = [];

@@ -86,7 +86,18 @@ function applyCommand(command: ShardCommandMessage): void {
       break;
     case 'saveSnapshots':
       snapshots.saveAll();
+      // After the ack: the scheduler does not wait for it, and searches queued meanwhile would have built it anyway.
+      if (command.prepareSearch) setImmediate(prepareForSearch);
       break;
+  }
+}
+
+function prepareForSearch(): void {
+  try {
+    engine.prepareForSearch();
+  } catch (cause) {
+    // Only an optimization: searches build what is missing themselves.
+    process.emitWarning(`shard worker ${data.workerIndex}: preparing for searches failed: ${(cause as Error).message}`);
   }
 }
 

@@ -125,3 +125,21 @@ for (const rewritten of [false, true]) {
     }
   });
 }
+
+test('prepareForSearch builds the pair tables ahead of the searches, which then answer the same', (t) => {
+  const random = randomFrom(9);
+  const documents = Array.from({ length: 300 }, (_, docId) => makeDocument(random, docId));
+  const prepared = new ShardIndex(compileIndexConfig({}));
+  const lazy = new ShardIndex(compileIndexConfig({}));
+  documents.forEach((document, docId) => {
+    prepared.upsert(docId, document);
+    lazy.upsert(docId, document);
+  });
+  t.is(prepared.nearPairs.byteLength, 0);
+  prepared.prepareForSearch();
+  t.true(prepared.nearPairs.byteLength > 0);
+  for (const q of ['alpha beta', 'gamma delta kappa', 'beta alp', 'rare1 alpha']) {
+    const search = (shard: ShardIndex) => shard.search({ q, hitsWanted: 20, matchingStrategy: 'last' }).hits;
+    t.deepEqual(search(prepared), search(lazy), q);
+  }
+});

@@ -35,7 +35,8 @@ test('every shard command survives encoding', (t) => {
     { kind: 'loadIndex', commandId: 3, indexUid: 'a', shardCount: 4, settings: { searchableAttributes: ['*'] } },
     { kind: 'dropIndex', commandId: 4, indexUid: 'a' },
     { kind: 'indexCommitted', commandId: 6, indexUid: 'a', commitSeq: 4_000_000_000 },
-    { kind: 'saveSnapshots', commandId: 7 },
+    { kind: 'saveSnapshots', commandId: 7, prepareSearch: false },
+    { kind: 'saveSnapshots', commandId: 8, prepareSearch: true },
   ];
   for (const command of commands) t.deepEqual(decodeShardCommand(encodeShardCommand(command)), command);
   t.deepEqual(decodeShardAck(encodeShardAck({ commandId: 5, error: null })), { commandId: 5, error: null });

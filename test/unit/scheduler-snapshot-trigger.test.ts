@@ -1,7 +1,7 @@
 // SnapshotTrigger: snapshots are asked for only after a quiet delay with the scheduler idle, never
 // while it works (a bulk load), and never after stop().
 import test from 'ava';
-import { SnapshotTrigger } from '../../src/scheduler/snapshot-commands.js';
+import { saveSnapshots, SnapshotTrigger } from '../../src/scheduler/snapshot-commands.js';
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
@@ -33,4 +33,17 @@ test('waits while the scheduler is busy, and stop() cancels', async (t) => {
   trigger.stop();
   await sleep(50);
   t.is(saves, 1);
+});
+
+test('saveSnapshots asks every worker, with prepareSearch only when the scheduler is quiet (not at shutdown)', async (t) => {
+  const sent: { worker: number; command: unknown }[] = [];
+  const shards = { workerCount: 2, send: async (worker: number, command: unknown) => { sent.push({ worker, command }); } };
+  await saveSnapshots(shards as never, () => {}, true);
+  await saveSnapshots(shards as never, () => {}, false);
+  t.deepEqual(sent, [
+    { worker: 0, command: { kind: 'saveSnapshots', prepareSearch: true } },
+    { worker: 1, command: { kind: 'saveSnapshots', prepareSearch: true } },
+    { worker: 0, command: { kind: 'saveSnapshots', prepareSearch: false } },
+    { worker: 1, command: { kind: 'saveSnapshots', prepareSearch: false } },
+  ]);
 });

@@ -1064,8 +1064,17 @@ static getSizePrefixedRootAsSaveSnapshots(bb:flatbuffers.ByteBuffer, obj?:SaveSn
   return (obj || new SaveSnapshots()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+prepareSearch():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startSaveSnapshots(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(1);
+}
+
+static addPrepareSearch(builder:flatbuffers.Builder, prepareSearch:boolean) {
+  builder.addFieldInt8(0, +prepareSearch, +false);
 }
 
 static endSaveSnapshots(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -1073,8 +1082,9 @@ static endSaveSnapshots(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createSaveSnapshots(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createSaveSnapshots(builder:flatbuffers.Builder, prepareSearch:boolean):flatbuffers.Offset {
   SaveSnapshots.startSaveSnapshots(builder);
+  SaveSnapshots.addPrepareSearch(builder, prepareSearch);
   return SaveSnapshots.endSaveSnapshots(builder);
 }
 }
