@@ -22,9 +22,15 @@ export function snapshotPath(dbPath: string, indexUid: string, shard: number): s
   return join(snapshotFolder(dbPath, indexUid), `${shard}.bin`);
 }
 
+export function temporaryPathOf(path: string): string {
+  return `${path}.tmp`;
+}
+
 export function writeFileAtomically(path: string, folder: string, chunks: readonly Uint8Array[]): void {
   mkdirSync(folder, { recursive: true });
-  const temporary = `${path}.tmp-${process.pid}`;
+  // One temporary name per shard (only its owner writes it): a save cut short by a kill leaves at most
+  // one stray file per shard, truncated by the next save, instead of one per crash.
+  const temporary = temporaryPathOf(path);
   const fd = openSync(temporary, 'w');
   try {
     for (const chunk of chunks) {

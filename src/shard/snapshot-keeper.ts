@@ -3,13 +3,14 @@
 // index. The rule that keeps snapshots correct: a shard is written only under the commit stamp the
 // scheduler announced (IndexCommitted) for the state the worker holds; any write, reload or load
 // makes the index's state unstamped until the next announcement.
+import { rmSync } from 'node:fs';
 import { ownerOfShard } from '../protocol/placement.js';
 import type { IndexConfig } from './index-config.js';
 import type { ShardEngine } from './shard-engine.js';
 import type { ShardIndex } from './shard-index.js';
 import { decodeShardSnapshot, encodeShardSnapshot, settingsFingerprint, type ShardSnapshotIdentity } from './shard-snapshot.js';
 import { SnapshotFormatError } from './snapshot-container.js';
-import { openSnapshotFile, removeSnapshots, snapshotFolder, snapshotPath, writeFileAtomically } from './snapshot-files.js';
+import { openSnapshotFile, removeSnapshots, snapshotFolder, snapshotPath, temporaryPathOf, writeFileAtomically } from './snapshot-files.js';
 
 export class SnapshotKeeper {
   /** Per index: the commit stamp of the state held in memory; null while it holds unannounced changes. */
@@ -27,6 +28,7 @@ export class SnapshotKeeper {
   restore(indexUid: string, shard: number, shardCount: number, commitSeq: number, config: IndexConfig): ShardIndex | null {
     const path = snapshotPath(this.dbPath, indexUid, shard);
     const identity = this.identity(indexUid, shard, shardCount, commitSeq, config);
+    rmSync(temporaryPathOf(path), { force: true }); // a save cut short by a kill
     try {
       const file = openSnapshotFile(path);
       if (file === null) return null;
