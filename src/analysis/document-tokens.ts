@@ -3,6 +3,7 @@
 import { flattenDocument, selectsField } from '../documents/flatten.js';
 import { defaultClassifier, type CharClassifier } from './separators.js';
 import { MAX_POSITION, tokenizeInto } from './tokenizer.js';
+import { tokenizeIdsInto, type WordInterner } from './tokenize-ids.js';
 
 export interface FieldTokens {
   /** Flattened field name. */
@@ -38,10 +39,54 @@ export function analyzeDocument(document: Record<string, unknown>, options: Docu
     if (rank < 0) continue;
     const words: string[] = [];
     const positions: number[] = [];
-    collectValue(value, 0, words, positions, options);
+    collectValue(value, 0, { words, positions, options, interner: null, ids: null });
     if (words.length > 0) out.push({ field, rank, words, positions });
   }
   return out;
+}
+
+/** A document's tokens as the shard's forward index stores them (flat, one entry per token). */
+export interface DocumentTokenArrays {
+  /** Rank of each field with words, by field ordinal. */
+  fieldRanks: number[];
+  wordIds: number[];
+  /** Field ordinal of each token. */
+  fields: number[];
+  positions: number[];
+}
+
+/**
+ * analyzeDocument with each word interned and everything appended to flat arrays (no per-field
+ * objects): what ShardIndex.upsert indexes. Same fields, ranks, words and positions.
+ */
+export function analyzeDocumentInto(document: Record<string, unknown>, options: DocumentAnalysisOptions, interner: WordInterner,
+  out: DocumentTokenArrays): void {
+  const everyField = options.searchableAttributes.includes('*');
+  const rankOf = everyField ? null : selectorRanks(options);
+  const { fieldRanks, wordIds, fields, positions } = out;
+  const sink: TokenSink = { words: null, positions, options, interner, ids: wordIds };
+  let ordinal = 0;
+  for (const [field, value] of fieldsOf(document)) {
+    if (isPlainObject(value)) continue;
+    const fieldOrdinal = ordinal++;
+    const rank = rankOf === null ? fieldOrdinal : rankOf(field);
+    if (rank < 0) continue;
+    const before = wordIds.length;
+    collectValue(value, 0, sink);
+    if (wordIds.length === before) continue;
+    const tokenField = fieldRanks.length;
+    fieldRanks.push(rank);
+    for (let k = before; k < wordIds.length; k++) fields.push(tokenField);
+  }
+}
+
+/** Where collectValue appends: words (analyzeDocument) or their ids (analyzeDocumentInto). */
+interface TokenSink {
+  words: string[] | null;
+  positions: number[];
+  options: DocumentAnalysisOptions;
+  interner: WordInterner | null;
+  ids: number[] | null;
 }
 
 const rankCaches = new WeakMap<DocumentAnalysisOptions, (field: string) => number>();
@@ -93,22 +138,25 @@ function walkSimple(object: Record<string, unknown>, prefix: string | null, out:
 }
 
 /** Adds the words of a value (recursing into arrays, skipping objects and null) and returns the next free position. */
-function collectValue(value: unknown, position: number, words: string[], positions: number[], options: DocumentAnalysisOptions): number {
+function collectValue(value: unknown, position: number, sink: TokenSink): number {
   if (position >= MAX_POSITION) return position;
-  if (typeof value === 'string') return collectText(value, position, words, positions, options);
-  if (typeof value === 'number' || typeof value === 'boolean') return collectText(String(value), position, words, positions, options);
+  if (typeof value === 'string') return collectText(value, position, sink);
+  if (typeof value === 'number' || typeof value === 'boolean') return collectText(String(value), position, sink);
   if (Array.isArray(value)) {
     let next = position;
-    for (const element of value) next = collectValue(element, next, words, positions, options);
+    for (const element of value) next = collectValue(element, next, sink);
     return next;
   }
   return position;
 }
 
-function collectText(text: string, position: number, words: string[], positions: number[], options: DocumentAnalysisOptions): number {
+function collectText(text: string, position: number, sink: TokenSink): number {
   // Stop words take a position but are not indexed. Array elements are separated as if by a hard
   // separator: the returned position leaves that gap after the text.
-  return tokenizeInto(text, position, options.classify ?? defaultClassifier, words, positions, options.stopWords);
+  const { options } = sink;
+  const classify = options.classify ?? defaultClassifier;
+  if (sink.interner !== null) return tokenizeIdsInto(text, position, classify, sink.interner, sink.ids!, sink.positions, options.stopWords);
+  return tokenizeInto(text, position, classify, sink.words!, sink.positions, options.stopWords);
 }
 
 function isPlainObject(value: unknown): boolean {

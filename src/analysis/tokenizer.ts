@@ -179,9 +179,10 @@ export function tokenizeInto(text: string, firstPosition: number, classify: Char
 function asciiTokenizeInto(text: string, firstPosition: number, words: string[], positions: number[],
   skip: ReadonlySet<string> | null): number {
   const wordsBefore = words.length;
+  const positionsBefore = positions.length;
   const abandon = () => {
     words.length = wordsBefore;
-    positions.length = wordsBefore;
+    positions.length = positionsBefore;
     return -1;
   };
   const lowered = text.toLowerCase();

@@ -5,6 +5,8 @@
 export const FAILURE_POINTS = [
   /** After `enqueued -> processing` is committed, before any shard is touched. */
   'afterMarkingProcessing',
+  /** After the next batch's writes were sent ahead (plan-ahead.ts), before this batch's acknowledgement and commit. */
+  'afterSentAhead',
   /** After every shard acked the batch's commands, before the LMDB commit. */
   'afterShardsApplied',
   /** Just before the commit transaction starts. */

@@ -5,6 +5,16 @@
 // batch selected starts with the same tasks right after N committed, discarded otherwise (N failed or
 // was aborted, a cancelation came first, any other batch ran in between). A crash while planning
 // ahead is a crash while N is applied: N's tasks are redone, N+1's were never started.
+//
+// Sending ahead: once planned, N+1's write batches are sent at once (a plan needing no LoadIndex),
+// so the workers index N+1 while this thread awaits N's acknowledgement and commits N. N+1's tasks
+// stay enqueued meanwhile; LMDB goes through the same states as without it, so a crash is again a
+// crash while N is applied. The shards then hold N+1's uncommitted writes, hence:
+//   - N's commit stamp is not announced (a worker would stamp N+1's writes): the stamp goes out
+//     after the last batch sent commits, or after the writes sent ahead are rolled back;
+//   - N fails or is aborted: N+1's documents are reloaded from LMDB too (before N's rollback);
+//   - the next batch is not N+1 (a cancelation came first...), or the scheduler pauses: they are
+//     reloaded from LMDB (holding N) before anything else is sent.
 import type { TaskContent, TaskRecord } from '../tasks/task-record.js';
 import type { BatchPlan, IndexPlan } from './batch-plan.js';
 import type { Batch } from './batch-selection.js';
@@ -15,6 +25,11 @@ export interface PlanAhead {
   plan: BatchPlan;
   /** The `now` planning used (the index's updatedAt), replaced by the batch's real start when taken. */
   plannedAt: string;
+  /**
+   * Its write batches were sent ahead, before the batch before committed (so the shard workers go on
+   * indexing while this thread commits): the shards' acknowledgement. null: not sent.
+   */
+  sent: Promise<void> | null;
 }
 
 /** Only document additions and deletions by ids of an index that exists after `current` are planned ahead. */

@@ -141,6 +141,10 @@ export class Scheduler {
       while (this.wakeRequested) {
         this.wakeRequested = false;
         while (!this.paused && await this.runNextBatch()) this.wakeRequested = false;
+        // Paused: writes sent ahead must not stay in the shards uncommitted meanwhile.
+        const ahead = this.ahead;
+        this.ahead = null;
+        if (ahead) await this.dropAhead(ahead);
       }
     } catch (cause) {
       this.setState('idle');
@@ -153,14 +157,19 @@ export class Scheduler {
     const { storage } = this.options;
     this.setState('selectingBatch');
     const batch = selectBatch([...this.queue.values()], this.options.limits ?? DEFAULT_BATCH_LIMITS);
+    // A plan made ahead is valid for this batch only (it assumed the batch before was the last commit).
+    const ahead = this.ahead;
+    this.ahead = null;
+    const covered = ahead && batch ? coveredTasks(ahead, batch) : null;
+    if (ahead && !covered) {
+      // Its writes (if sent) are undone first; then the batch is selected again (the queue may have changed meanwhile).
+      await this.dropAhead(ahead);
+      return true;
+    }
     if (!batch) {
       this.setState('idle');
       return false;
     }
-    // A plan made ahead is valid for this batch only (it assumed the batch before was the last commit).
-    const ahead = this.ahead;
-    this.ahead = null;
-    const covered = ahead ? coveredTasks(ahead, batch) : null;
     this.setState('markingProcessing');
     const tasks = markProcessing(storage, covered ?? batch.tasks, this.nextBatchUid++, this.now());
     for (const task of tasks) this.queue.delete(task.uid);
@@ -176,7 +185,7 @@ export class Scheduler {
       });
       this.checkAbort();
       this.setState('applyingToShards');
-      if (plan.index) await this.applyToShards(plan.index);
+      if (plan.index) await this.applyToShards(plan.index, covered ? ahead!.sent : null);
       this.failurePoint('afterShardsApplied');
       this.checkAbort();
       this.setState('committing');
@@ -191,22 +200,54 @@ export class Scheduler {
     }
     // Outside the try: once committed, nothing may turn the batch into a failure.
     if (outcome) this.publish(plan, outcome.updateFiles);
-    if (outcome && plan?.index) this.announceCommitted(plan.index.uid);
+    // Not while the next batch's writes, sent ahead, are in the shards uncommitted (plan-ahead.ts).
+    if (outcome && plan?.index && !this.hasWritesSentAhead()) this.announceCommitted(plan.index.uid);
     this.setState('idle');
     return true;
+  }
+
+  private hasWritesSentAhead(): boolean {
+    return this.ahead !== null && this.ahead.sent !== null;
   }
 
   private checkAbort(): void {
     if (this.abortRequested) throw new BatchAborted('batch interrupted by a task cancelation');
   }
 
-  private async applyToShards(plan: IndexPlan): Promise<void> {
-    const { prepare, writes } = applyCommands(plan, this.options.shards.workerCount);
-    await this.sendAll(prepare);
-    const acknowledged = this.sendAll(writes);
-    acknowledged.catch(() => {}); // awaited below; not an unhandled rejection while planning ahead
+  /** sentAhead: the acknowledgement of the plan's writes when they were sent ahead (plan-ahead.ts). */
+  private async applyToShards(plan: IndexPlan, sentAhead: Promise<void> | null): Promise<void> {
+    let acknowledged = sentAhead;
+    if (acknowledged === null) {
+      const { prepare, writes } = applyCommands(plan, this.options.shards.workerCount);
+      await this.sendAll(prepare);
+      acknowledged = this.sendAll(writes);
+      acknowledged.catch(() => {}); // awaited below; not an unhandled rejection while planning ahead
+    }
     await this.planAhead(plan);
     await acknowledged;
+  }
+
+  /** The next batch's writes, sent before this one commits when they need no LoadIndex first; null when not sent. */
+  private sendAhead(plan: BatchPlan): Promise<void> | null {
+    if (!plan.index || this.abortRequested) return null;
+    const { prepare, writes } = applyCommands(plan.index, this.options.shards.workerCount);
+    if (prepare.length > 0 || writes.length === 0) return null;
+    const acknowledged = this.sendAll(writes);
+    acknowledged.catch(() => {}); // awaited by the batch that takes the plan, or dropped with a rollback
+    this.failurePoint('afterSentAhead');
+    return acknowledged;
+  }
+
+  /** A plan made ahead that no batch takes: the writes sent ahead (if any) are undone from LMDB, then the stamp announced. */
+  private async dropAhead(ahead: PlanAhead): Promise<void> {
+    if (!ahead.sent || !ahead.plan.index) return;
+    this.setState('rollingBack');
+    try {
+      await this.sendAll(rollbackCommands(ahead.plan.index, this.options.shards.workerCount));
+      this.announceCommitted(ahead.plan.index.uid);
+    } catch (cause) {
+      this.log(`shard rollback of the writes sent ahead failed: ${(cause as Error).message}`);
+    }
   }
 
   /** While the shards index this batch: plan the next one over this batch's stage (plan-ahead.ts). */
@@ -219,7 +260,7 @@ export class Scheduler {
         storage: this.options.storage, shardsPerIndex: this.options.shardsPerIndex, now: plannedAt,
         isEnqueued: (uid) => this.queue.has(uid), base: current.stage,
       });
-      this.ahead = { tasks: next.tasks, plan, plannedAt };
+      this.ahead = { tasks: next.tasks, plan, plannedAt, sent: this.sendAhead(plan) };
     } catch (cause) {
       this.log(`planning ahead failed (the batch will be planned when it starts): ${(cause as Error).message}`);
     }
@@ -234,10 +275,14 @@ export class Scheduler {
   /** rollingBack: shards back to the committed state, then the tasks re-enqueued (abort) or failed. */
   private async recoverFromFailedBatch(tasks: TaskRecord[], plan: BatchPlan | null, cause: unknown): Promise<void> {
     this.setState('rollingBack');
+    const ahead = this.ahead;
     this.ahead = null; // planned over this batch's stage, which is not committed
     if (plan?.index) {
+      const workerCount = this.options.shards.workerCount;
+      // Writes sent ahead are undone first: this batch's rollback may drop the index they were planned over.
+      const undoAhead = ahead?.sent && ahead.plan.index ? rollbackCommands(ahead.plan.index, workerCount) : [];
       try {
-        await this.sendAll(rollbackCommands(plan.index, this.options.shards.workerCount));
+        await this.sendAll([...undoAhead, ...rollbackCommands(plan.index, workerCount)]);
         this.announceCommitted(plan.index.uid);
       } catch (rollbackError) {
         this.log(`shard rollback failed: ${(rollbackError as Error).message}`);

@@ -100,6 +100,7 @@ export class ShardEngine {
    */
   writeBatch(indexUid: string, shard: number, ops: readonly DocumentOpMessage[]): void {
     const target = this.shard(indexUid, shard);
+    target.previousRecentDocuments = target.recentDocuments;
     target.recentDocuments = new Map();
     // Old versions go first, so (with the scheduler's one op per document) no removal below has to
     // wait on the buffered additions of the batch; applying in order afterwards keeps any op list exact.
@@ -119,6 +120,7 @@ export class ShardEngine {
   reloadDocuments(indexUid: string, shard: number, docIds: readonly number[], source: DocumentSource): void {
     const target = this.shard(indexUid, shard);
     target.recentDocuments = new Map();
+    target.previousRecentDocuments = new Map();
     for (const docId of docIds) {
       const document = source.get(indexUid, docId);
       if (document === undefined) target.delete(docId);
@@ -142,12 +144,12 @@ export class ShardEngine {
   }
 
 
-  /** JSON of a document written by the latest write batch of its shard (maybe not committed yet). */
+  /** JSON of a document written by the latest two write batches of its shard (maybe not committed yet). */
   recentDocument(indexUid: string, docId: number): string | undefined {
     const state = this.indexes.get(indexUid);
     if (!state) return undefined;
     for (const shard of state.shards.values()) {
-      const text = shard.recentDocuments.get(docId);
+      const text = shard.recentDocuments.get(docId) ?? shard.previousRecentDocuments.get(docId);
       if (text !== undefined) return text;
     }
     return undefined;

@@ -2,7 +2,7 @@
 // Everything here is synchronous and thread-free, so tests and the bench drive it directly.
 import { LRUCache } from 'lru-cache';
 import roaring from 'roaring';
-import { analyzeDocument } from '../analysis/document-tokens.js';
+import { analyzeDocument, analyzeDocumentInto } from '../analysis/document-tokens.js';
 import { selectsField } from '../documents/flatten.js';
 import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, withSynonyms, type TermDerivations } from './derivations.js';
 import { documentHasPhrase } from './match-profile-builder.js';
@@ -53,6 +53,8 @@ export class ShardIndex {
    * after every shard acknowledged, and a search in between must still be able to show them.
    */
   recentDocuments = new Map<number, string>();
+  /** The write batch before's: with the next batch sent ahead (scheduler plan-ahead.ts), it may not be committed yet either. */
+  previousRecentDocuments = new Map<number, string>();
   /** Values of the filterable / sortable / distinct fields (filters, facets, sort). */
   readonly facets: FacetStore;
   /** Some field is faceted (else upserts skip the facet store's flattening of every document). */
@@ -71,16 +73,36 @@ export class ShardIndex {
   /** Indexes the document under docId, replacing what was there. */
   upsert(docId: number, document: Record<string, unknown>): void {
     this.delete(docId);
-    const fields = analyzeDocument(document, this.config.analysis);
     // Scratch arrays reused across documents: the forward index copies them into its arena.
     const { fieldRanks, wordIds, fields: fieldOrdinals, positions } = scratch;
     fieldRanks.length = wordIds.length = fieldOrdinals.length = positions.length = 0;
     const exactAttributes = this.config.exactAttributes;
     const vocabulary = this.vocabulary;
+    if (exactAttributes.length === 0) {
+      // Words interned as the tokenizer meets them (no string per known word).
+      analyzeDocumentInto(document, this.config.analysis, vocabulary, scratch);
+      for (let k = 0; k < wordIds.length; k++) vocabulary.addDocument(wordIds[k]!, docId);
+    } else this.collectWithExactAttributes(docId, document);
+    this.rankPostings.invalidateWords(wordIds);
+    this.positionPostings.invalidateWords(wordIds);
+    this.forward.put(docId, scratch);
+    if (this.hasFacets) this.facets.upsert(docId, document);
+    this.documents.add(docId);
+    this.nearPairs.markChanged(docId);
+    this.soleWordFields.markChanged(docId);
+    this.clearDerivations();
+  }
+
+  /** upsert's tokens when some fields are exactAttributes (their words are interned under a typo-free key). */
+  private collectWithExactAttributes(docId: number, document: Record<string, unknown>): void {
+    const { fieldRanks, wordIds, fields: fieldOrdinals, positions } = scratch;
+    const exactAttributes = this.config.exactAttributes;
+    const vocabulary = this.vocabulary;
+    const fields = analyzeDocument(document, this.config.analysis);
     for (let ordinal = 0; ordinal < fields.length; ordinal++) {
       const field = fields[ordinal]!;
       fieldRanks.push(field.rank);
-      const typoFree = exactAttributes.length > 0 && exactAttributes.some((selector) => selectsField(selector, field.field));
+      const typoFree = exactAttributes.some((selector) => selectsField(selector, field.field));
       const words = field.words;
       for (let k = 0; k < words.length; k++) {
         const wordId = vocabulary.intern(typoFree ? exactAttributeKey(words[k]!) : words[k]!);
@@ -90,14 +112,6 @@ export class ShardIndex {
         positions.push(field.positions[k]!);
       }
     }
-    this.rankPostings.invalidateWords(wordIds);
-    this.positionPostings.invalidateWords(wordIds);
-    this.forward.put(docId, scratch);
-    if (this.hasFacets) this.facets.upsert(docId, document);
-    this.documents.add(docId);
-    this.nearPairs.markChanged(docId);
-    this.soleWordFields.markChanged(docId);
-    this.clearDerivations();
   }
 
   /** Applies buffered posting additions (end of a write batch: the lists are read by the next search anyway). */

@@ -3,7 +3,9 @@
 // addMany of a typed array per word, when a list is read, a document removed, or the buffer full:
 // one native call per token was most of the cost of indexing.
 import roaring from 'roaring';
+import type { WordInterner } from '../analysis/tokenize-ids.js';
 import { Lexicon } from './lexicon.js';
+import { WordTable } from './word-table.js';
 import type { SerializedBitmaps } from './bitmap-list-codec.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -16,9 +18,10 @@ const MAX_PENDING = 1 << 23;
 /** Below this many pairs a flush adds one by one (a sort by word would cost more). */
 const FEW_PAIRS = 1 << 10;
 
-export class Vocabulary {
-  private readonly ids = new Map<string, number>();
-  private readonly words: string[] = [];
+export class Vocabulary implements WordInterner {
+  /** word <-> id; the indexing tokenizer looks words up in it without making strings (word-table.ts). */
+  private readonly table = new WordTable();
+  private readonly words: readonly string[] = this.table.words;
   /** undefined: not decoded yet from `serialized` (a restored snapshot); see posting(). */
   private readonly postings: (RoaringBitmap32 | undefined)[] = [];
   private serialized: SerializedBitmaps | null = null;
@@ -28,7 +31,7 @@ export class Vocabulary {
   readonly lexicon = new Lexicon();
 
   idOf(word: string): number | undefined {
-    return this.ids.get(word);
+    return this.table.get(word);
   }
 
   wordOf(id: number): string {
@@ -52,19 +55,27 @@ export class Vocabulary {
   }
 
   docsOfWord(word: string): RoaringBitmap32 {
-    const id = this.ids.get(word);
+    const id = this.table.get(word);
     return id === undefined ? EMPTY : this.docs(id);
   }
 
   intern(word: string): number {
-    let id = this.ids.get(word);
-    if (id === undefined) {
-      id = this.words.length;
-      this.ids.set(word, id);
-      this.words.push(word);
-      this.postings.push(new RoaringBitmap32());
-      this.lexicon.add(word);
-    }
+    return this.table.get(word) ?? this.addWord(word, undefined);
+  }
+
+  findAsciiLower(text: string, start: number, end: number, hash: number, low: number, high: number): number {
+    return this.table.findAsciiLower(text, start, end, hash, low, high);
+  }
+
+  internAsciiLower(text: string, start: number, end: number, hash: number, low: number, high: number): number {
+    const id = this.table.findAsciiLower(text, start, end, hash, low, high);
+    return id >= 0 ? id : this.addWord(text.slice(start, end).toLowerCase(), hash);
+  }
+
+  private addWord(word: string, hash: number | undefined): number {
+    const id = this.table.add(word, hash);
+    this.postings.push(new RoaringBitmap32());
+    this.lexicon.add(word);
     return id;
   }
 
@@ -143,7 +154,7 @@ export class Vocabulary {
     let j = 0;
     while (i < first.length || j < second.length) {
       const word = j >= second.length || (i < first.length && first[i]! <= second[j]!) ? first[i++]! : second[j++]!;
-      sortedIds[at++] = this.ids.get(word)!;
+      sortedIds[at++] = this.table.get(word)!;
     }
     return { words: this.words, postings: Array.from({ length: this.words.length }, (_, id) => this.posting(id)), sortedIds };
   }
@@ -154,10 +165,7 @@ export class Vocabulary {
     const { words, postings, sortedIds } = state;
     if (postings.length !== words.length) throw new Error('one posting list per word');
     this.serialized = postings;
-    for (let id = 0; id < words.length; id++) {
-      this.ids.set(words[id]!, id);
-      this.words.push(words[id]!);
-    }
+    for (let id = 0; id < words.length; id++) this.table.add(words[id]!);
     this.postings.length = words.length;
     this.lexicon.adoptSorted(Array.from(sortedIds, (id) => words[id]!));
   }

@@ -28,7 +28,10 @@ async function waitForExit(child: ChildServer, timeoutMs: number) {
   return Promise.race([child.exited, sleep(timeoutMs).then(() => null)]);
 }
 
-for (const point of await failurePointNames()) {
+/** Points a single task never reaches (they need a second batch): test/unit/scheduler-crash.test.ts covers them. */
+const NEEDS_TWO_BATCHES = new Set(['afterSentAhead']);
+
+for (const point of (await failurePointNames()).filter((name) => !NEEDS_TWO_BATCHES.has(name))) {
   test.serial(`crash at ${point}: the task is applied whole, exactly once, after restart`, async (t) => {
     const dbPath = makeTempDir();
     try {

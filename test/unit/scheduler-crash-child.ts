@@ -2,7 +2,8 @@
 // workers (ports acking every command), optionally enqueues one document addition, and exits once
 // the batch touching index `crash` is published. Armed failure points SIGKILL this whole process.
 // argv: dbPath, failurePoints (comma separated, may be empty), mode ('enqueue' | 'recover' | 'ready':
-// exit at the ready signal).
+// exit at the ready signal | 'enqueue-two': two tasks in two batches, the second sent ahead |
+// 'recover-two': exit once two batches touched `crash`).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageChannel, Worker } from 'node:worker_threads';
@@ -23,6 +24,7 @@ const worker = new Worker(new URL('../../src/scheduler/worker.js', import.meta.u
   transferList: ports,
 });
 let ready = false;
+let crashBatches = 0;
 setTimeout(() => { console.log('timeout'); process.exit(2); }, 10_000);
 worker.on('message', (buffer: ArrayBuffer) => {
   const message = decodeSchedulerMessage(buffer);
@@ -36,7 +38,17 @@ worker.on('message', (buffer: ArrayBuffer) => {
         content: { type: 'documentAdditionOrUpdate', indexUid: 'crash', method: 'replace', updateFile: 'crash.ndjson', documentCount: 2, primaryKey: null } });
       worker.postMessage(request, [request]);
     }
+    if (mode === 'enqueue-two') {
+      // Replace then update: two batches of one index (the autobatcher does not mix the methods).
+      writeFileSync(join(dbPath, 'update-files', 'crash.ndjson'), '{"id":1,"title":"kept"}\n{"id":2}\n');
+      writeFileSync(join(dbPath, 'update-files', 'crash-2.ndjson'), '{"id":3}\n');
+      for (const [requestId, updateFile, method] of [[7, 'crash.ndjson', 'replace'], [8, 'crash-2.ndjson', 'update']] as const) {
+        const request = encodeSchedulerMessage({ kind: 'enqueueTask', requestId,
+          content: { type: 'documentAdditionOrUpdate', indexUid: 'crash', method, updateFile, documentCount: 1, primaryKey: null } });
+        worker.postMessage(request, [request]);
+      }
+    }
   } else if (message.kind === 'indexesChanged' && message.indexUids.includes('crash')) {
-    process.exit(0);
+    if (mode !== 'recover-two' || ++crashBatches === 2) process.exit(0);
   }
 });

@@ -8,7 +8,7 @@ import { closeStorage, openStorage } from '../../src/storage/environment.js';
 
 const child = fileURLToPath(new URL('./scheduler-crash-child.js', import.meta.url));
 
-function runChild(dbPath: string, failurePoints: string, mode: 'enqueue' | 'recover' | 'ready') {
+function runChild(dbPath: string, failurePoints: string, mode: 'enqueue' | 'recover' | 'ready' | 'enqueue-two' | 'recover-two') {
   return spawnSync(process.execPath, [child, dbPath, failurePoints, mode], { encoding: 'utf8', timeout: 20_000 });
 }
 
@@ -52,5 +52,27 @@ test.serial('kill -9 after the commit: the succeeded task survives, its update f
   t.is(restarted.status, 0, restarted.stdout + restarted.stderr);
   t.regex(restarted.stdout, /"indexesChanged","indexUids":\["crash"\]/, 'ready lists the index');
   t.false(existsSync(join(dbPath, 'update-files', 'crash.ndjson')));
+  rmSync(dbPath, { recursive: true, force: true });
+});
+
+test.serial('kill -9 after the next batch was sent ahead: neither batch applied, both redone after restart', async (t) => {
+  const dbPath = mkdtempSync(join(tmpdir(), 'skein-crash-'));
+  const crashed = runChild(dbPath, 'afterSentAhead', 'enqueue-two');
+  t.is(crashed.signal, 'SIGKILL', crashed.stdout + crashed.stderr);
+  const before = await inspect(dbPath);
+  t.is(before.task!.status, 'processing');
+  const storage = openStorage(dbPath);
+  t.is(storage.tasks.get(1)!.status, 'enqueued', 'the batch sent ahead was never started');
+  await closeStorage(storage);
+  t.is(before.documents, 0);
+  const restarted = runChild(dbPath, '', 'recover-two');
+  t.is(restarted.status, 0, restarted.stdout + restarted.stderr);
+  const after = await inspect(dbPath);
+  t.is(after.task!.status, 'succeeded');
+  t.is(after.documents, 3);
+  t.is(after.index!.documentCount, 3);
+  const reopened = openStorage(dbPath);
+  t.is(reopened.tasks.get(1)!.status, 'succeeded');
+  await closeStorage(reopened);
   rmSync(dbPath, { recursive: true, force: true });
 });

@@ -25,8 +25,12 @@ export class FakeShards implements ShardCommandSender {
   /** Snapshot bookkeeping (indexCommitted, saveSnapshots): kept apart so `sent` shows the data commands only. */
   readonly snapshotCommands: SentCommand[] = [];
 
+  /** Called for every command as it is sent (data and snapshot commands alike, in order). */
+  onSend: ((sent: SentCommand) => void) | null = null;
+
   async send(worker: number, command: ShardCommand): Promise<void> {
     const sent = { worker, command };
+    this.onSend?.(sent);
     if (command.kind === 'indexCommitted' || command.kind === 'saveSnapshots') {
       this.snapshotCommands.push(sent);
       return;

@@ -1,0 +1,129 @@
+// The indexing tokenizer when the shard wants word ids rather than words: tokenizeInto's words and
+// positions (a unit test holds them equal), each word turned into its id by a WordInterner. An
+// ASCII text with the default classes is scanned once, each word lowercased and hashed on the way,
+// so a word the shard already knows is found without a string made for it (most of a document's
+// words: the per-word string and its Map lookup were the largest cost of indexing). Other texts,
+// and indexes with stop words, go through tokenizeInto.
+import { ASCII_CLASSES, CharClass, defaultClassifier, HARD_DISTANCE, SOFT_DISTANCE, type CharClassifier } from './separators.js';
+import { MAX_POSITION, MAX_WORD_BYTES, tokenizeInto } from './tokenizer.js';
+import { asciiLower, extendWordHash, PREFIX_UNITS, WORD_HASH_SEED } from './word-hash.js';
+
+export interface WordInterner {
+  /** The word's id, interning it when new. */
+  intern(word: string): number;
+  /**
+   * The id of the lowercase of text[start, end) (ASCII), -1 when unknown; `hash` and `low`/`high` are
+   * that lowercase's wordHash and wordPrefix (word-hash.ts).
+   */
+  findAsciiLower(text: string, start: number, end: number, hash: number, low: number, high: number): number;
+  /** findAsciiLower, interning the word when new. */
+  internAsciiLower(text: string, start: number, end: number, hash: number, low: number, high: number): number;
+}
+
+/** tokenizeInto's words of the fallback path (one thread, no reentrancy). */
+const scratchWords: string[] = [];
+/** The ASCII scan's unknown words, as (token index, start, end, hash, low, high): interned once the text proved ASCII. */
+let unknown = new Int32Array(96);
+const UNKNOWN_FIELDS = 6;
+
+/** Appends the ids of the text's words and their positions; returns the next free position (as tokenizeInto). */
+export function tokenizeIdsInto(text: string, firstPosition: number, classify: CharClassifier, interner: WordInterner,
+  ids: number[], positions: number[], skip?: ReadonlySet<string>): number {
+  if (classify === defaultClassifier && (skip === undefined || skip.size === 0)) {
+    const next = asciiTokenizeIdsInto(text, firstPosition, interner, ids, positions);
+    if (next >= 0) return next;
+  }
+  const words = scratchWords;
+  words.length = 0;
+  const next = tokenizeInto(text, firstPosition, classify, words, positions, skip);
+  for (let k = 0; k < words.length; k++) ids.push(interner.intern(words[k]!));
+  words.length = 0;
+  return next;
+}
+
+/**
+ * asciiTokenizeInto (tokenizer.ts) producing ids: -1 (nothing appended, nothing interned) at the
+ * text's first non-ASCII character. Unknown words are interned only at the end, so an abandoned
+ * text leaves no word behind.
+ */
+function asciiTokenizeIdsInto(text: string, firstPosition: number, interner: WordInterner, ids: number[], positions: number[]): number {
+  const idsBefore = ids.length;
+  const positionsBefore = positions.length;
+  const abandon = () => {
+    ids.length = idsBefore;
+    positions.length = positionsBefore;
+    return -1;
+  };
+  let unknownCount = 0;
+  const length = text.length;
+  let position = firstPosition;
+  let seenWord = false;
+  let pendingDistance = 0;
+  let index = 0;
+  while (index < length) {
+    const start = index;
+    const firstCode = text.charCodeAt(index);
+    if (firstCode >= 128) return abandon();
+    const firstClass = ASCII_CLASSES[firstCode]!;
+    index++;
+    if (firstClass !== CharClass.Word) {
+      let hard = firstClass === CharClass.Hard;
+      while (index < length) {
+        const code = text.charCodeAt(index);
+        if (code >= 128) return abandon();
+        const charClass = ASCII_CLASSES[code]!;
+        if (charClass === CharClass.Word) break;
+        if (charClass === CharClass.Hard) hard = true;
+        index++;
+      }
+      const distance = hard ? HARD_DISTANCE : SOFT_DISTANCE;
+      if (distance > pendingDistance) pendingDistance = distance;
+      continue;
+    }
+    // wordHash and wordPrefix of the lowercase word, folded as it is scanned.
+    const firstLower = asciiLower(firstCode);
+    let hash = extendWordHash(WORD_HASH_SEED, firstLower);
+    let low = firstLower;
+    let high = 0;
+    for (; index < length; index++) {
+      const code = text.charCodeAt(index);
+      if (code >= 128) return abandon();
+      if (ASCII_CLASSES[code] !== CharClass.Word) break;
+      const lower = asciiLower(code);
+      hash = extendWordHash(hash, lower);
+      const k = index - start;
+      if (k < 4) low = (low << 8) | lower;
+      else if (k < PREFIX_UNITS) high = (high << 8) | lower;
+    }
+    high |= Math.min(index - start, 255) << 24;
+    if (seenWord) position += pendingDistance;
+    seenWord = true;
+    pendingDistance = 0;
+    if (position >= MAX_POSITION) break;
+    // An ASCII word's UTF-8 length is its length.
+    if (index - start > MAX_WORD_BYTES) continue;
+    const id = interner.findAsciiLower(text, start, index, hash, low, high);
+    if (id < 0) {
+      const at = unknownCount++ * UNKNOWN_FIELDS;
+      if (at + UNKNOWN_FIELDS > unknown.length) {
+        const grown = new Int32Array(unknown.length * 2);
+        grown.set(unknown);
+        unknown = grown;
+      }
+      unknown[at] = ids.length;
+      unknown[at + 1] = start;
+      unknown[at + 2] = index;
+      unknown[at + 3] = hash;
+      unknown[at + 4] = low;
+      unknown[at + 5] = high;
+    }
+    ids.push(id);
+    positions.push(position);
+  }
+  // In text order: a word met twice is interned by its first occurrence and found by the second.
+  for (let k = 0; k < unknownCount; k++) {
+    const at = k * UNKNOWN_FIELDS;
+    ids[unknown[at]!] = interner.internAsciiLower(text, unknown[at + 1]!, unknown[at + 2]!, unknown[at + 3]!, unknown[at + 4]!, unknown[at + 5]!);
+  }
+  return seenWord ? position + HARD_DISTANCE : firstPosition;
+}
