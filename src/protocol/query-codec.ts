@@ -59,7 +59,14 @@ function hasAttributes(query: fb.ShardQuery): boolean {
     (query as unknown as { bb_pos: number }).bb_pos, 16) !== 0;
 }
 
-export function encodeQueryBatchResult(results: ShardQueryResultMessage[]): ArrayBuffer {
+/**
+ * A result as the worker encodes it: a hit's document may also be its JSON's UTF-8 bytes, as read
+ * from storage (written into the message as they are: no decoding to a string and encoding back).
+ * Decoding gives ShardQueryResultMessage, documents as strings.
+ */
+export type EncodableQueryResult = Omit<ShardQueryResultMessage, 'hits'> & { hits: (Omit<HitMessage, 'document'> & { document: string | Uint8Array })[] };
+
+export function encodeQueryBatchResult(results: EncodableQueryResult[]): ArrayBuffer {
   const builder = new flatbuffers.Builder(1024 * results.length + 64);
   const offsets = results.map((result) => {
     const error = writeError(builder, result.error);

@@ -5,6 +5,7 @@ import roaring from 'roaring';
 import { TIMED_OUT_SCORE, type RankingRule } from './ranking-rule.js';
 import type { ActiveTerms, SearchContext } from './search-context.js';
 import type { OrderedPart } from './score-layers.js';
+import { orderByScores } from './score-order.js';
 
 const { RoaringBitmap32 } = roaring;
 
@@ -84,77 +85,32 @@ function* scoreEveryDocument(ctx: SearchContext, rules: readonly RankingRule[], 
   const constants = rules.map((rule) => rule.constantScore?.(ctx, terms) ?? null);
   const scored = constants.some((constant) => constant === null);
   const scores = new Float64Array(docIds.length * width);
+  const profileAt = scored ? ctx.profilesOf?.(docIds) ?? ((index: number) => ctx.profile(docIds[index]!)) : null;
   let timedOut = false;
   for (let i = 0; i < docIds.length; i++) {
     if (!timedOut && i % DEADLINE_CHECK_EVERY === DEADLINE_CHECK_EVERY - 1 && Date.now() > ctx.deadline) timedOut = true;
-    const profile = scored && !timedOut ? ctx.profile(docIds[i]!) : null;
+    const profile = profileAt !== null && !timedOut ? profileAt(i) : null;
     for (let r = 0; r < width; r++) {
       scores[i * width + r] = timedOut ? TIMED_OUT_SCORE : constants[r] ?? rules[r]!.scoreDocument!(ctx, profile!, terms);
     }
   }
-  const compare = (a: number, b: number) => {
-    for (let r = 0; r < width; r++) {
-      const difference = scores[a * width + r]! - scores[b * width + r]!;
-      if (difference !== 0) return difference;
-    }
-    return a - b; // docIds ascend with their index
-  };
-  const order = selectBest(docIds.length, needed, compare);
+  const order = orderByScores(scores, width, docIds.length, needed);
   let k = 0;
   while (k < order.length) {
     let end = k + 1;
     while (end < order.length && sameScores(scores, width, order[k]!, order[end]!)) end++;
     const group = new Uint32Array(end - k);
     for (let g = k; g < end; g++) group[g - k] = docIds[order[g]!]!;
-    const first = order[k]!;
+    const first = order[k]! * width;
+    // A plain loop: Array.from of a subarray (a typed array object and an iterator per group) showed in profiles.
+    const groupScores = new Array<number>(width);
+    for (let r = 0; r < width; r++) groupScores[r] = scores[first + r]!;
     yield {
-      scores: Array.from(scores.subarray(first * width, first * width + width)),
+      scores: groupScores,
       docIds: group,
       bitmap: () => new RoaringBitmap32(group),
     };
     k = end;
-  }
-}
-
-/** Indices 0..count-1 in ascending order; only the best `needed` when that is smaller. */
-function selectBest(count: number, needed: number, compare: (a: number, b: number) => number): Uint32Array {
-  const all = new Uint32Array(count);
-  for (let i = 0; i < count; i++) all[i] = i;
-  if (needed >= count) return all.sort(compare);
-  // Partial selection: a bounded max-heap of the best `needed` indices, then sort those.
-  const heap: number[] = [];
-  const worse = (a: number, b: number) => compare(a, b) > 0;
-  for (let i = 0; i < count; i++) {
-    if (heap.length < needed) {
-      heap.push(i);
-      siftUp(heap, heap.length - 1, worse);
-    } else if (needed > 0 && compare(i, heap[0]!) < 0) {
-      heap[0] = i;
-      siftDown(heap, 0, worse);
-    }
-  }
-  return Uint32Array.from(heap).sort(compare);
-}
-
-function siftUp(heap: number[], index: number, worse: (a: number, b: number) => boolean): void {
-  while (index > 0) {
-    const parent = (index - 1) >> 1;
-    if (!worse(heap[index]!, heap[parent]!)) return;
-    [heap[index], heap[parent]] = [heap[parent]!, heap[index]!];
-    index = parent;
-  }
-}
-
-function siftDown(heap: number[], index: number, worse: (a: number, b: number) => boolean): void {
-  for (;;) {
-    const left = index * 2 + 1;
-    const right = left + 1;
-    let largest = index;
-    if (left < heap.length && worse(heap[left]!, heap[largest]!)) largest = left;
-    if (right < heap.length && worse(heap[right]!, heap[largest]!)) largest = right;
-    if (largest === index) return;
-    [heap[index], heap[largest]] = [heap[largest]!, heap[index]!];
-    index = largest;
   }
 }
 

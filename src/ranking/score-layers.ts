@@ -39,19 +39,38 @@ export function partsBySum(universe: RoaringBitmap32, costs: readonly (readonly 
   layers.forEach((docs, score) => {
     if (docs !== undefined && !docs.isEmpty) parts.push({ docs, score });
   });
+  // The parts are disjoint (so are each term's costs): when they hold the whole universe, no rest.
+  let covered = 0;
+  for (const part of parts) covered += part.docs.size;
+  if (covered === universe.size) return parts;
   const rest = RoaringBitmap32.andNot(universe, RoaringBitmap32.orMany(parts.map((part) => part.docs)));
   if (!rest.isEmpty) parts.push({ docs: rest, score: null });
   return parts;
 }
 
-/** Per cost, the documents whose BEST (lowest) cost it is: each list minus the documents of lower costs. */
+/** The one empty part bestCostParts hands out (bitmaps are native objects: many per query cost the collector). */
+const NO_DOCUMENTS = new RoaringBitmap32();
+
+/**
+ * Per cost, the documents whose BEST (lowest) cost it is: each list minus the documents of lower costs.
+ * The universe is narrowed as parts are taken, so once it is used up (every document has its best
+ * cost) and for empty lists (ranks no field has) no bitmap is combined: those parts are empty, and
+ * one shared empty bitmap. The parts are read-only.
+ */
 export function bestCostParts(universe: RoaringBitmap32, byCost: readonly RoaringBitmap32[]): RoaringBitmap32[] {
   const best: RoaringBitmap32[] = [];
-  const seen = new RoaringBitmap32();
+  // The universe minus the documents of the parts so far (null: none yet, the universe itself).
+  let remaining: RoaringBitmap32 | null = null;
   for (const docs of byCost) {
-    const part = RoaringBitmap32.and(universe, docs);
-    part.andNotInPlace(seen);
-    seen.orInPlace(part);
+    if (docs.isEmpty || (remaining !== null && remaining.isEmpty)) {
+      best.push(NO_DOCUMENTS);
+      continue;
+    }
+    const part = RoaringBitmap32.and(remaining ?? universe, docs);
+    if (!part.isEmpty) {
+      if (remaining === null) remaining = RoaringBitmap32.andNot(universe, part);
+      else remaining.andNotInPlace(part);
+    }
     best.push(part);
   }
   return best;

@@ -32,6 +32,11 @@ export interface SearchContext {
   termExactSoleFieldDocs?(term: number, universe: roaring.RoaringBitmap32): roaring.RoaringBitmap32 | null;
   /** Where each term occurs in the document; may be a reused object, valid until the next call. */
   profile(docId: number): DocMatchProfile;
+  /**
+   * Optional: a reader of the profiles of `docIds` by index, for reading many documents in a row (it
+   * may look them all up at once, which is faster); same profiles as profile(), same reuse rule.
+   */
+  profilesOf?(docIds: Uint32Array): (index: number) => DocMatchProfile;
   /** Number of indexed words in one field (by ordinal) of the document. */
   fieldWordCount(docId: number, field: number): number;
 }

@@ -14,11 +14,14 @@ export class TypoRule implements RankingRule {
   private next = 0;
   private terms: ActiveTerms = [];
   private timedOut = false;
+  /** The universe of start (not mutated by rules): the layers are within it. */
+  private startUniverse: RoaringBitmap32 | null = null;
 
   start(ctx: SearchContext, universe: RoaringBitmap32, terms: ActiveTerms): void {
     this.terms = terms;
     this.next = 0;
     this.timedOut = false;
+    this.startUniverse = universe;
     // layers[c] = documents whose typos over the terms seen so far total c.
     let layers: RoaringBitmap32[] = [universe.clone()];
     for (const term of terms) {
@@ -28,18 +31,27 @@ export class TypoRule implements RankingRule {
         return;
       }
       const byTypo = ctx.termDocsByTypo(term);
-      const costless = RoaringBitmap32.or(byTypo[0]!, RoaringBitmap32.andNot(universe, ctx.termDocs(term)));
-      const classes = [costless, byTypo[1]!, byTypo[2]!];
+      const withTypos = [byTypo[1]!, byTypo[2]!];
       const next: RoaringBitmap32[] = [];
+      const addTo = (cost: number, part: RoaringBitmap32) => {
+        const slot = next[cost];
+        if (slot) slot.orInPlace(part);
+        else next[cost] = part;
+      };
       layers.forEach((layer, cost) => {
         if (layer.isEmpty) return;
-        classes.forEach((docs, typos) => {
+        // The layers are this rule's own bitmaps: the typo parts are cut out of the layer in place,
+        // and what stays costs nothing. The classes of byTypo are disjoint and cover the term's
+        // documents, so that is the best match without typos or no match of the term at all, without
+        // building that (often large) union.
+        withTypos.forEach((docs, index) => {
+          if (docs.isEmpty) return;
           const part = RoaringBitmap32.and(layer, docs);
           if (part.isEmpty) return;
-          const slot = next[cost + typos];
-          if (slot) slot.orInPlace(part);
-          else next[cost + typos] = part;
+          layer.andNotInPlace(part);
+          addTo(cost + index + 1, part);
         });
+        if (!layer.isEmpty) addTo(cost, layer);
       });
       layers = Array.from(next, (layer) => layer ?? new RoaringBitmap32());
     }
@@ -49,7 +61,9 @@ export class TypoRule implements RankingRule {
   nextBucket(_ctx: SearchContext, universe: RoaringBitmap32): Bucket | null {
     while (this.next < this.layers.length) {
       const cost = this.next++;
-      const candidates = RoaringBitmap32.and(this.layers[cost]!, universe);
+      // A layer is handed out as is when the universe is start's (the layers are within it, and ours).
+      const layer = this.layers[cost]!;
+      const candidates = universe === this.startUniverse ? layer : RoaringBitmap32.and(layer, universe);
       if (!candidates.isEmpty) return { candidates, score: this.timedOut ? TIMED_OUT_SCORE : cost, terms: this.terms };
     }
     return null;
@@ -57,5 +71,6 @@ export class TypoRule implements RankingRule {
 
   end(): void {
     this.layers = [];
+    this.startUniverse = null;
   }
 }

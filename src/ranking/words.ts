@@ -28,8 +28,12 @@ export function termRemovalSteps(ctx: Pick<SearchContext, 'terms'>, terms: Activ
 /** Documents matching every term of the set. */
 export function docsMatchingAll(ctx: SearchContext, terms: ActiveTerms): RoaringBitmap32 {
   if (terms.length === 0) return new RoaringBitmap32();
-  let docs = ctx.termDocs(terms[0]!).clone();
-  for (let k = 1; k < terms.length && !docs.isEmpty; k++) docs.andInPlace(ctx.termDocs(terms[k]!));
+  // The smallest list first: the copy and every intersection after it are as small as they can be.
+  const lists = terms.map((term) => ctx.termDocs(term));
+  let smallest = 0;
+  for (let k = 1; k < lists.length; k++) if (lists[k]!.size < lists[smallest]!.size) smallest = k;
+  const docs = lists[smallest]!.clone();
+  for (let k = 0; k < lists.length && !docs.isEmpty; k++) if (k !== smallest) docs.andInPlace(lists[k]!);
   return docs;
 }
 
@@ -38,6 +42,8 @@ export class WordsRule implements RankingRule {
   private steps: ActiveTerms[] = [];
   private next = 0;
   private remaining = new RoaringBitmap32();
+  /** The universe of start (rules do not mutate it): remaining is within it, so narrowing by it again does nothing. */
+  private startUniverse: RoaringBitmap32 | null = null;
 
   constructor(private readonly strategy: MatchingStrategyName) {}
 
@@ -45,6 +51,7 @@ export class WordsRule implements RankingRule {
     this.steps = termRemovalSteps(ctx, terms, this.strategy);
     this.next = 0;
     this.remaining = universe.clone();
+    this.startUniverse = universe;
   }
 
   nextBucket(ctx: SearchContext, universe: RoaringBitmap32): Bucket | null {
@@ -54,8 +61,8 @@ export class WordsRule implements RankingRule {
       const isLast = this.next === this.steps.length;
       const timedOut = Date.now() > ctx.deadline;
       const candidates = isLast || timedOut ? this.remaining.clone() : docsMatchingAll(ctx, terms);
-      candidates.andInPlace(this.remaining);
-      candidates.andInPlace(universe);
+      if (!(isLast || timedOut)) candidates.andInPlace(this.remaining);
+      if (universe !== this.startUniverse) candidates.andInPlace(universe);
       this.remaining.andNotInPlace(candidates);
       if (timedOut) {
         this.next = this.steps.length;
@@ -69,5 +76,6 @@ export class WordsRule implements RankingRule {
   end(): void {
     this.steps = [];
     this.remaining = new RoaringBitmap32();
+    this.startUniverse = null;
   }
 }

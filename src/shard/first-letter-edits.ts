@@ -23,24 +23,34 @@ export function walkFirstLetterEdits(sorted: readonly string[], query: string, a
     variants.add(query.charAt(1) + first + query.slice(2));
   }
   // Substituting or inserting a first letter: only letters some word starts with can match.
-  for (let index = from; index < to;) {
-    const letter = sorted[index]!.charAt(0);
-    const [, end] = prefixRange(sorted, letter, index, to);
+  const runs = firstLetterRuns(sorted);
+  for (const [code, [start, end]] of runs) {
+    if (end <= from || start >= to || code < 0) continue;
+    const letter = String.fromCharCode(code);
     if (letter !== first) {
       variants.add(letter + rest);
       variants.add(letter + query);
     }
-    index = Math.max(end, index + 1);
   }
   const found: number[] = [];
   for (const variant of variants) {
     if (variant.charAt(0) === first && variant !== '') continue;
+    // A variant can only be among the words starting with its letter (one small range of the list).
+    let low = from;
+    let high = to;
+    if (variant !== '') {
+      const run = runs.get(variant.charCodeAt(0));
+      if (run === undefined) continue;
+      low = Math.max(from, run[0]);
+      high = Math.min(to, run[1]);
+      if (low >= high) continue;
+    }
     if (asPrefix) {
-      const [start, end] = prefixRange(sorted, variant, from, to);
+      const [start, end] = prefixRange(sorted, variant, low, high);
       for (let k = start; k < end; k++) found.push(k);
     } else {
-      const k = lowerBound(sorted, variant, from, to);
-      if (k < to && sorted[k] === variant) found.push(k);
+      const k = lowerBound(sorted, variant, low, high);
+      if (k < high && sorted[k] === variant) found.push(k);
     }
   }
   found.sort((a, b) => a - b);
@@ -52,4 +62,27 @@ export function walkFirstLetterEdits(sorted: readonly string[], query: string, a
     if (!visit(sorted[k]!, 1, k)) return false;
   }
   return true;
+}
+
+const runsMemo = new WeakMap<readonly string[], { length: number; runs: Map<number, [number, number]> }>();
+
+/**
+ * Per first UTF-16 unit of the list's words, their range [start, end) (-1: empty words), kept per list
+ * until it changes length (lexicon lists are replaced, or grow, when words are added): finding them
+ * by binary searches on every typo walk showed in profiles.
+ */
+function firstLetterRuns(sorted: readonly string[]): Map<number, [number, number]> {
+  const memo = runsMemo.get(sorted);
+  if (memo !== undefined && memo.length === sorted.length) return memo.runs;
+  const runs = new Map<number, [number, number]>();
+  for (let index = 0; index < sorted.length;) {
+    const word = sorted[index]!;
+    const code = word.length === 0 ? -1 : word.charCodeAt(0);
+    let end = index + 1;
+    while (end < sorted.length && (sorted[end]!.length === 0 ? -1 : sorted[end]!.charCodeAt(0)) === code) end++;
+    runs.set(code, [index, end]);
+    index = end;
+  }
+  runsMemo.set(sorted, { length: sorted.length, runs });
+  return runs;
 }

@@ -4,7 +4,9 @@
 // lexicon. Only the diagonal band |depth - column| <= budget of each row is computed (cells outside
 // it exceed the budget anyway, Ukkonen's cut-off), with every value clamped at budget + 1: a walk
 // costs O(budget) per visited trie node instead of O(query length). It is the costliest step of a
-// query that is not cached, so the rows live in one flat typed array.
+// query that is not cached, so the rows live in one flat typed array, and the words are read from
+// one packed array of char codes per list (packedWords): reading each word's string object, scattered
+// over the heap, was a third of the walk.
 
 /** `index`: the word's place in the list. Return false to stop the walk. */
 export type FuzzyVisitor = (word: string, distance: number, index: number) => boolean;
@@ -29,12 +31,12 @@ export function walkFuzzy(sorted: readonly string[], query: string, maxDistance:
   let prefixBest = new Int32Array(capacity);
   for (let j = 0; j <= n; j++) rows[j] = Math.min(j, over);
   prefixBest[0] = Math.min(n, over);
-  const lcp = commonPrefixLengths(sorted);
+  const { codes, starts, lcp, nextLower } = packedWords(sorted);
   let validDepth = 0;
   let index = from;
   while (index < to) {
-    const word = sorted[index]!;
-    const length = word.length;
+    const wordStart = starts[index]!;
+    const length = starts[index + 1]! - wordStart;
     if (length + 1 > capacity) {
       while (capacity < length + 1) capacity *= 2;
       const grown = new Int32Array(capacity * width);
@@ -52,33 +54,41 @@ export function walkFuzzy(sorted: readonly string[], query: string, maxDistance:
       const base = d * width;
       const above = base - width;
       const twoAbove = above - width;
-      const char = word.charCodeAt(d - 1);
-      const previousChar = d >= 2 ? word.charCodeAt(d - 2) : -1;
+      const char = codes[wordStart + d - 1]!;
+      const previousChar = d >= 2 ? codes[wordStart + d - 2]! : -1;
       const low = Math.max(0, d - maxDistance);
       const high = Math.min(n, d + maxDistance);
       // The band's neighbours, read by this row and the next, hold the clamp (or the true column 0).
       if (low > 0) rows[base + low - 1] = low - 1 === 0 ? Math.min(d, over) : over;
       if (high < n) rows[base + high + 1] = over;
       let rowMin = over;
-      for (let j = low; j <= high; j++) {
-        let best: number;
-        if (j === 0) {
-          best = Math.min(d, over);
-        } else {
-          const queryChar = queryCodes[j - 1]!;
-          best = rows[above + j - 1]! + (char === queryChar ? 0 : 1);
-          const deletion = rows[above + j]! + 1;
-          if (deletion < best) best = deletion;
-          const insertion = rows[base + j - 1]! + 1;
-          if (insertion < best) best = insertion;
-          if (d >= 2 && j >= 2 && char === queryCodes[j - 2] && previousChar === queryChar) {
-            const swap = rows[twoAbove + j - 2]! + 1;
-            if (swap < best) best = swap;
-          }
-          if (best > over) best = over;
+      // The cell to the left and the one diagonally above-left ride along in locals: reading them
+      // back from the row just written made each cell wait on the store of the one before.
+      let left = low > 0 ? rows[base + low - 1]! : 0;
+      let diagonal = low > 0 ? rows[above + low - 1]! : 0;
+      let j = low;
+      if (j === 0) {
+        left = Math.min(d, over);
+        diagonal = rows[above]!;
+        rows[base] = left;
+        if (left < rowMin) rowMin = left;
+        j = 1;
+      }
+      for (; j <= high; j++) {
+        const queryChar = queryCodes[j - 1]!;
+        const up = rows[above + j]!;
+        let best = diagonal + (char === queryChar ? 0 : 1);
+        if (up + 1 < best) best = up + 1;
+        if (left + 1 < best) best = left + 1;
+        if (d >= 2 && j >= 2 && char === queryCodes[j - 2] && previousChar === queryChar) {
+          const swap = rows[twoAbove + j - 2]! + 1;
+          if (swap < best) best = swap;
         }
+        if (best > over) best = over;
         rows[base + j] = best;
         if (best < rowMin) rowMin = best;
+        left = best;
+        diagonal = up;
       }
       const last = high === n ? rows[base + n]! : over;
       prefixBest[d] = Math.min(prefixBest[d - 1]!, last);
@@ -89,7 +99,7 @@ export function walkFuzzy(sorted: readonly string[], query: string, maxDistance:
     }
     if (skippedAt >= 0) {
       // No extension of word[0, skippedAt) can get back under the budget (row minima never decrease).
-      const end = endOfPrefixRun(lcp, skippedAt, index, to);
+      const end = endOfPrefixRun(lcp, nextLower, skippedAt, index, to);
       if (asPrefix && prefixBest[skippedAt]! <= maxDistance) {
         for (let k = index; k < end; k++) if (!visit(sorted[k]!, prefixBest[skippedAt]!, k)) return false;
       }
@@ -98,7 +108,7 @@ export function walkFuzzy(sorted: readonly string[], query: string, maxDistance:
       continue;
     }
     const distance = asPrefix ? prefixBest[length]! : (length + maxDistance >= n && length - maxDistance <= n ? rows[length * width + n]! : over);
-    if (distance <= maxDistance && !visit(word, distance, index)) return false;
+    if (distance <= maxDistance && !visit(sorted[index]!, distance, index)) return false;
     validDepth = length;
     index++;
   }
@@ -109,33 +119,70 @@ export function walkFuzzy(sorted: readonly string[], query: string, maxDistance:
  * First index in (index, to) whose word does not start with sorted[index]'s first prefixLength letters:
  * the words in between share at least that prefix with it, so each lcp from index + 1 on is at least
  * prefixLength until the first that is not. So lcp[end] is also the common prefix of sorted[index]
- * and sorted[end], which is what the walk resumes from.
+ * and sorted[end], which is what the walk resumes from. It jumps along nextLower: every lcp between
+ * k and nextLower[k] is at least lcp[k], hence at least prefixLength while lcp[k] is.
  */
-function endOfPrefixRun(lcp: Uint8Array, prefixLength: number, index: number, to: number): number {
+function endOfPrefixRun(lcp: Uint8Array, nextLower: Uint32Array, prefixLength: number, index: number, to: number): number {
   let end = index + 1;
-  while (end < to && lcp[end]! >= prefixLength) end++;
-  return end;
+  while (end < to && lcp[end]! >= prefixLength) end = nextLower[end]!;
+  return end < to ? end : to;
 }
 
 const MAX_TRACKED_PREFIX = 255;
-const lcpMemo = new WeakMap<readonly string[], { length: number; lcp: Uint8Array }>();
+
+/** A sorted list as the walk reads it; see packedWords. */
+export interface PackedWords {
+  /** Every word's char codes, one after the other. */
+  codes: Uint16Array;
+  /** Word i is codes[starts[i], starts[i + 1]). */
+  starts: Uint32Array;
+  /** lcp[i] = length of the common prefix of words i - 1 and i (capped at 255; lcp[0] = 0). */
+  lcp: Uint8Array;
+  /** nextLower[i] = the first k > i with lcp[k] < lcp[i] (the list's length when none). */
+  nextLower: Uint32Array;
+}
+
+const packedMemo = new WeakMap<readonly string[], PackedWords>();
 
 /**
- * lcp[i] = length of the common prefix of sorted[i - 1] and sorted[i] (capped at 255; lcp[0] = 0), kept
- * per list until it changes length (lexicon lists are replaced, or grow, when words are added).
+ * The list packed for walks, kept per list until it changes length (lexicon lists are replaced, or
+ * grow, when words are added).
  */
-export function commonPrefixLengths(sorted: readonly string[]): Uint8Array {
-  const memo = lcpMemo.get(sorted);
-  if (memo !== undefined && memo.length === sorted.length) return memo.lcp;
-  const lcp = new Uint8Array(sorted.length);
-  for (let i = 1; i < sorted.length; i++) {
-    const a = sorted[i - 1]!;
-    const b = sorted[i]!;
-    const limit = Math.min(a.length, b.length, MAX_TRACKED_PREFIX);
+export function packedWords(sorted: readonly string[]): PackedWords {
+  const memo = packedMemo.get(sorted);
+  if (memo !== undefined && memo.starts.length === sorted.length + 1) return memo;
+  const count = sorted.length;
+  const starts = new Uint32Array(count + 1);
+  for (let i = 0; i < count; i++) starts[i + 1] = starts[i]! + sorted[i]!.length;
+  const codes = new Uint16Array(starts[count]!);
+  for (let i = 0; i < count; i++) {
+    const word = sorted[i]!;
+    const start = starts[i]!;
+    for (let k = 0; k < word.length; k++) codes[start + k] = word.charCodeAt(k);
+  }
+  const lcp = new Uint8Array(count);
+  for (let i = 1; i < count; i++) {
+    const a = starts[i - 1]!;
+    const b = starts[i]!;
+    const limit = Math.min(b - a, starts[i + 1]! - b, MAX_TRACKED_PREFIX);
     let k = 0;
-    while (k < limit && a.charCodeAt(k) === b.charCodeAt(k)) k++;
+    while (k < limit && codes[a + k] === codes[b + k]) k++;
     lcp[i] = k;
   }
-  lcpMemo.set(sorted, { length: sorted.length, lcp });
-  return lcp;
+  const nextLower = new Uint32Array(count);
+  // Scanning backwards with a stack of indices whose lcp increases from bottom to top.
+  const stack: number[] = [];
+  for (let i = count - 1; i >= 0; i--) {
+    while (stack.length > 0 && lcp[stack[stack.length - 1]!]! >= lcp[i]!) stack.pop();
+    nextLower[i] = stack.length > 0 ? stack[stack.length - 1]! : count;
+    stack.push(i);
+  }
+  const packed = { codes, starts, lcp, nextLower };
+  packedMemo.set(sorted, packed);
+  return packed;
+}
+
+/** lcp of the list (see PackedWords.lcp). */
+export function commonPrefixLengths(sorted: readonly string[]): Uint8Array {
+  return packedWords(sorted).lcp;
 }

@@ -15,7 +15,7 @@ import { SortRule, type SortOrder } from '../ranking/sort.js';
 import { distinctKeysOf, keepFirstPerKey, type DistinctKeyOf } from './distinct.js';
 import type { SearchContext } from '../ranking/search-context.js';
 import { docsMatchingAll, termRemovalSteps } from '../ranking/words.js';
-import { buildProfile, documentHasPhrase, fieldWordCount, WordLookup, type PhraseOfTerm } from './match-profile-builder.js';
+import { buildProfile, buildProfileAt, documentHasPhrase, documentOffsets, fieldWordCount, WordLookup, type PhraseOfTerm } from './match-profile-builder.js';
 import type { ShardIndex } from './shard-index.js';
 import type { TokenKeyPostings } from './token-key-postings.js';
 import type { PairSide } from './near-pair-postings.js';
@@ -242,6 +242,12 @@ class ShardSearchContext implements SearchContext {
   /** Not cached, and reused: valid until the next call (the bucket sort reads each document once per run of scoring rules). */
   profile(docId: number): DocMatchProfile {
     return buildProfile(this.shard.forward, docId, this.words, this.phrases, this.scratch);
+  }
+
+  profilesOf(docIds: Uint32Array): (index: number) => DocMatchProfile {
+    const offsets = documentOffsets(this.shard.forward, docIds);
+    const data = this.shard.forward.arena;
+    return (index) => buildProfileAt(data, offsets[index]!, docIds[index]!, this.words, this.phrases, this.scratch);
   }
 
   fieldWordCount(docId: number, field: number): number {

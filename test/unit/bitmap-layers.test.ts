@@ -1,0 +1,121 @@
+// The bitmap layer arithmetic of the ranking rules, held to its per-document definition on random
+// sets: the typo rule's buckets (sum over terms of the best match's typos, 0 for an absent term),
+// bestCostParts (each document under its lowest listed cost) and partsBySum (sums of those costs).
+import test from 'ava';
+import roaring from 'roaring';
+import { TypoRule } from '../../src/ranking/typo.js';
+import { bestCostParts, partsBySum } from '../../src/ranking/score-layers.js';
+import type { SearchContext } from '../../src/ranking/search-context.js';
+
+const { RoaringBitmap32 } = roaring;
+type RoaringBitmap32 = roaring.RoaringBitmap32;
+
+function randomFrom(seed: number): () => number {
+  let state = seed;
+  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+}
+
+const DOCS = 400;
+
+/** Documents 0..DOCS-1, each kept with probability `density` (sometimes ranges, so bitmaps hold run containers). */
+function randomSet(random: () => number, density: number): RoaringBitmap32 {
+  const set = new RoaringBitmap32();
+  if (random() < 0.1) {
+    const from = Math.floor(random() * DOCS);
+    set.addRange(from, from + Math.floor(random() * (DOCS - from)));
+    return set;
+  }
+  for (let docId = 0; docId < DOCS; docId++) if (random() < density) set.add(docId);
+  return set;
+}
+
+/** Per term, for each document, the typos of its best match (-1: the term is absent). */
+function randomTermTypos(random: () => number, terms: number): number[][] {
+  return Array.from({ length: terms }, () => {
+    const absent = random();
+    const withTypos = random() * (1 - absent);
+    return Array.from({ length: DOCS }, () => {
+      const draw = random();
+      if (draw < absent) return -1;
+      if (draw < absent + withTypos) return random() < 0.5 ? 1 : 2;
+      return 0;
+    });
+  });
+}
+
+function contextOf(typos: number[][]): SearchContext {
+  const byTypo = typos.map((perDoc) => [0, 1, 2].map((k) => new RoaringBitmap32(perDoc.flatMap((t, docId) => (t === k ? [docId] : [])))));
+  return {
+    terms: typos.map((_, position) => ({ kind: 'word', word: `w${position}`, isPrefix: false, position }) as never),
+    deadline: Number.MAX_SAFE_INTEGER,
+    termDocs: (term) => RoaringBitmap32.orMany(byTypo[term]!),
+    termDocsByTypo: (term) => byTypo[term]!,
+    profile: () => { throw new Error('the typo rule reads no document'); },
+    fieldWordCount: () => 0,
+  };
+}
+
+test('typo buckets: each document by the sum of its terms\' best typos, a missing term costing 0', (t) => {
+  const random = randomFrom(7);
+  for (let round = 0; round < 200; round++) {
+    const typos = randomTermTypos(random, 1 + Math.floor(random() * 4));
+    const ctx = contextOf(typos);
+    const universe = randomSet(random, 0.3 + random() * 0.7);
+    const terms = typos.map((_, term) => term).filter(() => random() < 0.8);
+    const rule = new TypoRule();
+    rule.start(ctx, universe, terms);
+    const buckets: [number, number[]][] = [];
+    for (let bucket = rule.nextBucket(ctx, universe); bucket !== null; bucket = rule.nextBucket(ctx, universe)) {
+      buckets.push([bucket.score!, bucket.candidates.toArray()]);
+    }
+    rule.end();
+    const expected = new Map<number, number[]>();
+    for (const docId of universe) {
+      const score = terms.reduce((sum, term) => sum + Math.max(0, typos[term]![docId]!), 0);
+      expected.set(score, [...(expected.get(score) ?? []), docId]);
+    }
+    t.deepEqual(buckets, [...expected].sort((a, b) => a[0] - b[0]), `round ${round}`);
+    // The universe the caller handed in stays as it was.
+    t.true(universe.size >= 0 && buckets.reduce((sum, [, docs]) => sum + docs.length, 0) === universe.size);
+  }
+});
+
+test('bestCostParts: each document of the universe under its lowest cost, none elsewhere', (t) => {
+  const random = randomFrom(11);
+  for (let round = 0; round < 300; round++) {
+    const universe = randomSet(random, random());
+    const before = universe.toArray();
+    const byCost = Array.from({ length: Math.floor(random() * 16) }, () => (random() < 0.3 ? new RoaringBitmap32() : randomSet(random, random() * 0.6)));
+    const parts = bestCostParts(universe, byCost);
+    t.is(parts.length, byCost.length);
+    parts.forEach((part, cost) => {
+      const expected = universe.toArray().filter((docId) => byCost.findIndex((docs) => docs.has(docId)) === cost);
+      t.deepEqual(part.toArray(), expected, `round ${round} cost ${cost}`);
+    });
+    t.deepEqual(universe.toArray(), before);
+  }
+});
+
+test('partsBySum: one part per certain sum, then the rest, as summing each document\'s costs', (t) => {
+  const random = randomFrom(13);
+  for (let round = 0; round < 300; round++) {
+    const universe = randomSet(random, 0.2 + random() * 0.8);
+    const terms = 1 + Math.floor(random() * 3);
+    const costs = Array.from({ length: terms }, () => bestCostParts(universe,
+      Array.from({ length: 1 + Math.floor(random() * 5) }, () => (random() < 0.2 ? universe.clone() : randomSet(random, random())))));
+    const maxSum = Math.floor(random() * 8);
+    const parts = partsBySum(universe, costs, maxSum);
+    const expected = new Map<number | null, number[]>();
+    for (const docId of universe) {
+      let sum: number | null = 0;
+      for (const termCosts of costs) {
+        const cost = termCosts.findIndex((docs) => docs.has(docId));
+        sum = cost < 0 || sum === null ? null : sum + cost;
+      }
+      if (sum !== null && sum > maxSum) sum = null;
+      expected.set(sum, [...(expected.get(sum) ?? []), docId]);
+    }
+    const ordered = [...expected].sort((a, b) => (a[0] ?? Infinity) - (b[0] ?? Infinity));
+    t.deepEqual(parts.map((part) => [part.score, part.docs.toArray()]), ordered, `round ${round}`);
+  }
+});

@@ -1,0 +1,129 @@
+// Match profiles (match-profile-builder.ts) against their definition: every token of the document
+// whose word stands for a term, packed with its field, position, rank, typos and exactness; read one
+// document at a time or through documentOffsets (the batched lookups of the score chain) alike, and
+// with the word lookup's shared tables reused from query to query.
+import test from 'ava';
+import { ForwardIndex } from '../../src/shard/forward-index.js';
+import { buildProfile, buildProfileAt, documentOffsets, fieldWordCount, WordLookup } from '../../src/shard/match-profile-builder.js';
+import { packOccurrence, type DocMatchProfile } from '../../src/ranking/match-profile.js';
+
+function randomFrom(seed: number): () => number {
+  let state = seed;
+  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+}
+
+const VOCABULARY = 3000;
+
+interface Doc {
+  fieldRanks: number[];
+  wordIds: number[];
+  fields: number[];
+  positions: number[];
+}
+
+function randomDocument(random: () => number): Doc {
+  const fieldCount = Math.floor(random() * 4);
+  const doc: Doc = { fieldRanks: Array.from({ length: fieldCount }, () => Math.floor(random() * 5)), wordIds: [], fields: [], positions: [] };
+  for (let field = 0; field < fieldCount; field++) {
+    const length = Math.floor(random() * 30);
+    for (let position = 0; position < length; position++) {
+      // Skewed: a few words are in most documents.
+      doc.wordIds.push(Math.floor(VOCABULARY * random() ** 3));
+      doc.fields.push(field);
+      doc.positions.push(position);
+    }
+  }
+  return doc;
+}
+
+/** term -> word -> [typos, exact]: each query word's derivations, some words standing for two terms. */
+function randomDerivations(random: () => number, terms: number): Map<number, [number, boolean]>[] {
+  return Array.from({ length: terms }, () => {
+    const words = new Map<number, [number, boolean]>();
+    const count = 1 + Math.floor(random() * (random() < 0.2 ? 400 : 6));
+    for (let k = 0; k < count; k++) words.set(Math.floor(VOCABULARY * random() ** 2), [Math.floor(random() * 3), random() < 0.5]);
+    return words;
+  });
+}
+
+function expectedProfile(doc: Doc | undefined, docId: number, derivations: Map<number, [number, boolean]>[]): DocMatchProfile {
+  const occurrences: number[][] = derivations.map(() => []);
+  if (doc) {
+    doc.wordIds.forEach((wordId, k) => derivations.forEach((words, term) => {
+      const match = words.get(wordId);
+      const field = doc.fields[k]!;
+      if (match) occurrences[term]!.push(packOccurrence(field, doc.positions[k]!, doc.fieldRanks[field]!, match[0], match[1]));
+    }));
+  }
+  return { docId, occurrences };
+}
+
+function copyOf(profile: DocMatchProfile): DocMatchProfile {
+  return { docId: profile.docId, occurrences: profile.occurrences.map((list) => [...list]) };
+}
+
+test.serial('a word lookup answers only for its own words, also past the vocabulary it was made for', (t) => {
+  const first = new WordLookup(100);
+  first.add(3, 0, 0, true);
+  first.add(64, 0, 1, false);
+  t.true(first.has(3) && first.has(64));
+  t.false(first.has(4) || first.has(35) || first.has(96) || first.has(10_000));
+  // While the shared tables are taken, another lookup gets its own.
+  const second = new WordLookup(100);
+  t.false(second.has(3));
+  second.add(5, 0, 0, true);
+  t.false(first.has(5));
+  second.release();
+  first.release();
+  const third = new WordLookup(100);
+  t.false(third.has(3) || third.has(64) || third.has(5));
+  t.is(third.slotOf(3), -1);
+  third.release();
+});
+
+test.serial('profiles hold exactly the tokens of the query words, one by one and batched, query after query', (t) => {
+  const random = randomFrom(5);
+  const forward = new ForwardIndex();
+  const docs = new Map<number, Doc>();
+  for (let docId = 0; docId < 600; docId++) {
+    if (random() < 0.1) continue;
+    const doc = randomDocument(random);
+    docs.set(docId, doc);
+    forward.put(docId, doc);
+  }
+  for (let query = 0; query < 60; query++) {
+    const derivations = randomDerivations(random, 1 + Math.floor(random() * 3));
+    const words = new WordLookup(VOCABULARY);
+    derivations.forEach((byWord, term) => byWord.forEach(([typos, exact], wordId) => words.add(wordId, term, typos, exact)));
+    const into: DocMatchProfile = { docId: -1, occurrences: derivations.map(() => []) };
+    // Absent ids (never put, or past the last document) read as empty profiles.
+    const docIds = Uint32Array.from(Array.from({ length: 1 + Math.floor(random() * 80) }, () => Math.floor(random() * 650))).sort();
+    const offsets = documentOffsets(forward, docIds);
+    try {
+      docIds.forEach((docId, index) => {
+        const expected = expectedProfile(docs.get(docId), docId, derivations);
+        t.deepEqual(copyOf(buildProfile(forward, docId, words, [], into)), expected, `query ${query} doc ${docId}`);
+        t.deepEqual(copyOf(buildProfileAt(forward.arena, offsets[index]!, docId, words, [], into)), expected, `query ${query} doc ${docId} batched`);
+      });
+    } finally {
+      words.release();
+    }
+  }
+});
+
+test.serial('a field\'s word count is the number of its tokens', (t) => {
+  const random = randomFrom(9);
+  const forward = new ForwardIndex();
+  const docs = new Map<number, Doc>();
+  for (let docId = 0; docId < 300; docId++) {
+    const doc = randomDocument(random);
+    docs.set(docId, doc);
+    forward.put(docId, doc);
+  }
+  for (const [docId, doc] of docs) {
+    for (let field = 0; field <= doc.fieldRanks.length; field++) {
+      t.is(fieldWordCount(forward, docId, field), doc.fields.filter((f) => f === field).length, `doc ${docId} field ${field}`);
+    }
+  }
+  t.is(fieldWordCount(forward, 999, 0), 0);
+});
