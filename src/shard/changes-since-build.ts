@@ -19,8 +19,27 @@ export class ChangesSinceBuild {
     return this.isBuilt;
   }
 
+  /** Per build reading the documents (in steps, writes between them): the documents written since it started. */
+  private readonly changedSinceStarts = new Set<RoaringBitmap32>();
+
   markChanged(docId: number): void {
     if (this.isBuilt) this.changed.add(docId);
+    for (const since of this.changedSinceStarts) since.add(docId);
+  }
+
+  /**
+   * A build starts reading the documents: what is written from now on is not in it (even when it
+   * reads the new version, it may have read others before). Give the result to markBuilt or abandonBuild.
+   */
+  startBuild(): RoaringBitmap32 {
+    const since = new RoaringBitmap32();
+    this.changedSinceStarts.add(since);
+    return since;
+  }
+
+  /** A build started with `started` stops unfinished. */
+  abandonBuild(started: RoaringBitmap32): void {
+    this.changedSinceStarts.delete(started);
   }
 
   /** Never built, or enough changed (out of `documentCount`) that reading the changed documents costs more than a rebuild. */
@@ -28,9 +47,10 @@ export class ChangesSinceBuild {
     return !this.isBuilt || this.changed.size >= Math.max(REBUILD_MIN_CHANGED, documentCount * REBUILD_SHARE);
   }
 
-  /** A build has just finished. */
-  markBuilt(): void {
-    this.changed = new RoaringBitmap32();
+  /** A build has just finished (`started`: what startBuild gave it, when documents could be written during the build). */
+  markBuilt(started?: RoaringBitmap32): void {
+    this.changed = started ?? new RoaringBitmap32();
+    if (started !== undefined) this.changedSinceStarts.delete(started);
     this.isBuilt = true;
   }
 }

@@ -10,7 +10,9 @@ import roaring from 'roaring';
 import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
 import { ChangesSinceBuild } from './changes-since-build.js';
 import { PairTable } from './pair-table.js';
-import { PREFIX_THEN_WORD_GAP_1, PrefixPairTables, prefixPairDocs, WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2 } from './prefix-pair-tables.js';
+import { finishSteps, stepEndsAt } from './sliced-jobs.js';
+import { planShortPrefixes, PREFIX_THEN_WORD_GAP_1, PrefixPairTables, prefixPairDocs, prefixTableKey, prefixTableKeySpace, WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2 } from './prefix-pair-tables.js';
+import { EXACT_ATTRIBUTE_MARK } from './derivations.js';
 import type { Vocabulary } from './vocabulary.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -65,43 +67,116 @@ export class NearPairPostings {
   }
 
   build(): void {
+    finishSteps(this.buildSteps());
+  }
+
+  /** Whether searches would build the tables now (never built, or too much changed since). */
+  get needsBuild(): boolean {
+    return this.changes.needsBuild(this.documents.size);
+  }
+
+  /**
+   * The build in steps of SLICE_POLICY.documentsPerStep documents (a quiet-time build, between
+   * searches and writes): the tables are made aside and swapped in at the end; the documents written
+   * meanwhile count as changed since the build (read one by one), whatever version it read.
+   */
+  *buildSteps(): Generator<void, void, unknown> {
+    const started = this.changes.startBuild();
+    let finished = false;
+    try {
+      yield* this.buildFrom(started);
+      finished = true;
+    } finally {
+      if (!finished) this.changes.abandonBuild(started);
+    }
+  }
+
+  private *buildFrom(started: RoaringBitmap32): Generator<void, void, unknown> {
     const wordCount = this.vocabulary.size;
     const threshold = Math.max(FREQUENT_MIN_DOCUMENTS, Math.ceil(this.documents.size * FREQUENT_MIN_SHARE));
     // The most frequent words get the slots: theirs are the buckets too big to read.
     const frequent: number[] = [];
     for (let wordId = 0; wordId < wordCount; wordId++) if (this.vocabulary.docs(wordId).size >= threshold) frequent.push(wordId);
     frequent.sort((a, b) => this.vocabulary.docs(b).size - this.vocabulary.docs(a).size);
+    yield;
     const slotOfWord = new Int32Array(wordCount).fill(-1);
     const slotCount = Math.min(frequent.length, MAX_SLOTS);
     for (let slot = 0; slot < slotCount; slot++) slotOfWord[frequent[slot]!] = slot;
-    this.tables = PairTable.buildMany(MAX_GAP, slotCount * slotCount, (emit) => this.visitPairs(slotOfWord, slotCount, emit));
+    const documents = this.documents.toUint32Array();
+    const shortPrefixes = slotCount === 0 ? { prefixes: [], tableOfWord: [] } : planShortPrefixes(this.vocabulary, slotOfWord, EXACT_ATTRIBUTE_MARK);
+    yield;
+    const keySpaces = [...Array.from({ length: MAX_GAP }, () => slotCount * slotCount), ...shortPrefixes.prefixes.map(() => prefixTableKeySpace(slotCount))];
+    const tables = yield* PairTable.buildManySteps(keySpaces.length, keySpaces,
+      (emit) => this.visitPairs(documents, started, slotOfWord, slotCount, shortPrefixes.tableOfWord, emit));
+    this.tables = tables.slice(0, MAX_GAP);
     this.slotOfWord = slotOfWord;
     this.slotCount = slotCount;
     this.prefixTables.clear();
-    this.changes.markBuilt();
+    this.prefixTables.adopt(shortPrefixes.prefixes, tables.slice(MAX_GAP));
+    this.changes.markBuilt(started);
     this.generation++;
   }
 
-  /** Every (gap - 1, left slot * slotCount + right slot, docId) with the right word `gap` positions after the left in one field. */
-  private visitPairs(slotOfWord: Int32Array, slotCount: number, emit: (table: number, key: number, docId: number) => void): void {
-    const data = this.forward.arena;
-    for (const docId of this.documents) {
+  /**
+   * Every (gap - 1, left slot * slotCount + right slot, docId) with the right word `gap` positions
+   * after the left in one field; and for the short prefixes' tables (table MAX_GAP + prefix index),
+   * what prefix-pair-tables.ts collects for a rare word: a slotted word 1 or 2 positions before it,
+   * or 1 after.
+   */
+  private *visitPairs(documents: Uint32Array, writtenSinceStart: RoaringBitmap32, slotOfWord: Int32Array, slotCount: number,
+    prefixTableOfWord: readonly Int32Array[], emit: (table: number, key: number, docId: number) => void): Generator<void, void, unknown> {
+    const [firstLetter, firstTwo] = prefixTableOfWord;
+    // Words newer than the build (written meanwhile: their documents count as changed) have no slot and no prefix table.
+    const slotOf = (wordId: number) => slotOfWord[wordId] ?? -1;
+    const emitPrefixes = (wordId: number, key: number, docId: number) => {
+      const short = firstLetter![wordId] ?? -1;
+      if (short >= 0) emit(MAX_GAP + short, key, docId);
+      const longer = firstTwo === undefined ? -1 : firstTwo[wordId] ?? -1;
+      if (longer >= 0) emit(MAX_GAP + longer, key, docId);
+    };
+    for (let index = 0; index < documents.length; index++) {
+      if (stepEndsAt(index)) yield;
+      const data = this.forward.arena;
+      const docId = documents[index]!;
+      // Written since the build started: left out (it counts as changed), so that both passes see the same documents.
+      if (!writtenSinceStart.isEmpty && writtenSinceStart.has(docId)) continue;
       const offset = this.forward.offsetOf(docId);
       if (offset < 0) continue;
       const start = tokensStartAt(data, offset);
       const end = start + tokenCountAt(data, offset) * 2;
       for (let k = start; k < end; k += 2) {
-        const left = slotOfWord[data[k]!]!;
-        if (left < 0) continue;
+        const left = slotOf(data[k]!);
+        if (left < 0) {
+          if (firstLetter === undefined) continue;
+          const wordId = data[k]!;
+          if ((firstLetter[wordId] ?? -1) < 0 && (firstTwo === undefined || (firstTwo[wordId] ?? -1) < 0)) continue;
+          // Positions ascend within a field, so a word `gap` positions away is at most `gap` tokens away.
+          for (let before = k - 2; before >= start && before >= k - 4; before -= 2) {
+            const gap = positionGap(data[before + 1]!, data[k + 1]!);
+            const slot = slotOf(data[before]!);
+            if (slot >= 0 && (gap === 1 || gap === 2)) emitPrefixes(wordId, prefixTableKey(slot, gap === 1 ? WORD_THEN_PREFIX_GAP_1 : WORD_THEN_PREFIX_GAP_2), docId);
+          }
+          const after = k + 2;
+          if (after < end && positionGap(data[k + 1]!, data[after + 1]!) === 1) {
+            const slot = slotOf(data[after]!);
+            if (slot >= 0) emitPrefixes(wordId, prefixTableKey(slot, PREFIX_THEN_WORD_GAP_1), docId);
+          }
+          continue;
+        }
         // Positions ascend within a field, so the token `gap` positions on is at most `gap` tokens on.
         for (let next = k + 2; next < end && next <= k + 2 * MAX_GAP; next += 2) {
           const gap = positionGap(data[k + 1]!, data[next + 1]!);
           if (gap < 1 || gap > MAX_GAP) continue;
-          const right = slotOfWord[data[next]!]!;
+          const right = slotOf(data[next]!);
           if (right >= 0) emit(gap - 1, left * slotCount + right, docId);
         }
       }
     }
+  }
+
+  /** Whether the prefix has a prefix pair table now. */
+  hasPrefixTable(prefix: string): boolean {
+    return this.prefixTables.has(prefix);
   }
 
   /** Bytes held by the prefix pair tables (included in byteLength). */
@@ -115,11 +190,6 @@ export class NearPairPostings {
   }
 
   /**
-   * Documents of `universe` where proximity's cost of the pair is at most `cost`: 1 = a word of `left`
-   * followed at the next position of its field by a word of `right`, or one word of both sides;
-   * 2 = also one position between them, or `right` just before `left`.
-   */
-  /**
    * Built on first use (after a bulk load through write batches, the first search pays it, unless the
    * worker got to it when idle: ShardIndex.prepareForSearch) and again once too much changed.
    */
@@ -127,6 +197,11 @@ export class NearPairPostings {
     if (this.changes.needsBuild(this.documents.size)) this.build();
   }
 
+  /**
+   * Documents of `universe` where proximity's cost of the pair is at most `cost`: 1 = a word of `left`
+   * followed at the next position of its field by a word of `right`, or one word of both sides;
+   * 2 = also one position between them, or `right` just before `left`.
+   */
   pairDocsWithin(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32): RoaringBitmap32 {
     this.buildIfStale();
     const frequentLeft = left.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);

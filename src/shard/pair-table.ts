@@ -3,6 +3,7 @@
 // object per pair. Built in two passes over the occurrences (count per key, then fill), so building
 // needs no more memory than the tables themselves plus one counter per possible key.
 import roaring from 'roaring';
+import { finishSteps } from './sliced-jobs.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -23,24 +24,44 @@ export class PairTable {
   /**
    * `tableCount` tables at once, from one visitor (one pass over the documents per build pass):
    * `visit(emit)` must emit every (table, key, docId) occurrence, documents in ascending order, and
-   * the same occurrences when called twice. Keys are below `keySpace`.
+   * the same occurrences when called twice (else the documents that differ must be ignored by the
+   * table's users: it stays well-formed). Keys are below `keySpace`.
    */
   static buildMany(tableCount: number, keySpace: number, visit: (emit: (table: number, key: number, docId: number) => void) => void): PairTable[] {
+    return finishSteps(PairTable.buildManySteps(tableCount, keySpace, function* (emit) {
+      visit(emit);
+    }));
+  }
+
+  /**
+   * buildMany in steps (a quiet-time build between searches): `visit` yields between its pieces of
+   * work. `keySpace` may differ per table (an array, one per table).
+   */
+  static *buildManySteps(tableCount: number, keySpace: number | readonly number[],
+    visit: (emit: (table: number, key: number, docId: number) => void) => Generator<void, void, unknown>): Generator<void, PairTable[], unknown> {
+    const spaceOf = (table: number) => (typeof keySpace === 'number' ? keySpace : keySpace[table]!);
     // Pass 1 over-counts a pair repeated in one document, which only leaves slack at a run's end.
-    const counts = Array.from({ length: tableCount }, () => new Uint32Array(keySpace + 1));
-    visit((table, key) => counts[table]![key + 1]!++);
-    for (const tableCounts of counts) for (let key = 0; key < keySpace; key++) tableCounts[key + 1]! += tableCounts[key]!;
-    const docIds = counts.map((tableCounts) => new Uint32Array(tableCounts[keySpace]!));
-    const ends = counts.map((tableCounts) => tableCounts.slice(0, keySpace));
-    visit((table, key, docId) => {
+    const counts = Array.from({ length: tableCount }, (_, table) => new Uint32Array(spaceOf(table) + 1));
+    yield* visit((table, key) => counts[table]![key + 1]!++);
+    for (const tableCounts of counts) for (let key = 0; key + 1 < tableCounts.length; key++) tableCounts[key + 1]! += tableCounts[key]!;
+    const docIds = counts.map((tableCounts) => new Uint32Array(tableCounts[tableCounts.length - 1]!));
+    const ends = counts.map((tableCounts) => tableCounts.slice(0, tableCounts.length - 1));
+    yield* visit((table, key, docId) => {
       const tableEnds = ends[table]!;
       const tableDocIds = docIds[table]!;
       const end = tableEnds[key]!;
+      // Never past the key's segment (a visitor breaking the contract must not spoil the other keys' runs).
+      if (end === counts[table]![key + 1]!) return;
       if (end > counts[table]![key]! && tableDocIds[end - 1] === docId) return;
       tableDocIds[end] = docId;
       tableEnds[key] = end + 1;
     });
-    return counts.map((tableCounts, table) => PairTable.compact(tableCounts, ends[table]!, docIds[table]!, keySpace));
+    const tables: PairTable[] = [];
+    for (let table = 0; table < tableCount; table++) {
+      tables.push(PairTable.compact(counts[table]!, ends[table]!, docIds[table]!, spaceOf(table)));
+      if (table % 64 === 63) yield;
+    }
+    return tables;
   }
 
   /** Drops the slack and the empty keys of a filled table. */

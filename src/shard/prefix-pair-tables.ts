@@ -46,6 +46,63 @@ export interface WordSlots {
   slotCount: number;
 }
 
+/**
+ * Prefixes of at most this many characters get their tables with the near-pair build, in the same
+ * pass over the shard (near-pair-postings.ts), instead of one pass over their rare words' documents
+ * each on demand: they are the prefixes with the most documents (a one-letter prefix's rare words
+ * are in most of the shard), and as-you-type queries start with them.
+ */
+export const SHORT_PREFIX_LENGTH = 1;
+
+/** Which short prefixes the build makes tables for, and each rare word's table per prefix length. */
+export interface ShortPrefixPlan {
+  prefixes: string[];
+  /** tableOfWord[length - 1][wordId]: index in `prefixes` of the word's prefix of that length, or -1. */
+  tableOfWord: Int32Array[];
+}
+
+/** A prefix table's key for a slotted word standing in `relation` to one of the prefix's rare words. */
+export function prefixTableKey(slot: number, relation: number): number {
+  return slot * RELATIONS + relation;
+}
+
+export function prefixTableKeySpace(slotCount: number): number {
+  return slotCount * RELATIONS;
+}
+
+/**
+ * The short prefixes whose rare words (no slot) are in at least PREFIX_TABLE_POLICY.minDocuments
+ * documents (counted with repeats: an upper bound), longest first.
+ */
+export function planShortPrefixes(vocabulary: Vocabulary, slotOfWord: Int32Array, skipWordsStartingWith: string): ShortPrefixPlan {
+  const documentsOf = new Map<string, number>();
+  const wordCount = vocabulary.size;
+  for (let wordId = 0; wordId < wordCount; wordId++) {
+    if ((slotOfWord[wordId] ?? -1) >= 0) continue;
+    const documents = vocabulary.docs(wordId).size;
+    if (documents === 0) continue;
+    const word = vocabulary.wordOf(wordId);
+    if (word.startsWith(skipWordsStartingWith)) continue;
+    for (let length = 1; length <= Math.min(SHORT_PREFIX_LENGTH, word.length); length++) {
+      const prefix = word.slice(0, length);
+      documentsOf.set(prefix, (documentsOf.get(prefix) ?? 0) + documents);
+    }
+  }
+  const prefixes = [...documentsOf].filter(([, documents]) => documents >= PREFIX_TABLE_POLICY.minDocuments).map(([prefix]) => prefix)
+    .sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+  const indexOf = new Map(prefixes.map((prefix, index) => [prefix, index]));
+  const tableOfWord = Array.from({ length: SHORT_PREFIX_LENGTH }, () => new Int32Array(wordCount).fill(-1));
+  if (prefixes.length === 0) return { prefixes, tableOfWord };
+  for (let wordId = 0; wordId < wordCount; wordId++) {
+    if ((slotOfWord[wordId] ?? -1) >= 0 || vocabulary.docs(wordId).size === 0) continue;
+    const word = vocabulary.wordOf(wordId);
+    for (let length = 1; length <= Math.min(SHORT_PREFIX_LENGTH, word.length); length++) {
+      tableOfWord[length - 1]![wordId] = indexOf.get(word.slice(0, length)) ?? -1;
+    }
+  }
+  return { prefixes, tableOfWord };
+}
+
 export class PrefixPairTables {
   private readonly tables = new LRUCache<string, PairTable>({
     max: MAX_PREFIXES, maxSize: MAX_BYTES, sizeCalculation: (table) => table.byteLength + 64,
@@ -64,6 +121,19 @@ export class PrefixPairTables {
   /** Bytes held (for memory reports). */
   get byteLength(): number {
     return this.tables.calculatedSize;
+  }
+
+  /** Tables built ahead (the short prefixes'), in order: the last ones are kept first when the budget is short. */
+  adopt(prefixes: readonly string[], tables: readonly PairTable[]): void {
+    prefixes.forEach((prefix, index) => {
+      this.reads.delete(prefix);
+      this.tables.set(prefix, tables[index]!);
+    });
+  }
+
+  /** Whether the prefix has its table now (tests). */
+  has(prefix: string): boolean {
+    return this.tables.has(prefix);
   }
 
   /**

@@ -131,7 +131,12 @@ export class ShardEngine {
 
   /** ShardIndex.prepareForSearch on every shard of the worker. */
   prepareForSearch(): void {
-    for (const state of this.indexes.values()) for (const shard of state.shards.values()) shard.prepareForSearch();
+    for (const shard of this.allShards()) shard.prepareForSearch();
+  }
+
+  /** Every shard of every loaded index. */
+  *allShards(): Generator<ShardIndex> {
+    for (const state of this.indexes.values()) yield* state.shards.values();
   }
 
   search(query: EngineSearch): EngineSearchResult {

@@ -14,6 +14,7 @@ import { searchShard, type ShardSearchRequest, type ShardSearchResult } from './
 import { Vocabulary } from './vocabulary.js';
 import { NearPairPostings } from './near-pair-postings.js';
 import { SoleWordFields } from './sole-word-fields.js';
+import { finishSteps } from './sliced-jobs.js';
 import { fieldRankKey, positionKey, TokenKeyPostings } from './token-key-postings.js';
 
 /** Field ranks and positions below these get posting lists (token-key-postings.ts). */
@@ -155,11 +156,27 @@ export class ShardIndex {
    * rebuild after every batch).
    */
   prepareForSearch(): void {
+    finishSteps(this.prepareSteps());
+  }
+
+  /**
+   * prepareForSearch in steps of a few milliseconds (SlicedJobs, quiet time): each structure is built
+   * aside and swapped in when done. Any write to the shard must cancel it first. A search needing a
+   * structure meanwhile still builds it at once (the slower exact paths without it, reading every
+   * document of a universe, cost far more at a million documents than waiting for the build).
+   */
+  *prepareSteps(): Generator<void, void, unknown> {
     this.flushWrites();
-    this.rankPostings.rebuildIfStale();
-    this.positionPostings.rebuildIfStale();
-    this.nearPairs.buildIfStale();
-    this.soleWordFields.buildIfStale();
+    // A search may build a structure itself meanwhile: its sliced build then stops.
+    yield* whileStale(() => this.rankPostings.needsRebuild, this.rankPostings.buildAllSteps());
+    yield* whileStale(() => this.positionPostings.needsRebuild, this.positionPostings.buildAllSteps());
+    yield* whileStale(() => this.nearPairs.needsBuild, this.nearPairs.buildSteps());
+    yield* whileStale(() => this.soleWordFields.needsBuild, this.soleWordFields.buildSteps());
+  }
+
+  /** Whether prepareSteps has anything to build. */
+  get needsPreparing(): boolean {
+    return this.rankPostings.needsRebuild || this.positionPostings.needsRebuild || this.nearPairs.needsBuild || this.soleWordFields.needsBuild;
   }
 
   /** `extraAlternatives`: synonyms the word has as part of a multi-word key (not cached: they depend on the query). */
@@ -195,5 +212,17 @@ export class ShardIndex {
 
   search(request: ShardSearchRequest): ShardSearchResult {
     return searchShard(this, request);
+  }
+}
+
+/** The build's steps while `stale()` holds before each (it is stopped, unfinished, once not). */
+function* whileStale(stale: () => boolean, build: Generator<void, void, unknown>): Generator<void, void, unknown> {
+  try {
+    while (stale()) {
+      if (build.next().done) return;
+      yield;
+    }
+  } finally {
+    build.return();
   }
 }

@@ -1,9 +1,9 @@
 // Where shard snapshots live and how they reach the disk: <db-path>/snapshots/<indexUid>/<shard>.bin,
 // each written whole to a temporary file, fsynced, then renamed over the old one (and the folder
 // fsynced), so a reader sees the previous file or the new one, never a part.
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { SnapshotReader } from './snapshot-container.js';
 
 /**
@@ -47,6 +47,75 @@ export function writeFileAtomically(path: string, folder: string, chunks: readon
   } finally {
     closeSync(folderFd);
   }
+}
+
+/** Bytes written per step of writeFileInSteps (a few ms into the page cache). */
+const BYTES_PER_STEP = 4 * 2 ** 20;
+let backgroundWrites = 0;
+
+/**
+ * writeFileAtomically in steps (a quiet-time save between searches): the chunks written a piece per
+ * step, the fsync awaited off the thread (the step yields its promise), then — only if `stillValid()`
+ * (the state encoded is still the one held) — the rename. Its temporary file has a name of its own,
+ * so a save that runs meanwhile (shutdown) never shares it. Stopped early (generator.return(): a
+ * write to the index), it leaves no file behind. Returns whether the file was renamed into place.
+ */
+export function* writeFileInSteps(path: string, folder: string, chunks: readonly Uint8Array[],
+  stillValid: () => boolean): Generator<Promise<void> | void, boolean, unknown> {
+  mkdirSync(folder, { recursive: true });
+  const temporary = `${path}.bg${++backgroundWrites}.tmp`;
+  const fd = openSync(temporary, 'w');
+  let closed = false;
+  let renamed = false;
+  let syncing: Promise<void> | null = null;
+  try {
+    for (const chunk of chunks) {
+      for (let written = 0; written < chunk.byteLength;) {
+        const end = Math.min(chunk.byteLength, written + BYTES_PER_STEP);
+        while (written < end) written += writeSync(fd, chunk, written, end - written);
+        yield;
+      }
+    }
+    let failure: Error | null = null;
+    syncing = new Promise<void>((resolve) => fsync(fd, (error) => {
+      failure = error;
+      resolve();
+    }));
+    yield syncing;
+    syncing = null;
+    if (failure) throw failure;
+    closeSync(fd);
+    closed = true;
+    if (!stillValid()) return false;
+    renameSync(temporary, path);
+    renamed = true;
+    const folderFd = openSync(folder, 'r');
+    try {
+      fsyncSync(folderFd);
+    } finally {
+      closeSync(folderFd);
+    }
+    return true;
+  } finally {
+    // An fsync still running keeps its descriptor until it ends (a descriptor closed under it could be reused by another file).
+    if (!closed) {
+      if (syncing === null) closeSync(fd);
+      else void syncing.then(() => closeSync(fd));
+    }
+    if (!renamed) rmSync(temporary, { force: true });
+  }
+}
+
+/** Removes the temporary files of saves of this snapshot cut short (a kill during a save). */
+export function removeTemporaryFiles(path: string): void {
+  const prefix = `${basename(path)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.startsWith(prefix) && name.endsWith('.tmp')) rmSync(join(dirname(path), name), { force: true });
 }
 
 /** A reader of the file (checked: SnapshotFormatError when bad), or null when there is none. */

@@ -3,14 +3,14 @@
 // index. The rule that keeps snapshots correct: a shard is written only under the commit stamp the
 // scheduler announced (IndexCommitted) for the state the worker holds; any write, reload or load
 // makes the index's state unstamped until the next announcement.
-import { rmSync } from 'node:fs';
 import { ownerOfShard } from '../protocol/placement.js';
 import type { IndexConfig } from './index-config.js';
 import type { ShardEngine } from './shard-engine.js';
 import type { ShardIndex } from './shard-index.js';
 import { decodeShardSnapshot, encodeShardSnapshot, settingsFingerprint, type ShardSnapshotIdentity } from './shard-snapshot.js';
 import { SnapshotFormatError } from './snapshot-container.js';
-import { openSnapshotFile, removeSnapshots, snapshotFolder, snapshotPath, temporaryPathOf, writeFileAtomically } from './snapshot-files.js';
+import { openSnapshotFile, removeSnapshots, removeTemporaryFiles, snapshotFolder, snapshotPath, writeFileAtomically, writeFileInSteps } from './snapshot-files.js';
+import type { SlicedJob } from './sliced-jobs.js';
 
 export class SnapshotKeeper {
   /** Per index: the commit stamp of the state held in memory; null while it holds unannounced changes. */
@@ -28,7 +28,7 @@ export class SnapshotKeeper {
   restore(indexUid: string, shard: number, shardCount: number, commitSeq: number, config: IndexConfig): ShardIndex | null {
     const path = snapshotPath(this.dbPath, indexUid, shard);
     const identity = this.identity(indexUid, shard, shardCount, commitSeq, config);
-    rmSync(temporaryPathOf(path), { force: true }); // a save cut short by a kill
+    removeTemporaryFiles(path); // saves cut short by a kill
     try {
       const file = openSnapshotFile(path);
       if (file === null) return null;
@@ -86,6 +86,39 @@ export class SnapshotKeeper {
       }
     }
     return written;
+  }
+
+  /**
+   * saveAll as a sliced job (quiet time, between searches): a shard's encoding is one step, its file
+   * is written in steps (writeFileInSteps). The job must be cancelled by any write, reload, load or
+   * drop (the shard's arrays are read as they are); a shard whose index lost the stamp meanwhile is
+   * not renamed into place either way.
+   */
+  *saveSteps(): SlicedJob {
+    for (const indexUid of this.engine.indexUids()) {
+      const stamp = this.stamps.get(indexUid);
+      const index = this.engine.loadedIndex(indexUid);
+      if (stamp === undefined || stamp === null || !index || index.shardCount === 0) continue;
+      const saved = this.savedOf(indexUid);
+      for (const [shard, shardIndex] of index.shards) {
+        if (saved.get(shard) === stamp) continue;
+        let chunks: Uint8Array[];
+        try {
+          chunks = encodeShardSnapshot(shardIndex, this.identity(indexUid, shard, index.shardCount, stamp, index.config));
+        } catch (cause) {
+          this.log(`[shard] snapshot of ${indexUid}/${shard} failed: ${(cause as Error).message}`);
+          continue;
+        }
+        yield;
+        const stillValid = () => this.stamps.get(indexUid) === stamp && this.engine.loadedIndex(indexUid)?.shards.get(shard) === shardIndex;
+        try {
+          const written = yield* writeFileInSteps(snapshotPath(this.dbPath, indexUid, shard), snapshotFolder(this.dbPath, indexUid), chunks, stillValid);
+          if (written) saved.set(shard, stamp);
+        } catch (cause) {
+          this.log(`[shard] snapshot of ${indexUid}/${shard} failed: ${(cause as Error).message}`);
+        }
+      }
+    }
   }
 
   private identity(indexUid: string, shard: number, shardCount: number, commitSeq: number, config: IndexConfig): ShardSnapshotIdentity {

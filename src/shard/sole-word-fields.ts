@@ -6,6 +6,7 @@
 // `changed` and read one by one, until enough changed that a rebuild pays.
 import roaring from 'roaring';
 import { ChangesSinceBuild } from './changes-since-build.js';
+import { finishSteps, SLICE_POLICY, stepEndsAt } from './sliced-jobs.js';
 import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -23,16 +24,49 @@ export class SoleWordFields {
   }
 
   build(): void {
+    finishSteps(this.buildSteps());
+  }
+
+  get needsBuild(): boolean {
+    return this.changes.needsBuild(this.documents.size);
+  }
+
+  /** The build in steps, swapped in at the end; documents written meanwhile count as changed since the build. */
+  *buildSteps(): Generator<void, void, unknown> {
+    const started = this.changes.startBuild();
+    let finished = false;
+    try {
+      yield* this.buildFrom(started);
+      finished = true;
+    } finally {
+      if (!finished) this.changes.abandonBuild(started);
+    }
+  }
+
+  private *buildFrom(started: RoaringBitmap32): Generator<void, void, unknown> {
     const lists = new Map<number, number[]>();
-    for (const docId of this.documents) {
+    const documents = this.documents.toUint32Array();
+    for (let index = 0; index < documents.length; index++) {
+      if (stepEndsAt(index)) yield;
+      const docId = documents[index]!;
       soleWordsOf(this.forward, docId, (wordId) => {
         const list = lists.get(wordId);
         if (list === undefined) lists.set(wordId, [docId]);
         else if (list[list.length - 1] !== docId) list.push(docId);
       });
     }
-    this.byWord = new Map([...lists].map(([wordId, docIds]) => [wordId, new RoaringBitmap32(docIds)]));
-    this.changes.markBuilt();
+    const byWord = new Map<number, RoaringBitmap32>();
+    let made = 0;
+    for (const [wordId, docIds] of lists) {
+      byWord.set(wordId, new RoaringBitmap32(docIds));
+      made += docIds.length + 64;
+      if (made >= SLICE_POLICY.documentsPerStep * 16) {
+        made = 0;
+        yield;
+      }
+    }
+    this.byWord = byWord;
+    this.changes.markBuilt(started);
   }
 
   /** Built when never built or too stale (searches call it; so does an idle worker). */

@@ -13,6 +13,7 @@
 import roaring from 'roaring';
 import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
 import type { Vocabulary } from './vocabulary.js';
+import { finishSteps, stepEndsAt } from './sliced-jobs.js';
 import type { SerializedBitmaps } from './bitmap-list-codec.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -28,13 +29,15 @@ const BITMAP_MIN_DOCUMENTS = 64;
 /** Words in fewer documents (ids, typos in the data: a vocabulary's long tail) are read again when asked. */
 const KEPT_MIN_DOCUMENTS = 8;
 const FULL_REBUILD_MIN_TOKENS = 1 << 16;
+/** (key, docId) pair entries turned into lists per step of a sliced build. */
+const PAIRS_PER_STEP = 1 << 18;
 
 export class TokenKeyPostings {
   /**
    * byWord[wordId]: bitmaps by key, or for a rare word (key, docId) pairs in document order;
    * undefined = not built (or dropped by a write).
    */
-  private readonly byWord: (RoaringBitmap32[] | Uint32Array | SerializedKeyLists | null | undefined)[] = [];
+  private byWord: (RoaringBitmap32[] | Uint32Array | SerializedKeyLists | null | undefined)[] = [];
   /** The bitmaps of a restored snapshot, decoded by word when first read (see listsOf). */
   private serializedLists: SerializedBitmaps | null = null;
   /**
@@ -54,9 +57,16 @@ export class TokenKeyPostings {
   constructor(private readonly vocabulary: Vocabulary, private readonly forward: ForwardIndex,
     private readonly documents: RoaringBitmap32, private readonly keyOf: TokenKey, readonly limit: number) {}
 
+  /** While a full build runs in steps: the words written since it started (their lists in it are stale), and how many tokens. */
+  private readonly writtenDuringBuilds = new Set<{ words: Uint8Array; tokens: number }>();
+
   /** A write changed the words' documents (one entry per written token). */
   invalidateWords(wordIds: readonly number[]): void {
     this.writtenSinceBuild += wordIds.length;
+    for (const during of this.writtenDuringBuilds) {
+      during.tokens += wordIds.length;
+      for (const wordId of wordIds) if (wordId < during.words.length) during.words[wordId] = 1;
+    }
     const byWord = this.byWord;
     if (byWord.length === 0) return;
     for (const wordId of wordIds) if (wordId < byWord.length) byWord[wordId] = undefined;
@@ -67,7 +77,11 @@ export class TokenKeyPostings {
    * than building the words of each search from their documents (searches call it; so does an idle worker).
    */
   rebuildIfStale(): void {
-    if (this.writtenSinceBuild >= Math.max(FULL_REBUILD_MIN_TOKENS, this.builtTokens / 4)) this.buildAll();
+    if (this.needsRebuild) this.buildAll();
+  }
+
+  get needsRebuild(): boolean {
+    return this.writtenSinceBuild >= Math.max(FULL_REBUILD_MIN_TOKENS, this.builtTokens / 4);
   }
 
   /**
@@ -79,16 +93,22 @@ export class TokenKeyPostings {
     this.rebuildIfStale();
     const unkept = this.buildMissing(wordIds);
     const perKey: RoaringBitmap32[][] = [];
-    const loose: number[][] = [];
+    // The (key, docId) pairs of rare words (a prefix term has thousands): counted per key, then copied
+    // into one typed array per key and sorted (a JS array per key and unsorted insertion cost ~15% of a cold million-document mix).
+    const pairLists: Uint32Array[] = [];
+    const looseCounts = new Uint32Array(this.limit);
     for (const wordId of wordIds) {
       const stored = this.listsOf(wordId);
       const lists = stored === null ? this.arena.subarray(this.arenaStarts[wordId]!, this.arenaEnds[wordId]!) : stored ?? unkept.get(wordId)!;
       if (lists instanceof Uint32Array) {
-        for (let k = 0; k < lists.length; k += 2) (loose[lists[k]!] ??= []).push(lists[k + 1]!);
+        if (lists.length === 0) continue;
+        pairLists.push(lists);
+        for (let k = 0; k < lists.length; k += 2) looseCounts[lists[k]!]!++;
         continue;
       }
       for (let key = 0; key < lists.length; key++) if (!lists[key]!.isEmpty) (perKey[key] ??= []).push(lists[key]!);
     }
+    const loose = looseDocsByKey(pairLists, looseCounts);
     const keys = Math.max(perKey.length, loose.length);
     return Array.from({ length: keys }, (_, key) => {
       const bitmaps = perKey[key] ?? [];
@@ -104,22 +124,51 @@ export class TokenKeyPostings {
    * document once per word when many words are missing (a bulk load, many writes).
    */
   buildAll(): void {
-    this.byWord.length = 0;
-    this.serializedLists = null;
-    const wordCount = this.vocabulary.size;
+    finishSteps(this.buildAllSteps());
+  }
+
+  /**
+   * buildAll in steps (a quiet-time build between searches and writes): the lists are made aside and
+   * swapped in at the end, so searches meanwhile use (and build per word) the current ones; the
+   * words written meanwhile are left unbuilt in it.
+   */
+  *buildAllSteps(): Generator<void, void, unknown> {
+    const during = { words: new Uint8Array(this.vocabulary.size), tokens: 0 };
+    this.writtenDuringBuilds.add(during);
+    try {
+      yield* this.buildAllFrom(during);
+    } finally {
+      this.writtenDuringBuilds.delete(during);
+    }
+  }
+
+  private *buildAllFrom(during: { words: Uint8Array; tokens: number }): Generator<void, void, unknown> {
+    const wordCount = during.words.length;
+    const documents = this.documents.toUint32Array();
     const counts = new Uint32Array(wordCount + 1);
     let tokens = 0;
     // Pass 1 over-counts repeated (key, document) pairs, which only leaves slack in the segments.
-    for (const docId of this.documents) this.visitTokens(docId, (wordId) => counts[wordId + 1]!++);
+    for (let index = 0; index < documents.length; index++) {
+      if (stepEndsAt(index)) yield;
+      // Words newer than the build (written meanwhile) are left out: built per word when asked.
+      this.visitTokens(documents[index]!, (wordId) => {
+        if (wordId < wordCount) counts[wordId + 1]!++;
+      });
+    }
     const starts = new Uint32Array(wordCount + 1);
     for (let wordId = 0; wordId < wordCount; wordId++) starts[wordId + 1] = starts[wordId]! + counts[wordId + 1]! * 2;
     const ends = starts.slice(0, wordCount);
     const pairs = new Uint32Array(starts[wordCount]!);
-    for (const docId of this.documents) {
+    for (let index = 0; index < documents.length; index++) {
+      if (stepEndsAt(index)) yield;
+      const docId = documents[index]!;
       this.visitTokens(docId, (wordId, key) => {
+        if (wordId >= wordCount) return;
         tokens++;
         const start = starts[wordId]!;
         let end = ends[wordId]!;
+        // A document rewritten between the passes may bring more than was counted (its words are marked written): stay in the segment.
+        if (end === starts[wordId + 1]!) return;
         for (let k = end - 2; k >= start && pairs[k + 1] === docId; k -= 2) if (pairs[k] === key) return;
         pairs[end++] = key;
         pairs[end++] = docId;
@@ -127,26 +176,37 @@ export class TokenKeyPostings {
       });
     }
     // Frequent words become bitmaps; the others' segments move left, in place, into the arena.
+    const byWord: typeof this.byWord = [];
     const arenaStarts = new Uint32Array(wordCount);
     const arenaEnds = new Uint32Array(wordCount);
     let written = 0;
+    let sinceStep = 0;
     for (let wordId = 0; wordId < wordCount; wordId++) {
       const wordPairs = pairs.subarray(starts[wordId]!, ends[wordId]!);
+      sinceStep += wordPairs.length + 16;
+      if (sinceStep >= PAIRS_PER_STEP) {
+        sinceStep = 0;
+        yield;
+      }
       if (this.isStored(wordId)) {
-        this.byWord[wordId] = pairsToBitmaps(wordPairs);
+        byWord[wordId] = pairsToBitmaps(wordPairs);
         continue;
       }
       pairs.copyWithin(written, starts[wordId]!, ends[wordId]!);
       arenaStarts[wordId] = written;
       written += wordPairs.length;
       arenaEnds[wordId] = written;
-      this.byWord[wordId] = null;
+      byWord[wordId] = null;
     }
+    // Words written during the build: their lists here may miss documents (or hold old ones): built again when asked.
+    for (let wordId = 0; wordId < wordCount; wordId++) if (during.words[wordId] === 1) byWord[wordId] = undefined;
+    this.byWord = byWord;
+    this.serializedLists = null;
     this.arena = pairs.slice(0, written);
     this.arenaStarts = arenaStarts;
     this.arenaEnds = arenaEnds;
     this.builtTokens = tokens;
-    this.writtenSinceBuild = 0;
+    this.writtenSinceBuild = during.tokens;
   }
 
   /** The word's entry, its lists decoded first if they are still as a snapshot stored them. */
@@ -264,4 +324,20 @@ function pairsToBitmaps(pairs: ArrayLike<number>): RoaringBitmap32[] {
   const docIds = new Uint32Array(pairs.length / 2);
   for (let k = 0; k < pairs.length; k += 2) docIds[ends[pairs[k]!]!++] = pairs[k + 1]!;
   return Array.from({ length: keys }, (_, key) => new RoaringBitmap32(docIds.subarray(starts[key]!, starts[key + 1]!)));
+}
+
+/** (key, docId) pair lists -> per key, its documents sorted ascending (undefined for a key without any); trailing empty keys cut. */
+function looseDocsByKey(pairLists: readonly Uint32Array[], counts: Uint32Array): (Uint32Array | undefined)[] {
+  const byKey: (Uint32Array | undefined)[] = [];
+  if (pairLists.length === 0) return byKey;
+  const filled = new Uint32Array(counts.length);
+  for (let key = 0; key < counts.length; key++) if (counts[key]! > 0) byKey[key] = new Uint32Array(counts[key]!);
+  for (const pairs of pairLists) {
+    for (let k = 0; k < pairs.length; k += 2) {
+      const key = pairs[k]!;
+      byKey[key]![filled[key]!++] = pairs[k + 1]!;
+    }
+  }
+  for (const docs of byKey) docs?.sort();
+  return byKey;
 }

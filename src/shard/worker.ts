@@ -3,8 +3,8 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { move } from 'piscina';
 import { asSkeinError } from '../errors/skein-error.js';
-import type { AttachSchedulerPort, ShardCommandMessage, ShardQueryMessage, ShardQueryResultMessage, ShardWorkerData } from '../protocol/messages.js';
-import { decodeQueryBatch, encodeQueryBatchResult } from '../protocol/query-codec.js';
+import type { AttachSchedulerPort, ShardCommandMessage, ShardQueryMessage, ShardWorkerData } from '../protocol/messages.js';
+import { decodeQueryBatch, encodeQueryBatchResult, type EncodableQueryResult } from '../protocol/query-codec.js';
 import { decodeShardCommand, encodeShardAck } from '../protocol/shard-command-codec.js';
 import { projectDocument } from '../documents/projection.js';
 import { buildMatcher, formatHit, needsFormatting, type FormattingOptions } from '../formatting/index.js';
@@ -15,11 +15,24 @@ import type { IndexSettings } from '../settings/index-settings.js';
 import type { IndexRecord } from '../storage/records.js';
 import { ShardEngine, type DocumentSource, type JsonDocument } from './shard-engine.js';
 import { SnapshotKeeper } from './snapshot-keeper.js';
+import { StoredDocumentBytes } from './stored-document-bytes.js';
+import { SlicedJobs } from './sliced-jobs.js';
 
 const data = workerData as ShardWorkerData;
 const storage = openStorage(data.dbPath);
 const engine = new ShardEngine(data.workerIndex, data.workerCount);
 const snapshots = new SnapshotKeeper(data.dbPath, engine);
+/** Verbatim hits' stored JSON as bytes, copied straight into the answer (stored-document-bytes.ts). */
+const storedBytes = new StoredDocumentBytes(storage.documents);
+/**
+ * Quiet-time saves and full builds of search structures, in slices of a few ms so query batches (and
+ * write batches) are handled between them. A write or reload cancels the save (it wrote the state it
+ * encoded, which is no longer the committed one: the next quiet time saves again); the builds go on
+ * across writes (what is written meanwhile counts as changed since them). A load or drop cancels all.
+ */
+const background = new SlicedJobs({
+  onError: (_key, cause) => process.emitWarning(`shard worker ${data.workerIndex}: background work failed: ${(cause as Error).message}`),
+});
 const committedDocuments: DocumentSource = {
   get(indexUid, docId) {
     const text = storage.documents.get([indexUid, docId]);
@@ -65,6 +78,8 @@ function loadAtStart(record: IndexRecord): void {
 for (const { value: record } of storage.indexes.getRange()) loadAtStart(record);
 
 function applyCommand(command: ShardCommandMessage): void {
+  if (command.kind === 'writeBatch' || command.kind === 'reloadDocuments') background.cancel(snapshots);
+  else if (command.kind === 'loadIndex' || command.kind === 'dropIndex' || (command.kind === 'saveSnapshots' && !command.prepareSearch)) background.cancelAll();
   switch (command.kind) {
     case 'writeBatch':
       snapshots.changed(command.indexUid);
@@ -85,19 +100,15 @@ function applyCommand(command: ShardCommandMessage): void {
       snapshots.committed(command.indexUid, command.commitSeq);
       break;
     case 'saveSnapshots':
-      snapshots.saveAll();
-      // After the ack: the scheduler does not wait for it, and searches queued meanwhile would have built it anyway.
-      if (command.prepareSearch) setImmediate(prepareForSearch);
+      if (command.prepareSearch) {
+        // Quiet time: in slices, after the ack (the scheduler does not wait for the save).
+        background.enqueue(snapshots, () => snapshots.saveSteps());
+        for (const shard of engine.allShards()) if (shard.needsPreparing) background.enqueue(shard, () => shard.prepareSteps());
+      } else {
+        // Shutdown: the scheduler waits for the files (bounded), nothing else will run.
+        snapshots.saveAll();
+      }
       break;
-  }
-}
-
-function prepareForSearch(): void {
-  try {
-    engine.prepareForSearch();
-  } catch (cause) {
-    // Only an optimization: searches build what is missing themselves.
-    process.emitWarning(`shard worker ${data.workerIndex}: preparing for searches failed: ${(cause as Error).message}`);
   }
 }
 
@@ -154,15 +165,19 @@ function storedTextIsTheHit(query: ShardQueryMessage): boolean {
   return all && !needsFormatting((query.options ?? {}) as FormattingOptions);
 }
 
-function answer(query: ShardQueryMessage): ShardQueryResultMessage {
+function answer(query: ShardQueryMessage): EncodableQueryResult {
   try {
     const result = engine.search(query);
     const shape = hitShaper(query);
     const verbatim = storedTextIsTheHit(query);
     const hits = result.hits.map((hit) => {
       // The latest write batch first: it may be acknowledged but not yet committed to LMDB.
-      const text = engine.recentDocument(query.indexUid, hit.docId) ?? storage.documents.get([query.indexUid, hit.docId]);
-      if (verbatim && text !== undefined && hit.geoDistance === undefined) return { docId: hit.docId, score: hit.score, document: text };
+      const recent = engine.recentDocument(query.indexUid, hit.docId);
+      if (verbatim && hit.geoDistance === undefined) {
+        const document = recent ?? storedBytes.read([query.indexUid, hit.docId]);
+        if (document !== undefined) return { docId: hit.docId, score: hit.score, document };
+      }
+      const text = recent ?? storage.documents.get([query.indexUid, hit.docId]);
       const stored = text === undefined ? {} : (JSON.parse(text) as JsonDocument);
       // Sort criteria's score entries do not count in _rankingScore (Meilisearch leaves sort out of it).
       const rankingScores = result.rankingEntries ? hit.score.filter((_, k) => result.rankingEntries![k] !== false) : hit.score;
@@ -180,6 +195,7 @@ export default async function handle(message: ArrayBuffer | AttachSchedulerPort)
     attachSchedulerPort(message.port);
     return null;
   }
+  storedBytes.startBatch();
   const results = decodeQueryBatch(message).map(answer);
   return move(encodeQueryBatchResult(results));
 }

@@ -1,0 +1,158 @@
+// Long background work of a shard worker (quiet-time snapshot saves, full builds of the structures
+// searches use) cut into slices of a few milliseconds, so that the query batches arriving meanwhile
+// are answered between two slices instead of waiting seconds behind the whole job.
+//
+// A job is a generator: each `yield` ends a step (a bounded piece of work); yielding a promise waits
+// for it (a file write) without running other steps of that job. Jobs run one at a time, in the
+// order they were queued; a key queued again while its job is pending is ignored. Cancelling runs the
+// jobs' `finally` blocks (generator.return), which is where a job undoes what it must not leave.
+
+export type SlicedJob = Generator<Promise<unknown> | void, void, unknown>;
+
+/** Documents a sliced build visits per step (~1-2 ms of forward-index reading); tests lower it to get many steps. */
+export const SLICE_POLICY = { documentsPerStep: 4096 };
+
+/** Whether a sliced build visiting documents[index] should end its step first. */
+export function stepEndsAt(index: number): boolean {
+  return index > 0 && index % SLICE_POLICY.documentsPerStep === 0;
+}
+
+export interface SlicedJobsOptions {
+  /** Milliseconds of steps per turn of the event loop. */
+  sliceMs?: number;
+  /** How the next slice is scheduled (tests drive slices by hand). */
+  schedule?: (run: () => void) => void;
+  now?: () => number;
+  onError?: (key: unknown, cause: unknown) => void;
+}
+
+interface Entry {
+  key: unknown;
+  start: () => SlicedJob;
+  job: SlicedJob | null;
+}
+
+export class SlicedJobs {
+  private readonly queue: Entry[] = [];
+  /** A slice is scheduled. */
+  private scheduled = false;
+  /** The running job waits for the promise its step yielded (its outcome is the job's to read). */
+  private awaiting = false;
+  /** Bumped by cancelAll: a promise settling after it belongs to a cancelled job. */
+  private epoch = 0;
+  private readonly sliceMs: number;
+  private readonly schedule: (run: () => void) => void;
+  private readonly now: () => number;
+  private readonly onError: (key: unknown, cause: unknown) => void;
+
+  constructor(options: SlicedJobsOptions = {}) {
+    this.sliceMs = options.sliceMs ?? 4;
+    this.schedule = options.schedule ?? ((run) => setImmediate(run));
+    this.now = options.now ?? (() => performance.now());
+    this.onError = options.onError ?? (() => {});
+  }
+
+  /** Jobs queued or running. */
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Keys are compared by identity (a shard, the snapshot keeper...). */
+  has(key: unknown): boolean {
+    return this.queue.some((entry) => entry.key === key);
+  }
+
+  /** Queues the job `start` makes (made when its turn comes), unless one with this key is pending. */
+  enqueue(key: unknown, start: () => SlicedJob): void {
+    if (this.has(key)) return;
+    this.queue.push({ key, start, job: null });
+    this.wake();
+  }
+
+  /** Stops every job (their finally blocks run now) and forgets them. */
+  cancelAll(): void {
+    this.cancelWhere(() => true);
+  }
+
+  /** Stops the job of this key, if queued. */
+  cancel(key: unknown): void {
+    this.cancelWhere((queued) => queued === key);
+  }
+
+  private cancelWhere(matches: (key: unknown) => boolean): void {
+    const entries = this.queue.filter((entry) => matches(entry.key));
+    if (entries.length === 0) return;
+    // A job awaiting a promise is the first one: cancelled, nothing awaits any more.
+    if (entries[0] === this.queue[0]) {
+      this.epoch++;
+      this.awaiting = false;
+    }
+    this.queue.splice(0, this.queue.length, ...this.queue.filter((entry) => !matches(entry.key)));
+    for (const entry of entries) {
+      try {
+        entry.job?.return();
+      } catch (cause) {
+        this.onError(entry.key, cause);
+      }
+    }
+    this.wake();
+  }
+
+  /** Runs every queued job to its end now, without slices (tests; a shutdown). Promises are not awaited. */
+  drainSync(): void {
+    while (this.queue.length > 0) this.step(Infinity);
+  }
+
+  private wake(): void {
+    if (this.scheduled || this.awaiting || this.queue.length === 0) return;
+    this.scheduled = true;
+    this.schedule(() => this.runSlice());
+  }
+
+  private runSlice(): void {
+    this.scheduled = false;
+    if (this.awaiting) return;
+    this.step(this.now() + this.sliceMs);
+    this.wake();
+  }
+
+  /** Runs steps until the deadline, a promise to await, or an empty queue. */
+  private step(deadline: number): void {
+    while (this.queue.length > 0) {
+      const entry = this.queue[0]!;
+      let result: IteratorResult<Promise<unknown> | void>;
+      try {
+        entry.job ??= entry.start();
+        result = entry.job.next();
+      } catch (cause) {
+        this.onError(entry.key, cause);
+        this.queue.shift();
+        continue;
+      }
+      if (result.done) {
+        this.queue.shift();
+      } else if (result.value instanceof Promise) {
+        if (deadline === Infinity) continue;
+        const epoch = this.epoch;
+        this.awaiting = true;
+        const resume = (): void => {
+          if (epoch !== this.epoch) return; // cancelled meanwhile: cancelAll ran the job's finally
+          this.awaiting = false;
+          this.wake();
+        };
+        result.value.then(resume, resume);
+        return;
+      }
+      if (this.now() >= deadline) return;
+    }
+  }
+}
+
+
+/** Runs a generator of steps to its end at once and gives its result (a sliced build called synchronously). */
+export function finishSteps<T>(steps: Generator<unknown, T, unknown>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
