@@ -41,6 +41,7 @@ function readEarlierResults(directory: string): WorkloadResult[] {
     try {
       const report = JSON.parse(readFileSync(join(directory, file), 'utf8')) as RunReport;
       if (report.overrides?.documents !== undefined) continue; // --docs changes the size: not the workload's figure
+      if (report.overrides?.serverCli !== undefined) continue; // another build than the recorded commit
       results.push(...report.results.filter((result) => result.search && result.workload?.dataset && !result.error));
     } catch {
       // An unreadable or older-format file only loses its point on the chart.
@@ -104,7 +105,12 @@ async function main(): Promise<number> {
     finishedAt: '',
     host: { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', totalMemoryBytes: totalmem() },
     git: gitInfo(),
-    overrides: args.workers === null ? args.overrides : { ...args.overrides, workers: args.workers },
+    overrides: {
+      ...args.overrides,
+      ...(args.workers === null ? {} : { workers: args.workers }),
+      // Another build than this checkout's: the recorded commit is not the code that ran.
+      ...(args.serverCli === null ? {} : { serverCli: cliPath }),
+    },
     results: [],
   };
   for (const workload of workloads) {
