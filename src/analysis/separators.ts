@@ -63,3 +63,22 @@ export function classifierFor(separatorTokens: readonly string[], nonSeparatorTo
   if (entries.length > 0) classify.dictionary = entries;
   return classify;
 }
+
+/**
+ * The ASCII fast paths' separator run: from `index` (just past a separator, `hard` if it was one) to
+ * the next word character. Returns the index reached times 2, plus 1 if the run held a hard
+ * separator, or -1 at a non-ASCII character (the caller then takes the general path). One packed
+ * number so the hot loop allocates nothing; small enough for V8 to inline.
+ */
+export function scanAsciiSeparators(text: string, index: number, hard: boolean): number {
+  const length = text.length;
+  while (index < length) {
+    const code = text.charCodeAt(index);
+    if (code >= 128) return -1;
+    const charClass = ASCII_CLASSES[code]!;
+    if (charClass === CharClass.Word) break;
+    if (charClass === CharClass.Hard) hard = true;
+    index++;
+  }
+  return index * 2 + (hard ? 1 : 0);
+}

@@ -4,7 +4,7 @@
 // so a word the shard already knows is found without a string made for it (most of a document's
 // words: the per-word string and its Map lookup were the largest cost of indexing). Other texts,
 // and indexes with stop words, go through tokenizeInto.
-import { ASCII_CLASSES, CharClass, defaultClassifier, HARD_DISTANCE, SOFT_DISTANCE, type CharClassifier } from './separators.js';
+import { ASCII_CLASSES, CharClass, defaultClassifier, HARD_DISTANCE, scanAsciiSeparators, SOFT_DISTANCE, type CharClassifier } from './separators.js';
 import { MAX_POSITION, MAX_WORD_BYTES, tokenizeInto } from './tokenizer.js';
 import { asciiLower, extendWordHash, PREFIX_UNITS, WORD_HASH_SEED } from './word-hash.js';
 
@@ -67,16 +67,10 @@ function asciiTokenizeIdsInto(text: string, firstPosition: number, interner: Wor
     const firstClass = ASCII_CLASSES[firstCode]!;
     index++;
     if (firstClass !== CharClass.Word) {
-      let hard = firstClass === CharClass.Hard;
-      while (index < length) {
-        const code = text.charCodeAt(index);
-        if (code >= 128) return abandon();
-        const charClass = ASCII_CLASSES[code]!;
-        if (charClass === CharClass.Word) break;
-        if (charClass === CharClass.Hard) hard = true;
-        index++;
-      }
-      const distance = hard ? HARD_DISTANCE : SOFT_DISTANCE;
+      const scanned = scanAsciiSeparators(text, index, firstClass === CharClass.Hard);
+      if (scanned < 0) return abandon();
+      index = scanned >>> 1;
+      const distance = (scanned & 1) === 1 ? HARD_DISTANCE : SOFT_DISTANCE;
       if (distance > pendingDistance) pendingDistance = distance;
       continue;
     }

@@ -1,7 +1,7 @@
 // Splitting text into words with positions. Positions count words within one attribute; a run of
 // separators advances by the largest distance in it (soft 1, hard 8), as charabia/milli do.
 import { normalizeWord } from './normalize.js';
-import { ASCII_CLASSES, CharClass, defaultClassifier, HARD_DISTANCE, SOFT_DISTANCE, type CharClassifier } from './separators.js';
+import { ASCII_CLASSES, CharClass, defaultClassifier, HARD_DISTANCE, scanAsciiSeparators, SOFT_DISTANCE, type CharClassifier } from './separators.js';
 
 /** Meilisearch's MAX_WORD_LENGTH (500 / 2 bytes): longer words are neither indexed nor searched. */
 export const MAX_WORD_BYTES = 250;
@@ -198,16 +198,10 @@ function asciiTokenizeInto(text: string, firstPosition: number, words: string[],
     const firstClass = ASCII_CLASSES[firstCode]!;
     index++;
     if (firstClass !== CharClass.Word) {
-      let hard = firstClass === CharClass.Hard;
-      while (index < length) {
-        const code = text.charCodeAt(index);
-        if (code >= 128) return abandon();
-        const charClass = ASCII_CLASSES[code]!;
-        if (charClass === CharClass.Word) break;
-        if (charClass === CharClass.Hard) hard = true;
-        index++;
-      }
-      const distance = hard ? HARD_DISTANCE : SOFT_DISTANCE;
+      const scanned = scanAsciiSeparators(text, index, firstClass === CharClass.Hard);
+      if (scanned < 0) return abandon();
+      index = scanned >>> 1;
+      const distance = (scanned & 1) === 1 ? HARD_DISTANCE : SOFT_DISTANCE;
       if (distance > pendingDistance) pendingDistance = distance;
       continue;
     }
