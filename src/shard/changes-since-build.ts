@@ -37,6 +37,21 @@ export class ChangesSinceBuild {
     return since;
   }
 
+  /**
+   * A build's steps between startBuild and its end: `build` is given what startBuild returned (and
+   * calls markBuilt with it when done); a build stopped unfinished is abandoned.
+   */
+  *trackBuild(build: (started: RoaringBitmap32) => Generator<void, void, unknown>): Generator<void, void, unknown> {
+    const started = this.startBuild();
+    let finished = false;
+    try {
+      yield* build(started);
+      finished = true;
+    } finally {
+      if (!finished) this.abandonBuild(started);
+    }
+  }
+
   /** A build started with `started` stops unfinished. */
   abandonBuild(started: RoaringBitmap32): void {
     this.changedSinceStarts.delete(started);

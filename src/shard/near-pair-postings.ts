@@ -81,14 +81,7 @@ export class NearPairPostings {
    * meanwhile count as changed since the build (read one by one), whatever version it read.
    */
   *buildSteps(): Generator<void, void, unknown> {
-    const started = this.changes.startBuild();
-    let finished = false;
-    try {
-      yield* this.buildFrom(started);
-      finished = true;
-    } finally {
-      if (!finished) this.changes.abandonBuild(started);
-    }
+    yield* this.changes.trackBuild((started) => this.buildFrom(started));
   }
 
   private *buildFrom(started: RoaringBitmap32): Generator<void, void, unknown> {

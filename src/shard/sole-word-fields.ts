@@ -33,14 +33,7 @@ export class SoleWordFields {
 
   /** The build in steps, swapped in at the end; documents written meanwhile count as changed since the build. */
   *buildSteps(): Generator<void, void, unknown> {
-    const started = this.changes.startBuild();
-    let finished = false;
-    try {
-      yield* this.buildFrom(started);
-      finished = true;
-    } finally {
-      if (!finished) this.changes.abandonBuild(started);
-    }
+    yield* this.changes.trackBuild((started) => this.buildFrom(started));
   }
 
   private *buildFrom(started: RoaringBitmap32): Generator<void, void, unknown> {
