@@ -12,6 +12,8 @@ export interface BenchArgs {
   serverCli: string | null;
   /** Skein's --workers (shard worker threads); null keeps the server's default. */
   workers: number | null;
+  /** Skein's --shards-per-index; null keeps the server's default (= workers). */
+  shardsPerIndex: number | null;
   outputDirectory: string | null;
   help: boolean;
 }
@@ -29,6 +31,7 @@ export const usage = `usage: npm run bench -- [WORKLOAD ...] [options]
   --no-restart        skip the restart phase (restart Skein on its database, time its first search)
   --keep-files        keep the server's database and log (printed path)
   --workers N         Skein's shard worker threads (default: the server's, one per core but one)
+  --shards-per-index N  Skein's shards per new index (default: the server's, = workers; fewer = replicas)
   --server-cli PATH   run this script instead of dist/src/cli.js (same --db-path/--http-addr flags)
   --out DIR           write results there instead of bench/results
   --help`;
@@ -64,6 +67,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       'no-restart': { type: 'boolean', default: false },
       'server-cli': { type: 'string' },
       workers: { type: 'string' },
+      'shards-per-index': { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -84,6 +88,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     keepFiles: values['keep-files'] ?? false,
     serverCli: values['server-cli'] ?? null,
     workers: count(values.workers, '--workers') ?? null,
+    shardsPerIndex: count(values['shards-per-index'], '--shards-per-index') ?? null,
     outputDirectory: values.out ?? null,
     help: values.help ?? false,
   };

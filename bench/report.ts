@@ -15,8 +15,8 @@ export interface RunReport {
   finishedAt: string;
   host: { node: string; platform: string; cpus: number; cpuModel: string; totalMemoryBytes: number };
   git: { commit: string | null; dirty: boolean | null };
-  /** The command line's overrides of the workloads, and Skein's --workers and --server-cli when given. */
-  overrides: WorkloadOverrides & { workers?: number; serverCli?: string };
+  /** The command line's overrides of the workloads, and Skein's --workers, --shards-per-index and --server-cli when given. */
+  overrides: WorkloadOverrides & { workers?: number; shardsPerIndex?: number; serverCli?: string };
   results: WorkloadResult[];
 }
 

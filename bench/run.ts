@@ -57,6 +57,14 @@ function selectWorkloads(args: BenchArgs): Workload[] {
   return paths.map((path) => applyOverrides(loadWorkloadFile(path), args.overrides));
 }
 
+/** Skein's flags the command line asked for (--workers, --shards-per-index). */
+function serverFlags(args: BenchArgs): string[] {
+  return [
+    ...(args.workers === null ? [] : ['--workers', String(args.workers)]),
+    ...(args.shardsPerIndex === null ? [] : ['--shards-per-index', String(args.shardsPerIndex)]),
+  ];
+}
+
 async function runOne(workload: Workload, cliPath: string, keepFiles: boolean, extraArgs: string[]): Promise<WorkloadResult> {
   log(`workload ${workload.name}: starting server`);
   const server = await startSkeinServer({ cliPath, keepFiles, extraArgs });
@@ -108,13 +116,14 @@ async function main(): Promise<number> {
     overrides: {
       ...args.overrides,
       ...(args.workers === null ? {} : { workers: args.workers }),
+      ...(args.shardsPerIndex === null ? {} : { shardsPerIndex: args.shardsPerIndex }),
       // Another build than this checkout's: the recorded commit is not the code that ran.
       ...(args.serverCli === null ? {} : { serverCli: cliPath }),
     },
     results: [],
   };
   for (const workload of workloads) {
-    report.results.push(await runOne(workload, cliPath, args.keepFiles, args.workers === null ? [] : ['--workers', String(args.workers)]));
+    report.results.push(await runOne(workload, cliPath, args.keepFiles, serverFlags(args)));
   }
   report.finishedAt = new Date().toISOString();
   const outputDirectory = args.outputDirectory ?? join(repoRoot, 'bench', 'results');

@@ -12,6 +12,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): SkeinOp
       'master-key': { type: 'string' },
       env: { type: 'string' },
       workers: { type: 'string' },
+      'shards-per-index': { type: 'string' },
       'http-payload-size-limit': { type: 'string' },
     },
     strict: true,
@@ -28,6 +29,8 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): SkeinOp
   if (mode) options.env = mode as SkeinEnv;
   const workers = values.workers ?? env.SKEIN_WORKERS;
   if (workers) options.workers = Number(workers);
+  const shardsPerIndex = values['shards-per-index'] ?? env.SKEIN_SHARDS_PER_INDEX;
+  if (shardsPerIndex) options.shardsPerIndex = Number(shardsPerIndex);
   const limit = values['http-payload-size-limit'] ?? env.MEILI_HTTP_PAYLOAD_SIZE_LIMIT;
   if (limit) options.httpPayloadSizeLimit = parseByteSize(limit);
   return options;

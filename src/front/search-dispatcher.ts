@@ -1,11 +1,13 @@
 // The hot path's fan-out: queries are queued per shard worker and flushed once per event-loop turn
 // as ONE QueryBatch message per worker, with at most one batch in flight per worker. While a worker
 // is busy its queue keeps growing, so under load each message carries many queries (a message per
-// query costs ~8x more than the search itself).
+// query costs ~8x more than the search itself). A shard held by several workers (replicas, when an
+// index has fewer shards than there are workers) is searched by ONE of them (replica-choice.ts).
 import { SkeinError, fromBody } from '../errors/index.js';
 import { decodeQueryBatchResult, encodeQueryBatch } from '../protocol/query-codec.js';
 import type { ShardQueryMessage, ShardQueryResultMessage } from '../protocol/messages.js';
-import { ownerOfShard } from '../protocol/placement.js';
+import { ownersOfShard } from '../protocol/placement.js';
+import { chooseReplica, queryAffinity } from './replica-choice.js';
 
 /** Sends one QueryBatch to one worker and resolves with its QueryBatchResult. */
 export type WorkerRunner = (batch: ArrayBuffer) => Promise<ArrayBuffer | Uint8Array>;
@@ -23,6 +25,8 @@ interface PendingSearch {
 export class SearchDispatcher {
   private readonly queues: ShardQueryMessage[][];
   private readonly inFlight: boolean[];
+  /** Per worker: queries of the batch it is answering (what, with its queue, makes it busy). */
+  private readonly inFlightQueries: number[];
   private readonly pending = new Map<number, PendingSearch>();
   private nextRequestId = 1;
   private queued = 0;
@@ -31,6 +35,7 @@ export class SearchDispatcher {
   constructor(private readonly runners: WorkerRunner[], private readonly maxQueued: number) {
     this.queues = runners.map(() => []);
     this.inFlight = runners.map(() => false);
+    this.inFlightQueries = runners.map(() => 0);
   }
 
   /** One result per involved worker; rejects with the first shard error. */
@@ -42,8 +47,11 @@ export class SearchDispatcher {
     const requestId = this.nextRequestId;
     this.nextRequestId = this.nextRequestId >= 0xffffffff ? 1 : this.nextRequestId + 1;
     const shardsByWorker = new Map<number, number[]>();
+    let affinity = -1;
     for (let shard = 0; shard < shardCount; shard++) {
-      const worker = ownerOfShard(shard, this.runners.length);
+      const owners = ownersOfShard(shard, shardCount, this.runners.length);
+      if (owners.length > 1 && affinity < 0) affinity = queryAffinity(query.q ?? '');
+      const worker = owners.length === 1 ? owners[0]! : chooseReplica(owners, this.loadOf, affinity);
       const shards = shardsByWorker.get(worker);
       if (shards) shards.push(shard);
       else shardsByWorker.set(worker, [shard]);
@@ -57,6 +65,9 @@ export class SearchDispatcher {
       this.scheduleFlush();
     });
   }
+
+  /** Queries queued for the worker and in its batch in flight. */
+  private readonly loadOf = (worker: number): number => this.queues[worker]!.length + this.inFlightQueries[worker]!;
 
   /** Searches accepted but not yet sent to a worker. */
   get queuedCount(): number {
@@ -88,15 +99,18 @@ export class SearchDispatcher {
     this.queues[worker] = [];
     this.queued -= queue.length;
     this.inFlight[worker] = true;
+    this.inFlightQueries[worker] = queue.length;
     let batch: ArrayBuffer;
     try {
       batch = encodeQueryBatch(queue);
     } catch (cause) {
       this.inFlight[worker] = false;
+      this.inFlightQueries[worker] = 0;
       this.failQueries(queue, new SkeinError('internal', `Could not encode a query batch: ${(cause as Error).message}`));
       return;
     }
-    this.runners[worker]!(batch).then(
+    // The worker is done with the batch before its answers are delivered (they may start new searches).
+    this.runners[worker]!(batch).finally(() => { this.inFlightQueries[worker] = 0; }).then(
       (answer) => this.deliver(decodeQueryBatchResult(answer)),
       (cause: unknown) => this.failQueries(queue, new SkeinError('internal', `A shard worker failed: ${(cause as Error)?.message ?? cause}`)),
     ).catch((cause: unknown) => this.failQueries(queue, new SkeinError('internal', String(cause))))

@@ -1,9 +1,10 @@
 // The shard commands that bring the shard workers in line with an index plan, and the ones that undo
 // them. Applying runs in two phases: `prepare` (loadIndex/dropIndex, to every worker) then `writes`
-// (one writeBatch per shard touched, to the shard's owner).
+// (one writeBatch per shard touched, to EVERY owner of the shard: replicas must stay identical, and
+// the batch commits only once all of them acknowledged).
 import { shardOfDocId } from '../documents/doc-ids.js';
 import type { DocumentOpMessage } from '../protocol/messages.js';
-import { ownerOfShard } from '../protocol/placement.js';
+import { ownersOfShard } from '../protocol/placement.js';
 import type { IndexRecord } from '../storage/records.js';
 import { settingsChanged, type IndexPlan } from './batch-plan.js';
 import type { ShardCommand } from './shard-link.js';
@@ -40,10 +41,8 @@ export function rollbackCommands(plan: IndexPlan, workerCount: number): Addresse
     if (!docIds) touched.set(shard, (docIds = []));
     docIds.push(docId);
   }
-  return [...touched].map(([shard, docIds]) => ({
-    worker: ownerOfShard(shard, workerCount),
-    command: { kind: 'reloadDocuments', indexUid: uid, shard, docIds },
-  }));
+  return [...touched].flatMap(([shard, docIds]) =>
+    toEveryOwner(shard, before.shardCount, workerCount, { kind: 'reloadDocuments', indexUid: uid, shard, docIds }));
 }
 
 function writeBatches(plan: IndexPlan, after: IndexRecord, workerCount: number, indexExisted: boolean): AddressedCommand[] {
@@ -56,10 +55,8 @@ function writeBatches(plan: IndexPlan, after: IndexRecord, workerCount: number, 
     if (!ops) opsByShard.set(shard, (ops = []));
     ops.push(document === null ? { kind: 'delete', docId } : { kind: 'upsert', docId, document });
   }
-  return [...opsByShard].sort(([a], [b]) => a - b).map(([shard, ops]) => ({
-    worker: ownerOfShard(shard, workerCount),
-    command: { kind: 'writeBatch', indexUid: plan.uid, shard, ops },
-  }));
+  return [...opsByShard].sort(([a], [b]) => a - b).flatMap(([shard, ops]) =>
+    toEveryOwner(shard, after.shardCount, workerCount, { kind: 'writeBatch', indexUid: plan.uid, shard, ops }));
 }
 
 function loadIndex(record: IndexRecord): ShardCommand {
@@ -68,4 +65,8 @@ function loadIndex(record: IndexRecord): ShardCommand {
 
 function toEveryWorker(workerCount: number, command: ShardCommand): AddressedCommand[] {
   return Array.from({ length: workerCount }, (_, worker) => ({ worker, command }));
+}
+
+function toEveryOwner(shard: number, shardCount: number, workerCount: number, command: ShardCommand): AddressedCommand[] {
+  return ownersOfShard(shard, shardCount, workerCount).map((worker) => ({ worker, command }));
 }

@@ -2,8 +2,10 @@
 // start, saving the shards whose committed state is not on disk yet, removing the files of a dropped
 // index. The rule that keeps snapshots correct: a shard is written only under the commit stamp the
 // scheduler announced (IndexCommitted) for the state the worker holds; any write, reload or load
-// makes the index's state unstamped until the next announcement.
-import { ownerOfShard } from '../protocol/placement.js';
+// makes the index's state unstamped until the next announcement. A shard held by several workers
+// (replicas, src/protocol/placement.ts) has one file: only its primary owner writes and removes it
+// (two writers would race on it), every owner restores from it.
+import { primaryOwnerOfShard } from '../protocol/placement.js';
 import type { IndexConfig } from './index-config.js';
 import type { ShardEngine } from './shard-engine.js';
 import type { ShardIndex } from './shard-index.js';
@@ -28,7 +30,7 @@ export class SnapshotKeeper {
   restore(indexUid: string, shard: number, shardCount: number, commitSeq: number, config: IndexConfig): ShardIndex | null {
     const path = snapshotPath(this.dbPath, indexUid, shard);
     const identity = this.identity(indexUid, shard, shardCount, commitSeq, config);
-    removeTemporaryFiles(path); // saves cut short by a kill
+    if (this.isPrimary(shard)) removeTemporaryFiles(path); // saves cut short by a kill
     try {
       const file = openSnapshotFile(path);
       if (file === null) return null;
@@ -59,10 +61,10 @@ export class SnapshotKeeper {
     this.stamps.set(indexUid, commitSeq);
   }
 
-  dropped(indexUid: string, workerIndex: number, workerCount: number): void {
+  dropped(indexUid: string): void {
     this.stamps.delete(indexUid);
     this.saved.delete(indexUid);
-    removeSnapshots(this.dbPath, indexUid, (shard) => ownerOfShard(shard, workerCount) === workerIndex);
+    removeSnapshots(this.dbPath, indexUid, (shard) => this.isPrimary(shard));
   }
 
   /** Writes every shard whose committed state is not on disk yet; returns how many were written. */
@@ -74,7 +76,7 @@ export class SnapshotKeeper {
       if (stamp === undefined || stamp === null || !index || index.shardCount === 0) continue;
       const saved = this.savedOf(indexUid);
       for (const [shard, shardIndex] of index.shards) {
-        if (saved.get(shard) === stamp) continue;
+        if (saved.get(shard) === stamp || !this.isPrimary(shard)) continue;
         try {
           const chunks = encodeShardSnapshot(shardIndex, this.identity(indexUid, shard, index.shardCount, stamp, index.config));
           writeFileAtomically(snapshotPath(this.dbPath, indexUid, shard), snapshotFolder(this.dbPath, indexUid), chunks);
@@ -101,7 +103,7 @@ export class SnapshotKeeper {
       if (stamp === undefined || stamp === null || !index || index.shardCount === 0) continue;
       const saved = this.savedOf(indexUid);
       for (const [shard, shardIndex] of index.shards) {
-        if (saved.get(shard) === stamp) continue;
+        if (saved.get(shard) === stamp || !this.isPrimary(shard)) continue;
         let chunks: Uint8Array[];
         try {
           chunks = encodeShardSnapshot(shardIndex, this.identity(indexUid, shard, index.shardCount, stamp, index.config));
@@ -119,6 +121,11 @@ export class SnapshotKeeper {
         }
       }
     }
+  }
+
+  /** Whether this worker writes and removes the shard's file (a replica only reads it). */
+  private isPrimary(shard: number): boolean {
+    return primaryOwnerOfShard(shard, this.engine.workerCount) === this.engine.workerIndex;
   }
 
   private identity(indexUid: string, shard: number, shardCount: number, commitSeq: number, config: IndexConfig): ShardSnapshotIdentity {

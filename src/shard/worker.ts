@@ -94,7 +94,7 @@ function applyCommand(command: ShardCommandMessage): void {
       break;
     case 'dropIndex':
       engine.dropIndex(command.indexUid);
-      snapshots.dropped(command.indexUid, data.workerIndex, data.workerCount);
+      snapshots.dropped(command.indexUid);
       break;
     case 'indexCommitted':
       snapshots.committed(command.indexUid, command.commitSeq);

@@ -3,6 +3,7 @@ import { SkeinError } from '../../src/errors/index.js';
 import { decodeQueryBatch, encodeQueryBatchResult } from '../../src/protocol/query-codec.js';
 import type { ShardQueryMessage } from '../../src/protocol/messages.js';
 import { SearchDispatcher, type ShardQuery } from '../../src/front/search-dispatcher.js';
+import { AFFINITY_SLACK, chooseReplica, queryAffinity } from '../../src/front/replica-choice.js';
 
 const query = (q: string): ShardQuery => ({
   indexUid: 'movies', q, hitsWanted: 10, matchingStrategy: 'last', attributesToRetrieve: null, exhaustiveCount: false, options: {},
@@ -28,14 +29,14 @@ function fakeWorker(worker: number, batches: ShardQueryMessage[][][], gate?: Pro
 test('one batch per worker per event-loop turn, shards grouped by owner', async (t) => {
   const batches: ShardQueryMessage[][][] = [];
   const dispatcher = new SearchDispatcher([fakeWorker(0, batches), fakeWorker(1, batches)], 100);
-  const results = await Promise.all([dispatcher.search(query('a'), 3), dispatcher.search(query('b'), 3), dispatcher.search(query('c'), 1)]);
+  const results = await Promise.all([dispatcher.search(query('a'), 3), dispatcher.search(query('b'), 3), dispatcher.search(query('c'), 2)]);
   t.is(batches[0]!.length, 1);
   t.is(batches[0]![0]!.length, 3);
   t.is(batches[1]!.length, 1);
-  t.is(batches[1]![0]!.length, 2);
+  t.is(batches[1]![0]!.length, 3);
   t.deepEqual(batches[0]![0]![0]!.shards, [0, 2]);
   t.deepEqual(batches[1]![0]![0]!.shards, [1]);
-  t.deepEqual(results.map((perWorker) => perWorker.reduce((sum, r) => sum + r.candidates, 0)), [3, 3, 1]);
+  t.deepEqual(results.map((perWorker) => perWorker.reduce((sum, r) => sum + r.candidates, 0)), [3, 3, 2]);
 });
 
 test('queries queue while a worker is busy and go out as the next single batch', async (t) => {
@@ -66,4 +67,67 @@ test('a shard error rejects the search; a full queue answers too_many_search_req
   const busy = await t.throwsAsync(overflow, { instanceOf: SkeinError });
   t.is(busy?.code, 'too_many_search_requests');
   t.is(busy?.status, 503);
+});
+
+/** Query texts whose own replica (of two) is `worker`. */
+function textsPreferring(worker: number, count: number): string[] {
+  const texts: string[] = [];
+  for (let k = 0; texts.length < count; k++) if (queryAffinity(`q${k}`) % 2 === worker) texts.push(`q${k}`);
+  return texts;
+}
+
+test('a replicated shard is searched by one replica per query, the same text by the same replica', async (t) => {
+  const batches: ShardQueryMessage[][][] = [];
+  const dispatcher = new SearchDispatcher([fakeWorker(0, batches), fakeWorker(1, batches)], 100);
+  const texts = [...textsPreferring(0, 2), ...textsPreferring(1, 2)];
+  const results = await Promise.all(texts.map((q) => dispatcher.search(query(q), 1)));
+  // Each search gets exactly one answer (one replica), with the whole shard.
+  t.deepEqual(results.map((perWorker) => perWorker.length), [1, 1, 1, 1]);
+  t.is(batches[0]!.length, 1, 'still one batch per worker per turn');
+  t.is(batches[1]!.length, 1);
+  t.deepEqual(batches[0]![0]!.map((sent) => sent.q), texts.slice(0, 2));
+  t.deepEqual(batches[1]![0]!.map((sent) => sent.q), texts.slice(2));
+  for (const batch of [batches[0]![0]!, batches[1]![0]!]) for (const sent of batch) t.deepEqual(sent.shards, [0]);
+  // Again, one by one: each text goes back to its replica.
+  for (const q of texts) await dispatcher.search(query(q), 1);
+  t.deepEqual(batches[0]!.slice(1).flat().map((sent) => sent.q), texts.slice(0, 2));
+  t.deepEqual(batches[1]!.slice(1).flat().map((sent) => sent.q), texts.slice(2));
+});
+
+test('a query goes to another replica when its own has over AFFINITY_SLACK more queries queued and in flight', async (t) => {
+  const batches: ShardQueryMessage[][][] = [];
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => { open = resolve; });
+  const dispatcher = new SearchDispatcher([fakeWorker(0, batches, gate), fakeWorker(1, batches)], 100);
+  const texts = textsPreferring(0, AFFINITY_SLACK + 4);
+  // Worker 0 stays busy (gated) with its batch.
+  const searches = texts.map((q) => dispatcher.search(query(q), 1));
+  await new Promise((resolve) => setImmediate(resolve));
+  // In one turn: worker 0 takes texts until it holds AFFINITY_SLACK more than worker 1, then the gap
+  // decides each next one (worker 1, worker 0, worker 1).
+  const slack = AFFINITY_SLACK;
+  t.deepEqual(batches[1]!.flat().map((sent) => sent.q), [texts[slack + 1], texts[slack + 3]]);
+  t.deepEqual(batches[0]!.flat().map((sent) => sent.q), [...texts.slice(0, slack + 1), texts[slack + 2]]);
+  open();
+  await Promise.all(searches);
+  t.is(batches[0]!.flat().length + batches[1]!.flat().length, texts.length);
+});
+
+test('chooseReplica: the own replica within the slack, else the least busy', (t) => {
+  const loads = [0, 0, 0];
+  const loadOf = (worker: number) => loads[worker]!;
+  t.is(chooseReplica([0, 1, 2], loadOf, 4), 1);
+  loads[1] = AFFINITY_SLACK;
+  t.is(chooseReplica([0, 1, 2], loadOf, 4), 1);
+  loads[1] = AFFINITY_SLACK + 1;
+  loads[2] = 1;
+  t.is(chooseReplica([0, 1, 2], loadOf, 4), 0);
+  t.is(chooseReplica([3, 5], () => 0, 7), 5);
+  t.is(queryAffinity('same'), queryAffinity('same'));
+  // Texts spread evenly over two replicas, even texts differing only by their last character's parity.
+  const parities = Array.from({ length: 1000 }, (_, k) => queryAffinity(`word${k}`) % 2);
+  const ones = parities.filter((parity) => parity === 1).length;
+  t.true(ones > 400 && ones < 600, `${ones} of 1000`);
+  t.not(queryAffinity('amber') % 2 === queryAffinity('amber ') % 2 && queryAffinity('amber') % 2 === queryAffinity('amber  ') % 2
+    && queryAffinity('amber') % 2 === queryAffinity('amber   ') % 2, true, 'appended spaces change the preferred replica');
 });
