@@ -14,6 +14,15 @@ import { SnapshotFormatError } from './snapshot-container.js';
 import { openSnapshotFile, removeSnapshots, removeTemporaryFiles, snapshotFolder, snapshotPath, writeFileAtomically, writeFileInSteps } from './snapshot-files.js';
 import type { SlicedJob } from './sliced-jobs.js';
 
+interface ShardDue {
+  indexUid: string;
+  shard: number;
+  shardIndex: ShardIndex;
+  stamp: number;
+  shardCount: number;
+  config: IndexConfig;
+}
+
 export class SnapshotKeeper {
   /** Per index: the commit stamp of the state held in memory; null while it holds unannounced changes. */
   private readonly stamps = new Map<string, number | null>();
@@ -70,21 +79,13 @@ export class SnapshotKeeper {
   /** Writes every shard whose committed state is not on disk yet; returns how many were written. */
   saveAll(): number {
     let written = 0;
-    for (const indexUid of this.engine.indexUids()) {
-      const stamp = this.stamps.get(indexUid);
-      const index = this.engine.loadedIndex(indexUid);
-      if (stamp === undefined || stamp === null || !index || index.shardCount === 0) continue;
-      const saved = this.savedOf(indexUid);
-      for (const [shard, shardIndex] of index.shards) {
-        if (saved.get(shard) === stamp || !this.isPrimary(shard)) continue;
-        try {
-          const chunks = encodeShardSnapshot(shardIndex, this.identity(indexUid, shard, index.shardCount, stamp, index.config));
-          writeFileAtomically(snapshotPath(this.dbPath, indexUid, shard), snapshotFolder(this.dbPath, indexUid), chunks);
-          saved.set(shard, stamp);
-          written++;
-        } catch (cause) {
-          this.log(`[shard] snapshot of ${indexUid}/${shard} failed: ${(cause as Error).message}`);
-        }
+    for (const due of this.shardsDue()) {
+      try {
+        writeFileAtomically(snapshotPath(this.dbPath, due.indexUid, due.shard), snapshotFolder(this.dbPath, due.indexUid), this.encode(due));
+        this.savedOf(due.indexUid).set(due.shard, due.stamp);
+        written++;
+      } catch (cause) {
+        this.log(`[shard] snapshot of ${due.indexUid}/${due.shard} failed: ${(cause as Error).message}`);
       }
     }
     return written;
@@ -97,6 +98,28 @@ export class SnapshotKeeper {
    * not renamed into place either way.
    */
   *saveSteps(): SlicedJob {
+    for (const due of this.shardsDue()) {
+      const { indexUid, shard, shardIndex, stamp } = due;
+      let chunks: Uint8Array[];
+      try {
+        chunks = this.encode(due);
+      } catch (cause) {
+        this.log(`[shard] snapshot of ${indexUid}/${shard} failed: ${(cause as Error).message}`);
+        continue;
+      }
+      yield;
+      const stillValid = () => this.stamps.get(indexUid) === stamp && this.engine.loadedIndex(indexUid)?.shards.get(shard) === shardIndex;
+      try {
+        const written = yield* writeFileInSteps(snapshotPath(this.dbPath, indexUid, shard), snapshotFolder(this.dbPath, indexUid), chunks, stillValid);
+        if (written) this.savedOf(indexUid).set(shard, stamp);
+      } catch (cause) {
+        this.log(`[shard] snapshot of ${indexUid}/${shard} failed: ${(cause as Error).message}`);
+      }
+    }
+  }
+
+  /** The shards this worker must save: primary here, under an announced stamp, not on disk at that stamp yet. */
+  private *shardsDue(): Generator<ShardDue> {
     for (const indexUid of this.engine.indexUids()) {
       const stamp = this.stamps.get(indexUid);
       const index = this.engine.loadedIndex(indexUid);
@@ -104,23 +127,13 @@ export class SnapshotKeeper {
       const saved = this.savedOf(indexUid);
       for (const [shard, shardIndex] of index.shards) {
         if (saved.get(shard) === stamp || !this.isPrimary(shard)) continue;
-        let chunks: Uint8Array[];
-        try {
-          chunks = encodeShardSnapshot(shardIndex, this.identity(indexUid, shard, index.shardCount, stamp, index.config));
-        } catch (cause) {
-          this.log(`[shard] snapshot of ${indexUid}/${shard} failed: ${(cause as Error).message}`);
-          continue;
-        }
-        yield;
-        const stillValid = () => this.stamps.get(indexUid) === stamp && this.engine.loadedIndex(indexUid)?.shards.get(shard) === shardIndex;
-        try {
-          const written = yield* writeFileInSteps(snapshotPath(this.dbPath, indexUid, shard), snapshotFolder(this.dbPath, indexUid), chunks, stillValid);
-          if (written) saved.set(shard, stamp);
-        } catch (cause) {
-          this.log(`[shard] snapshot of ${indexUid}/${shard} failed: ${(cause as Error).message}`);
-        }
+        yield { indexUid, shard, shardIndex, stamp, shardCount: index.shardCount, config: index.config };
       }
     }
+  }
+
+  private encode(due: ShardDue): Uint8Array[] {
+    return encodeShardSnapshot(due.shardIndex, this.identity(due.indexUid, due.shard, due.shardCount, due.stamp, due.config));
   }
 
   /** Whether this worker writes and removes the shard's file (a replica only reads it). */
