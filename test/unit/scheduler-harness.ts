@@ -17,8 +17,8 @@ export interface SentCommand {
 export class FakeShards implements ShardCommandSender {
   readonly sent: SentCommand[] = [];
   failWhen: ((sent: SentCommand) => boolean) | null = null;
-  /** When set, sends wait for this promise before acking (to interleave work mid-batch). */
-  gate: Promise<void> | null = null;
+  /** While set (holdAcks), sends wait for it before acking (to interleave work mid-batch). */
+  private gate: Promise<void> | null = null;
 
   constructor(readonly workerCount: number) {}
 
@@ -38,6 +38,16 @@ export class FakeShards implements ShardCommandSender {
     this.sent.push(sent);
     if (this.gate) await this.gate;
     if (this.failWhen?.(sent)) throw new SkeinError('internal', `shard ${worker} refused ${command.kind}`);
+  }
+
+  /** Holds every ack from now on; the returned function lets them (and later sends) through again. */
+  holdAcks(): () => void {
+    let release!: () => void;
+    this.gate = new Promise((resolve) => { release = resolve; });
+    return () => {
+      this.gate = null;
+      release();
+    };
   }
 
   kinds(): string[] {

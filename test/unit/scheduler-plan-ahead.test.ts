@@ -67,15 +67,13 @@ test('a failed batch discards the plan made over it: the next batch is planned a
 
 test('a cancelation enqueued while a batch is applied cancels the tasks planned ahead', async (t) => {
   const h = await createHarness(oneTaskPerBatch);
-  let release!: () => void;
-  h.shards.gate = new Promise((resolve) => { release = resolve; });
+  const release = h.shards.holdAcks();
   h.addDocuments('c', [{ id: 1 }]);
   h.addDocuments('c', [{ id: 2 }]);
   h.scheduler.resume();
   await applying(h);
   t.is(h.scheduler.state, 'applyingToShards');
   h.enqueue({ type: 'taskCancelation', filter: { uids: '1' }, originalFilter: '?uids=1', matchedUids: [1] });
-  h.shards.gate = null;
   release();
   await h.scheduler.whenIdle();
   t.is(h.task(0).status, 'succeeded');
@@ -89,15 +87,13 @@ test('a plan made ahead for fewer tasks than the next batch takes covers a batch
   const h = await createHarness({ limits: { maxTasks: 1000, maxDocuments: 2 } });
   h.enqueue({ type: 'indexCreation', indexUid: 'r', primaryKey: 'id' });
   await h.run(); // so the next batch has no loadIndex phase: its writes are sent (and the next planned) at once
-  let release!: () => void;
-  h.shards.gate = new Promise((resolve) => { release = resolve; });
+  const release = h.shards.holdAcks();
   h.addDocuments('r', [{ id: 1 }, { id: 2 }]);
   h.addDocuments('r', [{ id: 3 }]);
   h.scheduler.resume();
   await applying(h);
   // Planned ahead: [task 1] alone. Task 2 arrives after; it would fit task 1's batch but waits.
   h.addDocuments('r', [{ id: 4 }]);
-  h.shards.gate = null;
   release();
   await h.scheduler.whenIdle();
   h.scheduler.pause();

@@ -96,15 +96,13 @@ test('writes sent ahead for tasks a cancelation takes first are undone before th
   h.enqueue({ type: 'indexCreation', indexUid: 'c', primaryKey: 'id' });
   await h.run(); // so the next batch has no loadIndex phase: its writes are sent (and the next planned) at once
   h.shards.clear();
-  let release!: () => void;
-  h.shards.gate = new Promise((resolve) => { release = resolve; });
+  const release = h.shards.holdAcks();
   h.addDocuments('c', [{ id: 1 }]);
   h.addDocuments('c', [{ id: 2 }]);
   h.scheduler.resume();
   await applying(h);
   t.deepEqual(h.shards.sent.map(({ command }) => upsertedIds(command).join()), ['1', '2'], 'both batches sent');
   h.enqueue({ type: 'taskCancelation', filter: { uids: '2' }, originalFilter: '?uids=2', matchedUids: [2] });
-  h.shards.gate = null;
   release();
   await h.scheduler.whenIdle();
   t.is(h.task(1).status, 'succeeded');
@@ -122,15 +120,13 @@ test('pausing with writes sent ahead undoes them; the tasks stay enqueued and ru
   h.enqueue({ type: 'indexCreation', indexUid: 'p', primaryKey: 'id' });
   await h.run();
   h.shards.clear();
-  let release!: () => void;
-  h.shards.gate = new Promise((resolve) => { release = resolve; });
+  const release = h.shards.holdAcks();
   h.addDocuments('p', [{ id: 1 }]);
   h.addDocuments('p', [{ id: 2 }]);
   h.scheduler.resume();
   await applying(h);
   t.deepEqual(h.shards.sent.map(({ command }) => upsertedIds(command).join()), ['1', '2'], 'both batches sent');
   h.scheduler.pause();
-  h.shards.gate = null;
   release();
   await h.scheduler.whenIdle();
   t.is(h.task(1).status, 'succeeded');

@@ -275,14 +275,12 @@ test('start returns every stored index uid and sends nothing to the shards', asy
 
 test('a cancelation enqueued mid-batch interrupts it; its tasks end canceled, nothing applied', async (t) => {
   const h = await createHarness();
-  let release!: () => void;
-  h.shards.gate = new Promise((resolve) => { release = resolve; });
+  const release = h.shards.holdAcks();
   h.addDocuments('m', [{ id: 1 }]);
   h.scheduler.resume();
   await new Promise((resolve) => setTimeout(resolve, 20));
   t.is(h.scheduler.state, 'applyingToShards');
   const cancel = h.enqueue({ type: 'taskCancelation', filter: { statuses: 'processing' }, originalFilter: '?statuses=processing', matchedUids: [] });
-  h.shards.gate = null;
   release();
   await h.scheduler.whenIdle();
   t.is(h.task(0).status, 'canceled');
