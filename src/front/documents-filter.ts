@@ -10,6 +10,7 @@ import { denyUnknownFields, invalidValueType, isPlainObject, missingField } from
 import { jsonReply } from './http-types.js';
 import { validateIndexUid } from './index-uid.js';
 import { mergeShardResults } from './shard-results.js';
+import { hitDocuments } from './stored-hits.js';
 import type { FrontContext, RouteSpec } from './route-spec.js';
 
 export interface DocumentsFetch {
@@ -51,7 +52,7 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
     attributesToRetrieve: fields === null || fields.includes('*') ? null : fields, exhaustiveCount: true, options: { filter: request.filter },
   }, record.shardCount);
   const { hits, candidates: total } = mergeShardResults(results, offset, limit);
-  return `{"results":[${hits.map((hit) => hit.document).join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
+  return `{"results":[${hitDocuments(context.storage.documents, uid, hits).join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
 }
 
 function projectText(text: string, fields: string[] | null): string {

@@ -1,11 +1,10 @@
-// The search response body, concatenated from the hits' pre-serialized documents (never re-parsed)
+// The search response body, concatenated from the hits' serialized documents (never re-parsed)
 // with Meilisearch's key order: hits, query, processingTimeMs, pagination, facetDistribution, facetStats.
-import type { HitMessage } from '../protocol/messages.js';
 import type { FacetExtras } from './facet-merge.js';
 import { paginationJson, type SearchWindow } from './pagination.js';
 
 export function searchResponseJson(
-  hits: readonly HitMessage[],
+  hitDocuments: readonly string[],
   query: string,
   processingTimeMs: number,
   window: SearchWindow,
@@ -13,9 +12,9 @@ export function searchResponseJson(
   facets: FacetExtras | null,
 ): string {
   let body = '{"hits":[';
-  for (let i = 0; i < hits.length; i++) {
+  for (let i = 0; i < hitDocuments.length; i++) {
     if (i > 0) body += ',';
-    body += hits[i]!.document;
+    body += hitDocuments[i]!;
   }
   body += `],"query":${JSON.stringify(query)},"processingTimeMs":${processingTimeMs},${paginationJson(window, candidates)}`;
   if (facets?.facetDistributionJson !== undefined) body += `,"facetDistribution":${facets.facetDistributionJson}`;

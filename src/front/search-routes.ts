@@ -10,6 +10,7 @@ import type { FrontContext, RouteSpec } from './route-spec.js';
 import { parseSearchBody, parseSearchQuery, type SearchParameters } from './search-params.js';
 import { searchResponseJson } from './search-response.js';
 import { mergeShardResults } from './shard-results.js';
+import { hitDocuments } from './stored-hits.js';
 
 export const searchRoutes: RouteSpec[] = [
   {
@@ -55,8 +56,9 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
     facets = mergeFacetExtras(results.map((result) => result.extras as FacetExtras | null)) ?? { facetDistribution: {} };
     if (facets.facetDistribution) facets.facetDistributionJson = facetDistributionJson(facets.facetDistribution, index.settings.faceting);
   }
+  const documents = hitDocuments(context.storage.documents, uid, hits);
   const elapsed = Math.round(performance.now() - started);
-  return searchResponseJson(hits, parameters.q ?? '', elapsed, window, candidates, facets);
+  return searchResponseJson(documents, parameters.q ?? '', elapsed, window, candidates, facets);
 }
 
 /**

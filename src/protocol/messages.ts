@@ -25,8 +25,12 @@ export interface HitMessage {
   docId: number;
   /** One value per ranking rule, lower is better, compared lexicographically; then docId ascending. */
   score: number[];
-  /** The projected document, serialized as JSON. */
-  document: string;
+  /**
+   * The projected document serialized as JSON; null when the hit is the stored JSON as it is, which
+   * the front reads from LMDB itself (front/stored-hits.ts): only for the hits it returns, and the
+   * bytes never pass through the worker's answer.
+   */
+  document: string | null;
 }
 
 export interface ShardQueryResultMessage {

@@ -59,20 +59,14 @@ function hasAttributes(query: fb.ShardQuery): boolean {
     (query as unknown as { bb_pos: number }).bb_pos, 16) !== 0;
 }
 
-/**
- * A result as the worker encodes it: a hit's document may also be its JSON's UTF-8 bytes, as read
- * from storage (written into the message as they are: no decoding to a string and encoding back).
- * Decoding gives ShardQueryResultMessage, documents as strings.
- */
-export type EncodableQueryResult = Omit<ShardQueryResultMessage, 'hits'> & { hits: (Omit<HitMessage, 'document'> & { document: string | Uint8Array })[] };
-
-export function encodeQueryBatchResult(results: EncodableQueryResult[]): ArrayBuffer {
+export function encodeQueryBatchResult(results: ShardQueryResultMessage[]): ArrayBuffer {
   const builder = new flatbuffers.Builder(1024 * results.length + 64);
   const offsets = results.map((result) => {
     const error = writeError(builder, result.error);
     const hits = fb.ShardQueryResult.createHitsVector(builder, result.hits.map((hit) => {
       const score = fb.Hit.createScoreVector(builder, hit.score);
-      const document = builder.createString(hit.document);
+      // An absent string is the stored document as it is (HitMessage.document null).
+      const document = hit.document === null ? 0 : builder.createString(hit.document);
       return fb.Hit.createHit(builder, hit.docId, score, document);
     }));
     const extras = result.extras === null ? 0 : builder.createString(JSON.stringify(result.extras));
@@ -96,7 +90,7 @@ export function decodeQueryBatchResult(message: ArrayBuffer | Uint8Array): Shard
     const hits: HitMessage[] = new Array(result.hitsLength());
     for (let j = 0; j < hits.length; j++) {
       const hit = result.hits(j)!;
-      hits[j] = { docId: hit.docId(), score: Array.from(hit.scoreArray() ?? []), document: hit.document() ?? 'null' };
+      hits[j] = { docId: hit.docId(), score: Array.from(hit.scoreArray() ?? []), document: hit.document() };
     }
     const extras = result.extrasJson();
     out.push({

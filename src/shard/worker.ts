@@ -3,8 +3,8 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { move } from 'piscina';
 import { asSkeinError } from '../errors/skein-error.js';
-import type { AttachSchedulerPort, ShardCommandMessage, ShardQueryMessage, ShardWorkerData } from '../protocol/messages.js';
-import { decodeQueryBatch, encodeQueryBatchResult, type EncodableQueryResult } from '../protocol/query-codec.js';
+import type { AttachSchedulerPort, ShardCommandMessage, ShardQueryMessage, ShardQueryResultMessage, ShardWorkerData } from '../protocol/messages.js';
+import { decodeQueryBatch, encodeQueryBatchResult } from '../protocol/query-codec.js';
 import { decodeShardCommand, encodeShardAck } from '../protocol/shard-command-codec.js';
 import { projectDocument } from '../documents/projection.js';
 import { buildMatcher, formatHit, needsFormatting, type FormattingOptions } from '../formatting/index.js';
@@ -15,15 +15,12 @@ import type { IndexSettings } from '../settings/index-settings.js';
 import type { IndexRecord } from '../storage/records.js';
 import { ShardEngine, type DocumentSource, type JsonDocument } from './shard-engine.js';
 import { SnapshotKeeper } from './snapshot-keeper.js';
-import { StoredDocumentBytes } from './stored-document-bytes.js';
 import { SlicedJobs } from './sliced-jobs.js';
 
 const data = workerData as ShardWorkerData;
 const storage = openStorage(data.dbPath);
 const engine = new ShardEngine(data.workerIndex, data.workerCount);
 const snapshots = new SnapshotKeeper(data.dbPath, engine);
-/** Verbatim hits' stored JSON as bytes, copied straight into the answer (stored-document-bytes.ts). */
-const storedBytes = new StoredDocumentBytes(storage.documents);
 /**
  * Quiet-time saves and full builds of search structures, in slices of a few ms so query batches (and
  * write batches) are handled between them. A write or reload cancels the save (it wrote the state it
@@ -165,7 +162,7 @@ function storedTextIsTheHit(query: ShardQueryMessage): boolean {
   return all && !needsFormatting((query.options ?? {}) as FormattingOptions);
 }
 
-function answer(query: ShardQueryMessage): EncodableQueryResult {
+function answer(query: ShardQueryMessage): ShardQueryResultMessage {
   try {
     const result = engine.search(query);
     const shape = hitShaper(query);
@@ -173,10 +170,8 @@ function answer(query: ShardQueryMessage): EncodableQueryResult {
     const hits = result.hits.map((hit) => {
       // The latest write batch first: it may be acknowledged but not yet committed to LMDB.
       const recent = engine.recentDocument(query.indexUid, hit.docId);
-      if (verbatim && hit.geoDistance === undefined) {
-        const document = recent ?? storedBytes.read([query.indexUid, hit.docId]);
-        if (document !== undefined) return { docId: hit.docId, score: hit.score, document };
-      }
+      // The stored JSON as it is: the front reads it for the hits it keeps (HitMessage.document).
+      if (verbatim && hit.geoDistance === undefined) return { docId: hit.docId, score: hit.score, document: recent ?? null };
       const text = recent ?? storage.documents.get([query.indexUid, hit.docId]);
       const stored = text === undefined ? {} : (JSON.parse(text) as JsonDocument);
       // Sort criteria's score entries do not count in _rankingScore (Meilisearch leaves sort out of it).
@@ -195,7 +190,6 @@ export default async function handle(message: ArrayBuffer | AttachSchedulerPort)
     attachSchedulerPort(message.port);
     return null;
   }
-  storedBytes.startBatch();
   const results = decodeQueryBatch(message).map(answer);
   return move(encodeQueryBatchResult(results));
 }

@@ -86,6 +86,7 @@ test('all queries of one request travel in ONE batch per worker', async (t) => {
   const context = {
     indexes: { require: (uid: string) => ({ uid, settings: defaultSettings(), shardCount: 4 }) },
     search: new SearchDispatcher([runner, runner], 1000),
+    storage: { documents: new Map() },
   } as unknown as FrontContext;
   const request = { json: { queries: [{ indexUid: 'a', q: 'x' }, { indexUid: 'b' }, { indexUid: 'a', q: 'y' }] }, access: FULL_ACCESS };
   const reply = await multiSearchRoutes[0]!.handle(request as never, context);

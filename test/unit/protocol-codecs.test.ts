@@ -17,9 +17,9 @@ test('a query batch survives encoding', (t) => {
   t.deepEqual(decodeQueryBatch(encodeQueryBatch([query, placeholder, empty])), [query, placeholder, empty]);
 });
 
-test('query results survive encoding, errors included', (t) => {
+test('query results survive encoding, errors and documents left to the front (null) included', (t) => {
   const results = [
-    { requestId: 1, error: null, candidates: 3, hits: [{ docId: 4, score: [0, 1.5], document: '{"id":1}' }], extras: null },
+    { requestId: 1, error: null, candidates: 3, hits: [{ docId: 4, score: [0, 1.5], document: '{"id":1}' }, { docId: 5, score: [1], document: null }, { docId: 6, score: [2], document: '' }], extras: null },
     { requestId: 2, error: { code: 'index_not_found', message: 'Index `x` not found.', type: 'internal' as const, link: '' }, candidates: 0, hits: [], extras: { a: 1 } },
   ];
   const decoded = decodeQueryBatchResult(encodeQueryBatchResult(results));

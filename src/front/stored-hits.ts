@@ -1,0 +1,23 @@
+// The JSON of a search's final hits. A worker leaves a verbatim hit's document out of its answer
+// (HitMessage.document null) and the front reads the stored JSON here, after merging: only the hits
+// returned are read (not offset + limit per shard), and the worker, the busiest thread, spends
+// nothing on them.
+import type { HitMessage } from '../protocol/messages.js';
+
+/** The part of the LMDB documents database read here (storage/environment.ts). */
+export interface StoredDocuments {
+  get(key: [indexUid: string, docId: number]): string | undefined;
+}
+
+/**
+ * The hits' documents, in order. A hit whose document was deleted between the worker's ranking and
+ * this read is left out rather than shown empty.
+ */
+export function hitDocuments(documents: StoredDocuments, indexUid: string, hits: readonly HitMessage[]): string[] {
+  const out: string[] = [];
+  for (const hit of hits) {
+    const document = hit.document ?? documents.get([indexUid, hit.docId]);
+    if (document !== undefined) out.push(document);
+  }
+  return out;
+}
