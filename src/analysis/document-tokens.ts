@@ -24,19 +24,24 @@ export interface DocumentAnalysisOptions {
 }
 
 /**
- * With ["*"] the rank is the field's position among the document's own non-object fields: it needs no
- * index-wide field map, so a document ranks the same whichever shard holds it.
+ * The document's searchable fields with their rank, in document order. With ["*"] the rank is the
+ * field's position among the document's own non-object fields: it needs no index-wide field map, so
+ * a document ranks the same whichever shard holds it.
  */
-export function analyzeDocument(document: Record<string, unknown>, options: DocumentAnalysisOptions): FieldTokens[] {
-  const everyField = options.searchableAttributes.includes('*');
-  const rankOf = everyField ? null : selectorRanks(options);
-  const out: FieldTokens[] = [];
+function* searchableFields(document: Record<string, unknown>, options: DocumentAnalysisOptions): Generator<[field: string, rank: number, value: unknown]> {
+  const rankOf = options.searchableAttributes.includes('*') ? null : selectorRanks(options);
   let ordinal = 0;
   for (const [field, value] of fieldsOf(document)) {
     if (isPlainObject(value)) continue;
     const fieldOrdinal = ordinal++;
     const rank = rankOf === null ? fieldOrdinal : rankOf(field);
-    if (rank < 0) continue;
+    if (rank >= 0) yield [field, rank, value];
+  }
+}
+
+export function analyzeDocument(document: Record<string, unknown>, options: DocumentAnalysisOptions): FieldTokens[] {
+  const out: FieldTokens[] = [];
+  for (const [field, rank, value] of searchableFields(document, options)) {
     const words: string[] = [];
     const positions: number[] = [];
     collectValue(value, 0, { words, positions, options, interner: null, ids: null });
@@ -61,16 +66,9 @@ export interface DocumentTokenArrays {
  */
 export function analyzeDocumentInto(document: Record<string, unknown>, options: DocumentAnalysisOptions, interner: WordInterner,
   out: DocumentTokenArrays): void {
-  const everyField = options.searchableAttributes.includes('*');
-  const rankOf = everyField ? null : selectorRanks(options);
   const { fieldRanks, wordIds, fields, positions } = out;
   const sink: TokenSink = { words: null, positions, options, interner, ids: wordIds };
-  let ordinal = 0;
-  for (const [field, value] of fieldsOf(document)) {
-    if (isPlainObject(value)) continue;
-    const fieldOrdinal = ordinal++;
-    const rank = rankOf === null ? fieldOrdinal : rankOf(field);
-    if (rank < 0) continue;
+  for (const [, rank, value] of searchableFields(document, options)) {
     const before = wordIds.length;
     collectValue(value, 0, sink);
     if (wordIds.length === before) continue;
