@@ -1,8 +1,7 @@
 // Crash the scheduler at each named failure point (a real SIGKILL of a child process), restart normally on the
 // same dbPath, and check the task was processed whole, exactly once.
 import test from 'ava';
-import { rmSync } from 'node:fs';
-import { freePort, makeTempDir, spawnChildServer, startTestServer, stopChild, sleep, type ChildServer } from './harness.js';
+import { freePort, spawnChildServer, stopChild, sleep, withTempDir, withTestServer, type ChildServer } from './harness.js';
 
 const FALLBACK_POINTS = ['afterMarkingProcessing', 'afterShardsApplied', 'beforeCommit', 'afterCommit'];
 
@@ -32,13 +31,10 @@ async function waitForExit(child: ChildServer, timeoutMs: number) {
 const NEEDS_TWO_BATCHES = new Set(['afterSentAhead']);
 
 for (const point of (await failurePointNames()).filter((name) => !NEEDS_TWO_BATCHES.has(name))) {
-  test.serial(`crash at ${point}: the task is applied whole, exactly once, after restart`, async (t) => {
-    const dbPath = makeTempDir();
-    try {
+  test.serial(`crash at ${point}: the task is applied whole, exactly once, after restart`, (t) =>
+    withTempDir(async (dbPath) => {
       // A first task committed normally, so the crash hits an index that already has data.
-      const setup = await startTestServer({ dbPath, workers: 2, shardsPerIndex: 3 });
-      await setup.client.addDocuments('fp_docs', BASE);
-      await setup.close();
+      await withTestServer({ dbPath, workers: 2, shardsPerIndex: 3 }, (setup) => setup.client.addDocuments('fp_docs', BASE));
 
       const child = await spawnChildServer({ dbPath, port: await freePort(), workers: 2, shardsPerIndex: 3, failurePoints: [point] });
       // The setup task is uid 0, so the task that crashes is uid 1.
@@ -62,9 +58,7 @@ for (const point of (await failurePointNames()).filter((name) => !NEEDS_TWO_BATC
         await stopChild(child);
       }
 
-      const server = await startTestServer({ dbPath, workers: 2, shardsPerIndex: 3 });
-      try {
-        const { client } = server;
+      await withTestServer({ dbPath, workers: 2, shardsPerIndex: 3 }, async ({ client }) => {
         const task = await client.waitForTask(crashedUid);
         t.is(task.status, 'succeeded');
         t.deepEqual(task.details, { receivedDocuments: 2, indexedDocuments: 2 });
@@ -94,11 +88,6 @@ for (const point of (await failurePointNames()).filter((name) => !NEEDS_TWO_BATC
         const next = await client.addDocuments('fp_docs', [{ id: 4, title: 'delta' }]);
         t.is(next.uid, crashedUid + 1);
         t.is((await client.get('/indexes/fp_docs/stats')).body.numberOfDocuments, 4);
-      } finally {
-        await server.close();
-      }
-    } finally {
-      rmSync(dbPath, { recursive: true, force: true });
-    }
-  });
+      });
+    }));
 }

@@ -172,6 +172,26 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   };
 }
 
+/** Runs `body` with a fresh db folder (restart tests share one across servers) and removes it afterwards, whatever happens. */
+export async function withTempDir<T>(body: (dbPath: string) => Promise<T>): Promise<T> {
+  const dbPath = makeTempDir();
+  try {
+    return await body(dbPath);
+  } finally {
+    rmSync(dbPath, { recursive: true, force: true });
+  }
+}
+
+/** Runs `body` against a server started with `options` and closes it afterwards, whatever happens, so a failed assertion never leaves it running. */
+export async function withTestServer<T>(options: StartOptions, body: (server: TestServer) => Promise<T>): Promise<T> {
+  const server = await startTestServer(options);
+  try {
+    return await body(server);
+  } finally {
+    await server.close();
+  }
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, ms));
 }

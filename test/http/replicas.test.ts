@@ -5,7 +5,7 @@ import test from 'ava';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { queryAffinity } from '../../src/front/replica-choice.js';
-import { makeTempDir, startTestServer, type Client } from './harness.js';
+import { withTempDir, withTestServer, type Client } from './harness.js';
 import { rewriteStoredDocument } from './storage-behind-the-back.js';
 
 const WORDS = ['amber', 'birch', 'cedar', 'delta', 'ember', 'fjord', 'grove', 'heron', 'iris', 'jade'];
@@ -67,34 +67,33 @@ function snapshotFiles(dbPath: string, index: string): string[] {
   return existsSync(folder) ? readdirSync(folder).sort() : [];
 }
 
-test('replicas answer alike and completely, see writes on both, restore from one snapshot file, and drop it', async (t) => {
-  const dbPath = makeTempDir();
-  try {
-    const first = await startTestServer({ dbPath, ...REPLICATED });
-    await first.client.run('PATCH', '/indexes/rep/settings', { body: { filterableAttributes: ['genre'] } });
-    const documents = movies(300);
-    await first.client.addDocuments('rep', documents);
-    const amber = await agreedAnswer(first.client, 'rep', 'amber');
-    t.deepEqual([...amber.ids].sort((a, b) => a - b), holding(documents, 'amber'), 'every document holding the word');
-    t.deepEqual(amber.facets, { genre: { comedy: 10, drama: 10, horror: 10 } });
-    t.is((await agreedAnswer(first.client, 'rep', '')).total, 300);
+test('replicas answer alike and completely, see writes on both, restore from one snapshot file, and drop it', (t) =>
+  withTempDir(async (dbPath) => {
+    const before = await withTestServer({ dbPath, ...REPLICATED }, async (first) => {
+      await first.client.run('PATCH', '/indexes/rep/settings', { body: { filterableAttributes: ['genre'] } });
+      const documents = movies(300);
+      await first.client.addDocuments('rep', documents);
+      const amber = await agreedAnswer(first.client, 'rep', 'amber');
+      t.deepEqual([...amber.ids].sort((a, b) => a - b), holding(documents, 'amber'), 'every document holding the word');
+      t.deepEqual(amber.facets, { genre: { comedy: 10, drama: 10, horror: 10 } });
+      t.is((await agreedAnswer(first.client, 'rep', '')).total, 300);
 
-    // A write is seen by every replica; a deletion too.
-    await first.client.addDocuments('rep', [{ id: 1000, title: 'kestrel amber', genre: 'drama' }]);
-    t.deepEqual((await agreedAnswer(first.client, 'rep', 'kestrel')).ids, [1000]);
-    t.is((await agreedAnswer(first.client, 'rep', 'amber')).ids.length, holding(documents, 'amber').length + 1);
-    await first.client.run('DELETE', '/indexes/rep/documents/1000');
-    t.deepEqual((await agreedAnswer(first.client, 'rep', 'kestrel')).ids, []);
-    const before: Record<string, Answer> = {};
-    for (const q of [...WORDS, 'film5', 'embr', 'cedar grove']) before[q] = await agreedAnswer(first.client, 'rep', q);
-    await first.close();
+      // A write is seen by every replica; a deletion too.
+      await first.client.addDocuments('rep', [{ id: 1000, title: 'kestrel amber', genre: 'drama' }]);
+      t.deepEqual((await agreedAnswer(first.client, 'rep', 'kestrel')).ids, [1000]);
+      t.is((await agreedAnswer(first.client, 'rep', 'amber')).ids.length, holding(documents, 'amber').length + 1);
+      await first.client.run('DELETE', '/indexes/rep/documents/1000');
+      t.deepEqual((await agreedAnswer(first.client, 'rep', 'kestrel')).ids, []);
+      const before: Record<string, Answer> = {};
+      for (const q of [...WORDS, 'film5', 'embr', 'cedar grove']) before[q] = await agreedAnswer(first.client, 'rep', q);
+      return before;
+    });
 
     // One shard, one file, written by its primary owner only (no temporary file left behind).
     t.deepEqual(snapshotFiles(dbPath, 'rep'), ['0.bin']);
     // Restored, not rebuilt, on BOTH replicas: each still knows document 5's old words, neither the new ones.
     rewriteStoredDocument(dbPath, 'rep', '5', { id: 5, title: 'zeppelin', genre: 'drama' });
-    const second = await startTestServer({ dbPath, ...REPLICATED });
-    try {
+    await withTestServer({ dbPath, ...REPLICATED }, async (second) => {
       for (const [q, answer] of Object.entries(before)) t.deepEqual(await agreedAnswer(second.client, 'rep', q), answer, q);
       t.deepEqual((await agreedAnswer(second.client, 'rep', 'zeppelin')).ids, []);
       await second.client.addDocuments('rep', [{ id: 2000, title: 'osprey', genre: 'comedy' }]);
@@ -104,31 +103,20 @@ test('replicas answer alike and completely, see writes on both, restore from one
       t.deepEqual(snapshotFiles(dbPath, 'rep').filter((name) => name.endsWith('.bin')), [], 'the index\'s snapshot file is removed');
       const gone = await second.client.post('/indexes/rep/search', { q: 'amber' });
       t.is(gone.status, 404);
-    } finally {
-      await second.close();
-    }
-  } finally {
-    rmSync(dbPath, { recursive: true, force: true });
-  }
-});
+    });
+  }));
 
-test('a replicated index rebuilt from LMDB (no snapshot) answers alike on both replicas', async (t) => {
-  const dbPath = makeTempDir();
-  try {
-    const first = await startTestServer({ dbPath, ...REPLICATED });
-    const documents = movies(200);
-    await first.client.addDocuments('rep_b', documents);
-    const before = await agreedAnswer(first.client, 'rep_b', 'birch');
-    t.deepEqual([...before.ids].sort((a, b) => a - b), holding(documents, 'birch'));
-    await first.close();
+test('a replicated index rebuilt from LMDB (no snapshot) answers alike on both replicas', (t) =>
+  withTempDir(async (dbPath) => {
+    const before = await withTestServer({ dbPath, ...REPLICATED }, async (first) => {
+      const documents = movies(200);
+      await first.client.addDocuments('rep_b', documents);
+      const before = await agreedAnswer(first.client, 'rep_b', 'birch');
+      t.deepEqual([...before.ids].sort((a, b) => a - b), holding(documents, 'birch'));
+      return before;
+    });
     rmSync(join(dbPath, 'snapshots'), { recursive: true, force: true });
-    const second = await startTestServer({ dbPath, ...REPLICATED });
-    try {
+    await withTestServer({ dbPath, ...REPLICATED }, async (second) => {
       t.deepEqual(await agreedAnswer(second.client, 'rep_b', 'birch'), before);
-    } finally {
-      await second.close();
-    }
-  } finally {
-    rmSync(dbPath, { recursive: true, force: true });
-  }
-});
+    });
+  }));

@@ -1,7 +1,6 @@
 // Durability: everything survives close() + startServer on the same dbPath, and kill -9 of the CLI process.
 import test from 'ava';
-import { rmSync } from 'node:fs';
-import { freePort, makeTempDir, spawnCli, startTestServer, stopChild, type Client } from './harness.js';
+import { freePort, spawnCli, stopChild, withTempDir, withTestServer, type Client } from './harness.js';
 
 const MOVIES = [
   { id: 1, title: 'Carol', overview: 'romance in new york' },
@@ -17,24 +16,23 @@ async function searchIds(client: Client, index: string, q: string) {
   return ids(response.body);
 }
 
-test('indexes, documents, settings and tasks survive close and restart; an enqueued task is processed', async (t) => {
-  const dbPath = makeTempDir();
-  try {
-    const first = await startTestServer({ dbPath });
-    const before = first.client;
-    await before.addDocuments('rs_movies', MOVIES);
-    await before.run('PUT', '/indexes/rs_movies/settings/searchable-attributes', { body: ['title'] });
-    await before.createIndex('rs_other', 'key');
-    const failedUid = await before.enqueue('POST', '/indexes', { body: { uid: 'rs_other' } });
-    await before.waitForTask(failedUid);
-    const indexBefore = (await before.get('/indexes/rs_movies')).body;
-    const tasksBefore = (await before.get('/tasks')).body;
-    // Enqueued just before close: it must be processed after the restart (if not already).
-    const lateUid = await before.enqueue('POST', '/indexes/rs_movies/documents', { body: [{ id: 10, title: 'Late arrival' }] });
-    await first.close();
+test('indexes, documents, settings and tasks survive close and restart; an enqueued task is processed', (t) =>
+  withTempDir(async (dbPath) => {
+    const { failedUid, indexBefore, tasksBefore, lateUid } = await withTestServer({ dbPath }, async (first) => {
+      const before = first.client;
+      await before.addDocuments('rs_movies', MOVIES);
+      await before.run('PUT', '/indexes/rs_movies/settings/searchable-attributes', { body: ['title'] });
+      await before.createIndex('rs_other', 'key');
+      const failedUid = await before.enqueue('POST', '/indexes', { body: { uid: 'rs_other' } });
+      await before.waitForTask(failedUid);
+      const indexBefore = (await before.get('/indexes/rs_movies')).body;
+      const tasksBefore = (await before.get('/tasks')).body;
+      // Enqueued just before close: it must be processed after the restart (if not already).
+      const lateUid = await before.enqueue('POST', '/indexes/rs_movies/documents', { body: [{ id: 10, title: 'Late arrival' }] });
+      return { failedUid, indexBefore, tasksBefore, lateUid };
+    });
 
-    const second = await startTestServer({ dbPath });
-    try {
+    await withTestServer({ dbPath }, async (second) => {
       const after = second.client;
       const late = await after.waitForTask(lateUid);
       t.is(late.status, 'succeeded');
@@ -62,17 +60,11 @@ test('indexes, documents, settings and tasks survive close and restart; an enque
 
       const next = await after.createIndex('rs_third');
       t.is(next.uid, lateUid + 1, 'task uids continue from the stored maximum');
-    } finally {
-      await second.close();
-    }
-  } finally {
-    rmSync(dbPath, { recursive: true, force: true });
-  }
-});
+    });
+  }));
 
-test('kill -9 of the CLI process: succeeded and enqueued tasks survive', async (t) => {
-  const dbPath = makeTempDir();
-  try {
+test('kill -9 of the CLI process: succeeded and enqueued tasks survive', (t) =>
+  withTempDir(async (dbPath) => {
     const first = await spawnCli(dbPath, await freePort());
     const enqueued: number[] = [];
     try {
@@ -108,7 +100,4 @@ test('kill -9 of the CLI process: succeeded and enqueued tasks survive', async (
     } finally {
       await stopChild(second, 'SIGTERM');
     }
-  } finally {
-    rmSync(dbPath, { recursive: true, force: true });
-  }
-});
+  }));

@@ -4,10 +4,10 @@
 // directly in LMDB while the server is down: a restored shard still knows the old words, a rebuilt
 // one knows the new ones.
 import test from 'ava';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SnapshotReader } from '../../src/shard/snapshot-container.js';
-import { freePort, makeTempDir, sleep, spawnCli, startTestServer, stopChild, type Client } from './harness.js';
+import { freePort, sleep, spawnCli, stopChild, withTempDir, withTestServer, type Client } from './harness.js';
 import { rewriteStoredDocument, withStorage } from './storage-behind-the-back.js';
 
 const WORDS = ['amber', 'birch', 'cedar', 'delta', 'ember', 'fjord', 'grove', 'heron', 'iris', 'jade'];
@@ -45,14 +45,13 @@ function recordStamp(dbPath: string, index: string): number | undefined {
   return (withStorage(dbPath, `return storage.indexes.get(${JSON.stringify(index)})?.commitSeq;`) ?? undefined) as number | undefined;
 }
 
-test('close writes snapshots and a restart loads them: same answers, no rebuild', async (t) => {
-  const dbPath = makeTempDir();
-  try {
-    const first = await startTestServer({ dbPath });
-    await first.client.addDocuments('snap_a', movies(400));
-    await first.client.run('DELETE', '/indexes/snap_a/documents/7');
-    const before = await answers(first.client, 'snap_a');
-    await first.close();
+test('close writes snapshots and a restart loads them: same answers, no rebuild', (t) =>
+  withTempDir(async (dbPath) => {
+    const before = await withTestServer({ dbPath }, async (first) => {
+      await first.client.addDocuments('snap_a', movies(400));
+      await first.client.run('DELETE', '/indexes/snap_a/documents/7');
+      return answers(first.client, 'snap_a');
+    });
     const files = snapshotFiles(dbPath, 'snap_a');
     t.is(files.length, 3, 'one file per shard');
     const stamp = recordStamp(dbPath, 'snap_a');
@@ -60,8 +59,7 @@ test('close writes snapshots and a restart loads them: same answers, no rebuild'
     for (const file of files) t.is(stampOf(file), stamp);
 
     rewriteStoredDocument(dbPath, 'snap_a', '5', { id: 5, title: 'zeppelin', overview: 'nothing else' });
-    const second = await startTestServer({ dbPath });
-    try {
+    await withTestServer({ dbPath }, async (second) => {
       t.deepEqual(await answers(second.client, 'snap_a'), before);
       // Restored, not rebuilt: the index still holds the old words of document 5, and not the new ones.
       t.true((await search(second.client, 'snap_a', 'film5')).ids.includes(5));
@@ -70,51 +68,39 @@ test('close writes snapshots and a restart loads them: same answers, no rebuild'
       await second.client.addDocuments('snap_a', [{ id: 1000, title: 'kestrel amber', overview: 'late' }]);
       t.deepEqual((await search(second.client, 'snap_a', 'kestrel')).ids, [1000]);
       t.is((await search(second.client, 'snap_a', 'amber')).total, (before['amber'] as { total: number }).total + 1);
-    } finally {
-      await second.close();
-    }
-  } finally {
-    rmSync(dbPath, { recursive: true, force: true });
-  }
-});
+    });
+  }));
 
-test('a faceted index restores its filters, facets and sort from the snapshot', async (t) => {
-  const dbPath = makeTempDir();
-  const body = { q: 'story', filter: 'genre = drama AND year >= 1995', facets: ['genre', 'year'], sort: ['year:desc'], limit: 50 };
-  try {
-    const first = await startTestServer({ dbPath });
+test('a faceted index restores its filters, facets and sort from the snapshot', (t) =>
+  withTempDir(async (dbPath) => {
+    const body = { q: 'story', filter: 'genre = drama AND year >= 1995', facets: ['genre', 'year'], sort: ['year:desc'], limit: 50 };
     const documents = movies(300).map((movie, k) => ({ ...movie, genre: ['Drama', 'Comedy', 'Horror'][k % 3], year: 1990 + (k % 20) }));
-    await first.client.addDocuments('snap_f', documents);
-    await first.client.run('PATCH', '/indexes/snap_f/settings', { body: { filterableAttributes: ['genre', 'year'], sortableAttributes: ['year'] } });
-    const before = (await first.client.post('/indexes/snap_f/search', body)).body;
-    t.true(before.hits.length > 0);
-    await first.close();
+    const before = await withTestServer({ dbPath }, async (first) => {
+      await first.client.addDocuments('snap_f', documents);
+      await first.client.run('PATCH', '/indexes/snap_f/settings', { body: { filterableAttributes: ['genre', 'year'], sortableAttributes: ['year'] } });
+      const before = (await first.client.post('/indexes/snap_f/search', body)).body;
+      t.true(before.hits.length > 0);
+      return before;
+    });
     // Document 0 is a Drama of 1990 in LMDB from now on a Horror of 2005: the snapshot still says Drama 1990.
     rewriteStoredDocument(dbPath, 'snap_f', '0', { ...documents[0], genre: 'Horror', year: 2005 });
 
-    const second = await startTestServer({ dbPath });
-    try {
+    await withTestServer({ dbPath }, async (second) => {
       const after = (await second.client.post('/indexes/snap_f/search', body)).body;
       t.deepEqual(after.hits.map((hit: { id: number }) => hit.id), before.hits.map((hit: { id: number }) => hit.id));
       t.deepEqual(after.facetDistribution, before.facetDistribution);
       t.deepEqual(after.facetStats, before.facetStats);
       const horror = (await second.client.post('/indexes/snap_f/search', { filter: 'genre = horror AND year = 2005', limit: 1000 })).body;
       t.false(horror.hits.some((hit: { id: number }) => hit.id === 0), 'restored, not rebuilt from the edited LMDB');
-    } finally {
-      await second.close();
-    }
-  } finally {
-    rmSync(dbPath, { recursive: true, force: true });
-  }
-});
+    });
+  }));
 
-test('corrupt or truncated snapshot files are ignored: the shards are rebuilt from LMDB', async (t) => {
-  const dbPath = makeTempDir();
-  try {
-    const first = await startTestServer({ dbPath });
-    await first.client.addDocuments('snap_c', movies(300));
-    const before = await answers(first.client, 'snap_c');
-    await first.close();
+test('corrupt or truncated snapshot files are ignored: the shards are rebuilt from LMDB', (t) =>
+  withTempDir(async (dbPath) => {
+    const before = await withTestServer({ dbPath }, async (first) => {
+      await first.client.addDocuments('snap_c', movies(300));
+      return answers(first.client, 'snap_c');
+    });
     const files = snapshotFiles(dbPath, 'snap_c');
     t.is(files.length, 3);
     truncateSync(files[0]!, Math.floor(readFileSync(files[0]!).length / 2));
@@ -124,61 +110,45 @@ test('corrupt or truncated snapshot files are ignored: the shards are rebuilt fr
     writeFileSync(files[2]!, Buffer.from('not a snapshot'));
     rewriteStoredDocument(dbPath, 'snap_c', '5', { id: 5, title: 'zeppelin', overview: 'nothing else' });
 
-    const second = await startTestServer({ dbPath });
-    try {
+    await withTestServer({ dbPath }, async (second) => {
       // Rebuilt from LMDB: the rewritten document's new words are found, its old ones are not.
       t.deepEqual((await search(second.client, 'snap_c', 'zeppelin')).ids, [5]);
       t.false((await search(second.client, 'snap_c', 'film5')).ids.includes(5));
       const expected = before['story'] as { total: number };
       t.is((await search(second.client, 'snap_c', 'story')).total, expected.total - 1);
-    } finally {
-      await second.close();
-    }
+    });
     // The next close replaces the bad files with good ones.
     for (const file of snapshotFiles(dbPath, 'snap_c')) t.notThrows(() => stampOf(file));
-  } finally {
-    rmSync(dbPath, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('a snapshot of older settings is ignored; deleting the index removes its snapshots', async (t) => {
-  const dbPath = makeTempDir();
-  const saved = makeTempDir();
-  try {
-    const first = await startTestServer({ dbPath });
-    await first.client.addDocuments('snap_s', movies(200));
-    await first.close();
-    const oldFiles = snapshotFiles(dbPath, 'snap_s');
-    t.is(oldFiles.length, 3);
-    for (const file of oldFiles) copyFileSync(file, join(saved, file.split('/').pop()!));
+test('a snapshot of older settings is ignored; deleting the index removes its snapshots', (t) =>
+  withTempDir((dbPath) =>
+    withTempDir(async (saved) => {
+      await withTestServer({ dbPath }, (first) => first.client.addDocuments('snap_s', movies(200)));
+      const oldFiles = snapshotFiles(dbPath, 'snap_s');
+      t.is(oldFiles.length, 3);
+      for (const file of oldFiles) copyFileSync(file, join(saved, file.split('/').pop()!));
 
-    const second = await startTestServer({ dbPath });
-    await second.client.run('PUT', '/indexes/snap_s/settings/searchable-attributes', { body: ['overview'] });
-    t.deepEqual((await search(second.client, 'snap_s', 'film3')).ids, []);
-    await second.close();
-    // Put the snapshots of the old settings back (as if the process had died before saving new ones).
-    mkdirSync(join(dbPath, 'snapshots', 'snap_s'), { recursive: true });
-    for (const file of oldFiles) copyFileSync(join(saved, file.split('/').pop()!), file);
+      await withTestServer({ dbPath }, async (second) => {
+        await second.client.run('PUT', '/indexes/snap_s/settings/searchable-attributes', { body: ['overview'] });
+        t.deepEqual((await search(second.client, 'snap_s', 'film3')).ids, []);
+      });
+      // Put the snapshots of the old settings back (as if the process had died before saving new ones).
+      mkdirSync(join(dbPath, 'snapshots', 'snap_s'), { recursive: true });
+      for (const file of oldFiles) copyFileSync(join(saved, file.split('/').pop()!), file);
 
-    const third = await startTestServer({ dbPath });
-    try {
-      t.deepEqual((await search(third.client, 'snap_s', 'film3')).ids, [], 'titles are not searchable any more');
-      t.true((await search(third.client, 'snap_s', 'story')).total > 0);
-      await third.client.run('DELETE', '/indexes/snap_s');
-      t.deepEqual(snapshotFiles(dbPath, 'snap_s'), []);
-      t.false(existsSync(join(dbPath, 'snapshots', 'snap_s')));
-    } finally {
-      await third.close();
-    }
-  } finally {
-    rmSync(dbPath, { recursive: true, force: true });
-    rmSync(saved, { recursive: true, force: true });
-  }
-});
+      await withTestServer({ dbPath }, async (third) => {
+        t.deepEqual((await search(third.client, 'snap_s', 'film3')).ids, [], 'titles are not searchable any more');
+        t.true((await search(third.client, 'snap_s', 'story')).total > 0);
+        await third.client.run('DELETE', '/indexes/snap_s');
+        t.deepEqual(snapshotFiles(dbPath, 'snap_s'), []);
+        t.false(existsSync(join(dbPath, 'snapshots', 'snap_s')));
+      });
+    }),
+  ));
 
-test('kill -9 after a write that followed a snapshot: the stale snapshot is ignored, the new state answers', async (t) => {
-  const dbPath = makeTempDir();
-  try {
+test('kill -9 after a write that followed a snapshot: the stale snapshot is ignored, the new state answers', (t) =>
+  withTempDir(async (dbPath) => {
     const first = await spawnCli(dbPath, await freePort());
     try {
       await first.client.addDocuments('snap_k', movies(300));
@@ -204,7 +174,4 @@ test('kill -9 after a write that followed a snapshot: the stale snapshot is igno
     } finally {
       await stopChild(second, 'SIGKILL');
     }
-  } finally {
-    rmSync(dbPath, { recursive: true, force: true });
-  }
-});
+  }));
