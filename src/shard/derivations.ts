@@ -5,6 +5,7 @@ import roaring from 'roaring';
 import { prefixRange } from './lexicon.js';
 import { walkFuzzy } from './fuzzy-walk.js';
 import { walkFirstLetterEdits } from './first-letter-edits.js';
+import { unionOfMany } from './bitmap-union.js';
 import type { Vocabulary } from './vocabulary.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -133,8 +134,11 @@ function collectTypos(vocabulary: Vocabulary, lists: readonly (readonly string[]
   }
 }
 
-/** The derivations of `word` from the ids deriveWordIds found. */
-export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTypo: readonly (readonly number[])[]): TermDerivations {
+/**
+ * The derivations of `word` from the ids deriveWordIds found; `idSpan`: the span of the shard's
+ * document ids (bitmap-union.ts; Infinity: always roaring's orMany).
+ */
+export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTypo: readonly (readonly number[])[], idSpan = Infinity): TermDerivations {
   const exactIds = [vocabulary.idOf(word), vocabulary.idOf(exactAttributeKey(word))];
   const words: WordDerivation[] = [];
   const docsByTypo: RoaringBitmap32[] = [];
@@ -144,7 +148,7 @@ export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTyp
     for (const wordId of ids) words.push({ wordId, typos, exact: typos === 0 && exactIds.includes(wordId) });
     // A lone word's own posting list is used as is, not copied: derivations are read-only and dropped
     // by any write to the shard (ShardIndex.derive), and at a million documents the copies showed.
-    let union = ids.length === 1 ? vocabulary.docs(ids[0]!) : RoaringBitmap32.orMany(ids.map((id) => vocabulary.docs(id)));
+    let union = ids.length === 1 ? vocabulary.docs(ids[0]!) : unionOfMany(ids.map((id) => vocabulary.docs(id)), idSpan);
     if (seen !== null && !union.isEmpty) union = RoaringBitmap32.andNot(union, seen);
     docsByTypo.push(union);
     seen = seen === null ? union : union.isEmpty ? seen : RoaringBitmap32.or(seen, union);

@@ -13,6 +13,7 @@ import { PairTable } from './pair-table.js';
 import { finishSteps, stepEndsAt } from './sliced-jobs.js';
 import { planShortPrefixes, PREFIX_THEN_WORD_GAP_1, PrefixPairTables, prefixPairDocs, prefixTableKey, prefixTableKeySpace, WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2 } from './prefix-pair-tables.js';
 import { EXACT_ATTRIBUTE_MARK } from './derivations.js';
+import { idSpanOf, unionOfMany } from './bitmap-union.js';
 import type { Vocabulary } from './vocabulary.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -58,7 +59,7 @@ export class NearPairPostings {
 
   constructor(private readonly vocabulary: Vocabulary, private readonly forward: ForwardIndex,
     private readonly documents: RoaringBitmap32) {
-    this.prefixTables = new PrefixPairTables(vocabulary, forward);
+    this.prefixTables = new PrefixPairTables(vocabulary, forward, documents);
   }
 
   /** A write to the document (upsert or delete). */
@@ -104,7 +105,7 @@ export class NearPairPostings {
     this.tables = tables.slice(0, MAX_GAP);
     this.slotOfWord = slotOfWord;
     this.slotCount = slotCount;
-    this.prefixTables.clear();
+    this.prefixTables.clear(this.documents.size);
     this.prefixTables.adopt(shortPrefixes.prefixes, tables.slice(MAX_GAP));
     this.changes.markBuilt(started);
     this.generation++;
@@ -262,7 +263,7 @@ export class NearPairPostings {
   private rareDocsOf(wordIds: readonly number[]): RoaringBitmap32 {
     const memo = this.rareDocsMemo.get(wordIds);
     if (memo !== undefined && memo.generation === this.generation) return memo.docs;
-    const docs = RoaringBitmap32.orMany(wordIds.filter((wordId) => this.slotOf(wordId) < 0).map((wordId) => this.vocabulary.docs(wordId)));
+    const docs = unionOfMany(wordIds.filter((wordId) => this.slotOf(wordId) < 0).map((wordId) => this.vocabulary.docs(wordId)), idSpanOf(this.documents));
     this.rareDocsMemo.set(wordIds, { generation: this.generation, docs });
     return docs;
   }
@@ -276,7 +277,7 @@ export class NearPairPostings {
     const memo = this.uncoveredDocsMemo.get(wordIds);
     if (memo !== undefined && memo.generation === this.generation && memo.prefix === prefix) return memo.docs;
     const uncovered = wordIds.filter((wordId) => this.slotOf(wordId) < 0 && !this.vocabulary.wordOf(wordId).startsWith(prefix));
-    const docs = RoaringBitmap32.orMany(uncovered.map((wordId) => this.vocabulary.docs(wordId)));
+    const docs = unionOfMany(uncovered.map((wordId) => this.vocabulary.docs(wordId)), idSpanOf(this.documents));
     this.uncoveredDocsMemo.set(wordIds, { generation: this.generation, prefix, docs });
     return docs;
   }

@@ -5,18 +5,18 @@
 // whose rare words are in many documents, one pass over those documents records, per frequent word,
 // where it stands just before (gap 1 or 2) or just after (gap 1) one of them; later queries with
 // that prefix read the table instead. A table is built once the prefix's queries have read a
-// quarter as many documents as the build reads: a prefix queried once or twice costs nothing more,
-// and after an eviction a prefix must read as much again before its table is rebuilt (no rebuild
-// per query when the budget is short). Tables are kept per prefix, least recently used out, within
-// a byte budget; they stay true across writes because the documents written since the near-pair
-// build are read anyway (near-pair-postings.ts), and are dropped when that build changes the slots.
-import { LRUCache } from 'lru-cache';
+// quarter as many documents as the build reads: a prefix queried once or twice costs nothing more.
+// Tables are kept per prefix within a byte budget that follows the shard's size, those saving the
+// most reads per byte (worth-per-byte-cache.ts: a table evicted keeps its prefix's worth, and comes
+// back only by evicting tables worth much less, so a loop of queries does not rebuild one per query).
+// They stay true across writes because the documents written since the near-pair build are read
+// anyway (near-pair-postings.ts), and are dropped when that build changes the slots.
 import roaring from 'roaring';
 import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
 import { PairTable } from './pair-table.js';
+import { WorthPerByteCache } from './worth-per-byte-cache.js';
+import { idSpanOf, unionOfMany } from './bitmap-union.js';
 import type { Vocabulary } from './vocabulary.js';
-
-const { RoaringBitmap32 } = roaring;
 
 /** Relations of a frequent word to a rare word of the prefix; a table key is slot * RELATIONS + relation. */
 export const WORD_THEN_PREFIX_GAP_1 = 0;
@@ -32,13 +32,15 @@ export const PREFIX_TABLE_POLICY = {
   buildAfterReadsShare: 4,
 };
 /**
- * Memory for the tables of one shard (the prefixes queried most recently keep theirs), counted when
- * a table is made: the bitmaps of its long runs (pair-table.ts) come on top, at most about half as
- * much. The tables of every prefix of 1 to 4 letters of a 500,000-document shard of the bench's
- * movies took 89 MiB; its query mix kept 72 MiB of them.
+ * Memory for the tables of one shard, per document of the shard, and at least `minBytes`
+ * (worth-per-byte-cache.ts keeps the tables that save the most reads per byte): the tables of every
+ * prefix of 1 to 4 letters of a 500,000-document shard of the bench's movies took 89 MiB, those its
+ * query mix asks for at 1,000,000 documents ~165 MiB. With 96 MiB at 1,000,000 documents, the
+ * prefix queries spent half their time rebuilding tables.
  */
-const MAX_BYTES = 96 * 2 ** 20;
-const MAX_PREFIXES = 4096;
+export const PREFIX_TABLE_MEMORY = { bytesPerDocument: 176, minBytes: 96 * 2 ** 20 };
+/** A table's size before it is built, per document of the prefix's rare words (7-12 measured). */
+const ESTIMATED_BYTES_PER_DOCUMENT = 9;
 
 /** The near-pair tables' word slots the prefix tables are keyed by. */
 export interface WordSlots {
@@ -104,30 +106,29 @@ export function planShortPrefixes(vocabulary: Vocabulary, slotOfWord: Int32Array
 }
 
 export class PrefixPairTables {
-  private readonly tables = new LRUCache<string, PairTable>({
-    max: MAX_PREFIXES, maxSize: MAX_BYTES, sizeCalculation: (table) => table.byteLength + 64,
+  /** The tables held; a prefix's worth is the documents its queries read (or would without its table). */
+  private readonly tables = new WorthPerByteCache<PairTable>({
+    maxBytes: PREFIX_TABLE_MEMORY.minBytes, sizeOf: (table) => table.byteLength + 64, sizeChanges: true,
   });
-  /** Per prefix without a table: documents its queries have read so far. */
-  private readonly reads = new LRUCache<string, number>({ max: MAX_PREFIXES });
 
-  constructor(private readonly vocabulary: Vocabulary, private readonly forward: ForwardIndex) {}
+  constructor(private readonly vocabulary: Vocabulary, private readonly forward: ForwardIndex, private readonly documents: roaring.RoaringBitmap32) {}
 
-  /** The slots changed: every table is stale. */
-  clear(): void {
+  /** The slots changed: every table is stale; the budget follows the shard's size. */
+  clear(documentCount: number): void {
     this.tables.clear();
-    this.reads.clear();
+    this.tables.maxBytes = Math.max(PREFIX_TABLE_MEMORY.minBytes, documentCount * PREFIX_TABLE_MEMORY.bytesPerDocument);
   }
 
   /** Bytes held (for memory reports). */
   get byteLength(): number {
-    return this.tables.calculatedSize;
+    return this.tables.byteLength;
   }
 
-  /** Tables built ahead (the short prefixes'), in order: the last ones are kept first when the budget is short. */
+  /** Tables built ahead (the short prefixes'), kept while the budget has room. */
   adopt(prefixes: readonly string[], tables: readonly PairTable[]): void {
     prefixes.forEach((prefix, index) => {
-      this.reads.delete(prefix);
-      this.tables.set(prefix, tables[index]!);
+      const table = tables[index]!;
+      if (this.tables.admit(0, table.byteLength)) this.tables.set(prefix, table);
     });
   }
 
@@ -142,17 +143,15 @@ export class PrefixPairTables {
    * about to read `reads` documents out of the `rareDocuments` of the term's rare words.
    */
   tableOf(prefix: string, wordIds: readonly number[], slots: WordSlots, reads: number, rareDocuments: number): PairTable | null {
-    const known = this.tables.get(prefix);
+    const known = this.tables.get(prefix, reads);
     if (known !== undefined) return known;
     if (rareDocuments < PREFIX_TABLE_POLICY.minDocuments) return null;
-    const owed = (this.reads.get(prefix) ?? 0) + reads;
-    if (owed * PREFIX_TABLE_POLICY.buildAfterReadsShare < rareDocuments) {
-      this.reads.set(prefix, owed);
-      return null;
-    }
-    this.reads.delete(prefix);
+    const owed = this.tables.addWork(prefix, reads);
+    if (owed * PREFIX_TABLE_POLICY.buildAfterReadsShare < rareDocuments) return null;
+    // No room unless tables saving fewer reads per byte go: then its queries read their documents.
+    if (!this.tables.admit(owed, rareDocuments * ESTIMATED_BYTES_PER_DOCUMENT)) return null;
     const rare = wordIds.filter((wordId) => (slots.slotOfWord[wordId] ?? -1) < 0 && this.vocabulary.wordOf(wordId).startsWith(prefix));
-    const table = this.build(rare, RoaringBitmap32.orMany(rare.map((wordId) => this.vocabulary.docs(wordId))), slots);
+    const table = this.build(rare, unionOfMany(rare.map((wordId) => this.vocabulary.docs(wordId)), idSpanOf(this.documents)), slots);
     this.tables.set(prefix, table);
     return table;
   }

@@ -15,6 +15,8 @@ import { Vocabulary } from './vocabulary.js';
 import { NearPairPostings } from './near-pair-postings.js';
 import { SoleWordFields } from './sole-word-fields.js';
 import { finishSteps } from './sliced-jobs.js';
+import { WorthPerByteCache } from './worth-per-byte-cache.js';
+import { idSpanOf } from './bitmap-union.js';
 import { fieldRankKey, positionKey, TokenKeyPostings } from './token-key-postings.js';
 
 /** Field ranks and positions below these get posting lists (token-key-postings.ts). */
@@ -27,12 +29,16 @@ const { RoaringBitmap32 } = roaring;
 const scratch = { fieldRanks: [] as number[], wordIds: [] as number[], fields: [] as number[], positions: [] as number[] };
 
 /**
- * Derivations kept per shard between writes, least recently used out first: users' queries repeat
- * words (a Zipf law), and a one-letter prefix's derivations union thousands of lists.
+ * Derivations kept per shard between writes, at most about this much memory per shard (the memos of
+ * a common word's derivations are big), those saving the most work per byte (worth-per-byte-cache.ts:
+ * least recently used out missed on nearly every query of the bench's loop at a million documents):
+ * users' queries repeat words (a Zipf law), and a one-letter prefix's derivations union thousands of lists.
  */
-const DERIVATION_CACHE_LIMIT = 16384;
-/** And at most about this much memory per shard (the memos of a common word's derivations are big). */
 const DERIVATION_CACHE_BYTES = 128 * 2 ** 20;
+/** Terms without derivations kept whose worth is remembered. */
+const DERIVATION_WORTHS_REMEMBERED = 32_768;
+/** Work of deriving a term besides its bytes, per derived word (a union over its lists per rank and position). */
+const DERIVATION_WORK_PER_WORD = 1024;
 
 const DERIVED_WORDS_CACHE_LIMIT = 65_536;
 
@@ -44,8 +50,9 @@ export class ShardIndex {
   readonly positionPostings = new TokenKeyPostings(this.vocabulary, this.forward, this.documents, positionKey, POSITION_POSTING_LIMIT);
   readonly nearPairs = new NearPairPostings(this.vocabulary, this.forward, this.documents);
   readonly soleWordFields = new SoleWordFields(this.forward, this.documents);
-  private readonly derivationCache = new LRUCache<string, TermDerivations>({
-    max: DERIVATION_CACHE_LIMIT, maxSize: DERIVATION_CACHE_BYTES, sizeCalculation: (derivations) => derivationsFootprint(this.vocabulary, derivations),
+  private readonly derivationCache = new WorthPerByteCache<TermDerivations>({
+    maxBytes: DERIVATION_CACHE_BYTES, sizeOf: (derivations) => derivationsFootprint(this.vocabulary, derivations),
+    maxRemembered: DERIVATION_WORTHS_REMEMBERED,
   });
   /** The lexicon walks' results alone (word ids, no bitmaps): small, so many more are kept. */
   private readonly derivedWordsCache = new LRUCache<string, number[][]>({ max: DERIVED_WORDS_CACHE_LIMIT });
@@ -145,7 +152,7 @@ export class ShardIndex {
   }
 
   private clearDerivations(): void {
-    if (this.derivationCache.size > 0) this.derivationCache.clear();
+    this.derivationCache.clear();
     if (this.derivedWordsCache.size > 0) this.derivedWordsCache.clear();
   }
 
@@ -195,9 +202,10 @@ export class ShardIndex {
         wordIds = deriveWordIds(this.vocabulary, word, isPrefix, budget);
         this.derivedWordsCache.set(key, wordIds);
       }
-      derivations = withSynonyms(this.vocabulary, derivationsFromWords(this.vocabulary, word, wordIds),
+      derivations = withSynonyms(this.vocabulary, derivationsFromWords(this.vocabulary, word, wordIds, idSpanOf(this.documents)),
         this.config.synonyms.get(word) ?? [], (wordIds) => this.phraseDocs(wordIds));
-      this.derivationCache.set(key, derivations);
+      const words = derivations.words.length;
+      this.derivationCache.offer(key, derivations, (bytes) => bytes + DERIVATION_WORK_PER_WORD * words);
     }
     return derivations;
   }

@@ -15,6 +15,7 @@ import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from './f
 import type { Vocabulary } from './vocabulary.js';
 import { finishSteps, stepEndsAt } from './sliced-jobs.js';
 import type { SerializedBitmaps } from './bitmap-list-codec.js';
+import { idSpanOf, unionOfMany } from './bitmap-union.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -110,11 +111,12 @@ export class TokenKeyPostings {
     }
     const loose = looseDocsByKey(pairLists, looseCounts);
     const keys = Math.max(perKey.length, loose.length);
+    const idSpan = idSpanOf(this.documents);
     return Array.from({ length: keys }, (_, key) => {
       const bitmaps = perKey[key] ?? [];
       if (loose[key] !== undefined) bitmaps.push(new RoaringBitmap32(loose[key]));
       // One list is returned as is (callers only read; a write drops it before it could change).
-      return bitmaps.length === 1 ? bitmaps[0]! : RoaringBitmap32.orMany(bitmaps);
+      return bitmaps.length === 1 ? bitmaps[0]! : unionOfMany(bitmaps, idSpan);
     });
   }
 

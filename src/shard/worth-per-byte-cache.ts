@@ -1,0 +1,185 @@
+// A shard's cache of costly search structures within a byte budget (prefix pair tables, term
+// derivations) that does not thrash on loops. Least recently used eviction did: the bench's queries
+// come back in a loop of 10,000, and once what one loop needs outgrew the budget, every entry was
+// evicted before its key came back (a million-document shard rebuilt ~230 prefix tables per 3,800
+// prefix queries, half their time, and missed the derivation cache on nearly every query).
+// Here each key has a worth, the work its lookups needed (or saved), halved now and then so that
+// what was asked long ago fades; a new entry gets in only by evicting entries worth less per byte by
+// a margin, otherwise it is not kept. In a loop the same entries thus stay: those saving the most
+// work per byte. (lru-cache, used before, has no such admission; this is GreedyDual-Size-Frequency
+// with an admission test, in a few lines.)
+
+export interface WorthPerByteCacheOptions<T> {
+  maxBytes: number;
+  /** Bytes an entry holds (read again on each hit when `sizeChanges`: a table may grow as bitmaps of its long runs are made). */
+  sizeOf: (value: T) => number;
+  sizeChanges?: boolean;
+  /** Keys without an entry whose worth is remembered (the most recently asked). */
+  maxRemembered?: number;
+}
+
+/** Worths halve after this many lookups (a few of the bench's loops). */
+export const WORTH_HALF_LIFE_LOOKUPS = 16_384;
+/**
+ * An entry comes in only by evicting entries worth this many times less per byte than it: two keys
+ * of about equal worth would otherwise evict each other in turn, each time one of them is asked.
+ */
+export const ADMISSION_MARGIN = 2;
+
+interface Held<T> {
+  value: T;
+  bytes: number;
+  worth: number;
+  /** Work a lookup adds when its caller does not tell (what computing the entry took). */
+  work: number;
+}
+
+export class WorthPerByteCache<T> {
+  maxBytes: number;
+  private readonly held = new Map<string, Held<T>>();
+  /** Worths of keys without an entry (insertion order = least recently asked first). */
+  private readonly worths = new Map<string, number>();
+  private heldBytes = 0;
+  private lookups = 0;
+  /**
+   * At most the lowest worth per byte held (worths only grow between agings, which halve it too): a
+   * newcomer below it times the margin is refused without looking at every entry.
+   */
+  private floor = 0;
+  private readonly sizeOf: (value: T) => number;
+  private readonly sizeChanges: boolean;
+  private readonly maxRemembered: number;
+
+  constructor(options: WorthPerByteCacheOptions<T>) {
+    this.maxBytes = options.maxBytes;
+    this.sizeOf = options.sizeOf;
+    this.sizeChanges = options.sizeChanges ?? false;
+    this.maxRemembered = options.maxRemembered ?? 8192;
+  }
+
+  get byteLength(): number {
+    return this.heldBytes;
+  }
+
+  get size(): number {
+    return this.held.size;
+  }
+
+  has(key: string): boolean {
+    return this.held.has(key);
+  }
+
+  /** Forgets every entry and worth. */
+  clear(): void {
+    if (this.held.size > 0) this.held.clear();
+    if (this.worths.size > 0) this.worths.clear();
+    this.heldBytes = 0;
+    this.floor = 0;
+  }
+
+  /**
+   * The key's entry, if held; a lookup adds `work` (what its query needs without the entry; default:
+   * what computing it took) to its worth.
+   */
+  get(key: string, work?: number): T | undefined {
+    this.age();
+    const entry = this.held.get(key);
+    if (entry === undefined) return undefined;
+    entry.worth += work ?? entry.work;
+    if (this.sizeChanges) {
+      const bytes = this.sizeOf(entry.value);
+      this.heldBytes += bytes - entry.bytes;
+      // Grown, it is worth less per byte than the floor may say.
+      if (bytes > entry.bytes) this.floor = Math.min(this.floor, densityOf({ ...entry, bytes }));
+      entry.bytes = bytes;
+    }
+    return entry.value;
+  }
+
+  /** The worth of a key without an entry, after adding `work` to it. */
+  addWork(key: string, work: number): number {
+    const worth = (this.worths.get(key) ?? 0) + work;
+    this.worths.delete(key);
+    this.worths.set(key, worth);
+    if (this.worths.size > this.maxRemembered) this.worths.delete(this.worths.keys().next().value!);
+    return worth;
+  }
+
+  /**
+   * Whether an entry of about `bytes` worth `worth` may come in: there is room, or room can be made
+   * by evicting entries worth ADMISSION_MARGIN times less per byte (evicted now).
+   */
+  admit(worth: number, bytes: number): boolean {
+    const freeBytes = this.maxBytes - this.heldBytes;
+    if (bytes <= freeBytes) return true;
+    if (bytes > this.maxBytes) return false;
+    const density = worth / bytes / ADMISSION_MARGIN;
+    if (density <= this.floor) return false;
+    let floor = Infinity;
+    const victims: [string, Held<T>][] = [];
+    for (const held of this.held) {
+      const entryDensity = densityOf(held[1]);
+      floor = Math.min(floor, entryDensity);
+      if (entryDensity < density) victims.push(held);
+    }
+    this.floor = floor;
+    victims.sort((a, b) => densityOf(a[1]) - densityOf(b[1]));
+    let freed = freeBytes;
+    let count = 0;
+    while (freed < bytes && count < victims.length) freed += victims[count++]![1].bytes;
+    if (freed < bytes) return false;
+    for (let k = 0; k < count; k++) this.evict(victims[k]![0]);
+    // The floor among those left: the next victim (sorted), or else none is below `density`.
+    this.floor = count < victims.length ? densityOf(victims[count]![1]) : density;
+    return true;
+  }
+
+  /** Holds the entry (after admit, or handed over): then the others worth least per byte go while over budget. */
+  set(key: string, value: T, worth = this.worths.get(key) ?? 0, work = 0): void {
+    const known = this.held.get(key);
+    if (known !== undefined) this.heldBytes -= known.bytes;
+    this.worths.delete(key);
+    const bytes = this.sizeOf(value);
+    const entry = { value, bytes, worth, work };
+    this.held.set(key, entry);
+    this.heldBytes += bytes;
+    this.floor = Math.min(this.floor, densityOf(entry));
+    if (this.heldBytes <= this.maxBytes) return;
+    const byDensity = [...this.held].filter(([other]) => other !== key).sort((a, b) => densityOf(a[1]) - densityOf(b[1]));
+    for (const [victim] of byDensity) {
+      if (this.heldBytes <= this.maxBytes) break;
+      this.evict(victim);
+    }
+  }
+
+  /**
+   * Keeps the entry just computed for a key without one if admitted; `work(bytes)`: what computing it
+   * took (each later lookup adds as much to its worth).
+   */
+  offer(key: string, value: T, work: (bytes: number) => number): void {
+    const bytes = this.sizeOf(value);
+    const unitWork = work(bytes);
+    const worth = this.addWork(key, unitWork);
+    if (this.admit(worth, bytes)) this.set(key, value, worth, unitWork);
+  }
+
+  /** Drops the entry; the key keeps its worth (it comes back in when worth it again). */
+  private evict(key: string): void {
+    const entry = this.held.get(key)!;
+    this.held.delete(key);
+    this.heldBytes -= entry.bytes;
+    this.addWork(key, entry.worth);
+  }
+
+  private age(): void {
+    if (++this.lookups < WORTH_HALF_LIFE_LOOKUPS) return;
+    this.lookups = 0;
+    for (const entry of this.held.values()) entry.worth /= 2;
+    for (const [key, worth] of this.worths) this.worths.set(key, worth / 2);
+    this.floor /= 2;
+  }
+}
+
+function densityOf(entry: Held<unknown>): number {
+  return entry.worth / Math.max(1, entry.bytes);
+}

@@ -1,0 +1,120 @@
+// The shard caches' memory policy (prefix pair tables, derivations): entries come in only while there
+// is room or by evicting entries worth less per byte, so that a loop of keys bigger than the budget
+// keeps the same entries instead of evicting each one before it comes back (least recently used did).
+import test from 'ava';
+import { ADMISSION_MARGIN, WorthPerByteCache, WORTH_HALF_LIFE_LOOKUPS } from '../../src/shard/worth-per-byte-cache.js';
+
+class FakeTable {
+  constructor(public byteLength: number) {}
+}
+
+function newBudget(maxBytes: number): WorthPerByteCache<FakeTable> {
+  return new WorthPerByteCache<FakeTable>({ maxBytes, sizeOf: (table) => table.byteLength, sizeChanges: true });
+}
+
+/** What the prefix tables do on a query: use the table, or count the reads and build it when admitted. */
+function ask(budget: WorthPerByteCache<FakeTable>, prefix: string, reads: number, bytes: number): 'hit' | 'built' | 'refused' {
+  if (budget.get(prefix, reads) !== undefined) return 'hit';
+  const value = budget.addWork(prefix, reads);
+  if (!budget.admit(value, bytes)) return 'refused';
+  budget.set(prefix, new FakeTable(bytes));
+  return 'built';
+}
+
+test('tables come in while there is room, and their bytes are counted', (t) => {
+  const budget = newBudget(1000);
+  t.is(ask(budget, 'a', 10, 400), 'built');
+  t.is(ask(budget, 'b', 10, 400), 'built');
+  t.is(ask(budget, 'a', 10, 400), 'hit');
+  t.is(budget.byteLength, 800);
+  t.true(budget.has('a') && budget.has('b'));
+});
+
+test('a loop of prefixes bigger than the budget keeps the same tables: no rebuild per turn', (t) => {
+  const budget = newBudget(1000);
+  const prefixes = ['a', 'b', 'c', 'd', 'e'];
+  let builds = 0;
+  for (let turn = 0; turn < 50; turn++) {
+    for (const prefix of prefixes) if (ask(budget, prefix, 100, 300) === 'built') builds++;
+  }
+  // Three tables fit; least recently used would have rebuilt a table at every ask (250 builds).
+  t.true(builds <= 5, `${builds} builds`);
+  t.is(budget.size, 3);
+  t.true(budget.byteLength <= 1000);
+});
+
+test('a prefix saving more reads per byte evicts the tables worth less, and only by a margin', (t) => {
+  const budget = newBudget(1000);
+  t.is(ask(budget, 'cheap', 10, 600), 'built');
+  t.is(ask(budget, 'small', 10, 300), 'built');
+  // Worth about as much per byte as 'cheap': refused (the two would evict each other in turn).
+  t.is(ask(budget, 'peer', 10 * (ADMISSION_MARGIN - 0.5), 600), 'refused');
+  t.true(budget.has('cheap'));
+  // Much more per byte: 'cheap' goes, 'small' (worth more per byte than the newcomer's margin) stays.
+  t.is(ask(budget, 'valuable', 1000, 600), 'built');
+  t.false(budget.has('cheap'));
+  t.true(budget.has('small'));
+  t.true(budget.has('valuable'));
+  t.is(budget.byteLength, 900);
+});
+
+test('an evicted prefix keeps its value and comes back once its queries are worth it again', (t) => {
+  const budget = newBudget(1000);
+  t.is(ask(budget, 'old', 50, 800), 'built');
+  t.is(ask(budget, 'new', 5000, 800), 'built');
+  t.false(budget.has('old'));
+  // 'old' remembered 50 reads; asked often enough, it evicts 'new' once 'new' is no longer asked.
+  let outcome = 'refused';
+  for (let k = 0; k < 1000 && outcome === 'refused'; k++) outcome = ask(budget, 'old', 100, 800);
+  t.is(outcome, 'built');
+  t.false(budget.has('new'));
+});
+
+test('values fade: what was asked long ago gives way to what is asked now', (t) => {
+  const budget = newBudget(1000);
+  t.is(ask(budget, 'past', 1_000_000, 800), 'built');
+  let outcome = 'refused';
+  let asks = 0;
+  for (; asks < 40 * WORTH_HALF_LIFE_LOOKUPS && outcome === 'refused'; asks++) outcome = ask(budget, 'present', 10, 800);
+  t.is(outcome, 'built');
+  t.false(budget.has('past'));
+  // Without halving it would take ~200,000 asks of 10 reads to outweigh a million by the margin.
+  t.true(asks < 200_000, `${asks} asks`);
+});
+
+test('a table that grows (bitmaps of its long runs) is counted at its new size, and set keeps the budget', (t) => {
+  const budget = newBudget(1000);
+  const grows = new FakeTable(300);
+  budget.set('grows', grows, 100);
+  grows.byteLength = 500;
+  budget.get('grows', 1);
+  t.is(budget.byteLength, 500);
+  budget.set('low', new FakeTable(400), 0);
+  budget.set('big', new FakeTable(400), 50);
+  // Over budget after 'big': the lowest value per byte ('low') went.
+  t.false(budget.has('low'));
+  t.true(budget.byteLength <= 1000);
+  t.false(budget.admit(1e9, 2000), 'bigger than the whole budget');
+  budget.clear();
+  t.is(budget.byteLength, 0);
+  t.is(budget.size, 0);
+});
+
+test('offer keeps computed entries while they fit, then only those asked more often (each lookup adds what computing it took)', (t) => {
+  const cache = new WorthPerByteCache<FakeTable>({ maxBytes: 1000, sizeOf: (table) => table.byteLength });
+  const lookup = (key: string): 'hit' | 'miss' => {
+    if (cache.get(key) !== undefined) return 'hit';
+    cache.offer(key, new FakeTable(250), (bytes) => bytes);
+    return 'miss';
+  };
+  // A loop of 8 keys over room for 4: the first 4 stay, and hit on every later turn.
+  let hits = 0;
+  for (let turn = 0; turn < 20; turn++) for (const key of 'abcdefgh') if (lookup(key) === 'hit') hits++;
+  t.is(cache.size, 4);
+  t.is(hits, 19 * 4);
+  // A key asked many times as often gets in.
+  let outcome = 'miss';
+  for (let k = 0; k < 200 && outcome === 'miss'; k++) outcome = lookup('hot');
+  t.is(outcome, 'hit');
+  t.true(cache.byteLength <= 1000);
+});
