@@ -2,6 +2,7 @@
 // while writes come (near-pair tables, sole-word fields): which documents changed since the build
 // (the structure says nothing true about them; searches read them instead), and when a rebuild pays.
 import roaring from 'roaring';
+import { finishSteps } from './sliced-jobs.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -68,4 +69,49 @@ export class ChangesSinceBuild {
     if (started !== undefined) this.changedSinceStarts.delete(started);
     this.isBuilt = true;
   }
+}
+
+/**
+ * A structure built in one pass over the shard's documents and kept while writes come: the write
+ * bookkeeping, the build (at once or in steps) and when it is due. Subclasses give the pass.
+ */
+export abstract class BuiltOverDocuments {
+  /** Documents written (or deleted) since the build: absent from or stale in the structure. */
+  protected readonly changes = new ChangesSinceBuild();
+
+  constructor(protected readonly documents: RoaringBitmap32) {}
+
+  /** A write to the document (upsert or delete). */
+  markChanged(docId: number): void {
+    this.changes.markChanged(docId);
+  }
+
+  build(): void {
+    finishSteps(this.buildSteps());
+  }
+
+  /** Whether searches would build it now (never built, or too much changed since). */
+  get needsBuild(): boolean {
+    return this.changes.needsBuild(this.documents.size);
+  }
+
+  /**
+   * Built on first use (after a bulk load through write batches, the first search pays it, unless the
+   * worker got to it when idle: ShardIndex.prepareForSearch) and again once too much changed.
+   */
+  buildIfStale(): void {
+    if (this.needsBuild) this.build();
+  }
+
+  /**
+   * The build in steps of SLICE_POLICY.documentsPerStep documents (a quiet-time build, between
+   * searches and writes): made aside and swapped in at the end; the documents written meanwhile
+   * count as changed since the build (read one by one), whatever version it read.
+   */
+  *buildSteps(): Generator<void, void, unknown> {
+    yield* this.changes.trackBuild((started) => this.buildFrom(started));
+  }
+
+  /** The pass over the documents; it ends with this.changes.markBuilt(started). */
+  protected abstract buildFrom(started: RoaringBitmap32): Generator<void, void, unknown>;
 }

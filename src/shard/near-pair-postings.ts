@@ -8,9 +8,9 @@
 // except those of a prefix term's rare words (prefix-pair-tables.ts).
 import roaring from 'roaring';
 import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
-import { ChangesSinceBuild } from './changes-since-build.js';
+import { BuiltOverDocuments } from './changes-since-build.js';
 import { PairTable } from './pair-table.js';
-import { finishSteps, stepEndsAt } from './sliced-jobs.js';
+import { stepEndsAt } from './sliced-jobs.js';
 import { planShortPrefixes, PREFIX_THEN_WORD_GAP_1, PrefixPairTables, prefixPairDocs, prefixTableKey, prefixTableKeySpace, WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2 } from './prefix-pair-tables.js';
 import { EXACT_ATTRIBUTE_MARK } from './derivations.js';
 import { idSpanOf, unionOfMany } from './bitmap-union.js';
@@ -44,48 +44,23 @@ export interface PairSide {
   prefix?: string;
 }
 
-export class NearPairPostings {
+export class NearPairPostings extends BuiltOverDocuments {
   private slotOfWord = new Int32Array(0);
   private slotCount = 0;
   /** tables[gap - 1]. */
   private tables: PairTable[] = [];
-  /** Documents written (or deleted) since the build: absent from or stale in the tables. */
-  private readonly changes = new ChangesSinceBuild();
   /** Bumped by each build (which changes which words are rare). */
   private generation = 0;
   private readonly rareDocsMemo = new WeakMap<readonly number[], { generation: number; docs: RoaringBitmap32 }>();
   private readonly uncoveredDocsMemo = new WeakMap<readonly number[], { generation: number; prefix: string; docs: RoaringBitmap32 }>();
   private readonly prefixTables: PrefixPairTables;
 
-  constructor(private readonly vocabulary: Vocabulary, private readonly forward: ForwardIndex,
-    private readonly documents: RoaringBitmap32) {
+  constructor(private readonly vocabulary: Vocabulary, private readonly forward: ForwardIndex, documents: RoaringBitmap32) {
+    super(documents);
     this.prefixTables = new PrefixPairTables(vocabulary, forward, documents);
   }
 
-  /** A write to the document (upsert or delete). */
-  markChanged(docId: number): void {
-    this.changes.markChanged(docId);
-  }
-
-  build(): void {
-    finishSteps(this.buildSteps());
-  }
-
-  /** Whether searches would build the tables now (never built, or too much changed since). */
-  get needsBuild(): boolean {
-    return this.changes.needsBuild(this.documents.size);
-  }
-
-  /**
-   * The build in steps of SLICE_POLICY.documentsPerStep documents (a quiet-time build, between
-   * searches and writes): the tables are made aside and swapped in at the end; the documents written
-   * meanwhile count as changed since the build (read one by one), whatever version it read.
-   */
-  *buildSteps(): Generator<void, void, unknown> {
-    yield* this.changes.trackBuild((started) => this.buildFrom(started));
-  }
-
-  private *buildFrom(started: RoaringBitmap32): Generator<void, void, unknown> {
+  protected *buildFrom(started: RoaringBitmap32): Generator<void, void, unknown> {
     const wordCount = this.vocabulary.size;
     const threshold = Math.max(FREQUENT_MIN_DOCUMENTS, Math.ceil(this.documents.size * FREQUENT_MIN_SHARE));
     // The most frequent words get the slots: theirs are the buckets too big to read.
@@ -181,14 +156,6 @@ export class NearPairPostings {
   /** Bytes held by the tables (for memory reports). */
   get byteLength(): number {
     return this.tables.reduce((sum, table) => sum + table.byteLength, 0) + this.slotOfWord.byteLength + this.prefixTables.byteLength;
-  }
-
-  /**
-   * Built on first use (after a bulk load through write batches, the first search pays it, unless the
-   * worker got to it when idle: ShardIndex.prepareForSearch) and again once too much changed.
-   */
-  buildIfStale(): void {
-    if (this.changes.needsBuild(this.documents.size)) this.build();
   }
 
   /**

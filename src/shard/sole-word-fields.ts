@@ -5,38 +5,22 @@
 // Built in one pass over the forward index on first use or after a bulk load; documents written since are in
 // `changed` and read one by one, until enough changed that a rebuild pays.
 import roaring from 'roaring';
-import { ChangesSinceBuild } from './changes-since-build.js';
-import { finishSteps, SLICE_POLICY, stepEndsAt } from './sliced-jobs.js';
+import { BuiltOverDocuments } from './changes-since-build.js';
+import { SLICE_POLICY, stepEndsAt } from './sliced-jobs.js';
 import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
 
-export class SoleWordFields {
+export class SoleWordFields extends BuiltOverDocuments {
   private byWord = new Map<number, RoaringBitmap32>();
-  private readonly changes = new ChangesSinceBuild();
 
-  constructor(private readonly forward: ForwardIndex, private readonly documents: RoaringBitmap32) {}
-
-  markChanged(docId: number): void {
-    this.changes.markChanged(docId);
+  constructor(private readonly forward: ForwardIndex, documents: RoaringBitmap32) {
+    super(documents);
   }
 
-  build(): void {
-    finishSteps(this.buildSteps());
-  }
-
-  get needsBuild(): boolean {
-    return this.changes.needsBuild(this.documents.size);
-  }
-
-  /** The build in steps, swapped in at the end; documents written meanwhile count as changed since the build. */
-  *buildSteps(): Generator<void, void, unknown> {
-    yield* this.changes.trackBuild((started) => this.buildFrom(started));
-  }
-
-  private *buildFrom(started: RoaringBitmap32): Generator<void, void, unknown> {
+  protected *buildFrom(started: RoaringBitmap32): Generator<void, void, unknown> {
     const lists = new Map<number, number[]>();
     const documents = this.documents.toUint32Array();
     for (let index = 0; index < documents.length; index++) {
@@ -60,11 +44,6 @@ export class SoleWordFields {
     }
     this.byWord = byWord;
     this.changes.markBuilt(started);
-  }
-
-  /** Built when never built or too stale (searches call it; so does an idle worker). */
-  buildIfStale(): void {
-    if (this.changes.needsBuild(this.documents.size)) this.build();
   }
 
   /** Documents of `universe` with a one-word field holding one of the words (built on first use). */
