@@ -2,7 +2,7 @@
 // postings) the universe splits by score (sum over terms of the best rank) without reading any
 // document, so the score chain only reads the documents of the best buckets (score-chain.ts).
 import type roaring from 'roaring';
-import { bestCostParts, partsBySum, type OrderedPart } from './score-layers.js';
+import { bestCostParts, bestCostPartsLazily, partsBySum, type OrderedPart } from './score-layers.js';
 import type { ActiveTerms, SearchContext } from './search-context.js';
 
 /**
@@ -16,7 +16,7 @@ export const ATTRIBUTE_RANK_SPLIT_MAX = 11;
  * the rest. Every document of a part scores strictly lower than every document of a later part.
  * Null when some term has no rank postings (phrases).
  */
-export function attributeRankParts(ctx: SearchContext, universe: roaring.RoaringBitmap32, terms: ActiveTerms): OrderedPart[] | null {
+export function attributeRankParts(ctx: SearchContext, universe: roaring.RoaringBitmap32, terms: ActiveTerms): Iterable<OrderedPart> | null {
   if (ctx.termDocsByRank === undefined) return null;
   const costs: roaring.RoaringBitmap32[][] = [];
   let maxSum = ATTRIBUTE_RANK_SPLIT_MAX;
@@ -29,5 +29,6 @@ export function attributeRankParts(ctx: SearchContext, universe: roaring.Roaring
   }
   // Documents whose best rank of a term is past maxSum (or that lack the term: ABSENT_TERM_RANK)
   // stay out of every layer and end in the rest, above every part.
+  if (costs.length === 1) return bestCostPartsLazily(universe, costs[0]!);
   return partsBySum(universe, costs.map((byRank) => bestCostParts(universe, byRank.slice(0, maxSum + 1))), maxSum);
 }

@@ -13,8 +13,10 @@ export function attributeRankScore(_ctx: SearchContext, profile: DocMatchProfile
   let total = 0;
   for (const term of terms) {
     let best = ABSENT_TERM_RANK;
-    for (const occurrence of profile.occurrences[term]!) {
-      const rank = occurrenceRank(occurrence);
+    const occurrences = profile.occurrences[term]!;
+    const count = profile.counts[term]!;
+    for (let k = 0; k < count; k++) {
+      const rank = occurrenceRank(occurrences[k]!);
       if (rank < best) best = rank;
     }
     total += best;

@@ -11,5 +11,8 @@ export function attributeRule(): PerDocumentRule {
   return new PerDocumentRule('attribute', (ctx, profile, terms) =>
     attributeRankScore(ctx, profile, terms) * POSITION_SPAN + wordPositionScore(ctx, profile, terms),
   // The position part stays below POSITION_SPAN, so attributeRank's parts keep their strict order.
-  () => null, (ctx, universe, terms) => attributeRankParts(ctx, universe, terms)?.map((part) => ({ docs: part.docs, score: null })) ?? null);
+  () => null, (ctx, universe, terms) => {
+    const parts = attributeRankParts(ctx, universe, terms);
+    return parts === null ? null : [...parts].map((part) => ({ docs: part.docs, score: null }));
+  });
 }

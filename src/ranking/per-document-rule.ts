@@ -14,7 +14,7 @@ export type DocumentScorer = (ctx: SearchContext, profile: DocMatchProfile, term
 /** When the score is the same for every document (e.g. proximity of one term), that score: no document is read. */
 export type ConstantScore = (ctx: SearchContext, terms: ActiveTerms) => number | null;
 /** See RankingRule.orderedParts. */
-export type OrderedParts = (ctx: SearchContext, universe: RoaringBitmap32, terms: ActiveTerms) => OrderedPart[] | null;
+export type OrderedParts = (ctx: SearchContext, universe: RoaringBitmap32, terms: ActiveTerms) => Iterable<OrderedPart> | null;
 
 const DEADLINE_CHECK_EVERY = 512;
 
@@ -24,7 +24,7 @@ export class PerDocumentRule implements RankingRule {
   private terms: ActiveTerms = [];
 
   constructor(readonly name: string, private readonly scorer: DocumentScorer, private readonly constant: ConstantScore = () => null,
-    private readonly parts: OrderedParts = () => null) {}
+    private readonly parts: OrderedParts = () => null, readonly readDirectlyMax?: number) {}
 
   scoreDocument(ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms): number {
     return this.scorer(ctx, profile, terms);
@@ -34,7 +34,7 @@ export class PerDocumentRule implements RankingRule {
     return this.constant(ctx, terms);
   }
 
-  orderedParts(ctx: SearchContext, universe: RoaringBitmap32, terms: ActiveTerms): OrderedPart[] | null {
+  orderedParts(ctx: SearchContext, universe: RoaringBitmap32, terms: ActiveTerms): Iterable<OrderedPart> | null {
     return this.parts(ctx, universe, terms);
   }
 

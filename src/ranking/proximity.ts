@@ -11,21 +11,27 @@ export const MAX_PAIR_DISTANCE = 7;
 export const FAR_PAIR_COST = 8;
 /** Bounds the pair comparison in pathological documents (a word repeated thousands of times). */
 const MAX_OCCURRENCES_COMPARED = 256;
+/**
+ * Universes up to this size are read rather than split (score-chain.ts): the pair lookups cost about
+ * the same whatever the universe (they gather the pairs' runs of the whole shard).
+ */
+const PROXIMITY_READ_DIRECTLY_MAX = 256;
 
 export function proximityScore(ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms): number {
   let total = 0;
   for (let k = 1; k < terms.length; k++) {
     const left = terms[k - 1]!;
     const right = terms[k]!;
-    total += pairCost(profile.occurrences[left]!, positionCount(ctx.terms[left]!), profile.occurrences[right]!);
+    total += pairCost(profile.occurrences[left]!, profile.counts[left]!, positionCount(ctx.terms[left]!),
+      profile.occurrences[right]!, profile.counts[right]!);
   }
   return total;
 }
 
-function pairCost(left: number[], leftLength: number, right: number[]): number {
+function pairCost(left: readonly number[], leftTotal: number, leftLength: number, right: readonly number[], rightTotal: number): number {
   let best = FAR_PAIR_COST;
-  const leftCount = Math.min(left.length, MAX_OCCURRENCES_COMPARED);
-  const rightCount = Math.min(right.length, MAX_OCCURRENCES_COMPARED);
+  const leftCount = Math.min(leftTotal, MAX_OCCURRENCES_COMPARED);
+  const rightCount = Math.min(rightTotal, MAX_OCCURRENCES_COMPARED);
   for (let i = 0; i < leftCount; i++) {
     const leftField = occurrenceField(left[i]!);
     const leftStart = occurrencePosition(left[i]!);
@@ -46,5 +52,5 @@ function pairCost(left: number[], leftLength: number, right: number[]): number {
 }
 
 export function proximityRule(): PerDocumentRule {
-  return new PerDocumentRule('proximity', proximityScore, (_ctx, terms) => (terms.length < 2 ? 0 : null), proximityParts);
+  return new PerDocumentRule('proximity', proximityScore, (_ctx, terms) => (terms.length < 2 ? 0 : null), proximityParts, PROXIMITY_READ_DIRECTLY_MAX);
 }

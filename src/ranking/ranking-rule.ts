@@ -38,9 +38,15 @@ export interface RankingRule {
    * Optional with scoreDocument: the universe in parts such that every document of a part scores
    * strictly lower with this rule than every document of a later part (found from bitmaps, without
    * reading documents), so the chain scores only the first parts. A part's score, when set, is the
-   * score of each of its documents. Null when it cannot tell.
+   * score of each of its documents. Null when it cannot tell. May be lazy (a generator): the chain
+   * stops taking parts once they hold the hits it needs.
    */
-  orderedParts?(ctx: SearchContext, universe: roaring.RoaringBitmap32, terms: ActiveTerms): OrderedPart[] | null;
+  orderedParts?(ctx: SearchContext, universe: roaring.RoaringBitmap32, terms: ActiveTerms): Iterable<OrderedPart> | null;
+  /**
+   * Optional with orderedParts: universes up to this size cost less read document by document than
+   * split (the score chain's default otherwise).
+   */
+  readonly readDirectlyMax?: number;
   /** Optional with scoreDocument: the score when it is the same for every document (nothing to read), else null. */
   constantScore?(ctx: SearchContext, terms: ActiveTerms): number | null;
 }

@@ -6,6 +6,7 @@ import { TIMED_OUT_SCORE, type RankingRule } from './ranking-rule.js';
 import type { ActiveTerms, SearchContext } from './search-context.js';
 import type { OrderedPart } from './score-layers.js';
 import { orderByScores } from './score-order.js';
+import { SmallestValues } from './smallest-values.js';
 
 const { RoaringBitmap32 } = roaring;
 
@@ -18,17 +19,31 @@ export interface ScoreGroup {
 
 const DEADLINE_CHECK_EVERY = 512;
 /**
- * Universes this small are read document by document (~1-2 µs each) rather than split: the postings
- * a split needs can cost far more, e.g. a one-letter prefix's rank lists union thousands of words.
+ * Universes this small are read document by document (~1 µs each) rather than split, unless the
+ * rule says otherwise (RankingRule.readDirectlyMax): the postings a split needs can cost more. The
+ * rank / position / exact-word unions are memoized on the shard's cached derivations, so their splits
+ * pay from ~64 documents on (one-word queries of the bench: a third less CPU than from 256 on).
  */
-const READ_DIRECTLY_MAX = 256;
+const READ_DIRECTLY_MAX = 64;
+/**
+ * While the postings wait for a rebuild (SearchContext.postingsStale), up to this many documents are
+ * read rather than split: a split would build them at once, stopping the quiet-time build in slices.
+ */
+const READ_DIRECTLY_WHILE_STALE_MAX = 256;
 
 /**
  * Groups in ascending score order. With a finite `needed`, only the groups holding the best
- * `needed` documents are produced (a caller that stops there loses nothing).
+ * `needed` documents are produced (a caller that stops there loses nothing), and the last of them
+ * may hold only its first (lowest id) documents, as many as are still needed.
  */
 export function* scoreChainGroups(ctx: SearchContext, rules: readonly RankingRule[], universe: roaring.RoaringBitmap32,
   terms: ActiveTerms, needed: number): Generator<ScoreGroup> {
+  if (universe.isEmpty) return;
+  const constants = constantScores(ctx, rules, terms);
+  if (constants !== null) {
+    yield constantGroup(universe, constants, needed);
+    return;
+  }
   const split = splitByFirstScoredRule(ctx, rules, universe, terms);
   if (split === null) {
     yield* scoreEveryDocument(ctx, rules, universe.toUint32Array(), terms, needed);
@@ -55,16 +70,55 @@ export function* scoreChainGroups(ctx: SearchContext, rules: readonly RankingRul
  * rule's score decides the order first) and it can split the universe from bitmaps.
  */
 function splitByFirstScoredRule(ctx: SearchContext, rules: readonly RankingRule[], universe: roaring.RoaringBitmap32,
-  terms: ActiveTerms): { ruleIndex: number; parts: OrderedPart[] } | null {
-  if (universe.size <= READ_DIRECTLY_MAX) return null;
+  terms: ActiveTerms): { ruleIndex: number; parts: Iterable<OrderedPart> } | null {
   for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
     const rule = rules[ruleIndex]!;
     if ((rule.constantScore?.(ctx, terms) ?? null) !== null) continue;
+    const readDirectlyMax = rule.readDirectlyMax ?? (ctx.postingsStale?.() === true ? READ_DIRECTLY_WHILE_STALE_MAX : READ_DIRECTLY_MAX);
+    if (universe.size <= readDirectlyMax) return null;
     const parts = rule.orderedParts?.(ctx, universe, terms) ?? null;
+    if (parts === null) return null;
+    const iterator = parts[Symbol.iterator]();
+    const first = iterator.next();
+    if (first.done === true) return null;
+    if (first.value.score !== null) return { ruleIndex, parts: resumed([first.value], iterator) };
     // One part of unknown score splits nothing.
-    return parts === null || (parts.length === 1 && parts[0]!.score === null) ? null : { ruleIndex, parts };
+    const second = iterator.next();
+    return second.done === true ? null : { ruleIndex, parts: resumed([first.value, second.value], iterator) };
   }
   return null;
+}
+
+/** The parts already taken from a (possibly lazy) iterator, then the ones it still has. */
+function* resumed(taken: readonly OrderedPart[], rest: Iterator<OrderedPart>): Generator<OrderedPart> {
+  yield* taken;
+  for (let next = rest.next(); next.done !== true; next = rest.next()) yield next.value;
+}
+
+/** Every rule's score when all are constant (nothing to read), else null. */
+function constantScores(ctx: SearchContext, rules: readonly RankingRule[], terms: ActiveTerms): number[] | null {
+  const scores: number[] = [];
+  for (const rule of rules) {
+    const score = rule.constantScore?.(ctx, terms) ?? null;
+    if (score === null) return null;
+    scores.push(score);
+  }
+  return scores;
+}
+
+/**
+ * The one group of a universe every rule scores alike (nothing to read, so no deadline either). With
+ * a finite `needed` it holds only the first `needed` ids (the caller stops there): the parts of known
+ * score the splits hand out are often thousands of documents of which 20 are wanted, and filling and
+ * ordering score vectors for all of them cost prefix queries 8%.
+ */
+function constantGroup(universe: roaring.RoaringBitmap32, scores: number[], needed: number): ScoreGroup {
+  return {
+    scores,
+    docIds: needed < universe.size ? universe.toUint32Array(Math.max(0, needed)) : universe.toUint32Array(),
+    // A copy: parts may be shared bitmaps (a lone word's posting list), and the next rules must not alter them.
+    bitmap: () => universe.clone(),
+  };
 }
 
 /** The rule as it scores every document of a part whose score it already knows. */
@@ -86,13 +140,25 @@ function* scoreEveryDocument(ctx: SearchContext, rules: readonly RankingRule[], 
   const scored = constants.some((constant) => constant === null);
   const scores = new Float64Array(docIds.length * width);
   const profileAt = scored ? ctx.profilesOf?.(docIds) ?? ((index: number) => ctx.profile(docIds[index]!)) : null;
+  // The first rule that reads decides first (the ones before it are constant): a document it puts
+  // behind `needed` others cannot be among the best, so the later rules skip it (its entries stay 0:
+  // its vector is still above those documents', and it is never handed out).
+  const lead = constants.indexOf(null);
+  const bound = lead >= 0 && needed < docIds.length ? new SmallestValues(needed) : null;
   let timedOut = false;
   for (let i = 0; i < docIds.length; i++) {
     if (!timedOut && i % DEADLINE_CHECK_EVERY === DEADLINE_CHECK_EVERY - 1 && Date.now() > ctx.deadline) timedOut = true;
-    const profile = profileAt !== null && !timedOut ? profileAt(i) : null;
-    for (let r = 0; r < width; r++) {
-      scores[i * width + r] = timedOut ? TIMED_OUT_SCORE : constants[r] ?? rules[r]!.scoreDocument!(ctx, profile!, terms);
+    const at = i * width;
+    if (timedOut || profileAt === null) {
+      for (let r = 0; r < width; r++) scores[at + r] = timedOut ? TIMED_OUT_SCORE : constants[r]!;
+      continue;
     }
+    const profile = profileAt(i);
+    for (let r = 0; r < lead; r++) scores[at + r] = constants[r]!;
+    const leadScore = rules[lead]!.scoreDocument!(ctx, profile, terms);
+    scores[at + lead] = leadScore;
+    if (bound !== null && !bound.offer(leadScore)) continue;
+    for (let r = lead + 1; r < width; r++) scores[at + r] = constants[r] ?? rules[r]!.scoreDocument!(ctx, profile, terms);
   }
   const order = orderByScores(scores, width, docIds.length, needed);
   let k = 0;

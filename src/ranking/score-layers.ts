@@ -13,14 +13,17 @@ export interface OrderedPart {
 }
 
 /**
- * costs[t][c]: the documents whose cost for term t is exactly c (disjoint over c; documents in none
- * cost more than every listed c). Returns one part per total score 0..maxSum (empty ones left out),
- * then the rest of the universe (score null), which the caller must know to score above maxSum.
+ * costs[t][c]: the documents of the universe whose cost for term t is exactly c (disjoint over c;
+ * documents in none cost more than every listed c). Returns one part per total score 0..maxSum (empty
+ * ones left out), then the rest of the universe (score null), which the caller must know to score
+ * above maxSum. The parts may be the bitmaps of `costs` themselves: read-only.
  */
 export function partsBySum(universe: RoaringBitmap32, costs: readonly (readonly RoaringBitmap32[])[], maxSum: number): OrderedPart[] {
-  // layers[s]: documents whose costs over the terms seen so far sum to s.
-  let layers: (RoaringBitmap32 | undefined)[] = [universe];
-  for (const termCosts of costs) {
+  if (costs.length === 0) return universe.isEmpty ? [] : [{ docs: universe, score: 0 }];
+  // layers[s]: documents whose costs over the terms seen so far sum to s. The first term's costs lie
+  // within the universe, so they are its layers as they are (no intersection, no copy).
+  let layers: (RoaringBitmap32 | undefined)[] = costs[0]!.slice(0, maxSum + 1);
+  for (const termCosts of costs.slice(1)) {
     const next: (RoaringBitmap32 | undefined)[] = [];
     layers.forEach((layer, sum) => {
       if (layer === undefined || layer.isEmpty) return;
@@ -58,20 +61,44 @@ const NO_DOCUMENTS = new RoaringBitmap32();
  * one shared empty bitmap. The parts are read-only.
  */
 export function bestCostParts(universe: RoaringBitmap32, byCost: readonly RoaringBitmap32[]): RoaringBitmap32[] {
+  // After the last list with documents nothing is narrowed any more.
+  let last = byCost.length - 1;
+  while (last >= 0 && byCost[last]!.isEmpty) last--;
   const best: RoaringBitmap32[] = [];
   // The universe minus the documents of the parts so far (null: none yet, the universe itself).
   let remaining: RoaringBitmap32 | null = null;
-  for (const docs of byCost) {
-    if (docs.isEmpty || (remaining !== null && remaining.isEmpty)) {
+  for (let cost = 0; cost < byCost.length; cost++) {
+    const docs = byCost[cost]!;
+    if (cost > last || docs.isEmpty || (remaining !== null && remaining.isEmpty)) {
       best.push(NO_DOCUMENTS);
       continue;
     }
     const part = RoaringBitmap32.and(remaining ?? universe, docs);
-    if (!part.isEmpty) {
+    if (cost < last && !part.isEmpty) {
       if (remaining === null) remaining = RoaringBitmap32.andNot(universe, part);
       else remaining.andNotInPlace(part);
     }
     best.push(part);
   }
   return best;
+}
+
+/**
+ * For one term: partsBySum(universe, [bestCostParts(universe, byCost)], byCost.length - 1), lazily.
+ * Each part is cut from what the earlier ones left only when asked for, and the score chain usually
+ * stops after the first (a one-word query's documents with the word in their first field).
+ */
+export function* bestCostPartsLazily(universe: RoaringBitmap32, byCost: readonly RoaringBitmap32[]): Generator<OrderedPart> {
+  // What the parts so far left of the universe (the universe itself, read-only, until one is taken).
+  let remaining = universe;
+  for (let cost = 0; cost < byCost.length; cost++) {
+    const docs = byCost[cost]!;
+    if (docs.isEmpty) continue;
+    const part = RoaringBitmap32.and(remaining, docs);
+    if (part.isEmpty) continue;
+    yield { docs: part, score: cost };
+    if (part.size === remaining.size) return;
+    remaining = RoaringBitmap32.andNot(remaining, part);
+  }
+  if (!remaining.isEmpty) yield { docs: remaining, score: null };
 }

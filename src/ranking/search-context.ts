@@ -30,6 +30,11 @@ export interface SearchContext {
   termExactDocsAtPosition?(term: number, position: number): roaring.RoaringBitmap32 | null;
   /** Optional: the documents of `universe` with a field made of one exact word of the term alone (at position 0). */
   termExactSoleFieldDocs?(term: number, universe: roaring.RoaringBitmap32): roaring.RoaringBitmap32 | null;
+  /**
+   * Optional: true while the shard's rank / position postings or sole-word fields wait for a full
+   * (re)build, which a split would then make at once (score-chain.ts reads small universes instead).
+   */
+  postingsStale?(): boolean;
   /** Where each term occurs in the document; may be a reused object, valid until the next call. */
   profile(docId: number): DocMatchProfile;
   /**

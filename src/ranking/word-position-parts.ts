@@ -3,7 +3,7 @@
 // score chain only reads the documents of the best buckets (score-chain.ts).
 import roaring from 'roaring';
 import { positionCost } from './word-position.js';
-import { bestCostParts, partsBySum, type OrderedPart } from './score-layers.js';
+import { bestCostParts, bestCostPartsLazily, partsBySum, type OrderedPart } from './score-layers.js';
 import type { ActiveTerms, SearchContext } from './search-context.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -13,7 +13,7 @@ const { RoaringBitmap32 } = roaring;
  * scores strictly lower than every document of a later part. Null when a term has no position
  * postings (phrases) or sits too far in the query for any cost to be certain.
  */
-export function wordPositionParts(ctx: SearchContext, universe: roaring.RoaringBitmap32, terms: ActiveTerms): OrderedPart[] | null {
+export function wordPositionParts(ctx: SearchContext, universe: roaring.RoaringBitmap32, terms: ActiveTerms): Iterable<OrderedPart> | null {
   if (ctx.termDocsByPosition === undefined) return null;
   const costs: roaring.RoaringBitmap32[][] = [];
   let maxSum = Infinity;
@@ -31,7 +31,10 @@ export function wordPositionParts(ctx: SearchContext, universe: roaring.RoaringB
       const cost = positionCost(Math.abs(position - queryPosition));
       if (cost <= certainCosts) byCost[cost]!.push(docs);
     });
-    costs.push(bestCostParts(universe, byCost.map((lists) => RoaringBitmap32.orMany(lists))));
+    const unions = byCost.map((lists) => RoaringBitmap32.orMany(lists));
+    // One term: its parts are its best costs, cut lazily (maxSum is its own certain costs).
+    if (terms.length === 1) return bestCostPartsLazily(universe, unions);
+    costs.push(bestCostParts(universe, unions));
   }
   // A document of the rest has some term costing more than its certain costs, hence more than maxSum.
   return partsBySum(universe, costs, maxSum === Infinity ? 0 : maxSum);

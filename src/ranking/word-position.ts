@@ -26,8 +26,10 @@ export function wordPositionScore(ctx: SearchContext, profile: DocMatchProfile, 
   for (const term of terms) {
     const queryPosition = ctx.terms[term]!.position;
     let best = MAX_POSITION_COST;
-    for (const occurrence of profile.occurrences[term]!) {
-      const cost = positionCost(Math.abs(occurrencePosition(occurrence) - queryPosition));
+    const occurrences = profile.occurrences[term]!;
+    const count = profile.counts[term]!;
+    for (let k = 0; k < count; k++) {
+      const cost = positionCost(Math.abs(occurrencePosition(occurrences[k]!) - queryPosition));
       if (cost < best) best = cost;
       if (best === 0) break;
     }

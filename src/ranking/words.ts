@@ -42,6 +42,8 @@ export class WordsRule implements RankingRule {
   private steps: ActiveTerms[] = [];
   private next = 0;
   private remaining = new RoaringBitmap32();
+  /** False while remaining is the start universe itself (one step: nothing is taken out of it, so no copy). */
+  private ownsRemaining = true;
   /** The universe of start (rules do not mutate it): remaining is within it, so narrowing by it again does nothing. */
   private startUniverse: RoaringBitmap32 | null = null;
 
@@ -50,7 +52,8 @@ export class WordsRule implements RankingRule {
   start(ctx: SearchContext, universe: RoaringBitmap32, terms: ActiveTerms): void {
     this.steps = termRemovalSteps(ctx, terms, this.strategy);
     this.next = 0;
-    this.remaining = universe.clone();
+    this.ownsRemaining = this.steps.length > 1;
+    this.remaining = this.ownsRemaining ? universe.clone() : universe;
     this.startUniverse = universe;
   }
 
@@ -60,10 +63,23 @@ export class WordsRule implements RankingRule {
       const terms = this.steps[this.next++]!;
       const isLast = this.next === this.steps.length;
       const timedOut = Date.now() > ctx.deadline;
-      const candidates = isLast || timedOut ? this.remaining.clone() : docsMatchingAll(ctx, terms);
-      if (!(isLast || timedOut)) candidates.andInPlace(this.remaining);
-      if (universe !== this.startUniverse) candidates.andInPlace(universe);
-      this.remaining.andNotInPlace(candidates);
+      let candidates: RoaringBitmap32;
+      if (isLast || timedOut) {
+        // Everything left goes in this bucket: hand the bitmap over rather than copy it (buckets are
+        // read-only to the next rules, so even the start universe itself).
+        candidates = this.remaining;
+        if (universe !== this.startUniverse) {
+          if (this.ownsRemaining) candidates.andInPlace(universe);
+          else candidates = RoaringBitmap32.and(candidates, universe);
+        }
+        this.remaining = new RoaringBitmap32();
+        this.ownsRemaining = true;
+      } else {
+        candidates = docsMatchingAll(ctx, terms);
+        candidates.andInPlace(this.remaining);
+        if (universe !== this.startUniverse) candidates.andInPlace(universe);
+        this.remaining.andNotInPlace(candidates);
+      }
       if (timedOut) {
         this.next = this.steps.length;
         return { candidates, score: TIMED_OUT_SCORE, terms };

@@ -1,6 +1,6 @@
 // Reading a document's forward-index entry against the query: where each term occurs (the
 // DocMatchProfile the per-document ranking rules score), and whether a phrase occurs at all.
-import { packOccurrence, type DocMatchProfile } from '../ranking/match-profile.js';
+import { addOccurrence, packOccurrence, type DocMatchProfile } from '../ranking/match-profile.js';
 import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
 
 let sharedSlots = new Int32Array(0);
@@ -128,9 +128,10 @@ export function documentOffsets(forward: ForwardIndex, docIds: Uint32Array): Int
 export function buildProfileAt(data: Uint32Array, offset: number, docId: number, words: WordLookup, phrases: readonly PhraseOfTerm[],
   into: DocMatchProfile): DocMatchProfile {
   into.docId = docId;
-  const occurrences = into.occurrences;
-  for (const list of occurrences) list.length = 0;
+  const counts = into.counts;
+  counts.fill(0);
   if (offset < 0) return into;
+  const occurrences = into.occurrences;
   const tokenCount = tokenCountAt(data, offset);
   const start = tokensStartAt(data, offset);
   const firstEntries = words.firstEntries;
@@ -144,15 +145,22 @@ export function buildProfileAt(data: Uint32Array, offset: number, docId: number,
     const position = packed & 0xffff;
     const rank = fieldRankAt(data, offset, field);
     const entry = firstEntries[slot]!;
-    occurrences[entry >> 3]!.push(packOccurrence(field, position, rank, (entry >> 1) & 3, (entry & 1) === 0));
+    // addOccurrence inlined: this loop runs for every token of every scored document.
+    const term = entry >> 3;
+    const list = occurrences[term]!;
+    const count = counts[term]!;
+    const occurrence = packOccurrence(field, position, rank, (entry >> 1) & 3, (entry & 1) === 0);
+    if (count < list.length) list[count] = occurrence;
+    else list.push(occurrence);
+    counts[term] = count + 1;
     const more = moreEntries[slot];
     if (more === undefined) continue;
-    for (const other of more) occurrences[other >> 3]!.push(packOccurrence(field, position, rank, (other >> 1) & 3, (other & 1) === 0));
+    for (const other of more) addOccurrence(into, other >> 3, packOccurrence(field, position, rank, (other >> 1) & 3, (other & 1) === 0));
   }
   for (const phrase of phrases) {
     for (const key of phraseStarts(data, offset, phrase.wordIds)) {
       const field = key >>> 16;
-      occurrences[phrase.term]!.push(packOccurrence(field, key & 0xffff, fieldRankAt(data, offset, field), 0, true));
+      addOccurrence(into, phrase.term, packOccurrence(field, key & 0xffff, fieldRankAt(data, offset, field), 0, true));
     }
   }
   return into;

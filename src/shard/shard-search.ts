@@ -8,7 +8,7 @@ import { typoBudget } from '../query/typo-budget.js';
 import { multiWordSynonyms } from '../query/synonyms.js';
 import { exactAttributeKey, type TermDerivations } from './derivations.js';
 import { bucketSort, type RankedHit } from '../ranking/bucket-sort.js';
-import type { DocMatchProfile } from '../ranking/match-profile.js';
+import { emptyProfile, type DocMatchProfile } from '../ranking/match-profile.js';
 import { rulesFor } from '../ranking/rules-from-settings.js';
 import type { RankingRule } from '../ranking/ranking-rule.js';
 import { SortRule, type SortOrder } from '../ranking/sort.js';
@@ -89,14 +89,20 @@ function rankedSearch(shard: ShardIndex, ctx: ShardSearchContext, rules: Ranking
   const terms = ctx.terms;
   const placeholder = terms.length === 0;
   const allTerms = terms.map((_, index) => index);
+  // Read-only from here on (the rules copy what they narrow): with one term it is that term's own list.
   let universe: RoaringBitmap32;
   if (placeholder) {
-    universe = shard.documents.clone();
+    universe = request.restrictTo ? RoaringBitmap32.and(shard.documents, request.restrictTo) : shard.documents.clone();
   } else {
     const steps = termRemovalSteps(ctx, allTerms, request.matchingStrategy);
-    universe = docsMatchingAll(ctx, steps[steps.length - 1]!);
+    const fewestTerms = steps[steps.length - 1]!;
+    if (fewestTerms.length === 1) {
+      universe = request.restrictTo ? RoaringBitmap32.and(ctx.termDocs(fewestTerms[0]!), request.restrictTo) : ctx.termDocs(fewestTerms[0]!);
+    } else {
+      universe = docsMatchingAll(ctx, fewestTerms);
+      if (request.restrictTo) universe.andInPlace(request.restrictTo);
+    }
   }
-  if (request.restrictTo) universe.andInPlace(request.restrictTo);
   const rankingEntries = rules.some((rule) => rule instanceof SortRule)
     ? rules.flatMap((rule) => (rule instanceof SortRule ? new Array<boolean>(rule.width).fill(false) : [true]))
     : null;
@@ -141,15 +147,18 @@ class ShardSearchContext implements SearchContext {
   private readonly docsByTypo: RoaringBitmap32[][] = [];
   /** Per word term, its derivations (their rank unions are memoized on them); undefined for phrases. */
   private readonly derivations: (TermDerivations | undefined)[] = [];
-  private readonly words: WordLookup;
+  /**
+   * Which terms each word stands for, made on the first document read: many searches settle from
+   * bitmaps alone, and a short prefix adds thousands of words.
+   */
+  private wordLookup: WordLookup | null = null;
   private readonly scratch: DocMatchProfile;
   private readonly phrases: PhraseOfTerm[] = [];
   private readonly wordSets: Uint8Array[] = [];
 
   constructor(private readonly shard: ShardIndex, readonly terms: readonly QueryTerm[], readonly deadline: number,
     private readonly bitmapBuckets: boolean) {
-    this.words = new WordLookup(terms.length === 0 ? 0 : shard.vocabulary.size);
-    this.scratch = { docId: -1, occurrences: terms.map(() => []) };
+    this.scratch = emptyProfile(terms.length);
     const keyRuns = multiWordSynonyms(terms, shard.config.synonyms);
     terms.forEach((term, index) => (term.kind === 'word' ? this.matchWord(index, term.word, term.isPrefix, keyRuns.get(index)) : this.matchPhrase(index, term.words)));
   }
@@ -231,7 +240,8 @@ class ShardSearchContext implements SearchContext {
 
   /** The end of the search: shared scratch goes back to the thread. */
   release(): void {
-    this.words.release();
+    this.wordLookup?.release();
+    this.wordLookup = null;
     this.wordSets.forEach((set, term) => {
       for (const word of this.derivations[term]!.words) set[word.wordId] = 0;
       if (spareWordSets.length < MAX_SPARE_WORD_SETS) spareWordSets.push(set);
@@ -239,15 +249,33 @@ class ShardSearchContext implements SearchContext {
     this.wordSets.length = 0;
   }
 
+  postingsStale(): boolean {
+    const shard = this.shard;
+    return shard.rankPostings.needsRebuild || shard.positionPostings.needsRebuild || shard.soleWordFields.needsBuild;
+  }
+
   /** Not cached, and reused: valid until the next call (the bucket sort reads each document once per run of scoring rules). */
   profile(docId: number): DocMatchProfile {
-    return buildProfile(this.shard.forward, docId, this.words, this.phrases, this.scratch);
+    return buildProfile(this.shard.forward, docId, this.words(), this.phrases, this.scratch);
   }
 
   profilesOf(docIds: Uint32Array): (index: number) => DocMatchProfile {
     const offsets = documentOffsets(this.shard.forward, docIds);
     const data = this.shard.forward.arena;
-    return (index) => buildProfileAt(data, offsets[index]!, docIds[index]!, this.words, this.phrases, this.scratch);
+    const words = this.words();
+    return (index) => buildProfileAt(data, offsets[index]!, docIds[index]!, words, this.phrases, this.scratch);
+  }
+
+  private words(): WordLookup {
+    if (this.wordLookup === null) {
+      const lookup = new WordLookup(this.terms.length === 0 ? 0 : this.shard.vocabulary.size);
+      // In term order, as the terms were matched: a word standing for several terms lists them in that order.
+      this.derivations.forEach((derivations, term) => {
+        for (const derivation of derivations?.words ?? []) lookup.add(derivation.wordId, term, derivation.typos, derivation.exact);
+      });
+      this.wordLookup = lookup;
+    }
+    return this.wordLookup;
   }
 
   fieldWordCount(docId: number, field: number): number {
@@ -259,9 +287,6 @@ class ShardSearchContext implements SearchContext {
     this.derivations[term] = derivations;
     this.docs[term] = derivations.docs;
     this.docsByTypo[term] = derivations.docsByTypo;
-    for (const derivation of derivations.words) {
-      this.words.add(derivation.wordId, term, derivation.typos, derivation.exact);
-    }
   }
 
   private matchPhrase(term: number, words: readonly (string | null)[]): void {

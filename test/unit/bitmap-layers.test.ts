@@ -4,7 +4,7 @@
 import test from 'ava';
 import roaring from 'roaring';
 import { TypoRule } from '../../src/ranking/typo.js';
-import { bestCostParts, partsBySum } from '../../src/ranking/score-layers.js';
+import { bestCostParts, bestCostPartsLazily, partsBySum } from '../../src/ranking/score-layers.js';
 import type { SearchContext } from '../../src/ranking/search-context.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -117,5 +117,20 @@ test('partsBySum: one part per certain sum, then the rest, as summing each docum
     }
     const ordered = [...expected].sort((a, b) => (a[0] ?? Infinity) - (b[0] ?? Infinity));
     t.deepEqual(parts.map((part) => [part.score, part.docs.toArray()]), ordered, `round ${round}`);
+  }
+});
+
+test('bestCostPartsLazily: the parts of partsBySum over one term, each cut only when asked for', (t) => {
+  const random = randomFrom(17);
+  for (let round = 0; round < 300; round++) {
+    const universe = randomSet(random, 0.05 + random() * 0.95);
+    if (universe.isEmpty) continue;
+    const byCost = Array.from({ length: 1 + Math.floor(random() * 12) }, () => (random() < 0.3 ? new RoaringBitmap32() : randomSet(random, random())));
+    const eager = partsBySum(universe, [bestCostParts(universe, byCost)], byCost.length - 1);
+    const lazy = [...bestCostPartsLazily(universe, byCost)];
+    t.deepEqual(lazy.map((part) => [part.score, part.docs.toArray()]), eager.map((part) => [part.score, part.docs.toArray()]), `round ${round}`);
+    // Taking only the first part leaves the others uncomputed: a generator, nothing done before next().
+    const iterator = bestCostPartsLazily(universe, byCost);
+    t.deepEqual(iterator.next().value?.docs.toArray(), eager[0]?.docs.toArray());
   }
 });

@@ -1,0 +1,46 @@
+// The k smallest of the values seen so far, to tell at once whether a new value can still be among
+// the k smallest of all: the score chain skips the later rules of a document whose first scored
+// rule already puts it behind k others (score-chain.ts).
+
+export class SmallestValues {
+  /** A max-heap of the k smallest values so far. */
+  private readonly heap: Float64Array;
+  private size = 0;
+
+  constructor(private readonly k: number) {
+    this.heap = new Float64Array(Math.max(0, k));
+  }
+
+  /**
+   * Adds the value; false when k values seen before are all strictly smaller (then no value from now
+   * on equal to or above it is among the k smallest, ties with the k-th included).
+   */
+  offer(value: number): boolean {
+    const heap = this.heap;
+    if (this.size < this.k) {
+      let index = this.size++;
+      while (index > 0) {
+        const parent = (index - 1) >> 1;
+        if (heap[parent]! >= value) break;
+        heap[index] = heap[parent]!;
+        index = parent;
+      }
+      heap[index] = value;
+      return true;
+    }
+    if (this.k === 0 || value > heap[0]!) return false;
+    if (value === heap[0]!) return true;
+    let index = 0;
+    for (;;) {
+      const left = index * 2 + 1;
+      if (left >= this.size) break;
+      const right = left + 1;
+      const larger = right < this.size && heap[right]! > heap[left]! ? right : left;
+      if (heap[larger]! <= value) break;
+      heap[index] = heap[larger]!;
+      index = larger;
+    }
+    heap[index] = value;
+    return true;
+  }
+}

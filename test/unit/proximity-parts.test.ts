@@ -1,0 +1,70 @@
+// proximity's parts from pair lookups (proximity-parts.ts), held to the per-document definition on
+// random pair costs: every pair adjacent first (score = pairs), then exactly one pair at cost 2, then
+// the rest (each above both). The parts after the first are lazy: no cost-2 lookup until asked for.
+import test from 'ava';
+import roaring from 'roaring';
+import { proximityParts } from '../../src/ranking/proximity-parts.js';
+import type { SearchContext } from '../../src/ranking/search-context.js';
+
+const { RoaringBitmap32 } = roaring;
+
+function randomFrom(seed: number): () => number {
+  let state = seed;
+  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+}
+
+const DOCS = 500;
+
+/** costs[docId][pair]: the pair's proximity cost (1..8) in the document; lookups answered from them, and logged. */
+function contextOf(costs: number[][], termCount: number, lookups: number[]): SearchContext {
+  return {
+    terms: Array.from({ length: termCount }, (_, position) => ({ kind: 'word', word: `w${position}`, isPrefix: false, position }) as never),
+    deadline: Number.MAX_SAFE_INTEGER,
+    termDocs: () => new RoaringBitmap32(),
+    termDocsByTypo: () => [],
+    profile: () => { throw new Error('parts read no document'); },
+    fieldWordCount: () => 0,
+    termPairDocsWithin: (left, right, cost, universe) => {
+      lookups.push(cost);
+      return new RoaringBitmap32(universe.toArray().filter((docId) => costs[docId]![left]! <= cost && right === left + 1));
+    },
+  };
+}
+
+test('proximity parts: every pair adjacent, then exactly one pair at 2, then the rest; lazily', (t) => {
+  const random = randomFrom(21);
+  let lazyRounds = 0;
+  for (let round = 0; round < 300; round++) {
+    const termCount = 2 + Math.floor(random() * 3);
+    const pairs = termCount - 1;
+    const nearness = random();
+    const costs = Array.from({ length: DOCS }, () => Array.from({ length: pairs }, () => (random() < nearness ? 1 + Math.floor(random() * 2) : 1 + Math.floor(random() * 8))));
+    const universe = new RoaringBitmap32(Array.from({ length: DOCS }, (_, docId) => docId).filter(() => random() < 0.6));
+    const lookups: number[] = [];
+    const terms = Array.from({ length: termCount }, (_, term) => term);
+    const parts = proximityParts(contextOf(costs, termCount, lookups), universe, terms);
+    const scoreOf = (docId: number) => costs[docId]!.reduce((sum, cost) => sum + cost, 0);
+    const anyClose = universe.toArray().some((docId) => costs[docId]!.every((cost) => cost <= 2));
+    if (!anyClose) {
+      t.is(parts, null, `round ${round}: nothing within cost 2 splits nothing`);
+      continue;
+    }
+    const expected = [pairs, pairs + 1, null]
+      .map((score) => ({ score, docs: universe.toArray().filter((docId) => (score === null ? scoreOf(docId) > pairs + 1 : scoreOf(docId) === score)) }));
+    const wanted = expected.filter((part) => part.docs.length > 0);
+    // A lone part of unknown score is null, not a part.
+    if (wanted.length === 1 && wanted[0]!.score === null) {
+      t.is(parts, null, `round ${round}`);
+      continue;
+    }
+    const iterator = parts![Symbol.iterator]();
+    const first = iterator.next();
+    if (expected[0]!.docs.length > 0) {
+      t.false(lookups.includes(2), `round ${round}: no cost-2 lookup before the second part is asked for`);
+      lazyRounds++;
+    }
+    const taken = first.done === true ? [] : [first.value, ...{ [Symbol.iterator]: () => iterator }];
+    t.deepEqual(taken.map((part) => ({ score: part.score, docs: part.docs.toArray() })), wanted, `round ${round}`);
+  }
+  t.true(lazyRounds > 50);
+});
