@@ -2,7 +2,7 @@ import test from 'ava';
 import { SkeinError } from '../../src/errors/index.js';
 import { decodeQueryBatch, encodeQueryBatchResult } from '../../src/protocol/query-codec.js';
 import type { ShardQueryMessage } from '../../src/protocol/messages.js';
-import { SearchDispatcher, type ShardQuery } from '../../src/front/search-dispatcher.js';
+import { MAX_BATCHES_IN_FLIGHT, SearchDispatcher, type ShardQuery } from '../../src/front/search-dispatcher.js';
 import { AFFINITY_SLACK, chooseReplica, queryAffinity } from '../../src/front/replica-choice.js';
 
 const query = (q: string): ShardQuery => ({
@@ -39,22 +39,31 @@ test('one batch per worker per event-loop turn, shards grouped by owner', async 
   t.deepEqual(results.map((perWorker) => perWorker.reduce((sum, r) => sum + r.candidates, 0)), [3, 3, 2]);
 });
 
-test('queries queue while a worker is busy and go out as the next single batch', async (t) => {
+test('queries queue while a worker has MAX_BATCHES_IN_FLIGHT batches and go out as the next single batch, before the answers are delivered', async (t) => {
+  t.is(MAX_BATCHES_IN_FLIGHT, 2);
   const batches: ShardQueryMessage[][][] = [];
+  const events: string[] = [];
   let open!: () => void;
   const gate = new Promise<void>((resolve) => { open = resolve; });
-  const dispatcher = new SearchDispatcher([fakeWorker(0, batches, gate)], 100);
-  const first = dispatcher.search(query('a'), 1);
-  await new Promise((resolve) => setImmediate(resolve));
-  const later = [dispatcher.search(query('b'), 1), dispatcher.search(query('c'), 1)];
-  await new Promise((resolve) => setImmediate(resolve));
-  await new Promise((resolve) => setImmediate(resolve));
-  t.is(batches[0]!.length, 1, 'nothing more is sent while a batch is in flight');
-  t.is(dispatcher.queuedCount, 2);
+  const worker = fakeWorker(0, batches, gate);
+  const dispatcher = new SearchDispatcher([async (buffer: ArrayBuffer) => {
+    events.push(`sent ${decodeQueryBatch(buffer).map((q) => q.q).join(',')}`);
+    return worker(buffer);
+  }], 100);
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+  const first = dispatcher.search(query('a'), 1).then(() => events.push('delivered a'));
+  await turn();
+  const second = [dispatcher.search(query('b'), 1), dispatcher.search(query('c'), 1)];
+  await turn();
+  const third = dispatcher.search(query('d'), 1);
+  await turn();
+  await turn();
+  t.deepEqual(batches[0]!.map((batch) => batch.map((q) => q.q)), [['a'], ['b', 'c']], 'the second batch goes out while the first is worked on');
+  t.is(dispatcher.queuedCount, 1, 'a third waits');
   open();
-  await Promise.all([first, ...later]);
-  t.is(batches[0]!.length, 2);
-  t.deepEqual(batches[0]![1]!.map((q) => q.q), ['b', 'c']);
+  await Promise.all([first, ...second, third]);
+  t.deepEqual(batches[0]!.map((batch) => batch.map((q) => q.q)), [['a'], ['b', 'c'], ['d']]);
+  t.true(events.indexOf('sent d') < events.indexOf('delivered a'), 'the next batch is sent before the answers are delivered');
 });
 
 test('a shard error rejects the search; a full queue answers too_many_search_requests', async (t) => {
