@@ -150,6 +150,19 @@ export class ShardEngine {
 
 
   /** JSON of a document written by the latest two write batches of its shard (maybe not committed yet). */
+  /**
+   * The index's shards now equal LMDB (IndexCommitted, sent only when no write is ahead of the
+   * commit): hits are read from LMDB again, and the batches' documents kept for them go.
+   */
+  forgetRecentDocuments(indexUid: string): void {
+    const state = this.indexes.get(indexUid);
+    if (!state) return;
+    for (const shard of state.shards.values()) {
+      if (shard.recentDocuments.size > 0) shard.recentDocuments = new Map();
+      if (shard.previousRecentDocuments.size > 0) shard.previousRecentDocuments = new Map();
+    }
+  }
+
   recentDocument(indexUid: string, docId: number): string | undefined {
     const state = this.indexes.get(indexUid);
     if (!state) return undefined;

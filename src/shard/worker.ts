@@ -94,6 +94,7 @@ function applyCommand(command: ShardCommandMessage): void {
       snapshots.dropped(command.indexUid);
       break;
     case 'indexCommitted':
+      engine.forgetRecentDocuments(command.indexUid);
       snapshots.committed(command.indexUid, command.commitSeq);
       break;
     case 'saveSnapshots':

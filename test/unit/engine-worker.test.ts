@@ -58,10 +58,18 @@ test('shard worker: loads from LMDB at start, answers query batches, applies sch
   send({ kind: 'writeBatch', commandId: 7, indexUid: 'books', shard: 0, ops: [{ kind: 'upsert', docId: 4, document: '{"id":"c","title":"Children of Dune"}' }] });
   send({ kind: 'writeBatch', commandId: 8, indexUid: 'books', shard: 1, ops: [{ kind: 'delete', docId: 3 }] });
   await allAcked;
-  channel.port1.close();
   t.deepEqual(acks, [7, 8]);
   const [after] = await run([query('dune', { attributesToRetrieve: null })]);
   // Every attribute: doc 0's stored JSON is left to the front to read (null); doc 4 is acknowledged
   // but not committed to LMDB, so the worker sends it, from the write batch.
   t.deepEqual(after!.hits.map((hit) => [hit.docId, hit.document === null ? null : JSON.parse(hit.document).title]), [[0, null], [4, 'Children of Dune']]);
+
+  // Once the scheduler says the index equals LMDB, the batch's documents are no longer kept: the
+  // front reads doc 4 from LMDB like the others (here the test never wrote it there).
+  const committedAck = new Promise<number>((resolve) => channel.port1.once('message', (message: ArrayBuffer) => resolve(decodeShardAck(message).commandId)));
+  send({ kind: 'indexCommitted', commandId: 9, indexUid: 'books', commitSeq: 1 });
+  t.is(await committedAck, 9);
+  const [committed] = await run([query('dune', { attributesToRetrieve: null })]);
+  t.deepEqual(committed!.hits.map((hit) => [hit.docId, hit.document]), [[0, null], [4, null]]);
+  channel.port1.close();
 });
