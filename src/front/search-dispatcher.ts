@@ -29,8 +29,10 @@ interface PendingSearch {
 
 export class SearchDispatcher {
   private readonly queues: ShardQueryMessage[][];
-  /** Per worker: batches sent and not yet answered. */
-  private readonly inFlight: number[];
+  /** Per worker: the sizes of the batches sent and not yet answered, oldest (the one it works on) first. */
+  private readonly inFlight: number[][];
+  /** Queries of the batches waiting in a worker's port behind the one it works on: still queued, for the bound. */
+  private waitingInPorts = 0;
   /** Per worker: queries of the batches it was sent and has not answered (what, with its queue, makes it busy). */
   private readonly inFlightQueries: number[];
   private readonly pending = new Map<number, PendingSearch>();
@@ -40,15 +42,16 @@ export class SearchDispatcher {
 
   constructor(private readonly runners: WorkerRunner[], private readonly maxQueued: number) {
     this.queues = runners.map(() => []);
-    this.inFlight = runners.map(() => 0);
+    this.inFlight = runners.map(() => []);
     this.inFlightQueries = runners.map(() => 0);
   }
 
   /** One result per involved worker; rejects with the first shard error. */
   search(query: ShardQuery, shardCount: number): Promise<ShardQueryResultMessage[]> {
-    if (this.queued >= this.maxQueued) {
+    const waiting = this.queued + this.waitingInPorts;
+    if (waiting >= this.maxQueued) {
       return Promise.reject(new SkeinError('too_many_search_requests',
-        `Too many search requests running at the same time: ${this.queued}. Retry after 10s.`));
+        `Too many search requests running at the same time: ${waiting}. Retry after 10s.`));
     }
     const requestId = this.nextRequestId;
     this.nextRequestId = this.nextRequestId >= 0xffffffff ? 1 : this.nextRequestId + 1;
@@ -75,7 +78,7 @@ export class SearchDispatcher {
   /** Queries queued for the worker and in its batch in flight. */
   private readonly loadOf = (worker: number): number => this.queues[worker]!.length + this.inFlightQueries[worker]!;
 
-  /** Searches accepted but not yet sent to a worker. */
+  /** Searches accepted but not yet sent to a worker (the bound also counts those waiting in a worker's port). */
   get queuedCount(): number {
     return this.queued;
   }
@@ -101,7 +104,8 @@ export class SearchDispatcher {
 
   private flushWorker(worker: number): void {
     const queue = this.queues[worker]!;
-    if (this.inFlight[worker]! >= MAX_BATCHES_IN_FLIGHT || queue.length === 0) return;
+    const inFlight = this.inFlight[worker]!;
+    if (inFlight.length >= MAX_BATCHES_IN_FLIGHT || queue.length === 0) return;
     this.queues[worker] = [];
     this.queued -= queue.length;
     let batch: ArrayBuffer;
@@ -111,12 +115,15 @@ export class SearchDispatcher {
       this.failQueries(queue, new SkeinError('internal', `Could not encode a query batch: ${(cause as Error).message}`));
       return;
     }
-    this.inFlight[worker]!++;
+    if (inFlight.length > 0) this.waitingInPorts += queue.length;
+    inFlight.push(queue.length);
     this.inFlightQueries[worker]! += queue.length;
-    // The worker is done with the batch: what queued up meanwhile goes out before the answers are
-    // delivered (delivering writes every response, time the worker would otherwise wait through).
+    // The worker is done with the batch (it answers in order: the oldest) and starts on the next one
+    // in its port; what queued up meanwhile goes out before the answers are delivered (delivering
+    // writes every response, time the worker would otherwise wait through).
     const batchDone = () => {
-      this.inFlight[worker]!--;
+      inFlight.shift();
+      if (inFlight.length > 0) this.waitingInPorts -= inFlight[0]!;
       this.inFlightQueries[worker]! -= queue.length;
       this.flushWorker(worker);
     };

@@ -66,6 +66,25 @@ test('queries queue while a worker has MAX_BATCHES_IN_FLIGHT batches and go out 
   t.true(events.indexOf('sent d') < events.indexOf('delivered a'), 'the next batch is sent before the answers are delivered');
 });
 
+test('the queue bound counts the batches waiting in a worker port behind the one it works on', async (t) => {
+  const batches: ShardQueryMessage[][][] = [];
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => { open = resolve; });
+  const dispatcher = new SearchDispatcher([fakeWorker(0, batches, gate)], 2);
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+  const worked = dispatcher.search(query('a'), 1);
+  await turn();
+  const waiting = [dispatcher.search(query('b'), 1), dispatcher.search(query('c'), 1)];
+  await turn();
+  t.is(dispatcher.queuedCount, 0, 'both sent');
+  const refused = await t.throwsAsync(dispatcher.search(query('d'), 1), { instanceOf: SkeinError });
+  t.is(refused?.code, 'too_many_search_requests');
+  t.is(refused?.message, 'Too many search requests running at the same time: 2. Retry after 10s.');
+  open();
+  await Promise.all([worked, ...waiting]);
+  await t.notThrowsAsync(dispatcher.search(query('e'), 1), 'room again once answered');
+});
+
 test('a shard error rejects the search; a full queue answers too_many_search_requests', async (t) => {
   const batches: ShardQueryMessage[][][] = [];
   const dispatcher = new SearchDispatcher([fakeWorker(0, batches)], 1);
