@@ -3,6 +3,7 @@
 // vector and its index usually pack into one exactly represented double whose numeric order is that
 // order: a native sort of a Float64Array (or a heap of plain numbers) then replaces sorting with a
 // comparator closure, which showed in profiles.
+import { SmallestValues } from './smallest-values.js';
 
 /** Doubles represent every integer below this exactly. */
 const EXACT_BITS = 53;
@@ -74,36 +75,11 @@ function orderByKeys(keys: Float64Array, count: number, needed: number): Uint32A
   return order;
 }
 
-/** The `needed` smallest keys (unordered): a bounded max-heap. */
+/** The `needed` smallest keys (unordered). */
 function smallestKeys(keys: Float64Array, needed: number): Float64Array {
-  const heap = new Float64Array(needed);
-  let size = 0;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    if (size < needed) {
-      let index = size++;
-      while (index > 0) {
-        const parent = (index - 1) >> 1;
-        if (heap[parent]! >= key) break;
-        heap[index] = heap[parent]!;
-        index = parent;
-      }
-      heap[index] = key;
-    } else if (needed > 0 && key < heap[0]!) {
-      let index = 0;
-      for (;;) {
-        const left = index * 2 + 1;
-        if (left >= size) break;
-        const right = left + 1;
-        const larger = right < size && heap[right]! > heap[left]! ? right : left;
-        if (heap[larger]! <= key) break;
-        heap[index] = heap[larger]!;
-        index = larger;
-      }
-      heap[index] = key;
-    }
-  }
-  return heap.subarray(0, size);
+  const smallest = new SmallestValues(needed);
+  for (let i = 0; i < keys.length; i++) smallest.offer(keys[i]!);
+  return smallest.values();
 }
 
 /** The general order (scores that are not small integers, e.g. a sort on a float field). */

@@ -43,4 +43,9 @@ export class SmallestValues {
     heap[index] = value;
     return true;
   }
+
+  /** The k smallest values offered (fewer when fewer were), unordered; a view valid until the next offer. */
+  values(): Float64Array {
+    return this.heap.subarray(0, this.size);
+  }
 }
