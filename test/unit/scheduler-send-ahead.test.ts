@@ -1,7 +1,7 @@
 // Sending ahead (plan-ahead.ts): the next batch's writes go to the shards before the batch before
 // commits. The shards must never be stamped over uncommitted writes, and every way the next batch
 // does not follow (a failure, a cancelation, a pause) must undo them.
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import type { ShardCommand } from '../../src/scheduler/shard-link.js';
 import { createHarness, documentsOf, type Harness } from './scheduler-harness.js';
 
@@ -38,6 +38,23 @@ function watchStamps(h: Harness, indexUid: string): string[] {
 async function applying(h: Harness): Promise<void> {
   for (let i = 0; i < 500 && h.scheduler.state !== 'applyingToShards'; i++) await new Promise((resolve) => setTimeout(resolve, 5));
   await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/**
+ * An index with two one-document batches (tasks 1 and 2) sent to the shards, whose acks are held:
+ * task 1's batch is applying and task 2's was sent ahead. Returns what releases the acks.
+ */
+async function twoBatchesSentAhead(t: ExecutionContext, h: Harness, indexUid: string): Promise<() => void> {
+  h.enqueue({ type: 'indexCreation', indexUid, primaryKey: 'id' });
+  await h.run(); // so the next batch has no loadIndex phase: its writes are sent (and the next planned) at once
+  h.shards.clear();
+  const release = h.shards.holdAcks();
+  h.addDocuments(indexUid, [{ id: 1 }]);
+  h.addDocuments(indexUid, [{ id: 2 }]);
+  h.scheduler.resume();
+  await applying(h);
+  t.deepEqual(h.shards.sent.map(({ command }) => upsertedIds(command).join()), ['1', '2'], 'both batches sent');
+  return release;
 }
 
 test('the next batch is sent while the one before is not committed; no stamp covers uncommitted writes', async (t) => {
@@ -93,15 +110,7 @@ test('a commit failing after the next batch was sent ahead undoes both in the sh
 test('writes sent ahead for tasks a cancelation takes first are undone before the cancelation runs', async (t) => {
   const h = await createHarness(oneTaskPerBatch);
   const violations = watchStamps(h, 'c');
-  h.enqueue({ type: 'indexCreation', indexUid: 'c', primaryKey: 'id' });
-  await h.run(); // so the next batch has no loadIndex phase: its writes are sent (and the next planned) at once
-  h.shards.clear();
-  const release = h.shards.holdAcks();
-  h.addDocuments('c', [{ id: 1 }]);
-  h.addDocuments('c', [{ id: 2 }]);
-  h.scheduler.resume();
-  await applying(h);
-  t.deepEqual(h.shards.sent.map(({ command }) => upsertedIds(command).join()), ['1', '2'], 'both batches sent');
+  const release = await twoBatchesSentAhead(t, h, 'c');
   h.enqueue({ type: 'taskCancelation', filter: { uids: '2' }, originalFilter: '?uids=2', matchedUids: [2] });
   release();
   await h.scheduler.whenIdle();
@@ -117,15 +126,7 @@ test('writes sent ahead for tasks a cancelation takes first are undone before th
 test('pausing with writes sent ahead undoes them; the tasks stay enqueued and run on resume', async (t) => {
   const h = await createHarness(oneTaskPerBatch);
   const violations = watchStamps(h, 'p');
-  h.enqueue({ type: 'indexCreation', indexUid: 'p', primaryKey: 'id' });
-  await h.run();
-  h.shards.clear();
-  const release = h.shards.holdAcks();
-  h.addDocuments('p', [{ id: 1 }]);
-  h.addDocuments('p', [{ id: 2 }]);
-  h.scheduler.resume();
-  await applying(h);
-  t.deepEqual(h.shards.sent.map(({ command }) => upsertedIds(command).join()), ['1', '2'], 'both batches sent');
+  const release = await twoBatchesSentAhead(t, h, 'p');
   h.scheduler.pause();
   release();
   await h.scheduler.whenIdle();
