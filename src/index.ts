@@ -12,7 +12,7 @@ import { IndexCatalog } from './front/index-catalog.js';
 import { IngestClient } from './front/ingest-client.js';
 import { buildRouter } from './front/routes.js';
 import { SchedulerClient } from './front/scheduler-client.js';
-import { SearchDispatcher } from './front/search-dispatcher.js';
+import { MAX_BATCHES_IN_FLIGHT, SearchDispatcher } from './front/search-dispatcher.js';
 import type { AttachSchedulerPort, SchedulerWorkerData, ShardWorkerData } from './protocol/messages.js';
 import { closeStorage, openStorage } from './storage/environment.js';
 
@@ -53,8 +53,13 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     for (let workerIndex = 0; workerIndex < options.workers; workerIndex++) {
       const workerData: ShardWorkerData = { dbPath: options.dbPath, workerIndex, workerCount: options.workers };
       // atomics 'disabled': with the default ('sync') an idle worker blocks in Atomics.wait and never
-      // processes the scheduler's ShardCommands arriving on its MessagePort.
-      const pool = new Piscina({ filename: SHARD_WORKER, minThreads: 1, maxThreads: 1, idleTimeout: Infinity, workerData, atomics: 'disabled' });
+      // processes the scheduler's ShardCommands arriving on its MessagePort. concurrentTasksPerWorker:
+      // piscina posts the dispatcher's next batch at once, to wait in the worker's port; with 1 it held
+      // the batch on the front until the answer before it came back, and the worker waited meanwhile.
+      const pool = new Piscina({
+        filename: SHARD_WORKER, minThreads: 1, maxThreads: 1, idleTimeout: Infinity, workerData, atomics: 'disabled',
+        concurrentTasksPerWorker: MAX_BATCHES_IN_FLIGHT,
+      });
       pools.push(pool);
       // A crashed worker fails its in-flight batch (see SearchDispatcher); the pool must not crash the process.
       pool.on('error', (error: Error) => process.emitWarning(`shard worker ${workerIndex} failed: ${error.message}`));

@@ -1,10 +1,11 @@
 // The hot path's fan-out: queries are queued per shard worker and flushed once per event-loop turn
 // as ONE QueryBatch message per worker, with at most MAX_BATCHES_IN_FLIGHT batches in flight per
-// worker. While a worker is busy its queue keeps growing, so under load each message carries many
-// queries (a message per query costs ~8x more than the search itself). The second batch in flight
-// waits in the worker's port: with one, the worker sat idle (19% of its time at 64 connections)
-// while its answers crossed to the front, were delivered and the next batch came back. A shard held by several workers (replicas, when an
-// index has fewer shards than there are workers) is searched by ONE of them (replica-choice.ts).
+// worker, of at most MAX_QUERIES_PER_BATCH queries. While a worker is busy its queue keeps growing,
+// so under load each message carries many queries (a message per query costs ~8x more than the
+// search itself). The second batch in flight waits in the worker's port: with one, the worker sat
+// idle (19% of its time at 64 connections) while its answers crossed to the front, were delivered
+// and the next batch came back. A shard held by several workers (replicas, when an index has fewer
+// shards than there are workers) is searched by ONE of them (replica-choice.ts).
 import { SkeinError, fromBody } from '../errors/index.js';
 import { decodeQueryBatchResult, encodeQueryBatch } from '../protocol/query-codec.js';
 import type { ShardQueryMessage, ShardQueryResultMessage } from '../protocol/messages.js';
@@ -18,6 +19,14 @@ export type ShardQuery = Omit<ShardQueryMessage, 'requestId' | 'shards'>;
 
 /** Batches sent to one worker and not yet answered: the one it works on, and the next. */
 export const MAX_BATCHES_IN_FLIGHT = 2;
+/**
+ * A batch's answers all come back together, so an unbounded batch turns 64 connections into one
+ * convoy: the worker idles while the front writes 64 responses, then the front idles while the
+ * worker searches. Sixteen queries (~3 ms of search) keep both busy at once, and the message
+ * costs (~50 µs per batch) stay under 2%. Measured at 64 connections: 4,126 q/s unbounded, 4,487
+ * with 16, 4,492 with 8.
+ */
+export const MAX_QUERIES_PER_BATCH = 16;
 
 interface PendingSearch {
   remaining: number;
@@ -102,11 +111,17 @@ export class SearchDispatcher {
     });
   }
 
+  /** Sends batches while the worker has room for them. */
   private flushWorker(worker: number): void {
-    const queue = this.queues[worker]!;
     const inFlight = this.inFlight[worker]!;
-    if (inFlight.length >= MAX_BATCHES_IN_FLIGHT || queue.length === 0) return;
-    this.queues[worker] = [];
+    while (inFlight.length < MAX_BATCHES_IN_FLIGHT && this.queues[worker]!.length > 0) this.sendBatch(worker);
+  }
+
+  private sendBatch(worker: number): void {
+    const inFlight = this.inFlight[worker]!;
+    const waiting = this.queues[worker]!;
+    const queue = waiting.length <= MAX_QUERIES_PER_BATCH ? waiting : waiting.splice(0, MAX_QUERIES_PER_BATCH);
+    if (queue === waiting) this.queues[worker] = [];
     this.queued -= queue.length;
     let batch: ArrayBuffer;
     try {

@@ -2,7 +2,7 @@ import test from 'ava';
 import { SkeinError } from '../../src/errors/index.js';
 import { decodeQueryBatch, encodeQueryBatchResult } from '../../src/protocol/query-codec.js';
 import type { ShardQueryMessage } from '../../src/protocol/messages.js';
-import { MAX_BATCHES_IN_FLIGHT, SearchDispatcher, type ShardQuery } from '../../src/front/search-dispatcher.js';
+import { MAX_BATCHES_IN_FLIGHT, MAX_QUERIES_PER_BATCH, SearchDispatcher, type ShardQuery } from '../../src/front/search-dispatcher.js';
 import { AFFINITY_SLACK, chooseReplica, queryAffinity } from '../../src/front/replica-choice.js';
 
 const query = (q: string): ShardQuery => ({
@@ -158,4 +158,20 @@ test('chooseReplica: the own replica within the slack, else the least busy', (t)
   t.true(ones > 400 && ones < 600, `${ones} of 1000`);
   t.not(queryAffinity('amber') % 2 === queryAffinity('amber ') % 2 && queryAffinity('amber') % 2 === queryAffinity('amber  ') % 2
     && queryAffinity('amber') % 2 === queryAffinity('amber   ') % 2, true, 'appended spaces change the preferred replica');
+});
+
+test('a long queue goes out in batches of MAX_QUERIES_PER_BATCH, the next one as soon as one is answered', async (t) => {
+  const batches: ShardQueryMessage[][][] = [];
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => { open = resolve; });
+  const dispatcher = new SearchDispatcher([fakeWorker(0, batches, gate)], 1000);
+  const total = MAX_QUERIES_PER_BATCH * 2 + 5;
+  const searches = Array.from({ length: total }, (_, i) => dispatcher.search(query(`q${i}`), 1));
+  await new Promise((resolve) => setImmediate(resolve));
+  t.deepEqual(batches[0]!.map((batch) => batch.length), [MAX_QUERIES_PER_BATCH, MAX_QUERIES_PER_BATCH], 'both batches in flight are full');
+  t.is(dispatcher.queuedCount, 5);
+  open();
+  await Promise.all(searches);
+  t.deepEqual(batches[0]!.map((batch) => batch.length), [MAX_QUERIES_PER_BATCH, MAX_QUERIES_PER_BATCH, 5]);
+  t.deepEqual(batches[0]!.flat().map((q) => q.q), Array.from({ length: total }, (_, i) => `q${i}`), 'in arrival order');
 });
