@@ -12,6 +12,7 @@ import { IndexCatalog } from './front/index-catalog.js';
 import { IngestClient } from './front/ingest-client.js';
 import { buildRouter } from './front/routes.js';
 import { SchedulerClient } from './front/scheduler-client.js';
+import { StoredDocumentCache } from './front/stored-document-cache.js';
 import { MAX_BATCHES_IN_FLIGHT, SearchDispatcher } from './front/search-dispatcher.js';
 import type { AttachSchedulerPort, SchedulerWorkerData, ShardWorkerData } from './protocol/messages.js';
 import { closeStorage, openStorage } from './storage/environment.js';
@@ -78,7 +79,11 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
       failurePoints: options.failurePoints,
     };
     scheduler = new Worker(SCHEDULER_WORKER, { workerData: schedulerData, transferList: schedulerPorts });
-    const schedulerClient = new SchedulerClient(scheduler, (uids) => indexes.invalidate(uids), () => storage.root.resetReadTxn());
+    const storedDocuments = new StoredDocumentCache(storage.documents);
+    const schedulerClient = new SchedulerClient(scheduler, (uids) => {
+      indexes.invalidate(uids);
+      storedDocuments.forget(uids);
+    }, () => storage.root.resetReadTxn());
     await schedulerClient.ready(SCHEDULER_READY_TIMEOUT_MS);
     const keys = KeyCache.fromStorage(options.masterKey, storage);
     schedulerClient.onKeysChanged = () => keys.invalidate();
@@ -89,7 +94,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     );
     const app = createHttpApp({
       router: buildRouter(),
-      context: { options, storage, indexes, scheduler: schedulerClient, search, ingest, keys },
+      context: { options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys },
       authorize: createAuthorizer(options.masterKey, keys),
       payloadLimit: options.httpPayloadSizeLimit,
     });

@@ -7,11 +7,14 @@ import type { IndexCatalog } from './index-catalog.js';
 import type { IngestClient } from './ingest-client.js';
 import type { SchedulerClient } from './scheduler-client.js';
 import type { SearchDispatcher } from './search-dispatcher.js';
+import type { StoredDocuments } from './stored-hits.js';
 
 export interface FrontContext {
   options: ResolvedOptions;
   storage: Storage;
   indexes: IndexCatalog;
+  /** The hits' stored JSON, read through a cache (stored-document-cache.ts). */
+  storedDocuments: StoredDocuments;
   scheduler: SchedulerClient;
   search: SearchDispatcher;
   ingest: IngestClient;

@@ -56,7 +56,7 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
     facets = mergeFacetExtras(results.map((result) => result.extras as FacetExtras | null)) ?? { facetDistribution: {} };
     if (facets.facetDistribution) facets.facetDistributionJson = facetDistributionJson(facets.facetDistribution, index.settings.faceting);
   }
-  const documents = hitDocuments(context.storage.documents, uid, hits);
+  const documents = hitDocuments(context.storedDocuments, uid, hits);
   const elapsed = Math.round(performance.now() - started);
   return searchResponseJson(documents, parameters.q ?? '', elapsed, window, candidates, facets);
 }

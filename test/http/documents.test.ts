@@ -240,6 +240,20 @@ test('deleted documents disappear from search', async (t) => {
   t.deepEqual(search.body.hits, [{ id: 2, title: 'lighthouse painter' }]);
 });
 
+test('a search after an update shows the new version, not the one an earlier search returned', async (t) => {
+  const { client } = server;
+  await client.addDocuments('doc_update_search', [{ id: 1, title: 'lighthouse keeper', year: 1990 }]);
+  t.deepEqual((await client.post('/indexes/doc_update_search/search', { q: 'lighthouse' })).body.hits, [{ id: 1, title: 'lighthouse keeper', year: 1990 }]);
+  const put = await client.put('/indexes/doc_update_search/documents', [{ id: 1, year: 2024 }]);
+  t.is((await client.waitForTask(put.body.taskUid)).status, 'succeeded');
+  // Also once the shard worker has let go of the write's documents and the front reads the stored ones.
+  for (const delayMs of [0, 50, 200]) {
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    const search = await client.post('/indexes/doc_update_search/search', { q: 'lighthouse' });
+    t.deepEqual(search.body.hits, [{ id: 1, title: 'lighthouse keeper', year: 2024 }], `after ${delayMs} ms`);
+  }
+});
+
 // ---- task errors of document additions ----
 
 test('a document without the primary key fails the task with missing_document_id (nothing applied)', async (t) => {

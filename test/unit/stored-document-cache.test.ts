@@ -1,0 +1,64 @@
+import test from 'ava';
+import { StoredDocumentCache } from '../../src/front/stored-document-cache.js';
+import type { StoredDocuments } from '../../src/front/stored-hits.js';
+
+/** A store that counts its reads. */
+function countingStore(texts: Map<string, string>) {
+  const reads: string[] = [];
+  const store: StoredDocuments = {
+    get([indexUid, docId]) {
+      reads.push(`${indexUid}/${docId}`);
+      return texts.get(`${indexUid}/${docId}`);
+    },
+  };
+  return { store, reads };
+}
+
+test('a document is read from the store once, then from the cache', (t) => {
+  const { store, reads } = countingStore(new Map([['movies/1', '{"id":1}']]));
+  const cache = new StoredDocumentCache(store);
+  t.is(cache.get(['movies', 1]), '{"id":1}');
+  t.is(cache.get(['movies', 1]), '{"id":1}');
+  t.deepEqual(reads, ['movies/1']);
+});
+
+test('a missing document is not cached: it is read again', (t) => {
+  const texts = new Map<string, string>();
+  const { store, reads } = countingStore(texts);
+  const cache = new StoredDocumentCache(store);
+  t.is(cache.get(['movies', 7]), undefined);
+  texts.set('movies/7', '{"id":7}');
+  t.is(cache.get(['movies', 7]), '{"id":7}');
+  t.is(reads.length, 2);
+});
+
+test('forget drops the index\'s documents only, and the next read sees the new text', (t) => {
+  const texts = new Map([['movies/1', '{"v":1}'], ['books/1', '{"b":1}']]);
+  const { store, reads } = countingStore(texts);
+  const cache = new StoredDocumentCache(store);
+  cache.get(['movies', 1]);
+  cache.get(['books', 1]);
+  texts.set('movies/1', '{"v":2}');
+  cache.forget(['movies']);
+  t.is(cache.get(['movies', 1]), '{"v":2}');
+  t.is(cache.get(['books', 1]), '{"b":1}');
+  t.deepEqual(reads, ['movies/1', 'books/1', 'movies/1']);
+  t.is(cache.heldBytes, '{"v":2}'.length + '{"b":1}'.length);
+});
+
+test('the budget holds: documents not asked for two generations are read again, those asked meanwhile are kept', (t) => {
+  const texts = new Map(Array.from({ length: 10 }, (_, i) => [`m/${i}`, `{"i":${i}}`.padEnd(10, ' ')]));
+  const { store, reads } = countingStore(texts);
+  const cache = new StoredDocumentCache(store, 60); // three 10-byte documents per generation
+  for (const docId of [0, 1, 2]) cache.get(['m', docId]); // generation A
+  for (const docId of [3, 4, 5]) cache.get(['m', docId]); // B; A becomes previous
+  cache.get(['m', 0]); // from the previous generation, into a new one, C: B becomes the previous one and A (1, 2) goes
+  for (const docId of [6, 7]) cache.get(['m', docId]); // C is full
+  reads.length = 0;
+  t.is(cache.get(['m', 0]), texts.get('m/0'));
+  t.is(cache.get(['m', 5]), texts.get('m/5'));
+  t.deepEqual(reads, [], '0 moved into the current generation, 5 is in the previous one');
+  cache.get(['m', 1]);
+  t.deepEqual(reads, ['m/1'], '1 was evicted');
+  t.true(cache.heldBytes <= 30);
+});
