@@ -15,7 +15,7 @@ import { chooseReplica, queryAffinity } from './replica-choice.js';
 /** Sends one QueryBatch to one worker and resolves with its QueryBatchResult. */
 export type WorkerRunner = (batch: ArrayBuffer) => Promise<ArrayBuffer | Uint8Array>;
 
-export type ShardQuery = Omit<ShardQueryMessage, 'requestId' | 'shards'>;
+export type ShardQuery = Omit<ShardQueryMessage, 'requestId' | 'shards' | 'scoresWanted'>;
 
 /** Batches sent to one worker and not yet answered: the one it works on, and the next. */
 export const MAX_BATCHES_IN_FLIGHT = 2;
@@ -76,8 +76,10 @@ export class SearchDispatcher {
     }
     return new Promise((resolve, reject) => {
       this.pending.set(requestId, { remaining: shardsByWorker.size, results: [], resolve, reject, failed: false });
+      // One worker's hits need no merge, and so no scores.
+      const scoresWanted = shardsByWorker.size > 1;
       for (const [worker, shards] of shardsByWorker) {
-        this.queues[worker]!.push({ ...query, requestId, shards });
+        this.queues[worker]!.push({ ...query, requestId, shards, scoresWanted });
         this.queued++;
       }
       this.scheduleFlush();

@@ -19,11 +19,16 @@ export interface ShardQueryMessage {
   exhaustiveCount: boolean;
   /** Shaping parameters other than the typed ones (filter, facets, sort, highlight, crop...). */
   options: Record<string, unknown>;
+  /** false: the hits are the search's only list (nothing to merge in the front), sent without scores. */
+  scoresWanted: boolean;
 }
 
 export interface HitMessage {
   docId: number;
-  /** One value per ranking rule, lower is better, compared lexicographically; then docId ascending. */
+  /**
+   * One value per ranking rule, lower is better, compared lexicographically; then docId ascending.
+   * Empty when the query did not want scores (ShardQueryMessage.scoresWanted).
+   */
   score: number[];
   /**
    * The projected document serialized as JSON; null when the hit is the stored JSON as it is, which

@@ -23,7 +23,7 @@ export function encodeQueryBatch(queries: ShardQueryMessage[]): ArrayBuffer {
       : fb.ShardQuery.createAttributesToRetrieveVector(builder, writeStrings(builder, query.attributesToRetrieve));
     const options = Object.keys(query.options).length === 0 ? 0 : builder.createString(JSON.stringify(query.options));
     return fb.ShardQuery.createShardQuery(builder, query.requestId, indexUid, shards, q, query.hitsWanted,
-      STRATEGY_TO_FB[query.matchingStrategy], attributes, query.exhaustiveCount, options);
+      STRATEGY_TO_FB[query.matchingStrategy], attributes, query.exhaustiveCount, options, query.scoresWanted);
   });
   const vector = fb.QueryBatch.createQueriesVector(builder, offsets);
   return finishToTransferable(builder, fb.QueryBatch.createQueryBatch(builder, vector));
@@ -47,6 +47,7 @@ export function decodeQueryBatch(message: ArrayBuffer | Uint8Array): ShardQueryM
         : readStrings(query.attributesToRetrieveLength(), (j) => query.attributesToRetrieve(j)),
       exhaustiveCount: query.exhaustiveCount(),
       options: optionsJson ? JSON.parse(optionsJson) : {},
+      scoresWanted: query.scoresWanted(),
     });
   }
   return out;
@@ -64,7 +65,7 @@ export function encodeQueryBatchResult(results: ShardQueryResultMessage[]): Arra
   const offsets = results.map((result) => {
     const error = writeError(builder, result.error);
     const hits = fb.ShardQueryResult.createHitsVector(builder, result.hits.map((hit) => {
-      const score = fb.Hit.createScoreVector(builder, hit.score);
+      const score = hit.score.length === 0 ? 0 : fb.Hit.createScoreVector(builder, hit.score);
       // An absent string is the stored document as it is (HitMessage.document null).
       const document = hit.document === null ? 0 : builder.createString(hit.document);
       return fb.Hit.createHit(builder, hit.docId, score, document);
@@ -90,7 +91,7 @@ export function decodeQueryBatchResult(message: ArrayBuffer | Uint8Array): Shard
     const hits: HitMessage[] = new Array(result.hitsLength());
     for (let j = 0; j < hits.length; j++) {
       const hit = result.hits(j)!;
-      hits[j] = { docId: hit.docId(), score: Array.from(hit.scoreArray() ?? []), document: hit.document() };
+      hits[j] = { docId: hit.docId(), score: hit.scoreLength() === 0 ? [] : Array.from(hit.scoreArray()!), document: hit.document() };
     }
     const extras = result.extrasJson();
     out.push({

@@ -163,22 +163,26 @@ function storedTextIsTheHit(query: ShardQueryMessage): boolean {
   return all && !needsFormatting((query.options ?? {}) as FormattingOptions);
 }
 
+/** The score of a hit sent to the front, which merges nothing (ShardQueryMessage.scoresWanted false). */
+const NO_SCORES: number[] = [];
+
 function answer(query: ShardQueryMessage): ShardQueryResultMessage {
   try {
     const result = engine.search(query);
     const shape = hitShaper(query);
     const verbatim = storedTextIsTheHit(query);
     const hits = result.hits.map((hit) => {
+      const score = query.scoresWanted ? hit.score : NO_SCORES;
       // The latest write batch first: it may be acknowledged but not yet committed to LMDB.
       const recent = engine.recentDocument(query.indexUid, hit.docId);
       // The stored JSON as it is: the front reads it for the hits it keeps (HitMessage.document).
-      if (verbatim && hit.geoDistance === undefined) return { docId: hit.docId, score: hit.score, document: recent ?? null };
+      if (verbatim && hit.geoDistance === undefined) return { docId: hit.docId, score, document: recent ?? null };
       const text = recent ?? storage.documents.get([query.indexUid, hit.docId]);
       const stored = text === undefined ? {} : (JSON.parse(text) as JsonDocument);
       // Sort criteria's score entries do not count in _rankingScore (Meilisearch leaves sort out of it).
       const rankingScores = result.rankingEntries ? hit.score.filter((_, k) => result.rankingEntries![k] !== false) : hit.score;
       const document = shape(stored, rankingScores, hit.geoDistance);
-      return { docId: hit.docId, score: hit.score, document: JSON.stringify(document) };
+      return { docId: hit.docId, score, document: JSON.stringify(document) };
     });
     return { requestId: query.requestId, error: null, candidates: result.candidates, hits, extras: result.extras };
   } catch (cause) {

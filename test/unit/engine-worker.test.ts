@@ -31,7 +31,7 @@ test('shard worker: loads from LMDB at start, answers query batches, applies sch
     rmSync(dbPath, { recursive: true, force: true });
   });
   const query = (q: string | null, extra: Partial<ShardQueryMessage> = {}): ShardQueryMessage => ({ requestId: 1, indexUid: 'books',
-    shards: [0, 1], q, hitsWanted: 10, matchingStrategy: 'last', attributesToRetrieve: ['title'], exhaustiveCount: false, options: {}, ...extra });
+    shards: [0, 1], q, hitsWanted: 10, matchingStrategy: 'last', attributesToRetrieve: ['title'], exhaustiveCount: false, options: {}, scoresWanted: true, ...extra });
   const run = async (queries: ShardQueryMessage[]) => {
     const buffer = encodeQueryBatch(queries);
     return decodeQueryBatchResult(await pool.run(buffer, { transferList: [buffer] }) as ArrayBuffer);

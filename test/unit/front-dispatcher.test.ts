@@ -175,3 +175,14 @@ test('a long queue goes out in batches of MAX_QUERIES_PER_BATCH, the next one as
   t.deepEqual(batches[0]!.map((batch) => batch.length), [MAX_QUERIES_PER_BATCH, MAX_QUERIES_PER_BATCH, 5]);
   t.deepEqual(batches[0]!.flat().map((q) => q.q), Array.from({ length: total }, (_, i) => `q${i}`), 'in arrival order');
 });
+
+test('scores are wanted only when hits of several workers are merged', async (t) => {
+  const batches: ShardQueryMessage[][][] = [];
+  const single = new SearchDispatcher([fakeWorker(0, batches)], 100);
+  await single.search(query('a'), 3);
+  t.false(batches[0]![0]![0]!.scoresWanted, 'one worker owns every shard');
+  const pair = new SearchDispatcher([fakeWorker(0, batches), fakeWorker(1, batches)], 100);
+  await Promise.all([pair.search(query('b'), 1), pair.search(query('c'), 2)]);
+  t.deepEqual(batches[0]![0]!.map((q) => [q.q, q.scoresWanted]), [['b', false], ['c', true]]);
+  t.deepEqual(batches[1]![0]!.map((q) => [q.q, q.scoresWanted]), [['c', true]]);
+});

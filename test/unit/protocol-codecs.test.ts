@@ -8,18 +8,19 @@ import { ownersOfShard, shardsOwnedBy } from '../../src/protocol/placement.js';
 
 const query: ShardQueryMessage = {
   requestId: 7, indexUid: 'movies', shards: [0, 2], q: 'star wars', hitsWanted: 20, matchingStrategy: 'all',
-  attributesToRetrieve: ['title', 'id'], exhaustiveCount: true, options: { facets: ['genre'] },
+  attributesToRetrieve: ['title', 'id'], exhaustiveCount: true, options: { facets: ['genre'] }, scoresWanted: true,
 };
 
 test('a query batch survives encoding', (t) => {
   const placeholder: ShardQueryMessage = { ...query, requestId: 8, q: null, attributesToRetrieve: null, options: {} };
   const empty: ShardQueryMessage = { ...query, requestId: 9, attributesToRetrieve: [] };
-  t.deepEqual(decodeQueryBatch(encodeQueryBatch([query, placeholder, empty])), [query, placeholder, empty]);
+  const unscored: ShardQueryMessage = { ...query, requestId: 10, scoresWanted: false };
+  t.deepEqual(decodeQueryBatch(encodeQueryBatch([query, placeholder, empty, unscored])), [query, placeholder, empty, unscored]);
 });
 
 test('query results survive encoding, errors and documents left to the front (null) included', (t) => {
   const results = [
-    { requestId: 1, error: null, candidates: 3, hits: [{ docId: 4, score: [0, 1.5], document: '{"id":1}' }, { docId: 5, score: [1], document: null }, { docId: 6, score: [2], document: '' }], extras: null },
+    { requestId: 1, error: null, candidates: 3, hits: [{ docId: 4, score: [0, 1.5], document: '{"id":1}' }, { docId: 5, score: [1], document: null }, { docId: 6, score: [2], document: '' }, { docId: 7, score: [], document: null }], extras: null },
     { requestId: 2, error: { code: 'index_not_found', message: 'Index `x` not found.', type: 'internal' as const, link: '' }, candidates: 0, hits: [], extras: { a: 1 } },
   ];
   const decoded = decodeQueryBatchResult(encodeQueryBatchResult(results));

@@ -246,8 +246,13 @@ optionsJson(optionalEncoding?:any):string|Uint8Array|null {
   return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
 }
 
+scoresWanted():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 22);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : true;
+}
+
 static startShardQuery(builder:flatbuffers.Builder) {
-  builder.startObject(9);
+  builder.startObject(10);
 }
 
 static addRequestId(builder:flatbuffers.Builder, requestId:number) {
@@ -315,12 +320,16 @@ static addOptionsJson(builder:flatbuffers.Builder, optionsJsonOffset:flatbuffers
   builder.addFieldOffset(8, optionsJsonOffset, 0);
 }
 
+static addScoresWanted(builder:flatbuffers.Builder, scoresWanted:boolean) {
+  builder.addFieldInt8(9, +scoresWanted, +true);
+}
+
 static endShardQuery(builder:flatbuffers.Builder):flatbuffers.Offset {
   const offset = builder.endObject();
   return offset;
 }
 
-static createShardQuery(builder:flatbuffers.Builder, requestId:number, indexUidOffset:flatbuffers.Offset, shardsOffset:flatbuffers.Offset, qOffset:flatbuffers.Offset, hitsWanted:number, matchingStrategy:MatchingStrategy, attributesToRetrieveOffset:flatbuffers.Offset, exhaustiveCount:boolean, optionsJsonOffset:flatbuffers.Offset):flatbuffers.Offset {
+static createShardQuery(builder:flatbuffers.Builder, requestId:number, indexUidOffset:flatbuffers.Offset, shardsOffset:flatbuffers.Offset, qOffset:flatbuffers.Offset, hitsWanted:number, matchingStrategy:MatchingStrategy, attributesToRetrieveOffset:flatbuffers.Offset, exhaustiveCount:boolean, optionsJsonOffset:flatbuffers.Offset, scoresWanted:boolean):flatbuffers.Offset {
   ShardQuery.startShardQuery(builder);
   ShardQuery.addRequestId(builder, requestId);
   ShardQuery.addIndexUid(builder, indexUidOffset);
@@ -331,6 +340,7 @@ static createShardQuery(builder:flatbuffers.Builder, requestId:number, indexUidO
   ShardQuery.addAttributesToRetrieve(builder, attributesToRetrieveOffset);
   ShardQuery.addExhaustiveCount(builder, exhaustiveCount);
   ShardQuery.addOptionsJson(builder, optionsJsonOffset);
+  ShardQuery.addScoresWanted(builder, scoresWanted);
   return ShardQuery.endShardQuery(builder);
 }
 }
