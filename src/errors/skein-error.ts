@@ -20,6 +20,20 @@ export class SkeinError extends Error {
     this.code = code;
   }
 
+  /**
+   * For errors raised by the thousand (refusals past the search queue bound): capturing a stack
+   * trace was 5% of the front thread in a refusal storm, and nobody reads these stacks.
+   */
+  static withoutStack(code: ErrorCode, message: string): SkeinError {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      return new SkeinError(code, message);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  }
+
   get status(): number {
     return ERROR_CODES[this.code][0];
   }

@@ -59,7 +59,7 @@ export class SearchDispatcher {
   search(query: ShardQuery, shardCount: number): Promise<ShardQueryResultMessage[]> {
     const waiting = this.queued + this.waitingInPorts;
     if (waiting >= this.maxQueued) {
-      return Promise.reject(new SkeinError('too_many_search_requests',
+      return Promise.reject(SkeinError.withoutStack('too_many_search_requests',
         `Too many search requests running at the same time: ${waiting}. Retry after 10s.`));
     }
     const requestId = this.nextRequestId;

@@ -19,3 +19,13 @@ test('unexpected throws become internal errors and bodies cross threads intact',
   t.is(rebuilt.type, 'invalid_request');
   t.is(fromBody({ code: 'no_such_code', message: 'x', type: 'internal', link: '' }).code, 'internal');
 });
+
+test('withoutStack: the same error without a captured stack, and the stack limit is restored', (t) => {
+  const limit = Error.stackTraceLimit;
+  const error = SkeinError.withoutStack('too_many_search_requests', 'Too many search requests running at the same time: 1000. Retry after 10s.');
+  t.is(error.status, 503);
+  t.is(error.toBody().code, 'too_many_search_requests');
+  t.is(error.stack?.split('\n').length, 1, 'only the message line');
+  t.is(Error.stackTraceLimit, limit);
+  t.true(new SkeinError('internal', 'x').stack!.split('\n').length > 1);
+});
