@@ -3,6 +3,7 @@
 // keeps the same entries instead of evicting each one before it comes back (least recently used did).
 import test from 'ava';
 import { ADMISSION_MARGIN, WorthPerByteCache, WORTH_HALF_LIFE_LOOKUPS } from '../../src/shard/worth-per-byte-cache.js';
+import { derivationCacheBytes } from '../../src/shard/shard-index.js';
 
 class FakeTable {
   constructor(public byteLength: number) {}
@@ -117,4 +118,10 @@ test('offer keeps computed entries while they fit, then only those asked more of
   for (let k = 0; k < 200 && outcome === 'miss'; k++) outcome = lookup('hot');
   t.is(outcome, 'hit');
   t.true(cache.byteLength <= 1000);
+});
+
+test('the derivation cache budget follows the shard size above its floor', (t) => {
+  t.is(derivationCacheBytes(0), 128 * 2 ** 20);
+  t.is(derivationCacheBytes(100_000), 128 * 2 ** 20);
+  t.is(derivationCacheBytes(1_000_000), 200_000_000);
 });
