@@ -19,8 +19,13 @@ export function bucketSort(ctx: SearchContext, rules: readonly RankingRule[], un
   const hits: RankedHit[] = [];
   const path: number[] = [];
   const emit = (docIds: ArrayLike<number>) => {
-    for (let k = 0; k < docIds.length && hits.length < hitsWanted; k++) hits.push({ docId: docIds[k]!, score: path.slice() });
+    if (docIds.length === 0) return;
+    // One array for the hits of a bucket: scores are read-only once handed out.
+    const score = path.slice();
+    for (let k = 0; k < docIds.length && hits.length < hitsWanted; k++) hits.push({ docId: docIds[k]!, score });
   };
+  /** The rules of the scoring chain starting at each depth (one array per depth, not per bucket). */
+  const chains: (readonly RankingRule[] | undefined)[] = [];
   const visit = (depth: number, bucket: roaring.RoaringBitmap32, bucketTerms: ActiveTerms): void => {
     if (hits.length >= hitsWanted || bucket.isEmpty) return;
     if (depth === rules.length) {
@@ -30,7 +35,8 @@ export function bucketSort(ctx: SearchContext, rules: readonly RankingRule[], un
     const chainEnd = endOfScoringChain(rules, depth);
     if (chainEnd > depth) {
       const isLast = chainEnd === rules.length;
-      for (const group of scoreChainGroups(ctx, rules.slice(depth, chainEnd), bucket, bucketTerms, isLast ? hitsWanted - hits.length : Infinity)) {
+      const chain = (chains[depth] ??= rules.slice(depth, chainEnd));
+      for (const group of scoreChainGroups(ctx, chain, bucket, bucketTerms, isLast ? hitsWanted - hits.length : Infinity)) {
         path.push(...group.scores);
         if (isLast) emit(group.docIds);
         else visit(chainEnd, group.bitmap(), bucketTerms);

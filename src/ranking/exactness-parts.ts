@@ -20,13 +20,16 @@ export function exactnessParts(ctx: SearchContext, universe: RoaringBitmap32, te
     exactDocs.push(docs);
   }
   // Documents that may have a field starting with the query: the rest are NO_EXACT_FIELD for sure.
-  const mayStartWithQuery = terms.every((term, k) => term === k) ? universe.clone() : new RoaringBitmap32();
+  // (The first intersection makes the bitmap narrowed in place: no copy of the universe.)
+  let mayStartWithQuery: RoaringBitmap32 | null = terms.every((term, k) => term === k) ? null : new RoaringBitmap32();
   for (const term of terms) {
-    if (mayStartWithQuery.isEmpty) break;
+    if (mayStartWithQuery !== null && mayStartWithQuery.isEmpty) break;
     const docs = ctx.termExactDocsAtPosition(term, ctx.terms[term]!.position);
     if (docs === null) return null;
-    mayStartWithQuery.andInPlace(docs);
+    if (mayStartWithQuery === null) mayStartWithQuery = RoaringBitmap32.and(universe, docs);
+    else mayStartWithQuery.andInPlace(docs);
   }
+  if (mayStartWithQuery === null) return null;
   const byScore = new Map<number, RoaringBitmap32>();
   const addTo = (score: number, docs: RoaringBitmap32) => {
     const slot = byScore.get(score);

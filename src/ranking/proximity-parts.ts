@@ -3,7 +3,7 @@
 // postings, so when two common words share most of a shard only the rest is ever read, and only when
 // those buckets hold too few hits (score-chain.ts).
 import roaring from 'roaring';
-import { partsBySum, type OrderedPart } from './score-layers.js';
+import { partsBySum, type BoundedClass, type OrderedPart } from './score-layers.js';
 import type { ActiveTerms, SearchContext } from './search-context.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -35,7 +35,7 @@ function* adjacentThenLater(ctx: SearchContext, terms: ActiveTerms, universe: Ro
   yield adjacent;
   if (adjacent.docs.size === universe.size) return;
   const remaining = RoaringBitmap32.andNot(universe, adjacent.docs);
-  yield* partsAfterAdjacent(ctx, terms, remaining) ?? [{ docs: remaining, score: null }];
+  yield* partsAfterAdjacent(ctx, terms, remaining) ?? [restPart(ctx, terms, remaining)];
 }
 
 /**
@@ -63,8 +63,45 @@ function partsAfterAdjacent(ctx: SearchContext, terms: ActiveTerms, remaining: R
   const parts: OrderedPart[] = [];
   if (!onePairAtTwo.isEmpty) parts.push({ docs: onePairAtTwo, score: pairs + 1 });
   const rest = RoaringBitmap32.andNot(remaining, onePairAtTwo);
-  if (!rest.isEmpty) parts.push({ docs: rest, score: null });
+  if (!rest.isEmpty) parts.push(restPart(ctx, terms, rest));
   return parts;
+}
+
+/**
+ * The documents after those with every pair adjacent and those with exactly one pair at 2: each
+ * scores at least pairs + 2. With two pairs or more, their lower bounds tell more (restClasses).
+ */
+function restPart(ctx: SearchContext, terms: ActiveTerms, rest: RoaringBitmap32): OrderedPart {
+  return terms.length < 3 ? { docs: rest, score: null } : { docs: rest, score: null, lowerBounds: () => restClasses(ctx, terms, rest) };
+}
+
+/**
+ * `rest` (documents scoring at least pairs + 2) by a lower bound of the score: each pair's cost is at
+ * least 1, at least 2 when the pair lookups tell it is not 1, at least 3 when they tell it is not 2;
+ * settled from the pair tables and this search's earlier lookups, reading no document (documents
+ * with a rare word of a pair count as 1 for it). Three terms whose best documents have one pair
+ * adjacent and one at 4 no longer read the documents where both pairs are far (most of them).
+ */
+export function restClasses(ctx: SearchContext, terms: ActiveTerms, rest: RoaringBitmap32): BoundedClass[] {
+  const pairs = terms.length - 1;
+  // byCost[bound - 1] per pair: at least 1, at least 2, at least 3.
+  const costs: RoaringBitmap32[][] = [];
+  for (let k = 1; k < terms.length; k++) {
+    const adjacent = ctx.termPairDocsSettled?.(terms[k - 1]!, terms[k]!, 1, rest) ?? null;
+    const close = adjacent === null ? null : ctx.termPairDocsSettled!(terms[k - 1]!, terms[k]!, 2, rest);
+    if (adjacent === null || close === null) return [{ docs: rest, atLeast: pairs + 2 }];
+    const maybeOne = RoaringBitmap32.or(adjacent.within, adjacent.unsettled);
+    const maybeTwo = RoaringBitmap32.or(close.within, close.unsettled);
+    maybeTwo.andNotInPlace(maybeOne);
+    const atLeastThree = RoaringBitmap32.andNot(rest, maybeOne);
+    atLeastThree.andNotInPlace(maybeTwo);
+    costs.push([maybeOne, maybeTwo, atLeastThree]);
+  }
+  // Every document has a class per pair, so the sums up to 2 per pair cover the rest (a part of
+  // unknown sum, were the lookups to disagree, would only be bound by pairs + 2: sorted in its place).
+  return partsBySum(rest, costs, 2 * pairs)
+    .map((part) => ({ docs: part.docs, atLeast: Math.max(pairs + 2, part.score === null ? 0 : part.score + pairs) }))
+    .sort((a, b) => a.atLeast - b.atLeast);
 }
 
 /** The documents of `universe` where every consecutive pair costs at most `cost`, narrowed pair by pair (each lookup reads less). */

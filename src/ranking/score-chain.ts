@@ -2,11 +2,10 @@
 // once, given one score per rule, and the documents are grouped by equal score vectors in
 // ascending order — exactly the buckets the rules would have produced one after the other.
 import roaring from 'roaring';
-import { TIMED_OUT_SCORE, type RankingRule } from './ranking-rule.js';
+import type { RankingRule } from './ranking-rule.js';
 import type { ActiveTerms, SearchContext } from './search-context.js';
 import type { OrderedPart } from './score-layers.js';
-import { orderByScores } from './score-order.js';
-import { SmallestValues } from './smallest-values.js';
+import { byAscendingId, groupsInOrder, ScoredRun } from './scored-run.js';
 
 const { RoaringBitmap32 } = roaring;
 
@@ -17,7 +16,6 @@ export interface ScoreGroup {
   bitmap(): roaring.RoaringBitmap32;
 }
 
-const DEADLINE_CHECK_EVERY = 512;
 /**
  * Universes this small are read document by document (~1 µs each) rather than split, unless the
  * rule says otherwise (RankingRule.readDirectlyMax): the postings a split needs can cost more. The
@@ -55,7 +53,9 @@ export function* scoreChainGroups(ctx: SearchContext, rules: readonly RankingRul
   let remaining = needed;
   for (const part of split.parts) {
     const groups = part.score === null
-      ? scoreEveryDocument(ctx, rules, part.docs.toUint32Array(), terms, remaining)
+      ? (part.lowerBounds !== undefined && worthReadingByClass(part.docs.size, remaining)
+        ? scoreBoundedClasses(ctx, rules, part, terms, remaining)
+        : scoreEveryDocument(ctx, rules, part.docs.toUint32Array(), terms, remaining))
       : scoreChainGroups(ctx, rules.map((rule, r) => (r === split.ruleIndex ? constantRule(rule, part.score!) : rule)), part.docs, terms, remaining);
     for (const group of groups) {
       remaining -= group.docIds.length;
@@ -63,6 +63,17 @@ export function* scoreChainGroups(ctx: SearchContext, rules: readonly RankingRul
     }
     if (remaining <= 0) return;
   }
+}
+
+/**
+ * Parts of unknown score this large, of which at most a quarter is needed, are read class by class
+ * (OrderedPart.lowerBounds): working the classes out costs lookups (proximity's: four pair lookups per
+ * pair of terms), which reading a few hundred documents costs too.
+ */
+export const READ_BY_CLASS_MIN = 128;
+
+function worthReadingByClass(size: number, needed: number): boolean {
+  return size >= READ_BY_CLASS_MIN && needed * 4 <= size;
 }
 
 /**
@@ -135,52 +146,48 @@ function constantRule(rule: RankingRule, score: number): RankingRule {
 
 function* scoreEveryDocument(ctx: SearchContext, rules: readonly RankingRule[], docIds: Uint32Array,
   terms: ActiveTerms, needed: number): Generator<ScoreGroup> {
-  const width = rules.length;
-  const constants = rules.map((rule) => rule.constantScore?.(ctx, terms) ?? null);
-  const scored = constants.some((constant) => constant === null);
-  const scores = new Float64Array(docIds.length * width);
-  const profileAt = scored ? ctx.profilesOf?.(docIds) ?? ((index: number) => ctx.profile(docIds[index]!)) : null;
-  // The first rule that reads decides first (the ones before it are constant): a document it puts
-  // behind `needed` others cannot be among the best, so the later rules skip it (its entries stay 0:
-  // its vector is still above those documents', and it is never handed out).
-  const lead = constants.indexOf(null);
-  const bound = lead >= 0 && needed < docIds.length ? new SmallestValues(needed) : null;
-  let timedOut = false;
-  for (let i = 0; i < docIds.length; i++) {
-    if (!timedOut && i % DEADLINE_CHECK_EVERY === DEADLINE_CHECK_EVERY - 1 && Date.now() > ctx.deadline) timedOut = true;
-    const at = i * width;
-    if (timedOut || profileAt === null) {
-      for (let r = 0; r < width; r++) scores[at + r] = timedOut ? TIMED_OUT_SCORE : constants[r]!;
-      continue;
-    }
-    const profile = profileAt(i);
-    for (let r = 0; r < lead; r++) scores[at + r] = constants[r]!;
-    const leadScore = rules[lead]!.scoreDocument!(ctx, profile, terms);
-    scores[at + lead] = leadScore;
-    if (bound !== null && !bound.offer(leadScore)) continue;
-    for (let r = lead + 1; r < width; r++) scores[at + r] = constants[r] ?? rules[r]!.scoreDocument!(ctx, profile, terms);
+  const run = new ScoredRun(ctx, rules, terms, docIds.length, needed);
+  let groups: ScoreGroup[];
+  try {
+    run.read(docIds);
+    groups = groupsInOrder(run.scores, rules.length, docIds, needed);
+  } finally {
+    run.release();
   }
-  const order = orderByScores(scores, width, docIds.length, needed);
-  let k = 0;
-  while (k < order.length) {
-    let end = k + 1;
-    while (end < order.length && sameScores(scores, width, order[k]!, order[end]!)) end++;
-    const group = new Uint32Array(end - k);
-    for (let g = k; g < end; g++) group[g - k] = docIds[order[g]!]!;
-    const first = order[k]! * width;
-    // A plain loop: Array.from of a subarray (a typed array object and an iterator per group) showed in profiles.
-    const groupScores = new Array<number>(width);
-    for (let r = 0; r < width; r++) groupScores[r] = scores[first + r]!;
-    yield {
-      scores: groupScores,
-      docIds: group,
-      bitmap: () => new RoaringBitmap32(group),
-    };
-    k = end;
-  }
+  yield* groups;
 }
 
-function sameScores(scores: Float64Array, width: number, a: number, b: number): boolean {
-  for (let r = 0; r < width; r++) if (scores[a * width + r] !== scores[b * width + r]) return false;
-  return true;
+/**
+ * A part of unknown score read class by class (OrderedPart.lowerBounds): a class whose bound is above
+ * the lead score of `needed` documents already read cannot hold any of the best `needed`, nor can
+ * the classes after it (higher bounds), so they are never read. The groups are those of reading the
+ * whole part (the documents left out are behind `needed` others in the lead rule alone).
+ */
+function* scoreBoundedClasses(ctx: SearchContext, rules: readonly RankingRule[], part: OrderedPart, terms: ActiveTerms,
+  needed: number): Generator<ScoreGroup> {
+  const classes = part.lowerBounds!();
+  const run = new ScoredRun(ctx, rules, terms, part.docs.size, needed);
+  let groups: ScoreGroup[];
+  try {
+    const read: Uint32Array[] = [];
+    for (const boundedClass of classes) {
+      // Past the deadline the rest is read as timed out (nothing read), as scoreEveryDocument does.
+      if (!run.timedOut && boundedClass.atLeast > run.leadBound()) break;
+      const docIds = boundedClass.docs.toUint32Array();
+      run.read(docIds);
+      read.push(docIds);
+    }
+    if (read.length === 1) {
+      groups = groupsInOrder(run.scores, rules.length, read[0]!, needed);
+    } else {
+      // Rows in ascending id order, so that ties between equal vectors fall to the lower id as elsewhere.
+      const { docIds, scores } = byAscendingId(read, run.scores, rules.length);
+      groups = groupsInOrder(scores, rules.length, docIds, needed);
+    }
+  } finally {
+    run.release();
+  }
+  yield* groups;
 }
+
+

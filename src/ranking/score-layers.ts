@@ -10,6 +10,19 @@ type RoaringBitmap32 = roaring.RoaringBitmap32;
 export interface OrderedPart {
   docs: RoaringBitmap32;
   score: number | null;
+  /**
+   * Optional with score null: the part's documents in classes (disjoint, together the part) by a
+   * lower bound of the rule's score, ascending bounds, worked out from bitmaps when called. Reading
+   * class after class, the score chain stops before a class whose bound is above the score of as many
+   * documents as it needs (score-chain.ts): those documents never make the hits.
+   */
+  lowerBounds?: () => BoundedClass[];
+}
+
+/** Documents each scoring at least `atLeast` with the rule (see OrderedPart.lowerBounds). */
+export interface BoundedClass {
+  docs: RoaringBitmap32;
+  atLeast: number;
 }
 
 /**

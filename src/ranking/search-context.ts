@@ -24,6 +24,12 @@ export interface SearchContext {
    * or right just before left). Null when the shard cannot tell without reading every document.
    */
   termPairDocsWithin?(left: number, right: number, cost: 1 | 2, universe: roaring.RoaringBitmap32): roaring.RoaringBitmap32 | null;
+  /**
+   * Optional with termPairDocsWithin, reading no document: the documents of `universe` known to have
+   * the pair within `cost`, and those whose cost only reading them would tell (the others' cost is
+   * above `cost`). Null when the shard cannot tell.
+   */
+  termPairDocsSettled?(left: number, right: number, cost: 1 | 2, universe: roaring.RoaringBitmap32): { within: roaring.RoaringBitmap32; unsettled: roaring.RoaringBitmap32 } | null;
   /** Optional: the documents holding the term exactly (its own word, no typo, no prefix extension); null for phrases. */
   termExactDocs?(term: number): roaring.RoaringBitmap32 | null;
   /** Optional: the same at one position within a field; null when the position is past the postings' limit. */
@@ -39,7 +45,8 @@ export interface SearchContext {
   profile(docId: number): DocMatchProfile;
   /**
    * Optional: a reader of the profiles of `docIds` by index, for reading many documents in a row (it
-   * may look them all up at once, which is faster); same profiles as profile(), same reuse rule.
+   * may look them all up at once, which is faster); same profiles as profile(), same reuse rule. The
+   * reader is valid until the next call of profilesOf.
    */
   profilesOf?(docIds: Uint32Array): (index: number) => DocMatchProfile;
   /** Number of indexed words in one field (by ordinal) of the document. */

@@ -44,6 +44,15 @@ export class SmallestValues {
     return true;
   }
 
+  /**
+   * Once k values were offered, the largest of the k smallest (a value above it can no longer be
+   * among them); Infinity before. With k = 0, -Infinity (nothing is ever among them).
+   */
+  get largestKept(): number {
+    if (this.k === 0) return -Infinity;
+    return this.size < this.k ? Infinity : this.heap[0]!;
+  }
+
   /** The k smallest values offered (fewer when fewer were), unordered; a view valid until the next offer. */
   values(): Float64Array {
     return this.heap.subarray(0, this.size);

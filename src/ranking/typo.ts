@@ -22,6 +22,12 @@ export class TypoRule implements RankingRule {
     this.next = 0;
     this.timedOut = false;
     this.startUniverse = universe;
+    // One term over its own documents (a one-word query): its typo classes are the layers as they are
+    // (disjoint, covering them; shared and read-only, as buckets are): no copy, no intersection.
+    if (terms.length === 1 && universe === ctx.termDocs(terms[0]!) && Date.now() <= ctx.deadline) {
+      this.layers = ctx.termDocsByTypo(terms[0]!).slice();
+      return;
+    }
     // layers[c] = documents whose typos over the terms seen so far total c.
     let layers: RoaringBitmap32[] = [universe.clone()];
     for (const term of terms) {

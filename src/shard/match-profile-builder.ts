@@ -6,6 +6,10 @@ import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from './f
 let sharedSlots = new Int32Array(0);
 let sharedMembers = new Int32Array(0);
 let sharedSlotsInUse = false;
+/** The shared lookup's per-slot arrays, kept with their capacity (a short prefix adds thousands of words: growing them per query was most of a search's garbage). */
+let sharedFirstEntries = new Int32Array(1024);
+const sharedMoreEntries: (number[] | undefined)[] = [];
+let sharedTouched = new Int32Array(1024);
 
 /**
  * Which terms each word stands for, read once per token of every scored document, so it is a
@@ -20,11 +24,13 @@ export class WordLookup {
   /**
    * firstEntries[slot]: packed term * 8 + typos * 2 + (exact ? 0 : 1); moreEntries[slot]: the others,
    * for the rare word standing for several terms (an array per word was most of a query's garbage).
+   * Entries from slotCount on are left over from other lookups.
    */
-  readonly firstEntries: number[] = [];
-  readonly moreEntries: (number[] | undefined)[] = [];
-  /** Word ids with a slot, to clear the shared table on release. */
-  private readonly touched: number[] = [];
+  firstEntries: Int32Array;
+  readonly moreEntries: (number[] | undefined)[];
+  private slotCount = 0;
+  /** Word ids with a slot (touched[0, slotCount)), to clear the shared table on release. */
+  private touched: Int32Array;
   private readonly shared: boolean;
 
   /**
@@ -41,34 +47,57 @@ export class WordLookup {
       sharedSlotsInUse = true;
       this.slots = sharedSlots;
       this.members = sharedMembers;
+      this.firstEntries = sharedFirstEntries;
+      this.moreEntries = sharedMoreEntries;
+      this.touched = sharedTouched;
     } else {
       this.slots = new Int32Array(vocabularySize).fill(-1);
       this.members = new Int32Array((vocabularySize >>> 5) + 1);
+      this.firstEntries = new Int32Array(16);
+      this.moreEntries = [];
+      this.touched = new Int32Array(16);
     }
   }
 
   add(wordId: number, term: number, typos: number, exact: boolean): void {
     let slot = this.slots[wordId]!;
     if (slot < 0) {
-      slot = this.firstEntries.length;
+      slot = this.slotCount++;
+      if (slot === this.firstEntries.length) this.grow();
       this.slots[wordId] = slot;
       this.members[wordId >>> 5] |= 1 << (wordId & 31);
-      this.firstEntries.push(term * 8 + typos * 2 + (exact ? 0 : 1));
-      this.moreEntries.push(undefined);
-      this.touched.push(wordId);
+      this.firstEntries[slot] = term * 8 + typos * 2 + (exact ? 0 : 1);
+      this.moreEntries[slot] = undefined;
+      this.touched[slot] = wordId;
       return;
     }
     (this.moreEntries[slot] ??= []).push(term * 8 + typos * 2 + (exact ? 0 : 1));
   }
 
+  private grow(): void {
+    const firstEntries = new Int32Array(this.firstEntries.length * 2);
+    firstEntries.set(this.firstEntries);
+    const touched = new Int32Array(this.touched.length * 2);
+    touched.set(this.touched);
+    this.firstEntries = firstEntries;
+    this.touched = touched;
+    if (this.shared) {
+      sharedFirstEntries = firstEntries;
+      sharedTouched = touched;
+    }
+  }
+
   /** Gives the shared table back (cleared); the lookup must not be used afterwards. */
   release(): void {
     if (!this.shared) return;
-    for (const wordId of this.touched) {
+    for (let slot = 0; slot < this.slotCount; slot++) {
+      const wordId = this.touched[slot]!;
       this.slots[wordId] = -1;
       this.members[wordId >>> 5] = 0;
+      // Other lookups' arrays of several terms are not kept alive.
+      if (this.moreEntries[slot] !== undefined) this.moreEntries[slot] = undefined;
     }
-    this.touched.length = 0;
+    this.slotCount = 0;
     sharedSlotsInUse = false;
   }
 
@@ -108,9 +137,10 @@ let offsetsTouchSum = 0;
  * the caches), where building one profile after the other waits for each miss in turn. Profiles
  * then cost about half (measured on the bench's 100k movies; touching every cache line was slower).
  */
-export function documentOffsets(forward: ForwardIndex, docIds: Uint32Array): Int32Array {
+export function documentOffsets(forward: ForwardIndex, docIds: Uint32Array, into?: Int32Array): Int32Array {
   const data = forward.arena;
-  const offsets = new Int32Array(docIds.length);
+  // `into` when long enough (a reader's array reused run after run): entries past docIds.length are left as they were.
+  const offsets = into !== undefined && into.length >= docIds.length ? into : new Int32Array(docIds.length);
   let sum = 0;
   for (let i = 0; i < docIds.length; i++) {
     const offset = forward.offsetOf(docIds[i]!);
@@ -129,23 +159,28 @@ export function buildProfileAt(data: Uint32Array, offset: number, docId: number,
   into: DocMatchProfile): DocMatchProfile {
   into.docId = docId;
   const counts = into.counts;
-  counts.fill(0);
+  // A loop, not fill(): a profile has a handful of terms, and the builtin's call cost more than that.
+  for (let term = 0; term < counts.length; term++) counts[term] = 0;
   if (offset < 0) return into;
   const occurrences = into.occurrences;
-  const tokenCount = tokenCountAt(data, offset);
   const start = tokensStartAt(data, offset);
+  const end = start + tokenCountAt(data, offset) * 2;
+  const members = words.members;
+  const memberWords = members.length;
   const firstEntries = words.firstEntries;
   const moreEntries = words.moreEntries;
-  for (let k = 0; k < tokenCount; k++) {
-    const wordId = data[start + k * 2]!;
-    if (!words.has(wordId)) continue;
+  // The set test inlined (this loop runs for every token of every scored document; most are no query word).
+  for (let at = start; at < end; at += 2) {
+    const wordId = data[at]!;
+    const memberWord = wordId >>> 5;
+    if (memberWord >= memberWords || (members[memberWord]! & (1 << (wordId & 31))) === 0) continue;
     const slot = words.slotOf(wordId);
-    const packed = data[start + k * 2 + 1]!;
+    const packed = data[at + 1]!;
     const field = packed >>> 16;
     const position = packed & 0xffff;
     const rank = fieldRankAt(data, offset, field);
     const entry = firstEntries[slot]!;
-    // addOccurrence inlined: this loop runs for every token of every scored document.
+    // addOccurrence inlined.
     const term = entry >> 3;
     const list = occurrences[term]!;
     const count = counts[term]!;
@@ -157,7 +192,8 @@ export function buildProfileAt(data: Uint32Array, offset: number, docId: number,
     if (more === undefined) continue;
     for (const other of more) addOccurrence(into, other >> 3, packOccurrence(field, position, rank, (other >> 1) & 3, (other & 1) === 0));
   }
-  for (const phrase of phrases) {
+  for (let p = 0; p < phrases.length; p++) {
+    const phrase = phrases[p]!;
     for (const key of phraseStarts(data, offset, phrase.wordIds)) {
       const field = key >>> 16;
       addOccurrence(into, phrase.term, packOccurrence(field, key & 0xffff, fieldRankAt(data, offset, field), 0, true));

@@ -44,6 +44,31 @@ export interface PairSide {
   prefix?: string;
 }
 
+/**
+ * What pairDocsWithin gathers for one pair of sides whatever the universe (the runs of the whole
+ * shard), and the documents it read: kept by the caller for the next lookups of that pair, which
+ * then cost an intersection (proximity asks for a pair up to five times per search: within cost 1
+ * and 2, on narrower universes), as long as the documents do not change.
+ */
+export interface PairLookupMemo {
+  frequentLeft?: readonly number[];
+  frequentRight?: readonly number[];
+  /** [cost]: what the lookups of that cost found so far. */
+  byCost: (PairLookup | undefined)[];
+}
+
+interface PairLookup {
+  /** The prefix table the lookup used (null: none). */
+  prefixTable: PairTable | null;
+  /** The documents within the cost from the tables. */
+  docs: RoaringBitmap32;
+  /** The documents to read (not in `docs`): changed since the build, or holding a rare word of a side. */
+  toRead: RoaringBitmap32;
+  /** The documents of toRead read so far, and those of them found within the cost. */
+  read: RoaringBitmap32;
+  readWithin: RoaringBitmap32;
+}
+
 export class NearPairPostings extends BuiltOverDocuments {
   private slotOfWord = new Int32Array(0);
   private slotCount = 0;
@@ -163,17 +188,70 @@ export class NearPairPostings extends BuiltOverDocuments {
    * followed at the next position of its field by a word of `right`, or one word of both sides;
    * 2 = also one position between them, or `right` just before `left`.
    */
-  pairDocsWithin(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32): RoaringBitmap32 {
+  pairDocsWithin(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32, memo?: PairLookupMemo): RoaringBitmap32 {
+    const { within: found, unsettled: toRead, lookup } = this.settledWithin(cost, left, right, universe, memo, true);
+    for (const docId of toRead) {
+      if (!pairCostAtMost(this.forward, docId, cost, left.set, right.set)) continue;
+      found.add(docId);
+      lookup.readWithin.add(docId);
+    }
+    lookup.read.orInPlace(toRead);
+    return found;
+  }
+
+  /**
+   * pairDocsWithin without reading any document: the documents of `universe` the tables (or this
+   * search's earlier reads, through `memo`) put within `cost`, and those only reading would tell.
+   */
+  pairDocsSettled(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32, memo?: PairLookupMemo): { within: RoaringBitmap32; unsettled: RoaringBitmap32 } {
+    // Reads nothing, so it adds nothing to a prefix's worth (it would build more prefix tables).
+    const { within, unsettled } = this.settledWithin(cost, left, right, universe, memo, false);
+    return { within, unsettled };
+  }
+
+  private settledWithin(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32, memo: PairLookupMemo | undefined,
+    countsReads: boolean): { within: RoaringBitmap32; unsettled: RoaringBitmap32; lookup: PairLookup } {
     this.buildIfStale();
-    const frequentLeft = left.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
-    const frequentRight = right.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
+    const frequentLeft = memo?.frequentLeft ?? left.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
+    const frequentRight = memo?.frequentRight ?? right.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
+    const prefixTable = right.prefix === undefined || frequentRight.length === right.wordIds.length ? null : this.prefixTableOf(right, universe, countsReads);
+    let lookup = memo?.byCost[cost];
+    // A prefix table built since (its reads paid for it) changes what the tables hold: gathered again.
+    if (lookup === undefined || lookup.prefixTable !== prefixTable) {
+      // Pairs with a rare word, and changed documents, are not in the tables: those documents are read.
+      const toRead = this.changes.changed.clone();
+      if (frequentLeft.length < left.wordIds.length) toRead.orInPlace(this.rareDocsOf(left.wordIds));
+      if (frequentRight.length < right.wordIds.length) {
+        toRead.orInPlace(prefixTable === null ? this.rareDocsOf(right.wordIds) : this.uncoveredRareDocsOf(right.wordIds, right.prefix!));
+      }
+      const docs = this.tablesDocsWithin(cost, left, right, frequentLeft, frequentRight, prefixTable);
+      toRead.andNotInPlace(docs);
+      lookup = { prefixTable, docs, toRead, read: new RoaringBitmap32(), readWithin: new RoaringBitmap32() };
+      if (memo !== undefined) {
+        memo.frequentLeft = frequentLeft;
+        memo.frequentRight = frequentRight;
+        memo.byCost[cost] = lookup;
+      }
+    }
+    const within = RoaringBitmap32.and(lookup.docs, universe);
+    const unsettled = RoaringBitmap32.and(lookup.toRead, universe);
+    if (!lookup.read.isEmpty) {
+      // Read by an earlier lookup of this search: its answer stands.
+      within.orInPlace(RoaringBitmap32.and(lookup.readWithin, unsettled));
+      unsettled.andNotInPlace(lookup.read);
+    }
+    return { within, unsettled, lookup };
+  }
+
+  /** The documents the tables (and words standing for both sides) put within `cost`, whatever the universe; unchanged documents only. */
+  private tablesDocsWithin(cost: 1 | 2, left: PairSide, right: PairSide, frequentLeft: readonly number[], frequentRight: readonly number[],
+    prefixTable: PairTable | null): RoaringBitmap32 {
     const runs: (Uint32Array | RoaringBitmap32)[] = [];
     this.collectRuns(this.tables[0]!, frequentLeft, frequentRight, runs);
     if (cost === 2) {
       this.collectRuns(this.tables[1]!, frequentLeft, frequentRight, runs);
       this.collectRuns(this.tables[0]!, frequentRight, frequentLeft, runs);
     }
-    const prefixTable = right.prefix === undefined || frequentRight.length === right.wordIds.length ? null : this.prefixTableOf(right, universe);
     if (prefixTable !== null) this.collectPrefixRuns(prefixTable, cost, frequentLeft, runs);
     // One bitmap from all the runs (a bitmap per short run was most of the garbage of a query); long runs come as bitmaps.
     const bitmaps = runs.filter((run): run is RoaringBitmap32 => !(run instanceof Uint32Array));
@@ -181,16 +259,6 @@ export class NearPairPostings extends BuiltOverDocuments {
     for (const run of runs) if (run instanceof Uint32Array) found.addMany(run);
     found.andNotInPlace(this.changes.changed);
     for (const wordId of left.wordIds) if (right.set[wordId] === 1) found.orInPlace(this.vocabulary.docs(wordId));
-    found.andInPlace(universe);
-    // Pairs with a rare word, and changed documents, are not in the tables: read those documents.
-    const toRead = RoaringBitmap32.and(universe, this.changes.changed);
-    if (frequentLeft.length < left.wordIds.length) toRead.orInPlace(this.rareDocsOf(left.wordIds));
-    if (frequentRight.length < right.wordIds.length) {
-      toRead.orInPlace(prefixTable === null ? this.rareDocsOf(right.wordIds) : this.uncoveredRareDocsOf(right.wordIds, right.prefix!));
-    }
-    toRead.andInPlace(universe);
-    toRead.andNotInPlace(found);
-    for (const docId of toRead) if (pairCostAtMost(this.forward, docId, cost, left.set, right.set)) found.add(docId);
     return found;
   }
 
@@ -205,10 +273,10 @@ export class NearPairPostings extends BuiltOverDocuments {
   }
 
   /** The prefix side's table, when it has one or the reads of its rare words' documents have paid for one. */
-  private prefixTableOf(side: PairSide, universe: RoaringBitmap32): PairTable | null {
+  private prefixTableOf(side: PairSide, universe: RoaringBitmap32, countsReads = true): PairTable | null {
     const rareDocs = this.rareDocsOf(side.wordIds);
     return this.prefixTables.tableOf(side.prefix!, side.wordIds, { slotOfWord: this.slotOfWord, slotCount: this.slotCount },
-      universe.andCardinality(rareDocs), rareDocs.size);
+      countsReads ? universe.andCardinality(rareDocs) : 0, rareDocs.size);
   }
 
   /** The runs of the left words followed (cost 2: or preceded) by a rare word of the prefix. */

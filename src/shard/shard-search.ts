@@ -18,7 +18,8 @@ import { docsMatchingAll, termRemovalSteps } from '../ranking/words.js';
 import { buildProfile, buildProfileAt, documentHasPhrase, documentOffsets, fieldWordCount, WordLookup, type PhraseOfTerm } from './match-profile-builder.js';
 import type { ShardIndex } from './shard-index.js';
 import type { TokenKeyPostings } from './token-key-postings.js';
-import type { PairSide } from './near-pair-postings.js';
+import type { PairLookupMemo, PairSide } from './near-pair-postings.js';
+import { remeasureSharedPairMemo, sharedPairMemo } from './shared-pair-memos.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -128,6 +129,9 @@ function unionByKey(postings: TokenKeyPostings, derivations: TermDerivations): R
   return byKey;
 }
 
+/** The arena offsets of the last profilesOf, reused (searches of a thread run one at a time; readers do not overlap). */
+let spareOffsets: Int32Array = new Int32Array(1024);
+
 /** Cleared word-membership arrays for the next searches of this thread (searches run one at a time). */
 const spareWordSets: Uint8Array[] = [];
 const MAX_SPARE_WORD_SETS = 16;
@@ -152,13 +156,15 @@ class ShardSearchContext implements SearchContext {
    * bitmaps alone, and a short prefix adds thousands of words.
    */
   private wordLookup: WordLookup | null = null;
-  private readonly scratch: DocMatchProfile;
+  /** The profile read documents fill, made on the first document read (many searches settle from bitmaps alone). */
+  private scratchProfile: DocMatchProfile | null = null;
   private readonly phrases: PhraseOfTerm[] = [];
   private readonly wordSets: Uint8Array[] = [];
+  /** Per pair of terms, what its pair lookups gather whatever the universe (see PairLookupMemo). */
+  private readonly pairMemos = new Map<number, PairLookupMemo>();
 
   constructor(private readonly shard: ShardIndex, readonly terms: readonly QueryTerm[], readonly deadline: number,
     private readonly bitmapBuckets: boolean) {
-    this.scratch = emptyProfile(terms.length);
     const keyRuns = multiWordSynonyms(terms, shard.config.synonyms);
     terms.forEach((term, index) => (term.kind === 'word' ? this.matchWord(index, term.word, term.isPrefix, keyRuns.get(index)) : this.matchPhrase(index, term.words)));
   }
@@ -211,7 +217,42 @@ class ShardSearchContext implements SearchContext {
     const leftSide = this.pairSide(left);
     const rightSide = this.pairSide(right);
     if (leftSide === null || rightSide === null) return null;
-    return this.shard.nearPairs.pairDocsWithin(cost, leftSide, rightSide, universe);
+    const memo = this.pairMemo(left, right);
+    const before = memo.byCost[cost];
+    const found = this.shard.nearPairs.pairDocsWithin(cost, leftSide, rightSide, universe, memo);
+    if (memo.byCost[cost] !== before) this.remeasure(left, right, memo);
+    return found;
+  }
+
+  termPairDocsSettled(left: number, right: number, cost: 1 | 2, universe: RoaringBitmap32): { within: RoaringBitmap32; unsettled: RoaringBitmap32 } | null {
+    const leftSide = this.pairSide(left);
+    const rightSide = this.pairSide(right);
+    if (leftSide === null || rightSide === null) return null;
+    const memo = this.pairMemo(left, right);
+    const before = memo.byCost[cost];
+    const settled = this.shard.nearPairs.pairDocsSettled(cost, leftSide, rightSide, universe, memo);
+    if (memo.byCost[cost] !== before) this.remeasure(left, right, memo);
+    return settled;
+  }
+
+  /** A shared memo that gathered a cost is counted anew (its bitmaps are its size). */
+  private remeasure(left: number, right: number, memo: PairLookupMemo): void {
+    remeasureSharedPairMemo(this.shard, this.derivations[left]!, this.derivations[right]!, memo);
+  }
+
+  /**
+   * The memo of the pair's lookups: the shard's, shared by every search with these two terms' derivations
+   * (shared-pair-memos.ts; a term with query-bound synonyms has derivations of its own each search).
+   */
+  private pairMemo(left: number, right: number): PairLookupMemo {
+    // Terms number at most a few dozen: one key per ordered pair.
+    const key = left * 1024 + right;
+    let memo = this.pairMemos.get(key);
+    if (memo === undefined) {
+      memo = sharedPairMemo(this.shard, this.derivations[left]!, this.derivations[right]!);
+      this.pairMemos.set(key, memo);
+    }
+    return memo;
   }
 
   private pairSide(term: number): PairSide | null {
@@ -256,14 +297,21 @@ class ShardSearchContext implements SearchContext {
 
   /** Not cached, and reused: valid until the next call (the bucket sort reads each document once per run of scoring rules). */
   profile(docId: number): DocMatchProfile {
-    return buildProfile(this.shard.forward, docId, this.words(), this.phrases, this.scratch);
+    return buildProfile(this.shard.forward, docId, this.words(), this.phrases, this.scratch());
   }
 
+  /** The reader it returns is valid until the next call (its offsets are the thread's, reused). */
   profilesOf(docIds: Uint32Array): (index: number) => DocMatchProfile {
-    const offsets = documentOffsets(this.shard.forward, docIds);
+    const offsets = documentOffsets(this.shard.forward, docIds, spareOffsets);
+    spareOffsets = offsets;
     const data = this.shard.forward.arena;
     const words = this.words();
-    return (index) => buildProfileAt(data, offsets[index]!, docIds[index]!, words, this.phrases, this.scratch);
+    const scratch = this.scratch();
+    return (index) => buildProfileAt(data, offsets[index]!, docIds[index]!, words, this.phrases, scratch);
+  }
+
+  private scratch(): DocMatchProfile {
+    return (this.scratchProfile ??= emptyProfile(this.terms.length));
   }
 
   private words(): WordLookup {

@@ -3,7 +3,7 @@
 // the rest (each above both). The parts after the first are lazy: no cost-2 lookup until asked for.
 import test from 'ava';
 import roaring from 'roaring';
-import { proximityParts } from '../../src/ranking/proximity-parts.js';
+import { proximityParts, restClasses } from '../../src/ranking/proximity-parts.js';
 import type { SearchContext } from '../../src/ranking/search-context.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -28,6 +28,11 @@ function contextOf(costs: number[][], termCount: number, lookups: number[]): Sea
       lookups.push(cost);
       return new RoaringBitmap32(universe.toArray().filter((docId) => costs[docId]![left]! <= cost && right === left + 1));
     },
+    // One document in five has a rare word in every pair: only reading tells its costs.
+    termPairDocsSettled: (left, right, cost, universe) => ({
+      within: new RoaringBitmap32(universe.toArray().filter((docId) => docId % 5 !== 0 && costs[docId]![left]! <= cost && right === left + 1)),
+      unsettled: new RoaringBitmap32(universe.toArray().filter((docId) => docId % 5 === 0)),
+    }),
   };
 }
 
@@ -67,4 +72,33 @@ test('proximity parts: every pair adjacent, then exactly one pair at 2, then the
     t.deepEqual(taken.map((part) => ({ score: part.score, docs: part.docs.toArray() })), wanted, `round ${round}`);
   }
   t.true(lazyRounds > 50);
+});
+
+test('proximity rest classes: disjoint, the whole rest, ascending bounds no document scores under', (t) => {
+  const random = randomFrom(77);
+  let tight = 0;
+  for (let round = 0; round < 200; round++) {
+    const termCount = 3 + Math.floor(random() * 3);
+    const pairs = termCount - 1;
+    const nearness = random();
+    const costs = Array.from({ length: DOCS }, () => Array.from({ length: pairs }, () => (random() < nearness ? 1 + Math.floor(random() * 2) : 1 + Math.floor(random() * 8))));
+    const scoreOf = (docId: number) => costs[docId]!.reduce((sum, cost) => sum + cost, 0);
+    // The rest as proximityParts leaves it: documents scoring pairs + 2 or more.
+    const rest = new RoaringBitmap32(Array.from({ length: DOCS }, (_, docId) => docId).filter((docId) => scoreOf(docId) >= pairs + 2 && random() < 0.7));
+    const terms = Array.from({ length: termCount }, (_, term) => term);
+    const classes = restClasses(contextOf(costs, termCount, []), terms, rest);
+    const seen = new RoaringBitmap32();
+    let previous = -Infinity;
+    for (const { docs, atLeast } of classes) {
+      t.true(atLeast >= previous, `round ${round}: ascending bounds`);
+      previous = atLeast;
+      t.true(seen.andCardinality(docs) === 0, `round ${round}: disjoint`);
+      seen.orInPlace(docs);
+      for (const docId of docs) t.true(scoreOf(docId) >= atLeast, `round ${round}: doc ${docId} scores ${scoreOf(docId)} < ${atLeast}`);
+      if (docs.toArray().some((docId) => scoreOf(docId) === atLeast)) tight++;
+    }
+    t.true(seen.isEqual(rest), `round ${round}: the classes are the rest`);
+  }
+  // The bounds tell apart: some class above the floor pairs + 2.
+  t.true(tight > 200);
 });

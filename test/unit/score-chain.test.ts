@@ -3,7 +3,7 @@
 // readDirectlyMax keeps small universes from being split.
 import test from 'ava';
 import roaring from 'roaring';
-import { scoreChainGroups } from '../../src/ranking/score-chain.js';
+import { READ_BY_CLASS_MIN, scoreChainGroups } from '../../src/ranking/score-chain.js';
 import type { RankingRule } from '../../src/ranking/ranking-rule.js';
 import type { OrderedPart } from '../../src/ranking/score-layers.js';
 import type { SearchContext } from '../../src/ranking/search-context.js';
@@ -161,4 +161,50 @@ test('while the postings wait for a rebuild, universes up to 256 documents are r
     [...scoreChainGroups(ctx, [countingRule([{ docs: universe, score: 0 }], pulled)], universe, [0], 5)];
     t.is(pulled.calls, stale ? 0 : 1, `stale: ${stale}`);
   }
+});
+
+test('a part of unknown score with lower-bound classes: read class by class, stopping where no class can reach the best', (t) => {
+  let state = 29;
+  const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  let skippedRounds = 0;
+  for (let round = 0; round < 200; round++) {
+    const size = READ_BY_CLASS_MIN + Math.floor(random() * 300);
+    const docIds = [...new Set(Array.from({ length: size }, () => Math.floor(random() * 5000)))].sort((a, b) => a - b);
+    const universe = new RoaringBitmap32(docIds);
+    const lead = new Map(docIds.map((docId) => [docId, Math.floor(random() * 30)]));
+    const second = new Map(docIds.map((docId) => [docId, Math.floor(random() * 2)]));
+    // Classes by a lower bound of the lead score (the score itself, or up to 2 less), in an order unrelated to ids.
+    const classOf = (docId: number) => lead.get(docId)! - Math.floor(random() * 3);
+    const classes = new Map<number, number[]>();
+    // The documents of lead score 0 are a part of known score, the others the part read by class.
+    const first = new RoaringBitmap32(docIds.filter((docId) => lead.get(docId) === 0));
+    const others = docIds.filter((docId) => lead.get(docId) !== 0);
+    for (const docId of others) {
+      const bound = Math.max(0, classOf(docId));
+      classes.set(bound, [...(classes.get(bound) ?? []), docId]);
+    }
+    const read: number[] = [];
+    const ctx = contextReading((docId) => read.push(docId));
+    const rules: RankingRule[] = [
+      {
+        name: 'bounded',
+        start: () => {},
+        nextBucket: () => null,
+        end: () => {},
+        scoreDocument: (_ctx, profile) => lead.get(profile.docId)!,
+        constantScore: () => null,
+        orderedParts: () => [...(first.isEmpty ? [] : [{ docs: first, score: 0 }]), { docs: new RoaringBitmap32(others), score: null,
+          lowerBounds: () => [...classes].sort((a, b) => a[0] - b[0]).map(([atLeast, ids]) => ({ docs: new RoaringBitmap32(ids), atLeast })) }],
+      },
+      { name: 'second', start: () => {}, nextBucket: () => null, end: () => {}, scoreDocument: (_ctx, profile) => second.get(profile.docId)!, constantScore: () => null },
+    ];
+    const needed = 1 + Math.floor(random() * docIds.length / 4);
+    const got = [...scoreChainGroups(ctx, rules, universe, [0], needed)].flatMap((group) => [...group.docIds].map((docId) => ({ docId, score: group.scores })));
+    const expected = docIds.map((docId) => ({ docId, score: [lead.get(docId)!, second.get(docId)!] }))
+      .sort((a, b) => a.score[0]! - b.score[0]! || a.score[1]! - b.score[1]! || a.docId - b.docId)
+      .slice(0, needed);
+    t.deepEqual(got, expected, `round ${round}`);
+    if (new Set(read).size < docIds.length) skippedRounds++;
+  }
+  t.true(skippedRounds > 100, 'classes past the bound are never read');
 });

@@ -19,3 +19,21 @@ test('offer refuses exactly the values with k strictly smaller ones before them'
     });
   }
 });
+
+test('largestKept: Infinity until k values came, then the largest of the k smallest', (t) => {
+  let state = 5;
+  const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  for (let round = 0; round < 300; round++) {
+    const k = Math.floor(random() * 6);
+    const smallest = new SmallestValues(k);
+    const seen: number[] = [];
+    for (let n = 0; n < 30; n++) {
+      const value = Math.floor(random() * 20);
+      smallest.offer(value);
+      seen.push(value);
+      const kept = [...seen].sort((a, b) => a - b).slice(0, k);
+      const expected = k === 0 ? -Infinity : kept.length < k ? Infinity : kept[k - 1]!;
+      t.is(smallest.largestKept, expected, `round ${round} k ${k}`);
+    }
+  }
+});

@@ -1,0 +1,151 @@
+// The documents of a scored run (score-chain.ts) read one by one into score vectors, and the
+// vectors' groups in ascending order.
+import roaring from 'roaring';
+import { TIMED_OUT_SCORE, type RankingRule } from './ranking-rule.js';
+import type { ActiveTerms, SearchContext } from './search-context.js';
+import type { ScoreGroup } from './score-chain.js';
+import { orderByScores } from './score-order.js';
+import { SmallestValues } from './smallest-values.js';
+
+const { RoaringBitmap32 } = roaring;
+
+const DEADLINE_CHECK_EVERY = 512;
+
+/**
+ * The score rows of the last run, given back for the next (runs of a thread do not overlap: a run
+ * hands out its groups once it is done with its rows). A run of a thousand documents took 32 KiB,
+ * much of a query's garbage.
+ */
+let spareScores: Float64Array | null = null;
+
+/** The ids of the classes read, merged in ascending order, with their score rows moved along. */
+export function byAscendingId(read: readonly Uint32Array[], scores: Float64Array, width: number): { docIds: Uint32Array; scores: Float64Array } {
+  let count = 0;
+  for (const docIds of read) count += docIds.length;
+  const rowOf = new Uint32Array(count);
+  const all = new Uint32Array(count);
+  let at = 0;
+  for (const docIds of read) {
+    all.set(docIds, at);
+    at += docIds.length;
+  }
+  // Ids are below 2 ** 32: with the row in the low bits, one double per row sorts natively (a
+  // comparator sort of a few thousand rows showed), unless the rows are too many for the bits.
+  if (count <= 2 ** 20) {
+    const keys = new Float64Array(count);
+    for (let i = 0; i < count; i++) keys[i] = all[i]! * 2 ** 20 + i;
+    keys.sort();
+    for (let i = 0; i < count; i++) rowOf[i] = keys[i]! % 2 ** 20;
+  } else {
+    for (let i = 0; i < count; i++) rowOf[i] = i;
+    rowOf.sort((a, b) => all[a]! - all[b]!);
+  }
+  const docIds = new Uint32Array(count);
+  const sorted = new Float64Array(count * width);
+  for (let i = 0; i < count; i++) {
+    const row = rowOf[i]!;
+    docIds[i] = all[row]!;
+    for (let r = 0; r < width; r++) sorted[i * width + r] = scores[row * width + r]!;
+  }
+  return { docIds, scores: sorted };
+}
+
+/**
+ * The score vectors of documents read one by one, row after row. The first rule that reads decides
+ * first (the ones before it are constant): a document it puts behind `needed` others cannot be among
+ * the best, so the later rules skip it (its entries stay 0: its vector is still above those
+ * documents', and it is never handed out).
+ */
+export class ScoredRun {
+  readonly scores: Float64Array;
+  timedOut = false;
+  private rows = 0;
+  private readonly constants: (number | null)[];
+  private readonly lead: number;
+  private readonly bound: SmallestValues | null;
+
+  constructor(private readonly ctx: SearchContext, private readonly rules: readonly RankingRule[], private readonly terms: ActiveTerms,
+    capacity: number, needed: number) {
+    const size = capacity * rules.length;
+    const spare = spareScores;
+    if (spare !== null && spare.length >= size) {
+      spareScores = null;
+      this.scores = spare;
+    } else {
+      this.scores = new Float64Array(size);
+    }
+    this.constants = rules.map((rule) => rule.constantScore?.(ctx, terms) ?? null);
+    this.lead = this.constants.indexOf(null);
+    this.bound = this.lead >= 0 && needed < capacity ? new SmallestValues(needed) : null;
+  }
+
+  /** The rows go back to the thread: the run must not be used afterwards (groups are copied out). */
+  release(): void {
+    if (spareScores === null || spareScores.length < this.scores.length) spareScores = this.scores;
+  }
+
+  /** A lead score above this cannot be among the best `needed` of the documents read so far. */
+  leadBound(): number {
+    return this.bound === null ? Infinity : this.bound.largestKept;
+  }
+
+  /** Scores the documents into the next rows. */
+  read(docIds: Uint32Array): void {
+    const { ctx, rules, terms, constants, lead, bound, scores } = this;
+    const width = rules.length;
+    const profileAt = lead >= 0 && !this.timedOut ? ctx.profilesOf?.(docIds) ?? ((index: number) => ctx.profile(docIds[index]!)) : null;
+    for (let i = 0; i < docIds.length; i++) {
+      const at = (this.rows + i) * width;
+      if (!this.timedOut && (this.rows + i) % DEADLINE_CHECK_EVERY === DEADLINE_CHECK_EVERY - 1 && Date.now() > ctx.deadline) this.timedOut = true;
+      if (this.timedOut || profileAt === null) {
+        for (let r = 0; r < width; r++) scores[at + r] = this.timedOut ? TIMED_OUT_SCORE : constants[r]!;
+        continue;
+      }
+      const profile = profileAt(i);
+      for (let r = 0; r < lead; r++) scores[at + r] = constants[r]!;
+      const leadScore = rules[lead]!.scoreDocument!(ctx, profile, terms);
+      scores[at + lead] = leadScore;
+      if (bound !== null && !bound.offer(leadScore)) {
+        // Zeros, as a fresh array held (the rows are reused): never handed out, but ordered with the rest.
+        for (let r = lead + 1; r < width; r++) scores[at + r] = 0;
+        continue;
+      }
+      for (let r = lead + 1; r < width; r++) scores[at + r] = constants[r] ?? rules[r]!.scoreDocument!(ctx, profile, terms);
+    }
+    this.rows += docIds.length;
+  }
+}
+
+/** The groups of equal score vectors among the best `needed` rows, ascending (`docIds` ascending: row order breaks ties). */
+export function groupsInOrder(scores: Float64Array, width: number, docIds: Uint32Array, needed: number): ScoreGroup[] {
+  const order = orderByScores(scores, width, docIds.length, needed);
+  const groups: ScoreGroup[] = [];
+  let k = 0;
+  while (k < order.length) {
+    let end = k + 1;
+    while (end < order.length && sameScores(scores, width, order[k]!, order[end]!)) end++;
+    const group = new Uint32Array(end - k);
+    for (let g = k; g < end; g++) group[g - k] = docIds[order[g]!]!;
+    const first = order[k]! * width;
+    // A plain loop: Array.from of a subarray (a typed array object and an iterator per group) showed in profiles.
+    const groupScores = new Array<number>(width);
+    for (let r = 0; r < width; r++) groupScores[r] = scores[first + r]!;
+    groups.push(new ReadGroup(groupScores, group));
+    k = end;
+  }
+  return groups;
+}
+
+/** A group of read documents (a class: its bitmap() is a method, not a closure per group). */
+class ReadGroup implements ScoreGroup {
+  constructor(readonly scores: number[], readonly docIds: Uint32Array) {}
+
+  bitmap(): roaring.RoaringBitmap32 {
+    return new RoaringBitmap32(this.docIds);
+  }
+}
+
+function sameScores(scores: Float64Array, width: number, a: number, b: number): boolean {
+  for (let r = 0; r < width; r++) if (scores[a * width + r] !== scores[b * width + r]) return false;
+  return true;
+}

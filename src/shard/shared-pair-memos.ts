@@ -1,0 +1,63 @@
+// Per shard, the pair lookup memos kept across searches (near-pair-postings.ts PairLookupMemo), by
+// the two terms' derivation objects: a pair's gathered runs (and the rare documents read) depend on
+// the words and the documents alone, and a shard drops its derivations at any write, so a memo is
+// only ever found while its documents stand. Bounded by their bitmaps' bytes (measured again when a
+// lookup gathers a cost; the documents read later, a pair's few rare ones, are not). Runs on the
+// shard worker thread, one search at a time.
+import { LRUCache } from 'lru-cache';
+import type { TermDerivations } from './derivations.js';
+import type { PairLookupMemo } from './near-pair-postings.js';
+import type { ShardIndex } from './shard-index.js';
+
+const PAIR_MEMO_BYTES = 32 * 2 ** 20;
+const memosByShard = new WeakMap<ShardIndex, LRUCache<string, PairLookupMemo>>();
+const derivationIds = new WeakMap<TermDerivations, number>();
+let nextDerivationId = 0;
+
+/** The shard's memo of the pair of terms with these derivations (made empty, and kept, if none). */
+export function sharedPairMemo(shard: ShardIndex, left: TermDerivations, right: TermDerivations): PairLookupMemo {
+  const memos = memosOf(shard);
+  const key = pairKey(left, right);
+  let memo = memos.get(key);
+  if (memo === undefined) {
+    memo = { byCost: [] };
+    memos.set(key, memo);
+  }
+  return memo;
+}
+
+/** A memo that gathered a cost is counted anew (its bitmaps are its size), if still held. */
+export function remeasureSharedPairMemo(shard: ShardIndex, left: TermDerivations, right: TermDerivations, memo: PairLookupMemo): void {
+  const memos = memosOf(shard);
+  const key = pairKey(left, right);
+  if (memos.peek(key) === memo) memos.set(key, memo);
+}
+
+function memosOf(shard: ShardIndex): LRUCache<string, PairLookupMemo> {
+  let memos = memosByShard.get(shard);
+  if (memos === undefined) {
+    memos = new LRUCache<string, PairLookupMemo>({ maxSize: PAIR_MEMO_BYTES, sizeCalculation: pairMemoBytes });
+    memosByShard.set(shard, memos);
+  }
+  return memos;
+}
+
+/** A memo's bytes, at least 1 KiB (an empty one is filled by the lookup that made it). */
+function pairMemoBytes(memo: PairLookupMemo): number {
+  let bytes = 1024;
+  for (const lookup of memo.byCost) {
+    if (lookup === undefined) continue;
+    bytes += lookup.docs.getSerializationSizeInBytes('portable') + lookup.toRead.getSerializationSizeInBytes('portable');
+  }
+  return bytes;
+}
+
+function pairKey(left: TermDerivations, right: TermDerivations): string {
+  return `${derivationId(left)} ${derivationId(right)}`;
+}
+
+function derivationId(derivations: TermDerivations): number {
+  let id = derivationIds.get(derivations);
+  if (id === undefined) derivationIds.set(derivations, (id = nextDerivationId++));
+  return id;
+}
