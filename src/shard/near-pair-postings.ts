@@ -97,7 +97,7 @@ export class NearPairPostings extends BuiltOverDocuments {
     const slotCount = Math.min(frequent.length, MAX_SLOTS);
     for (let slot = 0; slot < slotCount; slot++) slotOfWord[frequent[slot]!] = slot;
     const documents = this.documents.toUint32Array();
-    const shortPrefixes = slotCount === 0 ? { prefixes: [], tableOfWord: [] } : planShortPrefixes(this.vocabulary, slotOfWord, EXACT_ATTRIBUTE_MARK, documents.length);
+    const shortPrefixes = slotCount === 0 ? { prefixes: [], tableOfWord: [] } : planShortPrefixes(this.vocabulary, slotOfWord, EXACT_ATTRIBUTE_MARK);
     yield;
     const keySpaces = [...Array.from({ length: MAX_GAP }, () => slotCount * slotCount), ...shortPrefixes.prefixes.map(() => prefixTableKeySpace(slotCount))];
     const tables = yield* PairTable.buildManySteps(keySpaces.length, keySpaces,

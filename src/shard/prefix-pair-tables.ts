@@ -35,12 +35,10 @@ export const PREFIX_TABLE_POLICY = {
  * Memory for the tables of one shard, per document of the shard, and at least `minBytes`
  * (worth-per-byte-cache.ts keeps the tables that save the most reads per byte): the tables of every
  * prefix of 1 to 4 letters of a 500,000-document shard of the bench's movies took 89 MiB, those its
- * query mix asks for at 1,000,000 documents ~165 MiB; the big 2-letter prefixes' tables the near-pair
- * build makes ahead (SHORT_PREFIX_POLICY) take ~46 MiB there, ~37 of them asked for by that mix
- * anyway (the one-letter prefixes' 98 MiB). With 96 MiB at 1,000,000 documents, the
+ * query mix asks for at 1,000,000 documents ~165 MiB. With 96 MiB at 1,000,000 documents, the
  * prefix queries spent half their time rebuilding tables.
  */
-export const PREFIX_TABLE_MEMORY = { bytesPerDocument: 200, minBytes: 96 * 2 ** 20 };
+export const PREFIX_TABLE_MEMORY = { bytesPerDocument: 176, minBytes: 96 * 2 ** 20 };
 /** A table's size before it is built, per document of the prefix's rare words (7-12 measured). */
 const ESTIMATED_BYTES_PER_DOCUMENT = 9;
 
@@ -51,21 +49,12 @@ export interface WordSlots {
 }
 
 /**
- * Prefixes of at most this many characters may get their tables with the near-pair build, in the
- * same pass over the shard (near-pair-postings.ts), instead of one pass over their rare words'
- * documents each on demand: they are the prefixes with the most documents (a one-letter prefix's
- * rare words are in most of the shard), and as-you-type queries start with them.
+ * Prefixes of at most this many characters get their tables with the near-pair build, in the same
+ * pass over the shard (near-pair-postings.ts), instead of one pass over their rare words' documents
+ * each on demand: they are the prefixes with the most documents (a one-letter prefix's rare words
+ * are in most of the shard), and as-you-type queries start with them.
  */
-export const SHORT_PREFIX_LENGTH = 2;
-/**
- * A one-letter prefix gets its table in that pass once its rare words' documents reach
- * PREFIX_TABLE_POLICY.minDocuments; a longer one only when they reach this share of the shard: a
- * table on demand reads each of those documents whole (a 2-letter prefix of the bench's movies at
- * 1,000,000 documents: ~300,000 documents, 0.2-0.5 s each, two thirds of the prefix table builds of
- * a first loop of its queries), the shared pass only adds the entries. The many smaller 2-letter
- * prefixes stay lazy: built ahead, their tables would about double the memory the pass makes.
- */
-export const SHORT_PREFIX_POLICY = { longerMinShare: 1 / 8 };
+export const SHORT_PREFIX_LENGTH = 1;
 
 /** Which short prefixes the build makes tables for, and each rare word's table per prefix length. */
 export interface ShortPrefixPlan {
@@ -84,10 +73,10 @@ export function prefixTableKeySpace(slotCount: number): number {
 }
 
 /**
- * The short prefixes whose rare words (no slot) are in enough documents (counted with repeats: an
- * upper bound; SHORT_PREFIX_POLICY), longest first.
+ * The short prefixes whose rare words (no slot) are in at least PREFIX_TABLE_POLICY.minDocuments
+ * documents (counted with repeats: an upper bound), longest first.
  */
-export function planShortPrefixes(vocabulary: Vocabulary, slotOfWord: Int32Array, skipWordsStartingWith: string, documentCount: number): ShortPrefixPlan {
+export function planShortPrefixes(vocabulary: Vocabulary, slotOfWord: Int32Array, skipWordsStartingWith: string): ShortPrefixPlan {
   const documentsOf = new Map<string, number>();
   const wordCount = vocabulary.size;
   for (let wordId = 0; wordId < wordCount; wordId++) {
@@ -101,9 +90,7 @@ export function planShortPrefixes(vocabulary: Vocabulary, slotOfWord: Int32Array
       documentsOf.set(prefix, (documentsOf.get(prefix) ?? 0) + documents);
     }
   }
-  const longerMin = Math.max(PREFIX_TABLE_POLICY.minDocuments, documentCount * SHORT_PREFIX_POLICY.longerMinShare);
-  const prefixes = [...documentsOf].filter(([prefix, documents]) => documents >= (prefix.length === 1 ? PREFIX_TABLE_POLICY.minDocuments : longerMin))
-    .map(([prefix]) => prefix)
+  const prefixes = [...documentsOf].filter(([, documents]) => documents >= PREFIX_TABLE_POLICY.minDocuments).map(([prefix]) => prefix)
     .sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
   const indexOf = new Map(prefixes.map((prefix, index) => [prefix, index]));
   const tableOfWord = Array.from({ length: SHORT_PREFIX_LENGTH }, () => new Int32Array(wordCount).fill(-1));
