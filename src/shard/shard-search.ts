@@ -214,30 +214,23 @@ class ShardSearchContext implements SearchContext {
   }
 
   termPairDocsWithin(left: number, right: number, cost: 1 | 2, universe: RoaringBitmap32): RoaringBitmap32 | null {
-    const leftSide = this.pairSide(left);
-    const rightSide = this.pairSide(right);
-    if (leftSide === null || rightSide === null) return null;
-    const memo = this.pairMemo(left, right);
-    const before = memo.byCost[cost];
-    const found = this.shard.nearPairs.pairDocsWithin(cost, leftSide, rightSide, universe, memo);
-    if (memo.byCost[cost] !== before) this.remeasure(left, right, memo);
-    return found;
+    return this.pairLookup(left, right, cost, (leftSide, rightSide, memo) => this.shard.nearPairs.pairDocsWithin(cost, leftSide, rightSide, universe, memo));
   }
 
   termPairDocsSettled(left: number, right: number, cost: 1 | 2, universe: RoaringBitmap32): { within: RoaringBitmap32; unsettled: RoaringBitmap32 } | null {
+    return this.pairLookup(left, right, cost, (leftSide, rightSide, memo) => this.shard.nearPairs.pairDocsSettled(cost, leftSide, rightSide, universe, memo));
+  }
+
+  /** A lookup of the pair through its memo; a shared memo that gathered a cost is counted anew (its bitmaps are its size). */
+  private pairLookup<T>(left: number, right: number, cost: 1 | 2, lookup: (leftSide: PairSide, rightSide: PairSide, memo: PairLookupMemo) => T): T | null {
     const leftSide = this.pairSide(left);
     const rightSide = this.pairSide(right);
     if (leftSide === null || rightSide === null) return null;
     const memo = this.pairMemo(left, right);
     const before = memo.byCost[cost];
-    const settled = this.shard.nearPairs.pairDocsSettled(cost, leftSide, rightSide, universe, memo);
-    if (memo.byCost[cost] !== before) this.remeasure(left, right, memo);
-    return settled;
-  }
-
-  /** A shared memo that gathered a cost is counted anew (its bitmaps are its size). */
-  private remeasure(left: number, right: number, memo: PairLookupMemo): void {
-    remeasureSharedPairMemo(this.shard, this.derivations[left]!, this.derivations[right]!, memo);
+    const found = lookup(leftSide, rightSide, memo);
+    if (memo.byCost[cost] !== before) remeasureSharedPairMemo(this.shard, this.derivations[left]!, this.derivations[right]!, memo);
+    return found;
   }
 
   /**

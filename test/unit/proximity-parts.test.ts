@@ -36,14 +36,20 @@ function contextOf(costs: number[][], termCount: number, lookups: number[]): Sea
   };
 }
 
+/** Each document's cost per pair of a query of `minTerms` to `minTerms` + 2 terms, mostly near or mostly far. */
+function randomPairCosts(random: () => number, minTerms: number): { termCount: number; pairs: number; costs: number[][] } {
+  const termCount = minTerms + Math.floor(random() * 3);
+  const pairs = termCount - 1;
+  const nearness = random();
+  const costs = Array.from({ length: DOCS }, () => Array.from({ length: pairs }, () => (random() < nearness ? 1 + Math.floor(random() * 2) : 1 + Math.floor(random() * 8))));
+  return { termCount, pairs, costs };
+}
+
 test('proximity parts: every pair adjacent, then exactly one pair at 2, then the rest; lazily', (t) => {
   const random = randomFrom(21);
   let lazyRounds = 0;
   for (let round = 0; round < 300; round++) {
-    const termCount = 2 + Math.floor(random() * 3);
-    const pairs = termCount - 1;
-    const nearness = random();
-    const costs = Array.from({ length: DOCS }, () => Array.from({ length: pairs }, () => (random() < nearness ? 1 + Math.floor(random() * 2) : 1 + Math.floor(random() * 8))));
+    const { termCount, pairs, costs } = randomPairCosts(random, 2);
     const universe = new RoaringBitmap32(Array.from({ length: DOCS }, (_, docId) => docId).filter(() => random() < 0.6));
     const lookups: number[] = [];
     const terms = Array.from({ length: termCount }, (_, term) => term);
@@ -78,10 +84,7 @@ test('proximity rest classes: disjoint, the whole rest, ascending bounds no docu
   const random = randomFrom(77);
   let tight = 0;
   for (let round = 0; round < 200; round++) {
-    const termCount = 3 + Math.floor(random() * 3);
-    const pairs = termCount - 1;
-    const nearness = random();
-    const costs = Array.from({ length: DOCS }, () => Array.from({ length: pairs }, () => (random() < nearness ? 1 + Math.floor(random() * 2) : 1 + Math.floor(random() * 8))));
+    const { termCount, pairs, costs } = randomPairCosts(random, 3);
     const scoreOf = (docId: number) => costs[docId]!.reduce((sum, cost) => sum + cost, 0);
     // The rest as proximityParts leaves it: documents scoring pairs + 2 or more.
     const rest = new RoaringBitmap32(Array.from({ length: DOCS }, (_, docId) => docId).filter((docId) => scoreOf(docId) >= pairs + 2 && random() < 0.7));
