@@ -6,14 +6,10 @@ import roaring from 'roaring';
 import { TypoRule } from '../../src/ranking/typo.js';
 import { bestCostParts, bestCostPartsLazily, partsBySum } from '../../src/ranking/score-layers.js';
 import type { SearchContext } from '../../src/ranking/search-context.js';
+import { randomFrom } from './seeded-lcg.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
-
-function randomFrom(seed: number): () => number {
-  let state = seed;
-  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
-}
 
 const DOCS = 400;
 

@@ -3,13 +3,9 @@
 import test from 'ava';
 import roaring from 'roaring';
 import { DENSE_UNION_MIN_LISTS, DENSE_UNION_SHARE, idSpanOf, unionOfMany } from '../../src/shard/bitmap-union.js';
+import { randomFrom } from './seeded-lcg.js';
 
 const { RoaringBitmap32 } = roaring;
-
-function randomFrom(seed: number): () => number {
-  let state = seed;
-  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
-}
 
 function lists(random: () => number, count: number, maxSize: number, span: number): roaring.RoaringBitmap32[] {
   return Array.from({ length: count }, () => new RoaringBitmap32(Array.from({ length: Math.floor(random() * maxSize) }, () => Math.floor(random() * span))));

@@ -6,16 +6,12 @@ import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import type { IndexSettings } from '../../src/settings/index-settings.js';
 import type { MatchingStrategyName } from '../../src/protocol/messages.js';
+import { randomFrom } from './seeded-lcg.js';
 
 const WORDS = ['alpha', 'alpine', 'alpaca', 'beta', 'better', 'bitter', 'gamma', 'gammon', 'delta', 'deltas', 'kappa',
   'lambda', 'lambada', 'mu', 'nu', 'pi', 'rho', 'sigma', 'tau', 'phi', 'omega', 'omicron'];
 const FIELDS = ['title', 'subtitle', 'body', 'tags', 'notes', 'extra1', 'extra2', 'extra3', 'extra4', 'extra5', 'extra6',
   'extra7', 'extra8', 'extra9', 'extra10', 'extra11', 'extra12', 'extra13', 'extra14', 'extra15', 'extra16', 'extra17', 'extra18'];
-
-function randomFrom(seed: number): () => number {
-  let state = seed;
-  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
-}
 
 /** One of 300 words each in a handful of documents; a prefix like "r1" matches a hundred of them. */
 function rareWord(random: () => number): string {

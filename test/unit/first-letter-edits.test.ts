@@ -4,11 +4,7 @@ import test from 'ava';
 import { walkFuzzy } from '../../src/shard/fuzzy-walk.js';
 import { walkFirstLetterEdits } from '../../src/shard/first-letter-edits.js';
 import { prefixRange } from '../../src/shard/lexicon.js';
-
-function randomFrom(seed: number): () => number {
-  let state = seed;
-  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
-}
+import { randomFrom } from './seeded-lcg.js';
 
 const ALPHABET = 'abcdé';
 

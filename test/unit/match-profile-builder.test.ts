@@ -6,11 +6,7 @@ import test from 'ava';
 import { ForwardIndex } from '../../src/shard/forward-index.js';
 import { buildProfile, buildProfileAt, documentOffsets, fieldWordCount, WordLookup } from '../../src/shard/match-profile-builder.js';
 import { emptyProfile, occurrencesOf, packOccurrence, type DocMatchProfile } from '../../src/ranking/match-profile.js';
-
-function randomFrom(seed: number): () => number {
-  let state = seed;
-  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
-}
+import { randomFrom } from './seeded-lcg.js';
 
 const VOCABULARY = 3000;
 

@@ -8,13 +8,9 @@ import { compileIndexConfig } from '../../src/shard/index-config.js';
 import { tokenCountAt, tokensStartAt } from '../../src/shard/forward-index.js';
 import { NearPairPostings } from '../../src/shard/near-pair-postings.js';
 import { PREFIX_TABLE_POLICY } from '../../src/shard/prefix-pair-tables.js';
+import { randomFrom } from './seeded-lcg.js';
 
 const { RoaringBitmap32 } = roaring;
-
-function randomFrom(seed: number): () => number {
-  let state = seed;
-  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
-}
 
 const COMMON = ['alpha', 'beta', 'gamma', 'delta', 'kappa'];
 

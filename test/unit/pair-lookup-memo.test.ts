@@ -6,13 +6,9 @@ import roaring from 'roaring';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import type { PairLookupMemo } from '../../src/shard/near-pair-postings.js';
+import { randomFrom } from './seeded-lcg.js';
 
 const { RoaringBitmap32 } = roaring;
-
-function randomFrom(seed: number): () => number {
-  let state = seed;
-  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
-}
 
 const COMMON = ['alpha', 'beta', 'gamma', 'delta', 'kappa'];
 

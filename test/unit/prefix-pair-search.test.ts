@@ -7,13 +7,9 @@ import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import { PREFIX_TABLE_POLICY } from '../../src/shard/prefix-pair-tables.js';
 import { defaultSettings } from '../../src/settings/index-settings.js';
+import { randomFrom } from './seeded-lcg.js';
 
 const COMMON = ['alpha', 'beta', 'gamma', 'delta', 'kappa', 'sigma'];
-
-function randomFrom(seed: number): () => number {
-  let state = seed;
-  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
-}
 
 /** Common words, and rare ones: 600 words starting with "r" (a few documents each), some with the typo-disabled field. */
 function makeDocument(random: () => number, id: number): Record<string, unknown> {

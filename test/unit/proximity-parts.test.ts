@@ -5,13 +5,9 @@ import test from 'ava';
 import roaring from 'roaring';
 import { proximityParts, restClasses } from '../../src/ranking/proximity-parts.js';
 import type { SearchContext } from '../../src/ranking/search-context.js';
+import { randomFrom } from './seeded-lcg.js';
 
 const { RoaringBitmap32 } = roaring;
-
-function randomFrom(seed: number): () => number {
-  let state = seed;
-  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
-}
 
 const DOCS = 500;
 

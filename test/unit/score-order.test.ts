@@ -2,11 +2,7 @@
 // (lexicographic), then index; the best `needed` only. Packed keys and the comparator path alike.
 import test from 'ava';
 import { orderByScores } from '../../src/ranking/score-order.js';
-
-function randomFrom(seed: number): () => number {
-  let state = seed;
-  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
-}
+import { randomFrom } from './seeded-lcg.js';
 
 function reference(scores: Float64Array, width: number, count: number, needed: number): number[] {
   const indices = Array.from({ length: count }, (_, i) => i);

@@ -13,14 +13,10 @@ import { join } from 'node:path';
 import { decodeBitmaps, encodeBitmaps } from '../../src/shard/bitmap-list-codec.js';
 import type { IndexSettings } from '../../src/settings/index-settings.js';
 import roaring from 'roaring';
+import { randomFrom } from './seeded-lcg.js';
 
 const WORDS = ['alpha', 'alpine', 'alpaca', 'beta', 'better', 'bitter', 'gamma', 'gammon', 'delta', 'deltas', 'kappa',
   'lambda', 'lambada', 'mu', 'nu', 'pi', 'rho', 'sigma', 'tau', 'phi', 'omega', 'omicron', 'été', 'über'];
-
-function randomFrom(seed: number): () => number {
-  let state = seed;
-  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
-}
 
 function makeDocument(random: () => number, id: number): Record<string, unknown> {
   const word = () => (random() < 0.2 ? `r${Math.floor(random() * 400)}` : WORDS[Math.floor(WORDS.length * random() ** 2)]!);

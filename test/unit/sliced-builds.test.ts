@@ -13,13 +13,9 @@ import { SnapshotKeeper } from '../../src/shard/snapshot-keeper.js';
 import { ChangesSinceBuild } from '../../src/shard/changes-since-build.js';
 import { PREFIX_TABLE_POLICY, SHORT_PREFIX_LENGTH } from '../../src/shard/prefix-pair-tables.js';
 import { snapshotFolder, snapshotPath } from '../../src/shard/snapshot-files.js';
+import { randomFrom } from './seeded-lcg.js';
 
 const WORDS = ['star', 'wars', 'return', 'of', 'the', 'jedi', 'empire', 'strikes', 'back', 'new', 'hope', 'galaxy', 'far', 'away', 'dark', 'side'];
-
-function randomFrom(seed: number): () => number {
-  let state = seed;
-  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
-}
 
 function makeDocument(random: () => number, id: number, rareWords = 60): Record<string, unknown> {
   const word = () => (random() < 0.2 ? `r${Math.floor(random() * rareWords)}` : WORDS[Math.floor(WORDS.length * random() ** 2)]!);

@@ -4,13 +4,9 @@ import test from 'ava';
 import roaring from 'roaring';
 import { TypoRule } from '../../src/ranking/typo.js';
 import type { SearchContext } from '../../src/ranking/search-context.js';
+import { randomFrom } from './seeded-lcg.js';
 
 const { RoaringBitmap32 } = roaring;
-
-function randomFrom(seed: number): () => number {
-  let state = seed;
-  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
-}
 
 function bucketsOf(ctx: SearchContext, universe: roaring.RoaringBitmap32): { score: number; docs: number[]; bitmap: roaring.RoaringBitmap32 }[] {
   const rule = new TypoRule();
