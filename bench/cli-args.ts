@@ -24,6 +24,7 @@ export const usage = `usage: npm run bench -- [WORKLOAD ...] [options]
   --docs N            override the number of documents
   --duration S        override the duration of each measured run (seconds)
   --warmup S          override the warm-up duration (seconds)
+  --warmup-passes N   warm up until every query was sent N times too (workload default 1; 0: time only)
   --connections N     override the number of concurrent connections
   --runs N            measured search runs per engine (figures are medians; workload default 3)
   --peers LIST        peers to run too: minisearch,flexsearch,orama,ceiling, or none
@@ -59,6 +60,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       docs: { type: 'string' },
       duration: { type: 'string' },
       warmup: { type: 'string' },
+      'warmup-passes': { type: 'string' },
       connections: { type: 'string' },
       runs: { type: 'string' },
       peers: { type: 'string' },
@@ -80,6 +82,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       documents: count(values.docs, '--docs'),
       durationSeconds: count(values.duration, '--duration'),
       warmupSeconds: count(values.warmup, '--warmup', true),
+      warmupPasses: count(values['warmup-passes'], '--warmup-passes', true),
       concurrency: count(values.connections, '--connections'),
       runs: count(values.runs, '--runs'),
       peers: parsePeers(values.peers),

@@ -1,6 +1,10 @@
 // Fires the query list at POST /indexes/{uid}/search with autocannon: `concurrency` keep-alive
-// connections, a warm-up run whose figures are dropped, then the measured run. All connections share
+// connections, a warm-up run whose figures are kept apart, then the measured runs. All connections share
 // one cursor over the list, so they send different queries rather than the same sequence in lockstep.
+// The warm-up lasts its seconds and, with `warmupPasses`, until every query was sent that many times:
+// a fixed duration sends the whole list at 100,000 documents but a quarter of it at 1,000,000, so
+// the sizes were measured in different states (warm against first visits). Its figures are the
+// first-visit ones, reported as such.
 import autocannon from 'autocannon';
 import type { BenchQuery } from './query-mix.js';
 import { LatencyRecorder, type LatencySummary } from './latency-stats.js';
@@ -13,6 +17,10 @@ export interface QueryLoadOptions {
   concurrency: number;
   durationSeconds: number;
   warmupSeconds: number;
+  /** The warm-up also goes on until each query of the list was sent this many times (0 unless given)... */
+  warmupPasses?: number;
+  /** ...but stops after this many seconds whatever was sent (a slow engine); 60 unless given. */
+  warmupMaxSeconds?: number;
   /** Measured runs after the one warm-up; each figure of the result is their median. 1 unless given. */
   runs?: number;
   /** Called when a measured run starts (e.g. to read the server's CPU time). */
@@ -69,6 +77,17 @@ export interface QueryLoadResult {
   clientCpuPercent: number;
   /** Median server CPU over the runs, when onMeasureEnd reports it. */
   serverCpuPercent: number | null;
+  /** The warm-up's own figures (first visits of the queries when it made whole passes); null without one. */
+  warmup?: WarmupFigures | null;
+}
+
+export interface WarmupFigures {
+  seconds: number;
+  requests: number;
+  /** Whole passes over the query list it sent (it stops once warmupPasses are sent, or at warmupMaxSeconds). */
+  passes: number;
+  queriesPerSecond: number;
+  latencyMs: LatencySummary;
 }
 
 const maxErrorSamples = 5;
@@ -109,6 +128,8 @@ class AnswerCounts {
 
 export class QueryLoadGenerator {
   private cursor = 0;
+  /** Queries sent since the start (the passes over the list). */
+  private sent = 0;
   private readonly bodies: Buffer[];
 
   constructor(private readonly options: QueryLoadOptions) {
@@ -119,10 +140,12 @@ export class QueryLoadGenerator {
   private nextQueryIndex(): number {
     const index = this.cursor;
     this.cursor = (this.cursor + 1) % this.bodies.length;
+    this.sent++;
     return index;
   }
 
-  private fire(durationSeconds: number, onSecond?: () => void): Promise<Run> {
+  /** `stopWhen`: checked after each answer; once it holds the run ends at autocannon's next tick (within a second). */
+  private fire(durationSeconds: number, onSecond?: () => void, stopWhen?: () => boolean): Promise<Run> {
     const recorder = new LatencyRecorder();
     const refusedRecorder = new LatencyRecorder();
     const errorSamples: ErrorSample[] = [];
@@ -173,9 +196,14 @@ export class QueryLoadGenerator {
           else resolve({ result, recorder, refusedRecorder, errorSamples, answers, non2xxByKind });
         },
       );
+      let stopping = false;
       instance.on('response', (_client: unknown, status: number, _bytes: number, milliseconds: number) => {
         if (status >= 200 && status <= 299) recorder.record(queries[respondedIndex].kind, milliseconds);
         else refusedRecorder.record(String(status), milliseconds);
+        if (stopWhen !== undefined && !stopping && stopWhen()) {
+          stopping = true;
+          instance.stop();
+        }
       });
       const ticker = setInterval(() => onSecond?.(), 1000);
     });
@@ -235,18 +263,37 @@ export class QueryLoadGenerator {
     }
   }
 
+  private async warmUp(): Promise<WarmupFigures | null> {
+    const { warmupSeconds, warmupPasses = 0, warmupMaxSeconds = 60, onSecond } = this.options;
+    if (warmupSeconds === 0 && warmupPasses === 0) return null;
+    const wanted = warmupPasses * this.bodies.length;
+    const started = performance.now();
+    const minimumMs = warmupSeconds * 1000;
+    const sentBefore = this.sent;
+    const { result, recorder } = await this.fire(
+      warmupPasses === 0 ? warmupSeconds : Math.max(warmupSeconds, warmupMaxSeconds),
+      onSecond && (() => onSecond('warmup', 0)),
+      warmupPasses === 0 ? undefined : () => this.sent - sentBefore >= wanted && performance.now() - started >= minimumMs,
+    );
+    const seconds = (performance.now() - started) / 1000;
+    await this.drain();
+    return {
+      seconds: Math.round(seconds * 10) / 10,
+      requests: result['2xx'] + result.non2xx,
+      passes: Math.floor((this.sent - sentBefore) / this.bodies.length),
+      queriesPerSecond: Math.round((result['2xx'] / seconds) * 10) / 10,
+      latencyMs: recorder.overall(),
+    };
+  }
+
   async run(): Promise<QueryLoadResult> {
-    const onSecond = this.options.onSecond;
-    if (this.options.warmupSeconds > 0) {
-      await this.fire(this.options.warmupSeconds, onSecond && (() => onSecond('warmup', 0)));
-      await this.drain();
-    }
+    const warmup = await this.warmUp();
     const results: QueryLoadResult[] = [];
     for (let run = 0; run < (this.options.runs ?? 1); run++) {
       results.push(await this.measure(run));
       if (run + 1 < (this.options.runs ?? 1)) await this.drain();
     }
-    return combineRuns(results);
+    return { ...combineRuns(results), warmup };
   }
 }
 

@@ -3,12 +3,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LatencySummary } from './latency-stats.js';
+import type { WarmupFigures } from './load-generator.js';
 import { compareWithPeers, type ComparisonRow } from './peer-comparison.js';
 import { buildChartPanels } from './report-chart.js';
 import type { RestartFigures } from './restart-phase.js';
 import { renderChart } from './svg-chart.js';
 import type { WorkloadResult } from './run-workload.js';
-import type { WorkloadOverrides } from './workload.js';
+import { warmupText, type WorkloadOverrides } from './workload.js';
 
 export interface RunReport {
   startedAt: string;
@@ -31,6 +32,10 @@ function percent(share: number | undefined): string {
 function latencyLine(label: string, latency: LatencySummary, emptyShare?: number): string {
   const empty = emptyShare === undefined ? '' : `, ${percent(emptyShare)} empty`;
   return `${label.padEnd(11)} p50 ${latency.p50} | p90 ${latency.p90} | p99 ${latency.p99} | max ${latency.max} ms (n=${latency.count}${empty})`;
+}
+
+function warmupLine(warmup: WarmupFigures): string {
+  return `warm-up    ${warmup.queriesPerSecond} queries/s over ${warmup.seconds} s, ${warmup.passes} whole pass(es): first visits p50 ${warmup.latencyMs.p50} | p99 ${warmup.latencyMs.p99} ms`;
 }
 
 function restartQueryText(restart: RestartFigures): string {
@@ -77,6 +82,7 @@ export function renderSummary(report: RunReport): string {
       if (failingKinds.length > 0) lines.push(`non-2xx    by kind: ${failingKinds.map(([kind, count]) => `${kind} ${count}`).join(', ')}`);
       const refused = search.non2xxLatencyMs;
       if (refused) lines.push(`non-2xx    answered in p50 ${refused.p50} | p90 ${refused.p90} | p99 ${refused.p99} | max ${refused.max} ms (n=${refused.count})`);
+      if (search.warmup) lines.push(warmupLine(search.warmup));
       lines.push(latencyLine('  all', search.latencyMs));
       for (const [kind, latency] of Object.entries(search.latencyMsByKind)) {
         lines.push(latencyLine(`  ${kind}`, latency, search.emptyHitsShareByKind[kind]));
@@ -148,7 +154,7 @@ export function renderMarkdown(report: RunReport): string {
     if (workload.description) lines.push(workload.description, '');
     lines.push(
       `${workload.dataset.documents} ${workload.dataset.kind} documents (seed ${workload.dataset.seed}), ` +
-        `${workload.concurrency} connections, ${workload.warmupSeconds} s warm-up + ${workload.runs} × ${workload.durationSeconds} s measured (figures: medians of the runs).`,
+        `${workload.concurrency} connections, ${warmupText(workload)}, then ${workload.runs} × ${workload.durationSeconds} s measured (figures: medians of the runs).`,
       '',
     );
     if (result.error) lines.push(`**Failed:** ${result.error}`, '');
@@ -162,6 +168,10 @@ export function renderMarkdown(report: RunReport): string {
     if (search) {
       lines.push(`| queries/s | ${search.queriesPerSecond} (runs: ${search.perRun.map((run) => run.queriesPerSecond).join(', ')}) |`);
       lines.push(`| non-2xx / errors / timeouts | ${search.non2xx} / ${search.errors} / ${search.timeouts} |`);
+      if (search.warmup) {
+        const { warmup } = search;
+        lines.push(`| warm-up (${warmup.passes} whole pass(es) in ${warmup.seconds} s): queries/s, p50 / p99 ms | ${warmup.queriesPerSecond}, ${warmup.latencyMs.p50} / ${warmup.latencyMs.p99} |`);
+      }
       if (search.non2xxLatencyMs) {
         const refused = search.non2xxLatencyMs;
         lines.push(`| non-2xx answered in (p50 / p99 / max ms) | ${refused.p50} / ${refused.p99} / ${refused.max} |`);

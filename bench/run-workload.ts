@@ -9,7 +9,7 @@ import { startRssSampler } from './rss-sampler.js';
 import type { RestartFigures } from './restart-phase.js';
 import { runSearchPhase } from './search-phase.js';
 import { SkeinHttpClient } from './skein-http.js';
-import type { Workload } from './workload.js';
+import { warmupText, type Workload } from './workload.js';
 
 export interface ServerUnderTest {
   baseUrl: string;
@@ -83,7 +83,7 @@ export async function runWorkload(workload: Workload, server: ServerUnderTest, l
     figures.rssAfterLoadBytes = readMemory(server.pid)?.rssBytes ?? null;
     log(`indexed ${result.indexing.documents} documents in ${result.indexing.totalSeconds} s (${result.indexing.documentsPerSecond} docs/s)`);
 
-    log(`querying: ${workload.concurrency} connections, ${workload.warmupSeconds} s warm-up + ${workload.runs} x ${workload.durationSeconds} s measured`);
+    log(`querying: ${workload.concurrency} connections, ${warmupText(workload)}, then ${workload.runs} x ${workload.durationSeconds} s measured`);
     const phase = await runSearchPhase(workload, server, queries, 'skein');
     result.search = phase.search;
     figures.searchCpuPercent = phase.search.serverCpuPercent;

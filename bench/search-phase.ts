@@ -37,6 +37,8 @@ export async function runSearchPhase(
       concurrency: workload.concurrency,
       durationSeconds: workload.durationSeconds,
       warmupSeconds: workload.warmupSeconds,
+      warmupPasses: workload.warmupPasses,
+      warmupMaxSeconds: workload.warmupMaxSeconds,
       runs: workload.runs,
       onMeasureStart: () => {
         cpuBefore = readCpuSeconds(server.pid);

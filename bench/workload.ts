@@ -17,6 +17,12 @@ export interface Workload {
   concurrency: number;
   durationSeconds: number;
   warmupSeconds: number;
+  /**
+   * The warm-up also lasts until every query was sent this many times (at most warmupMaxSeconds), so that
+   * every dataset size is measured in the same state (load-generator.ts); 0: warmupSeconds alone.
+   */
+  warmupPasses: number;
+  warmupMaxSeconds: number;
   /** Measured search runs after the warm-up; every search figure is their median. */
   runs: number;
   /** Peer engines run on the same data and queries (see peerNames). */
@@ -33,6 +39,7 @@ export interface WorkloadOverrides {
   documents?: number;
   durationSeconds?: number;
   warmupSeconds?: number;
+  warmupPasses?: number;
   concurrency?: number;
   runs?: number;
   peers?: PeerName[];
@@ -49,6 +56,8 @@ const defaults: Omit<Workload, 'name'> = {
   concurrency: 64,
   durationSeconds: 15,
   warmupSeconds: 3,
+  warmupPasses: 1,
+  warmupMaxSeconds: 60,
   runs: 3,
   peers: [],
   restart: true,
@@ -86,6 +95,8 @@ export function resolveWorkload(raw: unknown, name: string): Workload {
     concurrency: raw.concurrency === undefined ? defaults.concurrency : (raw.concurrency as number),
     durationSeconds: raw.durationSeconds === undefined ? defaults.durationSeconds : (raw.durationSeconds as number),
     warmupSeconds: raw.warmupSeconds === undefined ? defaults.warmupSeconds : (raw.warmupSeconds as number),
+    warmupPasses: raw.warmupPasses === undefined ? defaults.warmupPasses : (raw.warmupPasses as number),
+    warmupMaxSeconds: raw.warmupMaxSeconds === undefined ? defaults.warmupMaxSeconds : (raw.warmupMaxSeconds as number),
     runs: raw.runs === undefined ? defaults.runs : (raw.runs as number),
     peers: raw.peers === undefined ? [...defaults.peers] : (raw.peers as PeerName[]),
     restart: raw.restart === undefined ? defaults.restart : (raw.restart as boolean),
@@ -122,6 +133,8 @@ function validate(workload: Workload): void {
   positiveInteger(workload.concurrency, 'concurrency');
   positiveInteger(workload.durationSeconds, 'durationSeconds');
   positiveInteger(workload.warmupSeconds, 'warmupSeconds', true);
+  positiveInteger(workload.warmupPasses, 'warmupPasses', true);
+  positiveInteger(workload.warmupMaxSeconds, 'warmupMaxSeconds');
   positiveInteger(workload.runs, 'runs');
   validatePeers(workload.peers);
   if (typeof workload.restart !== 'boolean') throw new Error('workload: restart must be true or false');
@@ -142,12 +155,20 @@ export function applyOverrides(workload: Workload, overrides: WorkloadOverrides)
       concurrency: overrides.concurrency ?? workload.concurrency,
       durationSeconds: overrides.durationSeconds ?? workload.durationSeconds,
       warmupSeconds: overrides.warmupSeconds ?? workload.warmupSeconds,
+      warmupPasses: overrides.warmupPasses ?? workload.warmupPasses,
       runs: overrides.runs ?? workload.runs,
       peers: overrides.peers ?? workload.peers,
       restart: overrides.restart ?? workload.restart,
     },
     workload.name,
   );
+}
+
+/** How the warm-up was bounded, in words. */
+export function warmupText(workload: Workload): string {
+  if (workload.warmupPasses === 0) return `${workload.warmupSeconds} s warm-up`;
+  const passes = workload.warmupPasses === 1 ? 'one pass' : `${workload.warmupPasses} passes`;
+  return `warm-up of ${passes} over the ${workload.queries.count} queries (at least ${workload.warmupSeconds} s, at most ${workload.warmupMaxSeconds} s)`;
 }
 
 export function loadWorkloadFile(path: string): Workload {

@@ -80,3 +80,53 @@ test('several runs: one warm-up, then each run measured; figures are medians, co
     await standIn.close();
   }
 });
+
+test('a pass warm-up sends every query before measuring, and reports its own figures', async (t) => {
+  const standIn = await startStandIn();
+  try {
+    const many = Array.from({ length: 400 }, (_, index) => query('word', `w${index}`));
+    let measuredFrom = -1;
+    const result = await runQueryLoad({
+      baseUrl: standIn.baseUrl, indexUid: 'bench', queries: many, concurrency: 4, durationSeconds: 1, warmupSeconds: 0, warmupPasses: 1,
+      onMeasureStart: () => (measuredFrom = standIn.searchedQueries.length),
+    });
+    // Every query of the list was answered before the first measured request.
+    const warmedUp = new Set(standIn.searchedQueries.slice(0, measuredFrom));
+    t.true(many.every(({ q }) => warmedUp.has(q)), `${warmedUp.size} of ${many.length} sent in the warm-up`);
+    // autocannon stops at its next one-second tick: a fast engine gets a few more passes meanwhile.
+    t.true(result.warmup!.passes >= 1);
+    t.true(result.warmup!.requests >= many.length);
+    t.true(result.warmup!.queriesPerSecond > 0);
+    t.is(result.warmup!.latencyMs.count, result.warmup!.requests);
+    // It stopped at the pass, long before its bound (60 s).
+    t.true(result.warmup!.seconds < 5, String(result.warmup!.seconds));
+  } finally {
+    await standIn.close();
+  }
+});
+
+test('a pass warm-up stops at its bound when the engine is too slow for a whole pass', async (t) => {
+  const standIn = await startStandIn({ searchDelayMs: 50 });
+  try {
+    const many = Array.from({ length: 2000 }, (_, index) => query('word', `w${index}`));
+    const result = await runQueryLoad({
+      baseUrl: standIn.baseUrl, indexUid: 'bench', queries: many, concurrency: 2, durationSeconds: 1, warmupSeconds: 0, warmupPasses: 1, warmupMaxSeconds: 1,
+    });
+    t.is(result.warmup?.passes, 0);
+    t.true(result.warmup!.seconds < 5, String(result.warmup!.seconds));
+  } finally {
+    await standIn.close();
+  }
+});
+
+test('without passes the warm-up is time alone, and none at all with 0 seconds', async (t) => {
+  const standIn = await startStandIn();
+  try {
+    const timed = await runQueryLoad({ baseUrl: standIn.baseUrl, indexUid: 'bench', queries, concurrency: 2, durationSeconds: 1, warmupSeconds: 1 });
+    t.true(timed.warmup!.seconds >= 1 && timed.warmup!.seconds < 3, String(timed.warmup!.seconds));
+    const none = await runQueryLoad({ baseUrl: standIn.baseUrl, indexUid: 'bench', queries, concurrency: 2, durationSeconds: 1, warmupSeconds: 0 });
+    t.is(none.warmup, null);
+  } finally {
+    await standIn.close();
+  }
+});

@@ -14,6 +14,8 @@ export interface StandInOptions {
   failDocuments?: boolean;
   /** estimatedTotalHits of a search (hits stay empty); 0 unless this says otherwise. */
   searchHits?: (q: string) => number;
+  /** Milliseconds before a search is answered (a slow engine); 0 unless given. */
+  searchDelayMs?: number;
 }
 
 interface StandInTask {
@@ -95,6 +97,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
       const { q } = JSON.parse(body);
       standIn.searchedQueries.push(q);
       const status = options.searchStatus?.(q) ?? 200;
+      if (options.searchDelayMs) await new Promise((resolve) => setTimeout(resolve, options.searchDelayMs));
       return reply(status, status === 200 ? { hits: [], query: q, estimatedTotalHits: options.searchHits?.(q) ?? 0 } : { code: 'internal', message: `failed on ${q}` });
     }
     reply(404, { code: 'not_found', path });

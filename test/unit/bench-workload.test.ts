@@ -2,7 +2,7 @@ import test from 'ava';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseBenchArgs } from '../../bench/cli-args.js';
-import { applyOverrides, listWorkloadFiles, loadWorkloadFile, resolveWorkload, workloadPath } from '../../bench/workload.js';
+import { applyOverrides, listWorkloadFiles, loadWorkloadFile, resolveWorkload, warmupText, workloadPath } from '../../bench/workload.js';
 
 // dist/test/unit -> repository root, where the workload JSON files live.
 const workloadsDirectory = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'bench', 'workloads');
@@ -41,6 +41,19 @@ test('overrides replace documents, duration, warm-up and connections only', (t) 
   t.is(quick.warmupSeconds, 0);
   t.is(quick.concurrency, base.concurrency);
   t.is(quick.dataset.seed, base.dataset.seed);
+});
+
+test('the warm-up makes one pass over the queries unless told otherwise, within its bound', (t) => {
+  const base = resolveWorkload({}, 'base');
+  t.is(base.warmupPasses, 1);
+  t.is(base.warmupMaxSeconds, 60);
+  t.regex(warmupText(base), /one pass over the 10000 queries \(at least 3 s, at most 60 s\)/);
+  const timed = applyOverrides(base, { warmupPasses: 0 });
+  t.is(timed.warmupPasses, 0);
+  t.is(warmupText(timed), '3 s warm-up');
+  t.is(resolveWorkload({ warmupPasses: 2, warmupMaxSeconds: 90 }, 'x').warmupMaxSeconds, 90);
+  t.throws(() => resolveWorkload({ warmupMaxSeconds: 0 }, 'x'), { message: /warmupMaxSeconds/ });
+  t.throws(() => resolveWorkload({ warmupPasses: 0.5 }, 'x'), { message: /warmupPasses/ });
 });
 
 test('runs and peers: defaults, workload values, overrides and validation', (t) => {
@@ -82,10 +95,11 @@ test('workload arguments are names or paths', (t) => {
 });
 
 test('command line: names, --all and overrides', (t) => {
-  const args = parseBenchArgs(['default', '--docs', '5000', '--duration', '3', '--warmup', '0']);
+  const args = parseBenchArgs(['default', '--docs', '5000', '--duration', '3', '--warmup', '0', '--warmup-passes', '0']);
   t.deepEqual(args.workloads, ['default']);
   t.false(args.all);
-  t.deepEqual(args.overrides, { documents: 5000, durationSeconds: 3, warmupSeconds: 0, concurrency: undefined, runs: undefined, peers: undefined, restart: undefined });
+  t.deepEqual(args.overrides, { documents: 5000, durationSeconds: 3, warmupSeconds: 0, warmupPasses: 0, concurrency: undefined, runs: undefined, peers: undefined, restart: undefined });
+  t.throws(() => parseBenchArgs(['--warmup-passes', '-1']), { message: /--warmup-passes/ });
   t.true(parseBenchArgs(['--all']).all);
   t.deepEqual(parseBenchArgs([]).workloads, []);
   t.throws(() => parseBenchArgs(['--docs', 'many']), { message: /--docs/ });
