@@ -25,6 +25,8 @@ export const usage = `usage: npm run bench -- [WORKLOAD ...] [options]
   --duration S        override the duration of each measured run (seconds)
   --warmup S          override the warm-up duration (seconds)
   --warmup-passes N   warm up until every query was sent N times too (workload default 1; 0: time only)
+  --client NAME       what sends the measured runs: autocannon (default) or wrk (when installed: lighter,
+                      overall latency only; the warm-up stays autocannon's)
   --connections N     override the number of concurrent connections
   --runs N            measured search runs per engine (figures are medians; workload default 3)
   --peers LIST        peers to run too: minisearch,flexsearch,orama,ceiling, or none
@@ -44,6 +46,12 @@ function count(value: string | undefined, flag: string, allowZero = false): numb
   return number;
 }
 
+function parseClient(value: string | undefined): WorkloadOverrides['client'] {
+  if (value === undefined) return undefined;
+  if (value !== 'autocannon' && value !== 'wrk') throw new Error(`--client expects autocannon or wrk, got "${value}"`);
+  return value;
+}
+
 function parsePeers(value: string | undefined): WorkloadOverrides['peers'] {
   if (value === undefined) return undefined;
   const peers = value === 'none' || value === '' ? [] : value.split(',').map((name) => name.trim());
@@ -61,6 +69,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       duration: { type: 'string' },
       warmup: { type: 'string' },
       'warmup-passes': { type: 'string' },
+      client: { type: 'string' },
       connections: { type: 'string' },
       runs: { type: 'string' },
       peers: { type: 'string' },
@@ -83,6 +92,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       durationSeconds: count(values.duration, '--duration'),
       warmupSeconds: count(values.warmup, '--warmup', true),
       warmupPasses: count(values['warmup-passes'], '--warmup-passes', true),
+      client: parseClient(values.client),
       concurrency: count(values.connections, '--connections'),
       runs: count(values.runs, '--runs'),
       peers: parsePeers(values.peers),

@@ -9,6 +9,10 @@ import autocannon from 'autocannon';
 import type { BenchQuery } from './query-mix.js';
 import { LatencyRecorder, type LatencySummary } from './latency-stats.js';
 import { median, medianByKey, medianLatency, sumByKey } from './median.js';
+import { runWrk } from './wrk-load.js';
+
+/** What sends the measured runs' requests (the warm-up is always autocannon's: it counts passes and checks answers). */
+export type LoadClient = 'autocannon' | 'wrk';
 
 export interface QueryLoadOptions {
   baseUrl: string;
@@ -23,6 +27,8 @@ export interface QueryLoadOptions {
   warmupMaxSeconds?: number;
   /** Measured runs after the one warm-up; each figure of the result is their median. 1 unless given. */
   runs?: number;
+  /** autocannon unless given; wrk reports no latency per kind and checks no answers (wrk-load.ts). */
+  client?: LoadClient;
   /** Called when a measured run starts (e.g. to read the server's CPU time). */
   onMeasureStart?: (run: number) => void;
   /** Called when a measured run ends; its return value is kept as that run's `serverCpuPercent`. */
@@ -210,6 +216,7 @@ export class QueryLoadGenerator {
   }
 
   private async measure(run: number): Promise<QueryLoadResult> {
+    if (this.options.client === 'wrk') return this.measureWithWrk(run);
     this.options.onMeasureStart?.(run);
     const cpuBefore = process.cpuUsage();
     const wallBefore = performance.now();
@@ -239,6 +246,41 @@ export class QueryLoadGenerator {
       emptyHitsShareByKind: answers.emptyShares(),
       malformedResponses: answers.malformed,
       errorSamples,
+      clientCpuPercent,
+      serverCpuPercent,
+    };
+  }
+
+  private async measureWithWrk(run: number): Promise<QueryLoadResult> {
+    const { onSecond, onMeasureStart, onMeasureEnd, baseUrl, indexUid, concurrency, durationSeconds } = this.options;
+    onMeasureStart?.(run);
+    const ticker = setInterval(() => onSecond?.('measure', run), 1000);
+    let figures;
+    try {
+      figures = await runWrk({ baseUrl, indexUid, bodies: this.options.queries.map((query) => query.body), concurrency, durationSeconds });
+    } finally {
+      clearInterval(ticker);
+    }
+    const serverCpuPercent = onMeasureEnd?.(run) ?? null;
+    const { requests, non2xx, errors, timeouts, queriesPerSecond, latencyMs, clientCpuPercent } = figures;
+    return {
+      runs: 1,
+      perRun: [{ queriesPerSecond, p50: latencyMs.p50, p99: latencyMs.p99, non2xx, clientCpuPercent, serverCpuPercent }],
+      requests,
+      durationSeconds: figures.durationSeconds,
+      queriesPerSecond,
+      latencyMs,
+      latencyMsByKind: {},
+      non2xx,
+      // wrk's percentiles cover every answer, refusals included.
+      non2xxLatencyMs: null,
+      non2xxByKind: {},
+      statusCodes: { '2xx-3xx': requests - non2xx, '4xx-5xx': non2xx },
+      errors,
+      timeouts,
+      emptyHitsShareByKind: {},
+      malformedResponses: 0,
+      errorSamples: [],
       clientCpuPercent,
       serverCpuPercent,
     };

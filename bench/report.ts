@@ -89,7 +89,7 @@ export function renderSummary(report: RunReport): string {
       }
       if (search.malformedResponses > 0) lines.push(`WARNING    ${search.malformedResponses} 2xx answers had no "hits"`);
       for (const sample of search.errorSamples) lines.push(`  non-2xx   ${sample.status} q=${JSON.stringify(sample.q)}: ${sample.body.slice(0, 120)}`);
-      lines.push(`cpu        server ${server.searchCpuPercent ?? 'n/a'}% of a core, bench client ${search.clientCpuPercent}% (near 100% = client-bound)`);
+      lines.push(`cpu        server ${server.searchCpuPercent ?? 'n/a'}% of a core, ${workload.client} ${search.clientCpuPercent}% (near 100% = client-bound)`);
     }
     lines.push(`memory     server peak RSS while indexing ${formatMiB(server.peakRssAfterLoadBytes ?? null)} (max sampled ${formatMiB(server.maxRssDuringLoadBytes ?? null)}), ` +
       `RSS after load ${formatMiB(server.rssAfterLoadBytes)}, max during search ${formatMiB(server.maxRssDuringSearchBytes)}, peak ${formatMiB(server.peakRssBytes)}`);
@@ -154,7 +154,7 @@ export function renderMarkdown(report: RunReport): string {
     if (workload.description) lines.push(workload.description, '');
     lines.push(
       `${workload.dataset.documents} ${workload.dataset.kind} documents (seed ${workload.dataset.seed}), ` +
-        `${workload.concurrency} connections, ${warmupText(workload)}, then ${workload.runs} × ${workload.durationSeconds} s measured (figures: medians of the runs).`,
+        `${workload.concurrency} connections, ${warmupText(workload)}, then ${workload.runs} × ${workload.durationSeconds} s measured with ${workload.client} (figures: medians of the runs).`,
       '',
     );
     if (result.error) lines.push(`**Failed:** ${result.error}`, '');

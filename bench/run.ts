@@ -13,6 +13,7 @@ import { runPeers } from './run-peers.js';
 import { runWorkload, type WorkloadResult } from './run-workload.js';
 import { startSkeinServer } from './server-process.js';
 import { applyOverrides, listWorkloadFiles, loadWorkloadFile, workloadPath, type Workload } from './workload.js';
+import { wrkInstalled } from './wrk-load.js';
 
 // This file runs as dist/bench/run.js; sources and workloads live at the repository root.
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -108,6 +109,7 @@ async function main(): Promise<number> {
   const cliPath = args.serverCli ? resolve(args.serverCli) : defaultCliPath;
   if (!existsSync(cliPath)) throw new Error(`${cliPath} not found: build the server first (npm run build)`);
   const workloads = selectWorkloads(args);
+  if (workloads.some((workload) => workload.client === 'wrk') && !wrkInstalled()) throw new Error('--client wrk: wrk is not installed (Debian: apt-get install wrk)');
   const report: RunReport = {
     startedAt: new Date().toISOString(),
     finishedAt: '',

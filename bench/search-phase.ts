@@ -39,6 +39,7 @@ export async function runSearchPhase(
       warmupSeconds: workload.warmupSeconds,
       warmupPasses: workload.warmupPasses,
       warmupMaxSeconds: workload.warmupMaxSeconds,
+      client: workload.client,
       runs: workload.runs,
       onMeasureStart: () => {
         cpuBefore = readCpuSeconds(server.pid);

@@ -4,6 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { datasetKinds, type DatasetSpec } from './dataset.js';
 import { queryKinds, type QueryMixSpec } from './query-mix.js';
+import type { LoadClient } from './load-generator.js';
 
 export type PayloadFormat = 'json' | 'ndjson';
 
@@ -23,6 +24,8 @@ export interface Workload {
    */
   warmupPasses: number;
   warmupMaxSeconds: number;
+  /** What sends the measured runs' requests: autocannon (per-kind latency, answer checks) or wrk (lighter; wrk-load.ts). */
+  client: LoadClient;
   /** Measured search runs after the warm-up; every search figure is their median. */
   runs: number;
   /** Peer engines run on the same data and queries (see peerNames). */
@@ -41,6 +44,7 @@ export interface WorkloadOverrides {
   warmupSeconds?: number;
   warmupPasses?: number;
   concurrency?: number;
+  client?: LoadClient;
   runs?: number;
   peers?: PeerName[];
   /** false with --no-restart; undefined keeps the workload's value. */
@@ -58,6 +62,7 @@ const defaults: Omit<Workload, 'name'> = {
   warmupSeconds: 3,
   warmupPasses: 1,
   warmupMaxSeconds: 60,
+  client: 'autocannon',
   runs: 3,
   peers: [],
   restart: true,
@@ -97,6 +102,7 @@ export function resolveWorkload(raw: unknown, name: string): Workload {
     warmupSeconds: raw.warmupSeconds === undefined ? defaults.warmupSeconds : (raw.warmupSeconds as number),
     warmupPasses: raw.warmupPasses === undefined ? defaults.warmupPasses : (raw.warmupPasses as number),
     warmupMaxSeconds: raw.warmupMaxSeconds === undefined ? defaults.warmupMaxSeconds : (raw.warmupMaxSeconds as number),
+    client: raw.client === undefined ? defaults.client : (raw.client as LoadClient),
     runs: raw.runs === undefined ? defaults.runs : (raw.runs as number),
     peers: raw.peers === undefined ? [...defaults.peers] : (raw.peers as PeerName[]),
     restart: raw.restart === undefined ? defaults.restart : (raw.restart as boolean),
@@ -136,6 +142,7 @@ function validate(workload: Workload): void {
   positiveInteger(workload.warmupPasses, 'warmupPasses', true);
   positiveInteger(workload.warmupMaxSeconds, 'warmupMaxSeconds');
   positiveInteger(workload.runs, 'runs');
+  if (workload.client !== 'autocannon' && workload.client !== 'wrk') throw new Error('workload: client must be "autocannon" or "wrk"');
   validatePeers(workload.peers);
   if (typeof workload.restart !== 'boolean') throw new Error('workload: restart must be true or false');
 }
@@ -156,6 +163,7 @@ export function applyOverrides(workload: Workload, overrides: WorkloadOverrides)
       durationSeconds: overrides.durationSeconds ?? workload.durationSeconds,
       warmupSeconds: overrides.warmupSeconds ?? workload.warmupSeconds,
       warmupPasses: overrides.warmupPasses ?? workload.warmupPasses,
+      client: overrides.client ?? workload.client,
       runs: overrides.runs ?? workload.runs,
       peers: overrides.peers ?? workload.peers,
       restart: overrides.restart ?? workload.restart,

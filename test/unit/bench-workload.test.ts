@@ -98,7 +98,11 @@ test('command line: names, --all and overrides', (t) => {
   const args = parseBenchArgs(['default', '--docs', '5000', '--duration', '3', '--warmup', '0', '--warmup-passes', '0']);
   t.deepEqual(args.workloads, ['default']);
   t.false(args.all);
-  t.deepEqual(args.overrides, { documents: 5000, durationSeconds: 3, warmupSeconds: 0, warmupPasses: 0, concurrency: undefined, runs: undefined, peers: undefined, restart: undefined });
+  t.deepEqual(args.overrides, { documents: 5000, durationSeconds: 3, warmupSeconds: 0, warmupPasses: 0, client: undefined, concurrency: undefined, runs: undefined, peers: undefined, restart: undefined });
+  t.is(parseBenchArgs(['--client', 'wrk']).overrides.client, 'wrk');
+  t.throws(() => parseBenchArgs(['--client', 'ab']), { message: /--client/ });
+  t.is(resolveWorkload({}, 'x').client, 'autocannon');
+  t.throws(() => resolveWorkload({ client: 'ab' }, 'x'), { message: /client/ });
   t.throws(() => parseBenchArgs(['--warmup-passes', '-1']), { message: /--warmup-passes/ });
   t.true(parseBenchArgs(['--all']).all);
   t.deepEqual(parseBenchArgs([]).workloads, []);
