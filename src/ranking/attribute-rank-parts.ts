@@ -29,6 +29,14 @@ export function attributeRankParts(ctx: SearchContext, universe: roaring.Roaring
   }
   // Documents whose best rank of a term is past maxSum (or that lack the term: ABSENT_TERM_RANK)
   // stay out of every layer and end in the rest, above every part.
-  if (costs.length === 1) return bestCostPartsLazily(universe, costs[0]!);
+  // A universe that is the term's own documents (a one-word query's) holds its rank lists but with
+  // multi-word synonyms: the first part is then a list as it is (at a million documents, a copy of a
+  // word's first-field documents per query spared).
+  if (costs.length === 1) return bestCostPartsLazily(universe, costs[0]!, isTermsOwnDocs(ctx, universe, terms));
   return partsBySum(universe, costs.map((byRank) => bestCostParts(universe, byRank.slice(0, maxSum + 1))), maxSum);
+}
+
+/** Whether the universe is the one term's own documents (the very bitmap): its rank / position lists mostly lie within it. */
+export function isTermsOwnDocs(ctx: SearchContext, universe: roaring.RoaringBitmap32, terms: ActiveTerms): boolean {
+  return terms.length === 1 && ctx.termDocs(terms[0]!) === universe;
 }

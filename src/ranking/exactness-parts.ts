@@ -47,7 +47,7 @@ export function exactnessParts(ctx: SearchContext, universe: RoaringBitmap32, te
     toRead = new RoaringBitmap32();
   }
   const rest = RoaringBitmap32.andNot(universe, mayStartWithQuery);
-  const inexactLayers = partsBySum(rest, exactDocs.map((docs) => [RoaringBitmap32.and(rest, docs), RoaringBitmap32.andNot(rest, docs)]), terms.length);
+  const inexactLayers = partsBySum(rest, exactDocs.map((docs) => splitByExactDocs(rest, docs)), terms.length);
   for (const layer of inexactLayers) addTo(NO_EXACT_FIELD * STATE_SPAN + layer.score!, layer.docs);
   const readScores = new Map<number, number[]>();
   for (const docId of toRead) {
@@ -58,4 +58,16 @@ export function exactnessParts(ctx: SearchContext, universe: RoaringBitmap32, te
   }
   for (const [score, docIds] of readScores) addTo(score, new RoaringBitmap32(docIds));
   return [...byScore].sort((a, b) => a[0] - b[0]).map(([score, docs]) => ({ docs, score }));
+}
+
+/**
+ * [documents of `rest` with the term exact, those without]. Often one side is all of `rest` (a word's
+ * documents hold it exactly; a prefix's mostly hold longer words): that side is `rest` itself, not a
+ * copy (at a million documents those copies were a tenth of the native bitmap bytes made per query).
+ * `rest` is the caller's own bitmap: its parts may become the parts handed out.
+ */
+export function splitByExactDocs(rest: RoaringBitmap32, exactDocs: RoaringBitmap32): [RoaringBitmap32, RoaringBitmap32] {
+  if (!rest.intersects(exactDocs)) return [new RoaringBitmap32(), rest];
+  if (rest.isSubset(exactDocs)) return [rest, new RoaringBitmap32()];
+  return [RoaringBitmap32.and(rest, exactDocs), RoaringBitmap32.andNot(rest, exactDocs)];
 }

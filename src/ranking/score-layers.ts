@@ -100,14 +100,18 @@ export function bestCostParts(universe: RoaringBitmap32, byCost: readonly Roarin
  * For one term: partsBySum(universe, [bestCostParts(universe, byCost)], byCost.length - 1), lazily.
  * Each part is cut from what the earlier ones left only when asked for, and the score chain usually
  * stops after the first (a one-word query's documents with the word in their first field).
+ * The parts are read-only (the first may be a list of `byCost` itself).
  */
-export function* bestCostPartsLazily(universe: RoaringBitmap32, byCost: readonly RoaringBitmap32[]): Generator<OrderedPart> {
+export function* bestCostPartsLazily(universe: RoaringBitmap32, byCost: readonly RoaringBitmap32[], listsLikelyWithin = false): Generator<OrderedPart> {
   // What the parts so far left of the universe (the universe itself, read-only, until one is taken).
   let remaining = universe;
   for (let cost = 0; cost < byCost.length; cost++) {
     const docs = byCost[cost]!;
     if (docs.isEmpty) continue;
-    const part = RoaringBitmap32.and(remaining, docs);
+    // `listsLikelyWithin` (the lists usually lie within the universe, as a term's lists in its own
+    // documents): a first part within it is its list itself, read-only, not a copy made and dropped.
+    // (Checked: a multi-word synonym's words have documents where they are not consecutive.)
+    const part = listsLikelyWithin && remaining === universe && docs.isSubset(universe) ? docs : RoaringBitmap32.and(remaining, docs);
     if (part.isEmpty) continue;
     yield { docs: part, score: cost };
     if (part.size === remaining.size) return;

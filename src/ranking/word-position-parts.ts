@@ -5,8 +5,39 @@ import roaring from 'roaring';
 import { positionCost } from './word-position.js';
 import { bestCostParts, bestCostPartsLazily, partsBySum, type OrderedPart } from './score-layers.js';
 import type { ActiveTerms, SearchContext } from './search-context.js';
+import { isTermsOwnDocs } from './attribute-rank-parts.js';
 
 const { RoaringBitmap32 } = roaring;
+type RoaringBitmap32 = roaring.RoaringBitmap32;
+
+/**
+ * costUnions' results per term's position lists (the shard memoizes those on the term's derivations,
+ * so these live as long as they do) and query position: at a million documents, making them anew for
+ * each query was the largest source of bitmaps made and dropped per query (a fifth of the bytes),
+ * and native bitmaps' memory is what brings on the collector's full collections.
+ */
+const costUnionsMemo = new WeakMap<readonly RoaringBitmap32[], (readonly RoaringBitmap32[] | undefined)[]>();
+
+/**
+ * [cost]: the documents holding the term at a position costing that much from `queryPosition`, for
+ * costs up to `certainCosts`. A cost of one position is that position's list itself (read-only, as
+ * the parts' callers treat them); only costs of two positions are unions.
+ */
+export function costUnions(byPosition: readonly RoaringBitmap32[], queryPosition: number, certainCosts: number): readonly RoaringBitmap32[] {
+  let perQueryPosition = costUnionsMemo.get(byPosition);
+  const known = perQueryPosition?.[queryPosition];
+  // certainCosts follows from the lists' length and the query position: the memo's is the same.
+  if (known !== undefined) return known;
+  const byCost = Array.from({ length: certainCosts + 1 }, () => [] as RoaringBitmap32[]);
+  byPosition.forEach((docs, position) => {
+    const cost = positionCost(Math.abs(position - queryPosition));
+    if (cost <= certainCosts) byCost[cost]!.push(docs);
+  });
+  const unions = byCost.map((lists) => (lists.length === 1 ? lists[0]! : RoaringBitmap32.orMany(lists)));
+  if (perQueryPosition === undefined) costUnionsMemo.set(byPosition, (perQueryPosition = []));
+  perQueryPosition[queryPosition] = unions;
+  return unions;
+}
 
 /**
  * The universe in parts by ascending wordPosition score, then the rest; every document of a part
@@ -15,7 +46,7 @@ const { RoaringBitmap32 } = roaring;
  */
 export function wordPositionParts(ctx: SearchContext, universe: roaring.RoaringBitmap32, terms: ActiveTerms): Iterable<OrderedPart> | null {
   if (ctx.termDocsByPosition === undefined) return null;
-  const costs: roaring.RoaringBitmap32[][] = [];
+  const costs: RoaringBitmap32[][] = [];
   let maxSum = Infinity;
   for (const term of terms) {
     const byPosition = ctx.termDocsByPosition(term);
@@ -26,14 +57,9 @@ export function wordPositionParts(ctx: SearchContext, universe: roaring.RoaringB
     const certainCosts = positionCost(Math.max(0, byPosition.length - queryPosition)) - 1;
     if (certainCosts < 0) return null;
     maxSum = Math.min(maxSum, certainCosts);
-    const byCost = Array.from({ length: certainCosts + 1 }, () => [] as roaring.RoaringBitmap32[]);
-    byPosition.forEach((docs, position) => {
-      const cost = positionCost(Math.abs(position - queryPosition));
-      if (cost <= certainCosts) byCost[cost]!.push(docs);
-    });
-    const unions = byCost.map((lists) => RoaringBitmap32.orMany(lists));
+    const unions = costUnions(byPosition, queryPosition, certainCosts);
     // One term: its parts are its best costs, cut lazily (maxSum is its own certain costs).
-    if (terms.length === 1) return bestCostPartsLazily(universe, unions);
+    if (terms.length === 1) return bestCostPartsLazily(universe, unions, isTermsOwnDocs(ctx, universe, terms));
     costs.push(bestCostParts(universe, unions));
   }
   // A document of the rest has some term costing more than its certain costs, hence more than maxSum.

@@ -38,9 +38,12 @@ const DERIVATION_CACHE_BYTES = 128 * 2 ** 20;
 /**
  * And at least this much per document of the shard: at 1,000,000 documents the bench's loop of
  * queries derives ~334 MiB, and with 128 MiB re-deriving evicted terms was a quarter of the warm
- * engine's time; 224 MiB ran the warm loop 13% faster (search-time RSS: +~60 MiB at 200 B).
+ * engine's time; 224 MiB ran the warm loop 13% faster (search-time RSS: +~60 MiB at 200 B). At
+ * 200 B (191 MiB) one term in six still missed when warm, and re-deriving it (its unions, and its
+ * rank / position unions after) was a fifth of the warm time, and made a third of the native bitmap
+ * bytes the collector had to free; 400 B (381 MiB) holds the whole loop, for ~+130 MiB of RSS.
  */
-const DERIVATION_CACHE_BYTES_PER_DOCUMENT = 200;
+const DERIVATION_CACHE_BYTES_PER_DOCUMENT = 400;
 
 /** The derivation cache's budget for a shard of `documentCount` documents. */
 export function derivationCacheBytes(documentCount: number): number {

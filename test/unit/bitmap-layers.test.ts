@@ -130,3 +130,30 @@ test('bestCostPartsLazily: the parts of partsBySum over one term, each cut only 
     t.deepEqual(iterator.next().value?.docs.toArray(), eager[0]?.docs.toArray());
   }
 });
+
+test('bestCostPartsLazily with lists likely within the universe: the same parts, a first list within it handed out as is', (t) => {
+  const random = randomFrom(29);
+  let asIs = 0;
+  let cut = 0;
+  for (let round = 0; round < 300; round++) {
+    const universe = randomSet(random, 0.05 + random() * 0.95);
+    if (universe.isEmpty) continue;
+    // Mostly lists within the universe (a term's rank lists in its own documents), sometimes not (a multi-word synonym's words).
+    const within = random() < 0.7;
+    const byCost = Array.from({ length: 1 + Math.floor(random() * 12) }, () => {
+      if (random() < 0.3) return new RoaringBitmap32();
+      const list = randomSet(random, random());
+      return within ? RoaringBitmap32.and(list, universe) : list;
+    });
+    const eager = partsBySum(universe, [bestCostParts(universe, byCost)], byCost.length - 1);
+    const lazy = [...bestCostPartsLazily(universe, byCost, true)];
+    t.deepEqual(lazy.map((part) => [part.score, part.docs.toArray()]), eager.map((part) => [part.score, part.docs.toArray()]), `round ${round}`);
+    const first = byCost.find((list) => !list.isEmpty && !RoaringBitmap32.and(list, universe).isEmpty);
+    if (first === undefined) continue;
+    if (first.isSubset(universe)) {
+      t.is(lazy[0]!.docs, first, `round ${round}: the list itself`);
+      asIs++;
+    } else cut++;
+  }
+  t.true(asIs > 50 && cut > 20, `${asIs} handed out as is, ${cut} cut`);
+});

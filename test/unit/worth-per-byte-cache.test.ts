@@ -123,5 +123,5 @@ test('offer keeps computed entries while they fit, then only those asked more of
 test('the derivation cache budget follows the shard size above its floor', (t) => {
   t.is(derivationCacheBytes(0), 128 * 2 ** 20);
   t.is(derivationCacheBytes(100_000), 128 * 2 ** 20);
-  t.is(derivationCacheBytes(1_000_000), 200_000_000);
+  t.is(derivationCacheBytes(1_000_000), 400_000_000);
 });

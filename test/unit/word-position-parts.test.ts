@@ -1,0 +1,54 @@
+// wordPosition's per-cost unions of a term's position lists (word-position-parts.ts costUnions): the
+// lists themselves where a cost is one position, unions where it is two, kept per query position.
+import test from 'ava';
+import roaring from 'roaring';
+import { costUnions } from '../../src/ranking/word-position-parts.js';
+import { positionCost } from '../../src/ranking/word-position.js';
+
+const { RoaringBitmap32 } = roaring;
+
+/** Documents holding the term at position 0..3 (what termDocsByPosition hands out). */
+function positionLists(): roaring.RoaringBitmap32[] {
+  return [new RoaringBitmap32([1, 2, 3]), new RoaringBitmap32([4, 5]), new RoaringBitmap32([6, 7, 2]), new RoaringBitmap32([8, 9])];
+}
+
+/** The reference: for each cost up to certainCosts, the union of the positions at that cost. */
+function expected(byPosition: roaring.RoaringBitmap32[], queryPosition: number, certainCosts: number): number[][] {
+  return Array.from({ length: certainCosts + 1 }, (_, cost) => {
+    const docs = new Set<number>();
+    byPosition.forEach((list, position) => {
+      if (positionCost(Math.abs(position - queryPosition)) === cost) for (const docId of list) docs.add(docId);
+    });
+    return [...docs].sort((a, b) => a - b);
+  });
+}
+
+test('a cost of one position is that position list itself, not a copy', (t) => {
+  const byPosition = positionLists();
+  const unions = costUnions(byPosition, 0, 1);
+  t.is(unions.length, 2);
+  t.is(unions[0], byPosition[0]);
+  t.is(unions[1], byPosition[1]);
+});
+
+test('a cost of two positions is their union, the lists left as they were', (t) => {
+  const byPosition = positionLists();
+  const unions = costUnions(byPosition, 1, 1);
+  t.is(unions[0], byPosition[1]);
+  t.deepEqual(unions[1]!.toArray(), [1, 2, 3, 6, 7]);
+  t.deepEqual(byPosition[0]!.toArray(), [1, 2, 3]);
+  t.deepEqual(byPosition[2]!.toArray(), [2, 6, 7]);
+});
+
+test('the unions are kept per lists and query position', (t) => {
+  const byPosition = positionLists();
+  const first = costUnions(byPosition, 2, 1);
+  t.is(costUnions(byPosition, 2, 1), first);
+  // Other query positions of the same lists get their own unions.
+  for (const [queryPosition, certainCosts] of [[0, 1], [1, 1], [2, 1], [3, 0]] as const) {
+    t.deepEqual(costUnions(byPosition, queryPosition, certainCosts).map((docs) => docs.toArray()), expected(byPosition, queryPosition, certainCosts), `query position ${queryPosition}`);
+  }
+  // Other lists (another term, or the same term after a write) are not served the first lists' unions.
+  const others = positionLists().map((list) => RoaringBitmap32.or(list, new RoaringBitmap32([100])));
+  t.deepEqual(costUnions(others, 2, 1).map((docs) => docs.toArray()), expected(others, 2, 1));
+});
