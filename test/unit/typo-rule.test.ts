@@ -45,3 +45,39 @@ test('one term over its own documents: its typo classes are the buckets, shared,
     t.true(docs.isEqual(RoaringBitmap32.orMany(byTypo)), 'nothing is altered');
   }
 });
+
+test('several terms: the universe is never altered, and the layers cover it once', (t) => {
+  const random = randomFrom(17);
+  for (let round = 0; round < 100; round++) {
+    const termCount = 1 + Math.floor(random() * 3);
+    const classes = Array.from({ length: termCount }, () => {
+      const byTypo = [new RoaringBitmap32(), new RoaringBitmap32(), new RoaringBitmap32()];
+      for (let docId = 0; docId < 200; docId++) {
+        const roll = random();
+        if (roll < 0.6) byTypo[0]!.add(docId);
+        else if (roll < 0.8) byTypo[1]!.add(docId);
+        else if (roll < 0.9 || round % 4 === 0) byTypo[2]!.add(docId);
+      }
+      return byTypo;
+    });
+    const ctx = {
+      terms: classes.map((_, position) => ({ kind: 'word', word: `w${position}`, isPrefix: false, position })),
+      deadline: Number.MAX_SAFE_INTEGER,
+      termDocs: (term: number) => RoaringBitmap32.orMany(classes[term]!),
+      termDocsByTypo: (term: number) => classes[term]!,
+    } as unknown as SearchContext;
+    const universe = new RoaringBitmap32([...Array(200).keys()].filter(() => random() < 0.8));
+    const before = universe.toArray();
+    const rule = new TypoRule();
+    rule.start(ctx, universe, [...Array(termCount).keys()]);
+    const seen: number[] = [];
+    for (let bucket = rule.nextBucket(ctx, universe); bucket !== null; bucket = rule.nextBucket(ctx, universe)) {
+      const expectedCost = (docId: number) => classes.reduce((sum, byTypo) => sum + (byTypo[1]!.has(docId) ? 1 : byTypo[2]!.has(docId) ? 2 : 0), 0);
+      for (const docId of bucket.candidates) t.is(expectedCost(docId), bucket.score);
+      seen.push(...bucket.candidates.toArray());
+    }
+    rule.end();
+    t.deepEqual(universe.toArray(), before, `round ${round}: the universe is not altered`);
+    t.deepEqual(seen.sort((a, b) => a - b), before);
+  }
+});
