@@ -11,7 +11,7 @@ import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.
 import { BuiltOverDocuments } from './changes-since-build.js';
 import { PairTable } from './pair-table.js';
 import { stepEndsAt } from './sliced-jobs.js';
-import { planShortPrefixes, PREFIX_THEN_WORD_GAP_1, PrefixPairTables, prefixPairDocs, prefixTableKey, prefixTableKeySpace, WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2 } from './prefix-pair-tables.js';
+import { planShortPrefixes, PREFIX_THEN_WORD_GAP_1, PrefixPairTables, prefixPairDocs, prefixTableKey, prefixTableKeySpace, WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2, type PrefixTable, type ShortPrefixPlan } from './prefix-pair-tables.js';
 import { EXACT_ATTRIBUTE_MARK } from './derivations.js';
 import { idSpanOf, unionOfMany } from './bitmap-union.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -59,7 +59,7 @@ export interface PairLookupMemo {
 
 interface PairLookup {
   /** The prefix table the lookup used (null: none). */
-  prefixTable: PairTable | null;
+  prefixTable: PrefixTable | null;
   /** The documents within the cost from the tables. */
   docs: RoaringBitmap32;
   /** The documents to read (not in `docs`): changed since the build, or holding a rare word of a side. */
@@ -97,16 +97,20 @@ export class NearPairPostings extends BuiltOverDocuments {
     const slotCount = Math.min(frequent.length, MAX_SLOTS);
     for (let slot = 0; slot < slotCount; slot++) slotOfWord[frequent[slot]!] = slot;
     const documents = this.documents.toUint32Array();
-    const shortPrefixes = slotCount === 0 ? { prefixes: [], tableOfWord: [] } : planShortPrefixes(this.vocabulary, slotOfWord, EXACT_ATTRIBUTE_MARK);
+    const shortPrefixes: ShortPrefixPlan = slotCount === 0
+      ? { prefixes: [], tableOfWord: new Int32Array(0), splitOfWord: new Int32Array(0), splits: [] }
+      : planShortPrefixes(this.vocabulary, slotOfWord, EXACT_ATTRIBUTE_MARK);
     yield;
     const keySpaces = [...Array.from({ length: MAX_GAP }, () => slotCount * slotCount), ...shortPrefixes.prefixes.map(() => prefixTableKeySpace(slotCount))];
+    // The short prefixes' tables tag their documents with the rare word's split (prefix-pair-tables.ts).
+    const tagged = keySpaces.map((_, table) => table >= MAX_GAP);
     const tables = yield* PairTable.buildManySteps(keySpaces.length, keySpaces,
-      (emit) => this.visitPairs(documents, started, slotOfWord, slotCount, shortPrefixes.tableOfWord, emit));
+      (emit) => this.visitPairs(documents, started, slotOfWord, slotCount, shortPrefixes, emit), tagged);
     this.tables = tables.slice(0, MAX_GAP);
     this.slotOfWord = slotOfWord;
     this.slotCount = slotCount;
     this.prefixTables.clear(this.documents.size);
-    this.prefixTables.adopt(shortPrefixes.prefixes, tables.slice(MAX_GAP));
+    this.prefixTables.adopt(shortPrefixes.prefixes, tables.slice(MAX_GAP), shortPrefixes.splits);
     this.changes.markBuilt(started);
     this.generation++;
   }
@@ -115,18 +119,16 @@ export class NearPairPostings extends BuiltOverDocuments {
    * Every (gap - 1, left slot * slotCount + right slot, docId) with the right word `gap` positions
    * after the left in one field; and for the short prefixes' tables (table MAX_GAP + prefix index),
    * what prefix-pair-tables.ts collects for a rare word: a slotted word 1 or 2 positions before it,
-   * or 1 after.
+   * or 1 after (tagged with the word's split).
    */
   private *visitPairs(documents: Uint32Array, writtenSinceStart: RoaringBitmap32, slotOfWord: Int32Array, slotCount: number,
-    prefixTableOfWord: readonly Int32Array[], emit: (table: number, key: number, docId: number) => void): Generator<void, void, unknown> {
-    const [firstLetter, firstTwo] = prefixTableOfWord;
+    shortPrefixes: ShortPrefixPlan, emit: (table: number, key: number, docId: number, tag?: number) => void): Generator<void, void, unknown> {
+    const { tableOfWord, splitOfWord } = shortPrefixes;
+    const hasPrefixTables = shortPrefixes.prefixes.length > 0;
     // Words newer than the build (written meanwhile: their documents count as changed) have no slot and no prefix table.
     const slotOf = (wordId: number) => slotOfWord[wordId] ?? -1;
-    const emitPrefixes = (wordId: number, key: number, docId: number) => {
-      const short = firstLetter![wordId] ?? -1;
-      if (short >= 0) emit(MAX_GAP + short, key, docId);
-      const longer = firstTwo === undefined ? -1 : firstTwo[wordId] ?? -1;
-      if (longer >= 0) emit(MAX_GAP + longer, key, docId);
+    const emitPrefix = (table: number, wordId: number, slot: number, relation: number, docId: number) => {
+      emit(MAX_GAP + table, prefixTableKey(slot, relation), docId, splitOfWord[wordId]!);
     };
     for (let index = 0; index < documents.length; index++) {
       if (stepEndsAt(index)) yield;
@@ -141,19 +143,20 @@ export class NearPairPostings extends BuiltOverDocuments {
       for (let k = start; k < end; k += 2) {
         const left = slotOf(data[k]!);
         if (left < 0) {
-          if (firstLetter === undefined) continue;
+          if (!hasPrefixTables) continue;
           const wordId = data[k]!;
-          if ((firstLetter[wordId] ?? -1) < 0 && (firstTwo === undefined || (firstTwo[wordId] ?? -1) < 0)) continue;
+          const table = tableOfWord[wordId] ?? -1;
+          if (table < 0) continue;
           // Positions ascend within a field, so a word `gap` positions away is at most `gap` tokens away.
           for (let before = k - 2; before >= start && before >= k - 4; before -= 2) {
             const gap = positionGap(data[before + 1]!, data[k + 1]!);
             const slot = slotOf(data[before]!);
-            if (slot >= 0 && (gap === 1 || gap === 2)) emitPrefixes(wordId, prefixTableKey(slot, gap === 1 ? WORD_THEN_PREFIX_GAP_1 : WORD_THEN_PREFIX_GAP_2), docId);
+            if (slot >= 0 && (gap === 1 || gap === 2)) emitPrefix(table, wordId, slot, gap === 1 ? WORD_THEN_PREFIX_GAP_1 : WORD_THEN_PREFIX_GAP_2, docId);
           }
           const after = k + 2;
           if (after < end && positionGap(data[k + 1]!, data[after + 1]!) === 1) {
             const slot = slotOf(data[after]!);
-            if (slot >= 0) emitPrefixes(wordId, prefixTableKey(slot, PREFIX_THEN_WORD_GAP_1), docId);
+            if (slot >= 0) emitPrefix(table, wordId, slot, PREFIX_THEN_WORD_GAP_1, docId);
           }
           continue;
         }
@@ -245,7 +248,7 @@ export class NearPairPostings extends BuiltOverDocuments {
 
   /** The documents the tables (and words standing for both sides) put within `cost`, whatever the universe; unchanged documents only. */
   private tablesDocsWithin(cost: 1 | 2, left: PairSide, right: PairSide, frequentLeft: readonly number[], frequentRight: readonly number[],
-    prefixTable: PairTable | null): RoaringBitmap32 {
+    prefixTable: PrefixTable | null): RoaringBitmap32 {
     const runs: (Uint32Array | RoaringBitmap32)[] = [];
     this.collectRuns(this.tables[0]!, frequentLeft, frequentRight, runs);
     if (cost === 2) {
@@ -273,14 +276,14 @@ export class NearPairPostings extends BuiltOverDocuments {
   }
 
   /** The prefix side's table, when it has one or the reads of its rare words' documents have paid for one. */
-  private prefixTableOf(side: PairSide, universe: RoaringBitmap32, countsReads = true): PairTable | null {
+  private prefixTableOf(side: PairSide, universe: RoaringBitmap32, countsReads = true): PrefixTable | null {
     const rareDocs = this.rareDocsOf(side.wordIds);
     return this.prefixTables.tableOf(side.prefix!, side.wordIds, { slotOfWord: this.slotOfWord, slotCount: this.slotCount },
       countsReads ? universe.andCardinality(rareDocs) : 0, rareDocs.size);
   }
 
   /** The runs of the left words followed (cost 2: or preceded) by a rare word of the prefix. */
-  private collectPrefixRuns(table: PairTable, cost: 1 | 2, leftWords: readonly number[], into: (Uint32Array | RoaringBitmap32)[]): void {
+  private collectPrefixRuns(table: PrefixTable, cost: 1 | 2, leftWords: readonly number[], into: (Uint32Array | RoaringBitmap32)[]): void {
     const relations = cost === 1 ? [WORD_THEN_PREFIX_GAP_1] : [WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2, PREFIX_THEN_WORD_GAP_1];
     for (const leftWord of leftWords) {
       const slot = this.slotOf(leftWord);

@@ -1,7 +1,12 @@
 // An immutable table of document runs per pair key: distinct keys sorted in one Uint32Array, each
 // with a run of ascending doc ids in another, a few bytes per (pair, document) instead of one bitmap
 // object per pair. Built in two passes over the occurrences (count per key, then fill), so building
-// needs no more memory than the tables themselves plus one counter per possible key.
+// needs no more memory than the tables themselves plus one counter per possible key. A table may tag
+// each (key, document) with 16 bits (a prefix table: which rare words' split made it), which a lookup
+// can filter on; its counters stay one per key (one per key and tag made the build a third slower).
+// A tagged run is ordered by tag, then document: a range of tags is a slice of it, found by binary
+// search (filtering a run entry by entry cost a lookup the whole run, up to ~10^5 entries at 1M
+// documents, for each frequent word of the other term).
 import roaring from 'roaring';
 import { finishSteps } from './sliced-jobs.js';
 
@@ -19,18 +24,22 @@ export class PairTable {
   /** Bitmaps of the long runs handed out so far, by key index. */
   private readonly bitmaps = new Map<number, RoaringBitmap32>();
 
-  private constructor(private readonly keys: Uint32Array, private readonly starts: Uint32Array, private readonly docIds: Uint32Array) {}
+  private constructor(private readonly keys: Uint32Array, private readonly starts: Uint32Array, private readonly docIds: Uint32Array,
+    private readonly tags: Uint16Array | null) {}
 
   /**
    * `tableCount` tables at once, from one visitor (one pass over the documents per build pass):
    * `visit(emit)` must emit every (table, key, docId) occurrence, documents in ascending order, and
    * the same occurrences when called twice (else the documents that differ must be ignored by the
-   * table's users: it stays well-formed). Keys are below `keySpace`.
+   * table's users: it stays well-formed). Keys are below `keySpace`. The tables listed in `tagged`
+   * keep each occurrence's tag (0-65535; a document comes once per key and tag in a row), their
+   * runs ordered by tag, then document.
    */
-  static buildMany(tableCount: number, keySpace: number, visit: (emit: (table: number, key: number, docId: number) => void) => void): PairTable[] {
+  static buildMany(tableCount: number, keySpace: number, visit: (emit: (table: number, key: number, docId: number, tag?: number) => void) => void,
+    tagged: readonly boolean[] = []): PairTable[] {
     return finishSteps(PairTable.buildManySteps(tableCount, keySpace, function* (emit) {
       visit(emit);
-    }));
+    }, tagged));
   }
 
   /**
@@ -38,34 +47,40 @@ export class PairTable {
    * work. `keySpace` may differ per table (an array, one per table).
    */
   static *buildManySteps(tableCount: number, keySpace: number | readonly number[],
-    visit: (emit: (table: number, key: number, docId: number) => void) => Generator<void, void, unknown>): Generator<void, PairTable[], unknown> {
+    visit: (emit: (table: number, key: number, docId: number, tag?: number) => void) => Generator<void, void, unknown>,
+    tagged: readonly boolean[] = []): Generator<void, PairTable[], unknown> {
     const spaceOf = (table: number) => (typeof keySpace === 'number' ? keySpace : keySpace[table]!);
     // Pass 1 over-counts a pair repeated in one document, which only leaves slack at a run's end.
     const counts = Array.from({ length: tableCount }, (_, table) => new Uint32Array(spaceOf(table) + 1));
     yield* visit((table, key) => counts[table]![key + 1]!++);
     for (const tableCounts of counts) for (let key = 0; key + 1 < tableCounts.length; key++) tableCounts[key + 1]! += tableCounts[key]!;
     const docIds = counts.map((tableCounts) => new Uint32Array(tableCounts[tableCounts.length - 1]!));
+    const tags = docIds.map((tableDocIds, table) => (tagged[table] === true ? new Uint16Array(tableDocIds.length) : null));
     const ends = counts.map((tableCounts) => tableCounts.slice(0, tableCounts.length - 1));
-    yield* visit((table, key, docId) => {
+    yield* visit((table, key, docId, tag = 0) => {
       const tableEnds = ends[table]!;
       const tableDocIds = docIds[table]!;
+      const tableTags = tags[table]!;
       const end = tableEnds[key]!;
       // Never past the key's segment (a visitor breaking the contract must not spoil the other keys' runs).
       if (end === counts[table]![key + 1]!) return;
-      if (end > counts[table]![key]! && tableDocIds[end - 1] === docId) return;
+      if (end > counts[table]![key]! && tableDocIds[end - 1] === docId && (tableTags === null || tableTags[end - 1] === tag)) return;
       tableDocIds[end] = docId;
+      if (tableTags !== null) tableTags[end] = tag;
       tableEnds[key] = end + 1;
     });
     const tables: PairTable[] = [];
     for (let table = 0; table < tableCount; table++) {
-      tables.push(PairTable.compact(counts[table]!, ends[table]!, docIds[table]!, spaceOf(table)));
+      const compacted = PairTable.compact(counts[table]!, ends[table]!, docIds[table]!, tags[table]!, spaceOf(table));
+      if (compacted.tags !== null) yield* compacted.sortRunsByTag();
+      tables.push(compacted);
       if (table % 64 === 63) yield;
     }
     return tables;
   }
 
   /** Drops the slack and the empty keys of a filled table. */
-  private static compact(counts: Uint32Array, ends: Uint32Array, docIds: Uint32Array, keySpace: number): PairTable {
+  private static compact(counts: Uint32Array, ends: Uint32Array, docIds: Uint32Array, tags: Uint16Array | null, keySpace: number): PairTable {
     let keyCount = 0;
     for (let key = 0; key < keySpace; key++) if (ends[key]! > counts[key]!) keyCount++;
     const keys = new Uint32Array(keyCount);
@@ -80,17 +95,18 @@ export class PairTable {
       keys[index] = key;
       starts[index++] = written;
       docIds.copyWithin(written, from, to);
+      tags?.copyWithin(written, from, to);
       written += to - from;
     }
     starts[keyCount] = written;
-    return new PairTable(keys, starts, docIds.slice(0, written));
+    return new PairTable(keys, starts, docIds.slice(0, written), tags === null ? null : tags.slice(0, written));
   }
 
   static empty(): PairTable {
-    return new PairTable(new Uint32Array(0), new Uint32Array(1), new Uint32Array(0));
+    return new PairTable(new Uint32Array(0), new Uint32Array(1), new Uint32Array(0), null);
   }
 
-  /** The documents of the key (ascending; a view, valid while the table lives), or null when it has none. */
+  /** The documents of the key (ascending; in a tagged table by tag, then ascending; a view, valid while the table lives), or null when it has none. */
   docsOf(key: number): Uint32Array | null {
     const index = this.indexOf(key);
     return index < 0 ? null : this.docIds.subarray(this.starts[index]!, this.starts[index + 1]!);
@@ -112,6 +128,70 @@ export class PairTable {
     return bitmap;
   }
 
+  /**
+   * The documents of the key whose tag is from `firstTag` to `lastTag` (by tag, then ascending: a
+   * document once per tag, so possibly repeated; a view), or null when none; an untagged table's run
+   * has tag 0.
+   */
+  docsTaggedWithin(key: number, firstTag: number, lastTag: number): Uint32Array | null {
+    const index = this.indexOf(key);
+    if (index < 0) return null;
+    const start = this.starts[index]!;
+    const end = this.starts[index + 1]!;
+    const tags = this.tags;
+    if (tags === null) return firstTag <= 0 && lastTag >= 0 ? this.docIds.subarray(start, end) : null;
+    const from = firstAtLeast(tags, start, end, firstTag);
+    const to = firstAtLeast(tags, from, end, lastTag + 1);
+    return from === to ? null : this.docIds.subarray(from, to);
+  }
+
+  /**
+   * Orders each run by tag, then document (after the build; yields between slices of ~64k entries):
+   * a counting sort by tag, stable, so documents stay ascending within a tag.
+   */
+  private *sortRunsByTag(): Generator<void, void, unknown> {
+    const tags = this.tags!;
+    const docIds = this.docIds;
+    let longest = 0;
+    let maxTag = 0;
+    for (let index = 0; index + 1 < this.starts.length; index++) longest = Math.max(longest, this.starts[index + 1]! - this.starts[index]!);
+    for (let k = 0; k < tags.length; k++) if (tags[k]! > maxTag) maxTag = tags[k]!;
+    const sortedDocs = new Uint32Array(longest);
+    const sortedTags = new Uint16Array(longest);
+    const counts = new Uint32Array(maxTag + 2);
+    let sinceYield = 0;
+    for (let index = 0; index + 1 < this.starts.length; index++) {
+      const start = this.starts[index]!;
+      const end = this.starts[index + 1]!;
+      let low = 65535;
+      let high = 0;
+      let ordered = true;
+      for (let k = start; k < end; k++) {
+        const tag = tags[k]!;
+        if (k > start && tag < tags[k - 1]!) ordered = false;
+        if (tag < low) low = tag;
+        if (tag > high) high = tag;
+        counts[tag + 1]!++;
+      }
+      if (!ordered) {
+        for (let tag = low; tag <= high; tag++) counts[tag + 1]! += counts[tag]!;
+        for (let k = start; k < end; k++) {
+          const at = counts[tags[k]!]!++;
+          sortedDocs[at] = docIds[k]!;
+          sortedTags[at] = tags[k]!;
+        }
+        docIds.set(sortedDocs.subarray(0, end - start), start);
+        tags.set(sortedTags.subarray(0, end - start), start);
+      }
+      counts.fill(0, low, high + 2);
+      sinceYield += end - start;
+      if (sinceYield >= 1 << 16) {
+        sinceYield = 0;
+        yield;
+      }
+    }
+  }
+
   private indexOf(key: number): number {
     let low = 0;
     let high = this.keys.length - 1;
@@ -129,6 +209,18 @@ export class PairTable {
   get byteLength(): number {
     let bitmaps = 0;
     for (const bitmap of this.bitmaps.values()) bitmaps += bitmap.getSerializationSizeInBytes('portable');
-    return this.keys.byteLength + this.starts.byteLength + this.docIds.byteLength + bitmaps;
+    return this.keys.byteLength + this.starts.byteLength + this.docIds.byteLength + (this.tags?.byteLength ?? 0) + bitmaps;
   }
+}
+
+/** The first index of `start`..`end` whose value is at least `value` (`end` when none; values ascend there). */
+function firstAtLeast(values: Uint16Array, start: number, end: number, value: number): number {
+  let low = start;
+  let high = end;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (values[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

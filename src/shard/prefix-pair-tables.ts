@@ -9,6 +9,10 @@
 // Tables are kept per prefix within a byte budget that follows the shard's size, those saving the
 // most reads per byte (worth-per-byte-cache.ts: a table evicted keeps its prefix's worth, and comes
 // back only by evicting tables worth much less, so a loop of queries does not rebuild one per query).
+// The short prefixes' tables (built with the near-pair tables) tag each document of a run with the
+// rare word's next two characters, so a prefix up to two characters longer filters its runs from its
+// short prefix's table instead of a build of its own (2-letter prefixes' builds were 40% of the
+// first visits of prefix queries at 1,000,000 documents; 3-letter ones most of the rest).
 // They stay true across writes because the documents written since the near-pair build are read
 // anyway (near-pair-postings.ts), and are dropped when that build changes the slots.
 import roaring from 'roaring';
@@ -56,11 +60,26 @@ export interface WordSlots {
  */
 export const SHORT_PREFIX_LENGTH = 1;
 
-/** Which short prefixes the build makes tables for, and each rare word's table per prefix length. */
+/**
+ * Characters after a short prefix that tag its table's documents: the prefixes up to
+ * SHORT_PREFIX_LENGTH + SPLIT_LENGTH characters long filter their runs from the short prefix's table.
+ */
+export const SPLIT_LENGTH = 2;
+/** Splits a table can tell apart (a tag is 16 bits); a short prefix with more gets an untagged table. */
+const MAX_SPLITS = 65536;
+
+/** Which short prefixes the build makes tables for, each rare word's table, and its split in that table. */
 export interface ShortPrefixPlan {
   prefixes: string[];
-  /** tableOfWord[length - 1][wordId]: index in `prefixes` of the word's prefix of that length, or -1. */
-  tableOfWord: Int32Array[];
+  /** tableOfWord[wordId]: index in `prefixes` of the word's short prefix, or -1. */
+  tableOfWord: Int32Array;
+  /** splitOfWord[wordId]: the tag of the word, its index in its table's `splits`. */
+  splitOfWord: Int32Array;
+  /**
+   * Per table, the distinct SPLIT_LENGTH characters after the short prefix among its words, sorted
+   * ('' for a word no longer than it); null: too many, the table is not tagged (tags all 0).
+   */
+  splits: (string[] | null)[];
 }
 
 /** A prefix table's key for a slotted word standing in `relation` to one of the prefix's rare words. */
@@ -79,43 +98,76 @@ export function prefixTableKeySpace(slotCount: number): number {
 export function planShortPrefixes(vocabulary: Vocabulary, slotOfWord: Int32Array, skipWordsStartingWith: string): ShortPrefixPlan {
   const documentsOf = new Map<string, number>();
   const wordCount = vocabulary.size;
+  const prefixOf = (word: string) => word.slice(0, SHORT_PREFIX_LENGTH);
+  const isPlanned = (wordId: number) => (slotOfWord[wordId] ?? -1) < 0 && vocabulary.docs(wordId).size > 0;
   for (let wordId = 0; wordId < wordCount; wordId++) {
-    if ((slotOfWord[wordId] ?? -1) >= 0) continue;
-    const documents = vocabulary.docs(wordId).size;
-    if (documents === 0) continue;
+    if (!isPlanned(wordId)) continue;
     const word = vocabulary.wordOf(wordId);
     if (word.startsWith(skipWordsStartingWith)) continue;
-    for (let length = 1; length <= Math.min(SHORT_PREFIX_LENGTH, word.length); length++) {
-      const prefix = word.slice(0, length);
-      documentsOf.set(prefix, (documentsOf.get(prefix) ?? 0) + documents);
-    }
+    documentsOf.set(prefixOf(word), (documentsOf.get(prefixOf(word)) ?? 0) + vocabulary.docs(wordId).size);
   }
   const prefixes = [...documentsOf].filter(([, documents]) => documents >= PREFIX_TABLE_POLICY.minDocuments).map(([prefix]) => prefix)
     .sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
   const indexOf = new Map(prefixes.map((prefix, index) => [prefix, index]));
-  const tableOfWord = Array.from({ length: SHORT_PREFIX_LENGTH }, () => new Int32Array(wordCount).fill(-1));
-  if (prefixes.length === 0) return { prefixes, tableOfWord };
+  const tableOfWord = new Int32Array(wordCount).fill(-1);
+  const splitOfWord = new Int32Array(wordCount).fill(-1);
+  const splitSets = prefixes.map(() => new Set<string>());
   for (let wordId = 0; wordId < wordCount; wordId++) {
-    if ((slotOfWord[wordId] ?? -1) >= 0 || vocabulary.docs(wordId).size === 0) continue;
+    if (!isPlanned(wordId)) continue;
     const word = vocabulary.wordOf(wordId);
-    for (let length = 1; length <= Math.min(SHORT_PREFIX_LENGTH, word.length); length++) {
-      tableOfWord[length - 1]![wordId] = indexOf.get(word.slice(0, length)) ?? -1;
-    }
+    const table = word.startsWith(skipWordsStartingWith) ? undefined : indexOf.get(prefixOf(word));
+    if (table === undefined) continue;
+    tableOfWord[wordId] = table;
+    splitSets[table]!.add(word.slice(SHORT_PREFIX_LENGTH, SHORT_PREFIX_LENGTH + SPLIT_LENGTH));
   }
-  return { prefixes, tableOfWord };
+  const splits = splitSets.map((set) => (set.size > MAX_SPLITS ? null : [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))));
+  const splitIndexes = splits.map((list) => new Map((list ?? []).map((split, index) => [split, index])));
+  for (let wordId = 0; wordId < wordCount; wordId++) {
+    const table = tableOfWord[wordId]!;
+    if (table >= 0) splitOfWord[wordId] = splitIndexes[table]!.get(vocabulary.wordOf(wordId).slice(SHORT_PREFIX_LENGTH, SHORT_PREFIX_LENGTH + SPLIT_LENGTH)) ?? 0;
+  }
+  return { prefixes, tableOfWord, splitOfWord, splits };
 }
+
+/**
+ * A prefix's pair table as its lookups see it: its own table whole, or the documents tagged with its
+ * splits in its short prefix's table (the same object while that table is held: pair lookup memos
+ * compare it).
+ */
+export class PrefixTable {
+  /** `firstSplit` > `lastSplit`: no word of the table starts with the prefix. */
+  constructor(readonly table: PairTable, private readonly whole: boolean, private readonly firstSplit = 0, private readonly lastSplit = 0) {}
+
+  /** The documents where the slotted word stands in the relation to one of the prefix's rare words, or null. */
+  docsOf(slot: number, relation: number): Uint32Array | roaring.RoaringBitmap32 | null {
+    const key = slot * RELATIONS + relation;
+    if (this.whole) return this.table.docsOrBitmapOf(key);
+    return this.firstSplit > this.lastSplit ? null : this.table.docsTaggedWithin(key, this.firstSplit, this.lastSplit);
+  }
+}
+
+/** A table held: tagged by the characters after its prefix (`splits`, sorted), or not (null: built on demand, or too many). */
+interface HeldTable {
+  table: PairTable;
+  splits: readonly string[] | null;
+}
+
+/** Views kept at most (one per prefix looked up; dropped all at once beyond, which only costs memos a new gathering). */
+const MAX_VIEWS = 4096;
 
 export class PrefixPairTables {
   /** The tables held; a prefix's worth is the documents its queries read (or would without its table). */
-  private readonly tables = new WorthPerByteCache<PairTable>({
-    maxBytes: PREFIX_TABLE_MEMORY.minBytes, sizeOf: (table) => table.byteLength + 64, sizeChanges: true,
+  private readonly tables = new WorthPerByteCache<HeldTable>({
+    maxBytes: PREFIX_TABLE_MEMORY.minBytes, sizeOf: (held) => held.table.byteLength + 64, sizeChanges: true,
   });
+  private readonly views = new Map<string, PrefixTable>();
 
   constructor(private readonly vocabulary: Vocabulary, private readonly forward: ForwardIndex, private readonly documents: roaring.RoaringBitmap32) {}
 
   /** The slots changed: every table is stale; the budget follows the shard's size. */
   clear(documentCount: number): void {
     this.tables.clear();
+    this.views.clear();
     this.tables.maxBytes = Math.max(PREFIX_TABLE_MEMORY.minBytes, documentCount * PREFIX_TABLE_MEMORY.bytesPerDocument);
   }
 
@@ -124,17 +176,19 @@ export class PrefixPairTables {
     return this.tables.byteLength;
   }
 
-  /** Tables built ahead (the short prefixes'), kept while the budget has room. */
-  adopt(prefixes: readonly string[], tables: readonly PairTable[]): void {
+  /** Tables built ahead (the short prefixes', split as `splits` tell), kept while the budget has room. */
+  adopt(prefixes: readonly string[], tables: readonly PairTable[], splits: readonly (readonly string[] | null)[]): void {
     prefixes.forEach((prefix, index) => {
       const table = tables[index]!;
-      if (this.tables.admit(0, table.byteLength)) this.tables.set(prefix, table);
+      if (this.tables.admit(0, table.byteLength)) this.tables.set(prefix, { table, splits: splits[index] ?? null });
     });
   }
 
-  /** Whether the prefix has its table now (tests). */
+  /** Whether the prefix's lookups find a table now, its own or its short prefix's (tests). */
   has(prefix: string): boolean {
-    return this.tables.has(prefix);
+    if (this.tables.has(prefix)) return true;
+    const short = shortPrefixOf(prefix);
+    return short !== null && this.tables.has(short) && this.tables.get(short, 0)!.splits !== null;
   }
 
   /**
@@ -142,18 +196,31 @@ export class PrefixPairTables {
    * hold every word of the shard starting with it); null while there is none, and then the query is
    * about to read `reads` documents out of the `rareDocuments` of the term's rare words.
    */
-  tableOf(prefix: string, wordIds: readonly number[], slots: WordSlots, reads: number, rareDocuments: number): PairTable | null {
-    const known = this.tables.get(prefix, reads);
-    if (known !== undefined) return known;
+  tableOf(prefix: string, wordIds: readonly number[], slots: WordSlots, reads: number, rareDocuments: number): PrefixTable | null {
+    const own = this.tables.get(prefix, reads);
+    if (own !== undefined) return this.viewOf(prefix, prefix, own);
+    const short = shortPrefixOf(prefix);
+    const parent = short === null ? undefined : this.tables.get(short, reads);
+    if (parent !== undefined && parent.splits !== null) return this.viewOf(prefix, short!, parent);
     if (rareDocuments < PREFIX_TABLE_POLICY.minDocuments) return null;
     const owed = this.tables.addWork(prefix, reads);
     if (owed * PREFIX_TABLE_POLICY.buildAfterReadsShare < rareDocuments) return null;
     // No room unless tables saving fewer reads per byte go: then its queries read their documents.
     if (!this.tables.admit(owed, rareDocuments * ESTIMATED_BYTES_PER_DOCUMENT)) return null;
     const rare = wordIds.filter((wordId) => (slots.slotOfWord[wordId] ?? -1) < 0 && this.vocabulary.wordOf(wordId).startsWith(prefix));
-    const table = this.build(rare, unionOfMany(rare.map((wordId) => this.vocabulary.docs(wordId)), idSpanOf(this.documents)), slots);
-    this.tables.set(prefix, table);
-    return table;
+    const held = { table: this.build(rare, unionOfMany(rare.map((wordId) => this.vocabulary.docs(wordId)), idSpanOf(this.documents)), slots), splits: null };
+    this.tables.set(prefix, held);
+    return this.viewOf(prefix, prefix, held);
+  }
+
+  /** The prefix's view of the table held under `heldPrefix` (the prefix itself, or its short prefix): the same object while that table stays. */
+  private viewOf(prefix: string, heldPrefix: string, held: HeldTable): PrefixTable {
+    const known = this.views.get(prefix);
+    if (known !== undefined && known.table === held.table) return known;
+    if (this.views.size >= MAX_VIEWS) this.views.clear();
+    const view = held.splits === null || prefix === heldPrefix ? new PrefixTable(held.table, true) : splitView(held.table, held.splits, prefix.slice(heldPrefix.length));
+    this.views.set(prefix, view);
+    return view;
   }
 
   private build(rare: readonly number[], documents: roaring.RoaringBitmap32, slots: WordSlots): PairTable {
@@ -208,8 +275,22 @@ export class PrefixPairTables {
 }
 
 /** The documents where the slotted word stands in the relation to one of the prefix's rare words (a view), or null. */
-export function prefixPairDocs(table: PairTable, slot: number, relation: number): Uint32Array | roaring.RoaringBitmap32 | null {
-  return table.docsOrBitmapOf(slot * RELATIONS + relation);
+export function prefixPairDocs(table: PrefixTable, slot: number, relation: number): Uint32Array | roaring.RoaringBitmap32 | null {
+  return table.docsOf(slot, relation);
+}
+
+/** The short prefix whose split table may hold the prefix's words, or null (the prefix is short itself, or too long). */
+function shortPrefixOf(prefix: string): string | null {
+  return prefix.length > SHORT_PREFIX_LENGTH && prefix.length <= SHORT_PREFIX_LENGTH + SPLIT_LENGTH ? prefix.slice(0, SHORT_PREFIX_LENGTH) : null;
+}
+
+/** The splits starting with `rest` (contiguous: sorted), as a view of the table. */
+function splitView(table: PairTable, splits: readonly string[], rest: string): PrefixTable {
+  let first = 0;
+  while (first < splits.length && !splits[first]!.startsWith(rest)) first++;
+  let last = first - 1;
+  while (last + 1 < splits.length && splits[last + 1]!.startsWith(rest)) last++;
+  return new PrefixTable(table, first === 0 && last === splits.length - 1, first, last);
 }
 
 /** Position difference of two packed (field << 16 | position) keys of one field; -1 across fields. */

@@ -7,7 +7,7 @@ import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import { tokenCountAt, tokensStartAt } from '../../src/shard/forward-index.js';
 import { NearPairPostings } from '../../src/shard/near-pair-postings.js';
-import { PREFIX_TABLE_POLICY } from '../../src/shard/prefix-pair-tables.js';
+import { PREFIX_TABLE_POLICY, SHORT_PREFIX_LENGTH, SPLIT_LENGTH } from '../../src/shard/prefix-pair-tables.js';
 import { randomFrom } from './seeded-lcg.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -116,6 +116,60 @@ for (const rewritten of [false, true]) {
       }
       t.true(compared > 1000);
       t.true(pairs.prefixTableBytes > 0);
+    } finally {
+      Object.assign(PREFIX_TABLE_POLICY, policy);
+    }
+  });
+}
+
+// The short prefixes' tables tag their documents by the rare word's next characters: a prefix up to
+// SPLIT_LENGTH characters longer filters its runs from them (no build of its own), and must find the
+// per-document cost too.
+for (const rewritten of [false, true]) {
+  test(`2-letter prefixes read the splits of their short prefix's table (${rewritten ? "documents rewritten after the tables" : "tables fresh"})`, (t) => {
+    const policy = { ...PREFIX_TABLE_POLICY };
+    // No table of their own is ever built here: every table found is a short prefix's.
+    Object.assign(PREFIX_TABLE_POLICY, { minDocuments: 1, buildAfterReadsShare: 0 });
+    try {
+      const random = randomFrom(rewritten ? 31 : 32);
+      // Rare words r, ra0.., rb0.., rc0.., s0.., sb0.. (one letter words: the empty split).
+      const rare = () => ['r', `ra${Math.floor(random() * 9)}`, `rb${Math.floor(random() * 9)}`, `rc${Math.floor(random() * 3)}`, `s${Math.floor(random() * 9)}`, `sb${Math.floor(random() * 9)}`][Math.floor(random() * 6)]!;
+      const word = () => (random() < 0.25 ? rare() : COMMON[Math.floor(random() * COMMON.length)]!);
+      const text = () => Array.from({ length: 1 + Math.floor(random() * 5) }, word).join(random() < 0.2 ? '. ' : ' ');
+      const shard = new ShardIndex(compileIndexConfig({}));
+      for (let docId = 0; docId < 500; docId++) shard.upsert(docId, { id: docId, title: text(), body: text() });
+      const pairs = new NearPairPostings(shard.vocabulary, shard.forward, shard.documents);
+      pairs.build();
+      for (const prefix of ['r', 'ra', 'rb', 'rc', 'rd', 's', 'sb', 'r0']) t.true(pairs.hasPrefixTable(prefix), prefix);
+      t.is(pairs.hasPrefixTable('ra1'), SHORT_PREFIX_LENGTH + SPLIT_LENGTH >= 3, 'three letters');
+      t.false(pairs.hasPrefixTable('ra1x'), 'longer than the splits: no table of its own built here');
+      const vocabulary = shard.vocabulary;
+      const side = (ids: number[], prefix?: string) => {
+        const set = new Uint8Array(vocabulary.size);
+        for (const id of ids) set[id] = 1;
+        return { wordIds: ids, set, ...(prefix === undefined ? {} : { prefix }) };
+      };
+      let compared = 0;
+      for (let k = 0; k < 120; k++) {
+        if (rewritten && k % 20 === 10) {
+          for (let n = 0; n < 15; n++) {
+            const docId = Math.floor(random() * 500);
+            shard.upsert(docId, random() < 0.3 ? { id: docId, title: `alpha ra1 beta rd7 ${'gamma '.repeat(n % 3)}rb2 r` } : { id: docId, title: text(), body: text() });
+            pairs.markChanged(docId);
+          }
+        }
+        const live = Array.from({ length: vocabulary.size }, (_, id) => id).filter((id) => !vocabulary.docs(id).isEmpty);
+        const prefix = ['r', 'ra', 'rb', 'rc', 'rd', 's', 'sb', 'sa', 'ra1', 'sb2', 'rc7'][Math.floor(random() * 11)]!;
+        const rightIds = live.filter((id) => vocabulary.wordOf(id).startsWith(prefix));
+        const leftIds = live.filter((id) => COMMON.includes(vocabulary.wordOf(id)) && random() < 0.4);
+        for (const cost of [1, 2] as const) {
+          const found = pairs.pairDocsWithin(cost, side(leftIds), side(rightIds, prefix), shard.documents);
+          const expected = [...shard.documents].filter((docId) => referenceCost(shard, docId, new Set(leftIds), new Set(rightIds)) <= cost);
+          t.deepEqual(found.toArray(), expected, `cost ${cost} prefix ${prefix}`);
+          compared += expected.length;
+        }
+      }
+      t.true(compared > 1000);
     } finally {
       Object.assign(PREFIX_TABLE_POLICY, policy);
     }

@@ -11,7 +11,7 @@ import { compileIndexConfig } from '../../src/shard/index-config.js';
 import { SlicedJobs, SLICE_POLICY, type SlicedJob } from '../../src/shard/sliced-jobs.js';
 import { SnapshotKeeper } from '../../src/shard/snapshot-keeper.js';
 import { ChangesSinceBuild } from '../../src/shard/changes-since-build.js';
-import { PREFIX_TABLE_POLICY, SHORT_PREFIX_LENGTH } from '../../src/shard/prefix-pair-tables.js';
+import { PREFIX_TABLE_POLICY, SHORT_PREFIX_LENGTH, SPLIT_LENGTH } from '../../src/shard/prefix-pair-tables.js';
 import { snapshotFolder, snapshotPath } from '../../src/shard/snapshot-files.js';
 import { randomFrom } from './seeded-lcg.js';
 
@@ -391,14 +391,15 @@ test('the near-pair build makes the tables of the short prefixes with enough rar
   try {
     const { subject, reference } = twins(2000, 6, 600);
     subject.nearPairs.build();
-    // Rare words are r0..r599 (~7 documents each): "r" passes (and "r1": r1, r10-r19, r100-r199, when 2-letter prefixes are built too).
+    // Rare words are r0..r599 (~7 documents each): "r" passes; its table is tagged by the next characters, so "r1" (and "r15") read it too.
     t.true(subject.nearPairs.hasPrefixTable('r'));
-    t.is(subject.nearPairs.hasPrefixTable('r1'), SHORT_PREFIX_LENGTH >= 2);
-    t.false(subject.nearPairs.hasPrefixTable('r15'), 'longer prefixes stay lazy');
+    t.true(subject.nearPairs.hasPrefixTable('r1'), 'a prefix one character longer reads its short prefix\'s tagged table');
+    t.is(subject.nearPairs.hasPrefixTable('r15'), SHORT_PREFIX_LENGTH + SPLIT_LENGTH >= 3, 'within the tags');
+    t.false(subject.nearPairs.hasPrefixTable('r150'), 'longer prefixes stay lazy');
     t.false(subject.nearPairs.hasPrefixTable('st'), 'no rare word starts with it');
     const random = randomFrom(17);
     for (let k = 0; k < 40; k++) {
-      const q = `${WORDS[Math.floor(random() * 6)]} ${['r', 'r1', 'r2', 'r4'][k % 4]}`;
+      const q = `${WORDS[Math.floor(random() * 6)]} ${['r', 'r1', 'r2', 'r4', 'r5', 'r9', 'r15', 'r40'][k % 8]}`;
       const expected = reference.search({ q, hitsWanted: 30, matchingStrategy: 'last', bitmapBuckets: false });
       t.deepEqual(subject.search({ q, hitsWanted: 30, matchingStrategy: 'last' }).hits, expected.hits, q);
     }
