@@ -90,8 +90,8 @@ export interface QueryLoadResult {
 export interface WarmupFigures {
   seconds: number;
   requests: number;
-  /** Whole passes over the query list it sent (it stops once warmupPasses are sent, or at warmupMaxSeconds). */
-  passes: number;
+  /** Whole passes over the query list it sent (it stops once warmupPasses are sent, or at warmupMaxSeconds); null for a warm-up of seconds alone. */
+  passes: number | null;
   queriesPerSecond: number;
   latencyMs: LatencySummary;
 }
@@ -322,7 +322,7 @@ export class QueryLoadGenerator {
     return {
       seconds: Math.round(seconds * 10) / 10,
       requests: result['2xx'] + result.non2xx,
-      passes: Math.floor((this.sent - sentBefore) / this.bodies.length),
+      passes: warmupPasses === 0 ? null : Math.floor((this.sent - sentBefore) / this.bodies.length),
       queriesPerSecond: Math.round((result['2xx'] / seconds) * 10) / 10,
       latencyMs: recorder.overall(),
     };

@@ -35,7 +35,8 @@ function latencyLine(label: string, latency: LatencySummary, emptyShare?: number
 }
 
 function warmupLine(warmup: WarmupFigures): string {
-  return `warm-up    ${warmup.queriesPerSecond} queries/s over ${warmup.seconds} s, ${warmup.passes} whole pass(es): first visits p50 ${warmup.latencyMs.p50} | p99 ${warmup.latencyMs.p99} ms`;
+  const span = warmup.passes === null ? `${warmup.seconds} s` : `${warmup.seconds} s, ${warmup.passes} whole pass(es): first visits`;
+  return `warm-up    ${warmup.queriesPerSecond} queries/s over ${span} p50 ${warmup.latencyMs.p50} | p99 ${warmup.latencyMs.p99} ms`;
 }
 
 function restartQueryText(restart: RestartFigures): string {
@@ -170,7 +171,8 @@ export function renderMarkdown(report: RunReport): string {
       lines.push(`| non-2xx / errors / timeouts | ${search.non2xx} / ${search.errors} / ${search.timeouts} |`);
       if (search.warmup) {
         const { warmup } = search;
-        lines.push(`| warm-up (${warmup.passes} whole pass(es) in ${warmup.seconds} s): queries/s, p50 / p99 ms | ${warmup.queriesPerSecond}, ${warmup.latencyMs.p50} / ${warmup.latencyMs.p99} |`);
+        const span = warmup.passes === null ? `${warmup.seconds} s` : `${warmup.passes} whole pass(es) in ${warmup.seconds} s: first visits`;
+        lines.push(`| warm-up (${span}): queries/s, p50 / p99 ms | ${warmup.queriesPerSecond}, ${warmup.latencyMs.p50} / ${warmup.latencyMs.p99} |`);
       }
       if (search.non2xxLatencyMs) {
         const refused = search.non2xxLatencyMs;
