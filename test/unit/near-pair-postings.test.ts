@@ -1,7 +1,7 @@
 // The near-pair tables (and the document reads behind them) must find exactly the documents whose
 // proximity pair cost is at most 1 or 2, as the per-document rule computes it: random documents over
 // a small vocabulary (frequent words get tables, rare ones are read), written before and after a build.
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import roaring from 'roaring';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
@@ -36,6 +36,25 @@ function referenceCost(shard: ShardIndex, docId: number, left: Set<number>, righ
     }
   }
   return best;
+}
+
+/** pairDocsWithin at costs 1 and 2 against the cost read document by document; the documents compared. */
+function checkAgainstReference(t: ExecutionContext, pairs: NearPairPostings, shard: ShardIndex, leftIds: number[], rightIds: number[], prefix: string): number {
+  let compared = 0;
+  for (const cost of [1, 2] as const) {
+    const found = pairs.pairDocsWithin(cost, sideOf(shard.vocabulary.size, leftIds), sideOf(shard.vocabulary.size, rightIds, prefix), shard.documents);
+    const expected = [...shard.documents].filter((docId) => referenceCost(shard, docId, new Set(leftIds), new Set(rightIds)) <= cost);
+    t.deepEqual(found.toArray(), expected, `cost ${cost} prefix ${prefix}`);
+    compared += expected.length;
+  }
+  return compared;
+}
+
+/** A pair side of these word ids (a prefix side when `prefix` is given). */
+function sideOf(vocabularySize: number, ids: number[], prefix?: string) {
+  const set = new Uint8Array(vocabularySize);
+  for (const id of ids) set[id] = 1;
+  return { wordIds: ids, set, ...(prefix === undefined ? {} : { prefix }) };
 }
 
 for (const rewritten of [false, true]) {
@@ -87,11 +106,6 @@ for (const rewritten of [false, true]) {
       pairs.build();
       const vocabulary = shard.vocabulary;
       const words = Array.from({ length: vocabulary.size }, (_, id) => id).filter((id) => !vocabulary.docs(id).isEmpty);
-      const side = (ids: number[], prefix?: string) => {
-        const set = new Uint8Array(vocabulary.size);
-        for (const id of ids) set[id] = 1;
-        return { wordIds: ids, set, ...(prefix === undefined ? {} : { prefix }) };
-      };
       let compared = 0;
       for (let k = 0; k < 120; k++) {
         if (rewritten && k % 20 === 10) {
@@ -107,12 +121,7 @@ for (const rewritten of [false, true]) {
         // Every word starting with the prefix (the contract of a prefix side), and a few others (typos, synonyms).
         const rightIds = [...new Set([...live.filter((id) => vocabulary.wordOf(id).startsWith(prefix)), ...words.filter(() => random() < 0.05)])];
         const leftIds = words.filter(() => random() < 0.15);
-        for (const cost of [1, 2] as const) {
-          const found = pairs.pairDocsWithin(cost, side(leftIds), side(rightIds, prefix), shard.documents);
-          const expected = [...shard.documents].filter((docId) => referenceCost(shard, docId, new Set(leftIds), new Set(rightIds)) <= cost);
-          t.deepEqual(found.toArray(), expected, `cost ${cost} prefix ${prefix}`);
-          compared += expected.length;
-        }
+        compared += checkAgainstReference(t, pairs, shard, leftIds, rightIds, prefix);
       }
       t.true(compared > 1000);
       t.true(pairs.prefixTableBytes > 0);
@@ -144,11 +153,6 @@ for (const rewritten of [false, true]) {
       t.is(pairs.hasPrefixTable('ra1'), SHORT_PREFIX_LENGTH + SPLIT_LENGTH >= 3, 'three letters');
       t.false(pairs.hasPrefixTable('ra1x'), 'longer than the splits: no table of its own built here');
       const vocabulary = shard.vocabulary;
-      const side = (ids: number[], prefix?: string) => {
-        const set = new Uint8Array(vocabulary.size);
-        for (const id of ids) set[id] = 1;
-        return { wordIds: ids, set, ...(prefix === undefined ? {} : { prefix }) };
-      };
       let compared = 0;
       for (let k = 0; k < 120; k++) {
         if (rewritten && k % 20 === 10) {
@@ -162,12 +166,7 @@ for (const rewritten of [false, true]) {
         const prefix = ['r', 'ra', 'rb', 'rc', 'rd', 's', 'sb', 'sa', 'ra1', 'sb2', 'rc7'][Math.floor(random() * 11)]!;
         const rightIds = live.filter((id) => vocabulary.wordOf(id).startsWith(prefix));
         const leftIds = live.filter((id) => COMMON.includes(vocabulary.wordOf(id)) && random() < 0.4);
-        for (const cost of [1, 2] as const) {
-          const found = pairs.pairDocsWithin(cost, side(leftIds), side(rightIds, prefix), shard.documents);
-          const expected = [...shard.documents].filter((docId) => referenceCost(shard, docId, new Set(leftIds), new Set(rightIds)) <= cost);
-          t.deepEqual(found.toArray(), expected, `cost ${cost} prefix ${prefix}`);
-          compared += expected.length;
-        }
+        compared += checkAgainstReference(t, pairs, shard, leftIds, rightIds, prefix);
       }
       t.true(compared > 1000);
     } finally {
