@@ -50,8 +50,8 @@ export class WordsRule implements RankingRule {
    */
   private taken: RoaringBitmap32[] = [];
   private takenCount = 0;
-  /** The universe of start (rules do not mutate it). */
-  private startUniverse: RoaringBitmap32 = new RoaringBitmap32();
+  /** The universe of start (rules do not mutate it); null outside start..end. */
+  private startUniverse: RoaringBitmap32 | null = null;
 
   constructor(private readonly strategy: MatchingStrategyName) {}
 
@@ -65,6 +65,7 @@ export class WordsRule implements RankingRule {
 
   nextBucket(ctx: SearchContext, universe: RoaringBitmap32): Bucket | null {
     const start = this.startUniverse;
+    if (start === null) return null;
     while (this.next < this.steps.length && this.takenCount < start.size) {
       const score = this.next;
       const terms = this.steps[this.next++]!;
@@ -104,6 +105,6 @@ export class WordsRule implements RankingRule {
     this.steps = [];
     this.taken = [];
     this.takenCount = 0;
-    this.startUniverse = new RoaringBitmap32();
+    this.startUniverse = null;
   }
 }
