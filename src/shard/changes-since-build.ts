@@ -20,6 +20,11 @@ export class ChangesSinceBuild {
     return this.isBuilt;
   }
 
+  /** The documents a search must read, the structure saying nothing true of them: the changed ones, or all before the first build. */
+  unsettled(documents: RoaringBitmap32): RoaringBitmap32 {
+    return this.isBuilt ? this.changed : documents;
+  }
+
   /** Per build reading the documents (in steps, writes between them): the documents written since it started. */
   private readonly changedSinceStarts = new Set<RoaringBitmap32>();
 
@@ -79,6 +84,12 @@ export abstract class BuiltOverDocuments {
   /** Documents written (or deleted) since the build: absent from or stale in the structure. */
   protected readonly changes = new ChangesSinceBuild();
 
+  /**
+   * A build in steps is on its way (the worker's background jobs, shard-index.ts deferBuilds): searches
+   * read the unsettled documents rather than build at once, however many.
+   */
+  buildsDeferred = false;
+
   constructor(protected readonly documents: RoaringBitmap32) {}
 
   /** A write to the document (upsert or delete). */
@@ -100,7 +111,7 @@ export abstract class BuiltOverDocuments {
    * worker got to it when idle: ShardIndex.prepareForSearch) and again once too much changed.
    */
   buildIfStale(): void {
-    if (this.needsBuild) this.build();
+    if (this.needsBuild && !this.buildsDeferred) this.build();
   }
 
   /**

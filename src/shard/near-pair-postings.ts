@@ -171,6 +171,11 @@ export class NearPairPostings extends BuiltOverDocuments {
     }
   }
 
+  /** Bumped by each build: what a lookup gathered before it says nothing of the new slots (shared-pair-memos.ts). */
+  get buildGeneration(): number {
+    return this.generation;
+  }
+
   /** Whether the prefix has a prefix pair table now. */
   hasPrefixTable(prefix: string): boolean {
     return this.prefixTables.has(prefix);
@@ -215,16 +220,18 @@ export class NearPairPostings extends BuiltOverDocuments {
   private settledWithin(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32, memo: PairLookupMemo | undefined,
     countsReads: boolean): { within: RoaringBitmap32; unsettled: RoaringBitmap32; lookup: PairLookup } {
     this.buildIfStale();
+    // Never built yet (its build deferred to the worker's background jobs): every document is read.
+    const unbuilt = !this.changes.built;
     const frequentLeft = memo?.frequentLeft ?? left.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
     const frequentRight = memo?.frequentRight ?? right.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
-    const prefixTable = right.prefix === undefined || frequentRight.length === right.wordIds.length ? null : this.prefixTableOf(right, universe, countsReads);
+    const prefixTable = unbuilt || right.prefix === undefined || frequentRight.length === right.wordIds.length ? null : this.prefixTableOf(right, universe, countsReads);
     let lookup = memo?.byCost[cost];
     // A prefix table built since (its reads paid for it) changes what the tables hold: gathered again.
     if (lookup === undefined || lookup.prefixTable !== prefixTable) {
       // Pairs with a rare word, and changed documents, are not in the tables: those documents are read.
-      const toRead = this.changes.changed.clone();
-      if (frequentLeft.length < left.wordIds.length) toRead.orInPlace(this.rareDocsOf(left.wordIds));
-      if (frequentRight.length < right.wordIds.length) {
+      const toRead = this.changes.unsettled(this.documents).clone();
+      if (!unbuilt && frequentLeft.length < left.wordIds.length) toRead.orInPlace(this.rareDocsOf(left.wordIds));
+      if (!unbuilt && frequentRight.length < right.wordIds.length) {
         toRead.orInPlace(prefixTable === null ? this.rareDocsOf(right.wordIds) : this.uncoveredRareDocsOf(right.wordIds, right.prefix!));
       }
       const docs = this.tablesDocsWithin(cost, left, right, frequentLeft, frequentRight, prefixTable);

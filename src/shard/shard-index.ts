@@ -195,6 +195,20 @@ export class ShardIndex {
     yield* whileStale(() => this.soleWordFields.needsBuild, this.soleWordFields.buildSteps());
   }
 
+  /**
+   * While prepareSteps runs in the background (the worker's sliced jobs), searches do not build the
+   * near-pair tables and sole-word fields at once (after a bulk load of a million documents the
+   * near-pair build took the first searches 8 s and more): they read the documents those would have
+   * settled (slower per search, but searches are answered meanwhile) and the build goes on between
+   * them. The rank and position lists are still built at once when a search needs them: without
+   * them a term's lists are built from its words' documents, per search (a prefix's: most of the
+   * shard), which at a million documents cost far more than their whole build.
+   */
+  deferBuilds(deferred: boolean): void {
+    this.nearPairs.buildsDeferred = deferred;
+    this.soleWordFields.buildsDeferred = deferred;
+  }
+
   /** Whether prepareSteps has anything to build. */
   get needsPreparing(): boolean {
     return this.rankPostings.needsRebuild || this.positionPostings.needsRebuild || this.nearPairs.needsBuild || this.soleWordFields.needsBuild;

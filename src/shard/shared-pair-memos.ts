@@ -17,7 +17,7 @@ let nextDerivationId = 0;
 /** The shard's memo of the pair of terms with these derivations (made empty, and kept, if none). */
 export function sharedPairMemo(shard: ShardIndex, left: TermDerivations, right: TermDerivations): PairLookupMemo {
   const memos = memosOf(shard);
-  const key = pairKey(left, right);
+  const key = pairKey(shard, left, right);
   let memo = memos.get(key);
   if (memo === undefined) {
     memo = { byCost: [] };
@@ -29,7 +29,7 @@ export function sharedPairMemo(shard: ShardIndex, left: TermDerivations, right: 
 /** A memo that gathered a cost is counted anew (its bitmaps are its size), if still held. */
 export function remeasureSharedPairMemo(shard: ShardIndex, left: TermDerivations, right: TermDerivations, memo: PairLookupMemo): void {
   const memos = memosOf(shard);
-  const key = pairKey(left, right);
+  const key = pairKey(shard, left, right);
   if (memos.peek(key) === memo) memos.set(key, memo);
 }
 
@@ -52,8 +52,12 @@ function pairMemoBytes(memo: PairLookupMemo): number {
   return bytes;
 }
 
-function pairKey(left: TermDerivations, right: TermDerivations): string {
-  return `${derivationId(left)} ${derivationId(right)}`;
+/**
+ * With the near-pair build's generation: a build (one deferred to the background while searches read
+ * documents, or a quiet-time one) swaps in other frequent words, so a memo of the old ones is not used with the new tables.
+ */
+function pairKey(shard: ShardIndex, left: TermDerivations, right: TermDerivations): string {
+  return `${shard.nearPairs.buildGeneration} ${derivationId(left)} ${derivationId(right)}`;
 }
 
 function derivationId(derivations: TermDerivations): number {

@@ -50,10 +50,11 @@ export class SoleWordFields extends BuiltOverDocuments {
   docsOf(wordIds: readonly number[], universe: RoaringBitmap32): RoaringBitmap32 {
     this.buildIfStale();
     const found = RoaringBitmap32.orMany(wordIds.map((wordId) => this.byWord.get(wordId) ?? new RoaringBitmap32()));
-    found.andNotInPlace(this.changes.changed);
+    const unsettled = this.changes.unsettled(this.documents);
+    found.andNotInPlace(unsettled);
     found.andInPlace(universe);
     const wanted = new Set(wordIds);
-    for (const docId of RoaringBitmap32.and(universe, this.changes.changed)) {
+    for (const docId of RoaringBitmap32.and(universe, unsettled)) {
       soleWordsOf(this.forward, docId, (wordId) => {
         if (wanted.has(wordId)) found.add(docId);
       });

@@ -101,12 +101,25 @@ function applyCommand(command: ShardCommandMessage): void {
       if (command.prepareSearch) {
         // Quiet time: in slices, after the ack (the scheduler does not wait for the save).
         background.enqueue(snapshots, () => snapshots.saveSteps());
-        for (const shard of engine.allShards()) if (shard.needsPreparing) background.enqueue(shard, () => shard.prepareSteps());
+        prepareStaleShards();
       } else {
         // Shutdown: the scheduler waits for the files (bounded), nothing else will run.
         snapshots.saveAll();
       }
       break;
+  }
+}
+
+/**
+ * Builds the shards' stale search structures in the background (a bulk load leaves them stale),
+ * their searches taking the per-document paths meanwhile (ShardIndex.deferBuilds): at quiet time,
+ * and as soon as a search comes, which then gets its answer without waiting for the whole build.
+ */
+function prepareStaleShards(): void {
+  for (const shard of engine.allShards()) {
+    if (!shard.needsPreparing || background.has(shard)) continue;
+    shard.deferBuilds(true);
+    background.enqueue(shard, () => shard.prepareSteps(), { catchUp: true, onLeave: () => shard.deferBuilds(false) });
   }
 }
 
@@ -195,6 +208,8 @@ export default async function handle(message: ArrayBuffer | AttachSchedulerPort)
     attachSchedulerPort(message.port);
     return null;
   }
+  prepareStaleShards();
+  background.runCatchUpSlice();
   const results = decodeQueryBatch(message).map(answer);
   return move(encodeQueryBatchResult(results));
 }
