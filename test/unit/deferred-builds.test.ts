@@ -156,6 +156,27 @@ test('a catch-up slice runs when the worker asks, before a message, and only for
   }
 });
 
+test('a plain job queued before a catch-up job gets the catch-up share, so the catch-up job does not wait behind it', (t) => {
+  const { jobs, slices, advance } = clockedRunner();
+  const log: string[] = [];
+  const finite = (name: string, steps: number) => function* (): SlicedJob {
+    for (let k = 0; k < steps; k++) {
+      advance(1);
+      log.push(name);
+      yield;
+    }
+  };
+  jobs.enqueue('save', finite('save', 20));
+  jobs.enqueue('build', finite('build', 20), { catchUp: true });
+  slices.shift()!();
+  t.is(log.length, 4);
+  advance(30);
+  jobs.runCatchUpSlice();
+  t.is(log.length, 34);
+  t.deepEqual(log.slice(20), Array.from({ length: 14 }, () => 'build'));
+  jobs.cancelAll();
+});
+
 test('onLeave runs once when a job finishes, throws, or is cancelled, started or not', (t) => {
   const { jobs, slices, advance } = clockedRunner();
   const left: string[] = [];
