@@ -60,6 +60,9 @@ test('a workload runs end to end against a child server, and the report shows it
       t.regex(renderMarkdown(report), /\| typo \| \d+ \|/);
       t.regex(renderMarkdown(report), /\| server peak RSS while indexing \(VmHWM after load\) \| \d+ MiB \|/);
       t.regex(renderSummary(report), /server peak RSS while indexing \d+ MiB/);
+      // The warm-up's max: the first searches after the load.
+      t.regex(renderMarkdown(report), /\| warm-up \(.*\): queries\/s, p50 \/ p99 \/ max ms \| [\d.]+, [\d.]+ \/ [\d.]+ \/ [\d.]+ \|/);
+      t.regex(renderSummary(report), /warm-up .* p99 [\d.]+ \| max [\d.]+ ms/);
     } finally {
       await server.stop();
     }
