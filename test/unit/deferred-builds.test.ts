@@ -7,7 +7,7 @@ import { CATCH_UP_MAX_SLICE_MS, finishSteps, SlicedJobs, type SlicedJob } from '
 import { sharedPairMemo } from '../../src/shard/shared-pair-memos.js';
 import { PREFIX_TABLE_POLICY } from '../../src/shard/prefix-pair-tables.js';
 import { randomFrom } from './seeded-lcg.js';
-import { makeDocument, sameAnswers, twins, withSmallSteps, WORDS } from './shard-twins.js';
+import { rewriteAll, sameAnswers, twins, withSmallSteps, WORDS } from './shard-twins.js';
 import type { ShardIndex } from '../../src/shard/shard-index.js';
 
 function staleStructures(shard: ShardIndex): string[] {
@@ -58,17 +58,7 @@ test('with builds deferred after rewrites past the rebuild thresholds, searches 
   const { subject, reference } = twins(3000, 43);
   subject.prepareForSearch();
   reference.prepareForSearch();
-  const writes = randomFrom(44);
-  for (let k = 0; k < 3000; k++) {
-    const docId = Math.floor(writes() * 3500);
-    const document = makeDocument(writes, 4000 + k);
-    for (const shard of [subject, reference]) {
-      if (k % 5 === 0) shard.delete(docId);
-      else shard.upsert(docId, document);
-    }
-  }
-  subject.flushWrites();
-  reference.flushWrites();
+  rewriteAll([subject, reference], randomFrom(44), 3000, 3500, 4000, 5);
   t.deepEqual(staleStructures(subject), ALL_STALE, 'stale again');
   subject.deferBuilds(true);
   sameAnswers(t, subject, reference, randomFrom(45), 60);

@@ -62,3 +62,20 @@ export function withSmallSteps(run: (t: ExecutionContext) => void): (t: Executio
     }
   };
 }
+
+/**
+ * `count` writes to every shard alike, then flushed: ids drawn below `idSpan` (rewrites of existing
+ * documents and new ones), every `deleteEvery`-th a deletion; documents numbered from `firstNumber`.
+ */
+export function rewriteAll(shards: readonly ShardIndex[], random: () => number, count: number, idSpan: number, firstNumber: number,
+  deleteEvery: number): void {
+  for (let k = 0; k < count; k++) {
+    const docId = Math.floor(random() * idSpan);
+    const document = makeDocument(random, firstNumber + k);
+    for (const shard of shards) {
+      if (k % deleteEvery === 0) shard.delete(docId);
+      else shard.upsert(docId, document);
+    }
+  }
+  for (const shard of shards) shard.flushWrites();
+}

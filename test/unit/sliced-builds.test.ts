@@ -12,7 +12,7 @@ import { ChangesSinceBuild } from '../../src/shard/changes-since-build.js';
 import { PREFIX_TABLE_POLICY, SHORT_PREFIX_LENGTH, SPLIT_LENGTH } from '../../src/shard/prefix-pair-tables.js';
 import { snapshotFolder, snapshotPath } from '../../src/shard/snapshot-files.js';
 import { randomFrom } from './seeded-lcg.js';
-import { makeDocument, sameAnswers, twins, withSmallSteps, WORDS } from './shard-twins.js';
+import { makeDocument, rewriteAll, sameAnswers, twins, withSmallSteps, WORDS } from './shard-twins.js';
 
 // --- the runner ---
 
@@ -141,17 +141,7 @@ test('a search needing a structure during its sliced build builds it at once, an
   t.false(subject.needsPreparing);
   sameAnswers(t, subject, reference, randomFrom(12), 30);
   // Rewritten beyond the rebuild thresholds: a sliced rebuild, searches in between use the stale structures and the changed documents.
-  const writes = randomFrom(13);
-  for (let k = 0; k < 6000; k++) {
-    const docId = Math.floor(writes() * 7000);
-    const document = makeDocument(writes, 5000 + k);
-    for (const shard of [subject, reference]) {
-      if (k % 4 === 0) shard.delete(docId);
-      else shard.upsert(docId, document);
-    }
-  }
-  subject.flushWrites();
-  reference.flushWrites();
+  rewriteAll([subject, reference], randomFrom(13), 6000, 7000, 5000, 4);
   t.true(subject.nearPairs.needsBuild && subject.rankPostings.needsRebuild, 'stale');
   const rebuild = subject.prepareSteps();
   let count = 0;
