@@ -54,6 +54,8 @@ export class Scheduler {
   /** The next batch, planned while the shards applied the previous one (plan-ahead.ts). */
   private ahead: PlanAhead | null = null;
   private plannedAheadCount = 0;
+  /** Resolved by the next enqueue: a batch being applied waits on it to plan a task that arrives late. */
+  private enqueueSignal: { promise: Promise<void>; resolve: () => void } | null = null;
   private readonly now: () => string;
   private readonly failurePoint: FailurePointHandler;
   private readonly log: (message: string) => void;
@@ -101,6 +103,9 @@ export class Scheduler {
     persistNewTask(this.options.storage, record);
     this.nextTaskUid = record.uid + 1;
     this.queue.set(record.uid, record);
+    const signal = this.enqueueSignal;
+    this.enqueueSignal = null;
+    signal?.resolve();
     if (record.content.type === 'taskCancelation' && record.content.matchedUids.some((uid) => this.inFlight.has(uid))) {
       this.abortRequested = true;
     }
@@ -223,8 +228,31 @@ export class Scheduler {
       acknowledged = this.sendAll(writes);
       acknowledged.catch(() => {}); // awaited below; not an unhandled rejection while planning ahead
     }
-    await this.planAhead(plan);
+    await this.planAheadWhileApplying(plan, acknowledged);
     await acknowledged;
+  }
+
+  /**
+   * planAhead now, or, when nothing is enqueued yet, as soon as a task arrives before the shards
+   * acknowledge: during a bulk load the next upload often lands while this batch is applied, and
+   * planning it only after the commit left the shard workers idle meanwhile.
+   */
+  private async planAheadWhileApplying(current: IndexPlan, acknowledged: Promise<void>): Promise<void> {
+    let settled = false;
+    const done = acknowledged.then(() => { settled = true; }, () => { settled = true; });
+    while (await this.planAhead(current) === 'nothingEnqueued' && !settled && !this.abortRequested) {
+      await Promise.race([done, this.nextEnqueue()]);
+      if (settled) return;
+    }
+  }
+
+  private nextEnqueue(): Promise<void> {
+    if (this.enqueueSignal === null) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((settle) => (resolve = settle));
+      this.enqueueSignal = { promise, resolve };
+    }
+    return this.enqueueSignal.promise;
   }
 
   /** The next batch's writes, sent before this one commits when they need no LoadIndex first; null when not sent. */
@@ -251,9 +279,10 @@ export class Scheduler {
   }
 
   /** While the shards index this batch: plan the next one over this batch's stage (plan-ahead.ts). */
-  private async planAhead(current: IndexPlan): Promise<void> {
+  private async planAhead(current: IndexPlan): Promise<'planned' | 'nothingEnqueued' | 'notPlanned'> {
     const next = selectBatch([...this.queue.values()], this.options.limits ?? DEFAULT_BATCH_LIMITS);
-    if (!next || !canPlanAhead(next, current)) return;
+    if (!next) return 'nothingEnqueued';
+    if (!canPlanAhead(next, current)) return 'notPlanned';
     const plannedAt = this.now();
     try {
       const plan = await planBatch(next, {
@@ -261,8 +290,10 @@ export class Scheduler {
         isEnqueued: (uid) => this.queue.has(uid), base: current.stage,
       });
       this.ahead = { tasks: next.tasks, plan, plannedAt, sent: this.sendAhead(plan) };
+      return 'planned';
     } catch (cause) {
       this.log(`planning ahead failed (the batch will be planned when it starts): ${(cause as Error).message}`);
+      return 'notPlanned';
     }
   }
 

@@ -140,3 +140,42 @@ test('pausing with writes sent ahead undoes them; the tasks stay enqueued and ru
   t.deepEqual(violations, []);
   await h.close();
 });
+
+test('a task enqueued while a batch is applied (none was when its writes were sent) is planned and sent before that batch commits', async (t) => {
+  const h = await createHarness(oneTaskPerBatch);
+  const violations = watchStamps(h, 'l');
+  h.enqueue({ type: 'indexCreation', indexUid: 'l', primaryKey: 'id' });
+  await h.run();
+  h.shards.clear();
+  const release = h.shards.holdAcks();
+  h.addDocuments('l', [{ id: 1 }]);
+  h.scheduler.resume();
+  await applying(h);
+  t.deepEqual(h.shards.sent.map(({ command }) => upsertedIds(command).join()), ['1'], 'nothing else enqueued yet');
+  h.addDocuments('l', [{ id: 2 }]);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.deepEqual(h.shards.sent.map(({ command }) => upsertedIds(command).join()), ['1', '2'], 'the late task was sent ahead');
+  t.is(h.task(1).status, 'processing', 'before the batch it was planned over committed');
+  t.is(h.task(2).status, 'enqueued');
+  release();
+  await h.scheduler.whenIdle();
+  h.scheduler.pause();
+  t.is(h.scheduler.batchesPlannedAhead, 1);
+  t.deepEqual([1, 2].map((uid) => h.task(uid).status), ['succeeded', 'succeeded']);
+  t.deepEqual(documentsOf(h.storage, 'l'), [{ id: 1 }, { id: 2 }]);
+  t.deepEqual(violations, []);
+  await h.close();
+});
+
+test('a batch applied with nothing enqueued stops waiting for tasks once the shards acknowledge', async (t) => {
+  const h = await createHarness(oneTaskPerBatch);
+  h.addDocuments('w', [{ id: 1 }]);
+  await h.run();
+  t.is(h.task(0).status, 'succeeded');
+  t.is(h.scheduler.state, 'idle');
+  h.addDocuments('w', [{ id: 2 }]);
+  await h.run();
+  t.is(h.scheduler.batchesPlannedAhead, 0, 'a task enqueued after the commit is a batch of its own');
+  t.deepEqual(documentsOf(h.storage, 'w'), [{ id: 1 }, { id: 2 }]);
+  await h.close();
+});
