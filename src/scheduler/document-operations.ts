@@ -27,22 +27,27 @@ export interface Slicing {
 
 /**
  * Reads the task's NDJSON update file (one JSON object per non-empty line, kept with its text) and
- * applies it with applyDocumentAddition, pausing between slices; returns indexedDocuments.
+ * applies it with applyDocumentAddition slice by slice, pausing between slices; returns
+ * indexedDocuments. A slice's parsed documents go once it is applied: holding every parsed document
+ * of a large task until the end had them survive garbage collections and fill the old generation.
+ * (The decoder wrote the file from valid JSON, so a malformed line is a damaged file: it fails the
+ * task when its slice is reached.)
  */
 export async function applyUpdateFile(stage: StagedIndex, content: DocumentAddition, updateFilesDir: string, slicing: Slicing): Promise<number> {
   const lines = updateFileLines(updateFilesDir, content.updateFile);
-  const documents: StagedDocument[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (i > 0 && i % slicing.sliceSize === 0) await slicing.pause();
-    parseUpdateLine(lines[i]!, documents);
-  }
-  if (documents.length === 0) return applyDocumentAddition(stage, content, documents);
+  let applied = 0;
+  let slice: StagedDocument[] = [];
   // Slice by slice: ids are still checked in order, and a failure discards the task's fork whole.
-  for (let start = 0; start < documents.length; start += slicing.sliceSize) {
-    if (start > 0) await slicing.pause();
-    applyDocumentAddition(stage, content, documents.slice(start, start + slicing.sliceSize));
+  for (let i = 0; i < lines.length; i++) {
+    parseUpdateLine(lines[i]!, slice);
+    if (slice.length < slicing.sliceSize) continue;
+    applied += applyDocumentAddition(stage, content, slice);
+    slice = [];
+    await slicing.pause();
   }
-  return documents.length;
+  // An empty payload still goes through applyDocumentAddition (a given primary key is checked and stored).
+  if (slice.length > 0 || applied === 0) applied += applyDocumentAddition(stage, content, slice);
+  return applied;
 }
 
 function updateFileLines(updateFilesDir: string, name: string): string[] {
