@@ -66,16 +66,68 @@ export interface DocumentTokenArrays {
  */
 export function analyzeDocumentInto(document: Record<string, unknown>, options: DocumentAnalysisOptions, interner: WordInterner,
   out: DocumentTokenArrays): void {
-  const { fieldRanks, wordIds, fields, positions } = out;
-  const sink: TokenSink = { words: null, positions, options, interner, ids: wordIds };
-  for (const [, rank, value] of searchableFields(document, options)) {
-    const before = wordIds.length;
-    collectValue(value, 0, sink);
-    if (wordIds.length === before) continue;
-    const tokenField = fieldRanks.length;
-    fieldRanks.push(rank);
-    for (let k = before; k < wordIds.length; k++) fields.push(tokenField);
+  const sink: TokenSink = { words: null, positions: out.positions, options, interner, ids: out.wordIds };
+  const rankOf = options.searchableAttributes.includes('*') ? null : selectorRanks(options);
+  if (isSimple(document)) {
+    // The common document: its fields walked in place, without the (field, value) pairs of fieldsOf.
+    walkFieldsInto(document, null, { ordinal: 0, rankOf, sink, out });
+    return;
   }
+  let ordinal = 0;
+  for (const [field, value] of flattenDocument(document)) {
+    if (isPlainObject(value)) continue;
+    const fieldOrdinal = ordinal++;
+    const rank = rankOf === null ? fieldOrdinal : rankOf(field);
+    if (rank >= 0) collectField(rank, value, sink, out);
+  }
+}
+
+/** One searchable field's tokens appended to `out` (a field without words takes no field ordinal). */
+function collectField(rank: number, value: unknown, sink: TokenSink, out: DocumentTokenArrays): void {
+  const { wordIds, fields, fieldRanks } = out;
+  const before = wordIds.length;
+  collectValue(value, 0, sink);
+  if (wordIds.length === before) return;
+  const tokenField = fieldRanks.length;
+  fieldRanks.push(rank);
+  for (let k = before; k < wordIds.length; k++) fields.push(tokenField);
+}
+
+interface FieldWalk {
+  ordinal: number;
+  rankOf: ((field: string) => number) | null;
+  sink: TokenSink;
+  out: DocumentTokenArrays;
+}
+
+/** searchableFields over a simple document (isSimple): the same fields, ranks and order as fieldsOf's walk. */
+function walkFieldsInto(object: Record<string, unknown>, prefix: string | null, walk: FieldWalk): void {
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue;
+    const path = prefix === null ? key : `${prefix}.${key}`;
+    const value = object[key];
+    if (isPlainObject(value)) {
+      walkFieldsInto(value as Record<string, unknown>, path, walk);
+      continue;
+    }
+    const fieldOrdinal = walk.ordinal++;
+    const rank = walk.rankOf === null ? fieldOrdinal : walk.rankOf(path);
+    if (rank >= 0) collectField(rank, value, walk.sink, walk.out);
+  }
+}
+
+/** No dotted key and no array holding an object, at any depth: walkSimple's condition, checked without building its pairs. */
+function isSimple(object: Record<string, unknown>): boolean {
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue;
+    if (key.includes('.')) return false;
+    const value = object[key];
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      if (value.some(isPlainObject)) return false;
+    } else if (!isSimple(value as Record<string, unknown>)) return false;
+  }
+  return true;
 }
 
 /** Where collectValue appends: words (analyzeDocument) or their ids (analyzeDocumentInto). */

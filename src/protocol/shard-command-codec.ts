@@ -12,7 +12,7 @@ export function encodeShardCommand(command: ShardCommandMessage): ArrayBuffer {
   switch (command.kind) {
     case 'writeBatch': {
       const ops = fb.WriteBatch.createOpsVector(builder, command.ops.map((op) => {
-        const document = op.kind === 'upsert' ? builder.createString(op.document) : 0;
+        const document = op.kind === 'upsert' ? createUtf8String(builder, op.document) : 0;
         const kind = op.kind === 'upsert' ? fb.DocumentOpKind.Upsert : fb.DocumentOpKind.Delete;
         return fb.DocumentOp.createDocumentOp(builder, kind, op.docId, document);
       }));
@@ -48,6 +48,20 @@ export function encodeShardCommand(command: ShardCommandMessage): ArrayBuffer {
   return finishToTransferable(builder, fb.ShardCommand.createShardCommand(builder, command.commandId, bodyType, body));
 }
 
+/** One document's UTF-8 at a time (one thread, no reentrancy), grown when a document needs more. */
+let utf8Scratch = Buffer.allocUnsafe(1 << 16);
+
+/**
+ * builder.createString through a reused buffer: its own TextEncoder.encode allocated an ArrayBuffer
+ * per document (tens of thousands per write batch, each swept by the garbage collector).
+ */
+function createUtf8String(builder: flatbuffers.Builder, text: string): flatbuffers.Offset {
+  // A UTF-16 unit is at most 3 UTF-8 bytes.
+  if (text.length * 3 > utf8Scratch.length) utf8Scratch = Buffer.allocUnsafe(Math.max(utf8Scratch.length * 2, text.length * 3));
+  const written = utf8Scratch.write(text, 0, 'utf8');
+  return builder.createString(utf8Scratch.subarray(0, written));
+}
+
 /**
  * A write batch's size, about: its documents' UTF-16 lengths (UTF-8 bytes for ASCII text) and ~32
  * bytes per op. The builder doubles (copying) when it runs out; sized upfront, a batch of 50,000
@@ -67,11 +81,10 @@ export function decodeShardCommand(message: ArrayBuffer | Uint8Array): ShardComm
     case fb.ShardCommandBody.WriteBatch: {
       const batch = command.body(new fb.WriteBatch()) as fb.WriteBatch;
       const ops: DocumentOpMessage[] = new Array(batch.opsLength());
+      const reader = new fb.DocumentOp();
       for (let i = 0; i < ops.length; i++) {
-        const op = batch.ops(i)!;
-        ops[i] = op.kind() === fb.DocumentOpKind.Upsert
-          ? { kind: 'upsert', docId: op.docId(), document: op.document() ?? '{}' }
-          : { kind: 'delete', docId: op.docId() };
+        const op = batch.ops(i, reader)!;
+        ops[i] = op.kind() === fb.DocumentOpKind.Upsert ? new EncodedUpsert(op.docId(), batch, i) : { kind: 'delete', docId: op.docId() };
       }
       return { kind: 'writeBatch', commandId, indexUid: batch.indexUid() ?? '', shard: batch.shard(), ops };
     }
@@ -114,4 +127,18 @@ export function encodeShardAck(ack: ShardAckMessage): ArrayBuffer {
 export function decodeShardAck(message: ArrayBuffer | Uint8Array): ShardAckMessage {
   const ack = fb.ShardAck.getRootAsShardAck(byteBufferOf(message));
   return { commandId: ack.commandId(), error: readError(ack.error()) };
+}
+
+/**
+ * An upsert whose JSON is decoded from the message when read: the worker reads each document once,
+ * as it indexes it, so the text dies young instead of a whole batch of texts (tens of MB) decoded
+ * upfront, surviving the garbage collections of the batch and being copied into the old generation.
+ */
+class EncodedUpsert {
+  readonly kind = 'upsert';
+  constructor(readonly docId: number, private readonly batch: fb.WriteBatch, private readonly at: number) {}
+
+  get document(): string {
+    return this.batch.ops(this.at)!.document() ?? '{}';
+  }
 }

@@ -110,8 +110,10 @@ export class ShardEngine {
         target.delete(op.docId);
         continue;
       }
-      target.upsert(op.docId, JSON.parse(op.document) as JsonDocument);
-      if (target.recentDocuments.size < RECENT_DOCUMENTS_LIMIT) target.recentDocuments.set(op.docId, op.document);
+      // Read once: a decoded write batch decodes the text from the message on each read.
+      const text = op.document;
+      target.upsert(op.docId, JSON.parse(text) as JsonDocument);
+      if (target.recentDocuments.size < RECENT_DOCUMENTS_LIMIT) target.recentDocuments.set(op.docId, text);
     }
     target.flushWrites();
   }
