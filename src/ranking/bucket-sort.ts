@@ -6,7 +6,7 @@
 import type roaring from 'roaring';
 import type { RankingRule } from './ranking-rule.js';
 import type { ActiveTerms, SearchContext } from './search-context.js';
-import { scoreChainGroups } from './score-chain.js';
+import { visitScoreChainGroups } from './score-chain.js';
 
 export interface RankedHit {
   docId: number;
@@ -36,13 +36,14 @@ export function bucketSort(ctx: SearchContext, rules: readonly RankingRule[], un
     if (chainEnd > depth) {
       const isLast = chainEnd === rules.length;
       const chain = (chains[depth] ??= rules.slice(depth, chainEnd));
-      for (const group of scoreChainGroups(ctx, chain, bucket, bucketTerms, isLast ? hitsWanted - hits.length : Infinity)) {
-        path.push(...group.scores);
+      visitScoreChainGroups(ctx, chain, bucket, bucketTerms, isLast ? hitsWanted - hits.length : Infinity, (group) => {
+        // A loop, not push(...scores): the spread's argument list showed among a query's garbage.
+        for (let r = 0; r < group.scores.length; r++) path.push(group.scores[r]!);
         if (isLast) emit(group.docIds);
         else visit(chainEnd, group.bitmap(), bucketTerms);
         path.length -= group.scores.length;
-        if (hits.length >= hitsWanted) break;
-      }
+        return hits.length < hitsWanted;
+      });
       return;
     }
     const rule = rules[depth]!;

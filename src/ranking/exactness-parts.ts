@@ -4,7 +4,7 @@
 // So the last rule of the default order no longer reads every document of its bucket (score-chain.ts).
 import roaring from 'roaring';
 import { EXACT_FIELD, exactnessScore, FIELD_STARTS_WITH_QUERY, NO_EXACT_FIELD, STATE_SPAN } from './exactness.js';
-import { partsBySum, type OrderedPart } from './score-layers.js';
+import { NO_DOCUMENTS, partsBySum, type OrderedPart } from './score-layers.js';
 import type { ActiveTerms, SearchContext } from './search-context.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -44,17 +44,23 @@ export function exactnessParts(ctx: SearchContext, universe: RoaringBitmap32, te
     if (!soleWord.isEmpty) addTo(EXACT_FIELD * STATE_SPAN, soleWord);
     const startsWith = RoaringBitmap32.andNot(mayStartWithQuery, soleWord);
     if (!startsWith.isEmpty) addTo(FIELD_STARTS_WITH_QUERY * STATE_SPAN, startsWith);
-    toRead = new RoaringBitmap32();
+    toRead = NO_DOCUMENTS;
   }
-  const rest = RoaringBitmap32.andNot(universe, mayStartWithQuery);
+  const rest = mayStartWithQuery.size === universe.size ? NO_DOCUMENTS : RoaringBitmap32.andNot(universe, mayStartWithQuery);
   const inexactLayers = partsBySum(rest, exactDocs.map((docs) => splitByExactDocs(rest, docs)), terms.length);
   for (const layer of inexactLayers) addTo(NO_EXACT_FIELD * STATE_SPAN + layer.score!, layer.docs);
   const readScores = new Map<number, number[]>();
-  for (const docId of toRead) {
-    const score = exactnessScore(ctx, ctx.profile(docId), terms);
-    const docIds = readScores.get(score);
-    if (docIds) docIds.push(docId);
-    else readScores.set(score, [docId]);
+  if (!toRead.isEmpty) {
+    // Through profilesOf when the shard has it: it looks the documents up at once (cache misses overlap).
+    const toReadIds = toRead.toUint32Array();
+    const profileAt = ctx.profilesOf?.(toReadIds) ?? ((index: number) => ctx.profile(toReadIds[index]!));
+    for (let index = 0; index < toReadIds.length; index++) {
+      const docId = toReadIds[index]!;
+      const score = exactnessScore(ctx, profileAt(index), terms);
+      const docIds = readScores.get(score);
+      if (docIds) docIds.push(docId);
+      else readScores.set(score, [docId]);
+    }
   }
   for (const [score, docIds] of readScores) addTo(score, new RoaringBitmap32(docIds));
   return [...byScore].sort((a, b) => a[0] - b[0]).map(([score, docs]) => ({ docs, score }));
@@ -67,7 +73,7 @@ export function exactnessParts(ctx: SearchContext, universe: RoaringBitmap32, te
  * `rest` is the caller's own bitmap: its parts may become the parts handed out.
  */
 export function splitByExactDocs(rest: RoaringBitmap32, exactDocs: RoaringBitmap32): [RoaringBitmap32, RoaringBitmap32] {
-  if (!rest.intersects(exactDocs)) return [new RoaringBitmap32(), rest];
-  if (rest.isSubset(exactDocs)) return [rest, new RoaringBitmap32()];
+  if (!rest.intersects(exactDocs)) return [NO_DOCUMENTS, rest];
+  if (rest.isSubset(exactDocs)) return [rest, NO_DOCUMENTS];
   return [RoaringBitmap32.and(rest, exactDocs), RoaringBitmap32.andNot(rest, exactDocs)];
 }

@@ -43,22 +43,36 @@ export function packOccurrence(field: number, position: number, rank: number, ty
   return field * FIELD_UNIT + position * POSITION_UNIT + Math.min(rank, SIXTEEN_BITS - 1) * RANK_UNIT + typos * 2 + (exact ? 0 : 1);
 }
 
+// The accessors take the packed value apart with divisions by powers of two and floors, which are
+// exact on these integers: `%` on a double above 2 ** 31 is a call to fmod in V8 (~20 ns, where these
+// take ~1 ns), and the scorers call them for every occurrence of every document read.
+
 export function occurrenceField(occurrence: number): number {
   return Math.floor(occurrence / FIELD_UNIT);
 }
 
+/** Field and position: field * 2 ** 16 + position, below 2 ** 32. */
+function fieldAndPosition(occurrence: number): number {
+  return Math.floor(occurrence / POSITION_UNIT);
+}
+
+/** Rank, typos and not-exact bit: the low 19 bits. */
+function lowBits(occurrence: number): number {
+  return occurrence - fieldAndPosition(occurrence) * POSITION_UNIT;
+}
+
 export function occurrencePosition(occurrence: number): number {
-  return Math.floor(occurrence / POSITION_UNIT) % SIXTEEN_BITS;
+  return fieldAndPosition(occurrence) & (SIXTEEN_BITS - 1);
 }
 
 export function occurrenceRank(occurrence: number): number {
-  return Math.floor(occurrence / RANK_UNIT) % SIXTEEN_BITS;
+  return lowBits(occurrence) >>> 3;
 }
 
 export function occurrenceTypos(occurrence: number): number {
-  return ((occurrence % RANK_UNIT) >> 1) & 3;
+  return (lowBits(occurrence) >> 1) & 3;
 }
 
 export function occurrenceIsExact(occurrence: number): boolean {
-  return occurrence % 2 === 0;
+  return (lowBits(occurrence) & 1) === 0;
 }

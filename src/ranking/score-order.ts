@@ -11,6 +11,14 @@ const EXACT_BITS = 53;
 const PACKED_MAX = 1024;
 
 /**
+ * The keys of the last run, reused (runs of a thread are ordered one at a time, and the keys do not
+ * outlive orderByScores): a Float64Array made per run was a third of packing them.
+ */
+let spareKeys = new Float64Array(1024);
+/** The same for the per-column minima, maxima and scales (a run's width is a handful of rules). */
+let spareColumns = new Float64Array(3 * 16);
+
+/**
  * Indices 0..count-1 of the vectors scores[i * width, (i + 1) * width) in ascending order (index
  * last); only the best `needed` when that is smaller.
  */
@@ -26,29 +34,35 @@ export function orderByScores(scores: Float64Array, width: number, count: number
  * needs, then the index; null when an entry is not an integer or the bits do not fit in a double.
  */
 function packedKeys(scores: Float64Array, width: number, count: number): Float64Array | null {
-  const minima = new Float64Array(width).fill(Infinity);
-  const maxima = new Float64Array(width).fill(-Infinity);
+  // columns[r], [width + r], [2 * width + r]: column r's minimum, maximum and scale (the thread's, reused).
+  if (spareColumns.length < 3 * width) spareColumns = new Float64Array(3 * width);
+  const columns = spareColumns;
+  for (let r = 0; r < width; r++) {
+    columns[r] = Infinity;
+    columns[width + r] = -Infinity;
+  }
   for (let i = 0; i < count; i++) {
     for (let r = 0; r < width; r++) {
       const value = scores[i * width + r]!;
       if (!Number.isInteger(value)) return null;
-      if (value < minima[r]!) minima[r] = value;
-      if (value > maxima[r]!) maxima[r] = value;
+      if (value < columns[r]!) columns[r] = value;
+      if (value > columns[width + r]!) columns[width + r] = value;
     }
   }
-  const scales = new Float64Array(width);
   let bits = bitsFor(count - 1);
   for (let r = 0; r < width; r++) {
-    const columnBits = bitsFor(maxima[r]! - minima[r]!);
-    scales[r] = 2 ** columnBits;
+    const columnBits = bitsFor(columns[width + r]! - columns[r]!);
+    columns[2 * width + r] = 2 ** columnBits;
     bits += columnBits;
   }
   if (bits > EXACT_BITS) return null;
   const indexScale = 2 ** bitsFor(count - 1);
-  const keys = new Float64Array(count);
+  if (spareKeys.length < count) spareKeys = new Float64Array(Math.max(count, spareKeys.length * 2));
+  // A view of the thread's keys: sorting it sorts its part of them only.
+  const keys = spareKeys.subarray(0, count);
   for (let i = 0; i < count; i++) {
     let key = 0;
-    for (let r = 0; r < width; r++) key = key * scales[r]! + (scores[i * width + r]! - minima[r]!);
+    for (let r = 0; r < width; r++) key = key * columns[2 * width + r]! + (scores[i * width + r]! - columns[r]!);
     keys[i] = key * indexScale + i;
   }
   return keys;
@@ -73,7 +87,8 @@ function orderByKeys(keys: Float64Array, count: number, needed: number): Uint32A
     best = smallestKeys(keys, needed).sort();
   }
   const order = new Uint32Array(best.length);
-  for (let k = 0; k < best.length; k++) order[k] = best[k]! % indexScale;
+  // key - floor(key / scale) * scale rather than key % scale: `%` on a double above 2 ** 31 is a call to fmod.
+  for (let k = 0; k < best.length; k++) order[k] = best[k]! - Math.floor(best[k]! / indexScale) * indexScale;
   return order;
 }
 

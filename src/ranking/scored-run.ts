@@ -35,7 +35,8 @@ export function byAscendingId(read: readonly Uint32Array[], scores: Float64Array
     const keys = new Float64Array(count);
     for (let i = 0; i < count; i++) keys[i] = all[i]! * 2 ** 20 + i;
     keys.sort();
-    for (let i = 0; i < count; i++) rowOf[i] = keys[i]! % 2 ** 20;
+    // The low bits without `%` (a call to fmod on doubles this large).
+    for (let i = 0; i < count; i++) rowOf[i] = keys[i]! - Math.floor(keys[i]! / 2 ** 20) * 2 ** 20;
   } else {
     for (let i = 0; i < count; i++) rowOf[i] = i;
     rowOf.sort((a, b) => all[a]! - all[b]!);
@@ -124,8 +125,10 @@ export function groupsInOrder(scores: Float64Array, width: number, docIds: Uint3
   while (k < order.length) {
     let end = k + 1;
     while (end < order.length && sameScores(scores, width, order[k]!, order[end]!)) end++;
-    const group = new Uint32Array(end - k);
-    for (let g = k; g < end; g++) group[g - k] = docIds[order[g]!]!;
+    // A plain array: most groups hold a document or two, and a typed array each (two objects, one
+    // of them an ArrayBuffer the collector sweeps) showed among a query's garbage.
+    const group: number[] = [];
+    for (let g = k; g < end; g++) group.push(docIds[order[g]!]!);
     const first = order[k]! * width;
     // A plain loop: Array.from of a subarray (a typed array object and an iterator per group) showed in profiles.
     const groupScores = new Array<number>(width);
@@ -138,7 +141,7 @@ export function groupsInOrder(scores: Float64Array, width: number, docIds: Uint3
 
 /** A group of read documents (a class: its bitmap() is a method, not a closure per group). */
 class ReadGroup implements ScoreGroup {
-  constructor(readonly scores: number[], readonly docIds: Uint32Array) {}
+  constructor(readonly scores: number[], readonly docIds: number[]) {}
 
   bitmap(): roaring.RoaringBitmap32 {
     return new RoaringBitmap32(this.docIds);

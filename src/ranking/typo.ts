@@ -3,6 +3,7 @@
 // telling those apart is the words rule's job.
 import roaring from 'roaring';
 import { TIMED_OUT_SCORE, type Bucket, type RankingRule } from './ranking-rule.js';
+import { NO_DOCUMENTS } from './score-layers.js';
 import type { ActiveTerms, SearchContext } from './search-context.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -53,17 +54,18 @@ export class TypoRule implements RankingRule {
         // and what stays costs nothing. The classes of byTypo are disjoint and cover the term's
         // documents, so that is the best match without typos or no match of the term at all, without
         // building that (often large) union.
+        // No bitmap is made for an empty part (intersects first), nor for an emptied layer (the shared empty one).
         withTypos.forEach((docs, index) => {
-          if (docs.isEmpty) return;
+          if (docs.isEmpty || layer.isEmpty || !layer.intersects(docs)) return;
           const part = RoaringBitmap32.and(layer, docs);
-          if (part.isEmpty) return;
-          if (layer === universe) layer = RoaringBitmap32.andNot(layer, part);
+          if (part.size === layer.size) layer = NO_DOCUMENTS;
+          else if (layer === universe) layer = RoaringBitmap32.andNot(layer, part);
           else layer.andNotInPlace(part);
           addTo(cost + index + 1, part);
         });
         if (!layer.isEmpty) addTo(cost, layer);
       });
-      layers = Array.from(next, (layer) => layer ?? new RoaringBitmap32());
+      layers = Array.from(next, (layer) => layer ?? NO_DOCUMENTS);
     }
     this.layers = layers;
   }

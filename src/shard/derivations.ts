@@ -35,6 +35,8 @@ export interface TermDerivations {
   exactDocsByPosition?: RoaringBitmap32[];
   wordIds?: number[];
   exactWordIds?: number[];
+  /** Memo: the words as match-profile-builder.ts's WordLookup.addTerm takes them (lookupArrays). */
+  lookupArrays?: { wordIds: Int32Array; flags: Uint8Array };
 }
 
 /**

@@ -3,113 +3,136 @@
 import { addOccurrence, packOccurrence, type DocMatchProfile } from '../ranking/match-profile.js';
 import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
 
-let sharedSlots = new Int32Array(0);
+let sharedEntries = new Int32Array(0);
 let sharedMembers = new Int32Array(0);
-let sharedSlotsInUse = false;
-/** The shared lookup's per-slot arrays, kept with their capacity (a short prefix adds thousands of words: growing them per query was most of a search's garbage). */
-let sharedFirstEntries = new Int32Array(1024);
-const sharedMoreEntries: (number[] | undefined)[] = [];
+let sharedInUse = false;
+/** The shared lookup's list of the words it holds, kept with its capacity (a short prefix adds thousands of words). */
 let sharedTouched = new Int32Array(1024);
+
+/** A word's entry: term * 8 + typos * 2 + (exact ? 0 : 1). */
+function entryOf(term: number, typos: number, exact: boolean): number {
+  return term * 8 + typos * 2 + (exact ? 0 : 1);
+}
 
 /**
  * Which terms each word stands for, read once per token of every scored document, so it is a
- * typed table indexed by word id (slot, -1 = no term) rather than a Map. Most tokens of a document
- * are no query word: a bit set over the vocabulary (6 KiB per 50,000 words, where the slot table
- * takes 200 KiB and missed the cache) tells those apart first.
+ * typed table indexed by word id rather than a Map. Most tokens of a document are no query word: a
+ * bit set over the vocabulary (6 KiB per 50,000 words, where the entry table takes 200 KiB and
+ * missed the cache) tells those apart first.
  */
 export class WordLookup {
-  private readonly slots: Int32Array;
-  /** Bit wordId of the set: the word has a slot. */
+  /** Bit wordId of the set: the word stands for some term. */
   readonly members: Int32Array;
   /**
-   * firstEntries[slot]: packed term * 8 + typos * 2 + (exact ? 0 : 1); moreEntries[slot]: the others,
-   * for the rare word standing for several terms (an array per word was most of a query's garbage).
-   * Entries from slotCount on are left over from other lookups.
+   * entries[wordId], valid only for members: the word's first term (entryOf). Entries of other words
+   * are left over from other lookups (only the member bits are cleared on release).
    */
-  firstEntries: Int32Array;
-  readonly moreEntries: (number[] | undefined)[];
-  private slotCount = 0;
-  /** Word ids with a slot (touched[0, slotCount)), to clear the shared table on release. */
+  readonly entries: Int32Array;
+  /** The other terms' entries of the rare words standing for several terms; null while there is none. */
+  more: Map<number, number[]> | null = null;
+  /** Word ids with their bit set (touched[0, touchedCount)), to clear the shared set on release. */
   private touched: Int32Array;
+  private touchedCount = 0;
   private readonly shared: boolean;
 
   /**
-   * The slot table is the thread's shared one when free (searches of a thread run one at a time):
+   * The tables are the thread's shared ones when free (searches of a thread run one at a time):
    * allocating and filling a vocabulary-sized array per query showed in profiles. Call release().
    */
   constructor(vocabularySize: number) {
-    this.shared = !sharedSlotsInUse;
+    this.shared = !sharedInUse;
     if (this.shared) {
-      if (sharedSlots.length < vocabularySize) {
-        sharedSlots = new Int32Array(Math.max(vocabularySize, sharedSlots.length * 2)).fill(-1);
-        sharedMembers = new Int32Array((sharedSlots.length >>> 5) + 1);
+      if (sharedEntries.length < vocabularySize) {
+        sharedEntries = new Int32Array(Math.max(vocabularySize, sharedEntries.length * 2));
+        sharedMembers = new Int32Array((sharedEntries.length >>> 5) + 1);
       }
-      sharedSlotsInUse = true;
-      this.slots = sharedSlots;
+      sharedInUse = true;
+      this.entries = sharedEntries;
       this.members = sharedMembers;
-      this.firstEntries = sharedFirstEntries;
-      this.moreEntries = sharedMoreEntries;
       this.touched = sharedTouched;
     } else {
-      this.slots = new Int32Array(vocabularySize).fill(-1);
+      this.entries = new Int32Array(vocabularySize);
       this.members = new Int32Array((vocabularySize >>> 5) + 1);
-      this.firstEntries = new Int32Array(16);
-      this.moreEntries = [];
       this.touched = new Int32Array(16);
     }
   }
 
   add(wordId: number, term: number, typos: number, exact: boolean): void {
-    let slot = this.slots[wordId]!;
-    if (slot < 0) {
-      slot = this.slotCount++;
-      if (slot === this.firstEntries.length) this.grow();
-      this.slots[wordId] = slot;
-      this.members[wordId >>> 5] |= 1 << (wordId & 31);
-      this.firstEntries[slot] = term * 8 + typos * 2 + (exact ? 0 : 1);
-      this.moreEntries[slot] = undefined;
-      this.touched[slot] = wordId;
+    const entry = entryOf(term, typos, exact);
+    if (this.has(wordId)) {
+      const more = (this.more ??= new Map());
+      const others = more.get(wordId);
+      if (others === undefined) more.set(wordId, [entry]);
+      else others.push(entry);
       return;
     }
-    (this.moreEntries[slot] ??= []).push(term * 8 + typos * 2 + (exact ? 0 : 1));
+    if (this.touchedCount === this.touched.length) this.grow(this.touchedCount + 1);
+    this.members[wordId >>> 5] |= 1 << (wordId & 31);
+    this.entries[wordId] = entry;
+    this.touched[this.touchedCount++] = wordId;
   }
 
-  private grow(): void {
-    const firstEntries = new Int32Array(this.firstEntries.length * 2);
-    firstEntries.set(this.firstEntries);
-    const touched = new Int32Array(this.touched.length * 2);
-    touched.set(this.touched);
-    this.firstEntries = firstEntries;
-    this.touched = touched;
-    if (this.shared) {
-      sharedFirstEntries = firstEntries;
-      sharedTouched = touched;
+  /**
+   * add() for every word of a term's derivations (`flags`: typos * 2 + (exact ? 0 : 1) per word), in
+   * one loop over typed arrays: a short prefix adds thousands of words, one add() call and one slot
+   * object each cost a prefix query a tenth of its time.
+   */
+  addTerm(wordIds: Int32Array, flags: Uint8Array, term: number): void {
+    if (this.touchedCount + wordIds.length > this.touched.length) this.grow(this.touchedCount + wordIds.length);
+    const { members, entries, touched } = this;
+    let count = this.touchedCount;
+    const base = term * 8;
+    for (let k = 0; k < wordIds.length; k++) {
+      const wordId = wordIds[k]!;
+      const bit = 1 << (wordId & 31);
+      const word = wordId >>> 5;
+      if ((members[word]! & bit) !== 0) {
+        this.touchedCount = count;
+        this.add(wordId, term, flags[k]! >> 1, (flags[k]! & 1) === 0);
+        count = this.touchedCount;
+        continue;
+      }
+      members[word] = members[word]! | bit;
+      entries[wordId] = base + flags[k]!;
+      touched[count++] = wordId;
     }
+    this.touchedCount = count;
   }
 
-  /** Gives the shared table back (cleared); the lookup must not be used afterwards. */
+  private grow(needed: number): void {
+    const touched = new Int32Array(Math.max(needed, this.touched.length * 2));
+    touched.set(this.touched);
+    this.touched = touched;
+    if (this.shared) sharedTouched = touched;
+  }
+
+  /** Gives the shared tables back (cleared); the lookup must not be used afterwards. */
   release(): void {
     if (!this.shared) return;
-    for (let slot = 0; slot < this.slotCount; slot++) {
-      const wordId = this.touched[slot]!;
-      this.slots[wordId] = -1;
-      this.members[wordId >>> 5] = 0;
-      // Other lookups' arrays of several terms are not kept alive.
-      if (this.moreEntries[slot] !== undefined) this.moreEntries[slot] = undefined;
-    }
-    this.slotCount = 0;
-    sharedSlotsInUse = false;
+    const { members, touched } = this;
+    for (let k = 0; k < this.touchedCount; k++) members[touched[k]! >>> 5] = 0;
+    this.touchedCount = 0;
+    this.more = null;
+    sharedInUse = false;
   }
 
-  slotOf(wordId: number): number {
-    return wordId < this.slots.length ? this.slots[wordId]! : -1;
-  }
-
-  /** Whether the word has a slot (false for ids past the vocabulary the lookup was made for). */
+  /** Whether the word stands for some term (false for ids past the vocabulary the lookup was made for). */
   has(wordId: number): boolean {
     const word = wordId >>> 5;
     return word < this.members.length && (this.members[word]! & (1 << (wordId & 31))) !== 0;
   }
+}
+
+/** A term's derivations as addTerm takes them: word ids, and typos * 2 + (exact ? 0 : 1) per word. */
+export function lookupArrays(words: readonly { wordId: number; typos: number; exact: boolean }[]): { wordIds: Int32Array; flags: Uint8Array } {
+  const wordIds = new Int32Array(words.length);
+  const flags = new Uint8Array(words.length);
+  for (let k = 0; k < words.length; k++) {
+    const word = words[k]!;
+    wordIds[k] = word.wordId;
+    flags[k] = word.typos * 2 + (word.exact ? 0 : 1);
+  }
+  return { wordIds, flags };
 }
 
 export interface PhraseOfTerm {
@@ -127,31 +150,44 @@ export function buildProfile(forward: ForwardIndex, docId: number, words: WordLo
   return buildProfileAt(forward.arena, forward.offsetOf(docId), docId, words, phrases, into);
 }
 
-/** Keeps the loads of documentOffsets from being optimized away. */
-let offsetsTouchSum = 0;
+/** Keeps the loads of touchEntries from being optimized away. */
+let touchSum = 0;
 
 /**
- * The arena offsets of the documents (-1 when absent), looked up in one pass that also reads a word
- * at the start and one in the middle of each entry: the loads of different documents do not depend
- * on each other, so the CPU overlaps their cache misses (offset table and arena are far bigger than
- * the caches), where building one profile after the other waits for each miss in turn. Profiles
- * then cost about half (measured on the bench's 100k movies; touching every cache line was slower).
+ * The arena offsets of the documents (-1 when absent), in one loop of independent loads: the CPU
+ * overlaps their cache misses (the offset table is far bigger than the caches).
  */
 export function documentOffsets(forward: ForwardIndex, docIds: Uint32Array, into?: Int32Array): Int32Array {
-  const data = forward.arena;
   // `into` when long enough (a reader's array reused run after run): entries past docIds.length are left as they were.
   const offsets = into !== undefined && into.length >= docIds.length ? into : new Int32Array(docIds.length);
-  let sum = 0;
-  for (let i = 0; i < docIds.length; i++) {
-    const offset = forward.offsetOf(docIds[i]!);
-    offsets[i] = offset;
-    if (offset < 0) continue;
-    // The entry holds 2 + fieldCount + 2 * tokenCount words, so offset + 1 + tokenCount is inside it.
-    const tokenCount = data[offset + 1]!;
-    sum += data[offset + 1 + tokenCount]!;
-  }
-  offsetsTouchSum = sum;
+  for (let i = 0; i < docIds.length; i++) offsets[i] = forward.offsetOf(docIds[i]!);
   return offsets;
+}
+
+/** Documents whose entries touchEntries loads ahead at once: their lines stay in the caches until read. */
+export const TOUCH_AHEAD = 256;
+
+/**
+ * Loads every cache line of the entries of offsets[from, to) before their profiles are built: first
+ * each header (where the entry ends), then each line, in loops whose loads do not depend on each
+ * other, so the CPU overlaps the misses, where building one profile after the other waits for each
+ * in turn (the arena is far bigger than the caches). One loop doing all three for each document in
+ * turn saved half as much: its loads wait on each other (offset, then header, then the rest).
+ */
+export function touchEntries(data: Uint32Array, offsets: Int32Array, from: number, to: number): void {
+  let sum = 0;
+  for (let i = from; i < to; i++) {
+    const offset = offsets[i]!;
+    if (offset >= 0) sum += data[offset + 1]!;
+  }
+  for (let i = from; i < to; i++) {
+    const offset = offsets[i]!;
+    if (offset < 0) continue;
+    // The entry holds 2 + fieldCount + 2 * tokenCount words; 16 words are a 64-byte line.
+    const end = tokensStartAt(data, offset) + tokenCountAt(data, offset) * 2;
+    for (let at = offset + 16; at < end; at += 16) sum += data[at]!;
+  }
+  touchSum = sum;
 }
 
 /** buildProfile with the document's arena offset already known (-1: absent). */
@@ -167,19 +203,18 @@ export function buildProfileAt(data: Uint32Array, offset: number, docId: number,
   const end = start + tokenCountAt(data, offset) * 2;
   const members = words.members;
   const memberWords = members.length;
-  const firstEntries = words.firstEntries;
-  const moreEntries = words.moreEntries;
+  const entries = words.entries;
+  const more = words.more;
   // The set test inlined (this loop runs for every token of every scored document; most are no query word).
   for (let at = start; at < end; at += 2) {
     const wordId = data[at]!;
     const memberWord = wordId >>> 5;
     if (memberWord >= memberWords || (members[memberWord]! & (1 << (wordId & 31))) === 0) continue;
-    const slot = words.slotOf(wordId);
     const packed = data[at + 1]!;
     const field = packed >>> 16;
     const position = packed & 0xffff;
     const rank = fieldRankAt(data, offset, field);
-    const entry = firstEntries[slot]!;
+    const entry = entries[wordId]!;
     // addOccurrence inlined.
     const term = entry >> 3;
     const list = occurrences[term]!;
@@ -188,9 +223,10 @@ export function buildProfileAt(data: Uint32Array, offset: number, docId: number,
     if (count < list.length) list[count] = occurrence;
     else list.push(occurrence);
     counts[term] = count + 1;
-    const more = moreEntries[slot];
-    if (more === undefined) continue;
-    for (const other of more) addOccurrence(into, other >> 3, packOccurrence(field, position, rank, (other >> 1) & 3, (other & 1) === 0));
+    if (more === null) continue;
+    const others = more.get(wordId);
+    if (others === undefined) continue;
+    for (const other of others) addOccurrence(into, other >> 3, packOccurrence(field, position, rank, (other >> 1) & 3, (other & 1) === 0));
   }
   for (let p = 0; p < phrases.length; p++) {
     const phrase = phrases[p]!;

@@ -12,10 +12,11 @@ import { emptyProfile, type DocMatchProfile } from '../ranking/match-profile.js'
 import { rulesFor } from '../ranking/rules-from-settings.js';
 import type { RankingRule } from '../ranking/ranking-rule.js';
 import { SortRule, type SortOrder } from '../ranking/sort.js';
+import { NO_DOCUMENTS } from '../ranking/score-layers.js';
 import { distinctKeysOf, keepFirstPerKey, type DistinctKeyOf } from './distinct.js';
 import type { SearchContext } from '../ranking/search-context.js';
 import { docsMatchingAll, termRemovalSteps } from '../ranking/words.js';
-import { buildProfile, buildProfileAt, documentHasPhrase, documentOffsets, fieldWordCount, WordLookup, type PhraseOfTerm } from './match-profile-builder.js';
+import { buildProfile, buildProfileAt, documentHasPhrase, documentOffsets, fieldWordCount, lookupArrays, touchEntries, TOUCH_AHEAD, WordLookup, type PhraseOfTerm } from './match-profile-builder.js';
 import type { ShardIndex } from './shard-index.js';
 import type { TokenKeyPostings } from './token-key-postings.js';
 import type { PairLookupMemo, PairSide } from './near-pair-postings.js';
@@ -136,6 +137,13 @@ let spareOffsets: Int32Array = new Int32Array(1024);
 const spareWordSets: Uint8Array[] = [];
 const MAX_SPARE_WORD_SETS = 16;
 
+/**
+ * [term count]: a scratch profile for the next searches of this thread (searches run one at a time;
+ * a search takes it, and gives it back at its end). Making one per query showed in profiles.
+ */
+const spareProfiles: (DocMatchProfile | undefined)[] = [];
+const MAX_SPARE_PROFILE_TERMS = 64;
+
 /** The ids of every derivation, memoized on them (the same array while they stay cached). */
 function wordIdsOf(derivations: TermDerivations): readonly number[] {
   return (derivations.wordIds ??= derivations.words.map((word) => word.wordId));
@@ -204,7 +212,7 @@ class ShardSearchContext implements SearchContext {
     const postings = this.shard.positionPostings;
     if (derivations === undefined || position >= postings.limit) return null;
     const byPosition = (derivations.exactDocsByPosition ??= postings.unionByKey(exactWordIds(derivations)));
-    return byPosition[position] ?? new RoaringBitmap32();
+    return byPosition[position] ?? NO_DOCUMENTS;
   }
 
   termExactSoleFieldDocs(term: number, universe: RoaringBitmap32): RoaringBitmap32 | null {
@@ -266,7 +274,8 @@ class ShardSearchContext implements SearchContext {
       const size = this.shard.vocabulary.size;
       set = spareWordSets.pop() ?? new Uint8Array(size);
       if (set.length < size) set = new Uint8Array(Math.max(size, set.length * 2));
-      for (const word of this.derivations[term]!.words) set[word.wordId] = 1;
+      const wordIds = this.lookupArraysOf(term).wordIds;
+      for (let k = 0; k < wordIds.length; k++) set[wordIds[k]!] = 1;
       this.wordSets[term] = set;
     }
     return set;
@@ -276,8 +285,11 @@ class ShardSearchContext implements SearchContext {
   release(): void {
     this.wordLookup?.release();
     this.wordLookup = null;
+    if (this.scratchProfile !== null && this.terms.length < MAX_SPARE_PROFILE_TERMS) spareProfiles[this.terms.length] ??= this.scratchProfile;
+    this.scratchProfile = null;
     this.wordSets.forEach((set, term) => {
-      for (const word of this.derivations[term]!.words) set[word.wordId] = 0;
+      const wordIds = this.lookupArraysOf(term).wordIds;
+      for (let k = 0; k < wordIds.length; k++) set[wordIds[k]!] = 0;
       if (spareWordSets.length < MAX_SPARE_WORD_SETS) spareWordSets.push(set);
     });
     this.wordSets.length = 0;
@@ -300,11 +312,24 @@ class ShardSearchContext implements SearchContext {
     const data = this.shard.forward.arena;
     const words = this.words();
     const scratch = this.scratch();
-    return (index) => buildProfileAt(data, offsets[index]!, docIds[index]!, words, this.phrases, scratch);
+    // Entries are loaded ahead in chunks (touchEntries): all at once, a long run's would leave the caches before being read.
+    let touchedTo = 0;
+    return (index) => {
+      if (index >= touchedTo) {
+        touchedTo = Math.min(docIds.length, index + TOUCH_AHEAD);
+        touchEntries(data, offsets, index, touchedTo);
+      }
+      return buildProfileAt(data, offsets[index]!, docIds[index]!, words, this.phrases, scratch);
+    };
   }
 
   private scratch(): DocMatchProfile {
-    return (this.scratchProfile ??= emptyProfile(this.terms.length));
+    if (this.scratchProfile === null) {
+      const termCount = this.terms.length;
+      this.scratchProfile = spareProfiles[termCount] ?? emptyProfile(termCount);
+      spareProfiles[termCount] = undefined;
+    }
+    return this.scratchProfile;
   }
 
   private words(): WordLookup {
@@ -312,11 +337,19 @@ class ShardSearchContext implements SearchContext {
       const lookup = new WordLookup(this.terms.length === 0 ? 0 : this.shard.vocabulary.size);
       // In term order, as the terms were matched: a word standing for several terms lists them in that order.
       this.derivations.forEach((derivations, term) => {
-        for (const derivation of derivations?.words ?? []) lookup.add(derivation.wordId, term, derivation.typos, derivation.exact);
+        if (derivations === undefined) return;
+        const arrays = this.lookupArraysOf(term);
+        lookup.addTerm(arrays.wordIds, arrays.flags, term);
       });
       this.wordLookup = lookup;
     }
     return this.wordLookup;
+  }
+
+  /** The word term's derivations as typed arrays, memoized on them (cached by the shard between writes): a short prefix has thousands. */
+  private lookupArraysOf(term: number): { wordIds: Int32Array; flags: Uint8Array } {
+    const derivations = this.derivations[term]!;
+    return (derivations.lookupArrays ??= lookupArrays(derivations.words));
   }
 
   fieldWordCount(docId: number, field: number): number {

@@ -4,7 +4,7 @@
 // with the word lookup's shared tables reused from query to query.
 import test from 'ava';
 import { ForwardIndex } from '../../src/shard/forward-index.js';
-import { buildProfile, buildProfileAt, documentOffsets, fieldWordCount, WordLookup } from '../../src/shard/match-profile-builder.js';
+import { buildProfile, buildProfileAt, documentOffsets, fieldWordCount, lookupArrays, touchEntries, WordLookup } from '../../src/shard/match-profile-builder.js';
 import { emptyProfile, occurrencesOf, packOccurrence, type DocMatchProfile } from '../../src/ranking/match-profile.js';
 import { randomFrom } from './seeded-lcg.js';
 
@@ -79,7 +79,6 @@ test.serial('a word lookup answers only for its own words, also past the vocabul
   first.release();
   const third = new WordLookup(100);
   t.false(third.has(3) || third.has(64) || third.has(5));
-  t.is(third.slotOf(3), -1);
   third.release();
 });
 
@@ -96,11 +95,23 @@ test.serial('profiles hold exactly the tokens of the query words, one by one and
   for (let query = 0; query < 60; query++) {
     const derivations = randomDerivations(random, 1 + Math.floor(random() * 3));
     const words = new WordLookup(VOCABULARY);
-    derivations.forEach((byWord, term) => byWord.forEach(([typos, exact], wordId) => words.add(wordId, term, typos, exact)));
+    // Word by word, or a term's words at once (addTerm, as searches fill it), alike.
+    derivations.forEach((byWord, term) => {
+      if (query % 2 === 0) {
+        byWord.forEach(([typos, exact], wordId) => words.add(wordId, term, typos, exact));
+      } else {
+        const { wordIds, flags } = lookupArrays([...byWord].map(([wordId, [typos, exact]]) => ({ wordId, typos, exact })));
+        words.addTerm(wordIds, flags, term);
+      }
+    });
     const into = emptyProfile(derivations.length);
     // Absent ids (never put, or past the last document) read as empty profiles.
     const docIds = Uint32Array.from(Array.from({ length: 1 + Math.floor(random() * 80) }, () => Math.floor(random() * 650))).sort();
     const offsets = documentOffsets(forward, docIds);
+    // Loading entries ahead (as the score chain does, in chunks) changes nothing read, absent ids included.
+    const arenaBefore = forward.arena.slice();
+    touchEntries(forward.arena, offsets, 0, Math.min(docIds.length, 1 + Math.floor(random() * docIds.length)));
+    t.deepEqual(forward.arena, arenaBefore);
     try {
       docIds.forEach((docId, index) => {
         const expected = expectedProfile(docs.get(docId), docId, derivations);
@@ -111,6 +122,31 @@ test.serial('profiles hold exactly the tokens of the query words, one by one and
       words.release();
     }
   }
+});
+
+test.serial('addTerm: a word standing for several terms, or twice for one, has every entry in the order added', (t) => {
+  const forward = new ForwardIndex();
+  forward.put(7, { fieldRanks: [2, 0], wordIds: [10, 11, 10, 12], fields: [0, 0, 1, 1], positions: [0, 1, 0, 1] });
+  const words = new WordLookup(VOCABULARY);
+  try {
+    words.addTerm(Int32Array.of(10, 12), Uint8Array.of(0, 3), 0);
+    // Word 10 again for term 1 (one typo, exact), and twice for term 2.
+    words.addTerm(Int32Array.of(11, 10), Uint8Array.of(1, 2), 1);
+    words.addTerm(Int32Array.of(10, 10), Uint8Array.of(0, 5), 2);
+    const profile = copyOf(buildProfile(forward, 7, words, [], emptyProfile(3)));
+    t.deepEqual(profile.occurrences, [
+      [packOccurrence(0, 0, 2, 0, true), packOccurrence(1, 0, 0, 0, true), packOccurrence(1, 1, 0, 1, false)],
+      [packOccurrence(0, 0, 2, 1, true), packOccurrence(0, 1, 2, 0, false), packOccurrence(1, 0, 0, 1, true)],
+      [packOccurrence(0, 0, 2, 0, true), packOccurrence(0, 0, 2, 2, false), packOccurrence(1, 0, 0, 0, true), packOccurrence(1, 0, 0, 2, false)],
+    ]);
+    t.true(words.has(10) && words.has(11) && words.has(12));
+    t.false(words.has(13));
+  } finally {
+    words.release();
+  }
+  const next = new WordLookup(VOCABULARY);
+  t.false(next.has(10) || next.has(11) || next.has(12), 'released: the next lookup starts empty');
+  next.release();
 });
 
 test.serial('a field\'s word count is the number of its tokens', (t) => {

@@ -2,7 +2,7 @@
 // everything left; the universe is never altered, and with one step it is the bucket itself.
 import test from 'ava';
 import roaring from 'roaring';
-import { WordsRule } from '../../src/ranking/words.js';
+import { docsMatchingAll, WordsRule } from '../../src/ranking/words.js';
 import type { SearchContext } from '../../src/ranking/search-context.js';
 import { randomFrom } from './seeded-lcg.js';
 
@@ -48,5 +48,22 @@ test('buckets by terms kept, each document once, the universe unaltered, narrowe
     rule.end();
     t.deepEqual(buckets, expectedBuckets(termDocs, universe, narrowed), `round ${round}`);
     t.deepEqual(universe.toArray(), before, 'the universe is not altered');
+  }
+});
+
+test('docsMatchingAll: every list\'s documents within `within` (also when it is one of the lists), as a new bitmap, the lists unaltered', (t) => {
+  const random = randomFrom(33);
+  for (let round = 0; round < 300; round++) {
+    const distinct = Array.from({ length: 1 + Math.floor(random() * 4) }, () => new RoaringBitmap32([...Array(300).keys()].filter(() => random() < 0.2 + random() * 0.7)));
+    // A term may repeat (the same list twice).
+    const termDocs = Array.from({ length: 1 + Math.floor(random() * 4) }, () => distinct[Math.floor(random() * distinct.length)]!);
+    const other = new RoaringBitmap32([...Array(300).keys()].filter(() => random() < 0.6));
+    const within = [undefined, termDocs[0]!, termDocs[termDocs.length - 1]!, other][round % 4];
+    const before = termDocs.map((docs) => docs.toArray());
+    const expected = termDocs.reduce((acc, docs) => RoaringBitmap32.and(acc, docs), within ?? termDocs[0]!).toArray();
+    const found = docsMatchingAll(contextOf(termDocs), [...termDocs.keys()], within);
+    t.deepEqual(found.toArray(), expected, `round ${round}`);
+    t.false(termDocs.includes(found) || found === within, 'a bitmap of its own');
+    t.deepEqual(termDocs.map((docs) => docs.toArray()), before, 'the lists are not altered');
   }
 });
