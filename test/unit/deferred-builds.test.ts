@@ -3,7 +3,7 @@
 // instead of building at once, and must answer exactly as a shard built at once; the build then runs
 // with a fair share of the thread.
 import test from 'ava';
-import { CATCH_UP_MAX_SLICE_MS, finishSteps, SlicedJobs, type SlicedJob } from '../../src/shard/sliced-jobs.js';
+import { CATCH_UP_MAX_SLICE_MS, CATCH_UP_SHARE, finishSteps, SlicedJobs, type SlicedJob } from '../../src/shard/sliced-jobs.js';
 import { sharedPairMemo } from '../../src/shard/shared-pair-memos.js';
 import { PREFIX_TABLE_POLICY } from '../../src/shard/prefix-pair-tables.js';
 import { randomFrom } from './seeded-lcg.js';
@@ -112,7 +112,7 @@ function* oneMsSteps(advance: (ms: number) => void, counter: { steps: number }):
   }
 }
 
-test('a catch-up job gets slices as long as the work between them took, up to the cap; a plain job keeps short slices', (t) => {
+test('a catch-up job gets slices CATCH_UP_SHARE times as long as the work between them took, up to the cap; a plain job keeps short slices', (t) => {
   for (const catchUp of [true, false]) {
     const { jobs, slices, advance } = clockedRunner();
     const counter = { steps: 0 };
@@ -124,7 +124,7 @@ test('a catch-up job gets slices as long as the work between them took, up to th
     };
     t.is(slice(), 4, 'the first slice is the plain length');
     advance(50); // a query batch of 50 ms between two slices
-    t.is(slice(), catchUp ? 50 : 4);
+    t.is(slice(), catchUp ? 50 * CATCH_UP_SHARE : 4);
     t.is(slice(), 4, 'nothing ran between: back to the plain length');
     advance(10_000);
     t.is(slice(), catchUp ? CATCH_UP_MAX_SLICE_MS : 4, 'capped');
@@ -141,7 +141,7 @@ test('a catch-up slice runs when the worker asks, before a message, and only for
     const before = counter.steps;
     advance(30); // the previous query batch
     jobs.runCatchUpSlice();
-    t.is(counter.steps - before, catchUp ? 30 : 0);
+    t.is(counter.steps - before, catchUp ? 30 * CATCH_UP_SHARE : 0);
     jobs.cancelAll();
   }
 });
@@ -157,13 +157,13 @@ test('a plain job queued before a catch-up job gets the catch-up share, so the c
     }
   };
   jobs.enqueue('save', finite('save', 20));
-  jobs.enqueue('build', finite('build', 20), { catchUp: true });
+  jobs.enqueue('build', finite('build', 1000), { catchUp: true });
   slices.shift()!();
   t.is(log.length, 4);
   advance(30);
   jobs.runCatchUpSlice();
-  t.is(log.length, 34);
-  t.deepEqual(log.slice(20), Array.from({ length: 14 }, () => 'build'));
+  t.is(log.length, 4 + 30 * CATCH_UP_SHARE);
+  t.deepEqual(log.slice(20), Array.from({ length: 30 * CATCH_UP_SHARE - 16 }, () => 'build'));
   jobs.cancelAll();
 });
 
