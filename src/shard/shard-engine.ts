@@ -7,6 +7,7 @@ import type { DocumentOpMessage, MatchingStrategyName } from '../protocol/messag
 import type { IndexSettings } from '../settings/index-settings.js';
 import { compileIndexConfig, type IndexConfig } from './index-config.js';
 import { ShardIndex } from './shard-index.js';
+import type { SlicedJobs } from './sliced-jobs.js';
 import { compileSearchPlan } from './search-plan.js';
 import { searchShards, type PlannedHit } from './shaped-search.js';
 
@@ -44,6 +45,14 @@ interface IndexState {
   shardCount: number;
   shards: Map<number, ShardIndex>;
 }
+
+/**
+ * A query batch this full means searches are queued: building everything at once then gets through
+ * them sooner than their slow paths do. At 1M documents, right after a bulk load under 16
+ * connections, the slow paths answered 274-788 searches in the first 25 s, the build at once 4,001
+ * (none in the first 15 s). A lighter load keeps the slow paths: its searches are answered meanwhile.
+ */
+export const BUILD_AT_ONCE_FROM_QUERIES = 8;
 
 export class ShardEngine {
   private readonly indexes = new Map<string, IndexState>();
@@ -129,6 +138,27 @@ export class ShardEngine {
       else target.upsert(docId, document);
     }
     target.flushWrites();
+  }
+
+  /**
+   * Builds the shards' stale search structures (a bulk load leaves them stale) before a query batch
+   * of `queriesWaiting` searches (0: at quiet time). A light load gets them built in the background,
+   * its searches taking the per-document paths meanwhile (ShardIndex.deferBuilds) and answered without
+   * waiting for the whole build; a batch of BUILD_AT_ONCE_FROM_QUERIES or more builds them at once.
+   */
+  prepareStaleShards(background: SlicedJobs, queriesWaiting: number): void {
+    for (const shard of this.allShards()) {
+      if (!shard.needsPreparing) continue;
+      if (queriesWaiting >= BUILD_AT_ONCE_FROM_QUERIES) {
+        // The sliced build, if queued, stops at its next step: nothing is stale any more.
+        shard.deferBuilds(false);
+        shard.prepareForSearch();
+        continue;
+      }
+      if (background.has(shard)) continue;
+      shard.deferBuilds(true);
+      background.enqueue(shard, () => shard.prepareSteps(), { catchUp: true, onLeave: () => shard.deferBuilds(false) });
+    }
   }
 
   /** ShardIndex.prepareForSearch on every shard of the worker. */

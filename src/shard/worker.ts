@@ -101,40 +101,12 @@ function applyCommand(command: ShardCommandMessage): void {
       if (command.prepareSearch) {
         // Quiet time: in slices, after the ack (the scheduler does not wait for the save).
         background.enqueue(snapshots, () => snapshots.saveSteps());
-        prepareStaleShards();
+        engine.prepareStaleShards(background, 0);
       } else {
         // Shutdown: the scheduler waits for the files (bounded), nothing else will run.
         snapshots.saveAll();
       }
       break;
-  }
-}
-
-/**
- * A query batch this full means searches are queued: building everything at once then gets through
- * them sooner than their slow paths do. At 1M documents, right after a bulk load under 16
- * connections, the slow paths answered 274-788 searches in the first 25 s, the build at once 4,001
- * (none in the first 15 s). A lighter load keeps the slow paths: its searches are answered meanwhile.
- */
-const BUILD_AT_ONCE_FROM_QUERIES = 8;
-
-/**
- * Builds the shards' stale search structures in the background (a bulk load leaves them stale),
- * their searches taking the per-document paths meanwhile (ShardIndex.deferBuilds): at quiet time,
- * and as soon as a search comes, which then gets its answer without waiting for the whole build.
- */
-function prepareStaleShards(queriesWaiting = 0): void {
-  for (const shard of engine.allShards()) {
-    if (!shard.needsPreparing) continue;
-    if (queriesWaiting >= BUILD_AT_ONCE_FROM_QUERIES) {
-      // The sliced build, if queued, stops at its next step: nothing is stale any more.
-      shard.deferBuilds(false);
-      shard.prepareForSearch();
-      continue;
-    }
-    if (background.has(shard)) continue;
-    shard.deferBuilds(true);
-    background.enqueue(shard, () => shard.prepareSteps(), { catchUp: true, onLeave: () => shard.deferBuilds(false) });
   }
 }
 
@@ -224,7 +196,7 @@ export default async function handle(message: ArrayBuffer | AttachSchedulerPort)
     return null;
   }
   const queries = decodeQueryBatch(message);
-  prepareStaleShards(queries.length);
+  engine.prepareStaleShards(background, queries.length);
   background.runCatchUpSlice();
   const results = queries.map(answer);
   return move(encodeQueryBatchResult(results));

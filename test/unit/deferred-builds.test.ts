@@ -5,9 +5,10 @@
 import test from 'ava';
 import { CATCH_UP_MAX_SLICE_MS, CATCH_UP_SHARE, finishSteps, SlicedJobs, type SlicedJob } from '../../src/shard/sliced-jobs.js';
 import { sharedPairMemo } from '../../src/shard/shared-pair-memos.js';
+import { BUILD_AT_ONCE_FROM_QUERIES, ShardEngine } from '../../src/shard/shard-engine.js';
 import { PREFIX_TABLE_POLICY } from '../../src/shard/prefix-pair-tables.js';
 import { randomFrom } from './seeded-lcg.js';
-import { rewriteAll, sameAnswers, twins, withSmallSteps, WORDS } from './shard-twins.js';
+import { makeDocument, rewriteAll, sameAnswers, twins, withSmallSteps, WORDS } from './shard-twins.js';
 import type { ShardIndex } from '../../src/shard/shard-index.js';
 
 function staleStructures(shard: ShardIndex): string[] {
@@ -94,6 +95,32 @@ test('a pair lookup gathered before a near-pair build is not shared with the sea
   t.not(sharedPairMemo(subject, star, prefix), before);
   t.is(subject.derive('star', false, 0), star, 'the same derivations (no write between)');
 }));
+
+test('before a light query batch stale shards are built in the background, builds deferred meanwhile; a full batch builds them at once', (t) => {
+  for (const queriesWaiting of [1, BUILD_AT_ONCE_FROM_QUERIES]) {
+    const engine = new ShardEngine(0, 1);
+    const random = randomFrom(47);
+    engine.loadIndex('books', 1, null, Array.from({ length: 2000 }, (_, docId): [number, Record<string, unknown>] => [docId, makeDocument(random, docId)]));
+    const shard = [...engine.allShards()][0]!;
+    t.true(shard.needsPreparing, 'a load leaves the pair tables and sole-word fields unbuilt');
+    const slices: (() => void)[] = [];
+    const jobs = new SlicedJobs({ schedule: (run) => slices.push(run) });
+    engine.prepareStaleShards(jobs, queriesWaiting);
+    if (queriesWaiting >= BUILD_AT_ONCE_FROM_QUERIES) {
+      t.false(shard.needsPreparing, 'built at once');
+      t.is(jobs.pending, 0);
+      t.false(shard.nearPairs.buildsDeferred);
+      continue;
+    }
+    t.true(shard.needsPreparing);
+    t.true(jobs.has(shard) && shard.nearPairs.buildsDeferred && shard.soleWordFields.buildsDeferred);
+    engine.prepareStaleShards(jobs, queriesWaiting);
+    t.is(jobs.pending, 1, 'queued once');
+    while (slices.length > 0) slices.shift()!();
+    t.false(shard.needsPreparing);
+    t.false(shard.nearPairs.buildsDeferred || shard.soleWordFields.buildsDeferred, 'no longer deferred once built');
+  }
+});
 
 /** A runner whose clock the test drives: `work` advances it as other work between slices would. */
 function clockedRunner(): { jobs: SlicedJobs; slices: (() => void)[]; advance: (ms: number) => void } {
