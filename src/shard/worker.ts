@@ -196,7 +196,12 @@ export default async function handle(message: ArrayBuffer | AttachSchedulerPort)
     return null;
   }
   const queries = decodeQueryBatch(message);
-  engine.prepareStaleShards(background, queries.length);
+  try {
+    engine.prepareStaleShards(background, queries.length);
+  } catch (cause) {
+    // The searches then build what they need themselves, and each reports its own error.
+    process.emitWarning(`shard worker ${data.workerIndex}: preparing stale shards failed: ${(cause as Error).message}`);
+  }
   background.runCatchUpSlice();
   const results = queries.map(answer);
   return move(encodeQueryBatchResult(results));
