@@ -9,6 +9,7 @@ import type { FrontReply } from './http-types.js';
 import { validateIndexUid } from './index-uid.js';
 import type { FrontContext, RouteSpec } from './route-spec.js';
 import { searchIndex } from './search-routes.js';
+import { searchResponseJson, type SearchAnswer } from './search-response.js';
 import { parseSearchBody, type SearchParameters } from './search-params.js';
 
 export const multiSearchRoutes: RouteSpec[] = [
@@ -34,8 +35,8 @@ async function multiSearch(body: unknown, access: Access, context: FrontContext)
   const settled = await Promise.allSettled(searches);
   const failure = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
   if (failure) throw failure.reason;
-  const results = (settled as PromiseFulfilledResult<string>[]).map((outcome, position) =>
-    `{"indexUid":${JSON.stringify(parsed[position]!.indexUid)},${outcome.value.slice(1)}`);
+  const results = (settled as PromiseFulfilledResult<SearchAnswer>[]).map((outcome, position) =>
+    `{"indexUid":${JSON.stringify(parsed[position]!.indexUid)},${searchResponseJson(outcome.value).slice(1)}`);
   return { status: 200, body: `{"results":[${results.join(',')}]}` };
 }
 

@@ -2,23 +2,41 @@
 // with Meilisearch's key order: hits, query, processingTimeMs, pagination, facetDistribution, facetStats.
 import type { FacetExtras } from './facet-merge.js';
 import { paginationJson, type SearchWindow } from './pagination.js';
+import { TextBody, utf8Body, type BodySink } from './response-bytes.js';
 
-export function searchResponseJson(
-  hitDocuments: readonly string[],
-  query: string,
-  processingTimeMs: number,
-  window: SearchWindow,
-  candidates: number,
-  facets: FacetExtras | null,
-): string {
-  let body = '{"hits":[';
+/** What one search answers, before it is written out. */
+export interface SearchAnswer {
+  /** The hits' JSON, in order. */
+  hitDocuments: readonly string[];
+  query: string;
+  processingTimeMs: number;
+  window: SearchWindow;
+  candidates: number;
+  facets: FacetExtras | null;
+}
+
+export function writeSearchResponse(sink: BodySink, answer: SearchAnswer): void {
+  const { hitDocuments, facets } = answer;
+  sink.append('{"hits":[');
   for (let i = 0; i < hitDocuments.length; i++) {
-    if (i > 0) body += ',';
-    body += hitDocuments[i]!;
+    if (i > 0) sink.append(',');
+    sink.append(hitDocuments[i]!);
   }
-  body += `],"query":${JSON.stringify(query)},"processingTimeMs":${processingTimeMs},${paginationJson(window, candidates)}`;
-  if (facets?.facetDistributionJson !== undefined) body += `,"facetDistribution":${facets.facetDistributionJson}`;
-  else if (facets?.facetDistribution) body += `,"facetDistribution":${JSON.stringify(facets.facetDistribution)}`;
-  if (facets?.facetStats) body += `,"facetStats":${JSON.stringify(facets.facetStats)}`;
-  return `${body}}`;
+  sink.append(`],"query":${JSON.stringify(answer.query)},"processingTimeMs":${answer.processingTimeMs},${paginationJson(answer.window, answer.candidates)}`);
+  if (facets?.facetDistributionJson !== undefined) sink.append(`,"facetDistribution":${facets.facetDistributionJson}`);
+  else if (facets?.facetDistribution) sink.append(`,"facetDistribution":${JSON.stringify(facets.facetDistribution)}`);
+  if (facets?.facetStats) sink.append(`,"facetStats":${JSON.stringify(facets.facetStats)}`);
+  sink.append('}');
+}
+
+/** The body as a string (a multi-search result embeds it). */
+export function searchResponseJson(answer: SearchAnswer): string {
+  const body = new TextBody();
+  writeSearchResponse(body, answer);
+  return body.text;
+}
+
+/** The body as the bytes sent (a single search's response). */
+export function searchResponseBytes(answer: SearchAnswer): Buffer {
+  return utf8Body((sink) => writeSearchResponse(sink, answer));
 }

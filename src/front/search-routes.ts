@@ -8,7 +8,7 @@ import { validateIndexUid } from './index-uid.js';
 import { searchWindow } from './pagination.js';
 import type { FrontContext, RouteSpec } from './route-spec.js';
 import { parseSearchBody, parseSearchQuery, type SearchParameters } from './search-params.js';
-import { searchResponseJson } from './search-response.js';
+import { searchResponseBytes, type SearchAnswer } from './search-response.js';
 import { mergeShardResults } from './shard-results.js';
 import { hitDocuments } from './stored-hits.js';
 
@@ -27,15 +27,15 @@ async function search(request: FrontRequest, context: FrontContext, parse: () =>
   const started = performance.now();
   const parameters = parse();
   const uid = validateIndexUid(request.params.indexUid!);
-  return { status: 200, body: await searchIndex(request.access, context, uid, parameters, started) };
+  return { status: 200, body: searchResponseBytes(await searchIndex(request.access, context, uid, parameters, started)) };
 }
 
 /**
- * One search of one index, answered as the response body JSON. Everything up to the dispatch runs
+ * One search of one index, answered as what its response body says. Everything up to the dispatch runs
  * synchronously, so searches started in one event-loop turn (multi-search) share the workers' batches.
  */
 export async function searchIndex(access: Access, context: FrontContext, uid: string, parameters: SearchParameters,
-  started = performance.now()): Promise<string> {
+  started = performance.now()): Promise<SearchAnswer> {
   const index = context.indexes.require(uid);
   // A tenant token's rule filter is ANDed with the request's (auth.md §7).
   const ruleFilter = tenantFilter(access, uid);
@@ -56,9 +56,9 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
     facets = mergeFacetExtras(results.map((result) => result.extras as FacetExtras | null)) ?? { facetDistribution: {} };
     if (facets.facetDistribution) facets.facetDistributionJson = facetDistributionJson(facets.facetDistribution, index.settings.faceting);
   }
-  const documents = hitDocuments(context.storedDocuments, uid, hits);
-  const elapsed = Math.round(performance.now() - started);
-  return searchResponseJson(documents, parameters.q ?? '', elapsed, window, candidates, facets);
+  const hitJson = hitDocuments(context.storedDocuments, uid, hits);
+  const processingTimeMs = Math.round(performance.now() - started);
+  return { hitDocuments: hitJson, query: parameters.q ?? '', processingTimeMs, window, candidates, facets };
 }
 
 /**

@@ -22,11 +22,13 @@ test('query results survive encoding, errors and documents left to the front (nu
   const results = [
     { requestId: 1, error: null, candidates: 3, hits: [{ docId: 4, score: [0, 1.5], document: '{"id":1}' }, { docId: 5, score: [1], document: null }, { docId: 6, score: [2], document: '' }, { docId: 7, score: [], document: null }], extras: null },
     { requestId: 2, error: { code: 'index_not_found', message: 'Index `x` not found.', type: 'internal' as const, link: '' }, candidates: 0, hits: [], extras: { a: 1 } },
+    { requestId: 3, error: null, candidates: 2, hits: [{ docId: 9, score: [3], document: '{"id":9}' }, { docId: 10, score: [], document: null }], extras: null },
   ];
   const decoded = decodeQueryBatchResult(encodeQueryBatchResult(results));
   t.deepEqual(decoded[0], results[0]);
   t.is(decoded[1]!.error!.code, 'index_not_found');
   t.deepEqual(decoded[1]!.extras, { a: 1 });
+  t.deepEqual(decoded[2], results[2], 'hits of a later result decode whole, not as views of earlier ones');
 });
 
 /** A decoded command as plain data: a write batch's upserts decode their document when read. */
