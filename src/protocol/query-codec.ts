@@ -64,18 +64,21 @@ export function encodeQueryBatchResult(results: ShardQueryResultMessage[]): Arra
   const builder = new flatbuffers.Builder(1024 * results.length + 64);
   const offsets = results.map((result) => {
     const error = writeError(builder, result.error);
-    const hits = fb.ShardQueryResult.createHitsVector(builder, result.hits.map((hit) => {
+    const bare = result.hits.every(isBareHit);
+    const hits = bare ? 0 : fb.ShardQueryResult.createHitsVector(builder, result.hits.map((hit) => {
       const score = hit.score.length === 0 ? 0 : fb.Hit.createScoreVector(builder, hit.score);
       // An absent string is the stored document as it is (HitMessage.document null).
       const document = hit.document === null ? 0 : builder.createString(hit.document);
       return fb.Hit.createHit(builder, hit.docId, score, document);
     }));
+    const bareDocIds = bare && result.hits.length > 0 ? fb.ShardQueryResult.createBareHitDocIdsVector(builder, result.hits.map((hit) => hit.docId)) : 0;
     const extras = result.extras === null ? 0 : builder.createString(JSON.stringify(result.extras));
     fb.ShardQueryResult.startShardQueryResult(builder);
     fb.ShardQueryResult.addRequestId(builder, result.requestId);
     if (error) fb.ShardQueryResult.addError(builder, error);
     fb.ShardQueryResult.addCandidates(builder, result.candidates);
-    fb.ShardQueryResult.addHits(builder, hits);
+    if (hits) fb.ShardQueryResult.addHits(builder, hits);
+    if (bareDocIds) fb.ShardQueryResult.addBareHitDocIds(builder, bareDocIds);
     if (extras) fb.ShardQueryResult.addExtrasJson(builder, extras);
     return fb.ShardQueryResult.endShardQueryResult(builder);
   });
@@ -86,6 +89,11 @@ export function encodeQueryBatchResult(results: ShardQueryResultMessage[]): Arra
 /** The score of every hit sent without one: shared, as nothing writes to a hit's score. */
 const NO_SCORES: number[] = [];
 
+/** A hit that is its doc id alone: no score wanted, its stored JSON read by the front. */
+function isBareHit(hit: HitMessage): boolean {
+  return hit.score.length === 0 && hit.document === null;
+}
+
 export function decodeQueryBatchResult(message: ArrayBuffer | Uint8Array): ShardQueryResultMessage[] {
   const batch = fb.QueryBatchResult.getRootAsQueryBatchResult(byteBufferOf(message));
   const out: ShardQueryResultMessage[] = [];
@@ -95,8 +103,13 @@ export function decodeQueryBatchResult(message: ArrayBuffer | Uint8Array): Shard
   const hit = new fb.Hit();
   for (let i = 0; i < batch.resultsLength(); i++) {
     batch.results(i, result);
-    const hits: HitMessage[] = new Array(result.hitsLength());
+    const bareDocIds = result.bareHitDocIdsArray();
+    const hits: HitMessage[] = new Array(bareDocIds === null ? result.hitsLength() : bareDocIds.length);
     for (let j = 0; j < hits.length; j++) {
+      if (bareDocIds !== null) {
+        hits[j] = { docId: bareDocIds[j]!, score: NO_SCORES, document: null };
+        continue;
+      }
       result.hits(j, hit);
       hits[j] = { docId: hit.docId(), score: hit.scoreLength() === 0 ? NO_SCORES : Array.from(hit.scoreArray()!), document: hit.document() };
     }

@@ -181,7 +181,6 @@ export class ShardEngine {
   }
 
 
-  /** JSON of a document written by the latest two write batches of its shard (maybe not committed yet). */
   /**
    * The index's shards now equal LMDB (IndexCommitted, sent only when no write is ahead of the
    * commit): hits are read from LMDB again, and the batches' documents kept for them go.
@@ -195,6 +194,7 @@ export class ShardEngine {
     }
   }
 
+  /** JSON of a document written by the latest two write batches of its shard (maybe not committed yet). */
   recentDocument(indexUid: string, docId: number): string | undefined {
     const state = this.indexes.get(indexUid);
     if (!state) return undefined;

@@ -169,8 +169,8 @@ const NO_SCORES: number[] = [];
 function answer(query: ShardQueryMessage): ShardQueryResultMessage {
   try {
     const result = engine.search(query);
-    const shape = hitShaper(query);
     const verbatim = storedTextIsTheHit(query);
+    let shape: HitShaper | null = null;
     const hits = result.hits.map((hit) => {
       const score = query.scoresWanted ? hit.score : NO_SCORES;
       // The latest write batch first: it may be acknowledged but not yet committed to LMDB.
@@ -181,6 +181,8 @@ function answer(query: ShardQueryMessage): ShardQueryResultMessage {
       const stored = text === undefined ? {} : (JSON.parse(text) as JsonDocument);
       // Sort criteria's score entries do not count in _rankingScore (Meilisearch leaves sort out of it).
       const rankingScores = result.rankingEntries ? hit.score.filter((_, k) => result.rankingEntries![k] !== false) : hit.score;
+      // Made on the first hit that needs it: most searches send every hit verbatim.
+      shape ??= hitShaper(query);
       const document = shape(stored, rankingScores, hit.geoDistance);
       return { docId: hit.docId, score, document: JSON.stringify(document) };
     });

@@ -31,6 +31,16 @@ test('query results survive encoding, errors and documents left to the front (nu
   t.deepEqual(decoded[2], results[2], 'hits of a later result decode whole, not as views of earlier ones');
 });
 
+test('hits that are doc ids alone travel as one id vector and decode whole', (t) => {
+  const bare = { requestId: 4, error: null, candidates: 9, hits: [{ docId: 8, score: [], document: null }, { docId: 3, score: [], document: null }], extras: null };
+  const none = { requestId: 5, error: null, candidates: 0, hits: [], extras: null };
+  const mixed = { requestId: 6, error: null, candidates: 2, hits: [{ docId: 1, score: [], document: null }, { docId: 2, score: [], document: '{"id":2}' }], extras: null };
+  const decoded = decodeQueryBatchResult(encodeQueryBatchResult([bare, none, mixed]));
+  t.deepEqual(decoded, [bare, none, mixed]);
+  const tableSize = encodeQueryBatchResult([{ ...bare, hits: [...bare.hits, { docId: 9, score: [1], document: null }] }]).byteLength;
+  t.true(encodeQueryBatchResult([bare]).byteLength < tableSize - 16, 'the id vector is smaller than a table per hit');
+});
+
 /** A decoded command as plain data: a write batch's upserts decode their document when read. */
 function plainCommand(command: ShardCommandMessage): ShardCommandMessage {
   if (command.kind !== 'writeBatch') return command;

@@ -547,8 +547,23 @@ extrasJson(optionalEncoding?:any):string|Uint8Array|null {
   return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
 }
 
+bareHitDocIds(index: number):number|null {
+  const offset = this.bb!.__offset(this.bb_pos, 14);
+  return offset ? this.bb!.readUint32(this.bb!.__vector(this.bb_pos + offset) + index * 4) : 0;
+}
+
+bareHitDocIdsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 14);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+bareHitDocIdsArray():Uint32Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 14);
+  return offset ? new Uint32Array(this.bb!.bytes().buffer, this.bb!.bytes().byteOffset + this.bb!.__vector(this.bb_pos + offset), this.bb!.__vector_len(this.bb_pos + offset)) : null;
+}
+
 static startShardQueryResult(builder:flatbuffers.Builder) {
-  builder.startObject(5);
+  builder.startObject(6);
 }
 
 static addRequestId(builder:flatbuffers.Builder, requestId:number) {
@@ -581,6 +596,27 @@ static startHitsVector(builder:flatbuffers.Builder, numElems:number) {
 
 static addExtrasJson(builder:flatbuffers.Builder, extrasJsonOffset:flatbuffers.Offset) {
   builder.addFieldOffset(4, extrasJsonOffset, 0);
+}
+
+static addBareHitDocIds(builder:flatbuffers.Builder, bareHitDocIdsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(5, bareHitDocIdsOffset, 0);
+}
+
+static createBareHitDocIdsVector(builder:flatbuffers.Builder, data:number[]|Uint32Array):flatbuffers.Offset;
+/**
+ * @deprecated This Uint8Array overload will be removed in the future.
+ */
+static createBareHitDocIdsVector(builder:flatbuffers.Builder, data:number[]|Uint8Array):flatbuffers.Offset;
+static createBareHitDocIdsVector(builder:flatbuffers.Builder, data:number[]|Uint32Array|Uint8Array):flatbuffers.Offset {
+  builder.startVector(4, data.length, 4);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt32(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startBareHitDocIdsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(4, numElems, 4);
 }
 
 static endShardQueryResult(builder:flatbuffers.Builder):flatbuffers.Offset {
