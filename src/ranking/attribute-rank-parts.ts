@@ -3,7 +3,7 @@
 // document, so the score chain only reads the documents of the best buckets (score-chain.ts).
 import type roaring from 'roaring';
 import { bestCostParts, bestCostPartsLazily, partsBySum, type OrderedPart } from './score-layers.js';
-import type { ActiveTerms, SearchContext } from './search-context.js';
+import { scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
 
 /**
  * Scores up to this are split exactly; documents scoring above it (deep ranks, many terms, absent
@@ -32,8 +32,9 @@ export function attributeRankParts(ctx: SearchContext, universe: roaring.Roaring
   // A universe that is the term's own documents (a one-word query's) holds its rank lists but with
   // multi-word synonyms: the first part is then a list as it is (at a million documents, a copy of a
   // word's first-field documents per query spared).
-  if (costs.length === 1) return bestCostPartsLazily(universe, costs[0]!, isTermsOwnDocs(ctx, universe, terms));
-  return partsBySum(universe, costs.map((byRank) => bestCostParts(universe, byRank.slice(0, maxSum + 1))), maxSum);
+  const bitmaps = scratchOf(ctx);
+  if (costs.length === 1) return bestCostPartsLazily(universe, costs[0]!, isTermsOwnDocs(ctx, universe, terms), bitmaps);
+  return partsBySum(universe, costs.map((byRank) => bestCostParts(universe, byRank.slice(0, maxSum + 1), bitmaps)), maxSum, bitmaps);
 }
 
 /** Whether the universe is the one term's own documents (the very bitmap): its rank / position lists mostly lie within it. */

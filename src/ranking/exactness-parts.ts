@@ -2,12 +2,12 @@
 // term's exact-word documents, and only documents holding every term exactly at its query position
 // (the only ones that can have a field equal to, or starting with, the query) are read one by one.
 // So the last rule of the default order no longer reads every document of its bucket (score-chain.ts).
-import roaring from 'roaring';
+import type roaring from 'roaring';
 import { EXACT_FIELD, exactnessScore, FIELD_STARTS_WITH_QUERY, NO_EXACT_FIELD, STATE_SPAN } from './exactness.js';
 import { NO_DOCUMENTS, partsBySum, type OrderedPart } from './score-layers.js';
-import type { ActiveTerms, SearchContext } from './search-context.js';
+import { scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
+import { OWNED_BITMAPS, type BitmapSource } from './scratch-bitmaps.js';
 
-const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
 /** Every part with its score, ascending; null when the postings cannot tell (phrases, far query positions). */
@@ -19,14 +19,17 @@ export function exactnessParts(ctx: SearchContext, universe: RoaringBitmap32, te
     if (docs === null) return null;
     exactDocs.push(docs);
   }
+  // The parts live during the search only: the search's scratch bitmaps.
+  const bitmaps = scratchOf(ctx);
   // Documents that may have a field starting with the query: the rest are NO_EXACT_FIELD for sure.
-  // (The first intersection makes the bitmap narrowed in place: no copy of the universe.)
-  let mayStartWithQuery: RoaringBitmap32 | null = terms.every((term, k) => term === k) ? null : new RoaringBitmap32();
+  // (The first intersection makes the bitmap narrowed in place: no copy of the universe. Terms not
+  // at their query positions 0.. (a term dropped before them): none can, and it is never narrowed.)
+  let mayStartWithQuery: RoaringBitmap32 | null = terms.every((term, k) => term === k) ? null : NO_DOCUMENTS;
   for (const term of terms) {
     if (mayStartWithQuery !== null && mayStartWithQuery.isEmpty) break;
     const docs = ctx.termExactDocsAtPosition(term, ctx.terms[term]!.position);
     if (docs === null) return null;
-    if (mayStartWithQuery === null) mayStartWithQuery = RoaringBitmap32.and(universe, docs);
+    if (mayStartWithQuery === null) mayStartWithQuery = bitmaps.and(universe, docs);
     else mayStartWithQuery.andInPlace(docs);
   }
   if (mayStartWithQuery === null) return null;
@@ -39,15 +42,17 @@ export function exactnessParts(ctx: SearchContext, universe: RoaringBitmap32, te
   // One word at position 0: a field starting with it holds it at 0, and equals it when that is its only word.
   const soleWord = terms.length === 1 && ctx.terms[terms[0]!]!.kind === 'word' && ctx.terms[terms[0]!]!.position === 0
     ? ctx.termExactSoleFieldDocs?.(terms[0]!, mayStartWithQuery) ?? null : null;
+  // The slots of byScore are narrowed in place (addTo): each is a bitmap of this function's own, or
+  // soleWord (made for it), or a part of the rest (made here), never one of the context's lists.
   let toRead = mayStartWithQuery;
   if (soleWord !== null) {
     if (!soleWord.isEmpty) addTo(EXACT_FIELD * STATE_SPAN, soleWord);
-    const startsWith = RoaringBitmap32.andNot(mayStartWithQuery, soleWord);
+    const startsWith = bitmaps.andNot(mayStartWithQuery, soleWord);
     if (!startsWith.isEmpty) addTo(FIELD_STARTS_WITH_QUERY * STATE_SPAN, startsWith);
     toRead = NO_DOCUMENTS;
   }
-  const rest = mayStartWithQuery.size === universe.size ? NO_DOCUMENTS : RoaringBitmap32.andNot(universe, mayStartWithQuery);
-  const inexactLayers = partsBySum(rest, exactDocs.map((docs) => splitByExactDocs(rest, docs)), terms.length);
+  const rest = mayStartWithQuery.size === universe.size ? NO_DOCUMENTS : bitmaps.andNot(universe, mayStartWithQuery);
+  const inexactLayers = partsBySum(rest, exactDocs.map((docs) => splitByExactDocs(rest, docs, bitmaps)), terms.length, bitmaps);
   for (const layer of inexactLayers) addTo(NO_EXACT_FIELD * STATE_SPAN + layer.score!, layer.docs);
   const readScores = new Map<number, number[]>();
   if (!toRead.isEmpty) {
@@ -62,7 +67,7 @@ export function exactnessParts(ctx: SearchContext, universe: RoaringBitmap32, te
       else readScores.set(score, [docId]);
     }
   }
-  for (const [score, docIds] of readScores) addTo(score, new RoaringBitmap32(docIds));
+  for (const [score, docIds] of readScores) addTo(score, bitmaps.fromIds(docIds));
   return [...byScore].sort((a, b) => a[0] - b[0]).map(([score, docs]) => ({ docs, score }));
 }
 
@@ -72,8 +77,8 @@ export function exactnessParts(ctx: SearchContext, universe: RoaringBitmap32, te
  * copy (at a million documents those copies were a tenth of the native bitmap bytes made per query).
  * `rest` is the caller's own bitmap: its parts may become the parts handed out.
  */
-export function splitByExactDocs(rest: RoaringBitmap32, exactDocs: RoaringBitmap32): [RoaringBitmap32, RoaringBitmap32] {
+export function splitByExactDocs(rest: RoaringBitmap32, exactDocs: RoaringBitmap32, bitmaps: BitmapSource = OWNED_BITMAPS): [RoaringBitmap32, RoaringBitmap32] {
   if (!rest.intersects(exactDocs)) return [NO_DOCUMENTS, rest];
   if (rest.isSubset(exactDocs)) return [rest, NO_DOCUMENTS];
-  return [RoaringBitmap32.and(rest, exactDocs), RoaringBitmap32.andNot(rest, exactDocs)];
+  return [bitmaps.and(rest, exactDocs), bitmaps.andNot(rest, exactDocs)];
 }

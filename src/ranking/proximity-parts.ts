@@ -2,11 +2,10 @@
 // (pair cost 1, the lowest), then those where exactly one pair costs 2, come from the shard's near-pair
 // postings, so when two common words share most of a shard only the rest is ever read, and only when
 // those buckets hold too few hits (score-chain.ts).
-import roaring from 'roaring';
-import { partsBySum, type BoundedClass, type OrderedPart } from './score-layers.js';
-import type { ActiveTerms, SearchContext } from './search-context.js';
+import type roaring from 'roaring';
+import { NO_DOCUMENTS, partsBySum, type BoundedClass, type OrderedPart } from './score-layers.js';
+import { scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
 
-const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
 /**
@@ -34,7 +33,7 @@ export function proximityParts(ctx: SearchContext, universe: RoaringBitmap32, te
 function* adjacentThenLater(ctx: SearchContext, terms: ActiveTerms, universe: RoaringBitmap32, adjacent: OrderedPart): Generator<OrderedPart> {
   yield adjacent;
   if (adjacent.docs.size === universe.size) return;
-  const remaining = RoaringBitmap32.andNot(universe, adjacent.docs);
+  const remaining = scratchOf(ctx).andNot(universe, adjacent.docs);
   yield* partsAfterAdjacent(ctx, terms, remaining) ?? [restPart(ctx, terms, remaining)];
 }
 
@@ -46,6 +45,8 @@ function partsAfterAdjacent(ctx: SearchContext, terms: ActiveTerms, remaining: R
   const close = docsWithEveryPairWithin(ctx, terms, 2, remaining);
   if (close === null || close.isEmpty) return null;
   const pairs = terms.length - 1;
+  // The parts live during the search only (as the pair lookups' results): the search's scratch bitmaps.
+  const bitmaps = scratchOf(ctx);
   let onePairAtTwo: RoaringBitmap32;
   if (pairs === 1) {
     onePairAtTwo = close;
@@ -54,15 +55,15 @@ function partsAfterAdjacent(ctx: SearchContext, terms: ActiveTerms, remaining: R
     for (let k = 1; k < terms.length; k++) {
       const adjacent = ctx.termPairDocsWithin!(terms[k - 1]!, terms[k]!, 1, close);
       if (adjacent === null) return null;
-      costs.push([adjacent, RoaringBitmap32.andNot(close, adjacent)]);
+      costs.push([adjacent, bitmaps.andNot(close, adjacent)]);
     }
     // Sums of (cost - 1) over the pairs: 0 is empty here (no document has every pair adjacent), 1 is
     // certain; any document beyond has a total of at least pairs + 2, strictly above it.
-    onePairAtTwo = partsBySum(close, costs, 1).find((part) => part.score === 1)?.docs ?? new RoaringBitmap32();
+    onePairAtTwo = partsBySum(close, costs, 1, bitmaps).find((part) => part.score === 1)?.docs ?? NO_DOCUMENTS;
   }
   const parts: OrderedPart[] = [];
   if (!onePairAtTwo.isEmpty) parts.push({ docs: onePairAtTwo, score: pairs + 1 });
-  const rest = RoaringBitmap32.andNot(remaining, onePairAtTwo);
+  const rest = bitmaps.andNot(remaining, onePairAtTwo);
   if (!rest.isEmpty) parts.push(restPart(ctx, terms, rest));
   return parts;
 }
@@ -84,22 +85,23 @@ function restPart(ctx: SearchContext, terms: ActiveTerms, rest: RoaringBitmap32)
  */
 export function restClasses(ctx: SearchContext, terms: ActiveTerms, rest: RoaringBitmap32): BoundedClass[] {
   const pairs = terms.length - 1;
+  const bitmaps = scratchOf(ctx);
   // byCost[bound - 1] per pair: at least 1, at least 2, at least 3.
   const costs: RoaringBitmap32[][] = [];
   for (let k = 1; k < terms.length; k++) {
     const adjacent = ctx.termPairDocsSettled?.(terms[k - 1]!, terms[k]!, 1, rest) ?? null;
     const close = adjacent === null ? null : ctx.termPairDocsSettled!(terms[k - 1]!, terms[k]!, 2, rest);
     if (adjacent === null || close === null) return [{ docs: rest, atLeast: pairs + 2 }];
-    const maybeOne = RoaringBitmap32.or(adjacent.within, adjacent.unsettled);
-    const maybeTwo = RoaringBitmap32.or(close.within, close.unsettled);
+    const maybeOne = bitmaps.or(adjacent.within, adjacent.unsettled);
+    const maybeTwo = bitmaps.or(close.within, close.unsettled);
     maybeTwo.andNotInPlace(maybeOne);
-    const atLeastThree = RoaringBitmap32.andNot(rest, maybeOne);
+    const atLeastThree = bitmaps.andNot(rest, maybeOne);
     atLeastThree.andNotInPlace(maybeTwo);
     costs.push([maybeOne, maybeTwo, atLeastThree]);
   }
   // Every document has a class per pair, so the sums up to 2 per pair cover the rest (a part of
   // unknown sum, were the lookups to disagree, would only be bound by pairs + 2: sorted in its place).
-  return partsBySum(rest, costs, 2 * pairs)
+  return partsBySum(rest, costs, 2 * pairs, bitmaps)
     .map((part) => ({ docs: part.docs, atLeast: Math.max(pairs + 2, part.score === null ? 0 : part.score + pairs) }))
     .sort((a, b) => a.atLeast - b.atLeast);
 }

@@ -43,7 +43,7 @@ export function visitScoreChainGroups(ctx: SearchContext, rules: readonly Rankin
   const constants = constantScores(ctx, rules, terms);
   if (constants !== null) return take(constantGroup(universe, constants, needed));
   const split = splitByFirstScoredRule(ctx, rules, universe, terms);
-  if (split === null) return takeAll(scoreEveryDocument(ctx, rules, universe.toUint32Array(), terms, needed), take);
+  if (split === null) return takeAll(scoreEveryDocument(ctx, rules, runIdsOf(universe), terms, needed), take);
   // Parts are in strict score order, so the groups of each part, part after part, are the groups of
   // the whole universe; the documents of the parts never reached are never read. Within a part of
   // known score that rule is constant, so the next rule may split it in turn.
@@ -64,7 +64,7 @@ export function visitScoreChainGroups(ctx: SearchContext, rules: readonly Rankin
     const going = part.score === null
       ? takeAll(part.lowerBounds !== undefined && worthReadingByClass(part.docs.size, remaining)
         ? scoreBoundedClasses(ctx, rules, part, terms, remaining)
-        : scoreEveryDocument(ctx, rules, part.docs.toUint32Array(), terms, remaining), counted)
+        : scoreEveryDocument(ctx, rules, runIdsOf(part.docs), terms, remaining), counted)
       : visitScoreChainGroups(ctx, rules.map((rule, r) => (r === split.ruleIndex ? constantRule(rule, part.score!) : rule)), part.docs, terms,
         remaining, counted);
     if (!going) return false;
@@ -78,6 +78,31 @@ export function scoreChainGroups(ctx: SearchContext, rules: readonly RankingRule
   const groups: ScoreGroup[] = [];
   visitScoreChainGroups(ctx, rules, universe, terms, needed, (group) => groups.push(group) > 0);
   return groups;
+}
+
+/**
+ * The ids of the run scoreEveryDocument reads, in the thread's reused array: runs do not overlap (a
+ * run is done, its groups copied out, before they are handed on), and an array made per run (an
+ * ArrayBuffer each) was most of what the scavenges still swept once the bitmaps were reused.
+ */
+let spareRunIds = new Uint32Array(4096);
+
+function runIdsOf(docs: roaring.RoaringBitmap32): Uint32Array {
+  const size = docs.size;
+  if (spareRunIds.length < size) spareRunIds = new Uint32Array(Math.max(size, spareRunIds.length * 2));
+  return docs.toUint32Array(spareRunIds);
+}
+
+/** A part's groups this small (the hits still wanted) are copied into plain arrays, not an ArrayBuffer each. */
+const SMALL_GROUP_MAX = 256;
+
+/** The first `count` ids of the bitmap (at most its size). */
+function firstIds(docs: roaring.RoaringBitmap32, count: number): Uint32Array | number[] {
+  if (count > SMALL_GROUP_MAX) return docs.toUint32Array(count);
+  const view = docs.rangeUint32Array(spareRunIds, 0, count);
+  const ids = new Array<number>(view.length);
+  for (let k = 0; k < view.length; k++) ids[k] = view[k]!;
+  return ids;
 }
 
 /** Hands the groups to `take` while it returns true; false when it stopped. */
@@ -142,7 +167,7 @@ function constantScores(ctx: SearchContext, rules: readonly RankingRule[], terms
 function constantGroup(universe: roaring.RoaringBitmap32, scores: number[], needed: number): ScoreGroup {
   return {
     scores,
-    docIds: needed < universe.size ? universe.toUint32Array(Math.max(0, needed)) : universe.toUint32Array(),
+    docIds: needed < universe.size ? firstIds(universe, Math.max(0, needed)) : universe.size <= SMALL_GROUP_MAX ? firstIds(universe, universe.size) : universe.toUint32Array(),
     // A copy: parts may be shared bitmaps (a lone word's posting list), and the next rules must not alter them.
     bitmap: () => universe.clone(),
   };

@@ -2,6 +2,7 @@
 // documents are known per cost as bitmaps (attributeRank: best field rank; wordPosition: best
 // position cost). Shared by the rules' orderedParts (ranking-rule.ts).
 import roaring from 'roaring';
+import { OWNED_BITMAPS, type BitmapSource } from './scratch-bitmaps.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -29,9 +30,11 @@ export interface BoundedClass {
  * costs[t][c]: the documents of the universe whose cost for term t is exactly c (disjoint over c;
  * documents in none cost more than every listed c). Returns one part per total score 0..maxSum (empty
  * ones left out), then the rest of the universe (score null), which the caller must know to score
- * above maxSum. The parts may be the bitmaps of `costs` themselves: read-only.
+ * above maxSum. The parts may be the bitmaps of `costs` themselves: read-only. The others come from
+ * `bitmaps` (a search's scratch ones when the parts live only during it).
  */
-export function partsBySum(universe: RoaringBitmap32, costs: readonly (readonly RoaringBitmap32[])[], maxSum: number): OrderedPart[] {
+export function partsBySum(universe: RoaringBitmap32, costs: readonly (readonly RoaringBitmap32[])[], maxSum: number,
+  bitmaps: BitmapSource = OWNED_BITMAPS): OrderedPart[] {
   if (costs.length === 0) return universe.isEmpty ? [] : [{ docs: universe, score: 0 }];
   // layers[s]: documents whose costs over the terms seen so far sum to s. The first term's costs lie
   // within the universe, so they are its layers as they are (no intersection, no copy).
@@ -43,7 +46,7 @@ export function partsBySum(universe: RoaringBitmap32, costs: readonly (readonly 
       termCosts.forEach((docs, cost) => {
         // intersects first: no bitmap made for the empty combinations (a fifth of them on the bench).
         if (sum + cost > maxSum || docs.isEmpty || !layer.intersects(docs)) return;
-        const part = RoaringBitmap32.and(layer, docs);
+        const part = bitmaps.and(layer, docs);
         const slot = next[sum + cost];
         if (slot) slot.orInPlace(part);
         else next[sum + cost] = part;
@@ -59,7 +62,9 @@ export function partsBySum(universe: RoaringBitmap32, costs: readonly (readonly 
   let covered = 0;
   for (const part of parts) covered += part.docs.size;
   if (covered === universe.size) return parts;
-  const rest = RoaringBitmap32.andNot(universe, RoaringBitmap32.orMany(parts.map((part) => part.docs)));
+  // The universe without each part in turn (no union of the parts made for it).
+  const rest = bitmaps.copy(universe);
+  for (const part of parts) rest.andNotInPlace(part.docs);
   if (!rest.isEmpty) parts.push({ docs: rest, score: null });
   return parts;
 }
@@ -76,9 +81,9 @@ NO_DOCUMENTS.freeze();
  * Per cost, the documents whose BEST (lowest) cost it is: each list minus the documents of lower costs.
  * The universe is narrowed as parts are taken, so once it is used up (every document has its best
  * cost) and for empty lists (ranks no field has) no bitmap is combined: those parts are empty, and
- * one shared empty bitmap. The parts are read-only.
+ * one shared empty bitmap. The parts are read-only; those made come from `bitmaps`.
  */
-export function bestCostParts(universe: RoaringBitmap32, byCost: readonly RoaringBitmap32[]): RoaringBitmap32[] {
+export function bestCostParts(universe: RoaringBitmap32, byCost: readonly RoaringBitmap32[], bitmaps: BitmapSource = OWNED_BITMAPS): RoaringBitmap32[] {
   // After the last list with documents nothing is narrowed any more.
   let last = byCost.length - 1;
   while (last >= 0 && byCost[last]!.isEmpty) last--;
@@ -91,9 +96,9 @@ export function bestCostParts(universe: RoaringBitmap32, byCost: readonly Roarin
       best.push(NO_DOCUMENTS);
       continue;
     }
-    const part = RoaringBitmap32.and(remaining ?? universe, docs);
+    const part = bitmaps.and(remaining ?? universe, docs);
     if (cost < last && !part.isEmpty) {
-      if (remaining === null) remaining = RoaringBitmap32.andNot(universe, part);
+      if (remaining === null) remaining = bitmaps.andNot(universe, part);
       else remaining.andNotInPlace(part);
     }
     best.push(part);
@@ -105,10 +110,12 @@ export function bestCostParts(universe: RoaringBitmap32, byCost: readonly Roarin
  * For one term: partsBySum(universe, [bestCostParts(universe, byCost)], byCost.length - 1), lazily.
  * Each part is cut from what the earlier ones left only when asked for, and the score chain usually
  * stops after the first (a one-word query's documents with the word in their first field).
- * The parts are read-only (the first may be a list of `byCost` itself).
+ * The parts are read-only (the first may be a list of `byCost` itself); those made come from `bitmaps`.
  */
-export function* bestCostPartsLazily(universe: RoaringBitmap32, byCost: readonly RoaringBitmap32[], listsLikelyWithin = false): Generator<OrderedPart> {
-  // What the parts so far left of the universe (the universe itself, read-only, until one is taken).
+export function* bestCostPartsLazily(universe: RoaringBitmap32, byCost: readonly RoaringBitmap32[], listsLikelyWithin = false,
+  bitmaps: BitmapSource = OWNED_BITMAPS): Generator<OrderedPart> {
+  // What the parts so far left of the universe (the universe itself, read-only, until one is taken;
+  // then a bitmap of this function's own, narrowed in place).
   let remaining = universe;
   for (let cost = 0; cost < byCost.length; cost++) {
     const docs = byCost[cost]!;
@@ -116,11 +123,12 @@ export function* bestCostPartsLazily(universe: RoaringBitmap32, byCost: readonly
     // `listsLikelyWithin` (the lists usually lie within the universe, as a term's lists in its own
     // documents): a first part within it is its list itself, read-only, not a copy made and dropped.
     // (Checked: a multi-word synonym's words have documents where they are not consecutive.)
-    const part = listsLikelyWithin && remaining === universe && docs.isSubset(universe) ? docs : RoaringBitmap32.and(remaining, docs);
+    const part = listsLikelyWithin && remaining === universe && docs.isSubset(universe) ? docs : bitmaps.and(remaining, docs);
     if (part.isEmpty) continue;
     yield { docs: part, score: cost };
     if (part.size === remaining.size) return;
-    remaining = RoaringBitmap32.andNot(remaining, part);
+    if (remaining === universe) remaining = bitmaps.andNot(universe, part);
+    else remaining.andNotInPlace(part);
   }
   if (!remaining.isEmpty) yield { docs: remaining, score: null };
 }

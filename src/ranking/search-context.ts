@@ -2,11 +2,18 @@
 import type roaring from 'roaring';
 import type { QueryTerm } from '../query/query-term.js';
 import type { DocMatchProfile } from './match-profile.js';
+import { OWNED_BITMAPS, type BitmapSource } from './scratch-bitmaps.js';
 
 export interface SearchContext {
   readonly terms: readonly QueryTerm[];
   /** Milliseconds timestamp; past it, rules stop refining (see RankingRule). */
   readonly deadline: number;
+  /**
+   * Optional: where the search's short-lived bitmaps come from (parts, layers, buckets, lookups within
+   * a universe): lent until the search ends (scratch-bitmaps.ts), so never kept in anything that
+   * outlives it. Absent: plain bitmaps.
+   */
+  readonly scratchBitmaps?: BitmapSource;
   /** Every document matching term `term` (any derivation). Do not mutate. */
   termDocs(term: number): roaring.RoaringBitmap32;
   /** [k]: documents whose best match of `term` has exactly k typos (disjoint). Do not mutate. */
@@ -55,3 +62,8 @@ export interface SearchContext {
 
 /** The query terms still in play (indices into SearchContext.terms, ascending); the words rule narrows it. */
 export type ActiveTerms = readonly number[];
+
+/** The search's source of short-lived bitmaps (see SearchContext.scratchBitmaps). */
+export function scratchOf(ctx: SearchContext): BitmapSource {
+  return ctx.scratchBitmaps ?? OWNED_BITMAPS;
+}

@@ -1,12 +1,11 @@
 // typo: fewer typos first. Score = total over the active terms of the typos of the document's best
 // match of each term (prefix extensions and phrases cost 0). A term the document lacks costs 0 here:
 // telling those apart is the words rule's job.
-import roaring from 'roaring';
+import type roaring from 'roaring';
 import { TIMED_OUT_SCORE, type Bucket, type RankingRule } from './ranking-rule.js';
 import { NO_DOCUMENTS } from './score-layers.js';
-import type { ActiveTerms, SearchContext } from './search-context.js';
+import { scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
 
-const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
 export class TypoRule implements RankingRule {
@@ -29,6 +28,8 @@ export class TypoRule implements RankingRule {
       this.layers = ctx.termDocsByTypo(terms[0]!).slice();
       return;
     }
+    // The layers live as long as the rule's start..end, within the search: the search's scratch bitmaps.
+    const bitmaps = scratchOf(ctx);
     // layers[c] = documents whose typos over the terms seen so far total c. The first is the universe
     // itself until a part is cut from it (no copy: most documents hold the words without typos, and at
     // a million documents that copy was an eighth of the native bitmap bytes made per query).
@@ -36,7 +37,7 @@ export class TypoRule implements RankingRule {
     for (const term of terms) {
       if (Date.now() > ctx.deadline) {
         this.timedOut = true;
-        this.layers = [universe.clone()];
+        this.layers = [bitmaps.copy(universe)];
         return;
       }
       const byTypo = ctx.termDocsByTypo(term);
@@ -57,9 +58,9 @@ export class TypoRule implements RankingRule {
         // No bitmap is made for an empty part (intersects first), nor for an emptied layer (the shared empty one).
         withTypos.forEach((docs, index) => {
           if (docs.isEmpty || layer.isEmpty || !layer.intersects(docs)) return;
-          const part = RoaringBitmap32.and(layer, docs);
+          const part = bitmaps.and(layer, docs);
           if (part.size === layer.size) layer = NO_DOCUMENTS;
-          else if (layer === universe) layer = RoaringBitmap32.andNot(layer, part);
+          else if (layer === universe) layer = bitmaps.andNot(layer, part);
           else layer.andNotInPlace(part);
           addTo(cost + index + 1, part);
         });
@@ -70,12 +71,12 @@ export class TypoRule implements RankingRule {
     this.layers = layers;
   }
 
-  nextBucket(_ctx: SearchContext, universe: RoaringBitmap32): Bucket | null {
+  nextBucket(ctx: SearchContext, universe: RoaringBitmap32): Bucket | null {
     while (this.next < this.layers.length) {
       const cost = this.next++;
       // A layer is handed out as is when the universe is start's (the layers are within it, and ours).
       const layer = this.layers[cost]!;
-      const candidates = universe === this.startUniverse ? layer : RoaringBitmap32.and(layer, universe);
+      const candidates = universe === this.startUniverse ? layer : scratchOf(ctx).and(layer, universe);
       if (!candidates.isEmpty) return { candidates, score: this.timedOut ? TIMED_OUT_SCORE : cost, terms: this.terms };
     }
     return null;

@@ -4,7 +4,7 @@
 import roaring from 'roaring';
 import { positionCost } from './word-position.js';
 import { bestCostParts, bestCostPartsLazily, partsBySum, type OrderedPart } from './score-layers.js';
-import type { ActiveTerms, SearchContext } from './search-context.js';
+import { scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
 import { isTermsOwnDocs } from './attribute-rank-parts.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -59,9 +59,9 @@ export function wordPositionParts(ctx: SearchContext, universe: roaring.RoaringB
     maxSum = Math.min(maxSum, certainCosts);
     const unions = costUnions(byPosition, queryPosition, certainCosts);
     // One term: its parts are its best costs, cut lazily (maxSum is its own certain costs).
-    if (terms.length === 1) return bestCostPartsLazily(universe, unions, isTermsOwnDocs(ctx, universe, terms));
-    costs.push(bestCostParts(universe, unions));
+    if (terms.length === 1) return bestCostPartsLazily(universe, unions, isTermsOwnDocs(ctx, universe, terms), scratchOf(ctx));
+    costs.push(bestCostParts(universe, unions, scratchOf(ctx)));
   }
   // A document of the rest has some term costing more than its certain costs, hence more than maxSum.
-  return partsBySum(universe, costs, maxSum === Infinity ? 0 : maxSum);
+  return partsBySum(universe, costs, maxSum === Infinity ? 0 : maxSum, scratchOf(ctx));
 }

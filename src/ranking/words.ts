@@ -2,12 +2,12 @@
 // query one at a time (phrases are never dropped, and at least one term stays); `all` keeps only
 // documents with every term. Score = number of terms dropped. `frequency` behaves as `last` for now:
 // dropping the most frequent terms first would depend on each shard's statistics, breaking score absoluteness.
-import roaring from 'roaring';
+import type roaring from 'roaring';
 import type { MatchingStrategyName } from '../protocol/messages.js';
 import { TIMED_OUT_SCORE, type Bucket, type RankingRule } from './ranking-rule.js';
-import type { ActiveTerms, SearchContext } from './search-context.js';
+import { scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
+import { OWNED_BITMAPS, type BitmapSource } from './scratch-bitmaps.js';
 
-const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
 /** The successive term sets the words rule tries, most complete first. */
@@ -25,9 +25,12 @@ export function termRemovalSteps(ctx: Pick<SearchContext, 'terms'>, terms: Activ
   return steps;
 }
 
-/** Documents matching every term of the set (a new bitmap, the caller's); within `within` when given. */
-export function docsMatchingAll(ctx: SearchContext, terms: ActiveTerms, within?: RoaringBitmap32): RoaringBitmap32 {
-  if (terms.length === 0) return new RoaringBitmap32();
+/**
+ * Documents matching every term of the set (a new bitmap from `bitmaps`, the caller's own unless
+ * they are a search's scratch ones); within `within` when given.
+ */
+export function docsMatchingAll(ctx: SearchContext, terms: ActiveTerms, within?: RoaringBitmap32, bitmaps: BitmapSource = OWNED_BITMAPS): RoaringBitmap32 {
+  if (terms.length === 0) return bitmaps.empty();
   const lists = terms.map((term) => ctx.termDocs(term));
   // `within` is often one of the lists (the first term's documents, the universe with `last`): then
   // it narrows nothing, and intersecting it again (a copy of the list, or a second AND with it) was a
@@ -40,10 +43,10 @@ export function docsMatchingAll(ctx: SearchContext, terms: ActiveTerms, within?:
   let first = -1;
   let docs: RoaringBitmap32;
   if (narrowing !== undefined) {
-    docs = RoaringBitmap32.and(lists[smallest]!, narrowing);
+    docs = bitmaps.and(lists[smallest]!, narrowing);
   } else {
     for (let k = 0; k < lists.length; k++) if (k !== smallest && lists[k] !== lists[smallest] && (first < 0 || lists[k]!.size < lists[first]!.size)) first = k;
-    docs = first < 0 ? lists[smallest]!.clone() : RoaringBitmap32.and(lists[smallest]!, lists[first]!);
+    docs = first < 0 ? bitmaps.copy(lists[smallest]!) : bitmaps.and(lists[smallest]!, lists[first]!);
   }
   for (let k = 0; k < lists.length && !docs.isEmpty; k++) {
     if (k !== smallest && k !== first && lists[k] !== lists[smallest] && lists[k] !== lists[first]) docs.andInPlace(lists[k]!);
@@ -88,11 +91,12 @@ export class WordsRule implements RankingRule {
       if (isLast || timedOut) {
         // Everything left goes in this bucket: the start universe itself when nothing was taken
         // (buckets are read-only to the next rules).
-        candidates = this.leftOf(start);
-        if (universe !== start) candidates = candidates === start ? RoaringBitmap32.and(start, universe) : candidates.andInPlace(universe);
+        candidates = this.leftOf(start, scratchOf(ctx));
+        if (universe !== start) candidates = candidates === start ? scratchOf(ctx).and(start, universe) : candidates.andInPlace(universe);
         this.next = this.steps.length;
       } else {
-        candidates = docsMatchingAll(ctx, terms, start);
+        // The search's scratch bitmaps: buckets live during the search only (kept here until end()).
+        candidates = docsMatchingAll(ctx, terms, start, scratchOf(ctx));
         for (const bucket of this.taken) candidates.andNotInPlace(bucket);
         if (universe !== start) candidates.andInPlace(universe);
         if (!candidates.isEmpty) {
@@ -107,9 +111,9 @@ export class WordsRule implements RankingRule {
   }
 
   /** The start universe without the buckets taken (itself when none was). */
-  private leftOf(start: RoaringBitmap32): RoaringBitmap32 {
+  private leftOf(start: RoaringBitmap32, bitmaps: BitmapSource): RoaringBitmap32 {
     if (this.taken.length === 0) return start;
-    const left = RoaringBitmap32.andNot(start, this.taken[0]!);
+    const left = bitmaps.andNot(start, this.taken[0]!);
     for (let k = 1; k < this.taken.length; k++) left.andNotInPlace(this.taken[k]!);
     return left;
   }

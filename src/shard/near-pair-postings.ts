@@ -15,6 +15,7 @@ import { planShortPrefixes, PREFIX_THEN_WORD_GAP_1, PrefixPairTables, prefixPair
 import { EXACT_ATTRIBUTE_MARK } from './derivations.js';
 import { idSpanOf, unionOfMany } from './bitmap-union.js';
 import type { Vocabulary } from './vocabulary.js';
+import { OWNED_BITMAPS, type BitmapSource } from '../ranking/scratch-bitmaps.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -194,11 +195,17 @@ export class NearPairPostings extends BuiltOverDocuments {
   /**
    * Documents of `universe` where proximity's cost of the pair is at most `cost`: 1 = a word of `left`
    * followed at the next position of its field by a word of `right`, or one word of both sides;
-   * 2 = also one position between them, or `right` just before `left`.
+   * 2 = also one position between them, or `right` just before `left`. The result comes from
+   * `bitmaps` (a search's scratch ones: it is the caller's, never kept here).
    */
-  pairDocsWithin(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32, memo?: PairLookupMemo): RoaringBitmap32 {
-    const { within: found, unsettled: toRead, lookup } = this.settledWithin(cost, left, right, universe, memo, true);
-    for (const docId of toRead) {
+  pairDocsWithin(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32, memo?: PairLookupMemo,
+    bitmaps: BitmapSource = OWNED_BITMAPS): RoaringBitmap32 {
+    const { within: found, unsettled: toRead, lookup } = this.settledWithin(cost, left, right, universe, memo, true, bitmaps);
+    // Usually nothing is left to read (no iterator made for it; an iterator is a native object too).
+    if (toRead.isEmpty) return found;
+    const toReadIds = toRead.toUint32Array();
+    for (let index = 0; index < toReadIds.length; index++) {
+      const docId = toReadIds[index]!;
       if (!pairCostAtMost(this.forward, docId, cost, left.set, right.set)) continue;
       found.add(docId);
       lookup.readWithin.add(docId);
@@ -211,14 +218,19 @@ export class NearPairPostings extends BuiltOverDocuments {
    * pairDocsWithin without reading any document: the documents of `universe` the tables (or this
    * search's earlier reads, through `memo`) put within `cost`, and those only reading would tell.
    */
-  pairDocsSettled(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32, memo?: PairLookupMemo): { within: RoaringBitmap32; unsettled: RoaringBitmap32 } {
+  pairDocsSettled(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32, memo?: PairLookupMemo,
+    bitmaps: BitmapSource = OWNED_BITMAPS): { within: RoaringBitmap32; unsettled: RoaringBitmap32 } {
     // Reads nothing, so it adds nothing to a prefix's worth (it would build more prefix tables).
-    const { within, unsettled } = this.settledWithin(cost, left, right, universe, memo, false);
+    const { within, unsettled } = this.settledWithin(cost, left, right, universe, memo, false, bitmaps);
     return { within, unsettled };
   }
 
+  /**
+   * `within` and `unsettled` (this universe's, from `bitmaps`) are the caller's; the lookup's bitmaps
+   * (kept in the memo across searches) are always owned ones, never from `bitmaps`.
+   */
   private settledWithin(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32, memo: PairLookupMemo | undefined,
-    countsReads: boolean): { within: RoaringBitmap32; unsettled: RoaringBitmap32; lookup: PairLookup } {
+    countsReads: boolean, bitmaps: BitmapSource): { within: RoaringBitmap32; unsettled: RoaringBitmap32; lookup: PairLookup } {
     this.buildIfStale();
     // Never built yet (its build deferred to the worker's background jobs): every document is read.
     const unbuilt = !this.changes.built;
@@ -243,11 +255,11 @@ export class NearPairPostings extends BuiltOverDocuments {
         memo.byCost[cost] = lookup;
       }
     }
-    const within = RoaringBitmap32.and(lookup.docs, universe);
-    const unsettled = RoaringBitmap32.and(lookup.toRead, universe);
-    if (!lookup.read.isEmpty) {
+    const within = bitmaps.and(lookup.docs, universe);
+    const unsettled = bitmaps.and(lookup.toRead, universe);
+    if (!lookup.read.isEmpty && !unsettled.isEmpty) {
       // Read by an earlier lookup of this search: its answer stands.
-      within.orInPlace(RoaringBitmap32.and(lookup.readWithin, unsettled));
+      if (unsettled.intersects(lookup.readWithin)) within.orInPlace(bitmaps.and(lookup.readWithin, unsettled));
       unsettled.andNotInPlace(lookup.read);
     }
     return { within, unsettled, lookup };

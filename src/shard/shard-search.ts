@@ -21,6 +21,8 @@ import type { ShardIndex } from './shard-index.js';
 import type { TokenKeyPostings } from './token-key-postings.js';
 import type { PairLookupMemo, PairSide } from './near-pair-postings.js';
 import { remeasureSharedPairMemo, sharedPairMemo } from './shared-pair-memos.js';
+import type { ScratchBitmaps } from '../ranking/scratch-bitmaps.js';
+import { giveBackScratchBitmaps, takeScratchBitmaps } from './thread-scratch-bitmaps.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -101,6 +103,7 @@ function rankedSearch(shard: ShardIndex, ctx: ShardSearchContext, rules: Ranking
     if (fewestTerms.length === 1) {
       universe = request.restrictTo ? RoaringBitmap32.and(ctx.termDocs(fewestTerms[0]!), request.restrictTo) : ctx.termDocs(fewestTerms[0]!);
     } else {
+      // An owned bitmap (not the search's scratch ones): the result hands the universe out (facets).
       universe = docsMatchingAll(ctx, fewestTerms);
       if (request.restrictTo) universe.andInPlace(request.restrictTo);
     }
@@ -170,6 +173,8 @@ class ShardSearchContext implements SearchContext {
   private readonly wordSets: Uint8Array[] = [];
   /** Per pair of terms, what its pair lookups gather whatever the universe (see PairLookupMemo). */
   private readonly pairMemos = new Map<number, PairLookupMemo>();
+  /** The thread's scratch bitmaps while this search holds them (taken on first use, given back by release()). */
+  private lentBitmaps: ScratchBitmaps | null = null;
 
   constructor(private readonly shard: ShardIndex, readonly terms: readonly QueryTerm[], readonly deadline: number,
     private readonly bitmapBuckets: boolean) {
@@ -179,6 +184,11 @@ class ShardSearchContext implements SearchContext {
 
   termDocs(term: number): RoaringBitmap32 {
     return this.docs[term]!;
+  }
+
+  /** See SearchContext.scratchBitmaps: valid until release(), so nothing that outlives the search may keep one. */
+  get scratchBitmaps(): ScratchBitmaps {
+    return (this.lentBitmaps ??= takeScratchBitmaps());
   }
 
   termDocsByTypo(term: number): readonly RoaringBitmap32[] {
@@ -218,15 +228,17 @@ class ShardSearchContext implements SearchContext {
   termExactSoleFieldDocs(term: number, universe: RoaringBitmap32): RoaringBitmap32 | null {
     const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
     if (derivations === undefined) return null;
-    return this.shard.soleWordFields.docsOf(exactWordIds(derivations), universe);
+    return this.shard.soleWordFields.docsOf(exactWordIds(derivations), universe, this.scratchBitmaps);
   }
 
   termPairDocsWithin(left: number, right: number, cost: 1 | 2, universe: RoaringBitmap32): RoaringBitmap32 | null {
-    return this.pairLookup(left, right, cost, (leftSide, rightSide, memo) => this.shard.nearPairs.pairDocsWithin(cost, leftSide, rightSide, universe, memo));
+    return this.pairLookup(left, right, cost, (leftSide, rightSide, memo) => this.shard.nearPairs.pairDocsWithin(cost, leftSide, rightSide, universe, memo,
+      this.scratchBitmaps));
   }
 
   termPairDocsSettled(left: number, right: number, cost: 1 | 2, universe: RoaringBitmap32): { within: RoaringBitmap32; unsettled: RoaringBitmap32 } | null {
-    return this.pairLookup(left, right, cost, (leftSide, rightSide, memo) => this.shard.nearPairs.pairDocsSettled(cost, leftSide, rightSide, universe, memo));
+    return this.pairLookup(left, right, cost, (leftSide, rightSide, memo) => this.shard.nearPairs.pairDocsSettled(cost, leftSide, rightSide, universe, memo,
+      this.scratchBitmaps));
   }
 
   /** A lookup of the pair through its memo; a shared memo that gathered a cost is counted anew (its bitmaps are its size). */
@@ -283,6 +295,8 @@ class ShardSearchContext implements SearchContext {
 
   /** The end of the search: shared scratch goes back to the thread. */
   release(): void {
+    if (this.lentBitmaps !== null) giveBackScratchBitmaps(this.lentBitmaps);
+    this.lentBitmaps = null;
     this.wordLookup?.release();
     this.wordLookup = null;
     if (this.scratchProfile !== null && this.terms.length < MAX_SPARE_PROFILE_TERMS) spareProfiles[this.terms.length] ??= this.scratchProfile;

@@ -8,6 +8,7 @@ import roaring from 'roaring';
 import { BuiltOverDocuments } from './changes-since-build.js';
 import { SLICE_POLICY, stepEndsAt } from './sliced-jobs.js';
 import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
+import { OWNED_BITMAPS, type BitmapSource } from '../ranking/scratch-bitmaps.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -46,20 +47,34 @@ export class SoleWordFields extends BuiltOverDocuments {
     this.changes.markBuilt(started);
   }
 
-  /** Documents of `universe` with a one-word field holding one of the words (built on first use). */
-  docsOf(wordIds: readonly number[], universe: RoaringBitmap32): RoaringBitmap32 {
+  /**
+   * Documents of `universe` with a one-word field holding one of the words (built on first use). The
+   * result comes from `bitmaps` (a search's scratch ones: it is the caller's).
+   */
+  docsOf(wordIds: readonly number[], universe: RoaringBitmap32, bitmaps: BitmapSource = OWNED_BITMAPS): RoaringBitmap32 {
     this.buildIfStale();
-    const found = RoaringBitmap32.orMany(wordIds.map((wordId) => this.byWord.get(wordId) ?? new RoaringBitmap32()));
+    // Each word's list narrowed to the universe, one after the other (a one-word query has one or two
+    // exact words): no union of the whole lists, no empty bitmap per missing word.
+    let found: RoaringBitmap32 | null = null;
+    for (const wordId of wordIds) {
+      const list = this.byWord.get(wordId);
+      if (list === undefined || !list.intersects(universe)) continue;
+      if (found === null) found = bitmaps.and(list, universe);
+      else found.orInPlace(bitmaps.and(list, universe));
+    }
+    const result = found ?? bitmaps.empty();
     const unsettled = this.changes.unsettled(this.documents);
-    found.andNotInPlace(unsettled);
-    found.andInPlace(universe);
+    if (unsettled.isEmpty || !unsettled.intersects(universe)) return result;
+    result.andNotInPlace(unsettled);
     const wanted = new Set(wordIds);
-    for (const docId of RoaringBitmap32.and(universe, unsettled)) {
+    const toRead = bitmaps.and(universe, unsettled).toUint32Array();
+    for (let index = 0; index < toRead.length; index++) {
+      const docId = toRead[index]!;
       soleWordsOf(this.forward, docId, (wordId) => {
-        if (wanted.has(wordId)) found.add(docId);
+        if (wanted.has(wordId)) result.add(docId);
       });
     }
-    return found;
+    return result;
   }
 }
 
