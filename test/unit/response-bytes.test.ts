@@ -1,7 +1,7 @@
 import test from 'ava';
 import { TextBody, utf8Body } from '../../src/front/response-bytes.js';
 
-const pieces = ['{"title":"Amélie"', ',"emoji":"😀 ☃"', ',"cjk":"東京"}'];
+const pieces = ['{"title":"Amélie"', ',', '"a":"', 'é', '"', ',"emoji":"😀 ☃"', ',"cjk":"東京"}'];
 
 test('utf8Body encodes the pieces in order as UTF-8, multi-byte characters included', (t) => {
   const body = utf8Body((sink) => { for (const piece of pieces) sink.append(piece); });
