@@ -25,8 +25,8 @@ export { FULL_ACCESS };
 
 export interface FrontReply {
   status: number;
-  /** Already serialized JSON (a string, or its UTF-8 bytes: see response-bytes.ts), or '' for an empty body. */
-  body: string | Buffer;
+  /** Already serialized JSON, or '' for an empty body. */
+  body: string;
   headers?: Array<[string, string]>;
 }
 

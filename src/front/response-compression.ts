@@ -42,7 +42,7 @@ export function negotiateEncoding(acceptEncoding: string | null): ResponseEncodi
   return best;
 }
 
-export function compressSync(body: string | Buffer, encoding: ResponseEncoding): Buffer {
+export function compressSync(body: string, encoding: ResponseEncoding): Buffer {
   switch (encoding) {
     case 'gzip': return gzipSync(body);
     case 'br': return brotliCompressSync(body, BROTLI_OPTIONS);
@@ -54,7 +54,7 @@ const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 const deflateAsync = promisify(deflate);
 
-export function compressAsync(body: string | Buffer, encoding: ResponseEncoding): Promise<Buffer> {
+export function compressAsync(body: string, encoding: ResponseEncoding): Promise<Buffer> {
   switch (encoding) {
     case 'gzip': return gzipAsync(body);
     case 'br': return brotliAsync(body, BROTLI_OPTIONS);

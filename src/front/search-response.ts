@@ -2,7 +2,6 @@
 // with Meilisearch's key order: hits, query, processingTimeMs, pagination, facetDistribution, facetStats.
 import type { FacetExtras } from './facet-merge.js';
 import { paginationJson, type SearchWindow } from './pagination.js';
-import { TextBody, utf8Body, type BodySink } from './response-bytes.js';
 
 /** What one search answers, before it is written out. */
 export interface SearchAnswer {
@@ -15,28 +14,21 @@ export interface SearchAnswer {
   facets: FacetExtras | null;
 }
 
-export function writeSearchResponse(sink: BodySink, answer: SearchAnswer): void {
-  const { hitDocuments, facets } = answer;
-  sink.append('{"hits":[');
-  for (let i = 0; i < hitDocuments.length; i++) {
-    if (i > 0) sink.append(',');
-    sink.append(hitDocuments[i]!);
-  }
-  sink.append(`],"query":${JSON.stringify(answer.query)},"processingTimeMs":${answer.processingTimeMs},${paginationJson(answer.window, answer.candidates)}`);
-  if (facets?.facetDistributionJson !== undefined) sink.append(`,"facetDistribution":${facets.facetDistributionJson}`);
-  else if (facets?.facetDistribution) sink.append(`,"facetDistribution":${JSON.stringify(facets.facetDistribution)}`);
-  if (facets?.facetStats) sink.append(`,"facetStats":${JSON.stringify(facets.facetStats)}`);
-  sink.append('}');
-}
-
-/** The body as a string (a multi-search result embeds it). */
+/**
+ * The body as one string. Built by concatenation: uWS flattens and encodes the rope in C++, which
+ * measured ~5 µs per search less front CPU than writing the pieces as UTF-8 into a Buffer here
+ * (61-62 against 65-67 µs per request at 64 connections), for all the young garbage it leaves.
+ */
 export function searchResponseJson(answer: SearchAnswer): string {
-  const body = new TextBody();
-  writeSearchResponse(body, answer);
-  return body.text;
-}
-
-/** The body as the bytes sent (a single search's response). */
-export function searchResponseBytes(answer: SearchAnswer): Buffer {
-  return utf8Body((sink) => writeSearchResponse(sink, answer));
+  const { hitDocuments, facets } = answer;
+  let body = '{"hits":[';
+  for (let i = 0; i < hitDocuments.length; i++) {
+    if (i > 0) body += ',';
+    body += hitDocuments[i]!;
+  }
+  body += `],"query":${JSON.stringify(answer.query)},"processingTimeMs":${answer.processingTimeMs},${paginationJson(answer.window, answer.candidates)}`;
+  if (facets?.facetDistributionJson !== undefined) body += `,"facetDistribution":${facets.facetDistributionJson}`;
+  else if (facets?.facetDistribution) body += `,"facetDistribution":${JSON.stringify(facets.facetDistribution)}`;
+  if (facets?.facetStats) body += `,"facetStats":${JSON.stringify(facets.facetStats)}`;
+  return `${body}}`;
 }
