@@ -34,8 +34,13 @@ function latencyLine(label: string, latency: LatencySummary, emptyShare?: number
   return `${label.padEnd(11)} p50 ${latency.p50} | p90 ${latency.p90} | p99 ${latency.p99} | max ${latency.max} ms (n=${latency.count}${empty})`;
 }
 
+/** The unreported passes after the first, when there were any. */
+function settled(warmup: WarmupFigures): string {
+  return warmup.settleSeconds > 0 ? `; the rest in ${warmup.settleSeconds} s, unreported` : '';
+}
+
 function warmupLine(warmup: WarmupFigures): string {
-  const span = warmup.passes === null ? `${warmup.seconds} s` : `${warmup.seconds} s, ${warmup.passes} whole pass(es): first visits`;
+  const span = warmup.passes === null ? `${warmup.seconds} s` : `${warmup.seconds} s, the first of ${warmup.passes} whole pass(es)${settled(warmup)}: first visits`;
   return `warm-up    ${warmup.queriesPerSecond} queries/s over ${span} p50 ${warmup.latencyMs.p50} | p99 ${warmup.latencyMs.p99} | max ${warmup.latencyMs.max} ms`;
 }
 
@@ -171,7 +176,7 @@ export function renderMarkdown(report: RunReport): string {
       lines.push(`| non-2xx / errors / timeouts | ${search.non2xx} / ${search.errors} / ${search.timeouts} |`);
       if (search.warmup) {
         const { warmup } = search;
-        const span = warmup.passes === null ? `${warmup.seconds} s` : `${warmup.passes} whole pass(es) in ${warmup.seconds} s: first visits`;
+        const span = warmup.passes === null ? `${warmup.seconds} s` : `the first of ${warmup.passes} whole pass(es), ${warmup.seconds} s${settled(warmup)}: first visits`;
         // The max is the first searches right after the load (they wait for what the load left to build).
         lines.push(`| warm-up (${span}): queries/s, p50 / p99 / max ms | ${warmup.queriesPerSecond}, ${warmup.latencyMs.p50} / ${warmup.latencyMs.p99} / ${warmup.latencyMs.max} |`);
       }

@@ -105,6 +105,28 @@ test('a pass warm-up sends every query before measuring, and reports its own fig
   }
 });
 
+test('passes after the first settle the engine unreported: the figures stay the first visits', async (t) => {
+  // ~800 answers/s: one pass of 1,000 queries outlasts autocannon's first one-second tick.
+  const standIn = await startStandIn({ searchDelayMs: 5 });
+  try {
+    const many = Array.from({ length: 1000 }, (_, index) => query('word', `w${index}`));
+    let measuredFrom = -1;
+    const result = await runQueryLoad({
+      baseUrl: standIn.baseUrl, indexUid: 'bench', queries: many, concurrency: 4, durationSeconds: 1, warmupSeconds: 0, warmupPasses: 3,
+      onMeasureStart: () => (measuredFrom = standIn.searchedQueries.length),
+    });
+    const warmup = result.warmup!;
+    t.true((warmup.passes ?? 0) >= 3, `passes ${warmup.passes}`);
+    t.true(measuredFrom >= 3 * many.length, `${measuredFrom} sent before measuring`);
+    t.true(warmup.settleSeconds > 0, `settled ${warmup.settleSeconds} s`);
+    // The figures are the first part's alone, not the settling passes'.
+    t.true(warmup.requests < measuredFrom - many.length / 2, `${warmup.requests} reported of ${measuredFrom} sent`);
+    t.is(warmup.latencyMs.count, warmup.requests);
+  } finally {
+    await standIn.close();
+  }
+});
+
 test('a pass warm-up stops at its bound when the engine is too slow for a whole pass', async (t) => {
   const standIn = await startStandIn({ searchDelayMs: 50 });
   try {
