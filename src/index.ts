@@ -57,7 +57,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
       // processes the scheduler's ShardCommands arriving on its MessagePort. concurrentTasksPerWorker:
       // piscina posts the dispatcher's next batch at once, to wait in the worker's port; with 1 it held
       // the batch on the front until the answer before it came back, and the worker waited meanwhile.
-      // recordTiming off: its run/wait histograms are read by nobody and cost two clock reads per batch.
+      // recordTiming off: nothing reads its run/wait histograms.
       const pool = new Piscina({
         filename: SHARD_WORKER, minThreads: 1, maxThreads: 1, idleTimeout: Infinity, workerData, atomics: 'disabled',
         concurrentTasksPerWorker: MAX_BATCHES_IN_FLIGHT, recordTiming: false,

@@ -64,7 +64,6 @@ export class SearchDispatcher {
     }
     const requestId = this.nextRequestId;
     this.nextRequestId = this.nextRequestId >= 0xffffffff ? 1 : this.nextRequestId + 1;
-    if (shardCount === 1 && this.runners.length === 1) return this.searchOneWorker(query, requestId);
     const shardsByWorker = new Map<number, number[]>();
     let affinity = -1;
     for (let shard = 0; shard < shardCount; shard++) {
@@ -83,16 +82,6 @@ export class SearchDispatcher {
         this.queues[worker]!.push({ ...query, requestId, shards, scoresWanted });
         this.queued++;
       }
-      this.scheduleFlush();
-    });
-  }
-
-  /** The common deployment (one worker, one shard) without the fan-out's bookkeeping, same behaviour. */
-  private searchOneWorker(query: ShardQuery, requestId: number): Promise<ShardQueryResultMessage[]> {
-    return new Promise((resolve, reject) => {
-      this.pending.set(requestId, { remaining: 1, results: [], resolve, reject, failed: false });
-      this.queues[0]!.push({ ...query, requestId, shards: [0], scoresWanted: false });
-      this.queued++;
       this.scheduleFlush();
     });
   }
