@@ -39,6 +39,34 @@ const TERM_RULES: Record<string, (strategy: MatchingStrategyName) => RankingRule
   exactness: () => exactnessRule(),
 };
 
+/**
+ * Rules of earlier searches of this thread, by settings' rankingRules (the array: a settings change
+ * makes a new one), then placeholder + matching strategy. Only term rules: they keep no state from one
+ * search to the next (start resets them, end drops what they held), and a thread's searches run one
+ * at a time. Making the six rules (and their closures) per query showed in profiles and its garbage.
+ */
+const reusedRules = new WeakMap<readonly string[], Map<string, readonly RankingRule[]> | null>();
+
+/**
+ * rulesFor, the same rules again for the next search with the same choice when they are term rules
+ * only (no sort criteria, no custom field rules: those depend on the query or the shard's orders).
+ * The rules of one search must not be used by another while it runs (searches of a thread do not
+ * overlap); the array is read-only.
+ */
+export function reusableRulesFor(choice: RuleChoice): readonly RankingRule[] {
+  if (choice.sort !== null && choice.sort.length > 0) return rulesFor(choice);
+  let byChoice = reusedRules.get(choice.rankingRules);
+  if (byChoice === undefined) {
+    byChoice = choice.rankingRules.every((name) => Object.hasOwn(TERM_RULES, name) || name === 'sort') ? new Map() : null;
+    reusedRules.set(choice.rankingRules, byChoice);
+  }
+  if (byChoice === null) return rulesFor(choice);
+  const key = `${choice.placeholder ? 'p' : 'q'}${choice.matchingStrategy}`;
+  let rules = byChoice.get(key);
+  if (rules === undefined) byChoice.set(key, (rules = rulesFor(choice)));
+  return rules;
+}
+
 export function rulesFor(choice: RuleChoice): RankingRule[] {
   const rules: RankingRule[] = [];
   const seen = new Set<string>();

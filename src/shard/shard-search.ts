@@ -9,7 +9,7 @@ import { multiWordSynonyms } from '../query/synonyms.js';
 import { exactAttributeKey, type TermDerivations } from './derivations.js';
 import { bucketSort, type RankedHit } from '../ranking/bucket-sort.js';
 import { emptyProfile, type DocMatchProfile } from '../ranking/match-profile.js';
-import { rulesFor } from '../ranking/rules-from-settings.js';
+import { reusableRulesFor } from '../ranking/rules-from-settings.js';
 import type { RankingRule } from '../ranking/ranking-rule.js';
 import { SortRule, type SortOrder } from '../ranking/sort.js';
 import { NO_DOCUMENTS } from '../ranking/score-layers.js';
@@ -74,7 +74,7 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
   const deadline = request.deadline ?? Date.now() + config.searchCutoffMs;
   const terms = request.q ? parseQuery(request.q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }) : [];
   const placeholder = terms.length === 0;
-  const rules = rulesFor({
+  const rules = reusableRulesFor({
     rankingRules: config.settings.rankingRules,
     placeholder,
     matchingStrategy: request.matchingStrategy,
@@ -89,7 +89,7 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
   }
 }
 
-function rankedSearch(shard: ShardIndex, ctx: ShardSearchContext, rules: RankingRule[], request: ShardSearchRequest): ShardSearchResult {
+function rankedSearch(shard: ShardIndex, ctx: ShardSearchContext, rules: readonly RankingRule[], request: ShardSearchRequest): ShardSearchResult {
   const terms = ctx.terms;
   const placeholder = terms.length === 0;
   const allTerms = terms.map((_, index) => index);
