@@ -157,3 +157,24 @@ test('bestCostPartsLazily with lists likely within the universe: the same parts,
   }
   t.true(asIs > 50 && cut > 20, `${asIs} handed out as is, ${cut} cut`);
 });
+
+test('bestCostPartsLazily with lists likely within: the subset answer remembered per (list, universe) is never reused for another universe', (t) => {
+  const random = randomFrom(31);
+  for (let round = 0; round < 200; round++) {
+    const universe = randomSet(random, 0.2 + random() * 0.8);
+    if (universe.isEmpty) continue;
+    const first = RoaringBitmap32.and(randomSet(random, 0.5), universe);
+    if (first.size < 2) continue;
+    const byCost = [first, randomSet(random, random())];
+    // Asked twice with its universe (within: the list as is, both times) ...
+    for (let ask = 0; ask < 2; ask++) t.is(bestCostPartsLazily(universe, byCost, true).next().value?.docs, first, `round ${round}`);
+    // ... then with a smaller universe the same list is not within: its part is cut, never the list itself.
+    const smaller = universe.clone();
+    smaller.remove(first.minimum());
+    const part = bestCostPartsLazily(smaller, byCost, true).next().value!;
+    t.not(part.docs, first, `round ${round}`);
+    t.deepEqual(part.docs.toArray(), RoaringBitmap32.and(first, smaller).toArray(), `round ${round}`);
+    // And with the first universe again, the list as is once more.
+    t.is(bestCostPartsLazily(universe, byCost, true).next().value?.docs, first, `round ${round}`);
+  }
+});
