@@ -51,7 +51,9 @@ export function exactnessParts(ctx: SearchContext, universe: RoaringBitmap32, te
     if (!startsWith.isEmpty) addTo(FIELD_STARTS_WITH_QUERY * STATE_SPAN, startsWith);
     toRead = NO_DOCUMENTS;
   }
-  const rest = mayStartWithQuery.size === universe.size ? NO_DOCUMENTS : bitmaps.andNot(universe, mayStartWithQuery);
+  // None may start with the query (a prefix or typo term's universe, often thousands): the rest is the
+  // universe itself, read-only here (its parts are only handed out; no slot above holds it to be narrowed).
+  const rest = mayStartWithQuery.isEmpty ? universe : mayStartWithQuery.size === universe.size ? NO_DOCUMENTS : bitmaps.andNot(universe, mayStartWithQuery);
   const inexactLayers = partsBySum(rest, exactDocs.map((docs) => splitByExactDocs(rest, docs, bitmaps)), terms.length, bitmaps);
   for (const layer of inexactLayers) addTo(NO_EXACT_FIELD * STATE_SPAN + layer.score!, layer.docs);
   const readScores = new Map<number, number[]>();
