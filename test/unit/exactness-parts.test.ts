@@ -2,7 +2,12 @@
 // they hold the term exactly (exactness-parts.ts splitByExactDocs): the bitmap itself when one side is all of it.
 import test from 'ava';
 import roaring from 'roaring';
-import { splitByExactDocs } from '../../src/ranking/exactness-parts.js';
+import { exactnessParts, splitByExactDocs } from '../../src/ranking/exactness-parts.js';
+import { NO_EXACT_FIELD, STATE_SPAN } from '../../src/ranking/exactness.js';
+import { NO_DOCUMENTS } from '../../src/ranking/score-layers.js';
+import { ScratchBitmaps } from '../../src/ranking/scratch-bitmaps.js';
+import type { SearchContext } from '../../src/ranking/search-context.js';
+import { randomFrom } from './seeded-lcg.js';
 
 const { RoaringBitmap32 } = roaring;
 
@@ -17,4 +22,43 @@ test('splitByExactDocs: with and without the exact term, the documents themselve
   const both = splitByExactDocs(rest, new RoaringBitmap32([2, 10, 30]));
   t.deepEqual(both.map((docs) => docs.toArray()), [[2, 10], [1, 3, 20]]);
   t.deepEqual(rest.toArray(), [1, 2, 3, 10, 20]);
+});
+
+test('exactnessParts when no document may start with the query: parts by inexact terms, the universe left as it was', (t) => {
+  const random = randomFrom(41);
+  for (let round = 0; round < 200; round++) {
+    const termCount = 1 + Math.floor(random() * 3);
+    const universe = new RoaringBitmap32();
+    for (let docId = 0; docId < 300; docId++) if (random() < 0.6) universe.add(docId);
+    if (universe.isEmpty) continue;
+    const exact = Array.from({ length: termCount }, () => {
+      const docs = new RoaringBitmap32();
+      const density = random();
+      for (let docId = 0; docId < 300; docId++) if (random() < density) docs.add(docId);
+      return docs;
+    });
+    const ctx = {
+      terms: exact.map((_, position) => ({ kind: 'word', word: `w${position}`, isPrefix: false, position })),
+      deadline: Infinity,
+      scratchBitmaps: new ScratchBitmaps(),
+      termDocs: () => universe,
+      termDocsByTypo: () => [universe],
+      termExactDocs: (term: number) => exact[term]!,
+      // No document holds the first term exactly at its query position: none may start with the query.
+      termExactDocsAtPosition: (term: number) => (term === 0 ? NO_DOCUMENTS : exact[term]!),
+      termExactSoleFieldDocs: () => NO_DOCUMENTS,
+      profile: () => { throw new Error('no document is read'); },
+      fieldWordCount: () => 0,
+    } as unknown as SearchContext;
+    const before = universe.toArray();
+    const terms = exact.map((_, term) => term);
+    const parts = exactnessParts(ctx, universe, terms)!;
+    const expected = new Map<number, number[]>();
+    for (const docId of before) {
+      const score = NO_EXACT_FIELD * STATE_SPAN + exact.filter((docs) => !docs.has(docId)).length;
+      expected.set(score, [...(expected.get(score) ?? []), docId]);
+    }
+    t.deepEqual(parts.map((part) => [part.score, part.docs.toArray()]), [...expected].sort((a, b) => a[0] - b[0]), `round ${round}`);
+    t.deepEqual(universe.toArray(), before, `round ${round}: the universe is read only`);
+  }
 });
