@@ -41,32 +41,29 @@ export class TypoRule implements RankingRule {
         return;
       }
       const byTypo = ctx.termDocsByTypo(term);
-      const withTypos = [byTypo[1]!, byTypo[2]!];
-      const next: RoaringBitmap32[] = [];
-      const addTo = (cost: number, part: RoaringBitmap32) => {
-        const slot = next[cost];
-        if (slot) slot.orInPlace(part);
-        else next[cost] = part;
-      };
-      layers.forEach((layerAtCost, cost) => {
-        let layer = layerAtCost;
-        if (layer.isEmpty) return;
+      const next: (RoaringBitmap32 | undefined)[] = [];
+      // Loops, not forEach and closures: this runs for every term of most queries.
+      for (let cost = 0; cost < layers.length; cost++) {
+        let layer = layers[cost]!;
+        if (layer.isEmpty) continue;
         // The layers are this rule's own bitmaps (but the universe, copied at its first cut): the typo parts are cut out in place,
         // and what stays costs nothing. The classes of byTypo are disjoint and cover the term's
         // documents, so that is the best match without typos or no match of the term at all, without
         // building that (often large) union.
         // No bitmap is made for an empty part (intersects first), nor for an emptied layer (the shared empty one).
-        withTypos.forEach((docs, index) => {
-          if (docs.isEmpty || layer.isEmpty || !layer.intersects(docs)) return;
+        for (let typos = 1; typos <= 2; typos++) {
+          const docs = byTypo[typos]!;
+          if (docs.isEmpty || layer.isEmpty || !layer.intersects(docs)) continue;
           const part = bitmaps.and(layer, docs);
           if (part.size === layer.size) layer = NO_DOCUMENTS;
           else if (layer === universe) layer = bitmaps.andNot(layer, part);
           else layer.andNotInPlace(part);
-          addTo(cost + index + 1, part);
-        });
-        if (!layer.isEmpty) addTo(cost, layer);
-      });
-      layers = Array.from(next, (layer) => layer ?? NO_DOCUMENTS);
+          addTo(next, cost + typos, part);
+        }
+        if (!layer.isEmpty) addTo(next, cost, layer);
+      }
+      layers = new Array<RoaringBitmap32>(next.length);
+      for (let cost = 0; cost < next.length; cost++) layers[cost] = next[cost] ?? NO_DOCUMENTS;
     }
     this.layers = layers;
   }
@@ -86,4 +83,11 @@ export class TypoRule implements RankingRule {
     this.layers = [];
     this.startUniverse = null;
   }
+}
+
+/** Adds the part to the layer of that cost (the layer's own bitmap, narrowed in place, or the part itself). */
+function addTo(layers: (RoaringBitmap32 | undefined)[], cost: number, part: RoaringBitmap32): void {
+  const slot = layers[cost];
+  if (slot) slot.orInPlace(part);
+  else layers[cost] = part;
 }
