@@ -15,12 +15,18 @@ const PACKED_MAX = 1024;
  * outlive orderByScores): a Float64Array made per run was a third of packing them.
  */
 let spareKeys = new Float64Array(1024);
+/**
+ * The order orderByKeys returns, reused the same way (its callers read it before ordering another
+ * run): an array of a few dozen indices made per run had an ArrayBuffer of its own for the collector.
+ */
+let spareOrder = new Uint32Array(1024);
 /** The same for the per-column minima, maxima and scales (a run's width is a handful of rules). */
 let spareColumns = new Float64Array(3 * 16);
 
 /**
  * Indices 0..count-1 of the vectors scores[i * width, (i + 1) * width) in ascending order (index
- * last); only the best `needed` when that is smaller.
+ * last); only the best `needed` when that is smaller. The array may be the thread's, reused: valid
+ * until the next call.
  */
 export function orderByScores(scores: Float64Array, width: number, count: number, needed: number): Uint32Array {
   // Packing reads every entry twice: for long runs of which few are wanted, the comparator's heap
@@ -86,15 +92,19 @@ function orderByKeys(keys: Float64Array, count: number, needed: number): Uint32A
   } else {
     best = smallestKeys(keys, needed).sort();
   }
-  const order = new Uint32Array(best.length);
+  if (spareOrder.length < best.length) spareOrder = new Uint32Array(Math.max(best.length, spareOrder.length * 2));
+  const order = spareOrder.subarray(0, best.length);
   // key - floor(key / scale) * scale rather than key % scale: `%` on a double above 2 ** 31 is a call to fmod.
   for (let k = 0; k < best.length; k++) order[k] = best[k]! - Math.floor(best[k]! / indexScale) * indexScale;
   return order;
 }
 
-/** The `needed` smallest keys (unordered). */
+/** The heap of smallestKeys, reused (its values are sorted and copied out before the next call). */
+const spareSmallest = new SmallestValues(0);
+
+/** The `needed` smallest keys (unordered; a view valid until the next call). */
 function smallestKeys(keys: Float64Array, needed: number): Float64Array {
-  const smallest = new SmallestValues(needed);
+  const smallest = spareSmallest.reset(needed);
   for (let i = 0; i < keys.length; i++) smallest.offer(keys[i]!);
   return smallest.values();
 }

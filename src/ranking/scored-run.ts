@@ -17,6 +17,16 @@ const DEADLINE_CHECK_EVERY = 512;
  * much of a query's garbage.
  */
 let spareScores: Float64Array | null = null;
+/** The lead bound of the last run, given back for the next (the same reason). */
+let spareBound: SmallestValues | null = null;
+
+/** The thread's spare bound emptied for `needed` values, or a new one. */
+function takeBound(needed: number): SmallestValues {
+  const spare = spareBound;
+  if (spare === null) return new SmallestValues(needed);
+  spareBound = null;
+  return spare.reset(needed);
+}
 
 /** The ids of the classes read, merged in ascending order, with their score rows moved along. */
 export function byAscendingId(read: readonly Uint32Array[], scores: Float64Array, width: number): { docIds: Uint32Array; scores: Float64Array } {
@@ -77,12 +87,13 @@ export class ScoredRun {
     }
     this.constants = rules.map((rule) => rule.constantScore?.(ctx, terms) ?? null);
     this.lead = this.constants.indexOf(null);
-    this.bound = this.lead >= 0 && needed < capacity ? new SmallestValues(needed) : null;
+    this.bound = this.lead >= 0 && needed < capacity ? takeBound(needed) : null;
   }
 
   /** The rows go back to the thread: the run must not be used afterwards (groups are copied out). */
   release(): void {
     if (spareScores === null || spareScores.length < this.scores.length) spareScores = this.scores;
+    if (this.bound !== null) spareBound = this.bound;
   }
 
   /** A lead score above this cannot be among the best `needed` of the documents read so far. */

@@ -3,12 +3,25 @@
 // rule already puts it behind k others (score-chain.ts).
 
 export class SmallestValues {
-  /** A max-heap of the k smallest values so far. */
-  private readonly heap: Float64Array;
+  /** A max-heap of the k smallest values so far (its first k entries). */
+  private heap: Float64Array;
   private size = 0;
+  private k: number;
 
-  constructor(private readonly k: number) {
+  constructor(k: number) {
+    this.k = k;
     this.heap = new Float64Array(Math.max(0, k));
+  }
+
+  /**
+   * Forgets every value, to keep the k smallest of new ones: runs reuse one (a typed array made per
+   * run showed in profiles); its array is kept when long enough.
+   */
+  reset(k: number): this {
+    if (this.heap.length < k) this.heap = new Float64Array(k);
+    this.k = k;
+    this.size = 0;
+    return this;
   }
 
   /**
