@@ -2,7 +2,7 @@
 // postings) the universe splits by score (sum over terms of the best rank) without reading any
 // document, so the score chain only reads the documents of the best buckets (score-chain.ts).
 import type roaring from 'roaring';
-import { bestCostParts, bestCostPartsLazily, partsBySum, type OrderedPart } from './score-layers.js';
+import { bestCostPartsLazily, partsBySumLazily, type OrderedPart } from './score-layers.js';
 import { scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
 
 /**
@@ -34,7 +34,8 @@ export function attributeRankParts(ctx: SearchContext, universe: roaring.Roaring
   // word's first-field documents per query spared).
   const bitmaps = scratchOf(ctx);
   if (costs.length === 1) return bestCostPartsLazily(universe, costs[0]!, isTermsOwnDocs(ctx, universe, terms), bitmaps);
-  return partsBySum(universe, costs.map((byRank) => bestCostParts(universe, byRank.slice(0, maxSum + 1), bitmaps)), maxSum, bitmaps);
+  // Lazily: the score chain mostly takes the first part, and its documents of one sum need only each term's first ranks.
+  return partsBySumLazily(universe, costs, maxSum, bitmaps);
 }
 
 /** Whether the universe is the one term's own documents (the very bitmap): its rank / position lists mostly lie within it. */

@@ -70,6 +70,107 @@ export function partsBySum(universe: RoaringBitmap32, costs: readonly (readonly 
 }
 
 /**
+ * partsBySum(universe, lists.map((byCost) => bestCostParts(universe, byCost)), maxSum), lazily: a part
+ * is made only when asked for, from only the best-cost parts it needs, and the score chain usually
+ * stops after the first (attributeRank or wordPosition of a few terms: each term's best costs for
+ * every rank, then every combination of them, were made for a first part of one sum). The parts are
+ * read-only; every bitmap made comes from `bitmaps`.
+ */
+export function* partsBySumLazily(universe: RoaringBitmap32, lists: readonly (readonly RoaringBitmap32[])[], maxSum: number,
+  bitmaps: BitmapSource = OWNED_BITMAPS): Generator<OrderedPart> {
+  if (lists.length === 0) {
+    if (!universe.isEmpty) yield { docs: universe, score: 0 };
+    return;
+  }
+  const sums = new SuffixSums(universe, lists, bitmaps);
+  const parts: RoaringBitmap32[] = [];
+  let covered = 0;
+  for (let score = 0; score <= maxSum && covered < universe.size; score++) {
+    const docs = sums.summing(0, score);
+    if (docs.isEmpty) continue;
+    covered += docs.size;
+    parts.push(docs);
+    yield { docs, score };
+  }
+  // The parts are disjoint: when they hold the whole universe, no rest.
+  if (covered === universe.size) return;
+  const rest = bitmaps.copy(universe);
+  for (const part of parts) rest.andNotInPlace(part);
+  if (!rest.isEmpty) yield { docs: rest, score: null };
+}
+
+/** What partsBySumLazily works from: each term's best-cost parts and the sums over the terms from one on, each made once when first needed. */
+class SuffixSums {
+  private readonly best: BestCosts[];
+  /** bySum[k][s]: documents whose costs over terms k.. sum to s (undefined: not made yet). */
+  private readonly bySum: (RoaringBitmap32 | undefined)[][];
+
+  constructor(universe: RoaringBitmap32, lists: readonly (readonly RoaringBitmap32[])[], private readonly bitmaps: BitmapSource) {
+    this.best = lists.map((byCost) => new BestCosts(universe, byCost, bitmaps));
+    this.bySum = lists.map(() => []);
+  }
+
+  summing(term: number, sum: number): RoaringBitmap32 {
+    const known = this.bySum[term]![sum];
+    if (known !== undefined) return known;
+    const best = this.best[term]!;
+    let docs: RoaringBitmap32 | null = null;
+    if (term === this.best.length - 1) {
+      docs = best.at(sum);
+    } else {
+      for (let cost = 0; cost <= sum; cost++) {
+        const atCost = best.at(cost);
+        if (atCost.isEmpty) continue;
+        const others = this.summing(term + 1, sum - cost);
+        // intersects first: no bitmap made for the empty combinations.
+        if (others.isEmpty || !atCost.intersects(others)) continue;
+        const part = this.bitmaps.and(atCost, others);
+        if (docs === null) docs = part;
+        else docs.orInPlace(part);
+      }
+    }
+    const made = docs ?? NO_DOCUMENTS;
+    this.bySum[term]![sum] = made;
+    return made;
+  }
+}
+
+/** bestCostParts(universe, byCost, bitmaps)[cost], each made when first asked for (in cost order: each narrows what the next may hold). */
+class BestCosts {
+  private readonly parts: RoaringBitmap32[] = [];
+  /** The universe minus the parts so far (null: none yet, the universe itself). */
+  private remaining: RoaringBitmap32 | null = null;
+  /** After the last list with documents nothing is narrowed any more. */
+  private readonly last: number;
+
+  constructor(private readonly universe: RoaringBitmap32, private readonly byCost: readonly RoaringBitmap32[], private readonly bitmaps: BitmapSource) {
+    let last = byCost.length - 1;
+    while (last >= 0 && byCost[last]!.isEmpty) last--;
+    this.last = last;
+  }
+
+  at(cost: number): RoaringBitmap32 {
+    const { parts, byCost, last } = this;
+    while (parts.length <= cost) {
+      const next = parts.length;
+      const docs = byCost[next];
+      const remaining = this.remaining;
+      if (next > last || docs === undefined || docs.isEmpty || (remaining !== null && remaining.isEmpty)) {
+        parts.push(NO_DOCUMENTS);
+        continue;
+      }
+      const part = this.bitmaps.and(remaining ?? this.universe, docs);
+      if (next < last && !part.isEmpty) {
+        if (remaining === null) this.remaining = this.bitmaps.andNot(this.universe, part);
+        else remaining.andNotInPlace(part);
+      }
+      parts.push(part);
+    }
+    return parts[cost]!;
+  }
+}
+
+/**
  * The one empty bitmap the rules hand out and keep where they would make an empty one (bitmaps are
  * native objects: each costs the collector ~2 µs to finalize, and scavenges spent most of their time
  * there). Frozen: it is shared, so mutating it throws instead of corrupting later searches.

@@ -3,7 +3,7 @@
 // score chain only reads the documents of the best buckets (score-chain.ts).
 import roaring from 'roaring';
 import { positionCost } from './word-position.js';
-import { bestCostParts, bestCostPartsLazily, partsBySum, type OrderedPart } from './score-layers.js';
+import { bestCostPartsLazily, partsBySumLazily, type OrderedPart } from './score-layers.js';
 import { scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
 import { isTermsOwnDocs } from './attribute-rank-parts.js';
 
@@ -46,7 +46,7 @@ export function costUnions(byPosition: readonly RoaringBitmap32[], queryPosition
  */
 export function wordPositionParts(ctx: SearchContext, universe: roaring.RoaringBitmap32, terms: ActiveTerms): Iterable<OrderedPart> | null {
   if (ctx.termDocsByPosition === undefined) return null;
-  const costs: RoaringBitmap32[][] = [];
+  const costs: (readonly RoaringBitmap32[])[] = [];
   let maxSum = Infinity;
   for (const term of terms) {
     const byPosition = ctx.termDocsByPosition(term);
@@ -60,8 +60,9 @@ export function wordPositionParts(ctx: SearchContext, universe: roaring.RoaringB
     const unions = costUnions(byPosition, queryPosition, certainCosts);
     // One term: its parts are its best costs, cut lazily (maxSum is its own certain costs).
     if (terms.length === 1) return bestCostPartsLazily(universe, unions, isTermsOwnDocs(ctx, universe, terms), scratchOf(ctx));
-    costs.push(bestCostParts(universe, unions, scratchOf(ctx)));
+    costs.push(unions);
   }
   // A document of the rest has some term costing more than its certain costs, hence more than maxSum.
-  return partsBySum(universe, costs, maxSum === Infinity ? 0 : maxSum, scratchOf(ctx));
+  // Lazily: the score chain mostly takes the first part, which needs only each term's first costs.
+  return partsBySumLazily(universe, costs, maxSum === Infinity ? 0 : maxSum, scratchOf(ctx));
 }

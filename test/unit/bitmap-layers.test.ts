@@ -4,7 +4,8 @@
 import test from 'ava';
 import roaring from 'roaring';
 import { TypoRule } from '../../src/ranking/typo.js';
-import { bestCostParts, bestCostPartsLazily, partsBySum } from '../../src/ranking/score-layers.js';
+import { bestCostParts, bestCostPartsLazily, partsBySum, partsBySumLazily } from '../../src/ranking/score-layers.js';
+import type { BitmapSource } from '../../src/ranking/scratch-bitmaps.js';
 import type { SearchContext } from '../../src/ranking/search-context.js';
 import { randomFrom } from './seeded-lcg.js';
 
@@ -177,4 +178,39 @@ test('bestCostPartsLazily with lists likely within: the subset answer remembered
     // And with the first universe again, the list as is once more.
     t.is(bestCostPartsLazily(universe, byCost, true).next().value?.docs, first, `round ${round}`);
   }
+});
+
+test('partsBySumLazily: the parts of partsBySum over the terms\' best costs, the first made from only what it needs', (t) => {
+  const random = randomFrom(37);
+  let firstCheaper = 0;
+  for (let round = 0; round < 400; round++) {
+    const universe = randomSet(random, 0.05 + random() * 0.95);
+    const before = universe.toArray();
+    const terms = Math.floor(random() * 4);
+    const lists = Array.from({ length: terms }, () =>
+      Array.from({ length: 1 + Math.floor(random() * 6) }, () => (random() < 0.25 ? new RoaringBitmap32() : randomSet(random, random() * 0.7))));
+    const maxSum = Math.floor(random() * 8);
+    const eager = terms === 0 ? (universe.isEmpty ? [] : [{ docs: universe, score: 0 }])
+      : partsBySum(universe, lists.map((byCost) => bestCostParts(universe, byCost)), maxSum);
+    const lazy = [...partsBySumLazily(universe, lists, maxSum)];
+    t.deepEqual(lazy.map((part) => [part.score, part.docs.toArray()]), eager.map((part) => [part.score, part.docs.toArray()]), `round ${round}`);
+    t.deepEqual(universe.toArray(), before, `round ${round}: the universe is read only`);
+    // The first part alone makes fewer bitmaps than all of them (when there are several).
+    const madeFor = (take: number): number => {
+      let made = 0;
+      const counting: BitmapSource = {
+        empty: () => (made++, new RoaringBitmap32()),
+        and: (a, b) => (made++, RoaringBitmap32.and(a, b)),
+        andNot: (a, b) => (made++, RoaringBitmap32.andNot(a, b)),
+        or: (a, b) => (made++, RoaringBitmap32.or(a, b)),
+        copy: (a) => (made++, a.clone()),
+        fromIds: (ids) => (made++, new RoaringBitmap32(ids as number[])),
+      };
+      const iterator = partsBySumLazily(universe, lists, maxSum, counting);
+      for (let k = 0; k < take; k++) iterator.next();
+      return made;
+    };
+    if (eager.length > 2 && madeFor(1) < madeFor(eager.length + 1)) firstCheaper++;
+  }
+  t.true(firstCheaper > 50, `${firstCheaper} rounds where the first part made fewer bitmaps`);
 });
