@@ -135,11 +135,17 @@ class SuffixSums {
   }
 }
 
-/** bestCostParts(universe, byCost, bitmaps)[cost], each made when first asked for (in cost order: each narrows what the next may hold). */
+/**
+ * bestCostParts(universe, byCost, bitmaps)[cost], each made when first asked for (in cost order: each
+ * narrows what the next may hold, and only once the next is asked for: a first part alone needs no
+ * narrowed copy of the universe).
+ */
 class BestCosts {
   private readonly parts: RoaringBitmap32[] = [];
-  /** The universe minus the parts so far (null: none yet, the universe itself). */
+  /** The universe minus the parts so far but `unsubtracted` (null: none yet, the universe itself). */
   private remaining: RoaringBitmap32 | null = null;
+  /** The last part made, not yet taken out of `remaining` (null: none). */
+  private unsubtracted: RoaringBitmap32 | null = null;
   /** After the last list with documents nothing is narrowed any more. */
   private readonly last: number;
 
@@ -154,16 +160,23 @@ class BestCosts {
     while (parts.length <= cost) {
       const next = parts.length;
       const docs = byCost[next];
+      if (next > last || docs === undefined || docs.isEmpty) {
+        parts.push(NO_DOCUMENTS);
+        continue;
+      }
+      const unsubtracted = this.unsubtracted;
+      if (unsubtracted !== null) {
+        if (this.remaining === null) this.remaining = this.bitmaps.andNot(this.universe, unsubtracted);
+        else this.remaining.andNotInPlace(unsubtracted);
+        this.unsubtracted = null;
+      }
       const remaining = this.remaining;
-      if (next > last || docs === undefined || docs.isEmpty || (remaining !== null && remaining.isEmpty)) {
+      if (remaining !== null && remaining.isEmpty) {
         parts.push(NO_DOCUMENTS);
         continue;
       }
       const part = this.bitmaps.and(remaining ?? this.universe, docs);
-      if (next < last && !part.isEmpty) {
-        if (remaining === null) this.remaining = this.bitmaps.andNot(this.universe, part);
-        else remaining.andNotInPlace(part);
-      }
+      if (next < last && !part.isEmpty) this.unsubtracted = part;
       parts.push(part);
     }
     return parts[cost]!;
