@@ -138,8 +138,9 @@ export function groupsInOrder(scores: Float64Array, width: number, docIds: Uint3
     while (end < order.length && sameScores(scores, width, order[k]!, order[end]!)) end++;
     // A plain array: most groups hold a document or two, and a typed array each (two objects, one
     // of them an ArrayBuffer the collector sweeps) showed among a query's garbage.
-    const group: number[] = [];
-    for (let g = k; g < end; g++) group.push(docIds[order[g]!]!);
+    // Made at its size: most groups hold one document, and an array grown by push starts with room for 17.
+    const group = new Array<number>(end - k);
+    for (let g = k; g < end; g++) group[g - k] = docIds[order[g]!]!;
     const first = order[k]! * width;
     // A plain loop: Array.from of a subarray (a typed array object and an iterator per group) showed in profiles.
     const groupScores = new Array<number>(width);
