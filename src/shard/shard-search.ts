@@ -173,6 +173,8 @@ class ShardSearchContext implements SearchContext {
   private readonly wordSets: Uint8Array[] = [];
   /** Per pair of terms, what its pair lookups gather whatever the universe (see PairLookupMemo). */
   private readonly pairMemos = new Map<number, PairLookupMemo>();
+  /** postingsStale() answered false once in this search. */
+  private postingsFresh = false;
   /** The thread's scratch bitmaps while this search holds them (taken on first use, given back by release()). */
   private lentBitmaps: ScratchBitmaps | null = null;
 
@@ -310,8 +312,13 @@ class ShardSearchContext implements SearchContext {
   }
 
   postingsStale(): boolean {
+    // Once fresh, fresh until the search ends (nothing writes to the shard meanwhile; a split may
+    // only build what was stale): asked at every split, and each answer reads three builds' states.
+    if (this.postingsFresh) return false;
     const shard = this.shard;
-    return shard.rankPostings.needsRebuild || shard.positionPostings.needsRebuild || shard.soleWordFields.needsBuild;
+    const stale = shard.rankPostings.needsRebuild || shard.positionPostings.needsRebuild || shard.soleWordFields.needsBuild;
+    this.postingsFresh = !stale;
+    return stale;
   }
 
   /** Not cached, and reused: valid until the next call (the bucket sort reads each document once per run of scoring rules). */
