@@ -52,7 +52,7 @@ test('exactnessParts when no document may start with the query: parts by inexact
     } as unknown as SearchContext;
     const before = universe.toArray();
     const terms = exact.map((_, term) => term);
-    const parts = exactnessParts(ctx, universe, terms)!;
+    const parts = [...exactnessParts(ctx, universe, terms)!];
     const expected = new Map<number, number[]>();
     for (const docId of before) {
       const score = NO_EXACT_FIELD * STATE_SPAN + exact.filter((docs) => !docs.has(docId)).length;
@@ -61,4 +61,40 @@ test('exactnessParts when no document may start with the query: parts by inexact
     t.deepEqual(parts.map((part) => [part.score, part.docs.toArray()]), [...expected].sort((a, b) => a[0] - b[0]), `round ${round}`);
     t.deepEqual(universe.toArray(), before, `round ${round}: the universe is read only`);
   }
+});
+
+test('exactnessParts: the rest (no field starting with the query) is cut only once a part after those starting with it is asked for', (t) => {
+  const universe = new RoaringBitmap32([1, 2, 3, 4, 5, 6, 7, 8]);
+  const exact = new RoaringBitmap32([1, 2, 3, 5, 8]);
+  const atStart = new RoaringBitmap32([1, 2, 3]);
+  let made = 0;
+  const scratch = new ScratchBitmaps();
+  const counting = new Proxy(scratch, {
+    get: (target, name) => {
+      const value = Reflect.get(target, name);
+      return typeof value === 'function' ? (...args: unknown[]) => (made++, value.apply(target, args)) : value;
+    },
+  });
+  const ctx = {
+    terms: [{ kind: 'word', word: 'w', isPrefix: false, position: 0 }],
+    deadline: Infinity,
+    scratchBitmaps: counting,
+    termDocs: () => universe,
+    termDocsByTypo: () => [universe],
+    termExactDocs: () => exact,
+    termExactDocsAtPosition: () => atStart,
+    // Documents 1 and 2 have a field made of the word alone; 3 a field starting with it.
+    termExactSoleFieldDocs: () => scratch.fromIds([1, 2]),
+    profile: () => { throw new Error('no document is read'); },
+    fieldWordCount: () => 0,
+  } as unknown as SearchContext;
+  const iterator = exactnessParts(ctx, universe, [0])![Symbol.iterator]();
+  t.deepEqual(iterator.next().value?.docs.toArray(), [1, 2]);
+  t.deepEqual(iterator.next().value?.docs.toArray(), [3]);
+  const before = made;
+  // The rest: exact 5 and 8 (one inexact term less), then 4, 6, 7.
+  t.deepEqual([iterator.next().value, iterator.next().value].map((part) => [part!.score, part!.docs.toArray()]),
+    [[NO_EXACT_FIELD * STATE_SPAN, [5, 8]], [NO_EXACT_FIELD * STATE_SPAN + 1, [4, 6, 7]]]);
+  t.true(made > before, 'the rest is cut when asked for');
+  t.true(iterator.next().done);
 });
