@@ -44,9 +44,11 @@ export function partsBySum(universe: RoaringBitmap32, costs: readonly (readonly 
     layers.forEach((layer, sum) => {
       if (layer === undefined || layer.isEmpty) return;
       termCosts.forEach((docs, cost) => {
-        // intersects first: no bitmap made for the empty combinations (a fifth of them on the bench).
-        if (sum + cost > maxSum || docs.isEmpty || !layer.intersects(docs)) return;
+        // Empty combinations (a fifth of them on the bench) are dropped: the scratch AND tests
+        // intersects before copying (testing it here too read both bitmaps twice).
+        if (sum + cost > maxSum || docs.isEmpty) return;
         const part = bitmaps.and(layer, docs);
+        if (part.isEmpty) return;
         const slot = next[sum + cost];
         if (slot) slot.orInPlace(part);
         else next[sum + cost] = part;
@@ -122,9 +124,10 @@ class SuffixSums {
         const atCost = best.at(cost);
         if (atCost.isEmpty) continue;
         const others = this.summing(term + 1, sum - cost);
-        // intersects first: no bitmap made for the empty combinations.
-        if (others.isEmpty || !atCost.intersects(others)) continue;
+        if (others.isEmpty) continue;
+        // Empty combinations are dropped (the scratch AND tests intersects before copying).
         const part = this.bitmaps.and(atCost, others);
+        if (part.isEmpty) continue;
         if (docs === null) docs = part;
         else docs.orInPlace(part);
       }

@@ -50,11 +50,13 @@ export class TypoRule implements RankingRule {
         // and what stays costs nothing. The classes of byTypo are disjoint and cover the term's
         // documents, so that is the best match without typos or no match of the term at all, without
         // building that (often large) union.
-        // No bitmap is made for an empty part (intersects first), nor for an emptied layer (the shared empty one).
+        // No bitmap is kept for an empty part (the scratch AND tests intersects first: testing it here
+        // too read both lists twice), nor for an emptied layer (the shared empty one).
         for (let typos = 1; typos <= 2; typos++) {
           const docs = byTypo[typos]!;
-          if (docs.isEmpty || layer.isEmpty || !layer.intersects(docs)) continue;
+          if (docs.isEmpty || layer.isEmpty) continue;
           const part = bitmaps.and(layer, docs);
+          if (part.isEmpty) continue;
           if (part.size === layer.size) layer = NO_DOCUMENTS;
           else if (layer === universe) layer = bitmaps.andNot(layer, part);
           else layer.andNotInPlace(part);
