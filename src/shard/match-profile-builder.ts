@@ -3,22 +3,33 @@
 import { addOccurrence, packOccurrence, type DocMatchProfile } from '../ranking/match-profile.js';
 import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
 
-let sharedEntries = new Int32Array(0);
+let sharedEntries = new Uint8Array(0);
 let sharedMembers = new Int32Array(0);
 let sharedInUse = false;
 /** The shared lookup's list of the words it holds, kept with its capacity (a short prefix adds thousands of words). */
 let sharedTouched = new Int32Array(1024);
+
+/**
+ * Terms a lookup tells apart: a word's entry is one byte (a query has at most MAX_QUERY_TERMS = 10
+ * terms). Bytes, not 32-bit entries: filling a short prefix's thousands of words wrote all over a
+ * table four times as large (200 KiB per 50,000 words), missing the caches.
+ */
+export const MAX_LOOKUP_TERMS = 32;
 
 /** A word's entry: term * 8 + typos * 2 + (exact ? 0 : 1). */
 function entryOf(term: number, typos: number, exact: boolean): number {
   return term * 8 + typos * 2 + (exact ? 0 : 1);
 }
 
+function checkTerm(term: number): void {
+  if (term >= MAX_LOOKUP_TERMS) throw new RangeError(`a word lookup holds at most ${MAX_LOOKUP_TERMS} terms (term ${term})`);
+}
+
 /**
  * Which terms each word stands for, read once per token of every scored document, so it is a
  * typed table indexed by word id rather than a Map. Most tokens of a document are no query word: a
- * bit set over the vocabulary (6 KiB per 50,000 words, where the entry table takes 200 KiB and
- * missed the cache) tells those apart first.
+ * bit set over the vocabulary (6 KiB per 50,000 words; the entry table takes 50 KiB, and took 200
+ * KiB with 32-bit entries, missing the cache) tells those apart first.
  */
 export class WordLookup {
   /** Bit wordId of the set: the word stands for some term. */
@@ -27,7 +38,7 @@ export class WordLookup {
    * entries[wordId], valid only for members: the word's first term (entryOf). Entries of other words
    * are left over from other lookups (only the member bits are cleared on release).
    */
-  readonly entries: Int32Array;
+  readonly entries: Uint8Array;
   /** The other terms' entries of the rare words standing for several terms; null while there is none. */
   more: Map<number, number[]> | null = null;
   /** Word ids with their bit set (touched[0, touchedCount)), to clear the shared set on release. */
@@ -43,7 +54,7 @@ export class WordLookup {
     this.shared = !sharedInUse;
     if (this.shared) {
       if (sharedEntries.length < vocabularySize) {
-        sharedEntries = new Int32Array(Math.max(vocabularySize, sharedEntries.length * 2));
+        sharedEntries = new Uint8Array(Math.max(vocabularySize, sharedEntries.length * 2));
         sharedMembers = new Int32Array((sharedEntries.length >>> 5) + 1);
       }
       sharedInUse = true;
@@ -51,13 +62,14 @@ export class WordLookup {
       this.members = sharedMembers;
       this.touched = sharedTouched;
     } else {
-      this.entries = new Int32Array(vocabularySize);
+      this.entries = new Uint8Array(vocabularySize);
       this.members = new Int32Array((vocabularySize >>> 5) + 1);
       this.touched = new Int32Array(16);
     }
   }
 
   add(wordId: number, term: number, typos: number, exact: boolean): void {
+    checkTerm(term);
     const entry = entryOf(term, typos, exact);
     if (this.has(wordId)) {
       const more = (this.more ??= new Map());
@@ -78,6 +90,7 @@ export class WordLookup {
    * object each cost a prefix query a tenth of its time.
    */
   addTerm(wordIds: Int32Array, flags: Uint8Array, term: number): void {
+    checkTerm(term);
     if (this.touchedCount + wordIds.length > this.touched.length) this.grow(this.touchedCount + wordIds.length);
     const { members, entries, touched } = this;
     let count = this.touchedCount;

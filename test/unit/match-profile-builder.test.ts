@@ -4,7 +4,8 @@
 // with the word lookup's shared tables reused from query to query.
 import test from 'ava';
 import { ForwardIndex } from '../../src/shard/forward-index.js';
-import { buildProfile, buildProfileAt, documentOffsets, fieldWordCount, lookupArrays, touchEntries, WordLookup } from '../../src/shard/match-profile-builder.js';
+import { buildProfile, buildProfileAt, documentOffsets, fieldWordCount, lookupArrays, MAX_LOOKUP_TERMS, touchEntries, WordLookup } from '../../src/shard/match-profile-builder.js';
+import { MAX_QUERY_TERMS } from '../../src/query/parse-query.js';
 import { emptyProfile, occurrencesOf, packOccurrence, type DocMatchProfile } from '../../src/ranking/match-profile.js';
 import { randomFrom } from './seeded-lcg.js';
 
@@ -164,4 +165,39 @@ test.serial('a field\'s word count is the number of its tokens', (t) => {
     }
   }
   t.is(fieldWordCount(forward, 999, 0), 0);
+});
+
+test.serial('a lookup of as many terms as a query has (one byte per word\'s entry): every term, typo count and exactness told apart; more terms refused', (t) => {
+  const random = randomFrom(9);
+  const forward = new ForwardIndex();
+  const docs = new Map<number, Doc>();
+  for (let docId = 0; docId < 200; docId++) {
+    const doc = randomDocument(random);
+    docs.set(docId, doc);
+    forward.put(docId, doc);
+  }
+  for (let query = 0; query < 20; query++) {
+    const derivations = randomDerivations(random, MAX_QUERY_TERMS);
+    const words = new WordLookup(VOCABULARY);
+    derivations.forEach((byWord, term) => {
+      const { wordIds, flags } = lookupArrays([...byWord].map(([wordId, [typos, exact]]) => ({ wordId, typos, exact })));
+      words.addTerm(wordIds, flags, term);
+    });
+    const into = emptyProfile(derivations.length);
+    try {
+      for (const [docId, doc] of docs) {
+        t.deepEqual(copyOf(buildProfile(forward, docId, words, [], into)), expectedProfile(doc, docId, derivations), `query ${query} doc ${docId}`);
+      }
+    } finally {
+      words.release();
+    }
+  }
+  const words = new WordLookup(VOCABULARY);
+  try {
+    t.throws(() => words.add(1, MAX_LOOKUP_TERMS, 0, true), { instanceOf: RangeError });
+    t.throws(() => words.addTerm(Int32Array.of(1), Uint8Array.of(0), MAX_LOOKUP_TERMS), { instanceOf: RangeError });
+    t.notThrows(() => words.add(1, MAX_LOOKUP_TERMS - 1, 2, false));
+  } finally {
+    words.release();
+  }
 });
