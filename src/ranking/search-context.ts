@@ -44,6 +44,13 @@ export interface SearchContext {
   /** Optional: the documents of `universe` with a field made of one exact word of the term alone (at position 0). */
   termExactSoleFieldDocs?(term: number, universe: roaring.RoaringBitmap32): roaring.RoaringBitmap32 | null;
   /**
+   * Optional: the documents of `universe` with a field holding an exact word of `first` at position 0
+   * and one of `second` at position 1 (`starts`), and those of them where that field has these two
+   * words alone (`alone`); null for phrases. Both are the caller's (from scratchBitmaps).
+   */
+  termsExactFieldStartDocs?(first: number, second: number, universe: roaring.RoaringBitmap32):
+    { starts: roaring.RoaringBitmap32; alone: roaring.RoaringBitmap32 } | null;
+  /**
    * Optional: true while the shard's rank / position postings or sole-word fields wait for a full
    * (re)build, which a split would then make at once (score-chain.ts reads small universes instead).
    */

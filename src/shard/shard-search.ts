@@ -19,6 +19,7 @@ import { docsMatchingAll, termRemovalSteps } from '../ranking/words.js';
 import { buildProfile, buildProfileAt, documentHasPhrase, documentOffsets, fieldWordCount, lookupArrays, touchEntries, TOUCH_AHEAD, WordLookup, type PhraseOfTerm } from './match-profile-builder.js';
 import type { ShardIndex } from './shard-index.js';
 import type { TokenKeyPostings } from './token-key-postings.js';
+import type { FieldStartDocs } from './field-start-pairs.js';
 import type { PairLookupMemo, PairSide } from './near-pair-postings.js';
 import { remeasureSharedPairMemo, sharedPairMemo } from './shared-pair-memos.js';
 import type { ScratchBitmaps } from '../ranking/scratch-bitmaps.js';
@@ -229,6 +230,13 @@ class ShardSearchContext implements SearchContext {
     const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
     if (derivations === undefined) return null;
     return this.shard.soleWordFields.docsOf(exactWordIds(derivations), universe, this.scratchBitmaps);
+  }
+
+  termsExactFieldStartDocs(first: number, second: number, universe: RoaringBitmap32): FieldStartDocs | null {
+    const firstDerivations = this.bitmapBuckets ? this.derivations[first] : undefined;
+    const secondDerivations = this.bitmapBuckets ? this.derivations[second] : undefined;
+    if (firstDerivations === undefined || secondDerivations === undefined) return null;
+    return this.shard.fieldStartPairs.docsOf(exactWordIds(firstDerivations), exactWordIds(secondDerivations), universe, this.scratchBitmaps);
   }
 
   termPairDocsWithin(left: number, right: number, cost: 1 | 2, universe: RoaringBitmap32): RoaringBitmap32 | null {
