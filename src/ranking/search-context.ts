@@ -23,6 +23,11 @@ export interface SearchContext {
    * ranks from the array's length on are unknown. Null for terms without such postings (phrases).
    */
   termDocsByRank?(term: number): readonly roaring.RoaringBitmap32[] | null;
+  /**
+   * Optional: true when no field of the shard has a rank past termDocsByRank's lists (so a document
+   * in none of two terms' common ranks never has them in one field).
+   */
+  allFieldRanksListed?(): boolean;
   /** Optional: the same per position within a field (positions from the array's length on unknown). */
   termDocsByPosition?(term: number): readonly roaring.RoaringBitmap32[] | null;
   /**

@@ -203,6 +203,12 @@ class ShardSearchContext implements SearchContext {
     return (derivations.docsByRank ??= unionByKey(this.shard.rankPostings, derivations));
   }
 
+  allFieldRanksListed(): boolean {
+    const searchable = this.shard.config.analysis.searchableAttributes;
+    // Ranks are indexes into searchableAttributes, except with "*" (field ordinals, unbounded).
+    return !searchable.includes('*') && searchable.length <= this.shard.rankPostings.limit;
+  }
+
   termDocsByPosition(term: number): readonly RoaringBitmap32[] | null {
     const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
     if (derivations === undefined) return null;
