@@ -71,10 +71,20 @@ function partsAfterAdjacent(ctx: SearchContext, terms: ActiveTerms, remaining: R
 
 /**
  * The documents after those with every pair adjacent and those with exactly one pair at 2: each
- * scores at least pairs + 2. With two pairs or more, their lower bounds tell more (restClasses).
+ * scores at least pairs + 2. Their lower bounds tell more (restClasses): with two pairs or more, from
+ * the pair lookups and the rank postings; with one, from the rank postings alone (the documents
+ * where the two terms stand in no common field).
  */
 function restPart(ctx: SearchContext, terms: ActiveTerms, rest: RoaringBitmap32): OrderedPart {
-  return terms.length < 3 ? { docs: rest, score: null } : { docs: rest, score: null, lowerBounds: () => restClasses(ctx, terms, rest) };
+  return terms.length >= 3 || ctx.allFieldRanksListed?.() === true ? { docs: rest, score: null, lowerBounds: () => restClasses(ctx, terms, rest) } : { docs: rest, score: null };
+}
+
+/** restClasses of one pair: the pair lookups would only tell "at least 3" again; far when in no common field. */
+function onePairRestClasses(ctx: SearchContext, terms: ActiveTerms, rest: RoaringBitmap32): BoundedClass[] {
+  const far = docsNeverInOneField(ctx, terms[0]!, terms[1]!, rest);
+  if (far === null || far.isEmpty) return [{ docs: rest, atLeast: 3 }];
+  if (far.size === rest.size) return [{ docs: rest, atLeast: FAR_PAIR_COST }];
+  return [{ docs: scratchOf(ctx).andNot(rest, far), atLeast: 3 }, { docs: far, atLeast: FAR_PAIR_COST }];
 }
 
 /**
@@ -88,6 +98,7 @@ function restPart(ctx: SearchContext, terms: ActiveTerms, rest: RoaringBitmap32)
  */
 export function restClasses(ctx: SearchContext, terms: ActiveTerms, rest: RoaringBitmap32): BoundedClass[] {
   const pairs = terms.length - 1;
+  if (pairs === 1) return onePairRestClasses(ctx, terms, rest);
   const bitmaps = scratchOf(ctx);
   // byCost[bound - 1] per pair: at least 1, at least 2, at least 3, (none), exactly FAR_PAIR_COST.
   const costs: RoaringBitmap32[][] = [];

@@ -109,7 +109,7 @@ test('proximity rest classes: a pair in no common field rank is bound by the far
   const random = randomFrom(78);
   let farBound = 0;
   for (let round = 0; round < 120; round++) {
-    const termCount = 3 + Math.floor(random() * 2);
+    const termCount = 2 + Math.floor(random() * 3);
     const pairs = termCount - 1;
     // ranks[docId][term]: the field ranks (0..2) holding the term in the document.
     const ranks = Array.from({ length: DOCS }, () => Array.from({ length: termCount }, () => [0, 1, 2].filter(() => random() < 0.4)));
