@@ -276,6 +276,9 @@ class ShardSearchContext implements SearchContext {
     const key = left * 1024 + right;
     let memo = this.pairMemos.get(key);
     if (memo === undefined) {
+      // Built first if due: the shared memo is keyed by the tables' build generation, and one made
+      // before the build (then filled from the new tables) would be left under the old one.
+      this.shard.nearPairs.buildIfStale();
       memo = sharedPairMemo(this.shard, this.derivations[left]!, this.derivations[right]!);
       this.pairMemos.set(key, memo);
     }
