@@ -89,46 +89,38 @@ function onePairRestClasses(ctx: SearchContext, terms: ActiveTerms, rest: Roarin
 
 /**
  * `rest` (documents scoring at least pairs + 2) by a lower bound of the score: each pair's cost is at
- * least 1, at least 2 when the pair lookups tell it is not 1, at least 3 or 4 when they tell it is not
- * 2 or 3, and exactly FAR_PAIR_COST when the two terms share no field rank (never in one field);
- * settled from the pair tables, the rank postings and this search's earlier lookups, reading no
- * document (documents with a rare word of a pair count as 1 for it). Three terms whose best documents
- * have one pair adjacent and one at 4 no longer read the documents where both pairs are far (most of
- * them), nor those where a pair's words stand in different fields (title and overview); and once
- * the lead score is every pair at 3, not the thousand documents where they are all 4 or more.
+ * least 1, at least 2 when the pair lookups tell it is not 1, at least 3 when they tell it is not 2,
+ * and exactly FAR_PAIR_COST when the two terms share no field rank (never in one field); settled from
+ * the pair tables, the rank postings and this search's earlier lookups, reading no document
+ * (documents with a rare word of a pair count as 1 for it). Three terms whose best documents have one
+ * pair adjacent and one at 4 no longer read the documents where both pairs are far (most of them), nor
+ * those where a pair's words stand in different fields (title and overview).
  */
 export function restClasses(ctx: SearchContext, terms: ActiveTerms, rest: RoaringBitmap32): BoundedClass[] {
   const pairs = terms.length - 1;
   if (pairs === 1) return onePairRestClasses(ctx, terms, rest);
   const bitmaps = scratchOf(ctx);
-  // byCost[bound - 1] per pair: at least 1, 2, 3, 4, (none), exactly FAR_PAIR_COST.
+  // byCost[bound - 1] per pair: at least 1, at least 2, at least 3, (none), exactly FAR_PAIR_COST.
   const costs: RoaringBitmap32[][] = [];
-  let maxCost = 4;
+  let maxCost = 3;
   for (let k = 1; k < terms.length; k++) {
-    const left = terms[k - 1]!;
-    const right = terms[k]!;
-    const settled = ([1, 2, 3] as const).map((cost) => ctx.termPairDocsSettled?.(left, right, cost, rest) ?? null);
-    if (settled.some((lookup) => lookup === null)) return [{ docs: rest, atLeast: pairs + 2 }];
-    // Far (in no common field) overrides what only reading would tell: every document not within 3 for sure.
-    const notWithin = bitmaps.andNot(rest, settled[2]!.within);
-    const far = notWithin.isEmpty ? null : docsNeverInOneField(ctx, left, right, notWithin);
-    // byBound[c - 1]: the documents whose cost may be c (within c, or unsettled at c), not less.
-    const seen = far === null ? bitmaps.empty() : bitmaps.copy(far);
-    const byBound: RoaringBitmap32[] = [];
-    for (const lookup of settled) {
-      const maybe = bitmaps.or(lookup!.within, lookup!.unsettled);
-      if (!seen.isEmpty) maybe.andNotInPlace(seen);
-      seen.orInPlace(maybe);
-      byBound.push(maybe);
-    }
-    const atLeastFour = bitmaps.andNot(rest, seen);
+    const adjacent = ctx.termPairDocsSettled?.(terms[k - 1]!, terms[k]!, 1, rest) ?? null;
+    const close = adjacent === null ? null : ctx.termPairDocsSettled!(terms[k - 1]!, terms[k]!, 2, rest);
+    if (adjacent === null || close === null) return [{ docs: rest, atLeast: pairs + 2 }];
+    const maybeOne = bitmaps.or(adjacent.within, adjacent.unsettled);
+    const maybeTwo = bitmaps.or(close.within, close.unsettled);
+    maybeTwo.andNotInPlace(maybeOne);
+    const atLeastThree = bitmaps.andNot(rest, maybeOne);
+    atLeastThree.andNotInPlace(maybeTwo);
+    const far = atLeastThree.isEmpty ? null : docsNeverInOneField(ctx, terms[k - 1]!, terms[k]!, atLeastThree);
     if (far === null || far.isEmpty) {
-      costs.push([...byBound, atLeastFour]);
+      costs.push([maybeOne, maybeTwo, atLeastThree]);
       continue;
     }
+    atLeastThree.andNotInPlace(far);
     maxCost = FAR_PAIR_COST;
-    farFiller ??= Array.from({ length: FAR_PAIR_COST - 5 }, () => NO_DOCUMENTS);
-    costs.push([...byBound, atLeastFour, ...farFiller, far]);
+    farFiller ??= Array.from({ length: FAR_PAIR_COST - 4 }, () => NO_DOCUMENTS);
+    costs.push([maybeOne, maybeTwo, atLeastThree, ...farFiller, far]);
   }
   // Every document has a class per pair, so the sums cover the rest (a part of unknown sum, were the
   // lookups to disagree, would only be bound by pairs + 2: sorted in its place).
@@ -138,7 +130,7 @@ export function restClasses(ctx: SearchContext, terms: ActiveTerms, rest: Roarin
 }
 
 /**
- * The empty costs 5 to FAR_PAIR_COST - 1 between "at least 4" and "far" (partsBySum sums the indexes);
+ * The empty costs 4 to FAR_PAIR_COST - 1 between "at least 3" and "far" (partsBySum sums the indexes);
  * made on first use (proximity.ts, which defines the cost, imports this module).
  */
 let farFiller: readonly RoaringBitmap32[] | null = null;

@@ -38,10 +38,10 @@ export interface SearchContext {
   termPairDocsWithin?(left: number, right: number, cost: 1 | 2, universe: roaring.RoaringBitmap32): roaring.RoaringBitmap32 | null;
   /**
    * Optional with termPairDocsWithin, reading no document: the documents of `universe` known to have
-   * the pair within `cost` (3: also two words between them, or right two positions before left), and those whose cost only reading them would tell (the others' cost is
+   * the pair within `cost`, and those whose cost only reading them would tell (the others' cost is
    * above `cost`). Null when the shard cannot tell.
    */
-  termPairDocsSettled?(left: number, right: number, cost: 1 | 2 | 3, universe: roaring.RoaringBitmap32): { within: roaring.RoaringBitmap32; unsettled: roaring.RoaringBitmap32 } | null;
+  termPairDocsSettled?(left: number, right: number, cost: 1 | 2, universe: roaring.RoaringBitmap32): { within: roaring.RoaringBitmap32; unsettled: roaring.RoaringBitmap32 } | null;
   /** Optional: the documents holding the term exactly (its own word, no typo, no prefix extension); null for phrases. */
   termExactDocs?(term: number): roaring.RoaringBitmap32 | null;
   /** Optional: the same at one position within a field; null when the position is past the postings' limit. */

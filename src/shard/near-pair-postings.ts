@@ -28,15 +28,8 @@ const FREQUENT_MIN_SHARE = 1 / 1000;
  * the pairs of the rest are found by reading their documents.
  */
 const MAX_SLOTS = 1024;
-/**
- * Gaps (position differences) with a table: 1 (adjacent), 2 (one word between) and 3: a pair's cost
- * is 3 at most only with a gap of 3, or 2 the other way round; without it the documents where every
- * pair is at 3 or more could not be told from those where all are far, and were read (proximity-parts.ts restClasses).
- */
-export const MAX_GAP = 3;
-
-/** The pair costs the tables settle: 1 and 2 from a prefix's table too, 3 from the word tables only. */
-export type PairCost = 1 | 2 | 3;
+/** Gaps (position differences) with a table: 1 (adjacent) and 2 (one word between). */
+export const MAX_GAP = 2;
 
 /** Membership of a term's words: set[wordId] = 1 (a typed array: read once per token of every document checked). */
 export type WordSet = Uint8Array;
@@ -202,11 +195,10 @@ export class NearPairPostings extends BuiltOverDocuments {
   /**
    * Documents of `universe` where proximity's cost of the pair is at most `cost`: 1 = a word of `left`
    * followed at the next position of its field by a word of `right`, or one word of both sides;
-   * 2 = also one position between them, or `right` just before `left`; 3 = also two between them, or
-   * `right` two positions before `left` (from the word tables: a prefix's rare words are read). The result comes from
+   * 2 = also one position between them, or `right` just before `left`. The result comes from
    * `bitmaps` (a search's scratch ones: it is the caller's, never kept here).
    */
-  pairDocsWithin(cost: PairCost, left: PairSide, right: PairSide, universe: RoaringBitmap32, memo?: PairLookupMemo,
+  pairDocsWithin(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32, memo?: PairLookupMemo,
     bitmaps: BitmapSource = OWNED_BITMAPS): RoaringBitmap32 {
     const { within: found, unsettled: toRead, lookup } = this.settledWithin(cost, left, right, universe, memo, true, bitmaps);
     // Usually nothing is left to read (no iterator made for it; an iterator is a native object too).
@@ -226,7 +218,7 @@ export class NearPairPostings extends BuiltOverDocuments {
    * pairDocsWithin without reading any document: the documents of `universe` the tables (or this
    * search's earlier reads, through `memo`) put within `cost`, and those only reading would tell.
    */
-  pairDocsSettled(cost: PairCost, left: PairSide, right: PairSide, universe: RoaringBitmap32, memo?: PairLookupMemo,
+  pairDocsSettled(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32, memo?: PairLookupMemo,
     bitmaps: BitmapSource = OWNED_BITMAPS): { within: RoaringBitmap32; unsettled: RoaringBitmap32 } {
     // Reads nothing, so it adds nothing to a prefix's worth (it would build more prefix tables).
     const { within, unsettled } = this.settledWithin(cost, left, right, universe, memo, false, bitmaps);
@@ -237,16 +229,14 @@ export class NearPairPostings extends BuiltOverDocuments {
    * `within` and `unsettled` (this universe's, from `bitmaps`) are the caller's; the lookup's bitmaps
    * (kept in the memo across searches) are always owned ones, never from `bitmaps`.
    */
-  private settledWithin(cost: PairCost, left: PairSide, right: PairSide, universe: RoaringBitmap32, memo: PairLookupMemo | undefined,
+  private settledWithin(cost: 1 | 2, left: PairSide, right: PairSide, universe: RoaringBitmap32, memo: PairLookupMemo | undefined,
     countsReads: boolean, bitmaps: BitmapSource): { within: RoaringBitmap32; unsettled: RoaringBitmap32; lookup: PairLookup } {
     this.buildIfStale();
     // Never built yet (its build deferred to the worker's background jobs): every document is read.
     const unbuilt = !this.changes.built;
     const frequentLeft = memo?.frequentLeft ?? left.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
     const frequentRight = memo?.frequentRight ?? right.wordIds.filter((wordId) => this.slotOf(wordId) >= 0);
-    // Prefix tables hold no gap of 3: at cost 3 the prefix's rare words' documents are read (or unsettled).
-    const prefixTable = unbuilt || cost === 3 || right.prefix === undefined || frequentRight.length === right.wordIds.length ? null
-      : this.prefixTableOf(right, universe, countsReads);
+    const prefixTable = unbuilt || right.prefix === undefined || frequentRight.length === right.wordIds.length ? null : this.prefixTableOf(right, universe, countsReads);
     let lookup = memo?.byCost[cost];
     // A prefix table built since (its reads paid for it) changes what the tables hold: gathered again.
     if (lookup === undefined || lookup.prefixTable !== prefixTable) {
@@ -276,19 +266,15 @@ export class NearPairPostings extends BuiltOverDocuments {
   }
 
   /** The documents the tables (and words standing for both sides) put within `cost`, whatever the universe; unchanged documents only. */
-  private tablesDocsWithin(cost: PairCost, left: PairSide, right: PairSide, frequentLeft: readonly number[], frequentRight: readonly number[],
+  private tablesDocsWithin(cost: 1 | 2, left: PairSide, right: PairSide, frequentLeft: readonly number[], frequentRight: readonly number[],
     prefixTable: PrefixTable | null): RoaringBitmap32 {
     const runs: (Uint32Array | RoaringBitmap32)[] = [];
     this.collectRuns(this.tables[0]!, frequentLeft, frequentRight, runs);
-    if (cost >= 2) {
+    if (cost === 2) {
       this.collectRuns(this.tables[1]!, frequentLeft, frequentRight, runs);
       this.collectRuns(this.tables[0]!, frequentRight, frequentLeft, runs);
     }
-    if (cost === 3) {
-      this.collectRuns(this.tables[2]!, frequentLeft, frequentRight, runs);
-      this.collectRuns(this.tables[1]!, frequentRight, frequentLeft, runs);
-    }
-    if (prefixTable !== null && cost !== 3) this.collectPrefixRuns(prefixTable, cost, frequentLeft, runs);
+    if (prefixTable !== null) this.collectPrefixRuns(prefixTable, cost, frequentLeft, runs);
     // One bitmap from all the runs (a bitmap per short run was most of the garbage of a query); long runs come as bitmaps.
     const bitmaps = runs.filter((run): run is RoaringBitmap32 => !(run instanceof Uint32Array));
     const found = bitmaps.length === 0 ? new RoaringBitmap32() : RoaringBitmap32.orMany(bitmaps);
@@ -355,7 +341,7 @@ export class NearPairPostings extends BuiltOverDocuments {
 }
 
 /** Whether the document holds the pair at proximity cost `cost` or less (see pairDocsWithin). */
-export function pairCostAtMost(forward: ForwardIndex, docId: number, cost: PairCost, left: WordSet, right: WordSet): boolean {
+export function pairCostAtMost(forward: ForwardIndex, docId: number, cost: 1 | 2, left: WordSet, right: WordSet): boolean {
   const data = forward.arena;
   const offset = forward.offsetOf(docId);
   if (offset < 0) return false;
@@ -368,11 +354,7 @@ export function pairCostAtMost(forward: ForwardIndex, docId: number, cost: PairC
       const gap = positionGap(data[k + 1]!, data[next + 1]!);
       if (right[data[next]!] === 1 && gap >= 1 && gap <= cost) return true;
     }
-    // Right before left: cost = gap + 1.
-    for (let previous = k - 2; previous >= start && previous >= k - 2 * (cost - 1); previous -= 2) {
-      const gap = positionGap(data[previous + 1]!, data[k + 1]!);
-      if (right[data[previous]!] === 1 && gap >= 1 && gap <= cost - 1) return true;
-    }
+    if (cost === 2 && k > start && right[data[k - 2]!] === 1 && positionGap(data[k - 1]!, data[k + 1]!) === 1) return true;
   }
   return false;
 }

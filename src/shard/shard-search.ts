@@ -250,13 +250,13 @@ class ShardSearchContext implements SearchContext {
       this.scratchBitmaps));
   }
 
-  termPairDocsSettled(left: number, right: number, cost: 1 | 2 | 3, universe: RoaringBitmap32): { within: RoaringBitmap32; unsettled: RoaringBitmap32 } | null {
+  termPairDocsSettled(left: number, right: number, cost: 1 | 2, universe: RoaringBitmap32): { within: RoaringBitmap32; unsettled: RoaringBitmap32 } | null {
     return this.pairLookup(left, right, cost, (leftSide, rightSide, memo) => this.shard.nearPairs.pairDocsSettled(cost, leftSide, rightSide, universe, memo,
       this.scratchBitmaps));
   }
 
   /** A lookup of the pair through its memo; a shared memo that gathered a cost is counted anew (its bitmaps are its size). */
-  private pairLookup<T>(left: number, right: number, cost: 1 | 2 | 3, lookup: (leftSide: PairSide, rightSide: PairSide, memo: PairLookupMemo) => T): T | null {
+  private pairLookup<T>(left: number, right: number, cost: 1 | 2, lookup: (leftSide: PairSide, rightSide: PairSide, memo: PairLookupMemo) => T): T | null {
     const leftSide = this.pairSide(left);
     const rightSide = this.pairSide(right);
     if (leftSide === null || rightSide === null) return null;
