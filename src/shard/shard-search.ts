@@ -204,9 +204,8 @@ class ShardSearchContext implements SearchContext {
   }
 
   allFieldRanksListed(): boolean {
-    const searchable = this.shard.config.analysis.searchableAttributes;
-    // Ranks are indexes into searchableAttributes, except with "*" (field ordinals, unbounded).
-    return !searchable.includes('*') && searchable.length <= this.shard.rankPostings.limit;
+    // With searchableAttributes ["*"] a field's rank is its place in its document: bounded by the documents only.
+    return this.shard.forward.maxFieldRank < this.shard.rankPostings.limit;
   }
 
   termDocsByPosition(term: number): readonly RoaringBitmap32[] | null {
