@@ -7,6 +7,7 @@ import { EXACT_FIELD, exactnessScore, FIELD_STARTS_WITH_QUERY, NO_EXACT_FIELD, S
 import { NO_DOCUMENTS, partsBySum, type OrderedPart } from './score-layers.js';
 import { scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
 import { OWNED_BITMAPS, type BitmapSource } from './scratch-bitmaps.js';
+import { positionCount } from '../query/query-term.js';
 
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
@@ -24,8 +25,14 @@ export function exactnessParts(ctx: SearchContext, universe: RoaringBitmap32, te
   // Documents that may have a field starting with the query: the rest are NO_EXACT_FIELD for sure.
   // (The first intersection makes the bitmap narrowed in place: no copy of the universe. Terms not
   // at their query positions 0.. (a term dropped before them): none can, and it is never narrowed.)
-  let mayStartWithQuery: RoaringBitmap32 | null = terms.every((term, k) => term === k) ? null : NO_DOCUMENTS;
-  for (const term of terms) {
+  const fromStart = terms.every((term, k) => term === k);
+  // The first two terms' field starts: one field holding both (a word in most documents is at
+  // position 0 of one field and 1 of another in thousands that no field starts with the query).
+  const fieldStarts = fromStart && terms.length >= 2 && ctx.terms[terms[0]!]!.position === 0 && ctx.terms[terms[1]!]!.position === 1
+    ? ctx.termsExactFieldStartDocs?.(terms[0]!, terms[1]!, universe) ?? null : null;
+  let mayStartWithQuery: RoaringBitmap32 | null = fieldStarts?.starts ?? (fromStart ? null : NO_DOCUMENTS);
+  for (let k = fieldStarts === null ? 0 : 2; k < terms.length; k++) {
+    const term = terms[k]!;
     if (mayStartWithQuery !== null && mayStartWithQuery.isEmpty) break;
     const docs = ctx.termExactDocsAtPosition(term, ctx.terms[term]!.position);
     if (docs === null) return null;
@@ -45,7 +52,15 @@ export function exactnessParts(ctx: SearchContext, universe: RoaringBitmap32, te
   // The slots of byScore are narrowed in place (addTo): each is a bitmap of this function's own, or
   // soleWord (made for it), or a part of the rest (made here), never one of the context's lists.
   let toRead = mayStartWithQuery;
-  if (soleWord !== null) {
+  // Two words, both exact at positions 0 and 1 of one field: equal to the query when they are the
+  // field's only words (exactFieldState: the field's word count is the query's length, 2).
+  const twoWordFields = fieldStarts !== null && terms.length === 2 && queryPositions(ctx, terms) === 2 ? fieldStarts.alone : null;
+  if (twoWordFields !== null) {
+    if (!twoWordFields.isEmpty) addTo(EXACT_FIELD * STATE_SPAN, twoWordFields);
+    const startsWith = bitmaps.andNot(mayStartWithQuery, twoWordFields);
+    if (!startsWith.isEmpty) addTo(FIELD_STARTS_WITH_QUERY * STATE_SPAN, startsWith);
+    toRead = NO_DOCUMENTS;
+  } else if (soleWord !== null) {
     if (!soleWord.isEmpty) addTo(EXACT_FIELD * STATE_SPAN, soleWord);
     const startsWith = bitmaps.andNot(mayStartWithQuery, soleWord);
     if (!startsWith.isEmpty) addTo(FIELD_STARTS_WITH_QUERY * STATE_SPAN, startsWith);
@@ -91,6 +106,13 @@ function* partsThenRest(byScore: Map<number, RoaringBitmap32>, addRest: () => vo
   }
   addRest();
   for (const [score, docs] of [...byScore].sort((a, b) => a[0] - b[0])) yield { docs, score };
+}
+
+/** Positions the terms take in the query (a phrase takes its length). */
+function queryPositions(ctx: SearchContext, terms: ActiveTerms): number {
+  let positions = 0;
+  for (const term of terms) positions += positionCount(ctx.terms[term]!);
+  return positions;
 }
 
 /**

@@ -23,6 +23,11 @@ export interface SearchContext {
    * ranks from the array's length on are unknown. Null for terms without such postings (phrases).
    */
   termDocsByRank?(term: number): readonly roaring.RoaringBitmap32[] | null;
+  /**
+   * Optional: true when no field of the shard has a rank past termDocsByRank's lists (so a document
+   * in none of two terms' common ranks never has them in one field).
+   */
+  allFieldRanksListed?(): boolean;
   /** Optional: the same per position within a field (positions from the array's length on unknown). */
   termDocsByPosition?(term: number): readonly roaring.RoaringBitmap32[] | null;
   /**
@@ -43,6 +48,13 @@ export interface SearchContext {
   termExactDocsAtPosition?(term: number, position: number): roaring.RoaringBitmap32 | null;
   /** Optional: the documents of `universe` with a field made of one exact word of the term alone (at position 0). */
   termExactSoleFieldDocs?(term: number, universe: roaring.RoaringBitmap32): roaring.RoaringBitmap32 | null;
+  /**
+   * Optional: the documents of `universe` with a field holding an exact word of `first` at position 0
+   * and one of `second` at position 1 (`starts`), and those of them where that field has these two
+   * words alone (`alone`); null for phrases. Both are the caller's (from scratchBitmaps).
+   */
+  termsExactFieldStartDocs?(first: number, second: number, universe: roaring.RoaringBitmap32):
+    { starts: roaring.RoaringBitmap32; alone: roaring.RoaringBitmap32 } | null;
   /**
    * Optional: true while the shard's rank / position postings or sole-word fields wait for a full
    * (re)build, which a split would then make at once (score-chain.ts reads small universes instead).

@@ -21,6 +21,11 @@ export class ForwardIndex {
   private used = 0;
   private garbage = 0;
   private readonly offsets = new DocOffsetTable();
+  /**
+   * The highest field rank ever put (deleted documents' included: an upper bound), -1 when none;
+   * null after a restore until asked (worked out from the arena then, not stored in snapshots).
+   */
+  private fieldRankMax: number | null = -1;
 
   has(docId: number): boolean {
     return this.offsets.has(docId);
@@ -41,6 +46,7 @@ export class ForwardIndex {
     data[offset] = fieldCount;
     data[offset + 1] = tokenCount;
     for (let f = 0; f < fieldCount; f++) data[offset + HEADER + f] = tokens.fieldRanks[f]!;
+    if (this.fieldRankMax !== null) for (let f = 0; f < fieldCount; f++) this.fieldRankMax = Math.max(this.fieldRankMax, tokens.fieldRanks[f]!);
     let cursor = offset + HEADER + fieldCount;
     for (let k = 0; k < tokenCount; k++) {
       data[cursor++] = tokens.wordIds[k]!;
@@ -108,6 +114,23 @@ export class ForwardIndex {
     this.used = state.arena.length;
     this.garbage = state.garbage;
     this.offsets.importState(state.offsets);
+    this.fieldRankMax = null;
+  }
+
+  /**
+   * No document has a field of a higher rank (an upper bound: deleted documents may count). After a
+   * restore, one walk over the arena's records (their headers) when first asked.
+   */
+  get maxFieldRank(): number {
+    if (this.fieldRankMax === null) {
+      let max = -1;
+      const data = this.data;
+      for (let offset = 0; offset < this.used; offset += HEADER + data[offset]! + data[offset + 1]! * 2) {
+        for (let f = 0; f < data[offset]!; f++) max = Math.max(max, data[offset + HEADER + f]!);
+      }
+      this.fieldRankMax = max;
+    }
+    return this.fieldRankMax;
   }
 
   private compact(): void {

@@ -13,6 +13,7 @@ import type { IndexConfig } from './index-config.js';
 import { searchShard, type ShardSearchRequest, type ShardSearchResult } from './shard-search.js';
 import { Vocabulary } from './vocabulary.js';
 import { NearPairPostings } from './near-pair-postings.js';
+import { FieldStartPairs } from './field-start-pairs.js';
 import { SoleWordFields } from './sole-word-fields.js';
 import { finishSteps } from './sliced-jobs.js';
 import { WorthPerByteCache } from './worth-per-byte-cache.js';
@@ -64,6 +65,7 @@ export class ShardIndex {
   readonly positionPostings = new TokenKeyPostings(this.vocabulary, this.forward, this.documents, positionKey, POSITION_POSTING_LIMIT);
   readonly nearPairs = new NearPairPostings(this.vocabulary, this.forward, this.documents);
   readonly soleWordFields = new SoleWordFields(this.forward, this.documents);
+  readonly fieldStartPairs = new FieldStartPairs(this.forward, this.documents);
   private readonly derivationCache = new WorthPerByteCache<TermDerivations>({
     maxBytes: DERIVATION_CACHE_BYTES, sizeOf: (derivations) => derivationsFootprint(this.vocabulary, derivations),
     maxRemembered: DERIVATION_WORTHS_REMEMBERED,
@@ -112,6 +114,7 @@ export class ShardIndex {
     this.documents.add(docId);
     this.nearPairs.markChanged(docId);
     this.soleWordFields.markChanged(docId);
+    this.fieldStartPairs.markChanged(docId);
     this.clearDerivations();
   }
 
@@ -153,6 +156,7 @@ export class ShardIndex {
     this.documents.remove(docId);
     this.nearPairs.markChanged(docId);
     this.soleWordFields.markChanged(docId);
+    this.fieldStartPairs.markChanged(docId);
     this.clearDerivations();
     return true;
   }
@@ -193,6 +197,7 @@ export class ShardIndex {
     yield* whileStale(() => this.positionPostings.needsRebuild, this.positionPostings.buildAllSteps());
     yield* whileStale(() => this.nearPairs.needsBuild, this.nearPairs.buildSteps());
     yield* whileStale(() => this.soleWordFields.needsBuild, this.soleWordFields.buildSteps());
+    yield* whileStale(() => this.fieldStartPairs.needsBuild, this.fieldStartPairs.buildSteps());
   }
 
   /**
@@ -207,11 +212,13 @@ export class ShardIndex {
   deferBuilds(deferred: boolean): void {
     this.nearPairs.buildsDeferred = deferred;
     this.soleWordFields.buildsDeferred = deferred;
+    this.fieldStartPairs.buildsDeferred = deferred;
   }
 
   /** Whether prepareSteps has anything to build. */
   get needsPreparing(): boolean {
-    return this.rankPostings.needsRebuild || this.positionPostings.needsRebuild || this.nearPairs.needsBuild || this.soleWordFields.needsBuild;
+    return this.rankPostings.needsRebuild || this.positionPostings.needsRebuild || this.nearPairs.needsBuild || this.soleWordFields.needsBuild
+      || this.fieldStartPairs.needsBuild;
   }
 
   /** `extraAlternatives`: synonyms the word has as part of a multi-word key (not cached: they depend on the query). */

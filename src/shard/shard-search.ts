@@ -19,6 +19,7 @@ import { docsMatchingAll, termRemovalSteps } from '../ranking/words.js';
 import { buildProfile, buildProfileAt, documentHasPhrase, documentOffsets, fieldWordCount, lookupArrays, touchEntries, TOUCH_AHEAD, WordLookup, type PhraseOfTerm } from './match-profile-builder.js';
 import type { ShardIndex } from './shard-index.js';
 import type { TokenKeyPostings } from './token-key-postings.js';
+import type { FieldStartDocs } from './field-start-pairs.js';
 import type { PairLookupMemo, PairSide } from './near-pair-postings.js';
 import { remeasureSharedPairMemo, sharedPairMemo } from './shared-pair-memos.js';
 import type { ScratchBitmaps } from '../ranking/scratch-bitmaps.js';
@@ -204,6 +205,11 @@ class ShardSearchContext implements SearchContext {
     return (derivations.docsByRank ??= unionByKey(this.shard.rankPostings, derivations));
   }
 
+  allFieldRanksListed(): boolean {
+    // With searchableAttributes ["*"] a field's rank is its place in its document: bounded by the documents only.
+    return this.shard.forward.maxFieldRank < this.shard.rankPostings.limit;
+  }
+
   termDocsByPosition(term: number): readonly RoaringBitmap32[] | null {
     const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
     if (derivations === undefined) return null;
@@ -231,6 +237,13 @@ class ShardSearchContext implements SearchContext {
     const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
     if (derivations === undefined) return null;
     return this.shard.soleWordFields.docsOf(exactWordIds(derivations), universe, this.scratchBitmaps);
+  }
+
+  termsExactFieldStartDocs(first: number, second: number, universe: RoaringBitmap32): FieldStartDocs | null {
+    const firstDerivations = this.bitmapBuckets ? this.derivations[first] : undefined;
+    const secondDerivations = this.bitmapBuckets ? this.derivations[second] : undefined;
+    if (firstDerivations === undefined || secondDerivations === undefined) return null;
+    return this.shard.fieldStartPairs.docsOf(exactWordIds(firstDerivations), exactWordIds(secondDerivations), universe, this.scratchBitmaps);
   }
 
   termPairDocsWithin(left: number, right: number, cost: 1 | 2, universe: RoaringBitmap32): RoaringBitmap32 | null {
@@ -264,6 +277,9 @@ class ShardSearchContext implements SearchContext {
     const key = left * 1024 + right;
     let memo = this.pairMemos.get(key);
     if (memo === undefined) {
+      // Built first if due: the shared memo is keyed by the tables' build generation, and one made
+      // before the build (then filled from the new tables) would be left under the old one.
+      this.shard.nearPairs.buildIfStale();
       memo = sharedPairMemo(this.shard, this.derivations[left]!, this.derivations[right]!);
       this.pairMemos.set(key, memo);
     }

@@ -73,6 +73,7 @@ for (let round = 0; round < RULE_ORDERS.length * 2; round++) {
       shard.trim();
       shard.nearPairs.build();
       shard.soleWordFields.build();
+      shard.fieldStartPairs.build();
     }
     for (let k = 0; k < 80; k++) {
       const docId = Math.floor(random() * documentCount);

@@ -101,3 +101,42 @@ test('proximity rest classes: disjoint, the whole rest, ascending bounds no docu
   // The bounds tell apart: some class above the floor pairs + 2.
   t.true(tight > 200);
 });
+
+// With rank postings that list every field rank, a pair whose terms share no rank in a document never
+// stands in one field there: it costs 8 (FAR_PAIR_COST), and its class is bound by it, so the score
+// chain leaves those documents unread once enough closer ones are found.
+test('proximity rest classes: a pair in no common field rank is bound by the far cost', (t) => {
+  const random = randomFrom(78);
+  let farBound = 0;
+  for (let round = 0; round < 120; round++) {
+    const termCount = 2 + Math.floor(random() * 3);
+    const pairs = termCount - 1;
+    // ranks[docId][term]: the field ranks (0..2) holding the term in the document.
+    const ranks = Array.from({ length: DOCS }, () => Array.from({ length: termCount }, () => [0, 1, 2].filter(() => random() < 0.4)));
+    const costs = ranks.map((termRanks) => Array.from({ length: pairs }, (_, pair) => {
+      const shared = termRanks[pair]!.some((rank) => termRanks[pair + 1]!.includes(rank));
+      return shared ? 1 + Math.floor(random() * 8) : 8;
+    }));
+    const scoreOf = (docId: number) => costs[docId]!.reduce((sum, cost) => sum + cost, 0);
+    const rest = new RoaringBitmap32(Array.from({ length: DOCS }, (_, docId) => docId).filter((docId) => scoreOf(docId) >= pairs + 2));
+    const listed = round % 4 !== 3;
+    const ctx: SearchContext = {
+      ...contextOf(costs, termCount, []),
+      allFieldRanksListed: () => listed,
+      termDocsByRank: (term) => [0, 1, 2].map((rank) => new RoaringBitmap32(ranks.flatMap((termRanks, docId) => (termRanks[term]!.includes(rank) ? [docId] : [])))),
+    };
+    const terms = Array.from({ length: termCount }, (_, term) => term);
+    const classes = restClasses(ctx, terms, rest);
+    const seen = new RoaringBitmap32();
+    for (const { docs, atLeast } of classes) {
+      seen.orInPlace(docs);
+      for (const docId of docs) t.true(scoreOf(docId) >= atLeast, `round ${round}: doc ${docId} scores ${scoreOf(docId)} < ${atLeast}`);
+      if (atLeast >= pairs + 7) {
+        t.true(listed, `round ${round}: no far bound when ranks past the lists may exist`);
+        farBound += docs.size;
+      }
+    }
+    t.true(seen.isEqual(rest), `round ${round}: the classes are the rest`);
+  }
+  t.true(farBound > 1000);
+});
