@@ -136,7 +136,8 @@ export class ScoredRun {
       }
       const profile = profileAt(i);
       for (let r = 0; r < lead; r++) scores[at + r] = constants[r]!;
-      const leadScore = rules[lead]!.scoreDocument!(ctx, profile, terms);
+      // Above the bound the exact score does not matter (the row is never handed out, nor among the best).
+      const leadScore = rules[lead]!.scoreDocument!(ctx, profile, terms, bound === null ? Infinity : bound.largestKept);
       scores[at + lead] = leadScore;
       if (bound !== null && !bound.offer(leadScore)) {
         // Zeros, as a fresh array held (the rows are reused): never handed out, but ordered with the rest.
