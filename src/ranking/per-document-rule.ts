@@ -10,7 +10,8 @@ import type { OrderedPart } from './score-layers.js';
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
-export type DocumentScorer = (ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms) => number;
+/** `ceiling`: see RankingRule.scoreDocument (above it, any value above it may be returned). */
+export type DocumentScorer = (ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms, ceiling?: number) => number;
 /** When the score is the same for every document (e.g. proximity of one term), that score: no document is read. */
 export type ConstantScore = (ctx: SearchContext, terms: ActiveTerms) => number | null;
 /** See RankingRule.orderedParts. */
@@ -26,8 +27,8 @@ export class PerDocumentRule implements RankingRule {
   constructor(readonly name: string, private readonly scorer: DocumentScorer, private readonly constant: ConstantScore = () => null,
     private readonly parts: OrderedParts = () => null, readonly readDirectlyMax?: number) {}
 
-  scoreDocument(ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms): number {
-    return this.scorer(ctx, profile, terms);
+  scoreDocument(ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms, ceiling?: number): number {
+    return this.scorer(ctx, profile, terms, ceiling);
   }
 
   constantScore(ctx: SearchContext, terms: ActiveTerms): number | null {

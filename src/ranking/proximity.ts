@@ -17,15 +17,29 @@ const MAX_OCCURRENCES_COMPARED = 256;
  */
 const PROXIMITY_READ_DIRECTLY_MAX = 256;
 
-export function proximityScore(ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms): number {
+/**
+ * `ceiling`: once the pairs counted so far plus 1 for each pair left are above it, that sum (a lower
+ * bound, so above it too) is returned: in proximity's classes read whole, most documents have a far
+ * pair, and the pairs after it were counted for nothing. Only when every term is one word (a pair
+ * after a phrase may cost less than 1).
+ */
+export function proximityScore(ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms, ceiling = Infinity): number {
   let total = 0;
+  const stopAbove = ceiling === Infinity || !everyTermOneWord(ctx, terms) ? Infinity : ceiling;
   for (let k = 1; k < terms.length; k++) {
     const left = terms[k - 1]!;
     const right = terms[k]!;
     total += pairCost(profile.occurrences[left]!, profile.counts[left]!, positionCount(ctx.terms[left]!),
       profile.occurrences[right]!, profile.counts[right]!);
+    const pairsLeft = terms.length - 1 - k;
+    if (total + pairsLeft > stopAbove) return total + pairsLeft;
   }
   return total;
+}
+
+function everyTermOneWord(ctx: SearchContext, terms: ActiveTerms): boolean {
+  for (let k = 0; k < terms.length; k++) if (positionCount(ctx.terms[terms[k]!]!) !== 1) return false;
+  return true;
 }
 
 function pairCost(left: readonly number[], leftTotal: number, leftLength: number, right: readonly number[], rightTotal: number): number {

@@ -32,8 +32,10 @@ export interface RankingRule {
    * Optional: the score this rule gives one document (what its buckets would put it under). Rules
    * that have it and follow each other are applied by the bucket sort in one pass per document
    * (one profile read instead of one per rule); the order is the same as bucket by bucket.
+   * `ceiling` (Infinity when absent): when the score is above it, any value above it may be returned
+   * instead (the caller only needs to know the document is out; it may stop counting early).
    */
-  scoreDocument?(ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms): number;
+  scoreDocument?(ctx: SearchContext, profile: DocMatchProfile, terms: ActiveTerms, ceiling?: number): number;
   /**
    * Optional with scoreDocument: the universe in parts such that every document of a part scores
    * strictly lower with this rule than every document of a later part (found from bitmaps, without

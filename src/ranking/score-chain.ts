@@ -234,7 +234,7 @@ function scoreBoundedClasses(ctx: SearchContext, rules: readonly RankingRule[], 
       groups = groupsInOrder(run.scores, rules.length, read[0]!, needed);
     } else {
       // Rows in ascending id order, so that ties between equal vectors fall to the lower id as elsewhere.
-      const { docIds, scores } = byAscendingId(read, run.scores, rules.length);
+      const { docIds, scores } = byAscendingId(read, run.scores, rules.length, (row) => run.mayBeAmongBest(row));
       groups = groupsInOrder(scores, rules.length, docIds, needed);
     }
   } finally {
