@@ -14,6 +14,7 @@ import roaring from 'roaring';
 import { BuiltOverDocuments } from './changes-since-build.js';
 import { stepEndsAt } from './sliced-jobs.js';
 import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
+import { firstAtLeast } from './pair-table.js';
 import type { BitmapSource } from '../ranking/scratch-bitmaps.js';
 
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -196,16 +197,4 @@ function grown<T extends Uint32Array | Uint8Array>(array: T): T {
   const larger = new (array.constructor as new (length: number) => T)(array.length * 2);
   larger.set(array);
   return larger;
-}
-
-/** The first index of `start`..`end` whose value is at least `value` (`end` when none; values ascend there). */
-function firstAtLeast(values: Uint32Array, start: number, end: number, value: number): number {
-  let low = start;
-  let high = end;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (values[middle]! < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }

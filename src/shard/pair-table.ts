@@ -214,7 +214,7 @@ export class PairTable {
 }
 
 /** The first index of `start`..`end` whose value is at least `value` (`end` when none; values ascend there). */
-function firstAtLeast(values: Uint16Array, start: number, end: number, value: number): number {
+export function firstAtLeast(values: Uint16Array | Uint32Array, start: number, end: number, value: number): number {
   let low = start;
   let high = end;
   while (low < high) {
