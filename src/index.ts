@@ -13,8 +13,9 @@ import { IngestClient } from './front/ingest-client.js';
 import { buildRouter } from './front/routes.js';
 import { SchedulerClient } from './front/scheduler-client.js';
 import { StoredDocumentCache } from './front/stored-document-cache.js';
-import { MAX_BATCHES_IN_FLIGHT, SearchDispatcher } from './front/search-dispatcher.js';
-import type { AttachSchedulerPort, SchedulerWorkerData, ShardWorkerData } from './protocol/messages.js';
+import { QueryPort } from './front/query-port.js';
+import { SearchDispatcher } from './front/search-dispatcher.js';
+import type { AttachWorkerPorts, SchedulerWorkerData, ShardWorkerData } from './protocol/messages.js';
 import { closeStorage, openStorage } from './storage/environment.js';
 
 export type { SkeinOptions, ResolvedOptions, SkeinEnv } from './config/options.js';
@@ -38,10 +39,12 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
   const { host, port: wantedPort } = parseHttpAddr(options.httpAddr);
   const storage = openStorage(options.dbPath);
   const pools: Piscina[] = [];
+  const queryPorts: QueryPort[] = [];
   let scheduler: Worker | null = null;
   let ingest: IngestClient | null = null;
   const stopAll = async () => {
     if (scheduler) await scheduler.terminate();
+    for (const port of queryPorts) port.close();
     await Promise.allSettled(pools.map((pool) => pool.destroy()));
     if (ingest) await ingest.close();
     await closeStorage(storage);
@@ -54,21 +57,24 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     for (let workerIndex = 0; workerIndex < options.workers; workerIndex++) {
       const workerData: ShardWorkerData = { dbPath: options.dbPath, workerIndex, workerCount: options.workers };
       // atomics 'disabled': with the default ('sync') an idle worker blocks in Atomics.wait and never
-      // processes the scheduler's ShardCommands arriving on its MessagePort. concurrentTasksPerWorker:
-      // piscina posts the dispatcher's next batch at once, to wait in the worker's port; with 1 it held
-      // the batch on the front until the answer before it came back, and the worker waited meanwhile.
-      // recordTiming off: nothing reads its run/wait histograms.
+      // processes the messages arriving on its ports. Piscina runs one task per worker (the attach):
+      // query batches travel on the worker's query port (front/query-port.ts says why).
       const pool = new Piscina({
-        filename: SHARD_WORKER, minThreads: 1, maxThreads: 1, idleTimeout: Infinity, workerData, atomics: 'disabled',
-        concurrentTasksPerWorker: MAX_BATCHES_IN_FLIGHT, recordTiming: false,
+        filename: SHARD_WORKER, minThreads: 1, maxThreads: 1, idleTimeout: Infinity, workerData, atomics: 'disabled', recordTiming: false,
       });
       pools.push(pool);
-      // A crashed worker fails its in-flight batch (see SearchDispatcher); the pool must not crash the process.
-      pool.on('error', (error: Error) => process.emitWarning(`shard worker ${workerIndex} failed: ${error.message}`));
-      const { port1, port2 } = new MessageChannel();
-      const attach: AttachSchedulerPort = { kind: 'attachSchedulerPort', port: port2 };
-      attached.push(pool.run(attach, { transferList: [port2] }));
-      schedulerPorts.push(port1);
+      const schedulerChannel = new MessageChannel();
+      const queryChannel = new MessageChannel();
+      const queryPort = new QueryPort(queryChannel.port1);
+      queryPorts.push(queryPort);
+      // A crashed worker fails its batches in flight (see SearchDispatcher); the pool must not crash the process.
+      pool.on('error', (error: Error) => {
+        process.emitWarning(`shard worker ${workerIndex} failed: ${error.message}`);
+        queryPort.fail(new Error(`shard worker ${workerIndex} failed: ${error.message}`));
+      });
+      const attach: AttachWorkerPorts = { kind: 'attachWorkerPorts', schedulerPort: schedulerChannel.port2, queryPort: queryChannel.port2 };
+      attached.push(pool.run(attach, { transferList: [schedulerChannel.port2, queryChannel.port2] }));
+      schedulerPorts.push(schedulerChannel.port1);
     }
     await Promise.all(attached);
     const indexes = new IndexCatalog(storage);
@@ -89,10 +95,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     const keys = KeyCache.fromStorage(options.masterKey, storage);
     schedulerClient.onKeysChanged = () => keys.invalidate();
     ingest = IngestClient.create(INGEST_WORKER, Math.max(1, Math.min(2, options.workers)));
-    const search = new SearchDispatcher(
-      pools.map((pool) => (batch: ArrayBuffer) => pool.run(batch, { transferList: [batch] }) as Promise<ArrayBuffer>),
-      options.maxQueuedSearches,
-    );
+    const search = new SearchDispatcher(queryPorts.map((port) => port.run), options.maxQueuedSearches);
     const app = createHttpApp({
       router: buildRouter(),
       context: { options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys },

@@ -84,13 +84,15 @@ export type KeyCommand =
   | { op: 'delete'; uid: string };
 
 /**
- * The one message that is not a flatbuffer: it carries a MessagePort (which must travel in a
- * transfer list) from the front thread to a shard worker at start, so the scheduler thread can
- * then talk to that worker directly with ShardCommand/ShardAck buffers.
+ * The one message that is not a flatbuffer: it carries MessagePorts (which must travel in a transfer
+ * list) from the front thread to a shard worker at start. On the scheduler's port the scheduler
+ * thread talks to the worker directly with ShardCommand/ShardAck buffers; on the query port the front
+ * sends QueryBatch buffers and the worker answers each with a QueryBatchResult, in order.
  */
-export interface AttachSchedulerPort {
-  kind: 'attachSchedulerPort';
-  port: import('node:worker_threads').MessagePort;
+export interface AttachWorkerPorts {
+  kind: 'attachWorkerPorts';
+  schedulerPort: import('node:worker_threads').MessagePort;
+  queryPort: import('node:worker_threads').MessagePort;
 }
 
 /** workerData of each shard worker thread. */

@@ -1,9 +1,8 @@
 // Shard worker thread entry (a one-thread Piscina pool). Glue only: LMDB reads, message decoding,
 // and replies; the engine logic is in shard-engine.ts.
 import { workerData, type MessagePort } from 'node:worker_threads';
-import { move } from 'piscina';
 import { asSkeinError } from '../errors/skein-error.js';
-import type { AttachSchedulerPort, ShardCommandMessage, ShardQueryMessage, ShardQueryResultMessage, ShardWorkerData } from '../protocol/messages.js';
+import type { AttachWorkerPorts, ShardCommandMessage, ShardQueryMessage, ShardQueryResultMessage, ShardWorkerData } from '../protocol/messages.js';
 import { decodeQueryBatch, encodeQueryBatchResult } from '../protocol/query-codec.js';
 import { decodeShardCommand, encodeShardAck } from '../protocol/shard-command-codec.js';
 import { projectDocument } from '../documents/projection.js';
@@ -192,11 +191,8 @@ function answer(query: ShardQueryMessage): ShardQueryResultMessage {
   }
 }
 
-export default async function handle(message: ArrayBuffer | AttachSchedulerPort): Promise<unknown> {
-  if (!(message instanceof ArrayBuffer)) {
-    attachSchedulerPort(message.port);
-    return null;
-  }
+/** One QueryBatch in, its QueryBatchResult out; each query's failure is its own result's error. */
+function answerBatch(message: ArrayBuffer): ArrayBuffer {
   const queries = decodeQueryBatch(message);
   try {
     engine.prepareStaleShards(background, queries.length);
@@ -205,6 +201,29 @@ export default async function handle(message: ArrayBuffer | AttachSchedulerPort)
     process.emitWarning(`shard worker ${data.workerIndex}: preparing stale shards failed: ${(cause as Error).message}`);
   }
   background.runCatchUpSlice();
-  const results = queries.map(answer);
-  return move(encodeQueryBatchResult(results));
+  return encodeQueryBatchResult(queries.map(answer));
+}
+
+/** An unreadable batch still gets an answer (with no results), so the front's answers stay in order. */
+const NO_RESULTS = (): ArrayBuffer => encodeQueryBatchResult([]);
+
+function attachQueryPort(port: MessagePort): void {
+  // Synchronous: batches are answered strictly in arrival order, the next one waiting in the port.
+  port.on('message', (batch: ArrayBuffer) => {
+    let result: ArrayBuffer;
+    try {
+      result = answerBatch(batch);
+    } catch (cause) {
+      process.emitWarning(`shard worker ${data.workerIndex}: a query batch failed: ${(cause as Error).message}`);
+      result = NO_RESULTS();
+    }
+    port.postMessage(result, [result]);
+  });
+}
+
+/** Piscina's task: only the start-up attach (query batches travel on the query port). */
+export default async function handle(message: AttachWorkerPorts): Promise<null> {
+  attachSchedulerPort(message.schedulerPort);
+  attachQueryPort(message.queryPort);
+  return null;
 }

@@ -7,13 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { closeStorage, openStorage } from '../../src/storage/environment.js';
 import { defaultSettings } from '../../src/settings/index-settings.js';
+import { QueryPort } from '../../src/front/query-port.js';
 import { decodeQueryBatchResult, encodeQueryBatch } from '../../src/protocol/query-codec.js';
 import { decodeShardAck, encodeShardCommand } from '../../src/protocol/shard-command-codec.js';
 import type { ShardQueryMessage, ShardWorkerData } from '../../src/protocol/messages.js';
 
 const workerFile = fileURLToPath(new URL('../../src/shard/worker.js', import.meta.url));
 
-test('shard worker: loads from LMDB at start, answers query batches, applies scheduler commands in order', async (t) => {
+test('shard worker: loads from LMDB at start, answers query batches on its query port, applies scheduler commands in order', async (t) => {
   const dbPath = mkdtempSync(join(tmpdir(), 'skein-engine-'));
   const storage = openStorage(dbPath);
   const now = new Date().toISOString();
@@ -26,7 +27,12 @@ test('shard worker: loads from LMDB at start, answers query batches, applies sch
   const workerData: ShardWorkerData = { dbPath, workerIndex: 0, workerCount: 1 };
   // atomics 'disabled' as src/index.ts: otherwise the idle worker never sees scheduler port messages.
   const pool = new Piscina({ filename: workerFile, minThreads: 1, maxThreads: 1, workerData, atomics: 'disabled' });
+  const channel = new MessageChannel();
+  const queryChannel = new MessageChannel();
+  const queryPort = new QueryPort(queryChannel.port1);
+  await pool.run({ kind: 'attachWorkerPorts', schedulerPort: channel.port2, queryPort: queryChannel.port2 }, { transferList: [channel.port2, queryChannel.port2] });
   t.teardown(async () => {
+    queryPort.close();
     await pool.destroy();
     rmSync(dbPath, { recursive: true, force: true });
   });
@@ -34,7 +40,7 @@ test('shard worker: loads from LMDB at start, answers query batches, applies sch
     shards: [0, 1], q, hitsWanted: 10, matchingStrategy: 'last', attributesToRetrieve: ['title'], exhaustiveCount: false, options: {}, scoresWanted: true, ...extra });
   const run = async (queries: ShardQueryMessage[]) => {
     const buffer = encodeQueryBatch(queries);
-    return decodeQueryBatchResult(await pool.run(buffer, { transferList: [buffer] }) as ArrayBuffer);
+    return decodeQueryBatchResult(await queryPort.run(buffer));
   };
 
   const [dune, missing] = await run([query('dune'), query('dune', { requestId: 2, indexUid: 'nope' })]);
@@ -42,8 +48,6 @@ test('shard worker: loads from LMDB at start, answers query batches, applies sch
   t.deepEqual(dune!.hits.map((hit) => JSON.parse(hit.document!)), [{ title: 'Dune' }, { title: 'Dune Messiah' }]);
   t.is(missing!.error?.code, 'index_not_found');
 
-  const channel = new MessageChannel();
-  await pool.run({ kind: 'attachSchedulerPort', port: channel.port2 }, { transferList: [channel.port2] });
   const acks: number[] = [];
   const allAcked = new Promise<void>((resolve) => channel.port1.on('message', (message: ArrayBuffer) => {
     const ack = decodeShardAck(message);
@@ -72,4 +76,27 @@ test('shard worker: loads from LMDB at start, answers query batches, applies sch
   const [committed] = await run([query('dune', { attributesToRetrieve: null })]);
   t.deepEqual(committed!.hits.map((hit) => [hit.docId, hit.document]), [[0, null], [4, null]]);
   channel.port1.close();
+});
+
+test('query port: answers in order; an unreadable batch fails its searches instead of hanging them', async (t) => {
+  const dbPath = mkdtempSync(join(tmpdir(), 'skein-engine-'));
+  const pool = new Piscina({ filename: workerFile, minThreads: 1, maxThreads: 1, workerData: { dbPath, workerIndex: 0, workerCount: 1 }, atomics: 'disabled' });
+  const channel = new MessageChannel();
+  const queryChannel = new MessageChannel();
+  const queryPort = new QueryPort(queryChannel.port1);
+  await pool.run({ kind: 'attachWorkerPorts', schedulerPort: channel.port2, queryPort: queryChannel.port2 }, { transferList: [channel.port2, queryChannel.port2] });
+  t.teardown(async () => {
+    queryPort.close();
+    channel.port1.close();
+    await pool.destroy();
+    rmSync(dbPath, { recursive: true, force: true });
+  });
+  const batchOf = (requestId: number) => encodeQueryBatch([{ requestId, indexUid: 'none', shards: [0], q: 'x', hitsWanted: 1,
+    matchingStrategy: 'last', attributesToRetrieve: null, exhaustiveCount: false, options: {}, scoresWanted: false }]);
+  const garbage = new ArrayBuffer(3);
+  const answers = await Promise.all([queryPort.run(batchOf(1)), queryPort.run(garbage), queryPort.run(batchOf(3))]);
+  t.deepEqual(answers.map((answer) => decodeQueryBatchResult(answer).map((result) => [result.requestId, result.error?.code])),
+    [[[1, 'index_not_found']], [], [[3, 'index_not_found']]]);
+  queryPort.fail(new Error('gone'));
+  await t.throwsAsync(queryPort.run(batchOf(4)), { message: 'gone' });
 });

@@ -2,7 +2,7 @@ import test from 'ava';
 import { SkeinError } from '../../src/errors/index.js';
 import { decodeQueryBatch, encodeQueryBatchResult } from '../../src/protocol/query-codec.js';
 import type { ShardQueryMessage } from '../../src/protocol/messages.js';
-import { MAX_BATCHES_IN_FLIGHT, MAX_QUERIES_PER_BATCH, SearchDispatcher, type ShardQuery } from '../../src/front/search-dispatcher.js';
+import { MAX_BATCHES_IN_FLIGHT, MAX_QUERIES_PER_BATCH, SearchDispatcher, shardQuery, type ShardQuery } from '../../src/front/search-dispatcher.js';
 import { AFFINITY_SLACK, chooseReplica, queryAffinity } from '../../src/front/replica-choice.js';
 
 const query = (q: string): ShardQuery => ({
@@ -185,4 +185,24 @@ test('scores are wanted only when hits of several workers are merged', async (t)
   await Promise.all([pair.search(query('b'), 1), pair.search(query('c'), 2)]);
   t.deepEqual(batches[0]![0]!.map((q) => [q.q, q.scoresWanted]), [['b', false], ['c', true]]);
   t.deepEqual(batches[1]![0]!.map((q) => [q.q, q.scoresWanted]), [['c', true]]);
+});
+
+test('a batch answered without some of its searches fails them (internal) rather than leaving them pending', async (t) => {
+  const batches: ShardQueryMessage[][][] = [];
+  const answersFirstOnly = async (buffer: ArrayBuffer) => {
+    const [first] = decodeQueryBatch(buffer);
+    return encodeQueryBatchResult([{ requestId: first!.requestId, error: null, candidates: 1, hits: [], extras: null }]);
+  };
+  // Worker 1 answers everything, worker 0 only the first query of its batch: the second search, spread
+  // over both workers, must fail once worker 0's answer is in, not wait for ever.
+  const dispatcher = new SearchDispatcher([answersFirstOnly, fakeWorker(1, batches)], 100);
+  const [kept, dropped] = await Promise.allSettled([dispatcher.search(query('a'), 2), dispatcher.search(query('b'), 2)]);
+  t.is(kept.status, 'fulfilled');
+  t.is(dropped.status, 'rejected');
+  t.is(((dropped as PromiseRejectedResult).reason as SkeinError).code, 'internal');
+});
+
+test('shardQuery copies every field of the search and adds the routing ones', (t) => {
+  const search = query('dune');
+  t.deepEqual(shardQuery(search, 7, [1, 3], true), { ...search, requestId: 7, shards: [1, 3], scoresWanted: true });
 });
