@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,24 @@ import type { ShardQueryMessage, ShardWorkerData } from '../../src/protocol/mess
 
 const workerFile = fileURLToPath(new URL('../../src/shard/worker.js', import.meta.url));
 
+/** One shard worker on dbPath with its ports attached as src/index.ts does; stopped and dbPath removed at the end. */
+async function startWorker(t: ExecutionContext, dbPath: string): Promise<{ channel: MessageChannel; queryPort: QueryPort }> {
+  const workerData: ShardWorkerData = { dbPath, workerIndex: 0, workerCount: 1 };
+  // atomics 'disabled' as src/index.ts: otherwise the idle worker never sees its ports' messages.
+  const pool = new Piscina({ filename: workerFile, minThreads: 1, maxThreads: 1, workerData, atomics: 'disabled' });
+  const channel = new MessageChannel();
+  const queryChannel = new MessageChannel();
+  const queryPort = new QueryPort(queryChannel.port1);
+  await pool.run({ kind: 'attachWorkerPorts', schedulerPort: channel.port2, queryPort: queryChannel.port2 }, { transferList: [channel.port2, queryChannel.port2] });
+  t.teardown(async () => {
+    queryPort.close();
+    channel.port1.close();
+    await pool.destroy();
+    rmSync(dbPath, { recursive: true, force: true });
+  });
+  return { channel, queryPort };
+}
+
 test('shard worker: loads from LMDB at start, answers query batches on its query port, applies scheduler commands in order', async (t) => {
   const dbPath = mkdtempSync(join(tmpdir(), 'skein-engine-'));
   const storage = openStorage(dbPath);
@@ -24,18 +42,7 @@ test('shard worker: loads from LMDB at start, answers query batches on its query
   await storage.documents.put(['books', 3], JSON.stringify({ id: 'b', title: 'Dune Messiah', year: 1969 }));
   await closeStorage(storage);
 
-  const workerData: ShardWorkerData = { dbPath, workerIndex: 0, workerCount: 1 };
-  // atomics 'disabled' as src/index.ts: otherwise the idle worker never sees scheduler port messages.
-  const pool = new Piscina({ filename: workerFile, minThreads: 1, maxThreads: 1, workerData, atomics: 'disabled' });
-  const channel = new MessageChannel();
-  const queryChannel = new MessageChannel();
-  const queryPort = new QueryPort(queryChannel.port1);
-  await pool.run({ kind: 'attachWorkerPorts', schedulerPort: channel.port2, queryPort: queryChannel.port2 }, { transferList: [channel.port2, queryChannel.port2] });
-  t.teardown(async () => {
-    queryPort.close();
-    await pool.destroy();
-    rmSync(dbPath, { recursive: true, force: true });
-  });
+  const { channel, queryPort } = await startWorker(t, dbPath);
   const query = (q: string | null, extra: Partial<ShardQueryMessage> = {}): ShardQueryMessage => ({ requestId: 1, indexUid: 'books',
     shards: [0, 1], q, hitsWanted: 10, matchingStrategy: 'last', attributesToRetrieve: ['title'], exhaustiveCount: false, options: {}, scoresWanted: true, ...extra });
   const run = async (queries: ShardQueryMessage[]) => {
@@ -75,22 +82,10 @@ test('shard worker: loads from LMDB at start, answers query batches on its query
   t.is(await committedAck, 9);
   const [committed] = await run([query('dune', { attributesToRetrieve: null })]);
   t.deepEqual(committed!.hits.map((hit) => [hit.docId, hit.document]), [[0, null], [4, null]]);
-  channel.port1.close();
 });
 
 test('query port: answers in order; an unreadable batch fails its searches instead of hanging them', async (t) => {
-  const dbPath = mkdtempSync(join(tmpdir(), 'skein-engine-'));
-  const pool = new Piscina({ filename: workerFile, minThreads: 1, maxThreads: 1, workerData: { dbPath, workerIndex: 0, workerCount: 1 }, atomics: 'disabled' });
-  const channel = new MessageChannel();
-  const queryChannel = new MessageChannel();
-  const queryPort = new QueryPort(queryChannel.port1);
-  await pool.run({ kind: 'attachWorkerPorts', schedulerPort: channel.port2, queryPort: queryChannel.port2 }, { transferList: [channel.port2, queryChannel.port2] });
-  t.teardown(async () => {
-    queryPort.close();
-    channel.port1.close();
-    await pool.destroy();
-    rmSync(dbPath, { recursive: true, force: true });
-  });
+  const { queryPort } = await startWorker(t, mkdtempSync(join(tmpdir(), 'skein-engine-')));
   const batchOf = (requestId: number) => encodeQueryBatch([{ requestId, indexUid: 'none', shards: [0], q: 'x', hitsWanted: 1,
     matchingStrategy: 'last', attributesToRetrieve: null, exhaustiveCount: false, options: {}, scoresWanted: false }]);
   const garbage = new ArrayBuffer(3);
