@@ -6,7 +6,8 @@ import uws from '@trufflesuite/uws-js-unofficial';
 import type { HttpResponse, TemplatedApp } from '@trufflesuite/uws-js-unofficial';
 import { asSkeinError } from '../errors/index.js';
 import type { Authorizer } from './authorization.js';
-import { errorReply, FULL_ACCESS, type FrontReply, type FrontRequest } from './http-types.js';
+import { errorReply, FULL_ACCESS, replyText, type FrontReply, type FrontRequest } from './http-types.js';
+import { ListBodyWriter } from './list-body.js';
 import { checkJsonContentType, decodeContent, parseJsonBody, payloadTooLarge } from './request-body.js';
 import { compressAsync, compressSync, INLINE_COMPRESSION_LIMIT, negotiateEncoding, type ResponseEncoding } from './response-compression.js';
 import type { Router } from './router.js';
@@ -157,18 +158,19 @@ function statusLine(status: number): string {
 function reply(res: HttpResponse, state: ResponseState, answer: FrontReply, closeConnection: boolean): void {
   if (state.aborted || state.answered) return;
   state.answered = true;
-  const encoding = answer.body === '' ? null : state.encoding;
+  const encoding = hasBody(answer) ? state.encoding : null;
   if (encoding === null) {
     state.aborted = true;
-    write(res, answer, answer.body, null, closeConnection);
+    write(res, answer, answer.listBody === undefined ? answer.body : LIST_BODY_WRITER.bytes(answer.listBody), null, closeConnection);
     return;
   }
-  if (answer.body.length <= INLINE_COMPRESSION_LIMIT) {
+  const text = replyText(answer);
+  if (text.length <= INLINE_COMPRESSION_LIMIT) {
     state.aborted = true;
-    write(res, answer, compressSync(answer.body, encoding), encoding, closeConnection);
+    write(res, answer, compressSync(text, encoding), encoding, closeConnection);
     return;
   }
-  compressAsync(answer.body, encoding).then(
+  compressAsync(text, encoding).then(
     (compressed) => {
       if (state.aborted) return;
       state.aborted = true;
@@ -177,16 +179,23 @@ function reply(res: HttpResponse, state: ResponseState, answer: FrontReply, clos
     () => {
       if (state.aborted) return;
       state.aborted = true;
-      write(res, answer, answer.body, null, closeConnection);
+      write(res, answer, text, null, closeConnection);
     },
   );
+}
+
+/** One buffer for every uncompressed list body: uWS copies it within res.end. */
+const LIST_BODY_WRITER = new ListBodyWriter();
+
+function hasBody(answer: FrontReply): boolean {
+  return answer.listBody !== undefined || answer.body !== '';
 }
 
 function write(res: HttpResponse, answer: FrontReply, body: string | Buffer, encoding: ResponseEncoding | null, closeConnection: boolean): void {
   res.cork(() => {
     // uWS writes "200 OK" itself when no status was written: one native call less per search.
     if (answer.status !== 200) res.writeStatus(statusLine(answer.status));
-    if (answer.body !== '') res.writeHeader(CONTENT_TYPE, APPLICATION_JSON);
+    if (hasBody(answer)) res.writeHeader(CONTENT_TYPE, APPLICATION_JSON);
     if (encoding !== null) {
       res.writeHeader('Content-Encoding', encoding);
       res.writeHeader('Vary', 'Accept-Encoding');

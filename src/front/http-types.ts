@@ -2,6 +2,7 @@
 // only valid inside the synchronous part of the uWS callback.
 import { FULL_ACCESS, type Access } from '../auth/access.js';
 import type { SkeinError } from '../errors/index.js';
+import { listBodyText, type ListBody } from './list-body.js';
 
 export interface FrontRequest {
   method: string;
@@ -23,10 +24,17 @@ export interface FrontRequest {
 
 export { FULL_ACCESS };
 
+/** The reply's body as one string. */
+export function replyText(reply: FrontReply): string {
+  return reply.listBody === undefined ? reply.body : listBodyText(reply.listBody);
+}
+
 export interface FrontReply {
   status: number;
-  /** Already serialized JSON, or '' for an empty body. */
+  /** Already serialized JSON, or '' for an empty body (or when listBody is set). */
   body: string;
+  /** The body as a list of serialized items, written out without concatenating them (list-body.ts). */
+  listBody?: ListBody;
   headers?: Array<[string, string]>;
 }
 

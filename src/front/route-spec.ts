@@ -14,7 +14,7 @@ export interface FrontContext {
   storage: Storage;
   indexes: IndexCatalog;
   /** The hits' stored JSON, read through a cache (stored-document-cache.ts). */
-  storedDocuments: StoredDocuments;
+  storedDocuments: StoredDocuments<Uint8Array>;
   scheduler: SchedulerClient;
   search: SearchDispatcher;
   ingest: IngestClient;

@@ -8,7 +8,7 @@ import { validateIndexUid } from './index-uid.js';
 import { searchWindow } from './pagination.js';
 import type { FrontContext, RouteSpec } from './route-spec.js';
 import { parseSearchBody, parseSearchQuery, type SearchParameters } from './search-params.js';
-import { searchResponseJson, type SearchAnswer } from './search-response.js';
+import { searchResponseBody, type SearchAnswer } from './search-response.js';
 import { mergeShardResults } from './shard-results.js';
 import { hitDocuments } from './stored-hits.js';
 
@@ -27,7 +27,7 @@ async function search(request: FrontRequest, context: FrontContext, parse: () =>
   const started = performance.now();
   const parameters = parse();
   const uid = validateIndexUid(request.params.indexUid!);
-  return { status: 200, body: searchResponseJson(await searchIndex(request.access, context, uid, parameters, started)) };
+  return { status: 200, body: '', listBody: searchResponseBody(await searchIndex(request.access, context, uid, parameters, started)) };
 }
 
 /**

@@ -4,17 +4,17 @@
 // nothing on them.
 import type { HitMessage } from '../protocol/messages.js';
 
-/** The part of the LMDB documents database read here (storage/environment.ts). */
-export interface StoredDocuments {
-  get(key: [indexUid: string, docId: number]): string | undefined;
+/** Where the stored JSON is read: LMDB's documents database (text) or the front's cache (UTF-8 bytes). */
+export interface StoredDocuments<T = string> {
+  get(key: [indexUid: string, docId: number]): T | undefined;
 }
 
 /**
  * The hits' documents, in order. A hit whose document was deleted between the worker's ranking and
  * this read is left out rather than shown empty.
  */
-export function hitDocuments(documents: StoredDocuments, indexUid: string, hits: readonly HitMessage[]): string[] {
-  const out: string[] = [];
+export function hitDocuments<T>(documents: StoredDocuments<T>, indexUid: string, hits: readonly HitMessage[]): (T | string)[] {
+  const out: (T | string)[] = [];
   for (const hit of hits) {
     const document = hit.document ?? documents.get([indexUid, hit.docId]);
     if (document !== undefined) out.push(document);

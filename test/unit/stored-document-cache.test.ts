@@ -1,24 +1,39 @@
 import test from 'ava';
 import { StoredDocumentCache } from '../../src/front/stored-document-cache.js';
-import type { StoredDocuments } from '../../src/front/stored-hits.js';
+import type { StoredDocumentSource } from '../../src/front/stored-document-cache.js';
 
-/** A store that counts its reads. */
+/**
+ * A store that counts its reads and, like LMDB's getBinaryFast, hands out ONE buffer it overwrites
+ * on the next read: the cache must copy what it keeps.
+ */
 function countingStore(texts: Map<string, string>) {
   const reads: string[] = [];
-  const store: StoredDocuments = {
-    get([indexUid, docId]) {
+  const reused = Buffer.alloc(1024);
+  const store: StoredDocumentSource = {
+    getBinaryFast([indexUid, docId]) {
       reads.push(`${indexUid}/${docId}`);
-      return texts.get(`${indexUid}/${docId}`);
+      const text = texts.get(`${indexUid}/${docId}`);
+      if (text === undefined) return undefined;
+      reused.fill(0x21);
+      // Like LMDB's fast buffer: the value's length, over a larger view (what TypedArray.set sees).
+      const length = reused.write(text);
+      return Object.defineProperty(reused.subarray(0), 'length', { value: length });
     },
   };
   return { store, reads };
 }
 
+/** The cached document as text. */
+function textOf(cache: StoredDocumentCache, key: [string, number]): string | undefined {
+  const bytes = cache.get(key);
+  return bytes === undefined ? undefined : Buffer.from(bytes).toString();
+}
+
 test('a document is read from the store once, then from the cache', (t) => {
   const { store, reads } = countingStore(new Map([['movies/1', '{"id":1}']]));
   const cache = new StoredDocumentCache(store);
-  t.is(cache.get(['movies', 1]), '{"id":1}');
-  t.is(cache.get(['movies', 1]), '{"id":1}');
+  t.is(textOf(cache, ['movies', 1]), '{"id":1}');
+  t.is(textOf(cache, ['movies', 1]), '{"id":1}');
   t.deepEqual(reads, ['movies/1']);
 });
 
@@ -26,9 +41,9 @@ test('a missing document is not cached: it is read again', (t) => {
   const texts = new Map<string, string>();
   const { store, reads } = countingStore(texts);
   const cache = new StoredDocumentCache(store);
-  t.is(cache.get(['movies', 7]), undefined);
+  t.is(textOf(cache, ['movies', 7]), undefined);
   texts.set('movies/7', '{"id":7}');
-  t.is(cache.get(['movies', 7]), '{"id":7}');
+  t.is(textOf(cache, ['movies', 7]), '{"id":7}');
   t.is(reads.length, 2);
 });
 
@@ -40,8 +55,8 @@ test('forget drops the index\'s documents only, and the next read sees the new t
   cache.get(['books', 1]);
   texts.set('movies/1', '{"v":2}');
   cache.forget(['movies']);
-  t.is(cache.get(['movies', 1]), '{"v":2}');
-  t.is(cache.get(['books', 1]), '{"b":1}');
+  t.is(textOf(cache, ['movies', 1]), '{"v":2}');
+  t.is(textOf(cache, ['books', 1]), '{"b":1}');
   t.deepEqual(reads, ['movies/1', 'books/1', 'movies/1']);
   t.is(cache.heldBytes, '{"v":2}'.length + '{"b":1}'.length);
 });
@@ -55,10 +70,20 @@ test('the budget holds: documents not asked for two generations are read again, 
   cache.get(['m', 0]); // from the previous generation, into a new one, C: B becomes the previous one and A (1, 2) goes
   for (const docId of [6, 7]) cache.get(['m', docId]); // C is full
   reads.length = 0;
-  t.is(cache.get(['m', 0]), texts.get('m/0'));
-  t.is(cache.get(['m', 5]), texts.get('m/5'));
+  t.is(textOf(cache, ['m', 0]), texts.get('m/0'));
+  t.is(textOf(cache, ['m', 5]), texts.get('m/5'));
   t.deepEqual(reads, [], '0 moved into the current generation, 5 is in the previous one');
   cache.get(['m', 1]);
   t.deepEqual(reads, ['m/1'], '1 was evicted');
   t.true(cache.heldBytes <= 30);
+});
+
+test('what the cache returned stays intact after later reads reuse the store\'s buffer, multi-byte text included', (t) => {
+  const texts = new Map([['m/1', '{"t":"é🙂"}'], ['m/2', '{"t":"other"}']]);
+  const { store } = countingStore(texts);
+  const cache = new StoredDocumentCache(store);
+  const first = cache.get(['m', 1])!;
+  cache.get(['m', 2]);
+  t.is(Buffer.from(first).toString(), '{"t":"é🙂"}');
+  t.is(first.length, Buffer.byteLength('{"t":"é🙂"}'));
 });
