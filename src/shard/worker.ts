@@ -205,7 +205,9 @@ function answerBatch(message: ArrayBuffer): ArrayBuffer {
 }
 
 /** An unreadable batch still gets an answer (with no results), so the front's answers stay in order. */
-const NO_RESULTS = (): ArrayBuffer => encodeQueryBatchResult([]);
+function emptyBatchResult(): ArrayBuffer {
+  return encodeQueryBatchResult([]);
+}
 
 function attachQueryPort(port: MessagePort): void {
   // Synchronous: batches are answered strictly in arrival order, the next one waiting in the port.
@@ -215,7 +217,7 @@ function attachQueryPort(port: MessagePort): void {
       result = answerBatch(batch);
     } catch (cause) {
       process.emitWarning(`shard worker ${data.workerIndex}: a query batch failed: ${(cause as Error).message}`);
-      result = NO_RESULTS();
+      result = emptyBatchResult();
     }
     port.postMessage(result, [result]);
   });
