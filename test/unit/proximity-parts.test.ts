@@ -3,7 +3,9 @@
 // the rest (each above both). The parts after the first are lazy: no cost-2 lookup until asked for.
 import test from 'ava';
 import roaring from 'roaring';
-import { proximityParts, restClasses } from '../../src/ranking/proximity-parts.js';
+import { proximityParts } from '../../src/ranking/proximity-parts.js';
+import { restClasses } from '../../src/ranking/proximity-rest-classes.js';
+import { KNOWN_COST_MIN } from '../../src/ranking/proximity.js';
 import type { SearchContext } from '../../src/ranking/search-context.js';
 import { randomFrom } from './seeded-lcg.js';
 
@@ -88,7 +90,8 @@ test('proximity rest classes: disjoint, the whole rest, ascending bounds no docu
     const classes = restClasses(contextOf(costs, termCount, []), terms, rest);
     const seen = new RoaringBitmap32();
     let previous = -Infinity;
-    for (const { docs, atLeast } of classes) {
+    for (const { docIds, atLeast } of classes) {
+      const docs = new RoaringBitmap32(docIds);
       t.true(atLeast >= previous, `round ${round}: ascending bounds`);
       previous = atLeast;
       t.true(seen.andCardinality(docs) === 0, `round ${round}: disjoint`);
@@ -128,7 +131,8 @@ test('proximity rest classes: a pair in no common field rank is bound by the far
     const terms = Array.from({ length: termCount }, (_, term) => term);
     const classes = restClasses(ctx, terms, rest);
     const seen = new RoaringBitmap32();
-    for (const { docs, atLeast } of classes) {
+    for (const { docIds, atLeast } of classes) {
+      const docs = new RoaringBitmap32(docIds);
       seen.orInPlace(docs);
       for (const docId of docs) t.true(scoreOf(docId) >= atLeast, `round ${round}: doc ${docId} scores ${scoreOf(docId)} < ${atLeast}`);
       if (atLeast >= pairs + 7) {
@@ -139,4 +143,49 @@ test('proximity rest classes: a pair in no common field rank is bound by the far
     t.true(seen.isEqual(rest), `round ${round}: the classes are the rest`);
   }
   t.true(farBound > 1000);
+});
+
+// Costs from KNOWN_COST_MIN on that earlier searches read (SearchContext.termPairKnownCosts) bound their
+// documents exactly; the documents where two terms share a field rank (termPairDocsSharingFieldRank)
+// leave the others at FAR_PAIR_COST. Classes stay disjoint, the whole rest, never above a score.
+test('proximity rest classes: known costs and shared field ranks bound documents by their exact cost', (t) => {
+  const random = randomFrom(79);
+  let exact = 0;
+  for (let round = 0; round < 150; round++) {
+    const { termCount, pairs, costs } = randomPairCosts(random, 2);
+    const scoreOf = (docId: number) => costs[docId]!.reduce((sum, cost) => sum + cost, 0);
+    const rest = new RoaringBitmap32(Array.from({ length: DOCS }, (_, docId) => docId).filter((docId) => scoreOf(docId) >= pairs + 2));
+    const knownShare = random();
+    const known = Array.from({ length: pairs }, (_, pair) => {
+      const docIds = Array.from({ length: DOCS }, (_, docId) => docId).filter((docId) => costs[docId]![pair]! >= KNOWN_COST_MIN && random() < knownShare);
+      return { docIds: Uint32Array.from(docIds), costs: Uint8Array.from(docIds.map((docId) => costs[docId]![pair]!)) };
+    });
+    // A document whose pair is not at 8 shares a rank; one at 8 shares none half the time.
+    const sharing = Array.from({ length: pairs }, (_, pair) => new RoaringBitmap32(Array.from({ length: DOCS }, (_, docId) => docId)
+      .filter((docId) => costs[docId]![pair]! < 8 || random() < 0.5)));
+    const ctx: SearchContext = {
+      ...contextOf(costs, termCount, []),
+      allFieldRanksListed: () => true,
+      termPairKnownCosts: (left) => known[left]!,
+      termPairDocsSharingFieldRank: (left) => sharing[left]!,
+    };
+    const terms = Array.from({ length: termCount }, (_, term) => term);
+    const classes = restClasses(ctx, terms, rest);
+    const seen = new RoaringBitmap32();
+    let previous = -Infinity;
+    for (const { docIds, atLeast } of classes) {
+      t.true(atLeast > previous, `round ${round}: ascending bounds`);
+      previous = atLeast;
+      t.deepEqual([...docIds], [...docIds].sort((a, b) => a - b), `round ${round}: ascending ids`);
+      const docs = new RoaringBitmap32(docIds);
+      t.true(seen.andCardinality(docs) === 0, `round ${round}: disjoint`);
+      seen.orInPlace(docs);
+      for (const docId of docIds) {
+        t.true(scoreOf(docId) >= atLeast, `round ${round}: doc ${docId} scores ${scoreOf(docId)} < ${atLeast}`);
+        if (atLeast > pairs + 2 && scoreOf(docId) === atLeast) exact++;
+      }
+    }
+    t.true(seen.isEqual(rest), `round ${round}: the classes are the rest`);
+  }
+  t.true(exact > 2000);
 });
