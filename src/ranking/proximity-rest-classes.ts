@@ -149,8 +149,6 @@ function classesBySum(restIds: Uint32Array, sums: Uint8Array, floor: number): Bo
  */
 function docsNeverInOneField(ctx: SearchContext, left: number, right: number, docs: RoaringBitmap32): RoaringBitmap32 | null {
   if (ctx.allFieldRanksListed?.() !== true) return null;
-  const sharing = ctx.termPairDocsSharingFieldRank?.(left, right) ?? null;
-  if (sharing !== null) return scratchOf(ctx).andNot(docs, sharing);
   const leftByRank = ctx.termDocsByRank?.(left) ?? null;
   const rightByRank = ctx.termDocsByRank?.(right) ?? null;
   if (leftByRank === null || rightByRank === null) return null;

@@ -53,11 +53,6 @@ export interface SearchContext {
    * KNOWN_COST_MIN on; the shard may keep it for later searches of the pair, as long as the documents stand.
    */
   notePairCost?(left: number, right: number, docId: number, cost: number): void;
-  /**
-   * Optional with allFieldRanksListed: every document holding both terms in fields of one rank (in
-   * the others they never stand in one field). Read-only; null when the shard cannot tell.
-   */
-  termPairDocsSharingFieldRank?(left: number, right: number): roaring.RoaringBitmap32 | null;
   /** Optional: the documents holding the term exactly (its own word, no typo, no prefix extension); null for phrases. */
   termExactDocs?(term: number): roaring.RoaringBitmap32 | null;
   /** Optional: the same at one position within a field; null when the position is past the postings' limit. */

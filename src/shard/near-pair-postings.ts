@@ -59,8 +59,6 @@ export interface PairLookupMemo {
   byCost: (PairLookup | undefined)[];
   /** What searches learned of the pair's costs past the tables (pair-cost-memo.ts). */
   knownCosts?: KnownPairCosts;
-  /** The documents where the two terms share a field rank (pair-cost-memo.ts); null when the postings cannot tell. */
-  sharingFieldRank?: RoaringBitmap32 | null;
 }
 
 interface PairLookup {

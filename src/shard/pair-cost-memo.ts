@@ -1,18 +1,12 @@
 // What searches learn of a pair's proximity costs past the pair tables (which stop at 2), kept in the
 // pair's shared PairLookupMemo (shared-pair-memos.ts) for later searches of the same two terms:
-// - the costs from KNOWN_COST_MIN on that proximity found reading documents (proximity.ts notes them);
-// - the documents where the two terms share a field rank (elsewhere they never stand in one field:
-//   FAR_PAIR_COST), the union over ranks of both terms' rank postings, made once per pair.
+// the costs from KNOWN_COST_MIN on that proximity found reading documents (proximity.ts notes them).
 // proximity's rest classes (src/ranking/proximity-rest-classes.ts) bound documents by them without
 // reading: the class of every pair at "at least 3", read whole when the lead score equals its bound,
 // loses the documents known to cost more. A memo lives no longer than its documents (its terms'
 // derivations are dropped at any write to the shard), so what it knows stays true.
-import roaring from 'roaring';
 import type { KnownPairCosts } from '../ranking/search-context.js';
 import { KNOWN_COST_MIN } from '../ranking/proximity.js';
-
-const { RoaringBitmap32 } = roaring;
-type RoaringBitmap32 = roaring.RoaringBitmap32;
 
 /** A note packs a document and its cost: docId * COST_NOTE_UNIT + cost - KNOWN_COST_MIN. */
 export const COST_NOTE_UNIT = 8;
@@ -73,17 +67,4 @@ function knows(docIds: Uint32Array, docId: number): boolean {
 
 export function knownCostsBytes(known: KnownPairCosts): number {
   return known.docIds.byteLength + known.costs.byteLength;
-}
-
-/** The documents holding both terms in fields of one rank (rank postings per term, [rank]); an owned bitmap. */
-export function docsSharingFieldRank(leftByRank: readonly RoaringBitmap32[], rightByRank: readonly RoaringBitmap32[]): RoaringBitmap32 {
-  const sharing = new RoaringBitmap32();
-  const ranks = Math.min(leftByRank.length, rightByRank.length);
-  for (let rank = 0; rank < ranks; rank++) {
-    const leftDocs = leftByRank[rank]!;
-    const rightDocs = rightByRank[rank]!;
-    if (leftDocs.isEmpty || rightDocs.isEmpty || !leftDocs.intersects(rightDocs)) continue;
-    sharing.orInPlace(RoaringBitmap32.and(leftDocs, rightDocs));
-  }
-  return sharing;
 }

@@ -13,7 +13,7 @@ import { reusableRulesFor } from '../ranking/rules-from-settings.js';
 import type { RankingRule } from '../ranking/ranking-rule.js';
 import { SortRule, type SortOrder } from '../ranking/sort.js';
 import { NO_DOCUMENTS } from '../ranking/score-layers.js';
-import { costNote, docsSharingFieldRank, withNotedCosts } from './pair-cost-memo.js';
+import { costNote, withNotedCosts } from './pair-cost-memo.js';
 import { distinctKeysOf, keepFirstPerKey, type DistinctKeyOf } from './distinct.js';
 import type { KnownPairCosts, SearchContext } from '../ranking/search-context.js';
 import { docsMatchingAll, termRemovalSteps } from '../ranking/words.js';
@@ -273,18 +273,6 @@ class ShardSearchContext implements SearchContext {
     const pairNotes = notes[key];
     if (pairNotes === undefined) notes[key] = [costNote(docId, cost)];
     else pairNotes.push(costNote(docId, cost));
-  }
-
-  termPairDocsSharingFieldRank(left: number, right: number): RoaringBitmap32 | null {
-    const memo = this.pairMemos.get(left * 1024 + right);
-    if (memo === undefined || !this.allFieldRanksListed()) return null;
-    if (memo.sharingFieldRank === undefined) {
-      const leftByRank = this.termDocsByRank(left);
-      const rightByRank = this.termDocsByRank(right);
-      memo.sharingFieldRank = leftByRank === null || rightByRank === null ? null : docsSharingFieldRank(leftByRank, rightByRank);
-      remeasureSharedPairMemo(this.shard, this.derivations[left]!, this.derivations[right]!, memo);
-    }
-    return memo.sharingFieldRank;
   }
 
   /**

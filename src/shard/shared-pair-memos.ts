@@ -51,7 +51,6 @@ function pairMemoBytes(memo: PairLookupMemo): number {
     bytes += lookup.docs.getSerializationSizeInBytes('portable') + lookup.toRead.getSerializationSizeInBytes('portable');
   }
   if (memo.knownCosts !== undefined) bytes += knownCostsBytes(memo.knownCosts);
-  if (memo.sharingFieldRank) bytes += memo.sharingFieldRank.getSerializationSizeInBytes('portable');
   return bytes;
 }
 

@@ -1,16 +1,12 @@
 // What searches learn of a pair's proximity costs past the pair tables (src/shard/pair-cost-memo.ts):
-// the costs proximity read (from KNOWN_COST_MIN on) and the documents where the two terms share a
-// field rank. Later searches of the pair bound proximity's rest classes by them and read fewer
+// the costs proximity read, from KNOWN_COST_MIN on. Later searches of the pair bound proximity's rest classes by them and read fewer
 // documents, with the hits of reading every document; a write drops what was learned.
 import test from 'ava';
-import roaring from 'roaring';
-import { costNote, docsSharingFieldRank, withNotedCosts } from '../../src/shard/pair-cost-memo.js';
+import { costNote, withNotedCosts } from '../../src/shard/pair-cost-memo.js';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import { KNOWN_COST_MIN } from '../../src/ranking/proximity.js';
 import { randomFrom } from './seeded-lcg.js';
-
-const { RoaringBitmap32 } = roaring;
 
 test('noted costs merge into the known ones: ascending, each document once, the same object when nothing is new', (t) => {
   const random = randomFrom(5);
@@ -33,18 +29,6 @@ test('noted costs merge into the known ones: ascending, each document once, the 
     t.deepEqual([...merged.docIds], ids, `round ${round}`);
     t.deepEqual([...merged.costs], ids.map((docId) => expected.get(docId)!), `round ${round}`);
     known = merged;
-  }
-});
-
-test('documents sharing a field rank: both terms in fields of one rank', (t) => {
-  const random = randomFrom(6);
-  for (let round = 0; round < 50; round++) {
-    const byRank = () => Array.from({ length: 1 + Math.floor(random() * 4) }, () => new RoaringBitmap32(Array.from({ length: 200 }, (_, docId) => docId).filter(() => random() < 0.3)));
-    const left = byRank();
-    const right = byRank();
-    const expected = Array.from({ length: 200 }, (_, docId) => docId)
-      .filter((docId) => left.some((docs, rank) => docs.has(docId) && right[rank]?.has(docId) === true));
-    t.deepEqual(docsSharingFieldRank(left, right).toArray(), expected, `round ${round}`);
   }
 });
 
