@@ -11,9 +11,17 @@ type RoaringBitmap32 = roaring.RoaringBitmap32;
 
 /**
  * The thread's arrays, grown as needed and reused call after call (calls of a thread do not overlap,
- * and none outlives the call): a pair's bound per document of the rest, the sum of the bounds, ids.
+ * and none outlives the call): a pair's bound by document id, the sum of the bounds per document of
+ * the rest, ids. By document id so that marking a bitmap's documents is one store each (finding each
+ * one's place among the rest's ids was most of the time with rests of thousands). An entry is
+ * stamp * 16 + bound, the stamp the pair's (pairStamp): an entry of another stamp is a document no
+ * lookup marked for this pair, bound by 3, so nothing is cleared between pairs (2 bytes per document
+ * of the shard).
  */
-let sparePairBounds = new Uint8Array(1024);
+let boundsByDoc = new Uint16Array(1024);
+/** The stamp of the pair being bound (1 to MAX_STAMP; the entries are cleared when it wraps). */
+let pairStamp = 0;
+const MAX_STAMP = 4095;
 let spareSums = new Uint8Array(1024);
 let spareIds = new Uint32Array(1024);
 
@@ -36,66 +44,74 @@ export function restClasses(ctx: SearchContext, terms: ActiveTerms, rest: Roarin
   const pairs = terms.length - 1;
   const restIds = rest.toUint32Array();
   const count = restIds.length;
-  if (sparePairBounds.length < count) {
-    const length = Math.max(count, sparePairBounds.length * 2);
-    sparePairBounds = new Uint8Array(length);
+  if (spareSums.length < count) {
+    const length = Math.max(count, spareSums.length * 2);
     spareSums = new Uint8Array(length);
     spareIds = new Uint32Array(length);
   }
-  const bounds = sparePairBounds;
+  const idSpan = count === 0 ? 0 : restIds[count - 1]! + 1;
+  if (boundsByDoc.length < idSpan) boundsByDoc = new Uint16Array(Math.max(idSpan, boundsByDoc.length * 2));
+  const bounds = boundsByDoc;
   const sums = spareSums;
   sums.fill(0, 0, count);
   for (let k = 1; k < terms.length; k++) {
     const left = terms[k - 1]!;
     const right = terms[k]!;
-    bounds.fill(3, 0, count);
+    if (++pairStamp > MAX_STAMP) {
+      bounds.fill(0);
+      pairStamp = 1;
+    }
+    const stamp = pairStamp * 16;
     // One pair: the rest has it at 3 or more (no lookup would tell more).
     if (pairs > 1) {
       const adjacent = ctx.termPairDocsSettled?.(left, right, 1, rest) ?? null;
       const close = adjacent === null ? null : ctx.termPairDocsSettled!(left, right, 2, rest);
       if (adjacent === null || close === null) return [{ docIds: restIds, atLeast: pairs + 2 }];
       // The lowest bound wins: 2, then 1 over it.
-      mark(restIds, close.within, 2, bounds);
-      mark(restIds, close.unsettled, 2, bounds);
-      mark(restIds, adjacent.within, 1, bounds);
-      mark(restIds, adjacent.unsettled, 1, bounds);
+      mark(close.within, stamp + 2, bounds);
+      mark(close.unsettled, stamp + 2, bounds);
+      mark(adjacent.within, stamp + 1, bounds);
+      mark(adjacent.unsettled, stamp + 1, bounds);
     }
     // Exact costs over any bound.
     const far = docsNeverInOneField(ctx, left, right, rest);
-    if (far !== null) mark(restIds, far, FAR_PAIR_COST, bounds);
+    if (far !== null) mark(far, stamp + FAR_PAIR_COST, bounds);
     const known = ctx.termPairKnownCosts?.(left, right) ?? null;
-    if (known !== null) markKnown(restIds, known, bounds);
-    for (let i = 0; i < count; i++) sums[i] += bounds[i]!;
+    if (known !== null) markKnown(restIds, known, stamp, bounds);
+    addInto(sums, bounds, restIds, stamp);
   }
   return classesBySum(restIds, sums, pairs + 2);
 }
 
-/** into[i] = value for each restIds[i] in `docs` (a subset of restIds; both ascending). */
-function mark(restIds: Uint32Array, docs: RoaringBitmap32, value: number, into: Uint8Array): void {
-  if (docs.isEmpty) return;
-  const ids = docs.toUint32Array(spareIds);
-  let at = 0;
-  for (let i = 0; i < ids.length; i++) {
-    at = firstAtLeast(restIds, at, ids[i]!);
-    if (at < restIds.length && restIds[at] === ids[i]) into[at] = value;
-  }
+/** bounds[docId] = value for each id. */
+function setAll(bounds: Uint16Array, docIds: Uint32Array, value: number): void {
+  for (let i = 0; i < docIds.length; i++) bounds[docIds[i]!] = value;
 }
 
-/** into[i] = the known cost of restIds[i], for those known (both ascending; the smaller list walks the larger). */
-function markKnown(restIds: Uint32Array, known: KnownPairCosts, into: Uint8Array): void {
+/** bounds[docId] = entry for each document of `docs` (documents of the rest). */
+function mark(docs: RoaringBitmap32, entry: number, bounds: Uint16Array): void {
+  if (docs.isEmpty) return;
+  setAll(bounds, docs.toUint32Array(spareIds), entry);
+}
+
+/**
+ * bounds[docId] = the known cost of each document of the rest known. Known documents outside the rest
+ * may be set too (their entries are never read before being set again); a known list far longer than
+ * the rest is walked by the rest's ids instead (galloping).
+ */
+function markKnown(restIds: Uint32Array, known: KnownPairCosts, stamp: number, bounds: Uint16Array): void {
   const { docIds, costs } = known;
-  if (docIds.length <= restIds.length) {
-    let at = 0;
+  if (docIds.length <= 4 * restIds.length) {
     for (let k = 0; k < docIds.length; k++) {
-      at = firstAtLeast(restIds, at, docIds[k]!);
-      if (at < restIds.length && restIds[at] === docIds[k]) into[at] = costs[k]!;
+      const docId = docIds[k]!;
+      if (docId < bounds.length) bounds[docId] = stamp + costs[k]!;
     }
     return;
   }
   let at = 0;
   for (let i = 0; i < restIds.length; i++) {
     at = firstAtLeast(docIds, at, restIds[i]!);
-    if (at < docIds.length && docIds[at] === restIds[i]) into[i] = costs[at]!;
+    if (at < docIds.length && docIds[at] === restIds[i]) bounds[restIds[i]!] = stamp + costs[at]!;
   }
 }
 
@@ -123,23 +139,52 @@ function firstAtLeast(ids: Uint32Array, from: number, id: number): number {
   return high;
 }
 
-/** The ids by their sum (at least `floor`), in classes of ascending bounds, each in ascending id order (stable). */
+/** sums[i] += the pair's bound of restIds[i]: its entry's with the pair's stamp, else 3. */
+function addInto(sums: Uint8Array, bounds: Uint16Array, restIds: Uint32Array, stamp: number): void {
+  for (let i = 0; i < restIds.length; i++) {
+    const entry = bounds[restIds[i]!]!;
+    sums[i] += entry - stamp < 16 && entry >= stamp ? entry - stamp : 3;
+  }
+}
+
+/**
+ * The ids by their sum (at least `floor`), in classes of ascending bounds, each in ascending id order
+ * (stable). Each loop in a function of its own: in one function they ran 2-3 times slower.
+ */
 function classesBySum(restIds: Uint32Array, sums: Uint8Array, floor: number): BoundedClass[] {
   const count = restIds.length;
-  let highest = floor;
-  for (let i = 0; i < count; i++) if (sums[i]! > highest) highest = sums[i]!;
+  const highest = highestSum(sums, count, floor);
+  // starts[sum]: where the class of `sum` begins in `sorted` (counted at sum + 1, then summed up).
   const starts = new Int32Array(highest + 2);
-  for (let i = 0; i < count; i++) starts[Math.max(floor, sums[i]!) + 1]!++;
+  countBySum(sums, count, floor, starts);
   for (let sum = 1; sum < starts.length; sum++) starts[sum]! += starts[sum - 1]!;
+  const sorted = new Uint32Array(count);
+  placeBySum(restIds, sums, floor, starts.slice(), sorted);
   const classes: BoundedClass[] = [];
   for (let sum = floor; sum <= highest; sum++) {
-    if (starts[sum + 1]! > starts[sum]!) classes.push({ docIds: new Uint32Array(0), atLeast: sum });
+    if (starts[sum + 1]! > starts[sum]!) classes.push({ docIds: sorted.subarray(starts[sum]!, starts[sum + 1]!), atLeast: sum });
   }
-  const sorted = new Uint32Array(count);
-  const next = starts.slice();
-  for (let i = 0; i < count; i++) sorted[next[Math.max(floor, sums[i]!)]!++] = restIds[i]!;
-  for (const boundedClass of classes) boundedClass.docIds = sorted.subarray(starts[boundedClass.atLeast]!, starts[boundedClass.atLeast + 1]!);
   return classes;
+}
+
+function highestSum(sums: Uint8Array, count: number, floor: number): number {
+  let highest = floor;
+  for (let i = 0; i < count; i++) if (sums[i]! > highest) highest = sums[i]!;
+  return highest;
+}
+
+function countBySum(sums: Uint8Array, count: number, floor: number, into: Int32Array): void {
+  for (let i = 0; i < count; i++) {
+    const sum = sums[i]!;
+    into[(sum > floor ? sum : floor) + 1]!++;
+  }
+}
+
+function placeBySum(restIds: Uint32Array, sums: Uint8Array, floor: number, next: Int32Array, sorted: Uint32Array): void {
+  for (let i = 0; i < restIds.length; i++) {
+    const sum = sums[i]!;
+    sorted[next[sum > floor ? sum : floor]!++] = restIds[i]!;
+  }
 }
 
 /**

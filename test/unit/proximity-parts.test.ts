@@ -195,3 +195,21 @@ test('proximity rest classes: known costs bound documents by their exact cost', 
   }
   t.true(exact > 1000, `${exact} documents bound exactly through known costs`);
 });
+
+// The bounds by document carry a stamp per pair (nothing cleared between pairs) that wraps after
+// thousands of pairs: the classes stay the same call after call across the wrap.
+test('proximity rest classes: the same classes call after call (past the pair stamps wrapping)', (t) => {
+  const random = randomFrom(80);
+  const { termCount, costs } = randomPairCosts(random, 4);
+  const pairs = termCount - 1;
+  const scoreOf = (docId: number) => costs[docId]!.reduce((sum, cost) => sum + cost, 0);
+  const rest = new RoaringBitmap32(Array.from({ length: DOCS }, (_, docId) => docId).filter((docId) => scoreOf(docId) >= pairs + 2));
+  const terms = Array.from({ length: termCount }, (_, term) => term);
+  const ctx = contextOf(costs, termCount, []);
+  const first = restClasses(ctx, terms, rest).map(({ docIds, atLeast }) => ({ docIds: [...docIds], atLeast }));
+  t.true(first.length > 1);
+  for (let call = 0; call < 2000; call++) {
+    const classes = restClasses(ctx, terms, rest).map(({ docIds, atLeast }) => ({ docIds: [...docIds], atLeast }));
+    if (call % 97 === 0 || call > 1990) t.deepEqual(classes, first, `call ${call}`);
+  }
+});
