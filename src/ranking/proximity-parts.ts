@@ -3,9 +3,9 @@
 // postings, so when two common words share most of a shard only the rest is ever read, and only when
 // those buckets hold too few hits (score-chain.ts).
 import type roaring from 'roaring';
-import { NO_DOCUMENTS, partsBySum, type BoundedClass, type OrderedPart } from './score-layers.js';
+import { NO_DOCUMENTS, partsBySum, type OrderedPart } from './score-layers.js';
 import { scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
-import { FAR_PAIR_COST } from './proximity.js';
+import { restClasses } from './proximity-rest-classes.js';
 
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
@@ -77,91 +77,6 @@ function partsAfterAdjacent(ctx: SearchContext, terms: ActiveTerms, remaining: R
  */
 function restPart(ctx: SearchContext, terms: ActiveTerms, rest: RoaringBitmap32): OrderedPart {
   return terms.length >= 3 || ctx.allFieldRanksListed?.() === true ? { docs: rest, score: null, lowerBounds: () => restClasses(ctx, terms, rest) } : { docs: rest, score: null };
-}
-
-/** restClasses of one pair: the pair lookups would only tell "at least 3" again; far when in no common field. */
-function onePairRestClasses(ctx: SearchContext, terms: ActiveTerms, rest: RoaringBitmap32): BoundedClass[] {
-  const far = docsNeverInOneField(ctx, terms[0]!, terms[1]!, rest);
-  if (far === null || far.isEmpty) return [{ docs: rest, atLeast: 3 }];
-  if (far.size === rest.size) return [{ docs: rest, atLeast: FAR_PAIR_COST }];
-  return [{ docs: scratchOf(ctx).andNot(rest, far), atLeast: 3 }, { docs: far, atLeast: FAR_PAIR_COST }];
-}
-
-/**
- * `rest` (documents scoring at least pairs + 2) by a lower bound of the score: each pair's cost is at
- * least 1, at least 2 when the pair lookups tell it is not 1, at least 3 when they tell it is not 2,
- * and exactly FAR_PAIR_COST when the two terms share no field rank (never in one field); settled from
- * the pair tables, the rank postings and this search's earlier lookups, reading no document
- * (documents with a rare word of a pair count as 1 for it). Three terms whose best documents have one
- * pair adjacent and one at 4 no longer read the documents where both pairs are far (most of them), nor
- * those where a pair's words stand in different fields (title and overview).
- */
-export function restClasses(ctx: SearchContext, terms: ActiveTerms, rest: RoaringBitmap32): BoundedClass[] {
-  const pairs = terms.length - 1;
-  if (pairs === 1) return onePairRestClasses(ctx, terms, rest);
-  const bitmaps = scratchOf(ctx);
-  // byCost[bound - 1] per pair: at least 1, at least 2, at least 3, (none), exactly FAR_PAIR_COST.
-  const costs: RoaringBitmap32[][] = [];
-  let maxCost = 3;
-  for (let k = 1; k < terms.length; k++) {
-    const adjacent = ctx.termPairDocsSettled?.(terms[k - 1]!, terms[k]!, 1, rest) ?? null;
-    const close = adjacent === null ? null : ctx.termPairDocsSettled!(terms[k - 1]!, terms[k]!, 2, rest);
-    if (adjacent === null || close === null) return [{ docs: rest, atLeast: pairs + 2 }];
-    const maybeOne = bitmaps.or(adjacent.within, adjacent.unsettled);
-    const maybeTwo = bitmaps.or(close.within, close.unsettled);
-    maybeTwo.andNotInPlace(maybeOne);
-    const atLeastThree = bitmaps.andNot(rest, maybeOne);
-    atLeastThree.andNotInPlace(maybeTwo);
-    const far = atLeastThree.isEmpty ? null : docsNeverInOneField(ctx, terms[k - 1]!, terms[k]!, atLeastThree);
-    if (far === null || far.isEmpty) {
-      costs.push([maybeOne, maybeTwo, atLeastThree]);
-      continue;
-    }
-    atLeastThree.andNotInPlace(far);
-    maxCost = FAR_PAIR_COST;
-    farFiller ??= Array.from({ length: FAR_PAIR_COST - 4 }, () => NO_DOCUMENTS);
-    costs.push([maybeOne, maybeTwo, atLeastThree, ...farFiller, far]);
-  }
-  // Every document has a class per pair, so the sums cover the rest (a part of unknown sum, were the
-  // lookups to disagree, would only be bound by pairs + 2: sorted in its place).
-  return partsBySum(rest, costs, (maxCost - 1) * pairs, bitmaps)
-    .map((part) => ({ docs: part.docs, atLeast: Math.max(pairs + 2, part.score === null ? 0 : part.score + pairs) }))
-    .sort((a, b) => a.atLeast - b.atLeast);
-}
-
-/**
- * The empty costs 4 to FAR_PAIR_COST - 1 between "at least 3" and "far" (partsBySum sums the indexes);
- * made on first use (proximity.ts, which defines the cost, imports this module).
- */
-let farFiller: readonly RoaringBitmap32[] | null = null;
-
-/**
- * The documents of `docs` where the two terms share no field rank, so never stand in one field: the
- * pair costs FAR_PAIR_COST there. Null when the rank postings cannot tell (no postings, or fields of
- * ranks past them).
- */
-function docsNeverInOneField(ctx: SearchContext, left: number, right: number, docs: RoaringBitmap32): RoaringBitmap32 | null {
-  if (ctx.allFieldRanksListed?.() !== true) return null;
-  const leftByRank = ctx.termDocsByRank?.(left) ?? null;
-  const rightByRank = ctx.termDocsByRank?.(right) ?? null;
-  if (leftByRank === null || rightByRank === null) return null;
-  const bitmaps = scratchOf(ctx);
-  let never: RoaringBitmap32 | null = null;
-  const ranks = Math.min(leftByRank.length, rightByRank.length);
-  for (let rank = 0; rank < ranks; rank++) {
-    const leftDocs = leftByRank[rank]!;
-    const rightDocs = rightByRank[rank]!;
-    if (leftDocs.isEmpty || rightDocs.isEmpty) continue;
-    // Documents with both terms in a field of this rank may have them in one field: not far for sure.
-    const sharing = never ?? docs;
-    if (!sharing.intersects(leftDocs) || !sharing.intersects(rightDocs)) continue;
-    const both = bitmaps.and(sharing, leftDocs);
-    both.andInPlace(rightDocs);
-    if (both.isEmpty) continue;
-    if (never === null) never = bitmaps.andNot(docs, both);
-    else never.andNotInPlace(both);
-  }
-  return never ?? docs;
 }
 
 /** The documents of `universe` where every consecutive pair costs at most `cost`, narrowed pair by pair (each lookup reads less). */

@@ -9,6 +9,11 @@ import type { ActiveTerms, SearchContext } from './search-context.js';
 
 export const MAX_PAIR_DISTANCE = 7;
 export const FAR_PAIR_COST = 8;
+/**
+ * Pair costs from this one on found by reading are noted for later searches (SearchContext.notePairCost):
+ * the pair lookups tell costs 1 and 2 apart, and only "at least 3" beyond (proximity-rest-classes.ts).
+ */
+export const KNOWN_COST_MIN = 4;
 /** Bounds the pair comparison in pathological documents (a word repeated thousands of times). */
 const MAX_OCCURRENCES_COMPARED = 256;
 /**
@@ -29,8 +34,11 @@ export function proximityScore(ctx: SearchContext, profile: DocMatchProfile, ter
   for (let k = 1; k < terms.length; k++) {
     const left = terms[k - 1]!;
     const right = terms[k]!;
-    total += pairCost(profile.occurrences[left]!, profile.counts[left]!, positionCount(ctx.terms[left]!),
+    const cost = pairCost(profile.occurrences[left]!, profile.counts[left]!, positionCount(ctx.terms[left]!),
       profile.occurrences[right]!, profile.counts[right]!);
+    // What the pair tables cannot tell (they stop at 2): the rest classes of later searches leave it unread.
+    if (cost >= KNOWN_COST_MIN && ctx.notePairCost !== undefined) ctx.notePairCost(left, right, profile.docId, cost);
+    total += cost;
     const pairsLeft = terms.length - 1 - k;
     if (total + pairsLeft > stopAbove) return total + pairsLeft;
   }

@@ -226,7 +226,7 @@ function scoreBoundedClasses(ctx: SearchContext, rules: readonly RankingRule[], 
     for (const boundedClass of classes) {
       // Past the deadline the rest is read as timed out (nothing read), as scoreEveryDocument does.
       if (!run.timedOut && boundedClass.atLeast > run.leadBound()) break;
-      const docIds = boundedClass.docs.toUint32Array();
+      const docIds = boundedClass.docIds;
       run.read(docIds);
       read.push(docIds);
     }

@@ -22,7 +22,8 @@ export interface OrderedPart {
 
 /** Documents each scoring at least `atLeast` with the rule (see OrderedPart.lowerBounds). */
 export interface BoundedClass {
-  docs: RoaringBitmap32;
+  /** Ascending. */
+  docIds: Uint32Array;
   atLeast: number;
 }
 

@@ -42,6 +42,17 @@ export interface SearchContext {
    * above `cost`). Null when the shard cannot tell.
    */
   termPairDocsSettled?(left: number, right: number, cost: 1 | 2, universe: roaring.RoaringBitmap32): { within: roaring.RoaringBitmap32; unsettled: roaring.RoaringBitmap32 } | null;
+  /**
+   * Optional: the proximity costs of the pair (left, right) from KNOWN_COST_MIN on (proximity.ts) that
+   * earlier searches read in documents (notePairCost; the pair tables stop at 2), ids ascending.
+   * Read-only; null when none is known.
+   */
+  termPairKnownCosts?(left: number, right: number): KnownPairCosts | null;
+  /**
+   * Optional: proximity read the document and found the pair's cost (both terms one word each), from
+   * KNOWN_COST_MIN on; the shard may keep it for later searches of the pair, as long as the documents stand.
+   */
+  notePairCost?(left: number, right: number, docId: number, cost: number): void;
   /** Optional: the documents holding the term exactly (its own word, no typo, no prefix extension); null for phrases. */
   termExactDocs?(term: number): roaring.RoaringBitmap32 | null;
   /** Optional: the same at one position within a field; null when the position is past the postings' limit. */
@@ -70,6 +81,12 @@ export interface SearchContext {
   profilesOf?(docIds: Uint32Array): (index: number) => DocMatchProfile;
   /** Number of indexed words in one field (by ordinal) of the document. */
   fieldWordCount(docId: number, field: number): number;
+}
+
+/** Documents (ascending ids) and the cost of a pair in each (SearchContext.termPairKnownCosts). */
+export interface KnownPairCosts {
+  docIds: Uint32Array;
+  costs: Uint8Array;
 }
 
 /** The query terms still in play (indices into SearchContext.terms, ascending); the words rule narrows it. */

@@ -16,6 +16,7 @@ import { EXACT_ATTRIBUTE_MARK } from './derivations.js';
 import { idSpanOf, unionOfMany } from './bitmap-union.js';
 import type { Vocabulary } from './vocabulary.js';
 import { OWNED_BITMAPS, type BitmapSource } from '../ranking/scratch-bitmaps.js';
+import type { KnownPairCosts } from '../ranking/search-context.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -56,6 +57,8 @@ export interface PairLookupMemo {
   frequentRight?: readonly number[];
   /** [cost]: what the lookups of that cost found so far. */
   byCost: (PairLookup | undefined)[];
+  /** What searches learned of the pair's costs past the tables (pair-cost-memo.ts). */
+  knownCosts?: KnownPairCosts;
 }
 
 interface PairLookup {

@@ -13,8 +13,9 @@ import { reusableRulesFor } from '../ranking/rules-from-settings.js';
 import type { RankingRule } from '../ranking/ranking-rule.js';
 import { SortRule, type SortOrder } from '../ranking/sort.js';
 import { NO_DOCUMENTS } from '../ranking/score-layers.js';
+import { costNote, withNotedCosts } from './pair-cost-memo.js';
 import { distinctKeysOf, keepFirstPerKey, type DistinctKeyOf } from './distinct.js';
-import type { SearchContext } from '../ranking/search-context.js';
+import type { KnownPairCosts, SearchContext } from '../ranking/search-context.js';
 import { docsMatchingAll, termRemovalSteps } from '../ranking/words.js';
 import { buildProfile, buildProfileAt, documentHasPhrase, documentOffsets, fieldWordCount, lookupArrays, touchEntries, TOUCH_AHEAD, WordLookup, type PhraseOfTerm } from './match-profile-builder.js';
 import type { ShardIndex } from './shard-index.js';
@@ -174,6 +175,11 @@ class ShardSearchContext implements SearchContext {
   private readonly wordSets: Uint8Array[] = [];
   /** Per pair of terms, what its pair lookups gather whatever the universe (see PairLookupMemo). */
   private readonly pairMemos = new Map<number, PairLookupMemo>();
+  /**
+   * [left * terms + right]: the costs (costNote) of the documents read in this search with the pair's
+   * proximity cost from KNOWN_COST_MIN on, added to the pair's shared memo at the end (notePairCost).
+   */
+  private pairCostNotes: (number[] | undefined)[] | null = null;
   /** postingsStale() answered false once in this search. */
   private postingsFresh = false;
   /** The thread's scratch bitmaps while this search holds them (taken on first use, given back by release()). */
@@ -256,6 +262,42 @@ class ShardSearchContext implements SearchContext {
       this.scratchBitmaps));
   }
 
+  termPairKnownCosts(left: number, right: number): KnownPairCosts | null {
+    return this.pairMemos.get(left * 1024 + right)?.knownCosts ?? null;
+  }
+
+  notePairCost(left: number, right: number, docId: number, cost: number): void {
+    const termCount = this.terms.length;
+    const notes = (this.pairCostNotes ??= new Array<number[] | undefined>(termCount * termCount));
+    const key = left * termCount + right;
+    const pairNotes = notes[key];
+    if (pairNotes === undefined) notes[key] = [costNote(docId, cost)];
+    else pairNotes.push(costNote(docId, cost));
+  }
+
+  /**
+   * The pair costs noted in this search, into the pairs' shared memos (of the pairs this search looked
+   * up: those whose rest classes ask for them).
+   */
+  private keepNotedCosts(): void {
+    const notes = this.pairCostNotes;
+    if (notes === null) return;
+    this.pairCostNotes = null;
+    const termCount = this.terms.length;
+    for (let key = 0; key < notes.length; key++) {
+      const pairNotes = notes[key];
+      if (pairNotes === undefined) continue;
+      const left = Math.floor(key / termCount);
+      const right = key - left * termCount;
+      const memo = this.pairMemos.get(left * 1024 + right);
+      if (memo === undefined) continue;
+      const known = withNotedCosts(memo.knownCosts, pairNotes);
+      if (known === memo.knownCosts) continue;
+      memo.knownCosts = known;
+      remeasureSharedPairMemo(this.shard, this.derivations[left]!, this.derivations[right]!, memo);
+    }
+  }
+
   /** A lookup of the pair through its memo; a shared memo that gathered a cost is counted anew (its bitmaps are its size). */
   private pairLookup<T>(left: number, right: number, cost: 1 | 2, lookup: (leftSide: PairSide, rightSide: PairSide, memo: PairLookupMemo) => T): T | null {
     const leftSide = this.pairSide(left);
@@ -313,6 +355,7 @@ class ShardSearchContext implements SearchContext {
 
   /** The end of the search: shared scratch goes back to the thread. */
   release(): void {
+    this.keepNotedCosts();
     if (this.lentBitmaps !== null) giveBackScratchBitmaps(this.lentBitmaps);
     this.lentBitmaps = null;
     this.wordLookup?.release();

@@ -2,11 +2,12 @@
 // the two terms' derivation objects: a pair's gathered runs (and the rare documents read) depend on
 // the words and the documents alone, and a shard drops its derivations at any write, so a memo is
 // only ever found while its documents stand. Bounded by their bitmaps' bytes (measured again when a
-// lookup gathers a cost; the documents read later, a pair's few rare ones, are not). Runs on the
+// lookup gathers a cost or what searches learned of its costs; the documents read later, a pair's few rare ones, are not). Runs on the
 // shard worker thread, one search at a time.
 import { LRUCache } from 'lru-cache';
 import type { TermDerivations } from './derivations.js';
 import type { PairLookupMemo } from './near-pair-postings.js';
+import { knownCostsBytes } from './pair-cost-memo.js';
 import type { ShardIndex } from './shard-index.js';
 
 const PAIR_MEMO_BYTES = 32 * 2 ** 20;
@@ -26,7 +27,7 @@ export function sharedPairMemo(shard: ShardIndex, left: TermDerivations, right: 
   return memo;
 }
 
-/** A memo that gathered a cost is counted anew (its bitmaps are its size), if still held. */
+/** A memo that gathered a cost, or learned costs, is counted anew (its bitmaps are its size), if still held. */
 export function remeasureSharedPairMemo(shard: ShardIndex, left: TermDerivations, right: TermDerivations, memo: PairLookupMemo): void {
   const memos = memosOf(shard);
   const key = pairKey(shard, left, right);
@@ -49,6 +50,7 @@ function pairMemoBytes(memo: PairLookupMemo): number {
     if (lookup === undefined) continue;
     bytes += lookup.docs.getSerializationSizeInBytes('portable') + lookup.toRead.getSerializationSizeInBytes('portable');
   }
+  if (memo.knownCosts !== undefined) bytes += knownCostsBytes(memo.knownCosts);
   return bytes;
 }
 

@@ -3,7 +3,9 @@
 // the rest (each above both). The parts after the first are lazy: no cost-2 lookup until asked for.
 import test from 'ava';
 import roaring from 'roaring';
-import { proximityParts, restClasses } from '../../src/ranking/proximity-parts.js';
+import { proximityParts } from '../../src/ranking/proximity-parts.js';
+import { restClasses } from '../../src/ranking/proximity-rest-classes.js';
+import { KNOWN_COST_MIN } from '../../src/ranking/proximity.js';
 import type { SearchContext } from '../../src/ranking/search-context.js';
 import { randomFrom } from './seeded-lcg.js';
 
@@ -88,7 +90,8 @@ test('proximity rest classes: disjoint, the whole rest, ascending bounds no docu
     const classes = restClasses(contextOf(costs, termCount, []), terms, rest);
     const seen = new RoaringBitmap32();
     let previous = -Infinity;
-    for (const { docs, atLeast } of classes) {
+    for (const { docIds, atLeast } of classes) {
+      const docs = new RoaringBitmap32(docIds);
       t.true(atLeast >= previous, `round ${round}: ascending bounds`);
       previous = atLeast;
       t.true(seen.andCardinality(docs) === 0, `round ${round}: disjoint`);
@@ -128,7 +131,8 @@ test('proximity rest classes: a pair in no common field rank is bound by the far
     const terms = Array.from({ length: termCount }, (_, term) => term);
     const classes = restClasses(ctx, terms, rest);
     const seen = new RoaringBitmap32();
-    for (const { docs, atLeast } of classes) {
+    for (const { docIds, atLeast } of classes) {
+      const docs = new RoaringBitmap32(docIds);
       seen.orInPlace(docs);
       for (const docId of docs) t.true(scoreOf(docId) >= atLeast, `round ${round}: doc ${docId} scores ${scoreOf(docId)} < ${atLeast}`);
       if (atLeast >= pairs + 7) {
@@ -139,4 +143,73 @@ test('proximity rest classes: a pair in no common field rank is bound by the far
     t.true(seen.isEqual(rest), `round ${round}: the classes are the rest`);
   }
   t.true(farBound > 1000);
+});
+
+// Costs from KNOWN_COST_MIN on that earlier searches read (SearchContext.termPairKnownCosts) bound their
+// documents exactly, over what the pair lookups and the rank postings tell. Classes stay disjoint, the
+// whole rest, never above a score.
+test('proximity rest classes: known costs bound documents by their exact cost', (t) => {
+  const random = randomFrom(79);
+  let exact = 0;
+  for (let round = 0; round < 150; round++) {
+    const termCount = 2 + Math.floor(random() * 3);
+    const pairs = termCount - 1;
+    // ranks[docId][term]: the field ranks (0..2) holding the term; a pair in no common rank costs 8.
+    const ranks = Array.from({ length: DOCS }, () => Array.from({ length: termCount }, () => [0, 1, 2].filter(() => random() < 0.5)));
+    const nearness = random();
+    const costs = ranks.map((termRanks) => Array.from({ length: pairs }, (_, pair) => {
+      const shared = termRanks[pair]!.some((rank) => termRanks[pair + 1]!.includes(rank));
+      return !shared ? 8 : random() < nearness ? 1 + Math.floor(random() * 2) : 1 + Math.floor(random() * 8);
+    }));
+    const scoreOf = (docId: number) => costs[docId]!.reduce((sum, cost) => sum + cost, 0);
+    const rest = new RoaringBitmap32(Array.from({ length: DOCS }, (_, docId) => docId).filter((docId) => scoreOf(docId) >= pairs + 2));
+    const knownShare = random();
+    const known = Array.from({ length: pairs }, (_, pair) => {
+      const docIds = Array.from({ length: DOCS }, (_, docId) => docId).filter((docId) => costs[docId]![pair]! >= KNOWN_COST_MIN && random() < knownShare);
+      return { docIds: Uint32Array.from(docIds), costs: Uint8Array.from(docIds.map((docId) => costs[docId]![pair]!)) };
+    });
+    const ctx: SearchContext = {
+      ...contextOf(costs, termCount, []),
+      allFieldRanksListed: () => true,
+      termDocsByRank: (term) => [0, 1, 2].map((rank) => new RoaringBitmap32(ranks.flatMap((termRanks, docId) => (termRanks[term]!.includes(rank) ? [docId] : [])))),
+      termPairKnownCosts: (left) => known[left]!,
+    };
+    const terms = Array.from({ length: termCount }, (_, term) => term);
+    const classes = restClasses(ctx, terms, rest);
+    const seen = new RoaringBitmap32();
+    let previous = -Infinity;
+    for (const { docIds, atLeast } of classes) {
+      t.true(atLeast > previous, `round ${round}: ascending bounds`);
+      previous = atLeast;
+      t.deepEqual([...docIds], [...docIds].sort((a, b) => a - b), `round ${round}: ascending ids`);
+      const docs = new RoaringBitmap32(docIds);
+      t.true(seen.andCardinality(docs) === 0, `round ${round}: disjoint`);
+      seen.orInPlace(docs);
+      for (const docId of docIds) {
+        t.true(scoreOf(docId) >= atLeast, `round ${round}: doc ${docId} scores ${scoreOf(docId)} < ${atLeast}`);
+        // Only a known cost bounds a pair at 4 to 7 exactly (lookups stop at 3, far is 8).
+        if (scoreOf(docId) === atLeast && costs[docId]!.some((cost) => cost >= KNOWN_COST_MIN && cost < 8)) exact++;
+      }
+    }
+    t.true(seen.isEqual(rest), `round ${round}: the classes are the rest`);
+  }
+  t.true(exact > 1000, `${exact} documents bound exactly through known costs`);
+});
+
+// The bounds by document carry a stamp per pair (nothing cleared between pairs) that wraps after
+// thousands of pairs: the classes stay the same call after call across the wrap.
+test('proximity rest classes: the same classes call after call (past the pair stamps wrapping)', (t) => {
+  const random = randomFrom(80);
+  const { termCount, costs } = randomPairCosts(random, 4);
+  const pairs = termCount - 1;
+  const scoreOf = (docId: number) => costs[docId]!.reduce((sum, cost) => sum + cost, 0);
+  const rest = new RoaringBitmap32(Array.from({ length: DOCS }, (_, docId) => docId).filter((docId) => scoreOf(docId) >= pairs + 2));
+  const terms = Array.from({ length: termCount }, (_, term) => term);
+  const ctx = contextOf(costs, termCount, []);
+  const first = restClasses(ctx, terms, rest).map(({ docIds, atLeast }) => ({ docIds: [...docIds], atLeast }));
+  t.true(first.length > 1);
+  for (let call = 0; call < 2000; call++) {
+    const classes = restClasses(ctx, terms, rest).map(({ docIds, atLeast }) => ({ docIds: [...docIds], atLeast }));
+    if (call % 97 === 0 || call > 1990) t.deepEqual(classes, first, `call ${call}`);
+  }
 });

@@ -194,7 +194,7 @@ test('a part of unknown score with lower-bound classes: read class by class, sto
         scoreDocument: (_ctx, profile) => lead.get(profile.docId)!,
         constantScore: () => null,
         orderedParts: () => [...(first.isEmpty ? [] : [{ docs: first, score: 0 }]), { docs: new RoaringBitmap32(others), score: null,
-          lowerBounds: () => [...classes].sort((a, b) => a[0] - b[0]).map(([atLeast, ids]) => ({ docs: new RoaringBitmap32(ids), atLeast })) }],
+          lowerBounds: () => [...classes].sort((a, b) => a[0] - b[0]).map(([atLeast, ids]) => ({ docIds: Uint32Array.from(ids).sort(), atLeast })) }],
       },
       { name: 'second', start: () => {}, nextBucket: () => null, end: () => {}, scoreDocument: (_ctx, profile) => second.get(profile.docId)!, constantScore: () => null },
     ];
