@@ -10,6 +10,7 @@ import { SkeinError, fromBody } from '../errors/index.js';
 import { decodeQueryBatchResult, encodeQueryBatch } from '../protocol/query-codec.js';
 import type { ShardQueryMessage, ShardQueryResultMessage } from '../protocol/messages.js';
 import { ownersOfShard } from '../protocol/placement.js';
+import { PendingTable } from './pending-table.js';
 import { chooseReplica, queryAffinity } from './replica-choice.js';
 
 /** Sends one QueryBatch to one worker and resolves with its QueryBatchResult. */
@@ -66,7 +67,7 @@ export class SearchDispatcher {
   private waitingInPorts = 0;
   /** Per worker: queries of the batches it was sent and has not answered (what, with its queue, makes it busy). */
   private readonly inFlightQueries: number[];
-  private readonly pending = new Map<number, PendingSearch>();
+  private readonly pending = new PendingTable<PendingSearch>();
   private nextRequestId = 1;
   private queued = 0;
   private flushScheduled = false;
@@ -120,8 +121,7 @@ export class SearchDispatcher {
   abortAll(): void {
     for (const queue of this.queues) queue.length = 0;
     this.queued = 0;
-    for (const [requestId, search] of this.pending) {
-      this.pending.delete(requestId);
+    for (const [, search] of this.pending.drain()) {
       search.reject(new SkeinError('internal', 'The server is shutting down.'));
     }
   }
