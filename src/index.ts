@@ -67,11 +67,11 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
       const queryChannel = new MessageChannel();
       const queryPort = new QueryPort(queryChannel.port1);
       queryPorts.push(queryPort);
-      // A crashed worker fails its batches in flight (see SearchDispatcher); the pool must not crash the process.
-      pool.on('error', (error: Error) => {
-        process.emitWarning(`shard worker ${workerIndex} failed: ${error.message}`);
-        queryPort.fail(new Error(`shard worker ${workerIndex} failed: ${error.message}`));
-      });
+      // The pool must not crash the process on a worker's error. A worker gone for any reason (an
+      // error, an exit, the pool's destruction) fails what its query port still waits for, which no
+      // one would answer (SearchDispatcher turns it into `internal` errors).
+      pool.on('error', (error: Error) => process.emitWarning(`shard worker ${workerIndex} failed: ${error.message}`));
+      pool.on('workerDestroy', () => queryPort.fail(new Error(`shard worker ${workerIndex} stopped`)));
       const attach: AttachWorkerPorts = { kind: 'attachWorkerPorts', schedulerPort: schedulerChannel.port2, queryPort: queryChannel.port2 };
       attached.push(pool.run(attach, { transferList: [schedulerChannel.port2, queryChannel.port2] }));
       schedulerPorts.push(schedulerChannel.port1);
