@@ -1,6 +1,7 @@
 // The authorization decision of one request (auth.md §1, §6, §7; errors.md §3), pure: the front's
 // authorizer feeds it the header, the route's action and index, and its key cache.
 import { SkeinError } from '../errors/index.js';
+import { restrictedKeyMayUseWithoutIndex } from './actions.js';
 import { allowsEveryIndex, allowsIndex, mostSpecificPattern } from './index-patterns.js';
 import type { KeyRecord } from './key-record.js';
 import { isExpired } from './key-record.js';
@@ -60,7 +61,20 @@ export function decideAccess(request: AccessRequest, masterKey: string | null, k
   if (!entry || isExpired(entry.record, nowMillis) || !entry.actions.has(request.action)) throw invalidApiKey();
   const patterns = entry.record.indexes;
   if (request.indexUid !== null && !allowsIndex(patterns, request.indexUid)) throw indexNotAuthorized(request.indexUid, patterns);
+  if (request.indexUid === null && !reachesIndexlessRoute(patterns, request.action)) throw invalidApiKey();
   return { indexes: allowsEveryIndex(patterns) ? null : patterns, searchRules: null, allowIndexCreation: entry.actions.has('indexes.create') };
+}
+
+/**
+ * On a route with no index in its path (/keys, /version, /tasks, /stats, GET /indexes, /multi-search...),
+ * a key restricted to some indexes holds the action only when the route filters by the key's indexes
+ * itself, and the key names at least one index (Meilisearch's is_key_authorized with no index). Global
+ * actions need `indexes: ["*"]`: else a key with `*` on one index read every key value, the admin's too,
+ * and created an unrestricted key.
+ */
+function reachesIndexlessRoute(patterns: readonly string[], action: string): boolean {
+  if (allowsEveryIndex(patterns)) return true;
+  return patterns.length > 0 && restrictedKeyMayUseWithoutIndex(action);
 }
 
 /** null when the token is not a (verifiable) tenant token: it is then tried as an API key. */
@@ -71,6 +85,7 @@ function tenantAccess(token: string, indexUid: string | null, keys: KeyLookup, n
   if (!parent || !hasValidSignature(claims, parent.value)) return null;
   checkNotExpired(claims, nowMillis);
   if (isExpired(parent.record, nowMillis) || !parent.actions.has('search')) throw invalidApiKey();
+  if (indexUid === null && !reachesIndexlessRoute(parent.record.indexes, 'search')) throw invalidApiKey();
   if (indexUid !== null) {
     if (mostSpecificPattern(claims.searchRules.keys(), indexUid) === undefined) {
       throw new SkeinError('invalid_api_key',

@@ -24,8 +24,16 @@ const CONCRETE = KEY_ACTIONS.filter((action) => !action.includes('*'));
 /** Read actions `*.get` grants: every `.get` but keys.get, plus search and version (auth.md §5). */
 const READ_ACTIONS = CONCRETE.filter((action) => (action.endsWith('.get') && action !== 'keys.get') || action === 'search' || action === 'version');
 
-/** Actions an index-restricted key may not hold (v1.49+, index_scoped_api_key_with_global_action). */
-const GLOBAL_ONLY_PREFIXES = ['keys.', 'dumps.', 'snapshots.', 'metrics.', 'experimental.', 'network.', 'webhooks.', 'export', 'version'];
+/**
+ * Actions whose routes without an index in their path filter by the key's indexes themselves
+ * (Meilisearch's IndexScope::RouteHandlerChecksIndex): an index-restricted key may use them there.
+ */
+const HANDLER_CHECKS_INDEX = new Set<string>(['search', 'documents.get', 'indexes.create', 'indexes.get', 'indexes.swap',
+  'tasks.get', 'tasks.cancel', 'tasks.delete', 'settings.get', 'stats.*', 'stats.get', 'chatCompletions']);
+
+/** Actions that always name an index, or wildcards spanning several scopes (ControllerChecksIndex, MultipleScope). */
+const INDEX_OR_MULTIPLE_SCOPE = new Set<string>(['*', '*.get', 'documents.*', 'documents.add', 'documents.delete',
+  'indexes.*', 'indexes.update', 'indexes.delete', 'indexes.compact', 'fields.post', 'tasks.*', 'settings.*', 'settings.update']);
 
 export function isKnownAction(action: string): boolean {
   return KNOWN.has(action);
@@ -45,6 +53,20 @@ export function expandActions(held: readonly string[]): Set<string> {
   return out;
 }
 
+/**
+ * Global actions (Meilisearch's IndexScope::DenyIndexScope: keys, dumps, snapshots, version, metrics,
+ * tasks.compact, ...): a key restricted to some indexes may not be created with one
+ * (index_scoped_api_key_with_global_action, v1.49+), and a restricted key never uses one.
+ */
 export function isGlobalOnlyAction(action: string): boolean {
-  return GLOBAL_ONLY_PREFIXES.some((prefix) => action === prefix || (prefix.endsWith('.') && action.startsWith(prefix)));
+  return !HANDLER_CHECKS_INDEX.has(action) && !INDEX_OR_MULTIPLE_SCOPE.has(action);
+}
+
+/**
+ * May a key restricted to some indexes use this concrete action on a route with no index in its path?
+ * Only when the route filters by the key's indexes itself (GET /tasks, GET /indexes, /multi-search...);
+ * never for global actions (/keys, /version, ...), as Meilisearch's is_key_authorized with no index.
+ */
+export function restrictedKeyMayUseWithoutIndex(action: string): boolean {
+  return HANDLER_CHECKS_INDEX.has(action);
 }

@@ -35,11 +35,13 @@ export function parseCreateKeyBody(body: unknown, now: string, nowMillis: number
   if (record.actions === undefined) throw missingField('missing_api_key_actions', 'actions');
   if (record.indexes === undefined) throw missingField('missing_api_key_indexes', 'indexes');
   if (record.expiresAt === undefined) throw missingField('missing_api_key_expires_at', 'expiresAt');
-  if (!record.indexes.includes('*')) {
-    const global = record.actions.filter(isGlobalOnlyAction);
-    if (global.length > 0) {
+  // As Meilisearch, an empty list counts as unrestricted here (such a key then reaches no index at all).
+  if (record.indexes.length > 0 && !record.indexes.includes('*')) {
+    const global = record.actions.find(isGlobalOnlyAction);
+    if (global !== undefined) {
+      const quoted = JSON.stringify(global);
       throw new SkeinError('index_scoped_api_key_with_global_action',
-        `API keys with access restricted to some indexes cannot have global actions. Remove ${global.map((a) => `\`${a}\``).join(', ')} from the actions or give the key access to all indexes with \`*\`.`);
+        `cannot create index-scoped API key with global action \`${quoted}\`\n  - Hint: remove action \`${quoted}\` from the action list, or remove \`indexes\` to make the key global`);
     }
   }
   return {

@@ -21,8 +21,10 @@ export interface TaskFilter {
   startedAt: DateBounds;
   finishedAt: DateBounds;
   /**
-   * Index patterns of the requesting key (null: every index): tasks of other indexes are invisible,
-   * tasks of no index stay visible, as Meilisearch's get_task_ids_from_authorized_indexes.
+   * Index patterns of the requesting key (null: every index). A key not reaching every index sees
+   * neither the tasks of other indexes nor any task not tied to exactly one index (taskCancelation,
+   * taskDeletion, indexSwap, dumps, snapshots...: their details name other indexes), as Meilisearch's
+   * get_task_ids_from_authorized_indexes. `authorizedTask` is the one test.
    */
   authorizedIndexes: readonly string[] | null;
 }
@@ -44,10 +46,20 @@ export function matchesTask(filter: TaskFilter, task: TaskRecord): boolean {
   if (filter.types && !filter.types.has(task.type)) return false;
   if (filter.statuses && !filter.statuses.has(task.status)) return false;
   if (filter.indexUids && (task.indexUid === null || !filter.indexUids.has(task.indexUid))) return false;
-  if (filter.authorizedIndexes && task.indexUid !== null && !allowsIndex(filter.authorizedIndexes, task.indexUid)) return false;
+  if (!authorizedTask(filter.authorizedIndexes, task)) return false;
   return withinBounds(filter.enqueuedAt, task.enqueuedAt)
     && withinBounds(filter.startedAt, task.startedAt)
     && withinBounds(filter.finishedAt, task.finishedAt);
+}
+
+/** The task types tied to exactly one index (Meilisearch's Kind::related_to_one_index). */
+const ONE_INDEX_TYPES: ReadonlySet<TaskType> = new Set<TaskType>(['documentAdditionOrUpdate', 'documentEdition', 'documentDeletion',
+  'settingsUpdate', 'indexCreation', 'indexDeletion', 'indexUpdate', 'indexCompaction']);
+
+/** May a key restricted to `authorizedIndexes` (null: every index) see, cancel or delete this task? */
+export function authorizedTask(authorizedIndexes: readonly string[] | null, task: Pick<TaskRecord, 'type' | 'indexUid'>): boolean {
+  if (authorizedIndexes === null) return true;
+  return ONE_INDEX_TYPES.has(task.type) && task.indexUid !== null && allowsIndex(authorizedIndexes, task.indexUid);
 }
 
 function withinBounds(bounds: DateBounds, timestamp: string | null): boolean {
