@@ -3,7 +3,7 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import uws from '@trufflesuite/uws-js-unofficial';
+import uws from './front/uws.js';
 import { parseHttpAddr, resolveOptions, type SkeinOptions } from './config/options.js';
 import { createAuthorizer, KeyCache } from './front/authorization.js';
 import { createHttpApp } from './front/http-server.js';

@@ -2,7 +2,7 @@
 // callback returns), authorizes, streams the body under the size limit, runs the route and answers
 // inside cork(). Every failure becomes a Meilisearch error body; nothing here may throw into uWS.
 import { STATUS_CODES } from 'node:http';
-import uws from '@trufflesuite/uws-js-unofficial';
+import uws from './uws.js';
 import type { HttpResponse, TemplatedApp } from '@trufflesuite/uws-js-unofficial';
 import { asSkeinError } from '../errors/index.js';
 import type { Authorizer } from './authorization.js';

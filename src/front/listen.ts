@@ -3,7 +3,7 @@
 // the connections over both. uWS says only that listening failed, so a probe bind with node:net
 // names the reason (address in use, not available, permission denied).
 import { createServer } from 'node:net';
-import uws from '@trufflesuite/uws-js-unofficial';
+import uws from './uws.js';
 import type { TemplatedApp, us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 
 /** The native listen takes (host, port, options, callback); the typings of this build only know (port, options, callback). */
