@@ -46,12 +46,15 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
   let scheduler: Worker | null = null;
   let ingest: IngestClient | null = null;
   const stopAll = async () => {
-    if (scheduler) await scheduler.terminate();
-    for (const port of queryPorts) port.close();
-    await Promise.allSettled(pools.map((pool) => pool.destroy()));
-    if (ingest) await ingest.close();
-    await closeStorage(storage);
-    lock.release();
+    try {
+      if (scheduler) await scheduler.terminate();
+      for (const port of queryPorts) port.close();
+      await Promise.allSettled(pools.map((pool) => pool.destroy()));
+      if (ingest) await ingest.close();
+      await closeStorage(storage);
+    } finally {
+      lock.release();
+    }
   };
   try {
     // One single-thread pool per shard worker: that is what pins a shard to one thread.

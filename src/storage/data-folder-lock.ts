@@ -8,7 +8,10 @@
 // clock ticks since boot) and the boot (/proc/sys/kernel/random/boot_id): a live process with the
 // holder's pid but another start time, or any process after a reboot, is not the holder. Where /proc
 // is missing (not Linux) only the pid's liveness is checked, which a reused pid can fool into
-// refusing to start (the message names the file to delete).
+// refusing to start (the message names the file to delete). Pids are per PID namespace: two
+// containers sharing one folder each see the other's pid as absent or as another process, so there
+// the lock tells a crashed holder from a live one only if the pid is visible (a kernel lock would be
+// needed; Node has none).
 //
 // The file appears whole and at once: it is written under a private name and hard-linked to
 // `skein.lock`, which fails if that name exists. A stale file is renamed aside before it is removed,
@@ -53,7 +56,7 @@ export function lockDataFolder(dbPath: string): DataFolderLock {
       }
       removeIfUnchanged(path, seen, `${candidate}.stale`);
     }
-    throw new Error(`could not lock data folder ${dbPath}: ${path} keeps changing`);
+    throw new Error(`could not lock data folder ${dbPath}: ${path} could not be read, created or replaced`);
   } finally {
     unlinkQuietly(candidate);
   }
