@@ -250,6 +250,17 @@ test('header names with every RFC 9110 token character are answered', async (t) 
     } finally {
       connection.destroy();
     }
+    // `_` is not `-`: Content_Type is another header, the request has no Content-Type.
+    const underscore = await RawConnection.open(server.port);
+    try {
+      const answer = await underscore.exchange(
+        'POST /indexes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent_Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+        wholeResponse, 3_000,
+      );
+      t.regex(answer.text, /^HTTP\/1\.1 415 [\s\S]*"code":"missing_content_type"/);
+    } finally {
+      underscore.destroy();
+    }
   });
 });
 
