@@ -3,20 +3,21 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import uws from '@trufflesuite/uws-js-unofficial';
-import type { TemplatedApp, us_listen_socket } from '@trufflesuite/uws-js-unofficial';
+import uws from './front/uws.js';
 import { parseHttpAddr, resolveOptions, type SkeinOptions } from './config/options.js';
 import { createAuthorizer, KeyCache } from './front/authorization.js';
 import { createHttpApp } from './front/http-server.js';
 import { IndexCatalog } from './front/index-catalog.js';
 import { IngestClient } from './front/ingest-client.js';
+import { listenExclusively } from './front/listen.js';
 import { buildRouter } from './front/routes.js';
 import { SchedulerClient } from './front/scheduler-client.js';
 import { StoredDocumentCache } from './front/stored-document-cache.js';
 import { QueryPort } from './front/query-port.js';
 import { SearchDispatcher } from './front/search-dispatcher.js';
 import type { AttachWorkerPorts, SchedulerWorkerData, ShardWorkerData } from './protocol/messages.js';
-import { closeStorage, openStorage } from './storage/environment.js';
+import { lockDataFolder, type DataFolderLock } from './storage/data-folder-lock.js';
+import { closeStorage, openStorage, type Storage } from './storage/environment.js';
 
 export type { SkeinOptions, ResolvedOptions, SkeinEnv } from './config/options.js';
 
@@ -37,17 +38,23 @@ const SHUTDOWN_SNAPSHOT_TIMEOUT_MS = 7_000;
 export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer> {
   const options = resolveOptions(input);
   const { host, port: wantedPort } = parseHttpAddr(options.httpAddr);
-  const storage = openStorage(options.dbPath);
+  // Before anything opens the folder: a second process on it would run a second scheduler.
+  const lock = lockDataFolder(options.dbPath);
+  const storage = openStorageOrUnlock(options.dbPath, lock);
   const pools: Piscina[] = [];
   const queryPorts: QueryPort[] = [];
   let scheduler: Worker | null = null;
   let ingest: IngestClient | null = null;
   const stopAll = async () => {
-    if (scheduler) await scheduler.terminate();
-    for (const port of queryPorts) port.close();
-    await Promise.allSettled(pools.map((pool) => pool.destroy()));
-    if (ingest) await ingest.close();
-    await closeStorage(storage);
+    try {
+      if (scheduler) await scheduler.terminate();
+      for (const port of queryPorts) port.close();
+      await Promise.allSettled(pools.map((pool) => pool.destroy()));
+      if (ingest) await ingest.close();
+      await closeStorage(storage);
+    } finally {
+      lock.release();
+    }
   };
   try {
     // One single-thread pool per shard worker: that is what pins a shard to one thread.
@@ -96,13 +103,13 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     schedulerClient.onKeysChanged = () => keys.invalidate();
     ingest = IngestClient.create(INGEST_WORKER, Math.max(1, Math.min(2, options.workers)));
     const search = new SearchDispatcher(queryPorts.map((port) => port.run), options.maxQueuedSearches);
-    const app = createHttpApp({
+    const front = createHttpApp({
       router: buildRouter(),
       context: { options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys },
       authorize: createAuthorizer(options.masterKey, keys),
       payloadLimit: options.httpPayloadSizeLimit,
     });
-    const listenSocket = await listen(app, host, wantedPort);
+    const listenSocket = await listenExclusively(front.app, host, wantedPort);
     const port = uws.us_socket_local_port(listenSocket);
     let closing: Promise<void> | null = null;
     return {
@@ -111,8 +118,11 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
       close() {
         closing ??= (async () => {
           uws.us_listen_socket_close(listenSocket);
+          front.refuseNewRequests();
           search.abortAll();
           await schedulerClient.prepareShutdown(SHUTDOWN_SNAPSHOT_TIMEOUT_MS);
+          // Kept-alive connections would otherwise still be served, on stopped threads and closed storage.
+          front.closeConnections();
           await stopAll();
         })();
         return closing;
@@ -124,11 +134,11 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
   }
 }
 
-function listen(app: TemplatedApp, host: string, port: number): Promise<us_listen_socket> {
-  return new Promise((resolve, reject) => {
-    app.listen(host, port, (socket) => {
-      if (socket) resolve(socket);
-      else reject(new Error(`could not listen on ${host}:${port}`));
-    });
-  });
+function openStorageOrUnlock(dbPath: string, lock: DataFolderLock): Storage {
+  try {
+    return openStorage(dbPath);
+  } catch (cause) {
+    lock.release();
+    throw cause;
+  }
 }

@@ -1,7 +1,7 @@
 // The minimal uWebSockets.js server every peer (and the fixed-response ceiling) sits behind, so the
 // comparison measures the search engines rather than their HTTP layers. Accepts the flags Skein's CLI
 // takes (--http-addr; --db-path is ignored) plus --dataset <DatasetSpec JSON> and --settings <JSON>.
-import uws from '@trufflesuite/uws-js-unofficial';
+import uws from '../../src/front/uws.js';
 import { parseArgs } from 'node:util';
 import { createDataset, type Dataset, type DatasetSpec } from '../dataset.js';
 import { parseSearchRequest, shapeSearchResponse } from './response-shape.js';

@@ -2,7 +2,7 @@
 // callback returns), authorizes, streams the body under the size limit, runs the route and answers
 // inside cork(). Every failure becomes a Meilisearch error body; nothing here may throw into uWS.
 import { STATUS_CODES } from 'node:http';
-import uws from '@trufflesuite/uws-js-unofficial';
+import uws from './uws.js';
 import type { HttpResponse, TemplatedApp } from '@trufflesuite/uws-js-unofficial';
 import { asSkeinError } from '../errors/index.js';
 import type { Authorizer } from './authorization.js';
@@ -29,11 +29,30 @@ interface ResponseState {
   encoding: ResponseEncoding | null;
 }
 
-export function createHttpApp(edge: HttpEdge): TemplatedApp {
-  const app = uws.App();
+/** The HTTP front's lifetime: serving, then refusing (close() has begun), then closed. */
+export interface HttpFront {
+  app: TemplatedApp;
+  /** From now on every request is answered an empty 503 and its connection closed. */
+  refuseNewRequests(): void;
+  /** Closes the listen socket and every connection still open, kept-alive or waiting for an answer (their onAborted runs). */
+  closeConnections(): void;
+}
+
+/** This uWS build has TemplatedApp.close() (us_socket_context_close: listen sockets and connections), its typings do not. */
+type ClosableApp = TemplatedApp & { close(): void };
+
+export function createHttpApp(edge: HttpEdge): HttpFront {
+  const app = uws.App() as ClosableApp;
+  let refusing = false;
   app.any('/*', (res, req) => {
     const state: ResponseState = { aborted: false, answered: false, encoding: negotiateEncoding(req.getHeader('accept-encoding') || null) };
     res.onAborted(() => { state.aborted = true; });
+    if (refusing) {
+      // close() has begun: the threads and storage behind the routes are going away.
+      state.encoding = null;
+      drainThenReply(res, state, { status: 503, body: '' }, true);
+      return;
+    }
     const method = req.getMethod().toUpperCase();
     const path = req.getUrl();
     const rawQuery = req.getQuery() ?? '';
@@ -78,7 +97,15 @@ export function createHttpApp(edge: HttpEdge): TemplatedApp {
       });
     });
   });
-  return app;
+  return {
+    app,
+    refuseNewRequests() {
+      refusing = true;
+    },
+    closeConnections() {
+      app.close();
+    },
+  };
 }
 
 const EMPTY_BODY = Buffer.alloc(0);
@@ -117,9 +144,9 @@ function drainThenRun(res: HttpResponse, state: ResponseState, handler: () => Fr
   });
 }
 
-function drainThenReply(res: HttpResponse, state: ResponseState, answer: FrontReply): void {
+function drainThenReply(res: HttpResponse, state: ResponseState, answer: FrontReply, closeConnection = false): void {
   res.onData((_chunk, isLast) => {
-    if (isLast) reply(res, state, answer, false);
+    if (isLast) reply(res, state, answer, closeConnection);
   });
 }
 
