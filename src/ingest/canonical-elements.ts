@@ -15,9 +15,12 @@
 //    no key starting with a digit (integer-like keys are enumerated first, so stringify reorders them).
 import { parseExactJson, printsAsWritten, stringifyExactJson } from '../documents/exact-json.js';
 
-/** A document whose JSON.stringify text is already known: the update file writer copies it. */
+/**
+ * A document whose text is already known: the update file writer copies it. `exactNumbers`: some number
+ * in it would not print back as written from its double, so readers must parse it with parseExactJson.
+ */
 export class DocumentText {
-  constructor(readonly json: string) {}
+  constructor(readonly json: string, readonly exactNumbers = false) {}
 }
 
 const QUOTE = 0x22;
@@ -29,14 +32,14 @@ const COLON = 0x3a;
  * canonical, its re-serialization with numbers as written when some number needs it, else null (write
  * JSON.stringify of the parsed document). Null when the text does not have that shape.
  */
-export function canonicalElementTexts(text: string, documents: readonly unknown[]): (string | null)[] | null {
+export function canonicalElementTexts(text: string, documents: readonly unknown[]): (DocumentText | null)[] | null {
   let at = skipWhitespace(text, 0);
   if (text.charCodeAt(at) === 0x7b /* { */ && documents.length === 1) {
     const text0 = documentTextAt(text, at, documents[0]);
     return text0 === undefined ? null : [text0];
   }
   if (text.charCodeAt(at) !== 0x5b /* [ */) return null;
-  const out: (string | null)[] = [];
+  const out: (DocumentText | null)[] = [];
   const backslashes: BackslashCursor = { at: -1 };
   at++;
   for (let k = 0; k < documents.length; k++) {
@@ -57,15 +60,15 @@ export function canonicalElementTexts(text: string, documents: readonly unknown[
  * The update file text of the one JSON value starting at `start` (an NDJSON line's, or a lone object's),
  * null when JSON.stringify of the parsed `document` is that text; undefined when the text ends first.
  */
-export function documentTextAt(text: string, start: number, document: unknown): string | null | undefined {
+export function documentTextAt(text: string, start: number, document: unknown): DocumentText | null | undefined {
   const scan = scanElement(text, start, { at: -1 });
   if (scan === null) return undefined;
   return textOfScan(text, start, scan, document);
 }
 
-function textOfScan(text: string, start: number, scan: ElementScan, document: unknown): string | null {
-  if (scan.canonical && scan.keys === countKeys(document)) return text.slice(start, scan.end);
-  return scan.exact ? stringifyExactJson(parseExactJson(text, start, scan.end)) : null;
+function textOfScan(text: string, start: number, scan: ElementScan, document: unknown): DocumentText | null {
+  if (scan.canonical && scan.keys === countKeys(document)) return new DocumentText(text.slice(start, scan.end), scan.exact);
+  return scan.exact ? new DocumentText(stringifyExactJson(parseExactJson(text, start, scan.end)), true) : null;
 }
 
 interface ElementScan {

@@ -55,7 +55,7 @@ export function csvRecordToDocument(fields: CsvField[], record: string[], line: 
 /** The documents for the update file: a record with a number JavaScript would write otherwise is written with serde's text. */
 export async function* csvDocumentsForUpdateFile(payload: Buffer, delimiter: string | null): AsyncGenerator<Record<string, unknown> | DocumentText> {
   for await (const document of csvDocuments(payload, delimiter)) {
-    yield containsNumberText(document) ? new DocumentText(stringifyExactJson(document)) : document;
+    yield containsNumberText(document) ? new DocumentText(stringifyExactJson(document), true) : document;
   }
 }
 

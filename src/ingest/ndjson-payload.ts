@@ -12,8 +12,7 @@ export function* ndjsonDocuments(text: string): Generator<JsonDocument> {
 /** The documents for the update file: a line's own text when canonical, numbers kept as written (canonical-elements.ts). */
 export function* ndjsonDocumentsForUpdateFile(text: string): Generator<JsonDocument | DocumentText> {
   for (const { document, start } of ndjsonValues(text)) {
-    const own = documentTextAt(text, start, document);
-    yield typeof own === 'string' ? new DocumentText(own) : document;
+    yield documentTextAt(text, start, document) ?? document;
   }
 }
 

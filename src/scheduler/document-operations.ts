@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { composeDocId, shardOf } from '../documents/doc-ids.js';
 import { documentIdOf } from '../documents/document-id.js';
-import { documentJson, parseStoredJson } from '../documents/exact-json.js';
+import { documentJson, parseExactJson, parseStoredJson } from '../documents/exact-json.js';
 import { resolvePrimaryKey } from '../documents/primary-key.js';
 import { SkeinError } from '../errors/index.js';
 import type { IndexRecord } from '../storage/records.js';
@@ -66,8 +66,9 @@ function parseUpdateLine(line: string, out: StagedDocument[]): void {
   if (text === '') return;
   let document: unknown;
   try {
-    // Numbers JavaScript would rewrite keep their literal (JsonNumberText): the id is read from it.
-    document = parseStoredJson(text);
+    // A line the decoder marked (update-file-writer.ts: EXACT_NUMBERS_MARK) holds numbers JavaScript
+    // would rewrite: they keep their literal (JsonNumberText), and the id is read from it.
+    document = line.charCodeAt(0) === 0x20 ? parseExactJson(text) : JSON.parse(text);
   } catch (cause) {
     throw new SkeinError('malformed_payload', `The \`ndjson\` payload provided is malformed. \`${(cause as Error).message}\`.`);
   }

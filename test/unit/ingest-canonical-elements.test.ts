@@ -2,12 +2,13 @@
 // except for numbers JavaScript would rewrite, which keep their literal (stringifyExactJson).
 import test from 'ava';
 import { parseExactJson, stringifyExactJson } from '../../src/documents/exact-json.js';
-import { canonicalElementTexts, isCanonicalNumber } from '../../src/ingest/canonical-elements.js';
+import { canonicalElementTexts, DocumentText, isCanonicalNumber } from '../../src/ingest/canonical-elements.js';
 
 function check(t: import('ava').ExecutionContext, text: string): (string | null)[] | null {
   const documents = JSON.parse(text) as unknown[];
   const exact = parseExactJson(text) as unknown[];
-  const texts = canonicalElementTexts(text, documents);
+  const found = canonicalElementTexts(text, documents);
+  const texts = found === null ? null : found.map((element) => element?.json ?? null);
   if (texts !== null) {
     t.is(texts.length, documents.length);
     texts.forEach((copied, k) => {
@@ -49,8 +50,9 @@ test('numbers JavaScript would rewrite are kept as written: copied, or re-serial
 
 test('elements are split right whatever the spacing between them; one object is one element', (t) => {
   t.deepEqual(check(t, ' [ {"a":"]},{"} ,\n{"b":[{"c":"}"}]} ] '), ['{"a":"]},{"}', '{"b":[{"c":"}"}]}']);
-  t.deepEqual(canonicalElementTexts('{"a":1}', [{ a: 1 }]), ['{"a":1}']);
-  t.deepEqual(canonicalElementTexts(' { "a" : 1.0 } ', [{ a: 1 }]), ['{"a":1.0}']);
+  t.deepEqual(canonicalElementTexts('{"a":1}', [{ a: 1 }]), [new DocumentText('{"a":1}', false)]);
+  t.deepEqual(canonicalElementTexts(' { "a" : 1.0 } ', [{ a: 1 }]), [new DocumentText('{"a":1.0}', true)]);
+  t.deepEqual(canonicalElementTexts('[{"a":1.0},{"a":1.5}]', [{ a: 1 }, { a: 1.5 }]), [new DocumentText('{"a":1.0}', true), new DocumentText('{"a":1.5}', false)]);
   t.deepEqual(check(t, '[]'), []);
   // Escapes found ahead are remembered across elements.
   t.deepEqual(check(t, '[{"a":"x\\"y"},{"b":"no"},{"c":"\\/"},{"d":"\\\\"}]'), ['{"a":"x\\"y"}', '{"b":"no"}', null, '{"d":"\\\\"}']);
