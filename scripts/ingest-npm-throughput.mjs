@@ -2,6 +2,8 @@
 // and summaries) as JSON documents, posted in batches to a Skein server in its own process; prints docs/s
 // from the first POST to the last task's success.
 // Usage: node scripts/ingest-npm-throughput.mjs [distDir=dist] [batchSize=10000] [floats=0|1]
+// On a shared machine the wall clock follows the load; `serverCpuSeconds` (the server process's user +
+// system time from /proc, every thread) and `cpuMicrosPerDoc` do not.
 // floats=1 adds fields whose numbers JavaScript would rewrite (1.0, 2^53+1, 1e300), so every document
 // takes the exact path.
 import { spawn } from 'node:child_process';
@@ -36,6 +38,7 @@ try {
     if (i > 200) throw new Error('server did not start');
     await new Promise((done) => setTimeout(done, 50));
   }
+  const cpuAtStart = serverCpuSeconds(server.pid);
   const started = performance.now();
   let last = 0;
   for (const batch of batches) {
@@ -50,13 +53,22 @@ try {
     await new Promise((done) => setTimeout(done, 20));
   }
   const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = serverCpuSeconds(server.pid) - cpuAtStart;
   const stats = await (await fetch(`${base}/indexes/npm/stats`)).json();
   console.log(JSON.stringify({
     dist: distDir, documents: documents.length, stored: stats.numberOfDocuments, batchSize, floats, megabytes: +(bytes / 1e6).toFixed(1),
     enqueueSeconds: +((enqueued - started) / 1000).toFixed(2), seconds: +seconds.toFixed(2), docsPerSecond: Math.round(documents.length / seconds),
+    serverCpuSeconds: +cpuSeconds.toFixed(2), cpuMicrosPerDoc: +((cpuSeconds * 1e6) / documents.length).toFixed(1),
   }));
 } finally {
   server.kill('SIGTERM');
   await new Promise((done) => server.once('exit', done));
   rmSync(dbPath, { recursive: true, force: true });
+}
+
+/** utime + stime of a process (all its threads), in seconds, from /proc/<pid>/stat. */
+function serverCpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
