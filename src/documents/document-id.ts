@@ -5,7 +5,7 @@
 // integers beyond those bounds (floats to serde) are refused. The literal is the id, never its double:
 // 9007199254740993 and 9007199254740992 are two documents.
 import { SkeinError } from '../errors/index.js';
-import { JsonNumberText } from './exact-json.js';
+import { JsonNumberText, stringifyExactJson } from './exact-json.js';
 
 const DOCUMENT_ID = /^[A-Za-z0-9_-]+$/;
 const MAX_DOCUMENT_ID_BYTES = 511;
@@ -25,7 +25,7 @@ export function valueAtPrimaryKey(document: Record<string, unknown>, primaryKey:
 export function documentIdOf(document: Record<string, unknown>, primaryKey: string): string {
   const value = valueAtPrimaryKey(document, primaryKey);
   if (value === undefined) {
-    throw new SkeinError('missing_document_id', `Document doesn't have a \`${primaryKey}\` attribute: \`${JSON.stringify(document)}\`.`);
+    throw new SkeinError('missing_document_id', `Document doesn't have a \`${primaryKey}\` attribute: \`${stringifyExactJson(document)}\`.`);
   }
   return validDocumentId(value);
 }
