@@ -94,7 +94,9 @@ export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddit
     const externalId = ids[i];
     const existingDocId = stage.docIdOf(externalId);
     const previousText = existingDocId === undefined ? undefined : stage.document(existingDocId);
-    const previous = previousText === undefined ? undefined : (parseStoredJson(previousText) as Document);
+    // A replacement only counts the previous document's fields; an update merges its values, numbers as written.
+    const previous = previousText === undefined ? undefined
+      : ((content.method === 'update' ? parseStoredJson(previousText) : JSON.parse(previousText)) as Document);
     let text = documents[i].text;
     if (content.method === 'update' && previous !== undefined) text = documentJson({ ...previous, ...documents[i].document });
     const docId = existingDocId ?? newDocId(record, externalId);

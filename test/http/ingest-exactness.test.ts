@@ -66,6 +66,9 @@ test('large integer ids work in documents/fetch ids, filters, delete-batch and D
   t.is(fetched.status, 200);
   t.deepEqual(resultTexts(fetched.text), ['{"id":18446744073709551615,"n":"max"}', '{"id":9007199254740993,"n":"odd"}']);
 
+  const listed = await server.client.get(`${index}/documents?ids=9007199254740993,-9223372036854775808`);
+  t.deepEqual(resultTexts(listed.text), ['{"id":9007199254740993,"n":"odd"}', '{"id":-9223372036854775808,"n":"min"}']);
+
   // Filters compare numbers as doubles, as milli's facet number database does: both documents of that double match.
   const filtered = await server.client.post(`${index}/search`, { filter: 'id = 9007199254740993' });
   t.is(filtered.status, 200);
