@@ -5,7 +5,7 @@
 // integers beyond those bounds (floats to serde) are refused. The literal is the id, never its double:
 // 9007199254740993 and 9007199254740992 are two documents.
 import { SkeinError } from '../errors/index.js';
-import { JsonNumberText, stringifyExactJson } from './exact-json.js';
+import { JsonNumberText, serdeFloatText, stringifyExactJson } from './exact-json.js';
 
 const DOCUMENT_ID = /^[A-Za-z0-9_-]+$/;
 const MAX_DOCUMENT_ID_BYTES = 511;
@@ -41,7 +41,8 @@ export function validDocumentId(value: unknown): string {
   } else if (typeof value === 'string' && DOCUMENT_ID.test(value) && Buffer.byteLength(value) <= MAX_DOCUMENT_ID_BYTES) {
     return value;
   }
-  const shown = value instanceof JsonNumberText ? value.text : JSON.stringify(value);
+  // serde_json shows what it read: any number that is not an integer id is an f64 (1e3 -> 1000.0, -0 -> -0.0).
+  const shown = typeof value === 'number' || value instanceof JsonNumberText ? serdeFloatText(Number(String(value))) : JSON.stringify(value);
   throw new SkeinError('invalid_document_id',
     `Document identifier \`${shown}\` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.`);
 }
