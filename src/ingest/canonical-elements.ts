@@ -59,9 +59,11 @@ export function canonicalElementTexts(text: string, documents: readonly unknown[
 /**
  * The update file text of the one JSON value starting at `start` (an NDJSON line's, or a lone object's),
  * null when JSON.stringify of the parsed `document` is that text; undefined when the text ends first.
+ * Values read in order share one `backslashes` cursor (newBackslashCursor), so the text is searched for
+ * backslashes once, not from each value to its end.
  */
-export function documentTextAt(text: string, start: number, document: unknown): DocumentText | null | undefined {
-  const scan = scanElement(text, start, { at: -1 });
+export function documentTextAt(text: string, start: number, document: unknown, backslashes: BackslashCursor = { at: -1 }): DocumentText | null | undefined {
+  const scan = scanElement(text, start, backslashes);
   if (scan === null) return undefined;
   return textOfScan(text, start, scan, document);
 }
@@ -81,8 +83,12 @@ interface ElementScan {
 }
 
 /** Position of the next backslash of the text once looked up (-1: not yet; Infinity: none left), shared by the elements. */
-interface BackslashCursor {
+export interface BackslashCursor {
   at: number;
+}
+
+export function newBackslashCursor(): BackslashCursor {
+  return { at: -1 };
 }
 
 /** Scans one object or array starting at `start`; null when the text ends first. */

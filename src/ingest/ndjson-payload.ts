@@ -1,6 +1,6 @@
 // NDJSON payloads, read like serde's value stream: objects separated by any whitespace, so blank lines,
 // several objects on one line and pretty-printed objects spanning lines are all accepted.
-import { DocumentText, documentTextAt } from './canonical-elements.js';
+import { DocumentText, documentTextAt, newBackslashCursor } from './canonical-elements.js';
 import { SyntaxProblem, lineAndColumn, readValue, skipWhitespace } from './json-syntax-error.js';
 import { isDocumentObject, type JsonDocument } from './json-payload.js';
 import { malformedJsonDocuments, NOT_OBJECTS } from './payload-errors.js';
@@ -11,8 +11,9 @@ export function* ndjsonDocuments(text: string): Generator<JsonDocument> {
 
 /** The documents for the update file: a line's own text when canonical, numbers kept as written (canonical-elements.ts). */
 export function* ndjsonDocumentsForUpdateFile(text: string): Generator<JsonDocument | DocumentText> {
+  const backslashes = newBackslashCursor();
   for (const { document, start } of ndjsonValues(text)) {
-    yield documentTextAt(text, start, document) ?? document;
+    yield documentTextAt(text, start, document, backslashes) ?? document;
   }
 }
 
