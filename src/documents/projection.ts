@@ -1,4 +1,5 @@
 // Keeping only some attributes of a stored document, as attributesToRetrieve and `fields` do.
+import { JsonNumberText } from './exact-json.js';
 import { selectsField } from './flatten.js';
 
 /**
@@ -12,7 +13,7 @@ export function projectDocument(document: Record<string, unknown>, selectors: re
   for (const [key, value] of Object.entries(document)) {
     if (selectors.some((selector) => selectsField(selector, key))) {
       out[key] = value;
-    } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    } else if (value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof JsonNumberText)) {
       const nested = selectors.filter((selector) => selector.startsWith(`${key}.`)).map((selector) => selector.slice(key.length + 1));
       if (nested.length > 0) {
         const child = projectDocument(value as Record<string, unknown>, nested);

@@ -2,6 +2,7 @@
 // then `_formatted` (highlighted / cropped; numbers become strings), `_matchesPosition` (UTF-8 byte
 // offsets) and `_rankingScore`, in Meilisearch's key order.
 import { selectsField } from '../documents/flatten.js';
+import { JsonNumberText } from '../documents/exact-json.js';
 import { projectDocument } from '../documents/projection.js';
 import { formatText, matchPositions, type MatchPosition, type TextFormat } from './highlight.js';
 import type { WordMatcher } from './query-matcher.js';
@@ -105,7 +106,8 @@ function formatObject(object: Record<string, unknown>, parent: string, formatOf:
 }
 
 function formatValue(value: unknown, path: string, formatOf: (path: string) => TextFormat, matcher: WordMatcher): unknown {
-  if (typeof value === 'string' || typeof value === 'number') {
+  // A number kept as written (exact-json.ts) is formatted from its literal.
+  if (typeof value === 'string' || typeof value === 'number' || value instanceof JsonNumberText) {
     const text = String(value);
     const format = formatOf(path);
     if (!format.highlight && !format.crop) return text;
@@ -118,7 +120,7 @@ function formatValue(value: unknown, path: string, formatOf: (path: string) => T
 
 function collectPositions(value: unknown, path: string, indices: number[], matcher: WordMatcher,
   out: Record<string, MatchPosition[]>): void {
-  if (typeof value === 'string' || typeof value === 'number') {
+  if (typeof value === 'string' || typeof value === 'number' || value instanceof JsonNumberText) {
     const text = String(value);
     const found = matchPositions(text, wordsOfText(text, matcher), indices);
     if (found.length > 0) (out[path] ??= []).push(...found);

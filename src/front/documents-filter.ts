@@ -1,13 +1,14 @@
 // Documents by filter: GET .../documents?filter= and POST .../documents/fetch (a placeholder search with
 // the filter and no sort, whose hits come in ascending internal id order — the browse order — and whose
 // candidates are the total), and POST .../documents/delete (a task). Errors use invalid_document_filter.
+import { numbersPrintAsWritten, parseExactJson, stringifyExactJson } from '../documents/exact-json.js';
 import { projectDocument } from '../documents/projection.js';
 import { SkeinError } from '../errors/index.js';
 import { attributePatternsOf } from '../filter/attribute-patterns.js';
 import { documentMatches } from '../filter/document-match.js';
 import { checkFilterAgainstSettings, parseFilterParameter } from '../filter/filter-input.js';
 import { denyUnknownFields, invalidValueType, isPlainObject, missingField } from './deserr-messages.js';
-import { jsonReply } from './http-types.js';
+import { jsonReply, type FrontRequest } from './http-types.js';
 import { validateIndexUid } from './index-uid.js';
 import { mergeShardResults } from './shard-results.js';
 import { hitDocuments } from './stored-hits.js';
@@ -57,7 +58,18 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
 
 function projectText(text: string, fields: string[] | null): string {
   if (fields === null || fields.includes('*')) return text;
-  return JSON.stringify(projectDocument(JSON.parse(text) as Record<string, unknown>, fields));
+  if (numbersPrintAsWritten(text)) return JSON.stringify(projectDocument(JSON.parse(text) as Record<string, unknown>, fields));
+  // Numbers JavaScript would rewrite keep their literal (exact-json.ts).
+  return stringifyExactJson(projectDocument(parseExactJson(text) as Record<string, unknown>, fields));
+}
+
+/**
+ * The JSON body with numbers JavaScript would rewrite kept as written (JsonNumberText), for routes
+ * whose numbers are document ids: 9007199254740993 must not name 9007199254740992.
+ */
+export function exactJsonBody(request: FrontRequest): unknown {
+  const text = request.body.toString('utf8');
+  return numbersPrintAsWritten(text) ? request.json : parseExactJson(text);
 }
 
 /** GET `filter` is JSON first (so the array form works), else the raw expression. */
@@ -108,7 +120,13 @@ export const documentsFilterRoutes: RouteSpec[] = [
     method: 'POST', path: '/indexes/{indexUid}/documents/fetch', action: 'documents.get', body: 'json',
     handle: async (request, context) => {
       const uid = validateIndexUid(request.params.indexUid!);
-      return { status: 200, body: await fetchDocuments(context, uid, parseFetchBody(request.json)) };
+      const fetch = parseFetchBody(request.json);
+      if (fetch.ids !== null) {
+        // Ids as written: 9007199254740993 must not name 9007199254740992 (the other fields as parsed).
+        const exact = exactJsonBody(request);
+        if (exact !== request.json) fetch.ids = ((exact as { ids: unknown[] }).ids).map((id) => (typeof id === 'string' ? id : stringifyExactJson(id)));
+      }
+      return { status: 200, body: await fetchDocuments(context, uid, fetch) };
     },
   },
   {

@@ -1,7 +1,8 @@
 // /indexes/{uid}/documents: additions (decoded in the ingest pool), reads straight from LMDB, and
 // deletions (enqueued).
-import { documentsFilterParameter, fetchDocuments } from './documents-filter.js';
+import { documentsFilterParameter, exactJsonBody, fetchDocuments } from './documents-filter.js';
 import { SkeinError } from '../errors/index.js';
+import { numbersPrintAsWritten, parseExactJson, stringifyExactJson } from '../documents/exact-json.js';
 import { projectDocument } from '../documents/projection.js';
 import type { PayloadContentType } from '../ingest/payload-types.js';
 import {
@@ -57,10 +58,9 @@ export const documentsRoutes: RouteSpec[] = [
     method: 'POST', path: '/indexes/{indexUid}/documents/delete-batch', action: 'documents.delete', body: 'json',
     handle: async (request, context) => {
       const uid = validateIndexUid(request.params.indexUid!);
-      const body = request.json;
-      if (!Array.isArray(body)) throw invalidValueType('bad_request', '.', 'an array', body);
-      // Meilisearch stringifies non-string ids with JSON formatting (1 -> "1").
-      const ids = body.map((id) => (typeof id === 'string' ? id : JSON.stringify(id)));
+      if (!Array.isArray(request.json)) throw invalidValueType('bad_request', '.', 'an array', request.json);
+      // Meilisearch stringifies non-string ids with JSON formatting (1 -> "1"), numbers as written.
+      const ids = (exactJsonBody(request) as unknown[]).map((id) => (typeof id === 'string' ? id : stringifyExactJson(id)));
       return jsonReply(202, await context.scheduler.enqueue({ type: 'documentDeletion', indexUid: uid, ids }));
     },
   },
@@ -153,5 +153,7 @@ function browseDocuments(request: FrontRequest, context: FrontContext): FrontRep
 /** The stored JSON text, re-serialized only when some fields are selected. */
 function projectText(text: string, fields: string[] | null): string {
   if (fields === null || fields.includes('*')) return text;
-  return JSON.stringify(projectDocument(JSON.parse(text) as Record<string, unknown>, fields));
+  if (numbersPrintAsWritten(text)) return JSON.stringify(projectDocument(JSON.parse(text) as Record<string, unknown>, fields));
+  // Numbers JavaScript would rewrite keep their literal (exact-json.ts).
+  return stringifyExactJson(projectDocument(parseExactJson(text) as Record<string, unknown>, fields));
 }

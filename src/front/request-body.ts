@@ -1,5 +1,6 @@
 // Content-Type checks, decompression and JSON parsing of request bodies, with Meilisearch's messages.
 import { SkeinError } from '../errors/index.js';
+import { jsonInvalidUtf8Description } from '../ingest/invalid-utf8.js';
 import { describeJsonSyntaxError } from '../ingest/json-syntax-error.js';
 
 export const DOCUMENT_CONTENT_TYPES = ['application/json', 'application/x-ndjson', 'text/csv'] as const;
@@ -43,10 +44,22 @@ export function documentContentType(contentType: string | null): DocumentContent
 export { decodeContent } from '../ingest/decompression.js';
 export { payloadTooLarge } from '../ingest/payload-errors.js';
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body as text; invalid UTF-8 is malformed_payload (serde_json's words), never U+FFFD. */
+function strictUtf8Text(body: Buffer): string {
+  try {
+    return strictUtf8.decode(body);
+  } catch {
+    // A route body is parsed whole by serde_json, strings checked as they are read: a lone object's rule.
+    throw new SkeinError('malformed_payload', `The json payload provided is malformed. \`${jsonInvalidUtf8Description(body, 'json', false)}\`.`);
+  }
+}
+
 /** Parses a JSON route body: empty -> missing_payload, bad syntax -> malformed_payload. */
 export function parseJsonBody(body: Buffer): unknown {
   if (body.length === 0) throw new SkeinError('missing_payload', 'A json payload is missing.');
-  const text = body.toString('utf8');
+  const text = strictUtf8Text(body);
   try {
     return JSON.parse(text);
   } catch (cause) {

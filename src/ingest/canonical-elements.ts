@@ -1,30 +1,45 @@
-// The update file holds each document as JSON.stringify writes it. Most clients send exactly that
-// (compact JSON from a serializer), and re-serializing every parsed document was the largest cost of
-// decoding a payload: this scanner finds the elements of a JSON array payload that are already in
-// that form, so their text is copied instead. An element is taken only when every token is one
+// The update file holds each document as JSON.stringify writes it, except for numbers JavaScript would
+// rewrite (2^53+1, 1.0, 1e300, -0.0), which keep their literal (src/documents/exact-json.ts). Most clients
+// send exactly that (compact JSON from a serializer), and re-serializing every parsed document was the
+// largest cost of decoding a payload: this scanner finds the elements of a JSON payload that are already
+// in that form, so their text is copied instead. An element is taken only when every token is one
 // JSON.stringify would write identically (anything else: the parsed document is serialized as before):
 //  - no whitespace outside strings;
 //  - string escapes only \" \\ \b \f \n \r \t (never \u or \/, which stringify would rewrite);
 //  - numbers: integers of at most 15 digits (not -0), decimals of at most 15 significant digits
 //    without trailing zeros, no exponent, and at most 5 zeros after "0." (JavaScript writes smaller
-//    numbers with an exponent); a double prints back as these digits exactly;
+//    numbers with an exponent); a double prints back as these digits exactly. Any other finite number
+//    is kept as written too: the element is then still copied, or, when something else in it is not
+//    canonical, re-serialized by stringifyExactJson (numbers as written) instead of JSON.stringify;
 //  - as many keys as the parsed document has (a duplicated key is written once by stringify), and
 //    no key starting with a digit (integer-like keys are enumerated first, so stringify reorders them).
+import { parseExactJson, printsAsWritten, stringifyExactJson } from '../documents/exact-json.js';
 
-/** A document whose JSON.stringify text is already known: the update file writer copies it. */
+/**
+ * A document whose text is already known: the update file writer copies it. `exactNumbers`: some number
+ * in it would not print back as written from its double, so readers must parse it with parseExactJson.
+ */
 export class DocumentText {
-  constructor(readonly json: string) {}
+  constructor(readonly json: string, readonly exactNumbers = false) {}
 }
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 
-/** Text of the JSON array's elements, each null when not canonical; null if the text is not an array. */
-export function canonicalElementTexts(text: string, documents: readonly unknown[]): (string | null)[] | null {
+/**
+ * The update file text of each document of a JSON payload (an array, or one object): its own text when
+ * canonical, its re-serialization with numbers as written when some number needs it, else null (write
+ * JSON.stringify of the parsed document). Null when the text does not have that shape.
+ */
+export function canonicalElementTexts(text: string, documents: readonly unknown[]): (DocumentText | null)[] | null {
   let at = skipWhitespace(text, 0);
+  if (text.charCodeAt(at) === 0x7b /* { */ && documents.length === 1) {
+    const text0 = documentTextAt(text, at, documents[0]);
+    return text0 === undefined ? null : [text0];
+  }
   if (text.charCodeAt(at) !== 0x5b /* [ */) return null;
-  const out: (string | null)[] = [];
+  const out: (DocumentText | null)[] = [];
   const backslashes: BackslashCursor = { at: -1 };
   at++;
   for (let k = 0; k < documents.length; k++) {
@@ -35,28 +50,52 @@ export function canonicalElementTexts(text: string, documents: readonly unknown[
     }
     const scan = scanElement(text, at, backslashes);
     if (scan === null) return null;
-    out.push(scan.canonical && scan.keys === countKeys(documents[k]) ? text.slice(at, scan.end) : null);
+    out.push(textOfScan(text, at, scan, documents[k]));
     at = scan.end;
   }
   return out;
 }
 
+/**
+ * The update file text of the one JSON value starting at `start` (an NDJSON line's, or a lone object's),
+ * null when JSON.stringify of the parsed `document` is that text; undefined when the text ends first.
+ * Values read in order share one `backslashes` cursor (newBackslashCursor), so the text is searched for
+ * backslashes once, not from each value to its end.
+ */
+export function documentTextAt(text: string, start: number, document: unknown, backslashes: BackslashCursor = { at: -1 }): DocumentText | null | undefined {
+  const scan = scanElement(text, start, backslashes);
+  if (scan === null) return undefined;
+  return textOfScan(text, start, scan, document);
+}
+
+function textOfScan(text: string, start: number, scan: ElementScan, document: unknown): DocumentText | null {
+  if (scan.canonical && scan.keys === countKeys(document)) return new DocumentText(text.slice(start, scan.end), scan.exact);
+  return scan.exact ? new DocumentText(stringifyExactJson(parseExactJson(text, start, scan.end)), true) : null;
+}
+
 interface ElementScan {
   end: number;
   canonical: boolean;
+  /** Whether a finite number of the element would not print back as written from its double. */
+  exact: boolean;
   /** Colons outside strings: the keys of every object of the element. */
   keys: number;
 }
 
 /** Position of the next backslash of the text once looked up (-1: not yet; Infinity: none left), shared by the elements. */
-interface BackslashCursor {
+export interface BackslashCursor {
   at: number;
+}
+
+export function newBackslashCursor(): BackslashCursor {
+  return { at: -1 };
 }
 
 /** Scans one object or array starting at `start`; null when the text ends first. */
 function scanElement(text: string, start: number, backslashes: BackslashCursor): ElementScan | null {
   let depth = 0;
   let canonical = true;
+  let exact = false;
   let keys = 0;
   let lastStringStart = start;
   let at = start;
@@ -92,7 +131,7 @@ function scanElement(text: string, start: number, backslashes: BackslashCursor):
     } else if (code === 0x7d /* } */ || code === 0x5d /* ] */) {
       depth--;
       at++;
-      if (depth === 0) return { end: at, canonical, keys };
+      if (depth === 0) return { end: at, canonical, exact, keys };
     } else if (code === COLON) {
       keys++;
       const first = text.charCodeAt(lastStringStart);
@@ -100,7 +139,14 @@ function scanElement(text: string, start: number, backslashes: BackslashCursor):
       at++;
     } else if (code === 0x2d /* - */ || (code >= 0x30 && code <= 0x39)) {
       const end = numberEnd(text, at);
-      if (canonical && !isCanonicalNumberAt(text, at, end)) canonical = false;
+      if (!isCanonicalNumberAt(text, at, end)) {
+        const token = text.slice(at, end);
+        if (!printsAsWritten(token)) {
+          // Kept as written; a number out of the double's range is written null by JSON.stringify, as before.
+          if (Number.isFinite(Number(token))) exact = true;
+          else canonical = false;
+        }
+      }
       at = end;
     } else {
       // , true false null are written as sent; whitespace is not written by stringify.

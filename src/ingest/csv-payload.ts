@@ -1,13 +1,19 @@
 // Streams CSV records out of a decoded payload with csv-parse and turns them into documents.
+import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { parse, CsvError } from 'csv-parse';
 import { SkeinError } from '../errors/index.js';
 import { parseCsvHeader, typeCsvCell, type CsvField } from './csv-typing.js';
+import { containsNumberText, stringifyExactJson } from '../documents/exact-json.js';
+import { DocumentText } from './canonical-elements.js';
+import { csvInvalidUtf8Description } from './invalid-utf8.js';
 import { malformedCsv } from './payload-errors.js';
 
 const CHUNK_BYTES = 64 * 1024;
 
 export async function* csvDocuments(payload: Buffer, delimiter: string | null): AsyncGenerator<Record<string, unknown>> {
+  // csv-parse would decode invalid bytes as U+FFFD; the csv crate refuses them.
+  if (!isUtf8(payload)) throw malformedCsv(csvInvalidUtf8Description(payload, delimiter ?? ','));
   const parser = parse({
     delimiter: delimiter ?? ',',
     bom: true,
@@ -44,6 +50,13 @@ export function csvRecordToDocument(fields: CsvField[], record: string[], line: 
     document[field.name] = typeCsvCell(record[i] ?? '', field.type, line);
   }
   return document;
+}
+
+/** The documents for the update file: a record with a number JavaScript would write otherwise is written with serde's text. */
+export async function* csvDocumentsForUpdateFile(payload: Buffer, delimiter: string | null): AsyncGenerator<Record<string, unknown> | DocumentText> {
+  for await (const document of csvDocuments(payload, delimiter)) {
+    yield containsNumberText(document) ? new DocumentText(stringifyExactJson(document), true) : document;
+  }
 }
 
 /** The Rust csv crate's wording for ragged rows; other reader errors keep csv-parse's text. */

@@ -1,5 +1,6 @@
 // CSV cells are strings; typed headers (`price:number`, `available:boolean`) say how to convert them
 // (reference formats.md §2, Meilisearch's read_csv). Pure functions; the reader is in csv-payload.ts.
+import { JsonNumberText, serdeFloatText } from '../documents/exact-json.js';
 import { malformedCsv } from './payload-errors.js';
 
 export type CsvFieldType = 'string' | 'number' | 'boolean';
@@ -24,7 +25,7 @@ export function parseCsvHeader(header: string): CsvField {
  * Converts one cell. `line` is the 1-based record number after the header, as Meilisearch counts it.
  * Strings are kept raw (not trimmed) and only an empty cell is null; numbers and booleans are trimmed first.
  */
-export function typeCsvCell(value: string, type: CsvFieldType, line: number): string | number | boolean | null {
+export function typeCsvCell(value: string, type: CsvFieldType, line: number): string | number | JsonNumberText | boolean | null {
   if (type === 'string') return value === '' ? null : value;
   const trimmed = value.trim();
   if (trimmed === '') return null;
@@ -46,14 +47,32 @@ const RUST_INTEGER = /^[+-]?\d+$/;
 // Rust's f64::from_str: optional sign, digits with optional dot/exponent, or inf/infinity/nan (any case).
 const RUST_FLOAT = /^[+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|inf|infinity|nan)$/i;
 
-/** i64 first, then f64, like Rust's `parse::<i64>()` / `parse::<f64>()`; undefined when neither accepts it. */
-export function parseRustNumber(text: string): number | null | undefined {
-  if (RUST_INTEGER.test(text)) return Number(text);
+const I64_MIN = -(2n ** 63n);
+const I64_MAX = 2n ** 63n - 1n;
+
+/**
+ * i64 first, then f64, like Rust's `parse::<i64>()` / `parse::<f64>()`; undefined when neither accepts it.
+ * A value JavaScript would print otherwise than serde_json (an i64 beyond 2^53, an integral float
+ * such as 1.0) is the JsonNumberText of serde's text.
+ */
+export function parseRustNumber(text: string): number | JsonNumberText | null | undefined {
+  if (RUST_INTEGER.test(text)) {
+    const number = Number(text);
+    if (Number.isSafeInteger(number)) return number;
+    const exact = BigInt(text);
+    if (exact >= I64_MIN && exact <= I64_MAX) return new JsonNumberText(exact.toString());
+    return floatNumber(number);
+  }
   if (!RUST_FLOAT.test(text)) return undefined;
   const lower = text.toLowerCase().replace(/^\+/, '');
   const value = lower.endsWith('inf') || lower.endsWith('infinity') || lower.endsWith('nan') ? NaN : Number(text);
   // serde_json turns non-finite floats into null.
-  return Number.isFinite(value) ? value : null;
+  return Number.isFinite(value) ? floatNumber(value) : null;
+}
+
+function floatNumber(value: number): number | JsonNumberText {
+  const text = serdeFloatText(value);
+  return text === String(value) ? value : new JsonNumberText(text);
 }
 
 /** Rust's `{:?}` of a String: double quotes, with quotes, backslashes and control characters escaped. */

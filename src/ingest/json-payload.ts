@@ -28,7 +28,7 @@ export function jsonDocumentsForUpdateFile(text: string): (JsonDocument | Docume
   const documents = jsonDocuments(text);
   const texts = canonicalElementTexts(text, documents);
   if (texts === null) return documents;
-  return documents.map((document, k) => (texts[k] === null ? document : new DocumentText(texts[k]!)));
+  return documents.map((document, k) => texts[k] ?? document);
 }
 
 /** JSON.parse with serde-style messages on failure. */

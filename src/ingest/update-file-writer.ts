@@ -1,11 +1,17 @@
 // Writes decoded documents as NDJSON into <update-files>/<uuid>.ndjson and makes the file durable (file and
 // directory fsynced) before the task referencing it is enqueued: a task must never point at a lost file.
+// A line starting with a space (EXACT_NUMBERS_MARK) holds a number that JSON.parse would round or
+// rewrite (exact-json.ts): the scheduler parses only those lines with parseExactJson, the others
+// with JSON.parse alone (a JSON.stringify output or a copy the scanner found exact).
 import { randomUUID } from 'node:crypto';
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DocumentText } from './canonical-elements.js';
 
 const FLUSH_CHARS = 1 << 20;
+
+/** Leads an update file line whose numbers must be read with parseExactJson; JSON ignores it. */
+export const EXACT_NUMBERS_MARK = ' ';
 
 export interface WrittenUpdateFile {
   updateFile: string;
@@ -23,7 +29,9 @@ export async function writeUpdateFile(
   try {
     let pending = '';
     for await (const document of documents) {
-      pending += (document instanceof DocumentText ? document.json : JSON.stringify(document)) + '\n';
+      if (!(document instanceof DocumentText)) pending += JSON.stringify(document) + '\n';
+      else if (document.exactNumbers) pending += EXACT_NUMBERS_MARK + document.json + '\n';
+      else pending += document.json + '\n';
       documentCount++;
       if (pending.length >= FLUSH_CHARS) {
         await file.write(pending);

@@ -1,10 +1,11 @@
 // Tinypool task (dist/src/ingest/worker.js), run off the front thread: decompress, decode and validate a document
 // payload, write it as an NDJSON update file. Never throws: every problem comes back as an ErrorBody.
 import { asSkeinError } from '../errors/index.js';
-import { csvDocuments } from './csv-payload.js';
+import { csvDocumentsForUpdateFile } from './csv-payload.js';
 import { decodeContent } from './decompression.js';
 import { jsonDocumentsForUpdateFile } from './json-payload.js';
-import { ndjsonDocuments } from './ndjson-payload.js';
+import { ndjsonDocumentsForUpdateFile } from './ndjson-payload.js';
+import { jsonInvalidUtf8Description } from './invalid-utf8.js';
 import { malformedJsonDocuments, missingPayload } from './payload-errors.js';
 import type { DecodePayloadInput, DecodePayloadResult, PayloadContentType } from './payload-types.js';
 import { writeUpdateFile } from './update-file-writer.js';
@@ -32,9 +33,9 @@ function documentsOf(
     case 'json':
       return jsonDocumentsForUpdateFile(decodeUtf8(payload, 'json'));
     case 'ndjson':
-      return ndjsonDocuments(decodeUtf8(payload, 'ndjson'));
+      return ndjsonDocumentsForUpdateFile(decodeUtf8(payload, 'ndjson'));
     case 'csv':
-      return csvDocuments(payload, csvDelimiter);
+      return csvDocumentsForUpdateFile(payload, csvDelimiter);
   }
 }
 
@@ -44,6 +45,6 @@ function decodeUtf8(payload: Buffer, type: 'json' | 'ndjson'): string {
   try {
     return strictUtf8.decode(payload);
   } catch {
-    throw malformedJsonDocuments(type, 'invalid unicode code point');
+    throw malformedJsonDocuments(type, jsonInvalidUtf8Description(payload, type));
   }
 }

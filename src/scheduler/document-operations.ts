@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { composeDocId, shardOf } from '../documents/doc-ids.js';
 import { documentIdOf } from '../documents/document-id.js';
+import { documentJson, parseExactJson, parseStoredJson } from '../documents/exact-json.js';
 import { resolvePrimaryKey } from '../documents/primary-key.js';
 import { SkeinError } from '../errors/index.js';
 import type { IndexRecord } from '../storage/records.js';
@@ -65,7 +66,9 @@ function parseUpdateLine(line: string, out: StagedDocument[]): void {
   if (text === '') return;
   let document: unknown;
   try {
-    document = JSON.parse(text);
+    // A line the decoder marked (update-file-writer.ts: EXACT_NUMBERS_MARK) holds numbers JavaScript
+    // would rewrite: they keep their literal (JsonNumberText), and the id is read from it.
+    document = line.charCodeAt(0) === 0x20 ? parseExactJson(text) : JSON.parse(text);
   } catch (cause) {
     throw new SkeinError('malformed_payload', `The \`ndjson\` payload provided is malformed. \`${(cause as Error).message}\`.`);
   }
@@ -91,16 +94,18 @@ export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddit
     const externalId = ids[i];
     const existingDocId = stage.docIdOf(externalId);
     const previousText = existingDocId === undefined ? undefined : stage.document(existingDocId);
-    const previous = previousText === undefined ? undefined : (JSON.parse(previousText) as Document);
+    // A replacement only counts the previous document's fields; an update merges its values, numbers as written.
+    const previous = previousText === undefined ? undefined
+      : ((content.method === 'update' ? parseStoredJson(previousText) : JSON.parse(previousText)) as Document);
     let text = documents[i].text;
-    if (content.method === 'update' && previous !== undefined) text = JSON.stringify({ ...previous, ...documents[i].document });
+    if (content.method === 'update' && previous !== undefined) text = documentJson({ ...previous, ...documents[i].document });
     const docId = existingDocId ?? newDocId(record, externalId);
     if (previous !== undefined) {
       countFields(record, previous, -1);
       record.rawDocumentDbSize -= Buffer.byteLength(previousText!);
     } else record.documentCount++;
     record.rawDocumentDbSize += Buffer.byteLength(text);
-    countFields(record, content.method === 'update' && previous !== undefined ? JSON.parse(text) : documents[i].document, +1);
+    countFields(record, content.method === 'update' && previous !== undefined ? (JSON.parse(text) as Document) : documents[i].document, +1);
     stage.putDocument(externalId, docId, text);
   }
   return documents.length;

@@ -5,6 +5,7 @@ import { asSkeinError } from '../errors/skein-error.js';
 import type { AttachWorkerPorts, ShardCommandMessage, ShardQueryMessage, ShardQueryResultMessage, ShardWorkerData } from '../protocol/messages.js';
 import { decodeQueryBatch, encodeQueryBatchResult } from '../protocol/query-codec.js';
 import { decodeShardCommand, encodeShardAck } from '../protocol/shard-command-codec.js';
+import { numbersPrintAsWritten, parseExactJson, stringifyExactJson } from '../documents/exact-json.js';
 import { projectDocument } from '../documents/projection.js';
 import { buildMatcher, formatHit, needsFormatting, type FormattingOptions } from '../formatting/index.js';
 import { parseQuery } from '../query/parse-query.js';
@@ -154,8 +155,9 @@ function hitShaper(query: ShardQueryMessage): HitShaper {
 
 /**
  * Whether a hit is its stored JSON as is: every attribute, no formatting. The stored text is the
- * JSON.stringify of the document (update files and merges write it so), which is what serializing
- * the parsed document would give: a parse and a stringify per hit saved.
+ * JSON.stringify of the document, numbers JavaScript would rewrite kept as written (update files and
+ * merges write it so), which is what serializing the parsed document would give: a parse and a
+ * stringify per hit saved.
  */
 function storedTextIsTheHit(query: ShardQueryMessage): boolean {
   const all = query.attributesToRetrieve === null || query.attributesToRetrieve.includes('*');
@@ -177,13 +179,15 @@ function answer(query: ShardQueryMessage): ShardQueryResultMessage {
       // The stored JSON as it is: the front reads it for the hits it keeps (HitMessage.document).
       if (verbatim && hit.geoDistance === undefined) return { docId: hit.docId, score, document: recent ?? null };
       const text = recent ?? storage.documents.get([query.indexUid, hit.docId]);
-      const stored = text === undefined ? {} : (JSON.parse(text) as JsonDocument);
+      // Numbers JavaScript would rewrite keep their literal (exact-json.ts), in the hit as stored.
+      const exact = text !== undefined && !numbersPrintAsWritten(text);
+      const stored = text === undefined ? {} : ((exact ? parseExactJson(text) : JSON.parse(text)) as JsonDocument);
       // Sort criteria's score entries do not count in _rankingScore (Meilisearch leaves sort out of it).
       const rankingScores = result.rankingEntries ? hit.score.filter((_, k) => result.rankingEntries![k] !== false) : hit.score;
       // Made on the first hit that needs it: most searches send every hit verbatim.
       shape ??= hitShaper(query);
       const document = shape(stored, rankingScores, hit.geoDistance);
-      return { docId: hit.docId, score, document: JSON.stringify(document) };
+      return { docId: hit.docId, score, document: exact ? stringifyExactJson(document) : JSON.stringify(document) };
     });
     return { requestId: query.requestId, error: null, candidates: result.candidates, hits, extras: result.extras };
   } catch (cause) {

@@ -1,14 +1,18 @@
-// Elements copied verbatim into the update file must be exactly JSON.stringify of the parsed document.
+// Elements copied verbatim into the update file must be exactly JSON.stringify of the parsed document,
+// except for numbers JavaScript would rewrite, which keep their literal (stringifyExactJson).
 import test from 'ava';
-import { canonicalElementTexts, isCanonicalNumber } from '../../src/ingest/canonical-elements.js';
+import { parseExactJson, stringifyExactJson } from '../../src/documents/exact-json.js';
+import { canonicalElementTexts, DocumentText, isCanonicalNumber } from '../../src/ingest/canonical-elements.js';
 
 function check(t: import('ava').ExecutionContext, text: string): (string | null)[] | null {
   const documents = JSON.parse(text) as unknown[];
-  const texts = canonicalElementTexts(text, documents);
+  const exact = parseExactJson(text) as unknown[];
+  const found = canonicalElementTexts(text, documents);
+  const texts = found === null ? null : found.map((element) => element?.json ?? null);
   if (texts !== null) {
     t.is(texts.length, documents.length);
     texts.forEach((copied, k) => {
-      if (copied !== null) t.is(copied, JSON.stringify(documents[k]), `element ${k} of ${text}`);
+      if (copied !== null) t.is(copied, stringifyExactJson(exact[k]), `element ${k} of ${text}`);
     });
   }
   return texts;
@@ -26,9 +30,8 @@ test('compact serializer output is copied as is', (t) => {
 
 test('anything stringify would write differently is left to it', (t) => {
   const cases = [
-    '[{"a": 1}]', '[{"a":1 }]', '[{"a":"\\u0041"}]', '[{"a":"\\/"}]', '[{"a":1.50}]', '[{"a":1e5}]', '[{"a":1E5}]',
-    '[{"a":-0}]', '[{"a":0.0000001}]', '[{"a":12345678901234567890}]', '[{"a":0.1234567890123456}]', '[{"a":1,"a":2}]',
-    '[{"b":1,"2":2}]', '[{"a":{"x":1,"x":2}}]', '[{"a":1.0}]', '[{"a":-0.0}]', '[{"a":"\\ud83d\\ude00"}]', '[{"a":[1, 2]}]',
+    '[{"a": 1}]', '[{"a":1 }]', '[{"a":"\\u0041"}]', '[{"a":"\\/"}]', '[{"a":1,"a":2}]',
+    '[{"b":1,"2":2}]', '[{"a":{"x":1,"x":2}}]', '[{"a":"\\ud83d\\ude00"}]', '[{"a":[1, 2]}]', '[{"a":1e400}]',
   ];
   for (const text of cases) {
     const texts = check(t, text);
@@ -36,9 +39,20 @@ test('anything stringify would write differently is left to it', (t) => {
   }
 });
 
-test('elements are split right whatever the spacing between them; one object is not an array', (t) => {
+test('numbers JavaScript would rewrite are kept as written: copied, or re-serialized with their literal', (t) => {
+  const numbers = ['1.50', '1e5', '1E5', '-0', '0.0000001', '12345678901234567890', '1.0', '-0.0', '9007199254740993'];
+  for (const number of numbers) {
+    t.deepEqual(check(t, `[{"a":${number}}]`), [`{"a":${number}}`], number);
+    // With something else to rewrite (the spaces), the number still keeps its literal.
+    t.deepEqual(check(t, `[{"a": ${number}, "b": [ ${number} ]}]`), [`{"a":${number},"b":[${number}]}`], number);
+  }
+});
+
+test('elements are split right whatever the spacing between them; one object is one element', (t) => {
   t.deepEqual(check(t, ' [ {"a":"]},{"} ,\n{"b":[{"c":"}"}]} ] '), ['{"a":"]},{"}', '{"b":[{"c":"}"}]}']);
-  t.is(canonicalElementTexts('{"a":1}', [{ a: 1 }]), null);
+  t.deepEqual(canonicalElementTexts('{"a":1}', [{ a: 1 }]), [new DocumentText('{"a":1}', false)]);
+  t.deepEqual(canonicalElementTexts(' { "a" : 1.0 } ', [{ a: 1 }]), [new DocumentText('{"a":1.0}', true)]);
+  t.deepEqual(canonicalElementTexts('[{"a":1.0},{"a":1.5}]', [{ a: 1 }, { a: 1.5 }]), [new DocumentText('{"a":1.0}', true), new DocumentText('{"a":1.5}', false)]);
   t.deepEqual(check(t, '[]'), []);
   // Escapes found ahead are remembered across elements.
   t.deepEqual(check(t, '[{"a":"x\\"y"},{"b":"no"},{"c":"\\/"},{"d":"\\\\"}]'), ['{"a":"x\\"y"}', '{"b":"no"}', null, '{"d":"\\\\"}']);

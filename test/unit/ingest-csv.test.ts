@@ -1,4 +1,5 @@
 import test from 'ava';
+import { JsonNumberText } from '../../src/documents/exact-json.js';
 import { parseCsvHeader, parseRustNumber, typeCsvCell } from '../../src/ingest/csv-typing.js';
 import { csvDocuments } from '../../src/ingest/csv-payload.js';
 import { SkeinError } from '../../src/errors/index.js';
@@ -28,7 +29,10 @@ test('string cells are raw and only an empty cell is null', (t) => {
 test('number cells: trimmed, integer or float, empty is null', (t) => {
   t.is(typeCsvCell(' 42 ', 'number', 1), 42);
   t.is(typeCsvCell('-3.5', 'number', 1), -3.5);
-  t.is(typeCsvCell('1e3', 'number', 1), 1000);
+  // serde_json writes the f64 1000 as 1000.0, and keeps an i64 beyond 2^53 exact.
+  t.deepEqual(typeCsvCell('1e3', 'number', 1), new JsonNumberText('1000.0'));
+  t.deepEqual(typeCsvCell('9007199254740993', 'number', 1), new JsonNumberText('9007199254740993'));
+  t.deepEqual(typeCsvCell('12345678901234567890', 'number', 1), new JsonNumberText('1.2345678901234567e+19'));
   t.is(typeCsvCell('   ', 'number', 1), null);
   t.is(parseRustNumber('.5'), 0.5);
   t.is(parseRustNumber('+7'), 7);

@@ -97,3 +97,16 @@ test.serial('a failed decode leaves no update file behind', async (t) => {
   t.like(result, { error: { code: 'malformed_payload' } });
   t.is(readdirSync(directory).length, before);
 });
+
+test('update file lines keep numbers as written; only the lines that need parseExactJson start with a space', async (t) => {
+  const raw = (updateFile: string) => readFileSync(join(directory, updateFile), 'utf8').split('\n').filter(Boolean);
+  const json = await decodePayload(input('[{"id":1,"a":1.5},{"id":9007199254740993},{ "id": 3, "b": 1.0 },{ "id": 4 }]'));
+  if (!('updateFile' in json)) return t.fail(JSON.stringify(json));
+  t.deepEqual(raw(json.updateFile), ['{"id":1,"a":1.5}', ' {"id":9007199254740993}', ' {"id":3,"b":1.0}', '{"id":4}']);
+  const ndjson = await decodePayload(input('{"id":1e300}\n{"id":2}\n{ "x": -0.0 }\n', { contentType: 'ndjson' }));
+  if (!('updateFile' in ndjson)) return t.fail(JSON.stringify(ndjson));
+  t.deepEqual(raw(ndjson.updateFile), [' {"id":1e300}', '{"id":2}', ' {"x":-0.0}']);
+  const csv = await decodePayload(input('id,p:number\n1,2.0\n2,2.5\n', { contentType: 'csv' }));
+  if (!('updateFile' in csv)) return t.fail(JSON.stringify(csv));
+  t.deepEqual(raw(csv.updateFile), [' {"id":"1","p":2.0}', '{"id":"2","p":2.5}']);
+});
