@@ -218,10 +218,12 @@ const MAX_NESTED_DEPTH = 6;
  * before going on, so a light search waits for a heavy one's slice, not its whole run (a multi-search
  * of heavy queries is one batch that took seconds). Their answers go out of order, tagged with the
  * batch's number (QueryPort on the front matches them); the batch answered at the top level is always
- * the oldest one unanswered, and goes out bare as before. Nothing runs nested while a shard of the
- * worker has search structures to build (searches would build them under their callers' feet);
- * scheduler commands wait for the top level (their port is not read here), so no write lands under a
- * running search.
+ * the oldest one unanswered, and goes out bare as before. Scheduler commands wait for the top level
+ * (their port is not read here), so no write lands under a running search; what a nested search may
+ * build (stale rank / position lists, pair tables when not deferred) is made aside and swapped in, so
+ * its caller keeps the lists it holds, equal to the new ones as nothing was written. Per-search scratch
+ * is per search (scratch bitmaps, word lookups, offsets: shard-search.ts); the background jobs
+ * (sliced builds, snapshot saves) run between top-level batches only.
  */
 class NestedBatches {
   private port: MessagePort | null = null;
@@ -235,7 +237,7 @@ class NestedBatches {
 
   readonly interleave = (): void => {
     const port = this.port;
-    if (port === null || this.depth >= MAX_NESTED_DEPTH || this.structuresToBuild()) return;
+    if (port === null || this.depth >= MAX_NESTED_DEPTH) return;
     for (;;) {
       const next = receiveMessageOnPort(port);
       if (next === undefined) return;
@@ -254,11 +256,6 @@ class NestedBatches {
       port.postMessage(tagged, [result]);
     }
   };
-
-  private structuresToBuild(): boolean {
-    for (const shard of engine.allShards()) if (shard.needsPreparing) return true;
-    return false;
-  }
 }
 
 const nestedBatches = new NestedBatches();
