@@ -5,11 +5,15 @@
 // search itself). The second batch in flight waits in the worker's port: with one, the worker sat
 // idle (19% of its time at 64 connections) while its answers crossed to the front, were delivered
 // and the next batch came back. A shard held by several workers (replicas, when an index has fewer
-// shards than there are workers) is searched by ONE of them (replica-choice.ts).
+// shards than there are workers) is searched by ONE of them (replica-choice.ts). Heavy searches
+// (protocol/search-weight.ts) have queues and batches of their own, with MAX_BATCHES_IN_FLIGHT of each
+// kind per worker: a light search never waits behind a heavy one of its batch, and a light batch is in
+// the worker's port while heavy ones run, answered inside their yield points (shard/worker.ts).
 import { SkeinError, fromBody } from '../errors/index.js';
 import { decodeQueryBatchResult, encodeQueryBatch } from '../protocol/query-codec.js';
 import type { ShardQueryMessage, ShardQueryResultMessage } from '../protocol/messages.js';
 import { ownersOfShard } from '../protocol/placement.js';
+import { isHeavySearch } from '../protocol/search-weight.js';
 import { PendingTable } from './pending-table.js';
 import { chooseReplica, queryAffinity } from './replica-choice.js';
 
@@ -49,33 +53,6 @@ export function shardQuery(query: ShardQuery, requestId: number, shards: number[
     options: query.options,
     scoresWanted,
   };
-}
-
-/**
- * A filter longer than this (characters of a string, or conditions of an array form) makes a search
- * heavy, as does any facet distribution: what the shard does for them grows with the filter and the
- * facet values, not with the hits wanted.
- */
-const HEAVY_FILTER_CHARACTERS = 512;
-const HEAVY_FILTER_CONDITIONS = 16;
-
-/**
- * Heavy searches travel in batches of their own (a light one never waits behind a heavy one of its
- * batch) with MAX_BATCHES_IN_FLIGHT of each kind per worker, so a light batch is in the worker's port
- * while heavy ones run, and is answered inside their yield points (shard/worker.ts NestedBatches).
- */
-export function isHeavySearch(options: Record<string, unknown>): boolean {
-  const facets = options['facets'];
-  if (Array.isArray(facets) && facets.length > 0) return true;
-  const filter = options['filter'];
-  if (typeof filter === 'string') return filter.length > HEAVY_FILTER_CHARACTERS;
-  return Array.isArray(filter) && conditionsOf(filter) > HEAVY_FILTER_CONDITIONS;
-}
-
-function conditionsOf(filter: unknown[]): number {
-  let count = 0;
-  for (const element of filter) count += Array.isArray(element) ? conditionsOf(element) : 1;
-  return count;
 }
 
 /** A batch sent to a worker and not yet answered. */

@@ -10,7 +10,8 @@ import { ShardIndex } from './shard-index.js';
 import type { SlicedJobs } from './sliced-jobs.js';
 import { compileSearchPlan } from './search-plan.js';
 import { searchShards, type PlannedHit } from './shaped-search.js';
-import { SearchBudget, type Interleave } from './search-budget.js';
+import { LIGHT_SLICE_MS, SearchBudget, SLICE_MS, type Interleave } from './search-budget.js';
+import { isHeavySearch } from '../protocol/search-weight.js';
 
 export type JsonDocument = Record<string, unknown>;
 
@@ -180,7 +181,8 @@ export class ShardEngine {
   search(query: EngineSearch, interleave: Interleave | null = null): EngineSearchResult {
     const state = this.indexes.get(query.indexUid);
     if (!state) throw new SkeinError('index_not_found', `Index \`${query.indexUid}\` not found.`);
-    const budget = new SearchBudget(Date.now() + state.config.searchCutoffMs, interleave);
+    const budget = new SearchBudget(Date.now() + state.config.searchCutoffMs, interleave,
+      query.options !== undefined && isHeavySearch(query.options) ? SLICE_MS : LIGHT_SLICE_MS);
     const plan = compileSearchPlan(state.config.settings, query.options);
     budget.yieldPoint();
     const shards = query.shards.map((shard) => state.shards.get(shard)).filter((shard): shard is ShardIndex => shard !== undefined);
