@@ -1,4 +1,5 @@
-// The front's end of a shard worker's query port: one QueryBatch posted per call, answered in order.
+// The front's end of a shard worker's query port: one QueryBatch posted per call, answered in order
+// (or out of order, tagged, when the worker answers it inside a running search).
 // Batches travel over a MessagePort of their own rather than as Piscina tasks. Piscina's per-task
 // bookkeeping outlives young-generation GCs: in a standalone loop of batches its tasks left ~1.4 MB
 // per main-thread scavenge to copy and promote, a bare port under 1 KB. In the server at 64
@@ -9,6 +10,7 @@
 // A worker that crashes fails its batches in flight and every later one on this port: Piscina
 // starts a new thread, but nothing hands it ports again, so searches answer `internal` until restart.
 import type { MessagePort } from 'node:worker_threads';
+import type { NestedBatchAnswer } from '../protocol/messages.js';
 
 interface WaitingBatch {
   resolve: (answer: ArrayBuffer) => void;
@@ -16,19 +18,36 @@ interface WaitingBatch {
 }
 
 export class QueryPort {
-  /** Batches posted and not yet answered, oldest first: the worker answers strictly in order. */
-  private readonly waiting: WaitingBatch[] = [];
+  /**
+   * Batches posted and not yet answered by number (from 1, as the worker counts them), oldest first
+   * (a Map iterates in insertion order). A bare answer is the oldest's; a batch answered inside a
+   * running search comes tagged with its number (shard/worker.ts NestedBatches).
+   */
+  private readonly waiting = new Map<number, WaitingBatch>();
+  private posted = 0;
   private failure: Error | null = null;
 
   constructor(private readonly port: MessagePort) {
-    port.on('message', (answer: ArrayBuffer) => this.waiting.shift()?.resolve(answer));
+    port.on('message', (answer: ArrayBuffer | NestedBatchAnswer) => {
+      if (answer instanceof ArrayBuffer) {
+        for (const [batch, waiting] of this.waiting) {
+          this.waiting.delete(batch);
+          waiting.resolve(answer);
+          return;
+        }
+        return;
+      }
+      const waiting = this.waiting.get(answer.batch);
+      this.waiting.delete(answer.batch);
+      waiting?.resolve(answer.answer);
+    });
   }
 
   /** Transfers the batch (its buffer is detached here) and resolves with the worker's QueryBatchResult. */
   readonly run = (batch: ArrayBuffer): Promise<ArrayBuffer> => {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
-      this.waiting.push({ resolve, reject });
+      this.waiting.set(++this.posted, { resolve, reject });
       this.port.postMessage(batch, [batch]);
     });
   };
@@ -36,7 +55,9 @@ export class QueryPort {
   /** The worker died: what it was sent will never be answered, and nothing more is sent. */
   fail(error: Error): void {
     this.failure = error;
-    for (const batch of this.waiting.splice(0)) batch.reject(error);
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const batch of waiting) batch.reject(error);
   }
 
   close(): void {

@@ -5,11 +5,15 @@
 // search itself). The second batch in flight waits in the worker's port: with one, the worker sat
 // idle (19% of its time at 64 connections) while its answers crossed to the front, were delivered
 // and the next batch came back. A shard held by several workers (replicas, when an index has fewer
-// shards than there are workers) is searched by ONE of them (replica-choice.ts).
+// shards than there are workers) is searched by ONE of them (replica-choice.ts). Heavy searches
+// (protocol/search-weight.ts) have queues and batches of their own, with MAX_BATCHES_IN_FLIGHT of each
+// kind per worker: a light search never waits behind a heavy one of its batch, and a light batch is in
+// the worker's port while heavy ones run, answered inside their yield points (shard/worker.ts).
 import { SkeinError, fromBody } from '../errors/index.js';
 import { decodeQueryBatchResult, encodeQueryBatch } from '../protocol/query-codec.js';
 import type { ShardQueryMessage, ShardQueryResultMessage } from '../protocol/messages.js';
 import { ownersOfShard } from '../protocol/placement.js';
+import { isHeavySearch } from '../protocol/search-weight.js';
 import { PendingTable } from './pending-table.js';
 import { chooseReplica, queryAffinity } from './replica-choice.js';
 
@@ -51,6 +55,12 @@ export function shardQuery(query: ShardQuery, requestId: number, shards: number[
   };
 }
 
+/** A batch sent to a worker and not yet answered. */
+interface BatchInFlight {
+  size: number;
+  heavy: boolean;
+}
+
 interface PendingSearch {
   remaining: number;
   results: ShardQueryResultMessage[];
@@ -60,9 +70,12 @@ interface PendingSearch {
 }
 
 export class SearchDispatcher {
+  /** Per worker: light searches queued. */
   private readonly queues: ShardQueryMessage[][];
-  /** Per worker: the sizes of the batches sent and not yet answered, oldest (the one it works on) first. */
-  private readonly inFlight: number[][];
+  /** Per worker: heavy searches queued (isHeavySearch). */
+  private readonly heavyQueues: ShardQueryMessage[][];
+  /** Per worker: the batches sent and not yet answered, oldest (the one it works on) first. */
+  private readonly inFlight: BatchInFlight[][];
   /** Queries of the batches waiting in a worker's port behind the one it works on: still queued, for the bound. */
   private waitingInPorts = 0;
   /** Per worker: queries of the batches it was sent and has not answered (what, with its queue, makes it busy). */
@@ -74,6 +87,7 @@ export class SearchDispatcher {
 
   constructor(private readonly runners: WorkerRunner[], private readonly maxQueued: number) {
     this.queues = runners.map(() => []);
+    this.heavyQueues = runners.map(() => []);
     this.inFlight = runners.map(() => []);
     this.inFlightQueries = runners.map(() => 0);
   }
@@ -101,8 +115,9 @@ export class SearchDispatcher {
       this.pending.set(requestId, { remaining: shardsByWorker.size, results: [], resolve, reject, failed: false });
       // One worker's hits need no merge, and so no scores.
       const scoresWanted = shardsByWorker.size > 1;
+      const queues = isHeavySearch(query.options) ? this.heavyQueues : this.queues;
       for (const [worker, shards] of shardsByWorker) {
-        this.queues[worker]!.push(shardQuery(query, requestId, shards, scoresWanted));
+        queues[worker]!.push(shardQuery(query, requestId, shards, scoresWanted));
         this.queued++;
       }
       this.scheduleFlush();
@@ -110,7 +125,7 @@ export class SearchDispatcher {
   }
 
   /** Queries queued for the worker and in its batch in flight. */
-  private readonly loadOf = (worker: number): number => this.queues[worker]!.length + this.inFlightQueries[worker]!;
+  private readonly loadOf = (worker: number): number => this.queues[worker]!.length + this.heavyQueues[worker]!.length + this.inFlightQueries[worker]!;
 
   /** Searches accepted but not yet sent to a worker (the bound also counts those waiting in a worker's port). */
   get queuedCount(): number {
@@ -120,6 +135,7 @@ export class SearchDispatcher {
   /** Rejects everything still waiting (server shutdown). */
   abortAll(): void {
     for (const queue of this.queues) queue.length = 0;
+    for (const queue of this.heavyQueues) queue.length = 0;
     this.queued = 0;
     for (const [, search] of this.pending.drain()) {
       search.reject(new SkeinError('internal', 'The server is shutting down.'));
@@ -135,17 +151,26 @@ export class SearchDispatcher {
     });
   }
 
-  /** Sends batches while the worker has room for them. */
+  /** Sends batches while the worker has room for them (MAX_BATCHES_IN_FLIGHT of each kind). */
   private flushWorker(worker: number): void {
-    const inFlight = this.inFlight[worker]!;
-    while (inFlight.length < MAX_BATCHES_IN_FLIGHT && this.queues[worker]!.length > 0) this.sendBatch(worker);
+    for (const heavy of [false, true]) {
+      const queues = heavy ? this.heavyQueues : this.queues;
+      while (queues[worker]!.length > 0 && this.inFlightOfKind(worker, heavy) < MAX_BATCHES_IN_FLIGHT) this.sendBatch(worker, heavy);
+    }
   }
 
-  private sendBatch(worker: number): void {
+  private inFlightOfKind(worker: number, heavy: boolean): number {
+    let count = 0;
+    for (const batch of this.inFlight[worker]!) if (batch.heavy === heavy) count++;
+    return count;
+  }
+
+  private sendBatch(worker: number, heavy: boolean): void {
     const inFlight = this.inFlight[worker]!;
-    const waiting = this.queues[worker]!;
+    const queues = heavy ? this.heavyQueues : this.queues;
+    const waiting = queues[worker]!;
     const queue = waiting.length <= MAX_QUERIES_PER_BATCH ? waiting : waiting.splice(0, MAX_QUERIES_PER_BATCH);
-    if (queue === waiting) this.queues[worker] = [];
+    if (queue === waiting) queues[worker] = [];
     this.queued -= queue.length;
     let batch: ArrayBuffer;
     try {
@@ -155,14 +180,18 @@ export class SearchDispatcher {
       return;
     }
     if (inFlight.length > 0) this.waitingInPorts += queue.length;
-    inFlight.push(queue.length);
+    const sent: BatchInFlight = { size: queue.length, heavy };
+    inFlight.push(sent);
     this.inFlightQueries[worker]! += queue.length;
-    // The worker is done with the batch (it answers in order: the oldest) and starts on the next one
-    // in its port; what queued up meanwhile goes out before the answers are delivered (delivering
-    // writes every response, time the worker would otherwise wait through).
+    // The worker is done with the batch (the oldest, or one it answered inside a running search) and
+    // goes on with the next; what queued up meanwhile goes out before the answers are delivered
+    // (delivering writes every response, time the worker would otherwise wait through).
     const batchDone = () => {
-      inFlight.shift();
-      if (inFlight.length > 0) this.waitingInPorts -= inFlight[0]!;
+      const at = inFlight.indexOf(sent);
+      if (at >= 0) inFlight.splice(at, 1);
+      // The oldest done, the next is the one worked on (no longer waiting); a later one was counted as waiting.
+      if (at === 0 && inFlight.length > 0) this.waitingInPorts -= inFlight[0]!.size;
+      else if (at > 0) this.waitingInPorts -= sent.size;
       this.inFlightQueries[worker]! -= queue.length;
       this.flushWorker(worker);
     };

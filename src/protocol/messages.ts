@@ -87,12 +87,23 @@ export type KeyCommand =
  * The one message that is not a flatbuffer: it carries MessagePorts (which must travel in a transfer
  * list) from the front thread to a shard worker at start. On the scheduler's port the scheduler
  * thread talks to the worker directly with ShardCommand/ShardAck buffers; on the query port the front
- * sends QueryBatch buffers and the worker answers each with a QueryBatchResult, in order.
+ * sends QueryBatch buffers and the worker answers each with a QueryBatchResult: in order, or tagged
+ * (NestedBatchAnswer) when answered inside a running search.
  */
 export interface AttachWorkerPorts {
   kind: 'attachWorkerPorts';
   schedulerPort: import('node:worker_threads').MessagePort;
   queryPort: import('node:worker_threads').MessagePort;
+}
+
+/**
+ * A QueryBatchResult answered out of order, inside another search's yield point (shard/worker.ts
+ * NestedBatches): `batch` numbers the batch as both ends count them on the query port, from 1. An
+ * answer in order (the oldest batch unanswered) travels as the bare buffer.
+ */
+export interface NestedBatchAnswer {
+  batch: number;
+  answer: ArrayBuffer;
 }
 
 /** workerData of each shard worker thread. */

@@ -3,6 +3,7 @@
 // normalized string (the same on every shard, so the front can drop cross-shard duplicates).
 import type roaring from 'roaring';
 import type { FieldFacets } from './facet-store.js';
+import type { SearchBudget } from './search-budget.js';
 
 export type DistinctKeyOf = (docId: number) => string | null;
 
@@ -34,12 +35,23 @@ export function keepFirstPerKey<T>(items: readonly T[], keyOf: (item: T) => stri
   return out;
 }
 
-/** The distinct keys of the matching documents, and how many matching documents have none. */
-export function distinctKeysOf(universe: roaring.RoaringBitmap32, keyOf: DistinctKeyOf): { keys: Set<string>; withoutKey: number } {
+/** Documents keyed between two yield points of the search's budget. */
+const KEYS_PER_STEP = 4096;
+
+/**
+ * The distinct keys of the matching documents, and how many matching documents have none. Past the
+ * budget's deadline the documents not keyed yet count as keyless (each its own hit): the count is an
+ * estimate then, as Meilisearch's estimatedTotalHits of a degraded search.
+ */
+export function distinctKeysOf(universe: roaring.RoaringBitmap32, keyOf: DistinctKeyOf, budget: SearchBudget | null = null): { keys: Set<string>; withoutKey: number } {
   const keys = new Set<string>();
   let withoutKey = 0;
   const docIds = universe.toUint32Array();
   for (let k = 0; k < docIds.length; k++) {
+    if (budget !== null && k % KEYS_PER_STEP === KEYS_PER_STEP - 1 && budget.passed()) {
+      withoutKey += docIds.length - k;
+      break;
+    }
     const key = keyOf(docIds[k]!);
     if (key === null) withoutKey++;
     else keys.add(key);

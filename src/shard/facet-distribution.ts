@@ -2,23 +2,33 @@
 // front's sum over shards is exact before it keeps maxValuesPerFacet) and the numeric min/max.
 import type roaring from 'roaring';
 import { displaySpelling, type FacetStore, type FieldFacets } from './facet-store.js';
+import { SearchBudget } from './search-budget.js';
 
 export interface FacetPartials {
   facetDistribution: Record<string, Record<string, number>>;
   facetStats: Record<string, { min: number; max: number }>;
 }
 
-export function facetPartials(store: FacetStore, candidates: roaring.RoaringBitmap32, facets: readonly string[]): FacetPartials {
+/** Values (or documents) counted between two yield points of the search's budget. */
+const STEP = 2048;
+
+/**
+ * Past the budget's deadline the counting stops: the distribution then holds the values counted so
+ * far (a degraded answer, as the rest of the search's).
+ */
+export function facetPartials(store: FacetStore, candidates: roaring.RoaringBitmap32, facets: readonly string[],
+  budget: SearchBudget = SearchBudget.unbounded()): FacetPartials {
   const facetDistribution: Record<string, Record<string, number>> = {};
   const facetStats: Record<string, { min: number; max: number }> = {};
   for (const name of facets) {
     const field = store.field(name);
     const counts: Record<string, number> = {};
     facetDistribution[name] = counts;
-    if (!field || candidates.isEmpty) continue;
-    if (field.strings.size <= candidates.size) countStringsByValue(field, candidates, counts);
-    else countStringsByDocument(field, candidates, counts);
-    countNumbers(field, candidates, counts);
+    if (!field || candidates.isEmpty || budget.passed()) continue;
+    if (field.strings.size <= candidates.size) countStringsByValue(field, candidates, counts, budget);
+    else countStringsByDocument(field, candidates, counts, budget);
+    if (budget.passed()) continue;
+    countNumbers(field, candidates, counts, budget);
     const stats = numericStats(field, candidates);
     if (stats) facetStats[name] = stats;
   }
@@ -26,8 +36,10 @@ export function facetPartials(store: FacetStore, candidates: roaring.RoaringBitm
 }
 
 /** Few values, many candidates: one intersection count per value. */
-function countStringsByValue(field: FieldFacets, candidates: roaring.RoaringBitmap32, counts: Record<string, number>): void {
+function countStringsByValue(field: FieldFacets, candidates: roaring.RoaringBitmap32, counts: Record<string, number>, budget: SearchBudget): void {
+  let step = 0;
   for (const facet of field.strings.values()) {
+    if (++step % STEP === 0 && budget.passed()) return;
     const count = facet.docs.read().andCardinality(candidates);
     if (count > 0) {
       const spelling = displaySpelling(facet);
@@ -37,9 +49,11 @@ function countStringsByValue(field: FieldFacets, candidates: roaring.RoaringBitm
 }
 
 /** Many values, few candidates: read each candidate's own values. */
-function countStringsByDocument(field: FieldFacets, candidates: roaring.RoaringBitmap32, counts: Record<string, number>): void {
+function countStringsByDocument(field: FieldFacets, candidates: roaring.RoaringBitmap32, counts: Record<string, number>, budget: SearchBudget): void {
   const byKey = new Map<string, number>();
+  let step = 0;
   for (const docId of candidates) {
+    if (++step % STEP === 0 && budget.passed()) break;
     const values = field.values.get(docId);
     if (values) for (const key of values.strings) byKey.set(key, (byKey.get(key) ?? 0) + 1);
   }
@@ -50,18 +64,21 @@ function countStringsByDocument(field: FieldFacets, candidates: roaring.RoaringB
 }
 
 /** Numbers: the candidates' own values when they are few, else one pass over the sorted pairs. */
-function countNumbers(field: FieldFacets, candidates: roaring.RoaringBitmap32, counts: Record<string, number>): void {
+function countNumbers(field: FieldFacets, candidates: roaring.RoaringBitmap32, counts: Record<string, number>, budget: SearchBudget): void {
   const byNumber = new Map<number, number>();
   const { values, docIds } = field.sortedNumbers();
   if (values.length === 0) return;
   if (candidates.size * 4 < values.length) {
+    let step = 0;
     for (const docId of candidates) {
+      if (++step % STEP === 0 && budget.passed()) break;
       const own = field.values.get(docId);
       if (own) for (const number of own.numbers) byNumber.set(number, (byNumber.get(number) ?? 0) + 1);
     }
   } else {
     const member = membership(candidates);
     for (let k = 0; k < values.length; k++) {
+      if (k % (STEP * 16) === STEP * 16 - 1 && budget.passed()) break;
       if (member[docIds[k]!] === 1) byNumber.set(values[k]!, (byNumber.get(values[k]!) ?? 0) + 1);
     }
   }

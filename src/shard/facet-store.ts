@@ -63,6 +63,8 @@ export class FieldFacets {
   readonly values = new Map<number, DocFacetValues>();
   private sortedNumbersCache: { values: Float64Array; docIds: Uint32Array } | null = null;
   private sortedStringsCache: string[] | null = null;
+  private numberBlocksCache: DocBlocks | null = null;
+  private stringIndexCache: StringIndex | null = null;
 
   add(docId: number, value: unknown): void {
     this.exists.add(docId);
@@ -130,7 +132,38 @@ export class FieldFacets {
     const { values, docIds } = this.sortedNumbers();
     const from = lowerBound(values, low, !lowInclusive);
     const to = lowerBound(values, high, highInclusive);
-    return from >= to ? new RoaringBitmap32() : new RoaringBitmap32(docIds.subarray(from, to));
+    if (from >= to) return new RoaringBitmap32();
+    return (this.numberBlocksCache ??= new DocBlocks(docIds)).slice(from, to);
+  }
+
+  /** Each normalized string's documents end to end in key order, so a range of keys is one slice. */
+  stringIndex(): StringIndex {
+    if (this.stringIndexCache) return this.stringIndexCache;
+    const keys = this.sortedStrings();
+    const starts = new Uint32Array(keys.length + 1);
+    let total = 0;
+    for (let k = 0; k < keys.length; k++) {
+      starts[k] = total;
+      total += this.strings.get(keys[k]!)!.docs.read().size;
+    }
+    starts[keys.length] = total;
+    const docIds = new Uint32Array(total);
+    for (let k = 0; k < keys.length; k++) docIds.set(this.strings.get(keys[k]!)!.docs.read().toUint32Array(), starts[k]!);
+    this.stringIndexCache = { keys, starts, docIds, blocks: null };
+    return this.stringIndexCache;
+  }
+
+  /**
+   * Documents with a normalized string value in the key range (null = unbounded): binary searches
+   * and one slice, whatever the number of keys (a scan of every key per condition made a filter of
+   * 2,000 string ranges over 30k names take 62 s).
+   */
+  stringRange(lowKey: string | null, highKey: string | null, lowInclusive: boolean, highInclusive: boolean): RoaringBitmap32 {
+    const index = this.stringIndex();
+    const from = lowKey === null ? 0 : stringBound(index.keys, lowKey, !lowInclusive);
+    const to = highKey === null ? index.keys.length : stringBound(index.keys, highKey, highInclusive);
+    if (from >= to) return new RoaringBitmap32();
+    return (index.blocks ??= new DocBlocks(index.docIds)).slice(index.starts[from]!, index.starts[to]!);
   }
 
   private collect(docId: number, value: unknown, own: DocFacetValues): void {
@@ -153,6 +186,8 @@ export class FieldFacets {
   private invalidate(): void {
     this.sortedNumbersCache = null;
     this.sortedStringsCache = null;
+    this.numberBlocksCache = null;
+    this.stringIndexCache = null;
   }
 }
 
@@ -209,6 +244,77 @@ function lowerBound(values: Float64Array, target: number, strict: boolean): numb
     const middle = (low + high) >>> 1;
     const value = values[middle]!;
     if (value < target || (strict && value === target)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+export interface StringIndex {
+  /** Normalized keys, ascending. */
+  keys: string[];
+  /** [k]: where key k's documents start in docIds (keys.length + 1 entries). */
+  starts: Uint32Array;
+  docIds: Uint32Array;
+  blocks: DocBlocks | null;
+}
+
+/**
+ * A value-ordered document list cut in blocks, for slices of it as bitmaps (ranges of values). A bitmap
+ * made from ids in value order (not ascending) costs ~25 ns an id, so a filter of 2,000 `x > k` over
+ * 30k documents took 1.8 s made that way. Here a slice is the whole blocks inside it plus at most two
+ * partial blocks added from the list; when no document appears twice (one value each), the whole
+ * blocks are one difference of two prefix bitmaps (the documents before block j), a few µs whatever
+ * their size; else a union of the blocks.
+ */
+export class DocBlocks {
+  private readonly blockSize: number;
+  /** [j]: the documents of block j (multi-valued lists), or of blocks [0, j) (one value each), j up to the block count. */
+  private readonly bitmaps: RoaringBitmap32[] = [];
+  private readonly prefixes: boolean;
+
+  constructor(private readonly docIds: Uint32Array) {
+    // 64 blocks: 64 prefix bitmaps of at most every document (8 bytes a document when dense).
+    this.blockSize = Math.max(256, Math.ceil(docIds.length / 64));
+    const all = new RoaringBitmap32(docIds);
+    this.prefixes = all.size === docIds.length;
+    let prefix = new RoaringBitmap32();
+    if (this.prefixes) this.bitmaps.push(prefix);
+    for (let start = 0; start < docIds.length; start += this.blockSize) {
+      const block = new RoaringBitmap32(docIds.subarray(start, Math.min(docIds.length, start + this.blockSize)));
+      if (!this.prefixes) {
+        this.bitmaps.push(block);
+        continue;
+      }
+      prefix = RoaringBitmap32.or(prefix, block);
+      prefix.runOptimize();
+      this.bitmaps.push(prefix);
+    }
+  }
+
+  /** The documents of docIds[from, to). */
+  slice(from: number, to: number): RoaringBitmap32 {
+    if (from >= to) return new RoaringBitmap32();
+    const size = this.blockSize;
+    const firstWhole = Math.ceil(from / size);
+    const endWhole = Math.floor(to / size);
+    if (firstWhole >= endWhole) return new RoaringBitmap32(this.docIds.subarray(from, to));
+    let out: RoaringBitmap32;
+    if (this.prefixes) out = RoaringBitmap32.andNot(this.bitmaps[endWhole]!, this.bitmaps[firstWhole]!);
+    else out = endWhole - firstWhole === 1 ? this.bitmaps[firstWhole]!.clone() : RoaringBitmap32.orMany(this.bitmaps.slice(firstWhole, endWhole));
+    if (from < firstWhole * size) out.addMany(this.docIds.subarray(from, firstWhole * size));
+    if (endWhole * size < to) out.addMany(this.docIds.subarray(endWhole * size, to));
+    return out;
+  }
+}
+
+/** First index whose key is >= target (or > target when `strict`), in keys sorted by compareStrings. */
+function stringBound(keys: readonly string[], target: string, strict: boolean): number {
+  let low = 0;
+  let high = keys.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const key = keys[middle]!;
+    if (key < target || (strict && key === target)) low = middle + 1;
     else high = middle;
   }
   return low;

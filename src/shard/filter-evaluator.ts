@@ -6,23 +6,88 @@ import type { FilterNode, Token } from '../filter/filter-ast.js';
 import { filterNumber, normalizeFacetValue } from '../filter/facet-value.js';
 import type { FacetStore, FieldFacets } from './facet-store.js';
 import { haversineMeters } from '../filter/geo-distance.js';
+import type { SearchBudget } from './search-budget.js';
 
 const { RoaringBitmap32 } = roaring;
 /** A degree of latitude is at least this long on the haversine sphere (2πR / 360, slightly less to be safe). */
 const METERS_PER_DEGREE_OF_LATITUDE_MIN = 111_000;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
-export function evaluateFilter(node: FilterNode, store: FacetStore, allDocuments: RoaringBitmap32): RoaringBitmap32 {
+/**
+ * The documents matching the filter. With a budget, each condition is a yield point, and past the
+ * deadline the conditions not evaluated yet count as unknown: the answer is then the documents SURE
+ * to match (never one that does not: Meilisearch never skips a filter, so a degraded search may
+ * miss matches but shows no wrong one).
+ */
+export function evaluateFilter(node: FilterNode, store: FacetStore, allDocuments: RoaringBitmap32, budget: SearchBudget | null = null): RoaringBitmap32 {
+  if (budget === null) return exact(node, store, allDocuments);
+  const bounds = bounded(node, store, allDocuments, budget);
+  return bounds.low === allDocuments ? allDocuments.clone() : bounds.low;
+}
+
+/**
+ * What a part of the filter is known to match: `low` surely, `high` at most (one object when exact).
+ * Results are read-only: `allDocuments` and NOTHING stand for unknown conditions.
+ */
+interface Bounds {
+  low: RoaringBitmap32;
+  high: RoaringBitmap32;
+}
+
+const NOTHING = new RoaringBitmap32();
+
+function bounded(node: FilterNode, store: FacetStore, all: RoaringBitmap32, budget: SearchBudget): Bounds {
   switch (node.kind) {
     case 'and': {
-      let result = evaluateFilter(node.children[0]!, store, allDocuments);
-      for (let k = 1; k < node.children.length && !result.isEmpty; k++) result = RoaringBitmap32.and(result, evaluateFilter(node.children[k]!, store, allDocuments));
+      let { low, high } = bounded(node.children[0]!, store, all, budget);
+      for (let k = 1; k < node.children.length; k++) {
+        if (high.isEmpty) break;
+        const child = bounded(node.children[k]!, store, all, budget);
+        if (low === high && child.low === child.high) {
+          low = high = RoaringBitmap32.and(low, child.low);
+          continue;
+        }
+        low = low.isEmpty || child.low.isEmpty ? NOTHING : RoaringBitmap32.and(low, child.low);
+        high = child.high === all ? high : high === all ? child.high : RoaringBitmap32.and(high, child.high);
+      }
+      return { low, high };
+    }
+    case 'or': {
+      const children = node.children.map((child) => bounded(child, store, all, budget));
+      if (children.every((child) => child.low === child.high)) {
+        const union = RoaringBitmap32.orMany(children.map((child) => child.low));
+        return { low: union, high: union };
+      }
+      const high = children.some((child) => child.high === all) ? all : RoaringBitmap32.orMany(children.map((child) => child.high));
+      return { low: RoaringBitmap32.orMany(children.map((child) => child.low)), high };
+    }
+    case 'not': {
+      const child = bounded(node.child, store, all, budget);
+      if (child.low === child.high) {
+        const rest = RoaringBitmap32.andNot(all, child.low);
+        return { low: rest, high: rest };
+      }
+      return { low: child.high === all ? NOTHING : RoaringBitmap32.andNot(all, child.high), high: RoaringBitmap32.andNot(all, child.low) };
+    }
+    default: {
+      if (budget.passed()) return { low: NOTHING, high: all };
+      const docs = exact(node, store, all);
+      return { low: docs, high: docs };
+    }
+  }
+}
+
+function exact(node: FilterNode, store: FacetStore, allDocuments: RoaringBitmap32): RoaringBitmap32 {
+  switch (node.kind) {
+    case 'and': {
+      let result = exact(node.children[0]!, store, allDocuments);
+      for (let k = 1; k < node.children.length && !result.isEmpty; k++) result = RoaringBitmap32.and(result, exact(node.children[k]!, store, allDocuments));
       return result;
     }
     case 'or':
-      return RoaringBitmap32.orMany(node.children.map((child) => evaluateFilter(child, store, allDocuments)));
+      return RoaringBitmap32.orMany(node.children.map((child) => exact(child, store, allDocuments)));
     case 'not':
-      return RoaringBitmap32.andNot(allDocuments, evaluateFilter(node.child, store, allDocuments));
+      return RoaringBitmap32.andNot(allDocuments, exact(node.child, store, allDocuments));
     case 'compare':
       return compare(store.field(node.field.text), node.operator, node.value, allDocuments);
     case 'range': {
@@ -98,12 +163,8 @@ function between(field: FieldFacets, low: string | null, high: string | null, lo
   if (lowNumber !== null && highNumber !== null) parts.push(field.numberRange(lowNumber, highNumber, lowInclusive, highInclusive));
   const lowKey = low === null ? null : normalizeFacetValue(low);
   const highKey = high === null ? null : normalizeFacetValue(high);
-  for (const key of field.sortedStrings()) {
-    if (lowKey !== null && (key < lowKey || (!lowInclusive && key === lowKey))) continue;
-    if (highKey !== null && (key > highKey || (!highInclusive && key === highKey))) break;
-    parts.push(field.strings.get(key)!.docs.read());
-  }
-  return parts.length === 0 ? new RoaringBitmap32() : RoaringBitmap32.orMany(parts);
+  if (field.strings.size > 0) parts.push(field.stringRange(lowKey, highKey, lowInclusive, highInclusive));
+  return parts.length === 0 ? new RoaringBitmap32() : parts.length === 1 ? parts[0]! : RoaringBitmap32.orMany(parts);
 }
 
 function matchingStrings(field: FieldFacets | undefined, test: (key: string, needle: string) => boolean, needle: string): RoaringBitmap32 {

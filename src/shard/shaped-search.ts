@@ -13,6 +13,7 @@ import { evaluateFilter } from './filter-evaluator.js';
 import { haversineMeters } from '../filter/geo-distance.js';
 import { expandFacetNames, type SearchPlan } from './search-plan.js';
 import type { ShardIndex } from './shard-index.js';
+import type { SearchBudget } from './search-budget.js';
 import type { ShardHit } from './shard-search.js';
 import { sortOrderFor } from './sort-order.js';
 
@@ -37,7 +38,8 @@ export interface PlannedQuery {
   q: string | null;
   hitsWanted: number;
   matchingStrategy: MatchingStrategyName;
-  deadline: number;
+  /** The deadline and yield points of every phase: filter, ranking, sort, distinct, facets (search-budget.ts). */
+  budget: SearchBudget;
 }
 
 export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, query: PlannedQuery): PlannedSearchResult {
@@ -48,11 +50,12 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
   const distinctKeys = new Set<string>();
   let withoutDistinctKey = 0;
   for (const shard of shards) {
-    const restrictTo = plan.filter ? evaluateFilter(plan.filter, shard.facets, shard.documents) : null;
+    const budget = query.budget;
+    const restrictTo = plan.filter ? evaluateFilter(plan.filter, shard.facets, shard.documents, budget) : null;
     const distinct = plan.distinct ? distinctKeyOf(shard.facets.field(plan.distinct)) : null;
     const result = shard.search({
-      q: query.q, hitsWanted: query.hitsWanted, matchingStrategy: query.matchingStrategy, deadline: query.deadline,
-      sort: plan.sortTexts, sortOrder: sortOrderProvider(shard), restrictTo, distinct,
+      q: query.q, hitsWanted: query.hitsWanted, matchingStrategy: query.matchingStrategy, budget,
+      sort: plan.sortTexts, sortOrder: sortOrderProvider(shard, budget), restrictTo, distinct,
     });
     candidates += result.candidates;
     rankingEntries = result.rankingEntries;
@@ -63,7 +66,7 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
     lists.push(plan.geoPoint ? result.hits.map((hit) => withGeoDistance(shard, hit, plan.geoPoint!)) : result.hits);
     if (plan.facets) {
       const filterable = attributePatternsOf(shard.config.settings.filterableAttributes ?? []);
-      partials.push(facetPartials(shard.facets, result.universe, expandFacetNames(plan.facets, shard.facets.fields.keys(), filterable)));
+      partials.push(facetPartials(shard.facets, result.universe, expandFacetNames(plan.facets, shard.facets.fields.keys(), filterable), budget));
     }
   }
   let hits: PlannedHit[];
@@ -84,12 +87,12 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
   return { candidates, hits, extras, rankingEntries };
 }
 
-function sortOrderProvider(shard: ShardIndex): (criterion: string) => SortOrder | null {
+function sortOrderProvider(shard: ShardIndex, budget: SearchBudget): (criterion: string) => SortOrder | null {
   return (criterion) => {
     const custom = parseCustomFieldRule(criterion);
-    if (custom && !criterion.startsWith('_geoPoint')) return sortOrderFor(shard.facets, { field: custom.field, point: null, direction: custom.direction });
+    if (custom && !criterion.startsWith('_geoPoint')) return sortOrderFor(shard.facets, { field: custom.field, point: null, direction: custom.direction }, budget);
     try {
-      return sortOrderFor(shard.facets, parseSortCriterion(criterion));
+      return sortOrderFor(shard.facets, parseSortCriterion(criterion), budget);
     } catch {
       return null;
     }

@@ -10,6 +10,8 @@ import { ShardIndex } from './shard-index.js';
 import type { SlicedJobs } from './sliced-jobs.js';
 import { compileSearchPlan } from './search-plan.js';
 import { searchShards, type PlannedHit } from './shaped-search.js';
+import { LIGHT_SLICE_MS, SearchBudget, SLICE_MS, type Interleave } from './search-budget.js';
+import { isHeavySearch } from '../protocol/search-weight.js';
 
 export type JsonDocument = Record<string, unknown>;
 
@@ -171,13 +173,20 @@ export class ShardEngine {
     for (const state of this.indexes.values()) yield* state.shards.values();
   }
 
-  search(query: EngineSearch): EngineSearchResult {
+  /**
+   * `interleave`: what the search's yield points run (worker.ts: the searches that arrived meanwhile).
+   * The index's searchCutoffMs bounds the whole search (filter, ranking, sort, distinct, facets), from
+   * its start here: a search may stop short of it when another's yield point is running it.
+   */
+  search(query: EngineSearch, interleave: Interleave | null = null): EngineSearchResult {
     const state = this.indexes.get(query.indexUid);
     if (!state) throw new SkeinError('index_not_found', `Index \`${query.indexUid}\` not found.`);
-    const deadline = Date.now() + state.config.searchCutoffMs;
+    const budget = new SearchBudget(Date.now() + state.config.searchCutoffMs, interleave,
+      query.options !== undefined && isHeavySearch(query.options) ? SLICE_MS : LIGHT_SLICE_MS);
     const plan = compileSearchPlan(state.config.settings, query.options);
+    budget.yieldPoint();
     const shards = query.shards.map((shard) => state.shards.get(shard)).filter((shard): shard is ShardIndex => shard !== undefined);
-    return searchShards(shards, plan, { q: query.q, hitsWanted: query.hitsWanted, matchingStrategy: query.matchingStrategy, deadline });
+    return searchShards(shards, plan, { q: query.q, hitsWanted: query.hitsWanted, matchingStrategy: query.matchingStrategy, budget });
   }
 
 

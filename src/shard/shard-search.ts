@@ -25,6 +25,7 @@ import type { PairLookupMemo, PairSide } from './near-pair-postings.js';
 import { remeasureSharedPairMemo, sharedPairMemo } from './shared-pair-memos.js';
 import type { ScratchBitmaps } from '../ranking/scratch-bitmaps.js';
 import { giveBackScratchBitmaps, takeScratchBitmaps } from './thread-scratch-bitmaps.js';
+import { SearchBudget } from './search-budget.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -34,8 +35,10 @@ export interface ShardSearchRequest {
   q: string | null;
   hitsWanted: number;
   matchingStrategy: MatchingStrategyName;
-  /** Milliseconds timestamp; default now + the index's searchCutoffMs (1500 ms when unset). */
+  /** Milliseconds timestamp; default now + the index's searchCutoffMs (1500 ms when unset). Ignored with `budget`. */
   deadline?: number;
+  /** The search's deadline and yield points (search-budget.ts), shared by every phase of the search. */
+  budget?: SearchBudget;
   /** The query's sort parameter (criteria texts). */
   sort?: readonly string[] | null;
   /** The shard's order for a sort criterion or custom ranking rule (sort-order.ts). */
@@ -73,7 +76,7 @@ export interface ShardSearchResult {
 
 export function searchShard(shard: ShardIndex, request: ShardSearchRequest): ShardSearchResult {
   const config = shard.config;
-  const deadline = request.deadline ?? Date.now() + config.searchCutoffMs;
+  const budget = request.budget ?? new SearchBudget(request.deadline ?? Date.now() + config.searchCutoffMs);
   const terms = request.q ? parseQuery(request.q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }) : [];
   const placeholder = terms.length === 0;
   const rules = reusableRulesFor({
@@ -83,7 +86,7 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
     sort: request.sort ?? null,
     ...(request.sortOrder ? { sortOrder: request.sortOrder } : {}),
   });
-  const ctx = new ShardSearchContext(shard, terms, deadline, request.bitmapBuckets ?? true);
+  const ctx = new ShardSearchContext(shard, terms, budget, request.bitmapBuckets ?? true);
   try {
     return rankedSearch(shard, ctx, rules, request);
   } finally {
@@ -124,7 +127,7 @@ function rankedSearch(shard: ShardIndex, ctx: ShardSearchContext, rules: readonl
     if (hits.length >= request.hitsWanted || ranked.length < wanted) break;
     wanted *= 4;
   }
-  const distinctKeys = distinctKeysOf(universe, keyOf);
+  const distinctKeys = distinctKeysOf(universe, keyOf, ctx.searchBudget);
   return { candidates: distinctKeys.keys.size + distinctKeys.withoutKey, hits, universe, distinctKeys, rankingEntries };
 }
 
@@ -135,8 +138,11 @@ function unionByKey(postings: TokenKeyPostings, derivations: TermDerivations): R
   return byKey;
 }
 
-/** The arena offsets of the last profilesOf, reused (searches of a thread run one at a time; readers do not overlap). */
-let spareOffsets: Int32Array = new Int32Array(1024);
+/**
+ * Arena offsets arrays for profilesOf, reused: a search takes one on its first profilesOf and gives
+ * it back at its end (a search may run nested in another's yield point, so each holds its own).
+ */
+const spareOffsets: Int32Array[] = [new Int32Array(1024)];
 
 /** Cleared word-membership arrays for the next searches of this thread (searches run one at a time). */
 const spareWordSets: Uint8Array[] = [];
@@ -180,12 +186,14 @@ class ShardSearchContext implements SearchContext {
    * proximity cost from KNOWN_COST_MIN on, added to the pair's shared memo at the end (notePairCost).
    */
   private pairCostNotes: (number[] | undefined)[] | null = null;
+  /** The arena offsets of the last profilesOf (from spareOffsets, given back by release()). */
+  private offsets: Int32Array | null = null;
   /** postingsStale() answered false once in this search. */
   private postingsFresh = false;
   /** The thread's scratch bitmaps while this search holds them (taken on first use, given back by release()). */
   private lentBitmaps: ScratchBitmaps | null = null;
 
-  constructor(private readonly shard: ShardIndex, readonly terms: readonly QueryTerm[], readonly deadline: number,
+  constructor(private readonly shard: ShardIndex, readonly terms: readonly QueryTerm[], readonly searchBudget: SearchBudget,
     private readonly bitmapBuckets: boolean) {
     const keyRuns = multiWordSynonyms(terms, shard.config.synonyms);
     terms.forEach((term, index) => (term.kind === 'word' ? this.matchWord(index, term.word, term.isPrefix, keyRuns.get(index)) : this.matchPhrase(index, term.words)));
@@ -193,6 +201,17 @@ class ShardSearchContext implements SearchContext {
 
   termDocs(term: number): RoaringBitmap32 {
     return this.docs[term]!;
+  }
+
+  /**
+   * Rules read the deadline exactly where they may stop refining (every few hundred documents, each
+   * bucket): the search's yield points, where searches that arrived meanwhile may run (search-budget.ts).
+   */
+  get deadline(): number {
+    const budget = this.searchBudget;
+    budget.yieldPoint();
+    if (Date.now() > budget.deadline) budget.cutShort = true;
+    return budget.deadline;
   }
 
   /** See SearchContext.scratchBitmaps: valid until release(), so nothing that outlives the search may keep one. */
@@ -356,6 +375,8 @@ class ShardSearchContext implements SearchContext {
   /** The end of the search: shared scratch goes back to the thread. */
   release(): void {
     this.keepNotedCosts();
+    if (this.offsets !== null && spareOffsets.length < 4) spareOffsets.push(this.offsets);
+    this.offsets = null;
     if (this.lentBitmaps !== null) giveBackScratchBitmaps(this.lentBitmaps);
     this.lentBitmaps = null;
     this.wordLookup?.release();
@@ -387,8 +408,8 @@ class ShardSearchContext implements SearchContext {
 
   /** The reader it returns is valid until the next call (its offsets are the thread's, reused). */
   profilesOf(docIds: Uint32Array): (index: number) => DocMatchProfile {
-    const offsets = documentOffsets(this.shard.forward, docIds, spareOffsets);
-    spareOffsets = offsets;
+    const offsets = documentOffsets(this.shard.forward, docIds, this.offsets ?? spareOffsets.pop() ?? new Int32Array(1024));
+    this.offsets = offsets;
     const data = this.shard.forward.arena;
     const words = this.words();
     const scratch = this.scratch();

@@ -9,6 +9,7 @@ import {
 } from '../ranking/sort-key.js';
 import type { FacetStore, FieldFacets } from './facet-store.js';
 import { haversineMeters } from '../filter/geo-distance.js';
+import type { SearchBudget } from './search-budget.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -18,9 +19,13 @@ const WALK_RATIO = 16;
 /** Documents ordered in the first round of a geo sort (rounds double). */
 const GEO_CHUNK = 256;
 
-export function sortOrderFor(store: FacetStore, criterion: SortCriterion): SortOrder {
-  if (criterion.point) return new GeoSortOrder(store, criterion.point, criterion.direction);
-  return new FieldSortOrder(store.field(criterion.field!), criterion.direction);
+/** Documents keyed (or measured) between two yield points of the search's budget. */
+const YIELD_EVERY = 4096;
+
+/** `budget`: the search's, whose yield points the orders call while keying many documents (they cannot stop early: the sort rule does, per group). */
+export function sortOrderFor(store: FacetStore, criterion: SortCriterion, budget: SearchBudget | null = null): SortOrder {
+  if (criterion.point) return new GeoSortOrder(store, criterion.point, criterion.direction, budget);
+  return new FieldSortOrder(store.field(criterion.field!), criterion.direction, budget);
 }
 
 /** The key of one document for a field (asc: its smallest value, desc: its largest; numbers first). */
@@ -37,12 +42,13 @@ export function fieldSortKey(field: FieldFacets | undefined, docId: number, dire
 
 class FieldSortOrder implements SortOrder {
   readonly width = SORT_KEY_WIDTH;
-  constructor(private readonly field: FieldFacets | undefined, private readonly direction: SortDirection) {}
+  constructor(private readonly field: FieldFacets | undefined, private readonly direction: SortDirection,
+    private readonly budget: SearchBudget | null) {}
 
   groups(universe: RoaringBitmap32): Iterator<SortGroup> {
     if (!this.field) return [{ docIds: universe, key: missingSortKey() }][Symbol.iterator]();
     const valueCount = this.field.values.size;
-    if (universe.size * WALK_RATIO <= valueCount) return keyedGroups(universe, (docId) => fieldSortKey(this.field, docId, this.direction));
+    if (universe.size * WALK_RATIO <= valueCount) return keyedGroups(universe, (docId) => fieldSortKey(this.field, docId, this.direction), this.budget);
     return this.walk(universe);
   }
 
@@ -81,7 +87,7 @@ class FieldSortOrder implements SortOrder {
 class GeoSortOrder implements SortOrder {
   readonly width = SORT_KEY_WIDTH;
   constructor(private readonly store: FacetStore, private readonly point: { lat: number; lng: number },
-    private readonly direction: SortDirection) {}
+    private readonly direction: SortDirection, private readonly budget: SearchBudget | null) {}
 
   /**
    * Distances in one typed array; the documents are ordered chunk by chunk (the nearest CHUNK first,
@@ -92,6 +98,7 @@ class GeoSortOrder implements SortOrder {
     const sign = this.direction === 'asc' ? 1 : -1;
     const scores = new Float64Array(docIds.length);
     for (let k = 0; k < docIds.length; k++) {
+      if (k % YIELD_EVERY === YIELD_EVERY - 1) this.budget?.yieldPoint();
       const location = this.store.geo.get(docIds[k]!);
       scores[k] = location ? sign * haversineMeters(this.point.lat, this.point.lng, location.lat, location.lng) : Infinity;
     }
@@ -120,9 +127,12 @@ class GeoSortOrder implements SortOrder {
 }
 
 /** Keys every document of the universe, sorts, and yields runs of equal keys. */
-function* keyedGroups(universe: RoaringBitmap32, keyOf: (docId: number) => number[]): Generator<SortGroup> {
+function* keyedGroups(universe: RoaringBitmap32, keyOf: (docId: number) => number[], budget: SearchBudget | null): Generator<SortGroup> {
   const docIds = universe.toUint32Array();
-  const keys = Array.from(docIds, keyOf);
+  const keys = Array.from(docIds, (docId, k) => {
+    if (k % YIELD_EVERY === YIELD_EVERY - 1) budget?.yieldPoint();
+    return keyOf(docId);
+  });
   const order = Array.from(docIds.keys());
   order.sort((a, b) => compareSortKeys(keys[a]!, keys[b]!) || docIds[a]! - docIds[b]!);
   for (let start = 0; start < order.length;) {

@@ -1,8 +1,8 @@
 // Shard worker thread entry (a one-thread Piscina pool). Glue only: LMDB reads, message decoding,
 // and replies; the engine logic is in shard-engine.ts.
-import { workerData, type MessagePort } from 'node:worker_threads';
+import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { asSkeinError } from '../errors/skein-error.js';
-import type { AttachWorkerPorts, ShardCommandMessage, ShardQueryMessage, ShardQueryResultMessage, ShardWorkerData } from '../protocol/messages.js';
+import type { AttachWorkerPorts, NestedBatchAnswer, ShardCommandMessage, ShardQueryMessage, ShardQueryResultMessage, ShardWorkerData } from '../protocol/messages.js';
 import { decodeQueryBatch, encodeQueryBatchResult } from '../protocol/query-codec.js';
 import { decodeShardCommand, encodeShardAck } from '../protocol/shard-command-codec.js';
 import { numbersPrintAsWritten, parseExactJson, stringifyExactJson } from '../documents/exact-json.js';
@@ -169,7 +169,7 @@ const NO_SCORES: number[] = [];
 
 function answer(query: ShardQueryMessage): ShardQueryResultMessage {
   try {
-    const result = engine.search(query);
+    const result = engine.search(query, nestedBatches.interleave);
     const verbatim = storedTextIsTheHit(query);
     let shape: HitShaper | null = null;
     const hits = result.hits.map((hit) => {
@@ -195,18 +195,74 @@ function answer(query: ShardQueryMessage): ShardQueryResultMessage {
   }
 }
 
-/** One QueryBatch in, its QueryBatchResult out; each query's failure is its own result's error. */
-function answerBatch(message: ArrayBuffer): ArrayBuffer {
+/**
+ * One QueryBatch in, its QueryBatchResult out; each query's failure is its own result's error.
+ * `nested`: run inside another search's yield point, which builds and prepares nothing.
+ */
+function answerBatch(message: ArrayBuffer, nested = false): ArrayBuffer {
   const queries = decodeQueryBatch(message);
-  try {
-    engine.prepareStaleShards(background, queries.length);
-  } catch (cause) {
-    // The searches then build what they need themselves, and each reports its own error.
-    process.emitWarning(`shard worker ${data.workerIndex}: preparing stale shards failed: ${(cause as Error).message}`);
+  if (!nested) {
+    try {
+      engine.prepareStaleShards(background, queries.length);
+    } catch (cause) {
+      // The searches then build what they need themselves, and each reports its own error.
+      process.emitWarning(`shard worker ${data.workerIndex}: preparing stale shards failed: ${(cause as Error).message}`);
+    }
+    background.runCatchUpSlice();
   }
-  background.runCatchUpSlice();
   return encodeQueryBatchResult(queries.map(answer));
 }
+
+/** Searches one inside another's yield point at most (each level holds its caller's stack and bitmaps). */
+const MAX_NESTED_DEPTH = 6;
+
+/**
+ * Query batches answered inside a running search's yield points (search-budget.ts): a search that has
+ * run a slice (4 ms) takes the batches waiting in the query port and answers them on its own stack
+ * before going on, so a light search waits for a heavy one's slice, not its whole run (a multi-search
+ * of heavy queries is one batch that took seconds). Their answers go out of order, tagged with the
+ * batch's number (QueryPort on the front matches them); the batch answered at the top level is always
+ * the oldest one unanswered, and goes out bare as before. Scheduler commands wait for the top level
+ * (their port is not read here), so no write lands under a running search; what a nested search may
+ * build (stale rank / position lists, pair tables when not deferred) is made aside and swapped in, so
+ * its caller keeps the lists it holds, equal to the new ones as nothing was written. Per-search scratch
+ * is per search (scratch bitmaps, word lookups, offsets: shard-search.ts); the background jobs
+ * (sliced builds, snapshot saves) run between top-level batches only.
+ */
+class NestedBatches {
+  private port: MessagePort | null = null;
+  private depth = 0;
+  /** Batches received on the query port (the front numbers the batches it posts the same way). */
+  received = 0;
+
+  attach(port: MessagePort): void {
+    this.port = port;
+  }
+
+  readonly interleave = (): void => {
+    const port = this.port;
+    if (port === null || this.depth >= MAX_NESTED_DEPTH) return;
+    for (;;) {
+      const next = receiveMessageOnPort(port);
+      if (next === undefined) return;
+      const batch = ++this.received;
+      this.depth++;
+      let result: ArrayBuffer;
+      try {
+        result = answerBatch(next.message as ArrayBuffer, true);
+      } catch (cause) {
+        process.emitWarning(`shard worker ${data.workerIndex}: a query batch failed: ${(cause as Error).message}`);
+        result = emptyBatchResult();
+      } finally {
+        this.depth--;
+      }
+      const tagged: NestedBatchAnswer = { batch, answer: result };
+      port.postMessage(tagged, [result]);
+    }
+  };
+}
+
+const nestedBatches = new NestedBatches();
 
 /** An unreadable batch still gets an answer (with no results), so the front's answers stay in order. */
 function emptyBatchResult(): ArrayBuffer {
@@ -214,8 +270,10 @@ function emptyBatchResult(): ArrayBuffer {
 }
 
 function attachQueryPort(port: MessagePort): void {
-  // Synchronous: batches are answered strictly in arrival order, the next one waiting in the port.
+  nestedBatches.attach(port);
+  // Synchronous: a batch is answered before the next 'message' (later ones may be answered inside it: NestedBatches).
   port.on('message', (batch: ArrayBuffer) => {
+    nestedBatches.received++;
     let result: ArrayBuffer;
     try {
       result = answerBatch(batch);

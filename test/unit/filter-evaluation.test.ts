@@ -12,6 +12,7 @@ import { evaluateFilter } from '../../src/shard/filter-evaluator.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { fieldSortKey, sortOrderFor } from '../../src/shard/sort-order.js';
+import { SearchBudget } from '../../src/shard/search-budget.js';
 
 function shardWith(documents: Record<string, unknown>[]): ShardIndex {
   const shard = new ShardIndex(compileIndexConfig({ filterableAttributes: ['color', 'size', 'meta', '_geo'], sortableAttributes: ['size'] }));
@@ -155,6 +156,62 @@ test('field sort: walked (big universe) and keyed (small universe) orders both f
         .sort((a, b) => compareSortKeys(a.key, b.key) || a.docId - b.docId);
       t.deepEqual(groups.flatMap((group) => group.docIds.toArray()), expected.map((item) => item.docId), `${direction} ${size}`);
       for (const group of groups) for (const docId of group.docIds.toArray()) t.deepEqual(group.key, fieldSortKey(shard.facets.field('size'), docId, direction));
+    }
+  }
+});
+
+/** A budget whose deadline passes after `checks` yield points (SearchBudget reads the clock). */
+class CountedBudget extends SearchBudget {
+  constructor(private checks: number) {
+    super(Infinity);
+  }
+
+  override passed(): boolean {
+    if (this.checks-- > 0) return false;
+    this.cutShort = true;
+    return true;
+  }
+}
+
+test('ranges over thousands of values (whole blocks, prefix bitmaps or unions) agree with the per-document matcher; past the deadline the filter keeps only sure matches', (t) => {
+  let seed = 17;
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const word = () => Array.from({ length: 1 + Math.floor(random() * 4) }, () => String.fromCharCode(97 + Math.floor(random() * 26))).join('');
+  // `one`: one number each (prefix bitmaps); `name`: one string each; `many`: several numbers and strings (unions of blocks).
+  const documents = Array.from({ length: 3000 }, (_, k) => {
+    const document: Record<string, unknown> = { one: Math.floor(random() * 5000), name: word() };
+    if (k % 5 !== 0) document.many = [Math.floor(random() * 1000), Math.floor(random() * 1000), word()];
+    return document;
+  });
+  const shard = new ShardIndex(compileIndexConfig({ filterableAttributes: ['one', 'name', 'many'] }));
+  documents.forEach((document, docId) => shard.upsert(docId, document));
+  const conditions: string[] = [];
+  for (let k = 0; k < 40; k++) {
+    const low = Math.floor(random() * 5000);
+    conditions.push(`one ${low} TO ${low + Math.floor(random() * 4000)}`, `one > ${Math.floor(random() * 5000)}`, `many <= ${Math.floor(random() * 1000)}`,
+      `name >= ${word()}`, `name < ${word()}`, `many > ${word()}`, `NOT one < ${Math.floor(random() * 5000)}`);
+  }
+  const matching = (node: ReturnType<typeof parseFilterParameter>) => documents.map((document, docId) => (documentMatches(node!, document) ? docId : -1)).filter((docId) => docId >= 0);
+  for (const condition of conditions) {
+    const node = parseFilterParameter(condition)!;
+    t.deepEqual(evaluateFilter(node, shard.facets, shard.documents).toArray(), matching(node), condition);
+  }
+  const combined = [
+    conditions.slice(0, 30).join(' OR '),
+    conditions.slice(30, 45).join(' AND '),
+    `(${conditions.slice(50, 60).join(' OR ')}) AND NOT (${conditions.slice(60, 70).join(' AND ')})`,
+    `NOT (${conditions.slice(70, 90).join(' OR ')})`,
+  ];
+  for (const filter of combined) {
+    const node = parseFilterParameter(filter)!;
+    const exact = matching(node);
+    t.deepEqual(evaluateFilter(node, shard.facets, shard.documents, SearchBudget.unbounded()).toArray(), exact, filter);
+    for (const checks of [0, 1, 3, 7, 12, 25]) {
+      const budget = new CountedBudget(checks);
+      const sure = evaluateFilter(node, shard.facets, shard.documents, budget).toArray();
+      const exactSet = new Set(exact);
+      t.true(sure.every((docId) => exactSet.has(docId)), `${checks} checks: only documents the filter matches (${filter.slice(0, 60)})`);
+      if (!budget.cutShort) t.deepEqual(sure, exact);
     }
   }
 });
