@@ -21,6 +21,13 @@ const PREFLIGHT_VARY = 'Origin, Access-Control-Request-Method, Access-Control-Re
 /** Written on every answer (as bytes: uWS converts a string on every call). */
 export const ALLOW_ORIGIN_HEADER = Buffer.from('Access-Control-Allow-Origin');
 export const ALLOW_ORIGIN_ANY = Buffer.from('*');
+/**
+ * The Content-Type value of JSON answers with the Allow-Origin header line folded in: uWS writes
+ * `name: value\r\n` verbatim, so this is two header lines for the price of one native call. Measured
+ * on a bare uWS server (wrk, 16 connections, CPU time per response, medians of 5 alternated runs):
+ * 3.64 µs without the header, 3.89 µs with a second writeHeader, 3.51 µs folded.
+ */
+export const JSON_AND_ALLOW_ORIGIN = Buffer.from('application/json\r\nAccess-Control-Allow-Origin: *');
 
 /**
  * The answer to an OPTIONS request. `requestMethod` / `requestHeaders`: the Access-Control-Request-*

@@ -106,6 +106,7 @@ test('actual answers carry Access-Control-Allow-Origin: *, successes and errors 
     const response = await raw(secured, method, path, headers, body);
     t.is(response.status, status, `${method} ${path}: ${response.body}`);
     t.is(response.headers['access-control-allow-origin'], '*', `${method} ${path} (${status})`);
+    if (response.body.length > 0) t.is(response.headers['content-type'], 'application/json', `${method} ${path}`);
   }
 });
 
