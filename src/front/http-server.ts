@@ -6,6 +6,7 @@ import uws from './uws.js';
 import type { HttpResponse, TemplatedApp } from '@trufflesuite/uws-js-unofficial';
 import { asSkeinError } from '../errors/index.js';
 import type { Authorizer } from './authorization.js';
+import { ALLOW_ORIGIN_ANY, ALLOW_ORIGIN_HEADER, JSON_AND_ALLOW_ORIGIN, preflightReply } from './cors.js';
 import { errorReply, FULL_ACCESS, replyText, type FrontReply, type FrontRequest } from './http-types.js';
 import { ListBodyWriter } from './list-body.js';
 import { checkJsonContentType, decodeContent, parseJsonBody, payloadTooLarge } from './request-body.js';
@@ -62,6 +63,12 @@ export function createHttpApp(edge: HttpEdge): HttpFront {
       authorization: req.getHeader('authorization') || null,
       contentLength: req.getHeader('content-length'),
     };
+    if (method === 'OPTIONS') {
+      // CORS preflight (cors.ts): answered for any path, before routing and authorization.
+      drainThenReply(res, state, preflightReply(req.getHeader('access-control-request-method') || null,
+        req.getHeader('access-control-request-headers') || null));
+      return;
+    }
     const lookup = edge.router.lookup(method, path);
     if (lookup.kind !== 'found') {
       // Unknown paths answer an empty 404 and known paths with another method an empty 405, as actix does.
@@ -171,7 +178,6 @@ function run(res: HttpResponse, state: ResponseState, handler: () => FrontReply 
 const STATUS_LINES = new Map<number, string>();
 /** Header strings as bytes: uWS reads a buffer in place, and converts a string on every call. */
 const CONTENT_TYPE = Buffer.from('Content-Type');
-const APPLICATION_JSON = Buffer.from('application/json');
 
 function statusLine(status: number): string {
   let line = STATUS_LINES.get(status);
@@ -222,7 +228,14 @@ function write(res: HttpResponse, answer: FrontReply, body: string | Buffer, enc
   res.cork(() => {
     // uWS writes "200 OK" itself when no status was written: one native call less per search.
     if (answer.status !== 200) res.writeStatus(statusLine(answer.status));
-    if (hasBody(answer)) res.writeHeader(CONTENT_TYPE, APPLICATION_JSON);
+    // Every answer carries Access-Control-Allow-Origin (cors.ts); on JSON bodies it rides in the
+    // Content-Type write, one native call instead of two.
+    if (!hasBody(answer)) res.writeHeader(ALLOW_ORIGIN_HEADER, ALLOW_ORIGIN_ANY);
+    else if (answer.contentType === undefined) res.writeHeader(CONTENT_TYPE, JSON_AND_ALLOW_ORIGIN);
+    else {
+      res.writeHeader(CONTENT_TYPE, answer.contentType);
+      res.writeHeader(ALLOW_ORIGIN_HEADER, ALLOW_ORIGIN_ANY);
+    }
     if (encoding !== null) {
       res.writeHeader('Content-Encoding', encoding);
       res.writeHeader('Vary', 'Accept-Encoding');

@@ -36,6 +36,8 @@ export interface FrontReply {
   /** The body as a list of serialized items, written out without concatenating them (list-body.ts). */
   listBody?: ListBody;
   headers?: Array<[string, string]>;
+  /** Content-Type of a non-empty body; application/json when absent. */
+  contentType?: string;
 }
 
 /** How a route reads its body. */
@@ -47,6 +49,7 @@ export function jsonReply(status: number, value: unknown): FrontReply {
 
 export function errorReply(error: SkeinError): FrontReply {
   const reply: FrontReply = { status: error.status, body: JSON.stringify(error.toBody()) };
-  if (error.status === 503) reply.headers = [['Retry-After', '10']];
+  // Browser clients on another origin may read Retry-After only when it is exposed (CORS).
+  if (error.status === 503) reply.headers = [['Retry-After', '10'], ['Access-Control-Expose-Headers', 'Retry-After']];
   return reply;
 }

@@ -1,6 +1,7 @@
 // Every HTTP route of the server, in one router.
 import { documentsRoutes } from './documents-routes.js';
 import { documentsFilterRoutes } from './documents-filter.js';
+import { experimentalFeaturesRoutes } from './experimental-features-routes.js';
 import { facetSearchRoutes } from './facet-search-routes.js';
 import { indexesRoutes } from './indexes-routes.js';
 import { keysRoutes } from './keys-routes.js';
@@ -14,7 +15,7 @@ import { tasksRoutes } from './tasks-routes.js';
 
 /** Every route (the security matrix test walks them all). */
 export function allRoutes(): RouteSpec[] {
-  return [...statsRoutes, ...indexesRoutes, ...documentsRoutes, ...searchRoutes, ...facetSearchRoutes, ...documentsFilterRoutes, ...multiSearchRoutes, ...settingsRoutes, ...tasksRoutes, ...keysRoutes];
+  return [...statsRoutes, ...indexesRoutes, ...documentsRoutes, ...searchRoutes, ...facetSearchRoutes, ...documentsFilterRoutes, ...multiSearchRoutes, ...settingsRoutes, ...tasksRoutes, ...keysRoutes, ...experimentalFeaturesRoutes];
 }
 
 export function buildRouter(): Router<RouteSpec> {

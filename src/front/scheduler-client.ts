@@ -58,6 +58,11 @@ export class SchedulerClient {
     return this.request((requestId) => ({ kind: 'keyCommand', requestId, command }));
   }
 
+  /** PATCH /experimental-features: resolves with every stored flag once the change is committed. */
+  updateFeatures(patch: Record<string, boolean>): Promise<Record<string, boolean>> {
+    return this.request((requestId) => ({ kind: 'updateFeatures', requestId, patch })) as Promise<Record<string, boolean>>;
+  }
+
   /**
    * At close: the scheduler starts no new batch and the shard workers save their snapshots. Resolves
    * when they did, or after `timeoutMs` (a restart then rebuilds what was not saved), never rejects.
@@ -102,6 +107,14 @@ export class SchedulerClient {
     } else if (decoded.kind === 'shutdownPrepared') {
       this.pending.get(decoded.requestId)?.resolve(null);
       this.pending.delete(decoded.requestId);
+    } else if (decoded.kind === 'featuresUpdated') {
+      const pending = this.pending.get(decoded.requestId);
+      // The committed flags must be visible to the next GET on this thread.
+      this.onTaskEnqueued();
+      if (!pending) return;
+      this.pending.delete(decoded.requestId);
+      if (decoded.error) pending.reject(fromBody(decoded.error));
+      else pending.resolve(decoded.features);
     } else if (decoded.kind === 'keyCommandResult') {
       const pending = this.pending.get(decoded.requestId);
       // The committed write must be visible to the next read on this thread.

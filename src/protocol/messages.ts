@@ -75,7 +75,10 @@ export type SchedulerMessage =
   | { kind: 'keyCommandResult'; requestId: number; error: ErrorBody | null; record: unknown }
   /** Front -> scheduler at close: no new batch; shard snapshots saved; answered with shutdownPrepared. */
   | { kind: 'prepareShutdown'; requestId: number }
-  | { kind: 'shutdownPrepared'; requestId: number };
+  | { kind: 'shutdownPrepared'; requestId: number }
+  /** PATCH /experimental-features: the flags to change (validated by the front); answered with featuresUpdated. */
+  | { kind: 'updateFeatures'; requestId: number; patch: Record<string, boolean> }
+  | { kind: 'featuresUpdated'; requestId: number; error: ErrorBody | null; features: Record<string, boolean> | null };
 
 /** A /keys write; the front validated it, the scheduler commits it (records: src/auth/key-record.ts). */
 export type KeyCommand =

@@ -50,6 +50,23 @@ export function encodeSchedulerMessage(message: SchedulerMessage): ArrayBuffer {
       body = fb.KeyCommandResult.endKeyCommandResult(builder);
       break;
     }
+    case 'updateFeatures': {
+      const patch = builder.createString(JSON.stringify(message.patch));
+      bodyType = fb.SchedulerMessageBody.UpdateFeatures;
+      body = fb.UpdateFeatures.createUpdateFeatures(builder, message.requestId, patch);
+      break;
+    }
+    case 'featuresUpdated': {
+      const error = writeError(builder, message.error);
+      const features = message.features === null ? 0 : builder.createString(JSON.stringify(message.features));
+      fb.FeaturesUpdated.startFeaturesUpdated(builder);
+      fb.FeaturesUpdated.addRequestId(builder, message.requestId);
+      if (error) fb.FeaturesUpdated.addError(builder, error);
+      if (features) fb.FeaturesUpdated.addFeaturesJson(builder, features);
+      bodyType = fb.SchedulerMessageBody.FeaturesUpdated;
+      body = fb.FeaturesUpdated.endFeaturesUpdated(builder);
+      break;
+    }
     case 'prepareShutdown':
       bodyType = fb.SchedulerMessageBody.PrepareShutdown;
       body = fb.PrepareShutdown.createPrepareShutdown(builder, message.requestId);
@@ -88,6 +105,16 @@ export function decodeSchedulerMessage(buffer: ArrayBuffer | Uint8Array): Schedu
       const record = result.recordJson();
       return { kind: 'keyCommandResult', requestId: result.requestId(), error: readError(result.error()),
         record: record ? JSON.parse(record) : null };
+    }
+    case fb.SchedulerMessageBody.UpdateFeatures: {
+      const update = message.body(new fb.UpdateFeatures()) as fb.UpdateFeatures;
+      return { kind: 'updateFeatures', requestId: update.requestId(), patch: JSON.parse(update.patchJson() ?? '{}') };
+    }
+    case fb.SchedulerMessageBody.FeaturesUpdated: {
+      const updated = message.body(new fb.FeaturesUpdated()) as fb.FeaturesUpdated;
+      const features = updated.featuresJson();
+      return { kind: 'featuresUpdated', requestId: updated.requestId(), error: readError(updated.error()),
+        features: features ? JSON.parse(features) : null };
     }
     case fb.SchedulerMessageBody.PrepareShutdown:
       return { kind: 'prepareShutdown', requestId: (message.body(new fb.PrepareShutdown()) as fb.PrepareShutdown).requestId() };

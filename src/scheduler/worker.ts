@@ -8,13 +8,15 @@
 //
 // Messages: parentPort receives `enqueueTask` ArrayBuffers and answers each with `taskEnqueued`
 // (same requestId) once the task is durably persisted, and `keyCommand` buffers (/keys writes) with
-// `keyCommandResult` once committed. The default keys are seeded before recovery. Enqueue requests are accepted even before the
+// `keyCommandResult` once committed, and `updateFeatures` (PATCH /experimental-features) with `featuresUpdated`. The default keys are seeded before recovery. Enqueue requests are accepted even before the
 // ready signal (recovery is synchronous and runs first); batches start after it.
 import { parentPort, workerData } from 'node:worker_threads';
 import { asSkeinError } from '../errors/index.js';
 import type { SchedulerMessage, SchedulerWorkerData } from '../protocol/messages.js';
 import { decodeSchedulerMessage, encodeSchedulerMessage } from '../protocol/scheduler-codec.js';
 import { openStorage } from '../storage/environment.js';
+import { mergeFeatures, readFeatures } from '../storage/experimental-features.js';
+import { EXPERIMENTAL_FEATURES } from '../storage/meta-keys.js';
 import { summarizedTask } from '../tasks/task-view.js';
 import { failurePointHandler } from './failure-points.js';
 import { applyKeyCommand, seedDefaultKeys } from './key-store.js';
@@ -65,6 +67,20 @@ port.on('message', (buffer: ArrayBuffer | Uint8Array) => {
       post({ kind: 'keyCommandResult', requestId: message.requestId, error: null, record });
     } catch (cause) {
       post({ kind: 'keyCommandResult', requestId: message.requestId, error: asSkeinError(cause).toBody(), record: null });
+    }
+    return;
+  }
+  if (message.kind === 'updateFeatures') {
+    // PATCH /experimental-features: merged with the stored flags and committed (synced) before the answer.
+    try {
+      const features = storage.root.transactionSync(() => {
+        const merged = mergeFeatures(readFeatures(storage.meta), message.patch);
+        storage.meta.put(EXPERIMENTAL_FEATURES, JSON.stringify(merged));
+        return merged;
+      });
+      post({ kind: 'featuresUpdated', requestId: message.requestId, error: null, features });
+    } catch (cause) {
+      post({ kind: 'featuresUpdated', requestId: message.requestId, error: asSkeinError(cause).toBody(), features: null });
     }
     return;
   }

@@ -5,3 +5,6 @@
  * `isIndexing` in /stats with one read instead of a scan of every task.
  */
 export const PROCESSING_INDEX_UIDS = 'processingIndexUids';
+
+/** JSON object of the experimental features' flags as PATCH /experimental-features last stored them (experimental-features.ts). */
+export const EXPERIMENTAL_FEATURES = 'experimentalFeatures';

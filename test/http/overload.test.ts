@@ -37,6 +37,10 @@ test('a burst past the queue bound gets 503 too_many_search_requests; the rest a
   for (const response of refused) {
     t.like(response.body, { code: 'too_many_search_requests', type: 'system', link: 'https://docs.meilisearch.com/errors#too_many_search_requests' });
     t.regex(response.body.message, /^Too many search requests running at the same time: \d+\. Retry after 10s\.$/);
+    // A page on another origin may read Retry-After only when CORS exposes it.
+    t.is(response.headers.get('retry-after'), '10');
+    t.is(response.headers.get('access-control-expose-headers'), 'Retry-After');
+    t.is(response.headers.get('access-control-allow-origin'), '*');
   }
   for (const response of answered) t.true(Array.isArray(response.body.hits) && response.body.hits.length > 0);
 });

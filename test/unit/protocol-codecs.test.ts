@@ -2,7 +2,7 @@ import test from 'ava';
 import {
   decodeQueryBatch, decodeQueryBatchResult, decodeSchedulerMessage, decodeShardAck, decodeShardCommand,
   encodeQueryBatch, encodeQueryBatchResult, encodeSchedulerMessage, encodeShardAck, encodeShardCommand,
-  type ShardCommandMessage, type ShardQueryMessage,
+  type SchedulerMessage, type ShardCommandMessage, type ShardQueryMessage,
 } from '../../src/protocol/index.js';
 import { ownersOfShard, shardsOwnedBy } from '../../src/protocol/placement.js';
 
@@ -69,6 +69,12 @@ test('scheduler messages survive encoding', (t) => {
   for (const message of [{ kind: 'prepareShutdown' as const, requestId: 8 }, { kind: 'shutdownPrepared' as const, requestId: 8 }]) {
     t.deepEqual(decodeSchedulerMessage(encodeSchedulerMessage(message)), message);
   }
+  const features: SchedulerMessage[] = [
+    { kind: 'updateFeatures', requestId: 9, patch: { metrics: true, network: false } },
+    { kind: 'featuresUpdated', requestId: 9, error: null, features: { metrics: true, network: false } },
+    { kind: 'featuresUpdated', requestId: 10, error: { code: 'internal', message: 'disk full', type: 'internal', link: '' }, features: null },
+  ];
+  for (const message of features) t.deepEqual(decodeSchedulerMessage(encodeSchedulerMessage(message)), message);
 });
 
 test('placement spreads shards over workers and agrees with ownership', (t) => {

@@ -65,13 +65,15 @@ export enum SchedulerMessageBody {
   KeyCommand = 4,
   KeyCommandResult = 5,
   PrepareShutdown = 6,
-  ShutdownPrepared = 7
+  ShutdownPrepared = 7,
+  UpdateFeatures = 8,
+  FeaturesUpdated = 9
 }
 
 export function unionToSchedulerMessageBody(
   type: SchedulerMessageBody,
-  accessor: (obj:EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|PrepareShutdown|ShutdownPrepared|TaskEnqueued) => EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|PrepareShutdown|ShutdownPrepared|TaskEnqueued|null
-): EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|PrepareShutdown|ShutdownPrepared|TaskEnqueued|null {
+  accessor: (obj:EnqueueTask|FeaturesUpdated|IndexesChanged|KeyCommand|KeyCommandResult|PrepareShutdown|ShutdownPrepared|TaskEnqueued|UpdateFeatures) => EnqueueTask|FeaturesUpdated|IndexesChanged|KeyCommand|KeyCommandResult|PrepareShutdown|ShutdownPrepared|TaskEnqueued|UpdateFeatures|null
+): EnqueueTask|FeaturesUpdated|IndexesChanged|KeyCommand|KeyCommandResult|PrepareShutdown|ShutdownPrepared|TaskEnqueued|UpdateFeatures|null {
   switch(SchedulerMessageBody[type]) {
     case 'NONE': return null; 
     case 'EnqueueTask': return accessor(new EnqueueTask())! as EnqueueTask;
@@ -81,15 +83,17 @@ export function unionToSchedulerMessageBody(
     case 'KeyCommandResult': return accessor(new KeyCommandResult())! as KeyCommandResult;
     case 'PrepareShutdown': return accessor(new PrepareShutdown())! as PrepareShutdown;
     case 'ShutdownPrepared': return accessor(new ShutdownPrepared())! as ShutdownPrepared;
+    case 'UpdateFeatures': return accessor(new UpdateFeatures())! as UpdateFeatures;
+    case 'FeaturesUpdated': return accessor(new FeaturesUpdated())! as FeaturesUpdated;
     default: return null;
   }
 }
 
 export function unionListToSchedulerMessageBody(
   type: SchedulerMessageBody, 
-  accessor: (index: number, obj:EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|PrepareShutdown|ShutdownPrepared|TaskEnqueued) => EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|PrepareShutdown|ShutdownPrepared|TaskEnqueued|null, 
+  accessor: (index: number, obj:EnqueueTask|FeaturesUpdated|IndexesChanged|KeyCommand|KeyCommandResult|PrepareShutdown|ShutdownPrepared|TaskEnqueued|UpdateFeatures) => EnqueueTask|FeaturesUpdated|IndexesChanged|KeyCommand|KeyCommandResult|PrepareShutdown|ShutdownPrepared|TaskEnqueued|UpdateFeatures|null, 
   index: number
-): EnqueueTask|IndexesChanged|KeyCommand|KeyCommandResult|PrepareShutdown|ShutdownPrepared|TaskEnqueued|null {
+): EnqueueTask|FeaturesUpdated|IndexesChanged|KeyCommand|KeyCommandResult|PrepareShutdown|ShutdownPrepared|TaskEnqueued|UpdateFeatures|null {
   switch(SchedulerMessageBody[type]) {
     case 'NONE': return null; 
     case 'EnqueueTask': return accessor(index, new EnqueueTask())! as EnqueueTask;
@@ -99,6 +103,8 @@ export function unionListToSchedulerMessageBody(
     case 'KeyCommandResult': return accessor(index, new KeyCommandResult())! as KeyCommandResult;
     case 'PrepareShutdown': return accessor(index, new PrepareShutdown())! as PrepareShutdown;
     case 'ShutdownPrepared': return accessor(index, new ShutdownPrepared())! as ShutdownPrepared;
+    case 'UpdateFeatures': return accessor(index, new UpdateFeatures())! as UpdateFeatures;
+    case 'FeaturesUpdated': return accessor(index, new FeaturesUpdated())! as FeaturesUpdated;
     default: return null;
   }
 }
@@ -1527,6 +1533,119 @@ static addRecordJson(builder:flatbuffers.Builder, recordJsonOffset:flatbuffers.O
 }
 
 static endKeyCommandResult(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+}
+
+export class UpdateFeatures {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):UpdateFeatures {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsUpdateFeatures(bb:flatbuffers.ByteBuffer, obj?:UpdateFeatures):UpdateFeatures {
+  return (obj || new UpdateFeatures()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsUpdateFeatures(bb:flatbuffers.ByteBuffer, obj?:UpdateFeatures):UpdateFeatures {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new UpdateFeatures()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+requestId():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readUint32(this.bb_pos + offset) : 0;
+}
+
+patchJson():string|null
+patchJson(optionalEncoding:flatbuffers.Encoding):string|Uint8Array|null
+patchJson(optionalEncoding?:any):string|Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
+}
+
+static startUpdateFeatures(builder:flatbuffers.Builder) {
+  builder.startObject(2);
+}
+
+static addRequestId(builder:flatbuffers.Builder, requestId:number) {
+  builder.addFieldInt32(0, requestId, 0);
+}
+
+static addPatchJson(builder:flatbuffers.Builder, patchJsonOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(1, patchJsonOffset, 0);
+}
+
+static endUpdateFeatures(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createUpdateFeatures(builder:flatbuffers.Builder, requestId:number, patchJsonOffset:flatbuffers.Offset):flatbuffers.Offset {
+  UpdateFeatures.startUpdateFeatures(builder);
+  UpdateFeatures.addRequestId(builder, requestId);
+  UpdateFeatures.addPatchJson(builder, patchJsonOffset);
+  return UpdateFeatures.endUpdateFeatures(builder);
+}
+}
+
+export class FeaturesUpdated {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):FeaturesUpdated {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsFeaturesUpdated(bb:flatbuffers.ByteBuffer, obj?:FeaturesUpdated):FeaturesUpdated {
+  return (obj || new FeaturesUpdated()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsFeaturesUpdated(bb:flatbuffers.ByteBuffer, obj?:FeaturesUpdated):FeaturesUpdated {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new FeaturesUpdated()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+requestId():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readUint32(this.bb_pos + offset) : 0;
+}
+
+error(obj?:ErrorBody):ErrorBody|null {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? (obj || new ErrorBody()).__init(this.bb!.__indirect(this.bb_pos + offset), this.bb!) : null;
+}
+
+featuresJson():string|null
+featuresJson(optionalEncoding:flatbuffers.Encoding):string|Uint8Array|null
+featuresJson(optionalEncoding?:any):string|Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
+}
+
+static startFeaturesUpdated(builder:flatbuffers.Builder) {
+  builder.startObject(3);
+}
+
+static addRequestId(builder:flatbuffers.Builder, requestId:number) {
+  builder.addFieldInt32(0, requestId, 0);
+}
+
+static addError(builder:flatbuffers.Builder, errorOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(1, errorOffset, 0);
+}
+
+static addFeaturesJson(builder:flatbuffers.Builder, featuresJsonOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(2, featuresJsonOffset, 0);
+}
+
+static endFeaturesUpdated(builder:flatbuffers.Builder):flatbuffers.Offset {
   const offset = builder.endObject();
   return offset;
 }

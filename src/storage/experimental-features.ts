@@ -1,0 +1,34 @@
+// The runtime-togglable experimental features (Meilisearch v1.53's RuntimeTogglableFeatures, in its
+// order): stored as one JSON object under the `meta` key EXPERIMENTAL_FEATURES, written by the
+// scheduler only (UpdateFeatures message), read by the front for GET /experimental-features.
+// None gates anything in Skein yet: they are stored and reported.
+import type { Database } from 'lmdb';
+import { EXPERIMENTAL_FEATURES } from './meta-keys.js';
+
+export const FEATURE_NAMES = [
+  'metrics', 'logsRoute', 'tasksStreamingRoute', 'editDocumentsByFunction', 'containsFilter',
+  'dynamicSearchRules', 'network', 'getTaskDocumentsRoute', 'taskQueueCompactionRoute',
+  'compositeEmbedders', 'chatCompletions', 'multimodal', 'foreignKeys', 'disableDocumentsFetchQueue',
+  'legacySearch', 'renderRoute',
+] as const;
+
+export type FeatureName = (typeof FEATURE_NAMES)[number];
+export type ExperimentalFeatures = Record<FeatureName, boolean>;
+
+type MetaDb = Pick<Database<number | string, string>, 'get'>;
+
+/** The stored flags, every one present (false unless stored true), in Meilisearch's order. */
+export function readFeatures(meta: MetaDb): ExperimentalFeatures {
+  const raw = meta.get(EXPERIMENTAL_FEATURES);
+  const stored = raw === undefined ? {} : JSON.parse(String(raw)) as Record<string, unknown>;
+  const features = {} as ExperimentalFeatures;
+  for (const name of FEATURE_NAMES) features[name] = stored[name] === true;
+  return features;
+}
+
+/** `patch` changes the flags it names (validated booleans); the others keep their value. */
+export function mergeFeatures(current: ExperimentalFeatures, patch: Record<string, boolean>): ExperimentalFeatures {
+  const merged = { ...current };
+  for (const name of FEATURE_NAMES) if (typeof patch[name] === 'boolean') merged[name] = patch[name]!;
+  return merged;
+}
