@@ -31,3 +31,12 @@ export function validDocumentId(value: unknown): string {
   throw new SkeinError('invalid_document_id',
     `Document identifier \`${JSON.stringify(value)}\` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.`);
 }
+
+/**
+ * Whether a text may be a stored external id: every stored id has at most 511 bytes (an integer's
+ * decimal string is shorter), so a longer one is not looked up at all — LMDB could not even hold it
+ * as a key ("String does not fit in target buffer").
+ */
+export function mayBeStoredId(id: string): boolean {
+  return id.length <= MAX_DOCUMENT_ID_BYTES && Buffer.byteLength(id) <= MAX_DOCUMENT_ID_BYTES;
+}

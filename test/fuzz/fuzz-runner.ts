@@ -158,7 +158,14 @@ export async function runFuzz(baseUrl: string, context: FuzzContext, options: Fu
       if (Date.now() >= stopAt) return;
       if (options.maxRequests !== undefined && next >= options.maxRequests) return;
       const index = next++;
-      const request = requestAt(options.seed, index, context);
+      let request: FuzzRequest;
+      try {
+        request = requestAt(options.seed, index, context);
+      } catch (cause) {
+        // A bug of the generator, not of the server: reported, and the stream goes on.
+        report.failures.push({ index, problem: `the generator threw: ${(cause as Error).stack}`, request: '' });
+        continue;
+      }
       report.requests++;
       report.byKind[request.kind] = (report.byKind[request.kind] ?? 0) + 1;
       let response: RawResponse;

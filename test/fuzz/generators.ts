@@ -51,6 +51,16 @@ const ATTRIBUTE_NOISE = ['unknown', 'nope.nested', '', ' ', 'name ', '_geoPoint'
 // ---------------------------------------------------------------------------------------------
 // small values
 
+/** Percent-encodes the UTF-8 bytes of a text (a lone surrogate becomes U+FFFD; encodeURIComponent would throw). */
+export function encodeQuery(text: string): string {
+  let encoded = '';
+  for (const byte of Buffer.from(text, 'utf8')) {
+    const char = String.fromCharCode(byte);
+    encoded += /[A-Za-z0-9_.~-]/.test(char) ? char : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return encoded;
+}
+
 export function randomWord(rng: SeededRandom, context: FuzzContext): string {
   return context.words.length > 0 && rng.chance(0.85) ? rng.pick(context.words) : randomAscii(rng, rng.int(0, 12));
 }
@@ -202,6 +212,7 @@ function heavyFilter(rng: SeededRandom): string {
 /** A value for a `filter` parameter: mostly grammar strings, sometimes the array form, garbage or wrong types. */
 export function randomFilter(rng: SeededRandom, context: FuzzContext): unknown {
   if (context.enabled.has('heavyFilters') && rng.chance(0.05)) return heavyFilter(rng);
+  if (rng.chance(0.3)) return cleanFilter(rng, context);
   const roll = rng.next();
   if (roll < 0.55) return randomFilterExpression(rng, context);
   if (roll < 0.75) return mutateText(rng, randomFilterExpression(rng, context), context);
@@ -279,7 +290,52 @@ const SEARCH_PARAMETERS: Array<[string, (rng: SeededRandom, context: FuzzContext
   ['unknownParameter', (rng, context) => randomJsonValue(rng, context)],
 ];
 
+const FILTERABLE = ['id', 'name', 'version', 'downloads', 'tags', 'category', 'scoped', 'ratio', 'nested.level', 'nested.deep.flag', 'maybe'];
+
+/** A filter on filterable attributes only, with well-formed values: reaches evaluation, not the parser's errors. */
+function cleanFilter(rng: SeededRandom, context: FuzzContext, depth = 0): string {
+  if (depth > 3 || rng.chance(0.5)) {
+    const attribute = rng.pick(FILTERABLE);
+    const number = () => String(rng.pick([rng.int(0, 100), rng.int(0, 2_000_000), Math.round(rng.next() * 1400) / 100]));
+    const word = () => JSON.stringify(rng.chance(0.5) ? randomWord(rng, context) : rng.pick(['web', 'cli', 'data', 'test', 'ui', 'level 1', 'true', 'false', '']));
+    switch (rng.int(0, 8)) {
+      case 0: return `${attribute} = ${rng.chance(0.5) ? number() : word()}`;
+      case 1: return `${attribute} != ${rng.chance(0.5) ? number() : word()}`;
+      case 2: return `${attribute} ${rng.pick(['>', '>=', '<', '<='])} ${number()}`;
+      case 3: return `${attribute} ${number()} TO ${number()}`;
+      case 4: return `${attribute} ${rng.pick(['EXISTS', 'NOT EXISTS', 'IS NULL', 'IS NOT NULL', 'IS EMPTY', 'IS NOT EMPTY'])}`;
+      case 5: return `${attribute} ${rng.pick(['IN', 'NOT IN'])} [${Array.from({ length: rng.int(1, 5) }, () => (rng.chance(0.5) ? number() : word())).join(', ')}]`;
+      case 6: return geoFilter(rng);
+      default: return `${attribute} = ${word()}`;
+    }
+  }
+  const left = cleanFilter(rng, context, depth + 1);
+  const right = cleanFilter(rng, context, depth + 1);
+  return rng.pick([`${left} AND ${right}`, `${left} OR ${right}`, `NOT (${left})`, `(${left} OR ${right}) AND ${cleanFilter(rng, context, depth + 1)}`]);
+}
+
+/** A search body whose every parameter is valid, so the engine (not validation) answers. */
+export function cleanSearchBody(rng: SeededRandom, context: FuzzContext): Record<string, unknown> {
+  const body: Record<string, unknown> = { q: Array.from({ length: rng.int(0, 3) }, () => randomWord(rng, context)).join(' ') };
+  if (rng.chance(0.5)) body.filter = rng.chance(0.8) ? cleanFilter(rng, context) : [cleanFilter(rng, context), [cleanFilter(rng, context), cleanFilter(rng, context)]];
+  if (rng.chance(0.3)) body.facets = rng.chance(0.2) ? ['*'] : [rng.pick(FILTERABLE), rng.pick(FILTERABLE)];
+  if (rng.chance(0.3)) body.sort = [`${rng.pick(['downloads', 'name', 'ratio', 'id'])}:${rng.pick(['asc', 'desc'])}`, ...(rng.chance(0.3) ? [`_geoPoint(${coordinate(rng, 90)}, ${coordinate(rng, 180)}):asc`] : [])];
+  if (rng.chance(0.3)) { if (rng.chance(0.5)) { body.offset = rng.int(0, 50); body.limit = rng.int(0, 50); } else { body.page = rng.int(1, 5); body.hitsPerPage = rng.int(0, 30); } }
+  if (rng.chance(0.2)) body.attributesToHighlight = rng.pick([['*'], ['name', 'summary'], ['tags']]);
+  if (rng.chance(0.2)) { body.attributesToCrop = rng.pick([['summary'], ['summary:3'], ['*']]); body.cropLength = rng.int(0, 20); }
+  if (rng.chance(0.2)) body.attributesToRetrieve = rng.pick([['id'], ['name', '_geo'], ['*'], ['nested.level']]);
+  if (rng.chance(0.15)) body.showMatchesPosition = true;
+  if (rng.chance(0.15)) body.showRankingScore = true;
+  if (rng.chance(0.1)) body.showRankingScoreDetails = true;
+  if (rng.chance(0.1)) body.matchingStrategy = rng.pick(['last', 'all', 'frequency']);
+  if (rng.chance(0.1)) body.distinct = rng.pick(['category', 'scoped', 'nested.level', 'maybe', 'tags']);
+  if (rng.chance(0.1)) body.attributesToSearchOn = rng.pick([['name'], ['summary', 'tags'], ['*']]);
+  if (rng.chance(0.1)) body.rankingScoreThreshold = rng.pick([0, 0.2, 0.5, 0.9]);
+  return body;
+}
+
 export function randomSearchBody(rng: SeededRandom, context: FuzzContext): Record<string, unknown> {
+  if (rng.chance(0.35)) return cleanSearchBody(rng, context);
   const body: Record<string, unknown> = {};
   const density = rng.pick([0.05, 0.15, 0.3]);
   for (const [name, make] of SEARCH_PARAMETERS) {
@@ -299,7 +355,7 @@ function searchQueryString(rng: SeededRandom, body: Record<string, unknown>): st
     if (Array.isArray(value)) text = value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))).join(',');
     else if (typeof value === 'string') text = value;
     else text = JSON.stringify(value);
-    parts.push(`${rng.chance(0.02) ? name.toUpperCase() : name}=${rng.chance(0.03) ? text : encodeURIComponent(text)}`);
+    parts.push(`${rng.chance(0.02) ? name.toUpperCase() : name}=${rng.chance(0.03) ? text : encodeQuery(text)}`);
   }
   return parts.join('&');
 }
@@ -480,26 +536,26 @@ const GENERATORS: Array<[number, (rng: SeededRandom, context: FuzzContext) => Fu
   }],
   [5, (rng, context) => {
     const parameters: string[] = [];
-    if (rng.chance(0.4)) parameters.push(`limit=${encodeURIComponent(String(fetchLimit(rng, context)))}`);
-    if (rng.chance(0.3)) parameters.push(`offset=${encodeURIComponent(String(fetchLimit(rng, context)))}`);
-    if (rng.chance(0.3)) parameters.push(`fields=${encodeURIComponent((attributeList(rng) as unknown[] ?? []).toString?.() ?? '')}`);
-    if (rng.chance(0.3)) parameters.push(`filter=${encodeURIComponent(String(randomFilter(rng, context)))}`);
-    if (rng.chance(0.1)) parameters.push(`ids=${encodeURIComponent(String(randomList(rng, () => rng.int(0, 2000))))}`);
-    if (rng.chance(0.1)) parameters.push(`sort=${encodeURIComponent(String(sortValue(rng)))}`);
+    if (rng.chance(0.4)) parameters.push(`limit=${encodeQuery(String(fetchLimit(rng, context)))}`);
+    if (rng.chance(0.3)) parameters.push(`offset=${encodeQuery(String(fetchLimit(rng, context)))}`);
+    if (rng.chance(0.3)) parameters.push(`fields=${encodeQuery((attributeList(rng) as unknown[] ?? []).toString?.() ?? '')}`);
+    if (rng.chance(0.3)) parameters.push(`filter=${encodeQuery(String(randomFilter(rng, context)))}`);
+    if (rng.chance(0.1)) parameters.push(`ids=${encodeQuery(String(randomList(rng, () => rng.int(0, 2000))))}`);
+    if (rng.chance(0.1)) parameters.push(`sort=${encodeQuery(String(sortValue(rng)))}`);
     if (rng.chance(0.05)) parameters.push(`${randomAscii(rng, 5).replace(/[&=#]/g, '')}=${rng.int(0, 9)}`);
     return { kind: 'documents-get', method: 'GET', path: `/indexes/${indexFor(rng, context, false)}/documents?${parameters.join('&')}` };
   }],
-  [3, (rng, context) => ({ kind: 'document-get', method: 'GET', path: `/indexes/${indexFor(rng, context, false)}/documents/${encodeURIComponent(String(rng.chance(0.8) ? rng.int(0, 2000) : randomJsonValue(rng, context)))}${rng.chance(0.3) ? `?fields=${encodeURIComponent(String(attributeList(rng)))}` : ''}` })],
+  [3, (rng, context) => ({ kind: 'document-get', method: 'GET', path: `/indexes/${indexFor(rng, context, false)}/documents/${encodeQuery(String(rng.chance(0.8) ? rng.int(0, 2000) : randomJsonValue(rng, context)))}${rng.chance(0.3) ? `?fields=${encodeQuery(String(attributeList(rng)))}` : ''}` })],
   [8, (rng, context) => {
     const payload = documentPayload(rng, context);
     const parameters: string[] = [];
-    if (rng.chance(0.1)) parameters.push(`primaryKey=${encodeURIComponent(rng.pick(['id', 'name', 'nope', '', 'a b']))}`);
-    if (rng.chance(0.1)) parameters.push(`csvDelimiter=${encodeURIComponent(rng.pick([';', ',', '', 'ab', '\t', 'é']))}`);
-    if (rng.chance(0.05)) parameters.push(`customMetadata=${encodeURIComponent(randomAscii(rng, 10))}`);
+    if (rng.chance(0.1)) parameters.push(`primaryKey=${encodeQuery(rng.pick(['id', 'name', 'nope', '', 'a b']))}`);
+    if (rng.chance(0.1)) parameters.push(`csvDelimiter=${encodeQuery(rng.pick([';', ',', '', 'ab', '\t', 'é']))}`);
+    if (rng.chance(0.05)) parameters.push(`customMetadata=${encodeQuery(randomAscii(rng, 10))}`);
     return withGarbage(rng, context, { kind: `documents-${payload.contentType.split(/[/;]/)[1]}`, method: rng.pick(['POST', 'PUT']), path: `/indexes/${indexFor(rng, context, true)}/documents${parameters.length ? '?' + parameters.join('&') : ''}`, body: Buffer.from(payload.text), contentType: payload.contentType }, 0.25);
   }],
   [3, (rng, context) => withGarbage(rng, context, { kind: 'documents-delete', method: 'POST', path: `/indexes/${indexFor(rng, context, true)}/documents/${rng.pick(['delete-batch', 'delete'])}`, body: json(rng.chance(0.5) ? randomList(rng, () => rng.int(0, 500), 10) : { filter: randomFilter(rng, context) }) })],
-  [1, (rng, context) => ({ kind: 'document-delete', method: 'DELETE', path: `/indexes/${indexFor(rng, context, true)}/documents/${encodeURIComponent(String(rng.int(0, 500)))}` })],
+  [1, (rng, context) => ({ kind: 'document-delete', method: 'DELETE', path: `/indexes/${indexFor(rng, context, true)}/documents/${encodeQuery(String(rng.int(0, 500)))}` })],
   [6, (rng, context) => {
     if (rng.chance(0.5)) return withGarbage(rng, context, { kind: 'settings', method: 'PATCH', path: `/indexes/${indexFor(rng, context, true)}/settings`, body: json(randomSettings(rng, context)) });
     const [route, method, make] = rng.pick(SETTING_ROUTES);
@@ -532,7 +588,7 @@ const GENERATORS: Array<[number, (rng: SeededRandom, context: FuzzContext) => Fu
     for (let i = rng.int(0, 3); i > 0; i--) parameters.push(rng.pick(pool)());
     const roll = rng.next();
     if (roll < 0.6) return { kind: 'tasks', method: 'GET', path: `/tasks?${parameters.join('&')}` };
-    if (roll < 0.8) return { kind: 'task', method: 'GET', path: `/tasks/${encodeURIComponent(String(rng.chance(0.8) ? rng.int(0, 300) : randomJsonValue(rng, context)))}` };
+    if (roll < 0.8) return { kind: 'task', method: 'GET', path: `/tasks/${encodeQuery(String(rng.chance(0.8) ? rng.int(0, 300) : randomJsonValue(rng, context)))}` };
     // Cancel / delete only the write indexes' tasks, so the read index keeps its content.
     const scope = `indexUids=${rng.pick(context.writeIndexes)}`;
     return { kind: 'tasks-write', method: rng.chance(0.5) ? 'POST' : 'DELETE', path: rng.chance(0.5) ? `/tasks${rng.chance(0.5) ? '/cancel' : ''}?${[scope, ...parameters].join('&')}` : `/tasks${rng.chance(0.5) ? '/cancel' : ''}?${parameters.filter((p) => !p.startsWith('indexUids')).concat(rng.chance(0.5) ? [scope] : ['statuses=failed']).join('&')}` };
