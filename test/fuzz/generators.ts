@@ -97,6 +97,11 @@ function randomNumber(rng: SeededRandom): number | string {
   }
 }
 
+/** Sets an own field even when named `__proto__`, so the JSON carries it (and no prototype changes). */
+function setField(object: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** A JSON value of a random type (for wrong-type parameters). */
 export function randomJsonValue(rng: SeededRandom, context: FuzzContext, depth = 0): unknown {
   switch (rng.int(0, depth > 2 ? 5 : 8)) {
@@ -109,7 +114,7 @@ export function randomJsonValue(rng: SeededRandom, context: FuzzContext, depth =
     case 6: return Array.from({ length: rng.int(0, 4) }, () => randomJsonValue(rng, context, depth + 1));
     default: {
       const object: Record<string, unknown> = {};
-      for (let i = rng.int(0, 3); i > 0; i--) object[rng.pick([...CORPUS_FIELDS, ...ATTRIBUTE_NOISE])] = randomJsonValue(rng, context, depth + 1);
+      for (let i = rng.int(0, 3); i > 0; i--) setField(object, rng.pick([...CORPUS_FIELDS, ...ATTRIBUTE_NOISE]), randomJsonValue(rng, context, depth + 1));
       return object;
     }
   }
@@ -369,7 +374,7 @@ function randomDocument(rng: SeededRandom, context: FuzzContext, primaryKey = 'i
   if (idRoll < 0.8) document[primaryKey] = rng.chance(0.7) ? rng.int(0, 500) : `doc-${rng.int(0, 500)}`;
   else if (idRoll < 0.9) document[primaryKey] = rng.pick(['', 'bad id!', 'ü', -1, 1.5, true, null, [], {}, 'a'.repeat(600), 2 ** 53 - 1]);
   else if (context.enabled.has('bigIntIds') && idRoll < 0.95) document[primaryKey] = rng.pick([2 ** 53, 2 ** 53 + 2, '9007199254740993']);
-  for (let i = rng.int(0, 6); i > 0; i--) document[rng.pick([...CORPUS_FIELDS, ...ATTRIBUTE_NOISE, randomAscii(rng, 4)])] = randomJsonValue(rng, context);
+  for (let i = rng.int(0, 6); i > 0; i--) setField(document, rng.pick([...CORPUS_FIELDS, ...ATTRIBUTE_NOISE, randomAscii(rng, 4)]), randomJsonValue(rng, context));
   if (rng.chance(0.3)) document.summary = Array.from({ length: rng.int(1, 30) }, () => randomWord(rng, context)).join(' ');
   if (rng.chance(0.1)) document._geo = rng.chance(0.7) ? { lat: Number(coordinate(rng, 90)), lng: Number(coordinate(rng, 180)) } : randomJsonValue(rng, context);
   return document;
@@ -407,7 +412,7 @@ const SETTING_ROUTES: Array<[string, string, (rng: SeededRandom, context: FuzzCo
   ['dictionary', 'PUT', (rng, context) => randomList(rng, () => randomWord(rng, context))],
   ['synonyms', 'PUT', (rng, context) => {
     const synonyms: Record<string, unknown> = {};
-    for (let i = rng.int(0, 4); i > 0; i--) synonyms[randomWord(rng, context)] = maybeInvalid(rng, context, () => [randomWord(rng, context), randomWord(rng, context)]);
+    for (let i = rng.int(0, 4); i > 0; i--) setField(synonyms, randomWord(rng, context), maybeInvalid(rng, context, () => [randomWord(rng, context), randomWord(rng, context)]));
     return synonyms;
   }],
   ['distinct-attribute', 'PUT', (rng) => rng.chance(0.3) ? null : randomAttribute(rng)],
@@ -545,7 +550,7 @@ const GENERATORS: Array<[number, (rng: SeededRandom, context: FuzzContext) => Fu
     if (rng.chance(0.05)) parameters.push(`${randomAscii(rng, 5).replace(/[&=#]/g, '')}=${rng.int(0, 9)}`);
     return { kind: 'documents-get', method: 'GET', path: `/indexes/${indexFor(rng, context, false)}/documents?${parameters.join('&')}` };
   }],
-  [3, (rng, context) => ({ kind: 'document-get', method: 'GET', path: `/indexes/${indexFor(rng, context, false)}/documents/${encodeQuery(String(rng.chance(0.8) ? rng.int(0, 2000) : randomJsonValue(rng, context)))}${rng.chance(0.3) ? `?fields=${encodeQuery(String(attributeList(rng)))}` : ''}` })],
+  [3, (rng, context) => ({ kind: 'document-get', method: 'GET', path: `/indexes/${indexFor(rng, context, false)}/documents/${encodeQuery(String(rng.chance(0.8) ? rng.int(0, 2000) : rng.chance(0.5) ? 'i'.repeat(rng.int(400, 6000)) : JSON.stringify(randomJsonValue(rng, context))))}${rng.chance(0.3) ? `?fields=${encodeQuery(String(attributeList(rng)))}` : ''}` })],
   [8, (rng, context) => {
     const payload = documentPayload(rng, context);
     const parameters: string[] = [];
@@ -593,7 +598,7 @@ const GENERATORS: Array<[number, (rng: SeededRandom, context: FuzzContext) => Fu
     const scope = `indexUids=${rng.pick(context.writeIndexes)}`;
     return { kind: 'tasks-write', method: rng.chance(0.5) ? 'POST' : 'DELETE', path: rng.chance(0.5) ? `/tasks${rng.chance(0.5) ? '/cancel' : ''}?${[scope, ...parameters].join('&')}` : `/tasks${rng.chance(0.5) ? '/cancel' : ''}?${parameters.filter((p) => !p.startsWith('indexUids')).concat(rng.chance(0.5) ? [scope] : ['statuses=failed']).join('&')}` };
   }],
-  [2, (rng, context) => ({ kind: 'misc-get', method: 'GET', path: rng.pick(['/', '/health', '/version', '/stats', `/indexes/${indexFor(rng, context, false)}/stats`, '/indexes', `/indexes?limit=${rng.int(-1, 50)}&offset=${rng.int(-1, 5)}`, `/indexes/${indexFor(rng, context, false)}`, '/keys', '/nope', '/indexes/x/y/z', '//indexes', '/indexes/%ff']) })],
+  [2, (rng, context) => ({ kind: 'misc-get', method: 'GET', path: rng.pick(['/', '/health', '/version', '/stats', `/indexes/${indexFor(rng, context, false)}/stats`, '/indexes', `/indexes?limit=${rng.int(-1, 50)}&offset=${rng.int(-1, 5)}`, `/indexes/${indexFor(rng, context, false)}`, '/keys', `/keys/${'k'.repeat(rng.int(30, 6000))}`, `/tasks/${'9'.repeat(rng.int(10, 400))}`, '/nope', '/indexes/x/y/z', '//indexes', '/indexes/%ff']) })],
   [1, (rng, context) => ({ kind: 'wrong-method', method: rng.pick(['PUT', 'DELETE', 'PATCH', 'POST', 'GET']), path: rng.pick(['/health', '/version', `/indexes/${context.readIndex}/search/x`, '/multi-search', '/stats', `/indexes/${context.readIndex}/facet-search`]) })],
 ];
 
