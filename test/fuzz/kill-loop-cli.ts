@@ -26,7 +26,7 @@ const report = await runKillLoop({
   dbPath,
   log: (line) => process.stdout.write(`${line}\n`),
 });
-process.stdout.write(`\nseed ${seed}: survived ${report.failures.length === 0 ? report.kills : report.kills - 1} of ${report.kills} kills in ${(report.elapsedMs / 1000).toFixed(0)} s; ${report.writesAnswered} writes answered, ${report.tasksVerified} tasks verified against the model, ${report.searches} searches; ${report.failures.length} failures\n`);
+process.stdout.write(`\nseed ${seed}: survived ${report.failures.length === 0 ? report.kills : report.kills - 1} of ${report.kills} kills in ${(report.elapsedMs / 1000).toFixed(0)} s; ${report.writesAnswered} writes answered, ${report.tasksVerified} tasks verified against the model (${report.unfinishedAtRestart} unfinished at a restart, ${report.inFlightRecovered} whose 202 the kill lost), ${report.searches} searches; ${report.failures.length} failures\n`);
 for (const failure of report.failures) process.stdout.write(`FAILURE ${failure}\n`);
 if (report.failures.length > 0 && values.keep) process.stdout.write(`db kept at ${dbPath}\n`);
 else rmSync(dbPath, { recursive: true, force: true });

@@ -135,6 +135,12 @@ export interface KillLoopReport {
   writesAnswered: number;
   tasksVerified: number;
   searches: number;
+  /** Tasks not finished when first listed after a restart (enqueued or processing at the kill). */
+  unfinishedAtRestart: number;
+  /** Consistent snapshots checked against the model while tasks were still running (no task finished during the read). */
+  snapshotChecks: number;
+  /** Tasks whose 202 was lost at the kill but which exist after the restart. */
+  inFlightRecovered: number;
   failures: string[];
   elapsedMs: number;
 }
@@ -205,8 +211,37 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
   const log = options.log ?? (() => {});
   const rng = new SeededRandom(deriveSeed(options.seed, 'kills'));
   const [minDelay, maxDelay] = options.killAfterMs ?? [150, 2500];
-  const report: KillLoopReport = { seed: options.seed, kills: 0, cycles: 0, writesAnswered: 0, tasksVerified: 0, searches: 0, failures: [], elapsedMs: 0 };
+  const report: KillLoopReport = { seed: options.seed, kills: 0, cycles: 0, writesAnswered: 0, tasksVerified: 0, searches: 0, unfinishedAtRestart: 0, inFlightRecovered: 0, snapshotChecks: 0, failures: [], elapsedMs: 0 };
   const states = new Map<string, IndexState>(KILL_INDEXES.map((index) => [index, { model: new IndexModel(), answered: new Map(), inFlight: null, nextOperation: 0 }]));
+  /**
+   * The documents of `index` read while tasks may run, between two listings of its tasks: when no task
+   * finished in between, they must equal the model plus the tasks succeeded by then, in uid order — so a
+   * batch is never visible in part, even before a later re-run could complete it. Returns false when the
+   * read raced a commit (nothing to conclude); a mismatch is a failure.
+   */
+  const snapshotCheck = async (client: Client, index: string, prefix: string): Promise<boolean> => {
+    const state = states.get(index)!;
+    const before = await tasksAbove(client, index, verifiedUpTo);
+    const documents = await json(client, 'GET', `/indexes/${index}/documents?limit=100000`);
+    const after = await tasksAbove(client, index, verifiedUpTo);
+    const finished = (tasks: any[]) => tasks.filter((task) => FINISHED.has(task.status)).map((task) => `${task.uid}:${task.status}`).join(',');
+    if (finished(before) !== finished(after)) return false;
+    const model = new IndexModel();
+    for (const [id, document] of state.model.documents) model.documents.set(id, document);
+    for (const task of before) {
+      if (task.status !== 'succeeded') continue;
+      const answered = state.answered.get(task.uid);
+      if (answered === undefined) return false; // its 202 is still on its way (or was lost): content unknown here
+      model.apply(operationAt(options.seed, index, answered.n));
+    }
+    const actual = sortedDocuments(documents.results).map((document) => canonical(document) as Doc);
+    const expected = sortedDocuments(model.documents.values()).map((document) => canonical(document) as Doc);
+    if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+      report.failures.push(`${prefix}: ${index}'s documents, read while tasks ran (${before.map((task) => `${task.uid}:${task.status}`).join(' ')}), differ from the succeeded tasks: ${firstDifference(actual, expected)}`);
+    }
+    report.snapshotChecks++;
+    return true;
+  };
   /** The highest uid verified so far (every task at or below it is finished and in the model). */
   let verifiedUpTo = -1;
   let maxUidSeen = -1;
@@ -262,10 +297,12 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
       };
       const seenSucceeded = new Map<number, any>();
       const watcher = async () => {
+        let round = 0;
         while (!stop) {
           try {
             const page = await json(client, 'GET', `/tasks?statuses=succeeded&limit=200`);
             for (const task of page.results) if (task.uid > verifiedUpTo) seenSucceeded.set(task.uid, task);
+            if (round++ % 4 === 0) await snapshotCheck(client, KILL_INDEXES[round % KILL_INDEXES.length], `cycle ${report.cycles} under load (seed ${options.seed})`);
           } catch {
             return;
           }
@@ -299,7 +336,7 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
       port = await freePort();
       server = await spawnServerProcess(CLI_PATH, args(port), port, 60_000);
       await verify(server.client);
-      log(`kill ${report.kills}: ${report.writesAnswered} writes answered, ${report.tasksVerified} tasks verified, ${report.searches} searches, documents ${KILL_INDEXES.map((index) => states.get(index)!.model.documents.size).join('/')}, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      log(`kill ${report.kills}: ${report.writesAnswered} writes answered, ${report.tasksVerified} tasks verified (${report.unfinishedAtRestart} unfinished at a restart, ${report.inFlightRecovered} whose answer the kill lost, ${report.snapshotChecks} snapshots), ${report.searches} searches, documents ${KILL_INDEXES.map((index) => states.get(index)!.model.documents.size).join('/')}, ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
       async function verify(after: Client): Promise<void> {
         const prefix = `kill ${report.kills} (seed ${options.seed})`;
@@ -309,6 +346,7 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
           const state = states.get(index)!;
           const tasks = await tasksAbove(after, index, verifiedUpTo);
           const byUid = new Map(tasks.map((task) => [task.uid, task]));
+          report.unfinishedAtRestart += tasks.filter((task) => !FINISHED.has(task.status)).length;
           for (const [uid, answered] of state.answered) {
             const task = byUid.get(uid);
             if (task === undefined) report.failures.push(`${prefix}: task ${uid} (${answered.type} on ${index}) was answered 202 but is gone after the restart`);
@@ -324,6 +362,7 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
             if (task.type !== TASK_TYPE[operation.kind]) report.failures.push(`${prefix}: task ${task.uid} on ${index} is ${task.type}, the write in flight was ${TASK_TYPE[operation.kind]}`);
             if (task.uid <= Math.max(...state.answered.keys(), verifiedUpTo)) report.failures.push(`${prefix}: the in-flight task ${task.uid} has a uid below an answered one`);
             unknown.set(index, task);
+            report.inFlightRecovered++;
             state.answered.set(task.uid, { n: state.inFlight, type: task.type });
             maxUidSeen = Math.max(maxUidSeen, task.uid);
           }
@@ -334,6 +373,9 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
             else if (JSON.stringify(task.details) !== JSON.stringify(before.details)) report.failures.push(`${prefix}: task ${uid}'s details changed across the kill: ${JSON.stringify(before.details)} -> ${JSON.stringify(task.details)}`);
           }
         }
+        // Right after the restart, the scheduler re-runs what was enqueued or processing: documents read
+        // meanwhile show only whole tasks.
+        for (const index of KILL_INDEXES) await snapshotCheck(after, index, prefix);
         await waitForIdle(after, 120_000);
         let highest = verifiedUpTo;
         for (const index of KILL_INDEXES) {
