@@ -57,7 +57,8 @@ export function categoriesFromEnv(value: string | undefined): Set<KnownFindingCa
 export function describeRequest(request: FuzzRequest, max = 600): string {
   const body = request.body === undefined ? '' : ` ${request.contentType ?? 'application/json'} (${request.body.length} bytes) ${Buffer.from(request.body.subarray(0, max)).toString('utf8')}${request.body.length > max ? '…' : ''}`;
   const path = request.path.length > max ? `${request.path.slice(0, max)}…(${request.path.length} chars)` : request.path;
-  return `${request.method} ${path}${body}`;
+  const headers = request.headers === undefined ? '' : ` ${JSON.stringify(request.headers)}`;
+  return `${request.method} ${path}${headers}${body}`;
 }
 
 interface RawResponse {
@@ -67,7 +68,7 @@ interface RawResponse {
 }
 
 async function send(baseUrl: string, request: FuzzRequest, timeoutMs: number): Promise<RawResponse> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...request.headers };
   if (request.body !== undefined) headers['content-type'] = request.contentType ?? 'application/json';
   const response = await fetch(baseUrl + request.path, {
     method: request.method,

@@ -1,6 +1,7 @@
 // Random requests for the fuzz test (issue 18): filters from the grammar, search / multi-search /
 // facet-search / documents / settings / task bodies with valid and invalid values, and garbage
 // mutations of their bytes. Pure: a SeededRandom in, a request out, so a seed replays a stream.
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { SeededRandom } from '../../bench/seeded-random.js';
 import { CORPUS_FIELDS } from './corpus.js';
 
@@ -44,6 +45,8 @@ export interface FuzzRequest {
   path: string;
   body?: Uint8Array;
   contentType?: string;
+  /** Extra request headers (Content-Encoding). */
+  headers?: Record<string, string>;
 }
 
 const ATTRIBUTE_NOISE = ['unknown', 'nope.nested', '', ' ', 'name ', '_geoPoint', '_geoDistance', '*', 'a.b.c.d.e', 'ünïcødé', '"quoted"', 'id.id', '_id', '__proto__', 'constructor', 'NOT', 'AND'];
@@ -491,7 +494,22 @@ function indexFor(rng: SeededRandom, context: FuzzContext, write: boolean): stri
   return context.readIndex;
 }
 
+/** The body compressed (or not, or truncated after compression) under a Content-Encoding. */
+function withEncoding(rng: SeededRandom, request: FuzzRequest): FuzzRequest {
+  const encoding = rng.pick(['gzip', 'deflate', 'br', 'identity', 'zstd', 'gzip, br', 'GZIP']);
+  const body = request.body ?? new Uint8Array();
+  let encoded: Uint8Array = body;
+  if (rng.chance(0.8)) {
+    if (encoding.toLowerCase().startsWith('gzip')) encoded = gzipSync(body);
+    else if (encoding === 'deflate') encoded = deflateSync(body);
+    else if (encoding === 'br') encoded = brotliCompressSync(body);
+  }
+  if (rng.chance(0.2)) encoded = encoded.subarray(0, rng.int(0, encoded.length));
+  return { ...request, kind: `${request.kind}+encoding`, body: encoded, headers: { ...request.headers, 'content-encoding': encoding } };
+}
+
 function withGarbage(rng: SeededRandom, context: FuzzContext, request: FuzzRequest, probability = 0.2): FuzzRequest {
+  if (request.body !== undefined && rng.chance(0.03)) return withEncoding(rng, request);
   if (request.body !== undefined && rng.chance(probability)) return { ...request, kind: `${request.kind}+garbage`, body: mutateBytes(rng, request.body, context) };
   if (rng.chance(0.02)) return { ...request, kind: `${request.kind}+contentType`, contentType: rng.pick(['text/plain', 'application/xml', '', 'application/json; charset=latin1', 'multipart/form-data', 'application/x-ndjson', 'text/csv']) };
   return request;
