@@ -31,7 +31,9 @@ try {
     requestTimeoutMs: Number(values.timeout),
     enabled,
     log: (line) => process.stdout.write(`FAILURE ${line}\n`),
+    progress: (so) => process.stdout.write(`... ${summarize(so)}\n`),
   });
+  process.stdout.write(`stream done (${report.requests} requests); checking health\n`);
   const health = await checkHealthAfter(server.client, probes);
   process.stdout.write(`\n${summarize(report)}\n`);
   process.stdout.write(`kinds: ${Object.entries(report.byKind).sort((a, b) => b[1] - a[1]).map(([kind, count]) => `${kind}:${count}`).join(' ')}\n`);

@@ -17,7 +17,7 @@ for (let index = Number(values.from); index <= Number(values.to); index++) {
   try {
     const response = await fetch(server.client.baseUrl + request.path, { method: request.method, headers: { ...request.headers, ...(request.body ? { 'content-type': request.contentType ?? 'application/json' } : {}) }, body: request.body as unknown as BodyInit | undefined, signal: AbortSignal.timeout(15_000) });
     text = await response.text();
-    problem = checkResponse({ status: response.status, text, contentType: response.headers.get('content-type') ?? '' });
+    problem = checkResponse({ status: response.status, text, contentType: response.headers.get('content-type') ?? '' }, request.expect);
   } catch (cause) {
     problem = `request failed: ${(cause as Error).message}`;
   }

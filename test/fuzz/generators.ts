@@ -1,6 +1,7 @@
 // Random requests for the fuzz test (issue 18): filters from the grammar, search / multi-search /
 // facet-search / documents / settings / task bodies with valid and invalid values, and garbage
 // mutations of their bytes. Pure: a SeededRandom in, a request out, so a seed replays a stream.
+import { isUtf8 } from 'node:buffer';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { SeededRandom } from '../../bench/seeded-random.js';
 import { CORPUS_FIELDS } from './corpus.js';
@@ -47,6 +48,8 @@ export interface FuzzRequest {
   contentType?: string;
   /** Extra request headers (Content-Encoding). */
   headers?: Record<string, string>;
+  /** What the answer must be beyond the general rules (set only by known-finding categories). */
+  expect?: { rejected?: string; resultCount?: number };
 }
 
 const ATTRIBUTE_NOISE = ['unknown', 'nope.nested', '', ' ', 'name ', '_geoPoint', '_geoDistance', '*', 'a.b.c.d.e', 'ünïcødé', '"quoted"', 'id.id', '_id', '__proto__', 'constructor', 'NOT', 'AND'];
@@ -343,6 +346,11 @@ export function cleanSearchBody(rng: SeededRandom, context: FuzzContext): Record
 }
 
 export function randomSearchBody(rng: SeededRandom, context: FuzzContext): Record<string, unknown> {
+  if (context.enabled.has('hugeHighlightTags') && rng.chance(0.03)) {
+    // Tags only cost when something is highlighted or cropped: ask for both on a matching word.
+    const huge = rng.pick(['<', '</em>', '\u00e9']).repeat(rng.int(4, 20) * 1024 * 1024 / 4);
+    return { q: randomWord(rng, context), attributesToHighlight: ['*'], attributesToCrop: ['summary'], [rng.pick(['highlightPreTag', 'highlightPostTag', 'cropMarker'])]: huge };
+  }
   if (rng.chance(0.35)) return cleanSearchBody(rng, context);
   const body: Record<string, unknown> = {};
   const density = rng.pick([0.05, 0.15, 0.3]);
@@ -510,7 +518,12 @@ function withEncoding(rng: SeededRandom, request: FuzzRequest): FuzzRequest {
 
 function withGarbage(rng: SeededRandom, context: FuzzContext, request: FuzzRequest, probability = 0.2): FuzzRequest {
   if (request.body !== undefined && rng.chance(0.03)) return withEncoding(rng, request);
-  if (request.body !== undefined && rng.chance(probability)) return { ...request, kind: `${request.kind}+garbage`, body: mutateBytes(rng, request.body, context) };
+  if (request.body !== undefined && rng.chance(probability)) {
+    const body = mutateBytes(rng, request.body, context);
+    // JSON, NDJSON and CSV are text: a body that is not UTF-8 must be refused (Meilisearch: 400).
+    const expect = context.enabled.has('invalidUtf8') && !isUtf8(body) ? { rejected: 'a body that is not UTF-8 was accepted' } : undefined;
+    return { ...request, kind: `${request.kind}+garbage`, body, ...(expect ? { expect } : {}) };
+  }
   if (rng.chance(0.02)) return { ...request, kind: `${request.kind}+contentType`, contentType: rng.pick(['text/plain', 'application/xml', '', 'application/json; charset=latin1', 'multipart/form-data', 'application/x-ndjson', 'text/csv']) };
   return request;
 }
@@ -547,6 +560,17 @@ const GENERATORS: Array<[number, (rng: SeededRandom, context: FuzzContext) => Fu
     return withGarbage(rng, context, { kind: 'facet-search', method: 'POST', path: `/indexes/${indexFor(rng, context, false)}/facet-search`, body: json(body) });
   }],
   [8, (rng, context) => {
+    if (context.enabled.has('fetchLimitWrap') && rng.chance(0.1)) {
+      // The whole read index (1,800 documents) past the offset, whatever the size of the limit.
+      const limit = rng.pick([2 ** 32, 2 ** 32 + 5, 2 ** 40, 2 ** 53 - 1]);
+      const offset = rng.int(0, 10);
+      const get = rng.chance(0.5);
+      return {
+        kind: 'documents-fetch-wrap', method: get ? 'GET' : 'POST', expect: { resultCount: 1800 - offset },
+        path: get ? `/indexes/${context.readIndex}/documents?limit=${limit}&offset=${offset}&fields=id` : `/indexes/${context.readIndex}/documents/fetch`,
+        ...(get ? {} : { body: json({ limit, offset, fields: ['id'] }) }),
+      };
+    }
     const body: Record<string, unknown> = {};
     if (rng.chance(0.5)) body.filter = randomFilter(rng, context);
     if (rng.chance(0.3)) body.fields = attributeList(rng);
