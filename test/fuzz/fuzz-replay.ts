@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { startTestServer } from '../http/harness.js';
 import { categoriesFromEnv, checkResponse, describeRequest, prepareFuzzIndexes, probeAnswers, requestAt } from './fuzz-runner.js';
 
-const { values } = parseArgs({ options: { seed: { type: 'string' }, from: { type: 'string', default: '0' }, to: { type: 'string' }, categories: { type: 'string', default: '' }, all: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { seed: { type: 'string' }, from: { type: 'string', default: '0' }, to: { type: 'string' }, categories: { type: 'string', default: '' }, all: { type: 'boolean', default: false }, slow: { type: 'string', default: '2000' } } });
 const seed = Number(values.seed);
 const server = await startTestServer({});
 const { context, probes } = await prepareFuzzIndexes(server.client, categoriesFromEnv(values.categories));
@@ -14,6 +14,7 @@ for (let index = Number(values.from); index <= Number(values.to); index++) {
   const request = requestAt(seed, index, context);
   let problem: string | null;
   let text = '';
+  const sent = Date.now();
   try {
     const response = await fetch(server.client.baseUrl + request.path, { method: request.method, headers: { ...request.headers, ...(request.body ? { 'content-type': request.contentType ?? 'application/json' } : {}) }, body: request.body as unknown as BodyInit | undefined, signal: AbortSignal.timeout(15_000) });
     text = await response.text();
@@ -21,6 +22,8 @@ for (let index = Number(values.from); index <= Number(values.to); index++) {
   } catch (cause) {
     problem = `request failed: ${(cause as Error).message}`;
   }
+  const tookMs = Date.now() - sent;
+  if (tookMs > Number(values.slow)) process.stdout.write(`#${index}: slow, ${tookMs} ms: ${describeRequest(request, 300)}\n`);
   if (problem === null) {
     const after = await probeAnswers(server.client).catch((cause: Error) => cause.message);
     if (typeof after === 'string' || JSON.stringify(after) !== JSON.stringify(probes)) problem = `the probes answer differently after it: ${String(after).slice(0, 300)}`;

@@ -565,10 +565,12 @@ const GENERATORS: Array<[number, (rng: SeededRandom, context: FuzzContext) => Fu
       const limit = rng.pick([2 ** 32, 2 ** 32 + 5, 2 ** 40, 2 ** 53 - 1]);
       const offset = rng.int(0, 10);
       const get = rng.chance(0.5);
+      // Every corpus document has downloads: the filter keeps them all, and sends the browse to the shards.
+      const filter = rng.chance(0.7) ? 'downloads >= 0' : null;
       return {
         kind: 'documents-fetch-wrap', method: get ? 'GET' : 'POST', expect: { resultCount: 1800 - offset },
-        path: get ? `/indexes/${context.readIndex}/documents?limit=${limit}&offset=${offset}&fields=id` : `/indexes/${context.readIndex}/documents/fetch`,
-        ...(get ? {} : { body: json({ limit, offset, fields: ['id'] }) }),
+        path: get ? `/indexes/${context.readIndex}/documents?limit=${limit}&offset=${offset}&fields=id${filter ? `&filter=${encodeQuery(filter)}` : ''}` : `/indexes/${context.readIndex}/documents/fetch`,
+        ...(get ? {} : { body: json({ limit, offset, fields: ['id'], ...(filter ? { filter } : {}) }) }),
       };
     }
     const body: Record<string, unknown> = {};
