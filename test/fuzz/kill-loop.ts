@@ -327,6 +327,9 @@ export async function runKillLoop(options: KillLoopOptions): Promise<KillLoopRep
         }
       };
       const load = Promise.all([...KILL_INDEXES.map(writer), watcher(), searcher(0), searcher(1)]);
+      // The kill lands at a random moment after the load is under way (the first write answered).
+      const answeredBefore = report.writesAnswered;
+      for (let waited = 0; report.writesAnswered === answeredBefore && waited < 5000; waited += 20) await sleep(20);
       await sleep(rng.int(minDelay, maxDelay));
       await stopChild(server, 'SIGKILL');
       report.kills++;
