@@ -26,3 +26,22 @@ test('an id too long to be a document id is not found (fetch, browse, get, delet
     }
     t.deepEqual((await client.get('/indexes/ff_long_ids/documents')).body.results, [{ id: 1, title: 'one' }]);
   }));
+
+// Found by `npm run fuzz -- --categories +hugeEcho` (seed 31): a facet-search whose facetQuery was 1.26
+// million characters held the front's thread for minutes (an edit-distance row of the query's length per
+// character of each facet value), so every other client waited. The unit test
+// (test/unit/facet-query-bounds.test.ts) holds the matcher to its definition.
+test('a facet-search with a million-character facetQuery answers at once and does not stall other requests', (t) =>
+  withTestServer({}, async ({ client }) => {
+    await client.run('PATCH', '/indexes/ff_facet_query/settings', { body: { filterableAttributes: ['genre'] } });
+    await client.addDocuments('ff_facet_query', Array.from({ length: 500 }, (_, i) => ({ id: i, genre: `genre number ${i} ${'g'.repeat(i % 40)}` })));
+    const started = Date.now();
+    const search = client.post('/indexes/ff_facet_query/facet-search', { facetName: 'genre', facetQuery: 'genre number '.repeat(80_000) });
+    const health = await client.get('/health');
+    t.is(health.status, 200);
+    t.true(Date.now() - started < 5000, `/health waited ${Date.now() - started} ms behind the facet search`);
+    const response = await search;
+    t.is(response.status, 200, response.text.slice(0, 200));
+    t.deepEqual(response.body.facetHits, []);
+    t.true(Date.now() - started < 10_000, `the facet search took ${Date.now() - started} ms`);
+  }));
