@@ -7,7 +7,10 @@
 //   the succeeded tasks in uid order (so no partial batch: a task's documents are all there or none,
 //   and `processing` tasks were re-run); its searchable attributes equal the last succeeded settings task;
 //   a placeholder search and a facet count agree with the model (shards rebuilt from snapshots or LMDB);
-// - new uids continue above every uid before the kill.
+// - new uids continue above every uid before the kill;
+// - under load and right after each restart, documents read between two task listings that show no
+//   task finishing in between equal the model plus the tasks succeeded by then (no partial batch is
+//   ever visible, not even before a re-run would complete it).
 // Used by test/http/kill-loop.test.ts (a few kills) and `npm run killloop -- --kills 200`.
 import { deriveSeed, SeededRandom } from '../../bench/seeded-random.js';
 import { CLI_PATH, Client, FINISHED, freePort, sleep, spawnServerProcess, stopChild, type ChildServer } from '../http/harness.js';
