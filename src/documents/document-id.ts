@@ -59,3 +59,12 @@ export function isIntegerIdLiteral(literal: string): boolean {
   const value = BigInt(literal);
   return value <= U64_MAX && value >= I64_MIN;
 }
+
+/**
+ * Whether a text may be a stored external id: every stored id has at most 511 bytes (an integer's
+ * decimal string is shorter), so a longer one is not looked up at all — LMDB could not even hold it
+ * as a key ("String does not fit in target buffer").
+ */
+export function mayBeStoredId(id: string): boolean {
+  return id.length <= MAX_DOCUMENT_ID_BYTES && Buffer.byteLength(id) <= MAX_DOCUMENT_ID_BYTES;
+}

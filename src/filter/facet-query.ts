@@ -14,21 +14,36 @@ export function facetQueryMatcher(facetQuery: string | null): (value: string) =>
   };
 }
 
-/** Smallest edit distance between the query and any prefix of the value (stops past `budget`). */
+/**
+ * Smallest edit distance between the query and any prefix of the value, or `budget + 1` when it is
+ * over budget. Only the band of cells within `budget` of the diagonal is computed (a cell further off
+ * is already over budget), so a row costs O(budget), not O(query length): a facetQuery of a million
+ * characters once held the front's thread for minutes with full rows.
+ */
 function prefixDistance(query: readonly string[], value: readonly string[], budget: number): number {
-  let previous = Array.from({ length: query.length + 1 }, (_, k) => k);
-  let best = previous[query.length]!;
+  const q = query.length;
+  // Every prefix of the value is at least this many characters shorter than the query.
+  if (q - value.length > budget) return budget + 1;
+  const over = budget + 1;
+  let previous = new Array<number>(q + 1).fill(over);
+  let current = new Array<number>(q + 1).fill(over);
+  for (let k = 0; k <= Math.min(q, budget); k++) previous[k] = k;
+  let best = previous[q]!;
   for (let j = 1; j <= value.length; j++) {
-    const current = [j];
-    let rowMin = j;
-    for (let k = 1; k <= query.length; k++) {
+    const lo = Math.max(1, j - budget);
+    const hi = Math.min(q, j + budget);
+    // The cell left of the band: row j's column 0 is j deletions; further right it is out of band.
+    current[lo - 1] = lo === 1 ? Math.min(j, over) : over;
+    let rowMin = current[lo - 1]!;
+    for (let k = lo; k <= hi; k++) {
       const cost = query[k - 1] === value[j - 1] ? 0 : 1;
-      current[k] = Math.min(previous[k]! + 1, current[k - 1]! + 1, previous[k - 1]! + cost);
-      rowMin = Math.min(rowMin, current[k]!);
+      const cell = Math.min(previous[k]! + 1, current[k - 1]! + 1, previous[k - 1]! + cost, over);
+      current[k] = cell;
+      if (cell < rowMin) rowMin = cell;
     }
-    best = Math.min(best, current[query.length]!);
+    if (hi === q) best = Math.min(best, current[q]!);
     if (rowMin > budget) break;
-    previous = current;
+    [previous, current] = [current, previous];
   }
   return best;
 }

@@ -3,6 +3,7 @@
 // candidates are the total), and POST .../documents/delete (a task). Errors use invalid_document_filter.
 import { numbersPrintAsWritten, parseExactJson, stringifyExactJson } from '../documents/exact-json.js';
 import { projectDocument } from '../documents/projection.js';
+import { mayBeStoredId } from '../documents/document-id.js';
 import { SkeinError } from '../errors/index.js';
 import { attributePatternsOf } from '../filter/attribute-patterns.js';
 import { documentMatches } from '../filter/document-match.js';
@@ -35,7 +36,7 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
   const page = (texts: string[], total: number) =>
     `{"results":[${texts.map((text) => projectText(text, fields)).join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
   if (request.ids !== null) {
-    const docIds = request.ids.map((id) => context.storage.externalIds.get([uid, id])).filter((docId): docId is number => docId !== undefined);
+    const docIds = request.ids.filter(mayBeStoredId).map((id) => context.storage.externalIds.get([uid, id])).filter((docId): docId is number => docId !== undefined);
     const texts: string[] = [];
     for (const docId of [...new Set(docIds)].sort((a, b) => a - b)) {
       const text = context.storage.documents.get([uid, docId]);

@@ -4,6 +4,7 @@ import { documentsFilterParameter, exactJsonBody, fetchDocuments } from './docum
 import { SkeinError } from '../errors/index.js';
 import { numbersPrintAsWritten, parseExactJson, stringifyExactJson } from '../documents/exact-json.js';
 import { projectDocument } from '../documents/projection.js';
+import { mayBeStoredId } from '../documents/document-id.js';
 import type { PayloadContentType } from '../ingest/payload-types.js';
 import {
   booleanParameter, denyUnknownParameters, invalidValueType, listParameter, usizeParameter,
@@ -41,7 +42,7 @@ export const documentsRoutes: RouteSpec[] = [
       booleanParameter(request.query, 'retrieveVectors', 'invalid_document_retrieve_vectors');
       context.indexes.require(uid);
       const id = request.params.documentId!;
-      const docId = context.storage.externalIds.get([uid, id]);
+      const docId = mayBeStoredId(id) ? context.storage.externalIds.get([uid, id]) : undefined;
       const text = docId === undefined ? undefined : context.storage.documents.get([uid, docId]);
       if (text === undefined) throw new SkeinError('document_not_found', `Document \`${id}\` not found.`);
       return { status: 200, body: projectText(text, fields) };
@@ -135,7 +136,7 @@ function browseDocuments(request: FrontRequest, context: FrontContext): FrontRep
   let total = record.documentCount;
   if (ids !== null) {
     // Ids in internal id order, as Meilisearch browses them.
-    const docIds = ids.map((id) => context.storage.externalIds.get([uid, id])).filter((docId): docId is number => docId !== undefined);
+    const docIds = ids.filter(mayBeStoredId).map((id) => context.storage.externalIds.get([uid, id])).filter((docId): docId is number => docId !== undefined);
     const unique = [...new Set(docIds)].sort((a, b) => a - b);
     total = unique.length;
     for (const docId of unique.slice(offset, offset + limit)) {

@@ -2,6 +2,7 @@
 // and external ids written so far, layered over what LMDB holds (the last commit). Each task works
 // on a fork of the batch's stage and is merged back only if it succeeds, so a task applies whole
 // or not at all; the batch's stage becomes one LMDB transaction.
+import { mayBeStoredId } from '../documents/document-id.js';
 import type { Storage } from '../storage/environment.js';
 import type { IndexRecord } from '../storage/records.js';
 
@@ -56,7 +57,7 @@ export class StagedIndex {
     const staged = this.externalIds.get(externalId);
     if (staged !== undefined) return staged ?? undefined;
     if (this.parent) return this.parent.docIdOf(externalId);
-    return this.storage.externalIds.get([this.uid, externalId]);
+    return mayBeStoredId(externalId) ? this.storage.externalIds.get([this.uid, externalId]) : undefined;
   }
 
   document(docId: number): string | undefined {

@@ -1,0 +1,47 @@
+// Regressions for what the fuzz test (test/http/fuzz.test.ts) found, one test per finding.
+import test from 'ava';
+import { withTestServer } from './harness.js';
+
+// Found by seed 7, request #7533: documents/fetch with an `ids` entry of ~5 KB answered 500 "String does
+// not fit in target buffer" (the LMDB key of the external-id lookup overflowed). No stored id is over 511
+// bytes, so such an id is simply not found, wherever an id is looked up.
+test('an id too long to be a document id is not found (fetch, browse, get, delete), never a 500', (t) =>
+  withTestServer({}, async ({ client }) => {
+    await client.addDocuments('ff_long_ids', [{ id: 1, title: 'one' }]);
+    for (const long of ['x'.repeat(5000), 'é'.repeat(3000), JSON.stringify({ a: 'y'.repeat(6000) })]) {
+      const fetched = await client.post('/indexes/ff_long_ids/documents/fetch', { ids: [long, 1] });
+      t.is(fetched.status, 200, fetched.text.slice(0, 200));
+      t.deepEqual(fetched.body.results, [{ id: 1, title: 'one' }]);
+      const browsed = await client.get(`/indexes/ff_long_ids/documents?ids=${encodeURIComponent(long)},1`);
+      t.is(browsed.status, 200, browsed.text.slice(0, 200));
+      t.deepEqual(browsed.body.results, [{ id: 1, title: 'one' }]);
+      const one = await client.get(`/indexes/ff_long_ids/documents/${encodeURIComponent(long)}`);
+      t.is(one.status, 404, one.text.slice(0, 200));
+      t.is(one.body.code, 'document_not_found');
+      const deletion = await client.waitForTask(await client.enqueue('POST', '/indexes/ff_long_ids/documents/delete-batch', { body: [long] }));
+      t.is(deletion.status, 'succeeded', JSON.stringify(deletion.error)?.slice(0, 200));
+      t.is(deletion.details.deletedDocuments, 0);
+      const single = await client.waitForTask(await client.enqueue('DELETE', `/indexes/ff_long_ids/documents/${encodeURIComponent(long)}`));
+      t.is(single.status, 'succeeded', JSON.stringify(single.error)?.slice(0, 200));
+    }
+    t.deepEqual((await client.get('/indexes/ff_long_ids/documents')).body.results, [{ id: 1, title: 'one' }]);
+  }));
+
+// Found by `npm run fuzz -- --categories +hugeEcho` (seed 31): a facet-search whose facetQuery was 1.26
+// million characters held the front's thread for minutes (an edit-distance row of the query's length per
+// character of each facet value), so every other client waited. The unit test
+// (test/unit/facet-query-bounds.test.ts) holds the matcher to its definition.
+test('a facet-search with a million-character facetQuery answers at once and does not stall other requests', (t) =>
+  withTestServer({}, async ({ client }) => {
+    await client.run('PATCH', '/indexes/ff_facet_query/settings', { body: { filterableAttributes: ['genre'] } });
+    await client.addDocuments('ff_facet_query', Array.from({ length: 500 }, (_, i) => ({ id: i, genre: `genre number ${i} ${'g'.repeat(i % 40)}` })));
+    const started = Date.now();
+    const search = client.post('/indexes/ff_facet_query/facet-search', { facetName: 'genre', facetQuery: 'genre number '.repeat(80_000) });
+    const health = await client.get('/health');
+    t.is(health.status, 200);
+    t.true(Date.now() - started < 5000, `/health waited ${Date.now() - started} ms behind the facet search`);
+    const response = await search;
+    t.is(response.status, 200, response.text.slice(0, 200));
+    t.deepEqual(response.body.facetHits, []);
+    t.true(Date.now() - started < 10_000, `the facet search took ${Date.now() - started} ms`);
+  }));
