@@ -27,7 +27,7 @@ export function decodeTenantToken(token: string): (TenantClaims & { algorithm: s
   const payload = parseJsonPart(parts[1]!);
   if (!header || !payload) return null;
   const algorithm = header.alg;
-  if (typeof algorithm !== 'string' || !(algorithm in HASHES)) return null;
+  if (typeof algorithm !== 'string' || !Object.hasOwn(HASHES, algorithm)) return null;
   if (typeof payload.apiKeyUid !== 'string') return null;
   const searchRules = parseSearchRules(payload.searchRules);
   if (!searchRules) return null;

@@ -60,6 +60,6 @@ export function asSkeinError(cause: unknown): SkeinError {
 
 /** Errors crossing threads travel as bodies; this rebuilds the value on the receiving side. */
 export function fromBody(body: ErrorBody): SkeinError {
-  const code = (body.code in ERROR_CODES ? body.code : 'internal') as ErrorCode;
+  const code = (Object.hasOwn(ERROR_CODES, body.code) ? body.code : 'internal') as ErrorCode;
   return new SkeinError(code, body.message);
 }

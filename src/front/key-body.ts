@@ -57,7 +57,7 @@ export function parsePatchKeyBody(body: unknown): { name?: string | null; descri
   for (const [field, value] of Object.entries(body)) {
     if (field === 'name') patch.name = optionalString('invalid_api_key_name', field, value);
     else if (field === 'description') patch.description = optionalString('invalid_api_key_description', field, value);
-    else if (field in IMMUTABLE) {
+    else if (Object.hasOwn(IMMUTABLE, field)) {
       throw new SkeinError(IMMUTABLE[field as keyof typeof IMMUTABLE],
         `Immutable field \`${field}\`: expected one of ${PATCH_FIELDS.map((f) => `\`${f}\``).join(', ')}`);
     } else throw unknownField(field, PATCH_FIELDS);

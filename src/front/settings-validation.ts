@@ -68,7 +68,7 @@ function objectOf(fields: Record<string, Check>): Check {
   return (value, path, code) => {
     if (!isPlainObject(value)) throw invalidValueType(code, path, 'an object', value);
     for (const [name, field] of Object.entries(value)) {
-      const check = fields[name];
+      const check = Object.hasOwn(fields, name) ? fields[name] : undefined;
       if (!check) {
         // deserr names the enclosing path, except at the root of a sub-route body.
         const where = path === '' ? '' : ` inside \`${path}\``;
@@ -156,7 +156,7 @@ const SETTING_CHECKS: Record<string, [Check, ErrorCode]> = {
 export function validateSettingsBody(body: unknown): Record<string, unknown> {
   if (!isPlainObject(body)) throw invalidValueType('bad_request', '.', 'an object', body);
   for (const [name, value] of Object.entries(body)) {
-    if (!(name in SETTING_CHECKS)) throw unknownField(name, SETTING_NAMES);
+    if (!Object.hasOwn(SETTING_CHECKS, name)) throw unknownField(name, SETTING_NAMES);
     if (value !== null) validateSetting(name, value, `.${name}`);
   }
   return body;

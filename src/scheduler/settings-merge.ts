@@ -68,7 +68,7 @@ function mergeFaceting(current: IndexSettings['faceting'], submitted: Submitted)
 function mergeObject<T extends object>(current: T, submitted: Submitted, defaults: T): T {
   const merged = structuredClone(current) as Record<string, unknown>;
   for (const [key, value] of Object.entries(submitted)) {
-    if (!(key in defaults)) continue;
+    if (!Object.hasOwn(defaults, key)) continue;
     merged[key] = value === null ? structuredClone((defaults as Record<string, unknown>)[key]) : structuredClone(value);
   }
   return merged as T;

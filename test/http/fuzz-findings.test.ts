@@ -45,3 +45,27 @@ test('a facet-search with a million-character facetQuery answers at once and doe
     t.deepEqual(response.body.facetHits, []);
     t.true(Date.now() - started < 10_000, `the facet search took ${Date.now() - started} ms`);
   }));
+
+// Found by `npm run fuzz -- --seed 18` with the known-finding categories on: a settings body with a
+// `__proto__` key inside typoTolerance answered 500 "check is not a function" (the field's check was looked
+// up on a plain object, so `__proto__` found Object.prototype). Names inherited from Object.prototype are
+// unknown fields everywhere a body's keys are looked up in a table (settings, key PATCH, a JWT's `alg`).
+test('keys named like Object.prototype members are unknown fields, never a 500', (t) =>
+  withTestServer({ masterKey: 'fuzz-findings-master-key' }, async ({ client }) => {
+    const admin = client.withKey('fuzz-findings-master-key');
+    await admin.run('POST', '/indexes', { body: { uid: 'ff_proto' } });
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      const nested = await admin.request('PATCH', '/indexes/ff_proto/settings', { raw: `{"typoTolerance":{"${name}":1}}` });
+      t.is(nested.status, 400, `${name}: ${nested.text.slice(0, 200)}`);
+      t.is(nested.body.code, 'invalid_settings_typo_tolerance');
+      const top = await admin.request('PATCH', '/indexes/ff_proto/settings', { raw: `{"${name}":1}` });
+      t.is(top.status, 400, `${name}: ${top.text.slice(0, 200)}`);
+      t.is(top.body.code, 'bad_request');
+      const keys = (await admin.get('/keys')).body.results as { uid: string }[];
+      const patched = await admin.request('PATCH', `/keys/${keys[0]!.uid}`, { raw: `{"${name}":1}` });
+      t.is(patched.status, 400, `${name}: ${patched.text.slice(0, 200)}`);
+      const token = `${Buffer.from(JSON.stringify({ alg: name, typ: 'JWT' })).toString('base64url')}.${Buffer.from('{"apiKeyUid":"x","searchRules":["*"]}').toString('base64url')}.c2ln`;
+      const search = await client.withKey(token).post('/indexes/ff_proto/search', { q: 'a' });
+      t.is(search.status, 403, `${name}: ${search.text.slice(0, 200)}`);
+    }
+  }));
