@@ -1,6 +1,6 @@
 // The external id of a document (formats.md §4): the primary key's value, an integer (kept as its
 // decimal string) or a string of [A-Za-z0-9_-] of 1..511 bytes. `1` and `"1"` are the same document.
-import { SkeinError } from '../errors/index.js';
+import { echoJson, SkeinError } from '../errors/index.js';
 
 const DOCUMENT_ID = /^[A-Za-z0-9_-]+$/;
 const MAX_DOCUMENT_ID_BYTES = 511;
@@ -20,7 +20,7 @@ export function valueAtPrimaryKey(document: Record<string, unknown>, primaryKey:
 export function documentIdOf(document: Record<string, unknown>, primaryKey: string): string {
   const value = valueAtPrimaryKey(document, primaryKey);
   if (value === undefined) {
-    throw new SkeinError('missing_document_id', `Document doesn't have a \`${primaryKey}\` attribute: \`${JSON.stringify(document)}\`.`);
+    throw new SkeinError('missing_document_id', `Document doesn't have a \`${primaryKey}\` attribute: \`${echoJson(document)}\`.`);
   }
   return validDocumentId(value);
 }
@@ -29,5 +29,5 @@ export function validDocumentId(value: unknown): string {
   if (typeof value === 'number' && Number.isInteger(value)) return String(value);
   if (typeof value === 'string' && DOCUMENT_ID.test(value) && Buffer.byteLength(value) <= MAX_DOCUMENT_ID_BYTES) return value;
   throw new SkeinError('invalid_document_id',
-    `Document identifier \`${JSON.stringify(value)}\` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.`);
+    `Document identifier \`${echoJson(value)}\` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.`);
 }

@@ -1,7 +1,7 @@
 // Documents by filter: GET .../documents?filter= and POST .../documents/fetch (a placeholder search with
 // the filter and no sort, whose hits come in ascending internal id order — the browse order — and whose
 // candidates are the total), and POST .../documents/delete (a task). Errors use invalid_document_filter.
-import { projectDocument } from '../documents/projection.js';
+import { FieldSelection, projectDocument } from '../documents/projection.js';
 import { SkeinError } from '../errors/index.js';
 import { attributePatternsOf } from '../filter/attribute-patterns.js';
 import { documentMatches } from '../filter/document-match.js';
@@ -9,6 +9,7 @@ import { checkFilterAgainstSettings, parseFilterParameter } from '../filter/filt
 import { denyUnknownFields, invalidValueType, isPlainObject, missingField } from './deserr-messages.js';
 import { jsonReply } from './http-types.js';
 import { validateIndexUid } from './index-uid.js';
+import { checkFilterSize, checkListLength, REQUEST_LIMITS } from './request-limits.js';
 import { mergeShardResults } from './shard-results.js';
 import { hitDocuments } from './stored-hits.js';
 import type { FrontContext, RouteSpec } from './route-spec.js';
@@ -31,8 +32,9 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
   const node = parseFilterParameter(request.filter, 'invalid_document_filter');
   if (node) checkFilterAgainstSettings(node, attributePatternsOf(record.settings.filterableAttributes ?? []), 'invalid_document_filter');
   const { offset, limit, fields } = request;
+  const selection = fields === null ? null : new FieldSelection(fields);
   const page = (texts: string[], total: number) =>
-    `{"results":[${texts.map((text) => projectText(text, fields)).join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
+    `{"results":[${texts.map((text) => projectText(text, selection)).join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
   if (request.ids !== null) {
     const docIds = request.ids.map((id) => context.storage.externalIds.get([uid, id])).filter((docId): docId is number => docId !== undefined);
     const texts: string[] = [];
@@ -55,8 +57,8 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
   return `{"results":[${hitDocuments(context.storage.documents, uid, hits).join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
 }
 
-function projectText(text: string, fields: string[] | null): string {
-  if (fields === null || fields.includes('*')) return text;
+function projectText(text: string, fields: FieldSelection | null): string {
+  if (fields === null || fields.all) return text;
   return JSON.stringify(projectDocument(JSON.parse(text) as Record<string, unknown>, fields));
 }
 
@@ -85,8 +87,10 @@ function parseFetchBody(body: unknown): DocumentsFetch {
   if (fields !== null && (!Array.isArray(fields) || fields.some((field) => typeof field !== 'string'))) {
     throw invalidValueType('invalid_document_fields', '.fields', 'an array', fields);
   }
+  if (fields !== null) checkListLength('invalid_document_fields', { kind: 'body', path: '.fields' }, fields as string[], REQUEST_LIMITS.listEntries);
   const filter = body.filter ?? null;
   if (filter !== null && typeof filter !== 'string' && !Array.isArray(filter)) throw invalidValueType('invalid_document_filter', '.filter', 'a string or an array', filter);
+  checkFilterSize('invalid_document_filter', { kind: 'body', path: '.filter' }, filter);
   const ids = body.ids ?? null;
   if (ids !== null && !Array.isArray(ids)) throw invalidValueType('invalid_document_ids', '.ids', 'an array', ids);
   if (body.retrieveVectors !== undefined && body.retrieveVectors !== null && typeof body.retrieveVectors !== 'boolean') {
@@ -123,6 +127,7 @@ export const documentsFilterRoutes: RouteSpec[] = [
       if (filter !== null && typeof filter !== 'string' && !Array.isArray(filter)) {
         throw invalidValueType('invalid_document_filter', '.filter', 'a string or an array', filter);
       }
+      checkFilterSize('invalid_document_filter', { kind: 'body', path: '.filter' }, filter);
       if (parseFilterParameter(filter, 'invalid_document_filter') === null) {
         throw new SkeinError('invalid_document_filter', 'Sending an empty filter is forbidden.');
       }

@@ -18,6 +18,9 @@ export type WorkerRunner = (batch: ArrayBuffer) => Promise<ArrayBuffer | Uint8Ar
 
 export type ShardQuery = Omit<ShardQueryMessage, 'requestId' | 'shards' | 'scoresWanted'>;
 
+/** The largest `hitsWanted` a ShardQuery carries (uint32); more hits than that no shard holds. */
+export const MAX_HITS_WANTED = 0xffffffff;
+
 /** Batches sent to one worker and not yet answered: the one it works on, and the next. */
 export const MAX_BATCHES_IN_FLIGHT = 2;
 /**
@@ -42,7 +45,8 @@ export function shardQuery(query: ShardQuery, requestId: number, shards: number[
     indexUid: query.indexUid,
     shards,
     q: query.q,
-    hitsWanted: query.hitsWanted,
+    // A 32-bit field in the message: offset + limit past it wrapped (2^32 asked for no hit at all).
+    hitsWanted: Math.min(query.hitsWanted, MAX_HITS_WANTED),
     matchingStrategy: query.matchingStrategy,
     attributesToRetrieve: query.attributesToRetrieve,
     exhaustiveCount: query.exhaustiveCount,
@@ -150,10 +154,30 @@ export class SearchDispatcher {
     let batch: ArrayBuffer;
     try {
       batch = encodeQueryBatch(queue);
-    } catch (cause) {
-      this.failQueries(queue, new SkeinError('internal', `Could not encode a query batch: ${(cause as Error).message}`));
-      return;
+    } catch {
+      // One query the codec cannot encode fails alone, never the others of its batch.
+      const encodable = this.failUnencodable(queue);
+      if (encodable.length === 0) return;
+      return this.sendEncodable(worker, encodable, encodeQueryBatch(encodable));
     }
+    this.sendEncodable(worker, queue, batch);
+  }
+
+  /** The queries that encode alone; each other one fails with its own error. */
+  private failUnencodable(queue: ShardQueryMessage[]): ShardQueryMessage[] {
+    return queue.filter((query) => {
+      try {
+        encodeQueryBatch([query]);
+        return true;
+      } catch (cause) {
+        this.failQueries([query], new SkeinError('internal', `Could not encode a search for a shard worker: ${(cause as Error).message}`));
+        return false;
+      }
+    });
+  }
+
+  private sendEncodable(worker: number, queue: ShardQueryMessage[], batch: ArrayBuffer): void {
+    const inFlight = this.inFlight[worker]!;
     if (inFlight.length > 0) this.waitingInPorts += queue.length;
     inFlight.push(queue.length);
     this.inFlightQueries[worker]! += queue.length;

@@ -1,7 +1,7 @@
 // Type checks of settings bodies at enqueue time (invalid_settings_* codes, deserr wording). What a
 // setting means is the scheduler's business; here only shapes and the few value rules Meilisearch
 // checks before enqueuing (ranking rule names, typo sizes, maxTotalHits > 0).
-import { SkeinError, type ErrorCode } from '../errors/index.js';
+import { echo, SkeinError, type ErrorCode } from '../errors/index.js';
 import { SETTING_NAMES } from '../settings/index-settings.js';
 import { invalidValueType, isPlainObject, unknownField, unknownValue } from './deserr-messages.js';
 
@@ -32,7 +32,7 @@ const rankingRules: Check = (value, path, code) => {
     const custom = /^(.+):(asc|desc)$/.exec(rule);
     const name = custom?.[1];
     if (!custom || name!.trim() === '' || GEO_NAMES.some((geo) => name === geo || name!.startsWith(`${geo}(`))) {
-      throw new SkeinError(code, `Invalid value at \`${path}[${i}]\`: \`${rule}\` ranking rule is invalid. Valid ranking rules are words, typo, sort, proximity, attribute, exactness and custom ranking rules.`);
+      throw new SkeinError(code, `Invalid value at \`${path}[${i}]\`: \`${echo(rule)}\` ranking rule is invalid. Valid ranking rules are words, typo, sort, proximity, attribute, exactness and custom ranking rules.`);
     }
   });
   if (rules.includes('attribute') && (rules.includes('attributeRank') || rules.includes('wordPosition'))) {
@@ -72,7 +72,7 @@ function objectOf(fields: Record<string, Check>): Check {
       if (!check) {
         // deserr names the enclosing path, except at the root of a sub-route body.
         const where = path === '' ? '' : ` inside \`${path}\``;
-        throw new SkeinError(code, `Unknown field \`${name}\`${where}: expected one of ${names.map((n) => `\`${n}\``).join(', ')}`);
+        throw new SkeinError(code, `Unknown field \`${echo(name)}\`${where}: expected one of ${names.map((n) => `\`${n}\``).join(', ')}`);
       }
       if (field !== null) check(field, `${path}.${name}`, code);
     }

@@ -1,7 +1,7 @@
 // /tasks: list, read, cancel, delete. Reads come straight from LMDB (views and filters are the task
 // model's, src/tasks); cancel and delete are enqueued and answer 200, not 202, as Meilisearch does.
 import { allowsIndex } from '../auth/index-patterns.js';
-import { SkeinError } from '../errors/index.js';
+import { echo, SkeinError } from '../errors/index.js';
 import { listTasks, parseTaskQuery } from '../tasks/task-query.js';
 import { taskView } from '../tasks/task-view.js';
 import type { TaskContent } from '../tasks/task-record.js';
@@ -23,7 +23,7 @@ export const tasksRoutes: RouteSpec[] = [
       const raw = request.params.taskUid!;
       const uid = Number(raw);
       if (!/^\d+$/.test(raw) || uid > 0xffffffff) {
-        throw new SkeinError('invalid_task_uids', `Task uid \`${raw}\` is invalid. It should only contain numeric characters.`);
+        throw new SkeinError('invalid_task_uids', `Task uid \`${echo(raw)}\` is invalid. It should only contain numeric characters.`);
       }
       const record = context.storage.tasks.get(uid);
       if (!record || (record.indexUid !== null && request.access.indexes !== null && !allowsIndex(request.access.indexes, record.indexUid))) throw new SkeinError('task_not_found', `Task \`${uid}\` not found.`);

@@ -3,6 +3,7 @@
 import { asSkeinError } from '../errors/index.js';
 import { csvDocuments } from './csv-payload.js';
 import { decodeContent } from './decompression.js';
+import { jsonDepthProblem } from './json-depth.js';
 import { jsonDocumentsForUpdateFile } from './json-payload.js';
 import { ndjsonDocuments } from './ndjson-payload.js';
 import { malformedJsonDocuments, missingPayload } from './payload-errors.js';
@@ -41,9 +42,14 @@ function documentsOf(
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 function decodeUtf8(payload: Buffer, type: 'json' | 'ndjson'): string {
+  let text: string;
   try {
-    return strictUtf8.decode(payload);
+    text = strictUtf8.decode(payload);
   } catch {
     throw malformedJsonDocuments(type, 'invalid unicode code point');
   }
+  // Nesting past serde's limit is malformed, as in Meilisearch (and what reads documents recurses).
+  const tooDeep = jsonDepthProblem(text);
+  if (tooDeep !== null) throw malformedJsonDocuments(type, tooDeep);
+  return text;
 }

@@ -5,8 +5,9 @@ import { asSkeinError } from '../errors/skein-error.js';
 import type { AttachWorkerPorts, ShardCommandMessage, ShardQueryMessage, ShardQueryResultMessage, ShardWorkerData } from '../protocol/messages.js';
 import { decodeQueryBatch, encodeQueryBatchResult } from '../protocol/query-codec.js';
 import { decodeShardCommand, encodeShardAck } from '../protocol/shard-command-codec.js';
-import { projectDocument } from '../documents/projection.js';
+import { FieldSelection, projectDocument } from '../documents/projection.js';
 import { buildMatcher, formatHit, needsFormatting, type FormattingOptions } from '../formatting/index.js';
+import { TAG_CHARS_PER_SEARCH } from '../formatting/highlight.js';
 import { parseQuery } from '../query/parse-query.js';
 import { documentRange, openStorage } from '../storage/environment.js';
 import { shardsOwnedBy } from '../protocol/placement.js';
@@ -133,8 +134,9 @@ function hitShaper(query: ShardQueryMessage): HitShaper {
   const options = (query.options ?? {}) as FormattingOptions;
   const config = engine.configOf(query.indexUid);
   if (!config || !needsFormatting(options)) {
+    const selection = query.attributesToRetrieve === null ? null : new FieldSelection(query.attributesToRetrieve);
     return (stored, _score, geoDistance) => {
-      const document = projectDocument(stored, query.attributesToRetrieve);
+      const document = projectDocument(stored, selection);
       // Added after retrieval, like Meilisearch: not subject to attributesToRetrieve.
       return geoDistance === undefined ? document : { ...document, _geoDistance: geoDistance };
     };
@@ -146,10 +148,11 @@ function hitShaper(query: ShardQueryMessage): HitShaper {
   const displayedAttributes = config.settings.displayedAttributes;
   // A placeholder search ranks by sort and custom rules only, which Meilisearch leaves out of _rankingScore: 1 for every hit.
   const placeholder = !query.q || parseQuery(query.q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }).length === 0;
+  const tagBudget = { remaining: TAG_CHARS_PER_SEARCH };
   return (stored, score, geoDistance) => formatHit({
     stored, attributesToRetrieve: query.attributesToRetrieve, displayedAttributes, score: placeholder ? [] : score,
     ...(geoDistance === undefined ? {} : { extraFields: { _geoDistance: geoDistance } }),
-  }, options, matcher);
+  }, options, matcher, tagBudget);
 }
 
 /**
