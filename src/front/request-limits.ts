@@ -17,10 +17,15 @@ export const REQUEST_LIMITS = {
   filterArrayElements: 2000,
   /**
    * Names one list may hold: attributesToRetrieve/Highlight/Crop/SearchOn, facets, sort, locales,
-   * documents `fields`, and the attribute lists of settings (searchable, filterable, sortable, displayed...).
+   * documents `fields`.
    */
   listEntries: 1000,
-  /** Settings lists of words (stopWords, dictionary, separator tokens, synonyms keys): entries. */
+  /**
+   * Attribute lists of settings (searchable, filterable with their rules' patterns, sortable, displayed,
+   * typoTolerance.disableOnAttributes, localizedAttributes' patterns, faceting.sortFacetValuesBy): entries.
+   */
+  settingsAttributes: 10_000,
+  /** Word lists of settings (stopWords, dictionary, separator tokens, synonyms, disableOnWords): entries. */
   settingsWords: 100_000,
   /** Characters of one attribute name, sort criterion or locale in such a list. */
   nameChars: 1024,
