@@ -204,7 +204,20 @@ function answerBatch(message: ArrayBuffer): ArrayBuffer {
     process.emitWarning(`shard worker ${data.workerIndex}: preparing stale shards failed: ${(cause as Error).message}`);
   }
   background.runCatchUpSlice();
-  return encodeQueryBatchResult(queries.map(answer));
+  const results = queries.map(answer);
+  try {
+    return encodeQueryBatchResult(results);
+  } catch {
+    // A result that cannot be encoded (too large for a flatbuffer...) fails alone, never its batch.
+    return encodeQueryBatchResult(results.map((result) => {
+      try {
+        encodeQueryBatchResult([result]);
+        return result;
+      } catch (cause) {
+        return { requestId: result.requestId, error: asSkeinError(cause).toBody(), candidates: 0, hits: [], extras: null };
+      }
+    }));
+  }
 }
 
 /** An unreadable batch still gets an answer (with no results), so the front's answers stay in order. */
