@@ -37,7 +37,9 @@ export const REQUEST_LIMITS = {
 export type Where = { kind: 'body'; path: string } | { kind: 'query'; name: string };
 
 function location(where: Where): string {
-  return where.kind === 'body' ? `Invalid value at \`${where.path}\`` : `Invalid value in parameter \`${where.name}\``;
+  if (where.kind === 'query') return `Invalid value in parameter \`${where.name}\``;
+  // The root of a body (a settings sub-route's bare list) is not named, as deserr does.
+  return where.path === '' || where.path === '.' ? 'Invalid value' : `Invalid value at \`${where.path}\``;
 }
 
 export function checkTextLength(code: ErrorCode, where: Where, text: string, max: number): void {

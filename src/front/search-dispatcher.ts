@@ -146,7 +146,6 @@ export class SearchDispatcher {
   }
 
   private sendBatch(worker: number): void {
-    const inFlight = this.inFlight[worker]!;
     const waiting = this.queues[worker]!;
     const queue = waiting.length <= MAX_QUERIES_PER_BATCH ? waiting : waiting.splice(0, MAX_QUERIES_PER_BATCH);
     if (queue === waiting) this.queues[worker] = [];

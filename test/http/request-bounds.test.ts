@@ -193,6 +193,8 @@ test.serial('C: settings with 10,000 attributes per list apply in seconds withou
   const names = Array.from({ length: 10_000 }, (_, i) => `f${i}.v`);
   const over = await client.patch('/indexes/wide/settings', { searchableAttributes: [...names, 'title'] });
   isError(t, over, 400, 'invalid_settings_searchable_attributes', /^Invalid value at `\.searchableAttributes`: the list has 10001 entries, more than the 10000 this server accepts\.$/);
+  const subRoute = await client.put('/indexes/wide/settings/sortable-attributes', [...names, 'x']);
+  isError(t, subRoute, 400, 'invalid_settings_sortable_attributes', /^Invalid value: the list has 10001 entries/);
   const filterRules = await client.patch('/indexes/wide/settings', { filterableAttributes: [{ attributePatterns: [...names, 'x'] }] });
   isError(t, filterRules, 400, 'invalid_settings_filterable_attributes');
   const started = performance.now();
