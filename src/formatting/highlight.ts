@@ -12,7 +12,7 @@ export interface TagBudget {
   remaining: number;
 }
 
-/** A search's tag budget: 16 Mi characters (1.8 million matches with the default `<em>` tags). */
+/** A search's tag budget in each shard worker that formats its hits: 16 Mi characters (1.8 million matches with the default `<em>` tags). */
 export const TAG_CHARS_PER_SEARCH = 16 * 1024 * 1024;
 
 export interface TextFormat {

@@ -105,6 +105,29 @@ test.serial('A: every request-sized search parameter is bounded, POST and GET al
   t.is(atBounds.status, 200, atBounds.text.slice(0, 300));
 });
 
+test.serial('A: highlight tags x matches x hits stay bounded: past 16 Mi tag characters per shard worker, matches are left untagged', async (t) => {
+  const { client } = server;
+  // 100 hits of 200 matches with 2 KiB of tags each: 40 Mi characters of tags asked for, ~20 Mi per worker.
+  const text = Array.from({ length: 200 }, () => 'hello').join(' ');
+  await client.addDocuments('tags', Array.from({ length: 100 }, (_, i) => ({ id: i, text })));
+  const pre = '<'.repeat(1023) + '[';
+  const post = ']' + '>'.repeat(1023);
+  const response = await client.post('/indexes/tags/search', { q: 'hello', limit: 100, attributesToHighlight: ['text'], highlightPreTag: pre, highlightPostTag: post });
+  t.is(response.status, 200);
+  t.is(response.body.hits.length, 100);
+  let tagged = 0;
+  for (const hit of response.body.hits) {
+    const formatted: string = hit._formatted.text;
+    tagged += formatted.split(`${pre}hello${post}`).length - 1;
+    // Untagged or tagged, the text is all there.
+    t.is(formatted.split(pre).join('').split(post).join(''), text);
+  }
+  // Each of the 2 workers tags at most 8,192 matches (16 Mi / 2 KiB); before: all 20,000.
+  t.true(tagged <= 2 * 8192, `${tagged} matches tagged`);
+  t.true(tagged >= 8192, `${tagged} matches tagged`);
+  t.true(response.text.length < 36 * 1024 * 1024, `${response.text.length} characters`);
+});
+
 // ---- B: nesting depth, query batch isolation ----------------------------------------------------------
 
 const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
