@@ -10,7 +10,8 @@ export const MAX_JSON_DEPTH = 127;
 
 /**
  * serde's description of the first place `text` nests deeper than MAX_JSON_DEPTH, or null. Strings
- * are skipped (brackets inside them do not count); the text need not be valid JSON.
+ * are skipped (brackets inside them do not count); the text need not be valid JSON (an unterminated
+ * string ends the scan: the parser reports it). About a quarter of JSON.parse's time.
  */
 export function jsonDepthProblem(text: string, maxDepth = MAX_JSON_DEPTH): string | null {
   let depth = 0;
@@ -18,12 +19,16 @@ export function jsonDepthProblem(text: string, maxDepth = MAX_JSON_DEPTH): strin
   for (let at = 0; at < length; at++) {
     const code = text.charCodeAt(at);
     if (code === 0x22) {
-      // Skip the string, escapes included.
-      for (at++; at < length; at++) {
-        const inner = text.charCodeAt(at);
-        if (inner === 0x5c) at++;
-        else if (inner === 0x22) break;
+      // Skip the string: its closing quote is the next one not escaped (an even run of backslashes before it).
+      let end = at;
+      for (;;) {
+        end = text.indexOf('"', end + 1);
+        if (end < 0) return null;
+        let backslashes = 0;
+        while (text.charCodeAt(end - 1 - backslashes) === 0x5c) backslashes++;
+        if (backslashes % 2 === 0) break;
       }
+      at = end;
     } else if (code === 0x5b || code === 0x7b) {
       if (++depth > maxDepth) {
         const { line, column } = lineAndColumn(text, at);
