@@ -1,6 +1,6 @@
 // What a document contributes to the search index: for each searchable flattened field, its words
 // with positions and the field's rank (its weight for the attributeRank rule, lower is better).
-import { flattenDocument, selectsField } from '../documents/flatten.js';
+import { flattenDocument } from '../documents/flatten.js';
 import { defaultClassifier, type CharClassifier } from './separators.js';
 import { MAX_POSITION, tokenizeInto } from './tokenizer.js';
 import { tokenizeIdsInto, type WordInterner } from './tokenize-ids.js';
@@ -146,10 +146,18 @@ function selectorRanks(options: DocumentAnalysisOptions): (field: string) => num
   let rankOf = rankCaches.get(options);
   if (rankOf === undefined) {
     const ranks = new Map<string, number>();
+    // The first index of each selector: a field's rank is the least over itself and its dotted prefixes
+    // (linear in the field's length, not in the number of selectors).
+    const firstIndex = new Map<string, number>();
+    options.searchableAttributes.forEach((selector, k) => { if (!firstIndex.has(selector)) firstIndex.set(selector, k); });
     rankOf = (field) => {
       let rank = ranks.get(field);
       if (rank === undefined) {
-        rank = options.searchableAttributes.findIndex((selector) => selectsField(selector, field));
+        rank = firstIndex.get(field) ?? -1;
+        for (let dot = field.indexOf('.'); dot >= 0; dot = field.indexOf('.', dot + 1)) {
+          const prefixRank = firstIndex.get(field.slice(0, dot));
+          if (prefixRank !== undefined && (rank < 0 || prefixRank < rank)) rank = prefixRank;
+        }
         if (ranks.size < MAX_CACHED_FIELDS) ranks.set(field, rank);
       }
       return rank;

@@ -4,8 +4,11 @@
 // literal from -2^63 to 2^64-1, except `-0` (serde reads it as the float -0.0). Floats (`1.0`, `1e3`) and
 // integers beyond those bounds (floats to serde) are refused. The literal is the id, never its double:
 // 9007199254740993 and 9007199254740992 are two documents.
-import { SkeinError } from '../errors/index.js';
-import { JsonNumberText, serdeFloatText, stringifyExactJson } from './exact-json.js';
+import { echoJson, SkeinError } from '../errors/index.js';
+import { JsonNumberText, serdeFloatText } from './exact-json.js';
+
+/** Quoted ids and documents are cut longer than other values: an id just past its 511 bytes shows whole, as in Meilisearch. */
+const DOCUMENT_ECHO_CHARS = 1024;
 
 const DOCUMENT_ID = /^[A-Za-z0-9_-]+$/;
 const MAX_DOCUMENT_ID_BYTES = 511;
@@ -25,7 +28,7 @@ export function valueAtPrimaryKey(document: Record<string, unknown>, primaryKey:
 export function documentIdOf(document: Record<string, unknown>, primaryKey: string): string {
   const value = valueAtPrimaryKey(document, primaryKey);
   if (value === undefined) {
-    throw new SkeinError('missing_document_id', `Document doesn't have a \`${primaryKey}\` attribute: \`${stringifyExactJson(document)}\`.`);
+    throw new SkeinError('missing_document_id', `Document doesn't have a \`${primaryKey}\` attribute: \`${echoJson(document, DOCUMENT_ECHO_CHARS)}\`.`);
   }
   return validDocumentId(value);
 }
@@ -42,7 +45,7 @@ export function validDocumentId(value: unknown): string {
     return value;
   }
   // serde_json shows what it read: any number that is not an integer id is an f64 (1e3 -> 1000.0, -0 -> -0.0).
-  const shown = typeof value === 'number' || value instanceof JsonNumberText ? serdeFloatText(Number(String(value))) : JSON.stringify(value);
+  const shown = typeof value === 'number' || value instanceof JsonNumberText ? serdeFloatText(Number(String(value))) : echoJson(value, DOCUMENT_ECHO_CHARS);
   throw new SkeinError('invalid_document_id',
     `Document identifier \`${shown}\` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.`);
 }

@@ -1,4 +1,5 @@
 import { ERROR_CODES, type ErrorCode, type ErrorType } from './codes.js';
+import { capMessage } from './echo.js';
 
 /** The serialized Meilisearch error body; field order matters to clients that snapshot it. */
 export interface ErrorBody {
@@ -16,7 +17,8 @@ export class SkeinError extends Error {
   readonly code: ErrorCode;
 
   constructor(code: ErrorCode, message: string) {
-    super(message);
+    // Capped: a message may quote what the client sent (echo.ts).
+    super(capMessage(message));
     this.code = code;
   }
 

@@ -1,11 +1,11 @@
 // A search's `filter` parameter (string, or array form: outer array AND, inner arrays OR) into one
 // FilterNode, with the checks that need the index's settings: filterable attributes and the
 // condition limit. Errors carry the caller's code (search, documents, facet search).
-import { SkeinError } from '../errors/index.js';
+import { echoJson, SkeinError } from '../errors/index.js';
 import { conditionCount, filterFields, type FilterNode } from './filter-ast.js';
 import { errorAtToken, FilterSyntaxError, type FilterErrorCode } from './filter-error.js';
 import { parseFilterString } from './filter-parser.js';
-import { listForMessage, matchesAnyPattern } from './attribute-patterns.js';
+import { listForMessage, matchesAnyPattern, PatternSet } from './attribute-patterns.js';
 
 const MAX_CONDITIONS = 2000;
 
@@ -45,15 +45,16 @@ function parseShapes(filter: unknown, code: FilterErrorCode): FilterNode | null 
 }
 
 function invalidExpression(code: FilterErrorCode, expected: string[], found: unknown): SkeinError {
-  return new SkeinError(code, `Invalid syntax for the filter parameter: \`expected ${expected.join(', ')}, found: ${JSON.stringify(found)}\`.`);
+  return new SkeinError(code, `Invalid syntax for the filter parameter: \`expected ${expected.join(', ')}, found: ${echoJson(found)}\`.`);
 }
 
 /** Every attribute of the filter must be filterable; the condition count stays under the limit. */
 export function checkFilterAgainstSettings(node: FilterNode, filterablePatterns: readonly string[],
   code: FilterErrorCode = 'invalid_search_filter'): void {
+  const compiled = new PatternSet(filterablePatterns);
   for (const token of filterFields(node)) {
     const isGeo = token.text === '_geo';
-    if (matchesAnyPattern(filterablePatterns, token.text)) continue;
+    if (matchesAnyPattern(compiled, token.text)) continue;
     const named = isGeo ? token.source.slice(token.start, token.start + (token.source.startsWith('_geoRadius', token.start) ? 10 : 15)) : token.text;
     const available = filterablePatterns.length === 0
       ? 'This index does not have configured filterable attributes.'

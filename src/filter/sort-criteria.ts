@@ -1,8 +1,8 @@
 // The `sort` search parameter: `field:asc|desc` and `_geoPoint(lat, lng):asc|desc`, checked against
 // the sortable attributes and the presence of the `sort` ranking rule, with Meilisearch's messages.
-import { SkeinError } from '../errors/index.js';
+import { echo, SkeinError } from '../errors/index.js';
 import type { SortCriterion } from '../ranking/sort-key.js';
-import { listForMessage, matchesAnyPattern } from './attribute-patterns.js';
+import { listForMessage, matchesAnyPattern, PatternSet } from './attribute-patterns.js';
 
 const GEO_POINT = /^_geoPoint\(\s*([^,\s)]+)\s*,\s*([^,\s)]+)\s*\)$/;
 
@@ -13,22 +13,22 @@ export function parseSortCriterion(text: string): SortCriterion {
   if (subject.startsWith('_geoPoint(') || subject.startsWith('_geoPoint ')) {
     const match = GEO_POINT.exec(subject.trim());
     if (!match || (direction !== 'asc' && direction !== 'desc')) {
-      throw new SkeinError('invalid_search_sort', `Invalid syntax for the geo parameter: expected expression formated like \`_geoPoint(latitude, longitude)\` and ending by \`:asc\` or \`:desc\`, found \`${text}\`.`);
+      throw new SkeinError('invalid_search_sort', `Invalid syntax for the geo parameter: expected expression formated like \`_geoPoint(latitude, longitude)\` and ending by \`:asc\` or \`:desc\`, found \`${echo(text)}\`.`);
     }
     const lat = Number(match[1]);
     const lng = Number(match[2]);
     if (!Number.isFinite(lat) || !Number.isFinite(lng)) {
-      throw new SkeinError('invalid_search_sort', `Invalid syntax for the geo parameter: expected expression formated like \`_geoPoint(latitude, longitude)\` and ending by \`:asc\` or \`:desc\`, found \`${text}\`.`);
+      throw new SkeinError('invalid_search_sort', `Invalid syntax for the geo parameter: expected expression formated like \`_geoPoint(latitude, longitude)\` and ending by \`:asc\` or \`:desc\`, found \`${echo(text)}\`.`);
     }
-    if (lat < -90 || lat > 90) throw new SkeinError('invalid_search_sort', `Bad latitude \`${match[1]}\`. Latitude must be contained between -90 and 90 degrees.`);
-    if (lng < -180 || lng > 180) throw new SkeinError('invalid_search_sort', `Bad longitude \`${match[2]}\`. Longitude must be contained between -180 and 180 degrees.`);
+    if (lat < -90 || lat > 90) throw new SkeinError('invalid_search_sort', `Bad latitude \`${echo(match[1]!)}\`. Latitude must be contained between -90 and 90 degrees.`);
+    if (lng < -180 || lng > 180) throw new SkeinError('invalid_search_sort', `Bad longitude \`${echo(match[2]!)}\`. Longitude must be contained between -180 and 180 degrees.`);
     return { field: null, point: { lat, lng }, direction };
   }
   if ((direction !== 'asc' && direction !== 'desc') || subject === '') {
-    throw new SkeinError('invalid_search_sort', `Invalid syntax for the sort parameter: expected expression ending by \`:asc\` or \`:desc\`, found \`${text}\`.`);
+    throw new SkeinError('invalid_search_sort', `Invalid syntax for the sort parameter: expected expression ending by \`:asc\` or \`:desc\`, found \`${echo(text)}\`.`);
   }
   if (subject === '_geo' || subject === '_geoDistance' || subject === '_geoRadius' || subject === '_geoBoundingBox') {
-    throw new SkeinError('invalid_search_sort', `\`${subject}\` is a reserved keyword and thus can't be used as a sort expression. Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates.`);
+    throw new SkeinError('invalid_search_sort', `\`${echo(subject)}\` is a reserved keyword and thus can't be used as a sort expression. Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates.`);
   }
   return { field: subject, point: null, direction };
 }
@@ -36,13 +36,14 @@ export function parseSortCriterion(text: string): SortCriterion {
 /** Parses and checks every criterion; throws invalid_search_sort. */
 export function checkSortParameter(sort: readonly string[], sortableAttributes: readonly string[], rankingRules: readonly string[]): SortCriterion[] {
   const criteria = sort.map(parseSortCriterion);
+  const sortable = criteria.length > 1 ? new PatternSet(sortableAttributes) : sortableAttributes;
   for (const criterion of criteria) {
     const field = criterion.field ?? '_geo';
-    if (matchesAnyPattern(sortableAttributes, field)) continue;
+    if (matchesAnyPattern(sortable, field)) continue;
     const available = sortableAttributes.length === 0
       ? 'This index does not have configured sortable attributes.'
       : `Available sortable attributes are: ${listForMessage(sortableAttributes)}.`;
-    throw new SkeinError('invalid_search_sort', `Attribute \`${field}\` is not sortable. ${available}`);
+    throw new SkeinError('invalid_search_sort', `Attribute \`${echo(field)}\` is not sortable. ${available}`);
   }
   if (criteria.length > 0 && !rankingRules.includes('sort')) {
     throw new SkeinError('invalid_search_sort', 'You must specify where `sort` is listed in the rankingRules setting to use the sort parameter at search time.');

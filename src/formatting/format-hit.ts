@@ -1,10 +1,9 @@
 // A search hit's JSON with its formatting members (spec 4.2.4 rules 10-12): the retrieved document,
 // then `_formatted` (highlighted / cropped; numbers become strings), `_matchesPosition` (UTF-8 byte
 // offsets) and `_rankingScore`, in Meilisearch's key order.
-import { selectsField } from '../documents/flatten.js';
 import { JsonNumberText } from '../documents/exact-json.js';
-import { projectDocument } from '../documents/projection.js';
-import { formatText, matchPositions, type MatchPosition, type TextFormat } from './highlight.js';
+import { FieldSelection, projectDocument } from '../documents/projection.js';
+import { formatText, matchPositions, type MatchPosition, type TagBudget, type TextFormat } from './highlight.js';
 import type { WordMatcher } from './query-matcher.js';
 import { rankingScore } from './ranking-score.js';
 import { wordsOfText } from './text-words.js';
@@ -55,27 +54,40 @@ export function needsFormatting(options: FormattingOptions): boolean {
     || options.showMatchesPosition === true || options.showRankingScore === true;
 }
 
-export function formatHit(hit: HitToFormat, options: FormattingOptions, matcher: WordMatcher): Record<string, unknown> {
+/** `tagBudget`: the search's budget of highlight tag characters, shared by its hits (highlight.ts). */
+export function formatHit(hit: HitToFormat, options: FormattingOptions, matcher: WordMatcher, tagBudget?: TagBudget): Record<string, unknown> {
   const retrieved = projectDocument(hit.stored, hit.attributesToRetrieve);
   const out: Record<string, unknown> = { ...retrieved, ...hit.extraFields };
   const highlight = options.attributesToHighlight ?? [];
   const crop = parseCropSelectors(options.attributesToCrop ?? []);
   if (selectsDisplayed([...highlight, ...crop.map((selector) => selector.name)], hit.displayedAttributes)) {
-    const displayed = projectDocument(hit.stored, hit.displayedAttributes);
+    const displayedSelection = new FieldSelection(hit.displayedAttributes);
+    const displayed = projectDocument(hit.stored, displayedSelection);
     // Named attributes join the retrieved ones; "*" means the retrieved ones only.
     const named = [...highlight, ...crop.map((selector) => selector.name)].filter((name) => name !== '*');
     const base = hit.attributesToRetrieve === null ? retrieved : projectDocument(displayed, [...hit.attributesToRetrieve, ...named]);
     const defaults = {
-      highlight: { preTag: options.highlightPreTag ?? DEFAULT_PRE_TAG, postTag: options.highlightPostTag ?? DEFAULT_POST_TAG },
+      highlight: { preTag: options.highlightPreTag ?? DEFAULT_PRE_TAG, postTag: options.highlightPostTag ?? DEFAULT_POST_TAG, ...(tagBudget ? { budget: tagBudget } : {}) },
       cropLength: options.cropLength ?? DEFAULT_CROP_LENGTH,
       cropMarker: options.cropMarker ?? DEFAULT_CROP_MARKER,
     };
+    // Linear in the path's length: its dotted prefixes are looked up, never every selector.
+    const highlighted = new FieldSelection(highlight);
+    const firstCrop = new Map<string, number>();
+    crop.forEach((selector, k) => { if (selector.name !== '*' && !firstCrop.has(selector.name)) firstCrop.set(selector.name, k); });
+    const starCrop = crop.find((selector) => selector.name === '*');
+    const cropOf = (path: string): CropSelector | undefined => {
+      let best = firstCrop.get(path) ?? -1;
+      for (let dot = path.indexOf('.'); dot >= 0; dot = path.indexOf('.', dot + 1)) {
+        const k = firstCrop.get(path.slice(0, dot));
+        if (k !== undefined && (best < 0 || k < best)) best = k;
+      }
+      return best >= 0 ? crop[best] : starCrop;
+    };
     const formatOf = (path: string): TextFormat => {
-      const highlighted = highlight.some((selector) => selectsField(selector, path));
-      const cropSelector = crop.find((selector) => selector.name !== '*' && selectsField(selector.name, path))
-        ?? crop.find((selector) => selector.name === '*');
+      const cropSelector = cropOf(path);
       return {
-        highlight: highlighted ? defaults.highlight : null,
+        highlight: highlighted.selects(path) ? defaults.highlight : null,
         crop: cropSelector ? { length: cropSelector.length ?? defaults.cropLength, marker: defaults.cropMarker } : null,
       };
     };
@@ -95,7 +107,9 @@ export function formatHit(hit: HitToFormat, options: FormattingOptions, matcher:
 function selectsDisplayed(names: readonly string[], displayed: readonly string[]): boolean {
   if (names.length === 0) return false;
   if (names.includes('*') || displayed.includes('*')) return true;
-  return names.some((name) => displayed.some((shown) => selectsField(shown, name) || selectsField(name, shown)));
+  const shown = new FieldSelection(displayed);
+  const named = new FieldSelection(names);
+  return names.some((name) => shown.selects(name)) || displayed.some((field) => named.selects(field));
 }
 
 function formatObject(object: Record<string, unknown>, parent: string, formatOf: (path: string) => TextFormat,

@@ -3,8 +3,20 @@
 import { cropWindow } from './crop.js';
 import type { TextWord } from './text-words.js';
 
+/**
+ * Characters of highlight tags one search may still write. Tags are bounded (1 KiB each) but a tag
+ * around every word of 1,000 long hits is not: past the budget, matches are left untagged, so what a
+ * search formats stays within its documents' size plus this.
+ */
+export interface TagBudget {
+  remaining: number;
+}
+
+/** A search's tag budget in each shard worker that formats its hits: 16 Mi characters (1.8 million matches with the default `<em>` tags). */
+export const TAG_CHARS_PER_SEARCH = 16 * 1024 * 1024;
+
 export interface TextFormat {
-  highlight: { preTag: string; postTag: string } | null;
+  highlight: { preTag: string; postTag: string; budget?: TagBudget } | null;
   /** Words to keep (0: all); null: no cropping. */
   crop: { length: number; marker: string } | null;
 }
@@ -25,12 +37,17 @@ export function formatText(text: string, words: readonly TextWord[], format: Tex
     if (last < words.length - 1) suffix = format.crop.marker;
   }
   if (!format.highlight) return prefix + text.slice(from, to) + suffix;
-  const { preTag, postTag } = format.highlight;
+  const { preTag, postTag, budget } = format.highlight;
+  const tagChars = preTag.length + postTag.length;
   let out = prefix;
   let cursor = from;
   for (let k = first; k <= last; k++) {
     const word = words[k]!;
     if (word.term < 0 || word.matchEnd <= word.start) continue;
+    if (budget) {
+      if (budget.remaining < tagChars) break;
+      budget.remaining -= tagChars;
+    }
     out += text.slice(cursor, word.start) + preTag + text.slice(word.start, word.matchEnd) + postTag;
     cursor = word.matchEnd;
   }

@@ -1,6 +1,6 @@
 // The wording of Meilisearch's deserialization errors (the deserr crate), for JSON bodies and
 // query strings, so clients that snapshot messages see the same text.
-import { SkeinError, type ErrorCode } from '../errors/index.js';
+import { echo, echoJson, SkeinError, type ErrorCode } from '../errors/index.js';
 
 /** "a string", "a positive integer", ... as deserr names the kind of a JSON value. */
 export function describeKind(value: unknown): string {
@@ -17,13 +17,13 @@ export function describeKind(value: unknown): string {
 
 /** `path` is deserr's location (`.limit`, `.ranking[0]`); '' or '.' is the root, which deserr does not name. */
 export function invalidValueType(code: ErrorCode, path: string, expected: string, found: unknown): SkeinError {
-  const location = path === '' || path === '.' ? '' : ` at \`${path}\``;
+  const location = path === '' || path === '.' ? '' : ` at \`${echo(path)}\``;
   return new SkeinError(code,
-    `Invalid value type${location}: expected ${expected}, but found ${describeKind(found)}: \`${JSON.stringify(found)}\``);
+    `Invalid value type${location}: expected ${expected}, but found ${describeKind(found)}: \`${echoJson(found)}\``);
 }
 
 export function unknownField(field: string, expected: readonly string[], code: ErrorCode = 'bad_request'): SkeinError {
-  return new SkeinError(code, `Unknown field \`${field}\`: expected one of ${expected.map((name) => `\`${name}\``).join(', ')}`);
+  return new SkeinError(code, `Unknown field \`${echo(field)}\`: expected one of ${expected.map((name) => `\`${name}\``).join(', ')}`);
 }
 
 export function missingField(code: ErrorCode, field: string): SkeinError {
@@ -32,21 +32,21 @@ export function missingField(code: ErrorCode, field: string): SkeinError {
 
 export function unknownValue(code: ErrorCode, path: string, value: string, expected: readonly string[]): SkeinError {
   return new SkeinError(code,
-    `Unknown value \`${value}\` at \`${path}\`: expected one of ${expected.map((name) => `\`${name}\``).join(', ')}`);
+    `Unknown value \`${echo(value)}\` at \`${path}\`: expected one of ${expected.map((name) => `\`${name}\``).join(', ')}`);
 }
 
 export function unknownParameter(name: string, expected: readonly string[]): SkeinError {
   return new SkeinError('bad_request',
-    `Unknown parameter \`${name}\`: expected one of ${expected.map((param) => `\`${param}\``).join(', ')}`);
+    `Unknown parameter \`${echo(name)}\`: expected one of ${expected.map((param) => `\`${param}\``).join(', ')}`);
 }
 
 export function invalidParameter(code: ErrorCode, name: string, value: string, expected: string): SkeinError {
-  return new SkeinError(code, `Invalid value in parameter \`${name}\`: could not parse \`${value}\` as ${expected}`);
+  return new SkeinError(code, `Invalid value in parameter \`${name}\`: could not parse \`${echo(value)}\` as ${expected}`);
 }
 
 export function unknownParameterValue(code: ErrorCode, name: string, value: string, expected: readonly string[]): SkeinError {
   return new SkeinError(code,
-    `Unknown value \`${value}\` for parameter \`${name}\`: expected one of ${expected.map((item) => `\`${item}\``).join(', ')}`);
+    `Unknown value \`${echo(value)}\` for parameter \`${name}\`: expected one of ${expected.map((item) => `\`${item}\``).join(', ')}`);
 }
 
 /** Rejects query parameters a route does not declare, as deserr's deny_unknown_fields does. */
@@ -73,7 +73,7 @@ export function booleanParameter(query: URLSearchParams, name: string, code: Err
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   throw new SkeinError(code,
-    `Invalid value in parameter \`${name}\`: could not parse \`${raw}\` as a boolean, expected either \`true\` or \`false\``);
+    `Invalid value in parameter \`${name}\`: could not parse \`${echo(raw)}\` as a boolean, expected either \`true\` or \`false\``);
 }
 
 /** Comma-separated list parameter; null when absent. */

@@ -2,7 +2,7 @@
 // the filter and no sort, whose hits come in ascending internal id order — the browse order — and whose
 // candidates are the total), and POST .../documents/delete (a task). Errors use invalid_document_filter.
 import { numbersPrintAsWritten, parseExactJson, stringifyExactJson } from '../documents/exact-json.js';
-import { projectDocument } from '../documents/projection.js';
+import { FieldSelection, projectDocument } from '../documents/projection.js';
 import { mayBeStoredId } from '../documents/document-id.js';
 import { SkeinError } from '../errors/index.js';
 import { attributePatternsOf } from '../filter/attribute-patterns.js';
@@ -11,6 +11,7 @@ import { checkFilterAgainstSettings, parseFilterParameter } from '../filter/filt
 import { denyUnknownFields, invalidValueType, isPlainObject, missingField } from './deserr-messages.js';
 import { jsonReply, type FrontRequest } from './http-types.js';
 import { validateIndexUid } from './index-uid.js';
+import { checkFilterSize, checkListLength, REQUEST_LIMITS } from './request-limits.js';
 import { mergeShardResults } from './shard-results.js';
 import { hitDocuments } from './stored-hits.js';
 import type { FrontContext, RouteSpec } from './route-spec.js';
@@ -33,8 +34,9 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
   const node = parseFilterParameter(request.filter, 'invalid_document_filter');
   if (node) checkFilterAgainstSettings(node, attributePatternsOf(record.settings.filterableAttributes ?? []), 'invalid_document_filter');
   const { offset, limit, fields } = request;
+  const selection = fields === null ? null : new FieldSelection(fields);
   const page = (texts: string[], total: number) =>
-    `{"results":[${texts.map((text) => projectText(text, fields)).join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
+    `{"results":[${texts.map((text) => projectText(text, selection)).join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
   if (request.ids !== null) {
     const docIds = request.ids.filter(mayBeStoredId).map((id) => context.storage.externalIds.get([uid, id])).filter((docId): docId is number => docId !== undefined);
     const texts: string[] = [];
@@ -57,8 +59,9 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
   return `{"results":[${hitDocuments(context.storage.documents, uid, hits).join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
 }
 
-function projectText(text: string, fields: string[] | null): string {
-  if (fields === null || fields.includes('*')) return text;
+/** The stored JSON text, re-serialized only when some fields are selected. */
+export function projectText(text: string, fields: FieldSelection | null): string {
+  if (fields === null || fields.all) return text;
   if (numbersPrintAsWritten(text)) return JSON.stringify(projectDocument(JSON.parse(text) as Record<string, unknown>, fields));
   // Numbers JavaScript would rewrite keep their literal (exact-json.ts).
   return stringifyExactJson(projectDocument(parseExactJson(text) as Record<string, unknown>, fields));
@@ -98,8 +101,10 @@ function parseFetchBody(body: unknown): DocumentsFetch {
   if (fields !== null && (!Array.isArray(fields) || fields.some((field) => typeof field !== 'string'))) {
     throw invalidValueType('invalid_document_fields', '.fields', 'an array', fields);
   }
+  if (fields !== null) checkListLength('invalid_document_fields', { kind: 'body', path: '.fields' }, fields as string[], REQUEST_LIMITS.listEntries);
   const filter = body.filter ?? null;
   if (filter !== null && typeof filter !== 'string' && !Array.isArray(filter)) throw invalidValueType('invalid_document_filter', '.filter', 'a string or an array', filter);
+  checkFilterSize('invalid_document_filter', { kind: 'body', path: '.filter' }, filter);
   const ids = body.ids ?? null;
   if (ids !== null && !Array.isArray(ids)) throw invalidValueType('invalid_document_ids', '.ids', 'an array', ids);
   if (body.retrieveVectors !== undefined && body.retrieveVectors !== null && typeof body.retrieveVectors !== 'boolean') {
@@ -142,6 +147,7 @@ export const documentsFilterRoutes: RouteSpec[] = [
       if (filter !== null && typeof filter !== 'string' && !Array.isArray(filter)) {
         throw invalidValueType('invalid_document_filter', '.filter', 'a string or an array', filter);
       }
+      checkFilterSize('invalid_document_filter', { kind: 'body', path: '.filter' }, filter);
       if (parseFilterParameter(filter, 'invalid_document_filter') === null) {
         throw new SkeinError('invalid_document_filter', 'Sending an empty filter is forbidden.');
       }

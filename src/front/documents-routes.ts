@@ -1,10 +1,10 @@
 // /indexes/{uid}/documents: additions (decoded in the ingest pool), reads straight from LMDB, and
 // deletions (enqueued).
-import { documentsFilterParameter, exactJsonBody, fetchDocuments } from './documents-filter.js';
-import { SkeinError } from '../errors/index.js';
-import { numbersPrintAsWritten, parseExactJson, stringifyExactJson } from '../documents/exact-json.js';
-import { projectDocument } from '../documents/projection.js';
+import { documentsFilterParameter, exactJsonBody, fetchDocuments, projectText } from './documents-filter.js';
+import { echo, SkeinError } from '../errors/index.js';
+import { FieldSelection } from '../documents/projection.js';
 import { mayBeStoredId } from '../documents/document-id.js';
+import { stringifyExactJson } from '../documents/exact-json.js';
 import type { PayloadContentType } from '../ingest/payload-types.js';
 import {
   booleanParameter, denyUnknownParameters, invalidValueType, listParameter, usizeParameter,
@@ -13,6 +13,7 @@ import { jsonReply, type FrontReply, type FrontRequest } from './http-types.js';
 import { validateIndexUid } from './index-uid.js';
 import { ownArrayBuffer } from './ingest-client.js';
 import { documentContentType } from './request-body.js';
+import { checkListLength, checkTextLength, REQUEST_LIMITS } from './request-limits.js';
 import type { FrontContext, RouteSpec } from './route-spec.js';
 
 const ADD_PARAMETERS = ['primaryKey', 'csvDelimiter', 'customMetadata', 'skipCreation'];
@@ -38,14 +39,14 @@ export const documentsRoutes: RouteSpec[] = [
     handle: (request, context) => {
       const uid = validateIndexUid(request.params.indexUid!);
       denyUnknownParameters(request.query, GET_ONE_PARAMETERS);
-      const fields = listParameter(request.query, 'fields');
+      const fields = fieldsParameter(request.query);
       booleanParameter(request.query, 'retrieveVectors', 'invalid_document_retrieve_vectors');
       context.indexes.require(uid);
       const id = request.params.documentId!;
       const docId = mayBeStoredId(id) ? context.storage.externalIds.get([uid, id]) : undefined;
       const text = docId === undefined ? undefined : context.storage.documents.get([uid, docId]);
-      if (text === undefined) throw new SkeinError('document_not_found', `Document \`${id}\` not found.`);
-      return { status: 200, body: projectText(text, fields) };
+      if (text === undefined) throw new SkeinError('document_not_found', `Document \`${echo(id)}\` not found.`);
+      return { status: 200, body: projectText(text, fields === null ? null : new FieldSelection(fields)) };
     },
   },
   {
@@ -100,11 +101,18 @@ async function addDocuments(request: FrontRequest, context: FrontContext, method
   }));
 }
 
+/** `fields`, bounded (request-limits.ts). */
+function fieldsParameter(query: URLSearchParams): string[] | null {
+  const fields = listParameter(query, 'fields');
+  if (fields !== null) checkListLength('invalid_document_fields', { kind: 'query', name: 'fields' }, fields, REQUEST_LIMITS.listEntries);
+  return fields;
+}
+
 function csvDelimiterParameter(raw: string | null): string | null {
   if (raw === null) return null;
   if (raw.length !== 1 || raw.charCodeAt(0) > 127) {
     throw new SkeinError('invalid_document_csv_delimiter',
-      `Invalid value in parameter \`csvDelimiter\`: expected a string of one character, but found the following string of ${[...raw].length} characters: \`${raw}\``);
+      `Invalid value in parameter \`csvDelimiter\`: expected a string of one character, but found the following string of ${[...raw].length} characters: \`${echo(raw)}\``);
   }
   return raw;
 }
@@ -112,7 +120,7 @@ function csvDelimiterParameter(raw: string | null): string | null {
 function skipCreationParameter(raw: string | null): void {
   if (raw === null || /^(true|false)$/i.test(raw)) return;
   throw new SkeinError('invalid_skip_creation',
-    `Invalid value in parameter \`skipCreation\`: could not parse \`${raw}\` as a boolean, expected either \`true\` or \`false\``);
+    `Invalid value in parameter \`skipCreation\`: could not parse \`${echo(raw)}\` as a boolean, expected either \`true\` or \`false\``);
 }
 
 function browseDocuments(request: FrontRequest, context: FrontContext): FrontReply | Promise<FrontReply> {
@@ -120,13 +128,14 @@ function browseDocuments(request: FrontRequest, context: FrontContext): FrontRep
   denyUnknownParameters(request.query, BROWSE_PARAMETERS);
   const offset = usizeParameter(request.query, 'offset', 0, 'invalid_document_offset');
   const limit = usizeParameter(request.query, 'limit', 20, 'invalid_document_limit');
-  const fields = listParameter(request.query, 'fields');
+  const fields = fieldsParameter(request.query);
   booleanParameter(request.query, 'retrieveVectors', 'invalid_document_retrieve_vectors');
   if (request.query.has('sort')) {
     throw new SkeinError('feature_not_enabled', 'Browsing documents with `sort` is not supported by this server yet.');
   }
   const record = context.indexes.require(uid);
   const filter = request.query.get('filter');
+  if (filter !== null) checkTextLength('invalid_document_filter', { kind: 'query', name: 'filter' }, filter, REQUEST_LIMITS.filterChars);
   if (filter !== null && filter.trim() !== '') {
     const fetch = { offset, limit, fields, filter: documentsFilterParameter(filter), ids: listParameter(request.query, 'ids') };
     return fetchDocuments(context, uid, fetch).then((body) => ({ status: 200, body }));
@@ -147,14 +156,8 @@ function browseDocuments(request: FrontRequest, context: FrontContext): FrontRep
     const range = context.storage.documents.getRange({ start: [uid, 0], end: [uid, 0xffffffff + 1], offset, limit });
     for (const { value } of range) texts.push(value);
   }
-  const results = texts.map((text) => projectText(text, fields)).join(',');
+  const selection = fields === null ? null : new FieldSelection(fields);
+  const results = texts.map((text) => projectText(text, selection)).join(',');
   return { status: 200, body: `{"results":[${results}],"offset":${offset},"limit":${limit},"total":${total}}` };
 }
 
-/** The stored JSON text, re-serialized only when some fields are selected. */
-function projectText(text: string, fields: string[] | null): string {
-  if (fields === null || fields.includes('*')) return text;
-  if (numbersPrintAsWritten(text)) return JSON.stringify(projectDocument(JSON.parse(text) as Record<string, unknown>, fields));
-  // Numbers JavaScript would rewrite keep their literal (exact-json.ts).
-  return stringifyExactJson(projectDocument(parseExactJson(text) as Record<string, unknown>, fields));
-}

@@ -4,13 +4,14 @@
 // matching values, ordered by sortFacetValuesBy and cut at maxValuesPerFacet.
 import { performance } from 'node:perf_hooks';
 import { tenantFilter, fuseFilters } from '../auth/index.js';
-import { SkeinError } from '../errors/index.js';
+import { echo, SkeinError } from '../errors/index.js';
 import { attributePatternsOf, listForMessage, matchesAnyPattern } from '../filter/attribute-patterns.js';
 import { facetQueryMatcher } from '../filter/facet-query.js';
 import type { MatchingStrategyName } from '../protocol/messages.js';
 import { denyUnknownFields, invalidValueType, isPlainObject, missingField, unknownValue } from './deserr-messages.js';
 import { compareFacetValues, mergeFacetExtras, type FacetExtras } from './facet-merge.js';
 import { validateIndexUid } from './index-uid.js';
+import { checkFilterSize, checkListLength, checkTextLength, REQUEST_LIMITS } from './request-limits.js';
 import type { RouteSpec } from './route-spec.js';
 
 const FIELDS = ['facetQuery', 'facetName', 'q', 'vector', 'hybrid', 'filter', 'matchingStrategy', 'attributesToSearchOn',
@@ -42,6 +43,14 @@ export function parseFacetSearchBody(body: unknown): FacetSearchBody {
     if (typeof matchingStrategy !== 'string') throw invalidValueType('invalid_search_matching_strategy', '.matchingStrategy', 'a string', matchingStrategy);
     throw unknownValue('invalid_search_matching_strategy', '.matchingStrategy', matchingStrategy, STRATEGIES);
   }
+  checkTextLength('invalid_facet_search_facet_name', { kind: 'body', path: '.facetName' }, facetName, REQUEST_LIMITS.nameChars);
+  if (typeof facetQuery === 'string') checkTextLength('invalid_facet_search_query', { kind: 'body', path: '.facetQuery' }, facetQuery, REQUEST_LIMITS.facetQueryChars);
+  if (typeof q === 'string') checkTextLength('invalid_search_q', { kind: 'body', path: '.q' }, q, REQUEST_LIMITS.queryChars);
+  checkFilterSize('invalid_search_filter', { kind: 'body', path: '.filter' }, filter);
+  for (const [name, code] of [['attributesToSearchOn', 'invalid_search_attributes_to_search_on'], ['locales', 'invalid_search_locales']] as const) {
+    const list = body[name];
+    if (Array.isArray(list)) checkListLength(code, { kind: 'body', path: `.${name}` }, list, REQUEST_LIMITS.listEntries);
+  }
   if (exhaustiveFacetCount !== undefined && exhaustiveFacetCount !== null && typeof exhaustiveFacetCount !== 'boolean') {
     throw invalidValueType('invalid_facet_search_exhaustive_facet_count', '.exhaustiveFacetCount', 'a boolean', exhaustiveFacetCount);
   }
@@ -68,7 +77,7 @@ export const facetSearchRoutes: RouteSpec[] = [
         const available = filterable.length === 0
           ? 'This index does not have configured filterable attributes.'
           : `Available filterable attributes patterns are: ${listForMessage(filterable)}.`;
-        throw new SkeinError('invalid_facet_search_facet_name', `Attribute \`${body.facetName}\` is not facet-searchable. ${available}`);
+        throw new SkeinError('invalid_facet_search_facet_name', `Attribute \`${echo(String(body.facetName))}\` is not facet-searchable. ${available}`);
       }
       const ruleFilter = tenantFilter(request.access, uid);
       const filter = ruleFilter === null ? body.filter : fuseFilters(body.filter, ruleFilter);

@@ -9,7 +9,7 @@ import type { Authorizer } from './authorization.js';
 import { ALLOW_ORIGIN_ANY, ALLOW_ORIGIN_HEADER, JSON_AND_ALLOW_ORIGIN, preflightReply } from './cors.js';
 import { errorReply, FULL_ACCESS, replyText, type FrontReply, type FrontRequest } from './http-types.js';
 import { ListBodyWriter } from './list-body.js';
-import { checkJsonContentType, decodeContent, parseJsonBody, payloadTooLarge } from './request-body.js';
+import { checkJsonContentType, decodeContentOffThread, parseJsonBody, payloadTooLarge } from './request-body.js';
 import { compressAsync, compressSync, INLINE_COMPRESSION_LIMIT, negotiateEncoding, type ResponseEncoding } from './response-compression.js';
 import type { Router } from './router.js';
 import type { FrontContext, RouteSpec } from './route-spec.js';
@@ -97,7 +97,7 @@ export function createHttpApp(edge: HttpEdge): HttpFront {
       request.body = body;
       run(res, state, async () => {
         if (route.body === 'json') {
-          request.body = await decodeContent(body, request.contentEncoding, edge.payloadLimit);
+          request.body = await decodeContentOffThread(body, request.contentEncoding, edge.payloadLimit);
           request.json = parseJsonBody(request.body);
         }
         return route.handle(request, edge.context);

@@ -1,7 +1,7 @@
 // Validation of POST /keys and PATCH /keys/{key} bodies (auth.md §4), with deserr's wording.
 import { randomUUID } from 'node:crypto';
 import { isGlobalOnlyAction, isKnownAction, isValidIndexPattern, KEY_ACTIONS, type KeyRecord } from '../auth/index.js';
-import { SkeinError } from '../errors/index.js';
+import { echo, SkeinError } from '../errors/index.js';
 import { formatMicros, parseDateOnlyMicros, parseRfc3339Micros } from '../tasks/timestamps.js';
 import { invalidValueType, isPlainObject, missingField, unknownField, unknownValue } from './deserr-messages.js';
 
@@ -73,7 +73,7 @@ function optionalString(code: 'invalid_api_key_name' | 'invalid_api_key_descript
 function parseUid(value: unknown): string {
   if (typeof value !== 'string') throw invalidValueType('invalid_api_key_uid', '.uid', 'a string', value);
   if (!isUuid(value)) {
-    throw new SkeinError('invalid_api_key_uid', `Invalid value at \`.uid\`: \`${value}\` is not a valid UUID (expected 8-4-4-4-12 hexadecimal digits).`);
+    throw new SkeinError('invalid_api_key_uid', `Invalid value at \`.uid\`: \`${echo(String(value))}\` is not a valid UUID (expected 8-4-4-4-12 hexadecimal digits).`);
   }
   return value.toLowerCase();
 }

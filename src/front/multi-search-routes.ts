@@ -8,6 +8,7 @@ import { denyUnknownFields, invalidValueType, isPlainObject, missingField } from
 import type { FrontReply } from './http-types.js';
 import { validateIndexUid } from './index-uid.js';
 import type { FrontContext, RouteSpec } from './route-spec.js';
+import { REQUEST_LIMITS } from './request-limits.js';
 import { searchIndex } from './search-routes.js';
 import { searchResponseJson, type SearchAnswer } from './search-response.js';
 import { parseSearchBody, type SearchParameters } from './search-params.js';
@@ -48,6 +49,9 @@ function parseMultiSearchBody(body: unknown): unknown[] {
   }
   if (body.queries === undefined) throw missingField('bad_request', 'queries');
   if (!Array.isArray(body.queries)) throw invalidValueType('bad_request', '.queries', 'an array', body.queries);
+  if (body.queries.length > REQUEST_LIMITS.multiSearchQueries) {
+    throw new SkeinError('bad_request', `Invalid value at \`.queries\`: the list has ${body.queries.length} queries, more than the ${REQUEST_LIMITS.multiSearchQueries} this server accepts.`);
+  }
   return body.queries;
 }
 

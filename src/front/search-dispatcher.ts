@@ -22,6 +22,9 @@ export type WorkerRunner = (batch: ArrayBuffer) => Promise<ArrayBuffer | Uint8Ar
 
 export type ShardQuery = Omit<ShardQueryMessage, 'requestId' | 'shards' | 'scoresWanted'>;
 
+/** The largest `hitsWanted` a ShardQuery carries (uint32); more hits than that no shard holds. */
+export const MAX_HITS_WANTED = 0xffffffff;
+
 /** Batches sent to one worker and not yet answered: the one it works on, and the next. */
 export const MAX_BATCHES_IN_FLIGHT = 2;
 /**
@@ -46,7 +49,8 @@ export function shardQuery(query: ShardQuery, requestId: number, shards: number[
     indexUid: query.indexUid,
     shards,
     q: query.q,
-    hitsWanted: query.hitsWanted,
+    // A 32-bit field in the message: offset + limit past it wrapped (2^32 asked for no hit at all).
+    hitsWanted: Math.min(query.hitsWanted, MAX_HITS_WANTED),
     matchingStrategy: query.matchingStrategy,
     attributesToRetrieve: query.attributesToRetrieve,
     exhaustiveCount: query.exhaustiveCount,
@@ -166,7 +170,6 @@ export class SearchDispatcher {
   }
 
   private sendBatch(worker: number, heavy: boolean): void {
-    const inFlight = this.inFlight[worker]!;
     const queues = heavy ? this.heavyQueues : this.queues;
     const waiting = queues[worker]!;
     const queue = waiting.length <= MAX_QUERIES_PER_BATCH ? waiting : waiting.splice(0, MAX_QUERIES_PER_BATCH);
@@ -175,10 +178,30 @@ export class SearchDispatcher {
     let batch: ArrayBuffer;
     try {
       batch = encodeQueryBatch(queue);
-    } catch (cause) {
-      this.failQueries(queue, new SkeinError('internal', `Could not encode a query batch: ${(cause as Error).message}`));
-      return;
+    } catch {
+      // One query the codec cannot encode fails alone, never the others of its batch.
+      const encodable = this.failUnencodable(queue);
+      if (encodable.length === 0) return;
+      return this.sendEncodable(worker, heavy, encodable, encodeQueryBatch(encodable));
     }
+    this.sendEncodable(worker, heavy, queue, batch);
+  }
+
+  /** The queries that encode alone; each other one fails with its own error. */
+  private failUnencodable(queue: ShardQueryMessage[]): ShardQueryMessage[] {
+    return queue.filter((query) => {
+      try {
+        encodeQueryBatch([query]);
+        return true;
+      } catch (cause) {
+        this.failQueries([query], new SkeinError('internal', `Could not encode a search for a shard worker: ${(cause as Error).message}`));
+        return false;
+      }
+    });
+  }
+
+  private sendEncodable(worker: number, heavy: boolean, queue: ShardQueryMessage[], batch: ArrayBuffer): void {
+    const inFlight = this.inFlight[worker]!;
     if (inFlight.length > 0) this.waitingInPorts += queue.length;
     const sent: BatchInFlight = { size: queue.length, heavy };
     inFlight.push(sent);

@@ -7,6 +7,7 @@ import {
   booleanParameter, denyUnknownFields, denyUnknownParameters, invalidParameter, invalidValueType, isPlainObject,
   listParameter, unknownParameterValue, unknownValue, usizeParameter,
 } from './deserr-messages.js';
+import { checkFilterSize, checkListLength, checkTextLength, REQUEST_LIMITS, type Where } from './request-limits.js';
 
 export interface SearchParameters {
   q: string | null;
@@ -73,6 +74,7 @@ export function parseSearchBody(body: unknown): SearchParameters {
   if (!isPlainObject(body)) throw invalidValueType('bad_request', '.', 'an object', body);
   denyUnknownFields(body, FIELD_NAMES);
   for (const [name, value] of Object.entries(body)) checkFieldType(name, value);
+  checkSearchBounds(body, 'body');
   return toParameters(body);
 }
 
@@ -107,6 +109,7 @@ export function parseSearchQuery(query: URLSearchParams): SearchParameters {
         body[name] = raw;
     }
   }
+  checkSearchBounds(body, 'query');
   return toParameters(body);
 }
 
@@ -125,6 +128,22 @@ function toParameters(body: Record<string, unknown>): SearchParameters {
     matchingStrategy: (body.matchingStrategy as MatchingStrategyName | undefined) ?? 'last',
     options,
   };
+}
+
+const TAG_FIELDS = new Set(['highlightPreTag', 'highlightPostTag', 'cropMarker']);
+
+/** The sizes of request-limits.ts, after the type checks: every string and list a search carries is bounded. */
+function checkSearchBounds(body: Record<string, unknown>, source: 'body' | 'query'): void {
+  for (const [name, value] of Object.entries(body)) {
+    const spec = FIELD_SPECS.get(name);
+    if (value === null || value === undefined || !spec) continue;
+    const where: Where = source === 'body' ? { kind: 'body', path: `.${name}` } : { kind: 'query', name };
+    if (TAG_FIELDS.has(name)) checkTextLength(spec.code, where, value as string, REQUEST_LIMITS.tagChars);
+    else if (name === 'q') checkTextLength(spec.code, where, value as string, REQUEST_LIMITS.queryChars);
+    else if (name === 'distinct') checkTextLength(spec.code, where, value as string, REQUEST_LIMITS.nameChars);
+    else if (spec.kind === 'filter') checkFilterSize(spec.code, where, value);
+    else if (spec.kind === 'stringList' && Array.isArray(value)) checkListLength(spec.code, where, value, REQUEST_LIMITS.listEntries);
+  }
 }
 
 const TYPED_FIELDS = new Set(['q', 'offset', 'limit', 'page', 'hitsPerPage', 'attributesToRetrieve', 'matchingStrategy']);

@@ -1,7 +1,7 @@
 // GET and POST /indexes/{uid}/search: validate, fan out to the shard workers, merge, answer.
 import { performance } from 'node:perf_hooks';
 import { fuseFilters, tenantFilter, type Access } from '../auth/index.js';
-import { selectsField } from '../documents/flatten.js';
+import { FieldSelection } from '../documents/projection.js';
 import { facetDistributionJson, mergeFacetExtras, type FacetExtras } from './facet-merge.js';
 import type { FrontReply, FrontRequest } from './http-types.js';
 import { validateIndexUid } from './index-uid.js';
@@ -72,9 +72,10 @@ export function effectiveAttributesToRetrieve(requested: string[] | null, displa
   if (allDisplayed) return requested;
   if (allRequested) return [...displayed];
   const out = new Set<string>();
+  const shown = new FieldSelection(displayed);
   for (const name of requested!) {
-    if (displayed.some((shown) => selectsField(shown, name))) out.add(name);
-    else for (const shown of displayed) if (selectsField(name, shown)) out.add(shown);
+    if (shown.selects(name)) out.add(name);
+    else for (const suffix of shown.selectionUnder(name)?.selectors ?? []) out.add(`${name}.${suffix}`);
   }
   return [...out];
 }

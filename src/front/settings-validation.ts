@@ -1,9 +1,11 @@
 // Type checks of settings bodies at enqueue time (invalid_settings_* codes, deserr wording). What a
 // setting means is the scheduler's business; here only shapes and the few value rules Meilisearch
 // checks before enqueuing (ranking rule names, typo sizes, maxTotalHits > 0).
-import { SkeinError, type ErrorCode } from '../errors/index.js';
+import { echo, SkeinError, type ErrorCode } from '../errors/index.js';
 import { SETTING_NAMES } from '../settings/index-settings.js';
+import { attributePatternsOf } from '../filter/attribute-patterns.js';
 import { invalidValueType, isPlainObject, unknownField, unknownValue } from './deserr-messages.js';
+import { checkListLength, checkTextLength, REQUEST_LIMITS } from './request-limits.js';
 
 type Check = (value: unknown, path: string, code: ErrorCode) => void;
 
@@ -14,10 +16,30 @@ const stringList: Check = (value, path, code) => {
   });
 };
 
+/** A list of attribute names (bounded: request-limits.ts). */
+const attributeList: Check = (value, path, code) => {
+  stringList(value, path, code);
+  checkListLength(code, { kind: 'body', path }, value as string[], REQUEST_LIMITS.settingsAttributes);
+};
+
+/** A list of words (bounded: request-limits.ts). */
+const wordList: Check = (value, path, code) => {
+  stringList(value, path, code);
+  checkListLength(code, { kind: 'body', path }, value as string[], REQUEST_LIMITS.settingsWords);
+};
+
 const filterableList: Check = (value, path, code) => {
   if (!Array.isArray(value)) throw invalidValueType(code, path, 'an array', value);
   value.forEach((item, i) => {
     if (typeof item !== 'string' && !isPlainObject(item)) throw invalidValueType(code, `${path}[${i}]`, 'a string or an object', item);
+  });
+  // Strings and the rules' attributePatterns count together.
+  const patterns = attributePatternsOf(value);
+  if (patterns.length > REQUEST_LIMITS.settingsAttributes) {
+    checkListLength(code, { kind: 'body', path }, patterns, REQUEST_LIMITS.settingsAttributes);
+  }
+  value.forEach((item, i) => {
+    if (typeof item === 'string') checkTextLength(code, { kind: 'body', path: `${path}[${i}]` }, item, REQUEST_LIMITS.nameChars);
   });
 };
 
@@ -32,7 +54,7 @@ const rankingRules: Check = (value, path, code) => {
     const custom = /^(.+):(asc|desc)$/.exec(rule);
     const name = custom?.[1];
     if (!custom || name!.trim() === '' || GEO_NAMES.some((geo) => name === geo || name!.startsWith(`${geo}(`))) {
-      throw new SkeinError(code, `Invalid value at \`${path}[${i}]\`: \`${rule}\` ranking rule is invalid. Valid ranking rules are words, typo, sort, proximity, attribute, exactness and custom ranking rules.`);
+      throw new SkeinError(code, `Invalid value at \`${path}[${i}]\`: \`${echo(rule)}\` ranking rule is invalid. Valid ranking rules are words, typo, sort, proximity, attribute, exactness and custom ranking rules.`);
     }
   });
   if (rules.includes('attribute') && (rules.includes('attributeRank') || rules.includes('wordPosition'))) {
@@ -42,7 +64,12 @@ const rankingRules: Check = (value, path, code) => {
 
 const synonyms: Check = (value, path, code) => {
   if (!isPlainObject(value)) throw invalidValueType(code, path, 'an object', value);
-  for (const [word, list] of Object.entries(value)) stringList(list, `${path}.${word}`, code);
+  const entries = Object.entries(value);
+  if (entries.length > REQUEST_LIMITS.settingsWords) checkListLength(code, { kind: 'body', path }, entries, REQUEST_LIMITS.settingsWords);
+  for (const [word, list] of entries) {
+    checkTextLength(code, { kind: 'body', path }, word, REQUEST_LIMITS.nameChars);
+    wordList(list, `${path}.${word}`, code);
+  }
 };
 
 const optionalString: Check = (value, path, code) => {
@@ -72,7 +99,7 @@ function objectOf(fields: Record<string, Check>): Check {
       if (!check) {
         // deserr names the enclosing path, except at the root of a sub-route body.
         const where = path === '' ? '' : ` inside \`${path}\``;
-        throw new SkeinError(code, `Unknown field \`${name}\`${where}: expected one of ${names.map((n) => `\`${n}\``).join(', ')}`);
+        throw new SkeinError(code, `Unknown field \`${echo(name)}\`${where}: expected one of ${names.map((n) => `\`${n}\``).join(', ')}`);
       }
       if (field !== null) check(field, `${path}.${name}`, code);
     }
@@ -87,8 +114,8 @@ const typoTolerance: Check = (value, path, code) => {
   objectOf({
     enabled: boolean,
     minWordSizeForTypos: objectOf({ oneTypo: u8, twoTypos: u8 }),
-    disableOnWords: stringList,
-    disableOnAttributes: stringList,
+    disableOnWords: wordList,
+    disableOnAttributes: attributeList,
     disableOnNumbers: boolean,
   })(value, path, code);
   const sizes = (value as { minWordSizeForTypos?: { oneTypo?: unknown; twoTypos?: unknown } | null }).minWordSizeForTypos;
@@ -103,7 +130,12 @@ const faceting: Check = objectOf({
   },
   sortFacetValuesBy: (value, path, code) => {
     if (!isPlainObject(value)) throw invalidValueType(code, path, 'an object', value);
-    for (const [name, order] of Object.entries(value)) enumOf('alpha', 'count')(order, `${path}.${name}`, code);
+    const entries = Object.entries(value);
+    checkListLength(code, { kind: 'body', path }, entries, REQUEST_LIMITS.settingsAttributes);
+    for (const [name, order] of entries) {
+      checkTextLength(code, { kind: 'body', path }, name, REQUEST_LIMITS.nameChars);
+      enumOf('alpha', 'count')(order, `${path}.${name}`, code);
+    }
   },
 });
 
@@ -115,15 +147,15 @@ const pagination: Check = objectOf({
 });
 
 const SETTING_CHECKS: Record<string, [Check, ErrorCode]> = {
-  displayedAttributes: [stringList, 'invalid_settings_displayed_attributes'],
-  searchableAttributes: [stringList, 'invalid_settings_searchable_attributes'],
+  displayedAttributes: [attributeList, 'invalid_settings_displayed_attributes'],
+  searchableAttributes: [attributeList, 'invalid_settings_searchable_attributes'],
   filterableAttributes: [filterableList, 'invalid_settings_filterable_attributes'],
-  sortableAttributes: [stringList, 'invalid_settings_sortable_attributes'],
+  sortableAttributes: [attributeList, 'invalid_settings_sortable_attributes'],
   rankingRules: [rankingRules, 'invalid_settings_ranking_rules'],
-  stopWords: [stringList, 'invalid_settings_stop_words'],
-  nonSeparatorTokens: [stringList, 'invalid_settings_non_separator_tokens'],
-  separatorTokens: [stringList, 'invalid_settings_separator_tokens'],
-  dictionary: [stringList, 'invalid_settings_dictionary'],
+  stopWords: [wordList, 'invalid_settings_stop_words'],
+  nonSeparatorTokens: [wordList, 'invalid_settings_non_separator_tokens'],
+  separatorTokens: [wordList, 'invalid_settings_separator_tokens'],
+  dictionary: [wordList, 'invalid_settings_dictionary'],
   synonyms: [synonyms, 'invalid_settings_synonyms'],
   distinctAttribute: [optionalString, 'invalid_settings_distinct_attribute'],
   proximityPrecision: [enumOf('byWord', 'byAttribute'), 'invalid_settings_proximity_precision'],
@@ -138,9 +170,10 @@ const SETTING_CHECKS: Record<string, [Check, ErrorCode]> = {
   }, 'invalid_settings_search_cutoff_ms'],
   localizedAttributes: [(value, path, code) => {
     if (!Array.isArray(value)) throw invalidValueType(code, path, 'an array', value);
+    checkListLength(code, { kind: 'body', path }, value, REQUEST_LIMITS.settingsAttributes);
     value.forEach((rule, i) => {
       const rulePath = `${path}[${i}]`;
-      objectOf({ attributePatterns: stringList, locales: stringList })(rule, rulePath, code);
+      objectOf({ attributePatterns: attributeList, locales: attributeList })(rule, rulePath, code);
       for (const field of ['attributePatterns', 'locales']) {
         if ((rule as Record<string, unknown>)[field] == null) {
           throw new SkeinError(code, `Missing field \`${field}\` inside \`${rulePath}\``);

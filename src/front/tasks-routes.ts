@@ -1,6 +1,6 @@
 // /tasks: list, read, cancel, delete. Reads come straight from LMDB (views and filters are the task
 // model's, src/tasks); cancel and delete are enqueued and answer 200, not 202, as Meilisearch does.
-import { SkeinError } from '../errors/index.js';
+import { echo, SkeinError } from '../errors/index.js';
 import { authorizedTask } from '../tasks/task-filter.js';
 import { listTasks, parseTaskQuery } from '../tasks/task-query.js';
 import { taskView } from '../tasks/task-view.js';
@@ -23,7 +23,7 @@ export const tasksRoutes: RouteSpec[] = [
       const raw = request.params.taskUid!;
       const uid = Number(raw);
       if (!/^\d+$/.test(raw) || uid > 0xffffffff) {
-        throw new SkeinError('invalid_task_uids', `Task uid \`${raw}\` is invalid. It should only contain numeric characters.`);
+        throw new SkeinError('invalid_task_uids', `Task uid \`${echo(raw)}\` is invalid. It should only contain numeric characters.`);
       }
       const record = context.storage.tasks.get(uid);
       if (!record || !authorizedTask(request.access.indexes, record)) throw new SkeinError('task_not_found', `Task \`${uid}\` not found.`);

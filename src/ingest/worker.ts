@@ -3,6 +3,7 @@
 import { asSkeinError } from '../errors/index.js';
 import { csvDocumentsForUpdateFile } from './csv-payload.js';
 import { decodeContent } from './decompression.js';
+import { jsonDepthProblem } from './json-depth.js';
 import { jsonDocumentsForUpdateFile } from './json-payload.js';
 import { ndjsonDocumentsForUpdateFile } from './ndjson-payload.js';
 import { jsonInvalidUtf8Description } from './invalid-utf8.js';
@@ -42,9 +43,14 @@ function documentsOf(
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 function decodeUtf8(payload: Buffer, type: 'json' | 'ndjson'): string {
+  let text: string;
   try {
-    return strictUtf8.decode(payload);
+    text = strictUtf8.decode(payload);
   } catch {
     throw malformedJsonDocuments(type, jsonInvalidUtf8Description(payload, type));
   }
+  // Nesting past serde's limit is malformed, as in Meilisearch (and what reads documents recurses).
+  const tooDeep = jsonDepthProblem(text);
+  if (tooDeep !== null) throw malformedJsonDocuments(type, tooDeep);
+  return text;
 }

@@ -1,6 +1,6 @@
 // Which fields of a document the shard's FacetStore indexes: every filterable pattern, sortable
 // attribute, the distinct attribute and the fields of custom `field:asc|desc` ranking rules.
-import { attributePatternsOf, matchesAnyPattern } from '../filter/attribute-patterns.js';
+import { attributePatternsOf, PatternSet } from '../filter/attribute-patterns.js';
 import { parseCustomFieldRule } from '../ranking/custom-field.js';
 import type { IndexSettings } from '../settings/index-settings.js';
 
@@ -20,5 +20,6 @@ export function facetedFieldsOf(settings: IndexSettings): FacetedFields {
     if (custom) patterns.push(custom.field);
   }
   const geo = patterns.includes('_geo') || patterns.includes('*');
-  return { isFaceted: (field) => matchesAnyPattern(patterns, field), geo, none: patterns.length === 0 };
+  const compiled = new PatternSet(patterns);
+  return { isFaceted: (field) => compiled.matches(field), geo, none: patterns.length === 0 };
 }

@@ -1,8 +1,8 @@
 // The shaping options of one search (filter, sort, facets, distinct), parsed and checked against the
 // index settings once per query and worker, before any shard is searched. Errors are SkeinErrors
 // with the search codes, so the front answers 400 with Meilisearch's messages.
-import { SkeinError } from '../errors/index.js';
-import { attributePatternsOf, listForMessage, matchesAnyPattern } from '../filter/attribute-patterns.js';
+import { echo, SkeinError } from '../errors/index.js';
+import { attributePatternsOf, listForMessage, matchesAnyPattern, PatternSet } from '../filter/attribute-patterns.js';
 import type { FilterNode } from '../filter/filter-ast.js';
 import { checkFilterAgainstSettings, parseFilterParameter } from '../filter/filter-input.js';
 import { checkSortParameter } from '../filter/sort-criteria.js';
@@ -35,7 +35,7 @@ export function compileSearchPlan(settings: IndexSettings, options: Record<strin
       const available = filterable.length === 0
         ? 'This index does not have configured filterable attributes.'
         : `Available filterable attributes patterns are: ${listForMessage(filterable)}.`;
-      throw new SkeinError('invalid_search_distinct', `Attribute \`${requestedDistinct}\` is not filterable and thus, cannot be used as distinct attribute. ${available}`);
+      throw new SkeinError('invalid_search_distinct', `Attribute \`${echo(requestedDistinct)}\` is not filterable and thus, cannot be used as distinct attribute. ${available}`);
     }
     distinct = requestedDistinct;
   }
@@ -44,7 +44,8 @@ export function compileSearchPlan(settings: IndexSettings, options: Record<strin
 }
 
 function checkFacets(facets: string[], filterable: readonly string[]): string[] {
-  const invalid = facets.filter((name) => name !== '*' && !matchesAnyPattern(filterable, name));
+  const compiled = new PatternSet(filterable);
+  const invalid = facets.filter((name) => name !== '*' && !compiled.matches(name));
   if (invalid.length === 0) return facets;
   const names = [...new Set(invalid)].sort();
   let message = names.length === 1
@@ -60,6 +61,7 @@ function checkFacets(facets: string[], filterable: readonly string[]): string[] 
 export function expandFacetNames(facets: readonly string[], fieldNames: Iterable<string>, filterable: readonly string[]): string[] {
   if (!facets.includes('*')) return [...facets];
   const out = new Set(facets.filter((name) => name !== '*'));
-  for (const name of fieldNames) if (matchesAnyPattern(filterable, name)) out.add(name);
+  const compiled = new PatternSet(filterable);
+  for (const name of fieldNames) if (compiled.matches(name)) out.add(name);
   return [...out];
 }

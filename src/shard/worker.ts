@@ -6,8 +6,9 @@ import type { AttachWorkerPorts, NestedBatchAnswer, ShardCommandMessage, ShardQu
 import { decodeQueryBatch, encodeQueryBatchResult } from '../protocol/query-codec.js';
 import { decodeShardCommand, encodeShardAck } from '../protocol/shard-command-codec.js';
 import { numbersPrintAsWritten, parseExactJson, stringifyExactJson } from '../documents/exact-json.js';
-import { projectDocument } from '../documents/projection.js';
+import { FieldSelection, projectDocument } from '../documents/projection.js';
 import { buildMatcher, formatHit, needsFormatting, type FormattingOptions } from '../formatting/index.js';
+import { TAG_CHARS_PER_SEARCH } from '../formatting/highlight.js';
 import { parseQuery } from '../query/parse-query.js';
 import { documentRange, openStorage } from '../storage/environment.js';
 import { shardsOwnedBy } from '../protocol/placement.js';
@@ -134,8 +135,9 @@ function hitShaper(query: ShardQueryMessage): HitShaper {
   const options = (query.options ?? {}) as FormattingOptions;
   const config = engine.configOf(query.indexUid);
   if (!config || !needsFormatting(options)) {
+    const selection = query.attributesToRetrieve === null ? null : new FieldSelection(query.attributesToRetrieve);
     return (stored, _score, geoDistance) => {
-      const document = projectDocument(stored, query.attributesToRetrieve);
+      const document = projectDocument(stored, selection);
       // Added after retrieval, like Meilisearch: not subject to attributesToRetrieve.
       return geoDistance === undefined ? document : { ...document, _geoDistance: geoDistance };
     };
@@ -147,10 +149,11 @@ function hitShaper(query: ShardQueryMessage): HitShaper {
   const displayedAttributes = config.settings.displayedAttributes;
   // A placeholder search ranks by sort and custom rules only, which Meilisearch leaves out of _rankingScore: 1 for every hit.
   const placeholder = !query.q || parseQuery(query.q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }).length === 0;
+  const tagBudget = { remaining: TAG_CHARS_PER_SEARCH };
   return (stored, score, geoDistance) => formatHit({
     stored, attributesToRetrieve: query.attributesToRetrieve, displayedAttributes, score: placeholder ? [] : score,
     ...(geoDistance === undefined ? {} : { extraFields: { _geoDistance: geoDistance } }),
-  }, options, matcher);
+  }, options, matcher, tagBudget);
 }
 
 /**
@@ -210,7 +213,20 @@ function answerBatch(message: ArrayBuffer, nested = false): ArrayBuffer {
     }
     background.runCatchUpSlice();
   }
-  return encodeQueryBatchResult(queries.map(answer));
+  const results = queries.map(answer);
+  try {
+    return encodeQueryBatchResult(results);
+  } catch {
+    // A result that cannot be encoded (too large for a flatbuffer...) fails alone, never its batch.
+    return encodeQueryBatchResult(results.map((result) => {
+      try {
+        encodeQueryBatchResult([result]);
+        return result;
+      } catch (cause) {
+        return { requestId: result.requestId, error: asSkeinError(cause).toBody(), candidates: 0, hits: [], extras: null };
+      }
+    }));
+  }
 }
 
 /** Searches one inside another's yield point at most (each level holds its caller's stack and bitmaps). */

@@ -1,6 +1,6 @@
 // Parsing of the task routes' query parameters (GET /tasks, POST /tasks/cancel, DELETE /tasks) into a
 // TaskFilter, with Meilisearch's deserr error codes and messages (tasks.md §5-§6, errors.md).
-import { SkeinError, type ErrorCode } from '../errors/index.js';
+import { echo, SkeinError, type ErrorCode } from '../errors/index.js';
 import { emptyTaskFilter, type DateBounds, type TaskFilter } from './task-filter.js';
 import { MICROS_PER_DAY, parseDateOnlyMicros, parseRfc3339Micros } from './timestamps.js';
 import { TASK_STATUSES, TASK_TYPES, type TaskStatus, type TaskType } from './task-record.js';
@@ -54,7 +54,7 @@ export function parseTaskQuery(params: URLSearchParams, purpose: TaskQueryPurpos
   const seen = new Set<string>();
   for (const [name, value] of params) {
     if (!accepted.includes(name)) {
-      throw new SkeinError('bad_request', `Unknown parameter \`${name}\`: expected one of ${accepted.map((p) => `\`${p}\``).join(', ')}`);
+      throw new SkeinError('bad_request', `Unknown parameter \`${echo(name)}\`: expected one of ${accepted.map((p) => `\`${p}\``).join(', ')}`);
     }
     if (seen.has(name)) continue;
     seen.add(name);
