@@ -1,4 +1,4 @@
-// `npm run fuzz -- --minutes 10 --seed N [--categories +deepJson,+invalidUtf8|all] [--concurrency 4]`:
+// `npm run fuzz -- --minutes 10 --seed N [--categories -deepJson,...|none|all (default: all)] [--concurrency 4]`:
 // the long fuzz run against an in-process server; prints the request count and every failure.
 import { parseArgs } from 'node:util';
 import { startTestServer } from '../http/harness.js';

@@ -44,14 +44,19 @@ export interface FuzzReport {
 
 /** The enabled categories from `SKEIN_FUZZ_CATEGORIES` ("+deepJson,+invalidUtf8" or "all"). */
 export function categoriesFromEnv(value: string | undefined): Set<KnownFindingCategory> {
-  const enabled = new Set<KnownFindingCategory>();
+  // Every category is on unless switched off: `none` clears them, `-name` drops one, `+name` adds one.
+  const all = Object.keys(KNOWN_FINDING_CATEGORIES) as KnownFindingCategory[];
+  const enabled = new Set<KnownFindingCategory>(all);
   if (!value) return enabled;
   for (const raw of value.split(',')) {
-    const name = raw.trim().replace(/^\+/, '');
-    if (name === '') continue;
-    if (name === 'all') for (const category of Object.keys(KNOWN_FINDING_CATEGORIES)) enabled.add(category as KnownFindingCategory);
-    else if (name in KNOWN_FINDING_CATEGORIES) enabled.add(name as KnownFindingCategory);
-    else throw new Error(`unknown fuzz category ${name}; known: ${Object.keys(KNOWN_FINDING_CATEGORIES).join(', ')}`);
+    const token = raw.trim();
+    if (token === '') continue;
+    if (token === 'none') { enabled.clear(); continue; }
+    if (token === 'all' || token === '+all') { for (const category of all) enabled.add(category); continue; }
+    const name = token.replace(/^[+-]/, '');
+    if (!Object.hasOwn(KNOWN_FINDING_CATEGORIES, name)) throw new Error(`unknown fuzz category ${name}; known: ${all.join(', ')}`);
+    if (token.startsWith('-')) enabled.delete(name as KnownFindingCategory);
+    else enabled.add(name as KnownFindingCategory);
   }
   return enabled;
 }

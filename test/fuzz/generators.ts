@@ -7,8 +7,9 @@ import { SeededRandom } from '../../bench/seeded-random.js';
 import { CORPUS_FIELDS } from './corpus.js';
 
 /**
- * Input classes that reproduce findings other helpers are fixing right now; off by default so the
- * `npm test` version stays green, each switched on by name (`SKEIN_FUZZ_CATEGORIES=+deepJson,...`).
+ * Input classes that reproduced issue 18's findings (each fixed since, with its own test); on by default
+ * in `npm test` and `npm run fuzz`, each switched off by name (`SKEIN_FUZZ_CATEGORIES=-deepJson,...`,
+ * or `none`).
  */
 export const KNOWN_FINDING_CATEGORIES = {
   /** highlightPreTag / highlightPostTag / cropMarker of ~20 MiB: a shard worker dies (bounds). */

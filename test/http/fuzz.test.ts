@@ -1,6 +1,6 @@
 // Seeded fuzz of the HTTP API (issue 18), bounded for `npm test`: ~25 s of random requests against a
 // real server holding 1,800 real npm packages. Replay: SKEIN_FUZZ_SEED=<seed> (printed on failure);
-// known-finding categories switch on with SKEIN_FUZZ_CATEGORIES=+deepJson,... (see test/fuzz/generators.ts).
+// known-finding categories are all on; switch one off with SKEIN_FUZZ_CATEGORIES=-deepJson,... or none (see test/fuzz/generators.ts).
 // The long version: `npm run fuzz -- --minutes 10 --seed N`.
 import test from 'ava';
 import { categoriesFromEnv, checkHealthAfter, DEFAULT_FUZZ_SEED, prepareFuzzIndexes, runFuzz, summarize } from '../fuzz/fuzz-runner.js';
