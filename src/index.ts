@@ -35,6 +35,8 @@ export interface ServerTestHooks {
   disarmThreadFailures(): void;
   /** Terminates a shard worker's thread now (an exit without error event). */
   terminateShardWorker(worker: number): Promise<void>;
+  /** Dead threads are not replaced until the returned function is called. */
+  holdReplacements(): () => void;
 }
 
 const SHARD_WORKER = fileURLToPath(new URL('./shard/worker.js', import.meta.url));
@@ -110,6 +112,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
           armThreadFailure: (failure: ThreadFailure) => failures.arm(failure),
           disarmThreadFailures: () => failures.clear(),
           terminateShardWorker: (worker: number) => threads.terminateShardWorker(worker),
+          holdReplacements: () => threads.holdReplacements(),
         },
       } : {}),
     };

@@ -74,8 +74,12 @@ export class WorkerSupervisor {
   private jobs: Promise<void> = Promise.resolve();
   private readonly restarts = new Map<string, number[]>();
   private readonly sleeping = new Set<() => void>();
+  /** Test hooks: replacements wait for this (holdReplacements()), so a test sees the server without the thread. */
+  private replacementGate: Promise<void> | null = null;
   /** Resolvers of replaceShardPort requests, by worker: true once the scheduler took the port, false when it died first. */
   private readonly portReplaced = new Map<number, (replaced: boolean) => void>();
+  private markClosed!: () => void;
+  private readonly closed = new Promise<void>((resolve) => (this.markClosed = resolve));
 
   constructor(private readonly options: SupervisorOptions) {
     this.slots = Array.from({ length: options.workers }, (_, index) => ({
@@ -132,9 +136,21 @@ export class WorkerSupervisor {
     await Promise.all(this.slots[worker]?.pool?.threads.map((thread) => thread.terminate()) ?? []);
   }
 
+  /** Test hooks: replacements wait until the returned function is called. */
+  holdReplacements(): () => void {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    this.replacementGate = gate;
+    return () => {
+      if (this.replacementGate === gate) this.replacementGate = null;
+      release();
+    };
+  }
+
   /** No replacement from now on (the server closes); what is under way is waited for, briefly. */
   async beginClose(): Promise<void> {
     this.closing = true;
+    this.markClosed();
     for (const wake of this.sleeping) wake();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.jobs, new Promise<void>((resolve) => { timer = setTimeout(resolve, CLOSE_WAIT_MS); })]);
@@ -170,7 +186,8 @@ export class WorkerSupervisor {
     // The pool must not crash the process on a worker's error; the death itself is its workerDestroy,
     // which follows an error, an exit, or heap exhaustion alike.
     pool.on('error', (error: Error) => {
-      if (slot.pool === pool) slot.lastError = error.message;
+      console.error(`[supervisor] shard worker ${slot.index}: ${error.message}`);
+      slot.lastError = error.message;
     });
     pool.on('workerDestroy', () => this.shardDied(slot, pool));
     const queryChannel = new MessageChannel();
@@ -292,7 +309,11 @@ export class WorkerSupervisor {
   }
 
   private schedule(job: () => Promise<void>): void {
-    this.jobs = this.jobs.then(job).catch((cause: unknown) => {
+    this.jobs = this.jobs.then(async () => {
+      // Test hooks: held replacements wait (close() does not: it stops them).
+      while (this.replacementGate && !this.closing) await Promise.race([this.replacementGate, this.closed]);
+      await job();
+    }).catch((cause: unknown) => {
       console.error(`[supervisor] a thread replacement failed: ${(cause as Error)?.stack ?? cause}`);
     });
   }

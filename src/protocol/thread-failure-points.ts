@@ -21,8 +21,13 @@ export type ShardThreadFailurePoint = (typeof SHARD_THREAD_FAILURE_POINTS)[numbe
 /** The scheduler's thread dies at the same named steps its process failure points mark. */
 export type SchedulerThreadFailurePoint = (typeof FAILURE_POINTS)[number];
 
-/** exit: process.exit in the thread (an exit without error event); throw: an uncaught error (an error event, then the exit). */
-export type ThreadDeath = 'exit' | 'throw';
+/**
+ * exit: process.exit in the thread (an exit without error event); throw: an uncaught error (an error
+ * event, then the exit); oom: the thread allocates until its heap is exhausted (ERR_WORKER_OUT_OF_MEMORY:
+ * start the server with small shardWorkerResourceLimits, or this takes the machine's memory).
+ */
+export type ThreadDeath = 'exit' | 'throw' | 'oom';
+const DEATH_CODES: Record<ThreadDeath, number> = { exit: 0, throw: 1, oom: 2 };
 
 export type ThreadFailure =
   | { thread: 'shard'; point: ShardThreadFailurePoint; /** Any worker when omitted. */ worker?: number; how?: ThreadDeath }
@@ -54,7 +59,7 @@ export class ThreadFailureArming {
       if (Atomics.load(this.slots, base) === ARMED) continue;
       Atomics.store(this.slots, base + 1, code);
       Atomics.store(this.slots, base + 2, failure.thread === 'shard' ? failure.worker ?? -1 : -1);
-      Atomics.store(this.slots, base + 3, failure.how === 'throw' ? 1 : 0);
+      Atomics.store(this.slots, base + 3, DEATH_CODES[failure.how ?? 'exit']);
       Atomics.store(this.slots, base, ARMED);
       return;
     }
@@ -96,8 +101,15 @@ export class ThreadFailurePoints<P extends string> {
       if (worker !== -1 && worker !== this.worker) continue;
       if (Atomics.compareExchange(slots, base, ARMED, FIRED) !== ARMED) continue;
       const message = `${this.thread} thread failure point ${point} reached`;
-      if (slots[base + 3] === 1) throw new ThreadDeathError(message);
+      if (slots[base + 3] === DEATH_CODES.throw) throw new ThreadDeathError(message);
+      if (slots[base + 3] === DEATH_CODES.oom) exhaustHeap();
       process.exit(70);
     }
   }
+}
+
+/** Real heap exhaustion: V8 ends the thread (an error event with ERR_WORKER_OUT_OF_MEMORY) when its limit is reached. */
+function exhaustHeap(): never {
+  const hog: number[][] = [];
+  for (;;) hog.push(new Array<number>(1 << 16).fill(hog.length));
 }
