@@ -151,6 +151,7 @@ export class WorkerSupervisor {
   async beginClose(): Promise<void> {
     this.closing = true;
     this.markClosed();
+    for (const worker of [...this.portReplaced.keys()]) this.settlePortReplaced(worker, false);
     for (const wake of this.sleeping) wake();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.jobs, new Promise<void>((resolve) => { timer = setTimeout(resolve, CLOSE_WAIT_MS); })]);
@@ -187,7 +188,7 @@ export class WorkerSupervisor {
     // which follows an error, an exit, or heap exhaustion alike.
     pool.on('error', (error: Error) => {
       console.error(`[supervisor] shard worker ${slot.index}: ${error.message}`);
-      slot.lastError = error.message;
+      if (slot.pool === pool || slot.pool === null) slot.lastError = error.message;
     });
     pool.on('workerDestroy', () => this.shardDied(slot, pool));
     const queryChannel = new MessageChannel();
