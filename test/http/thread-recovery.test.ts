@@ -249,10 +249,10 @@ test('a shard worker that exhausts its heap (small resourceLimits) is replaced; 
     const deaths = events.seen.filter((event) => event.thread === 'shard' && event.event === 'died');
     t.is(deaths.length, 3);
     const back = events.seen.find((event) => event.thread === 'shard' && event.event === 'replaced')!;
-    // The first replacement at once, the next one after 500 ms, the one after that after 1 s.
+    // The first replacement at once, the next one after a 500 ms wait, the one after that after 1 s.
     const gaps = [deaths[1]!.at - deaths[0]!.at, deaths[2]!.at - deaths[1]!.at, back.at - deaths[2]!.at];
+    // Lower bounds only: on a busy machine a thread's start alone can take seconds.
     t.true(gaps[1]! >= 450 && gaps[2]! >= 950, `gaps between deaths and the replacement: ${gaps.join(', ')} ms`);
-    t.true(gaps[0]! < gaps[1]! && gaps[1]! < gaps[2]!, `gaps between deaths and the replacement: ${gaps.join(', ')} ms`);
     t.deepEqual(await searchedIds(client, 'books'), base.map((document) => document.id));
     await client.addDocuments('books', batch('after', 100, 5));
     t.is(await hitsFor(client, 'books', 'after'), 5);
