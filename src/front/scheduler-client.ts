@@ -54,8 +54,8 @@ export class SchedulerClient {
     worker.on('message', (message: unknown) => {
       if (this.worker === worker) this.receive(message);
     });
-    worker.on('error', (error) => this.stopped(worker, new SkeinError('internal', `The scheduler thread failed: ${error.message}`)));
-    worker.on('exit', (code) => this.stopped(worker, new SkeinError('internal', `The scheduler thread exited with code ${code}.`)));
+    worker.on('error', (error) => this.stopped(worker, new SkeinError('internal', `The scheduler thread failed: ${error.message}. It is being restarted.`)));
+    worker.on('exit', (code) => this.stopped(worker, new SkeinError('internal', `The scheduler thread exited with code ${code}. It is being restarted.`)));
   }
 
   /** Whether the attached thread is alive (not failed). */

@@ -234,6 +234,7 @@ export class WorkerSupervisor {
     const scheduler = this.scheduler;
     // A dead scheduler's replacement starts every missing shard worker itself.
     if (!scheduler || !this.schedulerUp) return;
+    const startedAt = performance.now();
     const channel = new MessageChannel();
     const replaced = new Promise<boolean>((resolve) => this.portReplaced.set(slot.index, resolve));
     scheduler.postLifecycle({ kind: 'replaceShardPort', worker: slot.index, port: channel.port1 } satisfies ShardWorkerLifecycleMessage, [channel.port1]);
@@ -241,9 +242,12 @@ export class WorkerSupervisor {
       channel.port2.close();
       return;
     }
+    const portAt = performance.now();
     if (!await this.startShardThread(slot, channel.port2)) return;
     scheduler.postLifecycle({ kind: 'shardWorkerReady', worker: slot.index });
-    console.error(`[supervisor] shard worker ${slot.index} replaced`);
+    const ms = (from: number, to: number) => Math.round(to - from);
+    console.error(`[supervisor] shard worker ${slot.index} replaced in ${ms(startedAt, performance.now())} ms `
+      + `(the scheduler took its port in ${ms(startedAt, portAt)} ms, the new thread started and loaded in ${ms(portAt, performance.now())} ms)`);
     this.options.onThreadEvent?.({ thread: 'shard', worker: slot.index, event: 'replaced' });
   }
 
@@ -266,6 +270,7 @@ export class WorkerSupervisor {
     await this.backoff('scheduler');
     const client = this.scheduler;
     if (this.closing || this.schedulerUp || !client) return;
+    const startedAt = performance.now();
     // Every shard worker gets a port to the new thread and reloads the committed state (the dead
     // thread may have left writes it never committed in the shards); a missing one is started anew.
     // Nothing commits meanwhile: the scheduler is the only writer.
@@ -304,8 +309,10 @@ export class WorkerSupervisor {
       return;
     }
     if (this.closing) return;
+    // A key write the dead thread committed without answering: the front's key cache reads LMDB again.
+    client.onKeysChanged();
     this.schedulerUp = true;
-    console.error('[supervisor] scheduler thread replaced');
+    console.error(`[supervisor] scheduler thread replaced in ${Math.round(performance.now() - startedAt)} ms (shard workers reloaded, recovery done)`);
     this.options.onThreadEvent?.({ thread: 'scheduler', event: 'replaced' });
   }
 
