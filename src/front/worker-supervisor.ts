@@ -190,7 +190,8 @@ export class WorkerSupervisor {
       console.error(`[supervisor] shard worker ${slot.index}: ${error.message}`);
       if (slot.pool === pool || slot.pool === null) slot.lastError = error.message;
     });
-    pool.on('workerDestroy', () => this.shardDied(slot, pool));
+    // After the current call: Piscina emits the error (the reason, for the log and the searches' message) right after workerDestroy.
+    pool.on('workerDestroy', () => queueMicrotask(() => this.shardDied(slot, pool)));
     const queryChannel = new MessageChannel();
     const attach: AttachWorkerPorts = { kind: 'attachWorkerPorts', schedulerPort, queryPort: queryChannel.port2, load: true };
     try {

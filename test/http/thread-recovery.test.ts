@@ -81,7 +81,7 @@ async function queueDrained(client: Client, timeoutMs = 20_000): Promise<void> {
   }
 }
 
-test('a shard worker that dies during searches: searches in flight answer internal at once, /health is unavailable until it is replaced, later searches succeed', (t) =>
+test.serial('a shard worker that dies during searches: searches in flight answer internal at once, /health is unavailable until it is replaced, later searches succeed', (t) =>
   withRecoveringServer({}, async ({ client, testHooks }, events) => {
     const documents = batch('base', 1, 60);
     await client.addDocuments('books', documents);
@@ -123,7 +123,7 @@ test('a shard worker that dies during searches: searches in flight answer intern
     await queueDrained(client);
   }));
 
-test('a shard worker that dies while it applies a batch: the batch fails whole (its other shards rolled back), the worker is replaced, later batches succeed', (t) =>
+test.serial('a shard worker that dies while it applies a batch: the batch fails whole (its other shards rolled back), the worker is replaced, later batches succeed', (t) =>
   withRecoveringServer({}, async ({ client, testHooks }, events) => {
     const base = batch('base', 1, 40);
     await client.addDocuments('books', base);
@@ -152,7 +152,7 @@ test('a shard worker that dies while it applies a batch: the batch fails whole (
     t.deepEqual(await client.get('/health').then((response) => response.body), { status: 'available' });
   }));
 
-test('a terminated shard worker (an exit with no error event) is replaced too', (t) =>
+test.serial('a terminated shard worker (an exit with no error event) is replaced too', (t) =>
   withRecoveringServer({}, async ({ client, testHooks }, events) => {
     const base = batch('base', 1, 30);
     await client.addDocuments('books', base);
@@ -164,7 +164,7 @@ test('a terminated shard worker (an exit with no error event) is replaced too', 
     t.is(await hitsFor(client, 'books', 'next'), 5);
   }));
 
-test('the scheduler thread dies after the shards applied a batch: the batch is redone whole by the new thread, searches never see it half', (t) =>
+test.serial('the scheduler thread dies after the shards applied a batch: the batch is redone whole by the new thread, writes fail at once meanwhile', (t) =>
   withRecoveringServer({}, async ({ client, testHooks }, events) => {
     const base = batch('base', 1, 40);
     await client.addDocuments('books', base);
@@ -200,7 +200,7 @@ test('the scheduler thread dies after the shards applied a batch: the batch is r
     t.is(all.total, 3, 'no task enqueued twice, none lost');
   }));
 
-test('the scheduler thread dies after it persisted an enqueued task: the request answers internal, the task is processed once by the new thread', (t) =>
+test.serial('the scheduler thread dies after it persisted an enqueued task: the request answers internal, the task is processed once by the new thread', (t) =>
   withRecoveringServer({}, async ({ client, testHooks }, events) => {
     await client.addDocuments('books', batch('base', 1, 10));
     testHooks.armThreadFailure({ thread: 'scheduler', point: 'afterEnqueuePersisted' });
@@ -216,7 +216,7 @@ test('the scheduler thread dies after it persisted an enqueued task: the request
     t.is(await hitsFor(client, 'books', 'persisted'), 10);
   }));
 
-test('the scheduler thread dies during searches and indexing: searches in flight answer (200 or internal) in bounded time, later ones succeed', (t) =>
+test.serial('the scheduler thread dies during searches and indexing: searches in flight answer (200 or internal) in bounded time, later ones succeed', (t) =>
   withRecoveringServer({}, async ({ client, testHooks }, events) => {
     const base = batch('base', 1, 60);
     await client.addDocuments('books', base);
@@ -233,7 +233,7 @@ test('the scheduler thread dies during searches and indexing: searches in flight
     await queueDrained(client);
   }));
 
-test('a shard worker that exhausts its heap (small resourceLimits) is replaced; a replacement dying while it loads is retried with a growing delay', (t) =>
+test.serial('a shard worker that exhausts its heap (small resourceLimits) is replaced; a replacement dying while it loads is retried with a growing delay', (t) =>
   withRecoveringServer({ testHooks: { shardWorkerResourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 } } }, async ({ client, testHooks }, events) => {
     const base = batch('base', 1, 30);
     await client.addDocuments('books', base);
@@ -245,6 +245,7 @@ test('a shard worker that exhausts its heap (small resourceLimits) is replaced; 
     const search = await client.post('/indexes/books/search', { q: 'amber' });
     t.is(search.status, 500, search.text);
     t.is(search.body.code, 'internal');
+    t.regex(search.body.message, /memory/, 'the thread died of heap exhaustion (ERR_WORKER_OUT_OF_MEMORY)');
     await replaced;
     const deaths = events.seen.filter((event) => event.thread === 'shard' && event.event === 'died');
     t.is(deaths.length, 3);
