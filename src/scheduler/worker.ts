@@ -80,6 +80,7 @@ function onShardWorkerLifecycle(message: ShardWorkerLifecycleMessage): void {
     });
   } else if (message.kind === 'shardWorkerReady') {
     scheduler.release(shardHold(message.worker));
+    snapshotTrigger.poke(); // shards the new thread rebuilt get their snapshots once things are quiet
   }
 }
 
