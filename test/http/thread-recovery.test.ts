@@ -4,6 +4,8 @@
 // index holds exactly the documents of the tasks that succeeded, nothing stays processing/enqueued,
 // and /health says `unavailable` meanwhile, `available` after.
 import test from 'ava';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ThreadEvent } from '../../src/index.js';
 import { withTestServer, type Client, type StartOptions, type TestServer } from './harness.js';
 
@@ -198,6 +200,31 @@ test.serial('the scheduler thread dies after the shards applied a batch: the bat
     await queueDrained(client);
     const all = (await client.get('/tasks?limit=100')).body;
     t.is(all.total, 3, 'no task enqueued twice, none lost');
+  }));
+
+test.serial('the scheduler thread dies with a batch applied in the shards but not committed: the shard workers drop it (reloaded) even when the redo fails', (t) =>
+  withRecoveringServer({}, async ({ client, dbPath, testHooks }, events) => {
+    const base = batch('base', 1, 40);
+    await client.addDocuments('books', base);
+    const release = testHooks.holdReplacements();
+    testHooks.armThreadFailure({ thread: 'scheduler', point: 'afterShardsApplied' });
+    const died = events.next('scheduler', 'died');
+    const ghostUid = await client.enqueue('POST', '/indexes/books/documents', { body: batch('ghost', 1000, 30) });
+    await died;
+    // The shards hold the uncommitted batch meanwhile.
+    t.is(await hitsFor(client, 'books', 'ghost'), 30);
+    // Its update file goes, so the new thread's redo fails: only a reload of the shards removes the documents.
+    const updateFiles = join(dbPath, 'update-files');
+    for (const name of readdirSync(updateFiles)) rmSync(join(updateFiles, name), { force: true });
+    const replaced = events.next('scheduler', 'replaced');
+    release();
+    await replaced;
+    const ghost = await client.waitForTask(ghostUid);
+    t.is(ghost.status, 'failed');
+    t.is(await hitsFor(client, 'books', 'ghost'), 0);
+    t.deepEqual(await searchedIds(client, 'books'), base.map((document) => document.id));
+    t.deepEqual(await allIds(client, 'books'), base.map((document) => document.id));
+    await queueDrained(client);
   }));
 
 test.serial('the scheduler thread dies after it persisted an enqueued task: the request answers internal, the task is processed once by the new thread', (t) =>
