@@ -13,6 +13,8 @@ export const SHARD_THREAD_FAILURE_POINTS = [
   'beforeQueryBatch',
   /** A WriteBatch arrived on the scheduler's port, before it is applied: the batch's shards are mid-apply. */
   'beforeWriteBatch',
+  /** Right after the worker posted its ack of a WriteBatch: the scheduler may commit the batch while the worker is replaced. */
+  'afterWriteBatchAck',
   /** The attach task, before the worker loads its shards (a replacement dying while it loads). */
   'beforeLoad',
 ] as const;

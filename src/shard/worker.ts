@@ -132,7 +132,7 @@ function applyCommand(command: ShardCommandMessage): void {
 function attachSchedulerPort(port: MessagePort): void {
   // Handlers are synchronous, so commands apply strictly in arrival order.
   port.on('message', (message: ArrayBuffer) => {
-    if (failurePoints.armed) reachBeforeCommand(message);
+    const kind = failurePoints.armed ? reachBeforeCommand(message) : null;
     let commandId = 0;
     let error = null;
     try {
@@ -144,6 +144,7 @@ function attachSchedulerPort(port: MessagePort): void {
     }
     const ack = encodeShardAck({ commandId, error });
     port.postMessage(ack, [ack]);
+    if (kind === 'writeBatch') failurePoints.reach('afterWriteBatchAck');
   });
 }
 
@@ -245,15 +246,16 @@ function attachQueryPort(port: MessagePort): void {
   });
 }
 
-/** Test hooks: the command read once more, outside the handler's try, so a death is not turned into a failed ack. */
-function reachBeforeCommand(message: ArrayBuffer): void {
+/** Test hooks: the command read once more, outside the handler's try, so a death is not turned into a failed ack. Its kind. */
+function reachBeforeCommand(message: ArrayBuffer): string | null {
   let kind: string;
   try {
     kind = decodeShardCommand(message).kind;
   } catch {
-    return;
+    return null;
   }
   if (kind === 'writeBatch') failurePoints.reach('beforeWriteBatch');
+  return kind;
 }
 
 /**

@@ -154,6 +154,26 @@ test.serial('a shard worker that dies while it applies a batch: the batch fails 
     t.deepEqual(await client.get('/health').then((response) => response.body), { status: 'available' });
   }));
 
+test.serial('a shard worker that dies right after it acknowledged a batch: the batch commits or fails whole, and the replacement holds exactly what was committed', (t) =>
+  withRecoveringServer({}, async ({ client, testHooks }, events) => {
+    const base = batch('base', 1, 40);
+    await client.addDocuments('books', base);
+    testHooks.armThreadFailure({ thread: 'shard', worker: 1, point: 'afterWriteBatchAck', how: 'exit' });
+    const replaced = events.next('shard', 'replaced');
+    const acked = batch('acked', 1000, 40);
+    const task = await client.waitForTask(await client.enqueue('POST', '/indexes/books/documents', { body: acked }));
+    await replaced;
+    // The ack may or may not have crossed before the thread ended: either way the index agrees with the task.
+    const expected = task.status === 'succeeded' ? [...base, ...acked] : base;
+    t.true(['succeeded', 'failed'].includes(task.status));
+    t.deepEqual(await searchedIds(client, 'books'), expected.map((document) => document.id), `task ${task.status}`);
+    t.deepEqual(await allIds(client, 'books'), expected.map((document) => document.id));
+    t.is(await hitsFor(client, 'books', 'acked'), task.status === 'succeeded' ? 40 : 0);
+    await client.addDocuments('books', batch('later', 2000, 5));
+    t.is(await hitsFor(client, 'books', 'later'), 5);
+    await queueDrained(client);
+  }));
+
 test.serial('a terminated shard worker (an exit with no error event) is replaced too', (t) =>
   withRecoveringServer({}, async ({ client, testHooks }, events) => {
     const base = batch('base', 1, 30);
