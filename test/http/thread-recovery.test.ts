@@ -305,3 +305,20 @@ test.serial('a shard worker that exhausts its heap (small resourceLimits) is rep
     await client.addDocuments('books', batch('after', 100, 5));
     t.is(await hitsFor(client, 'books', 'after'), 5);
   }));
+
+test.serial('close() while a dead thread waits for its replacement does not hang', async (t) => {
+  const events = new ThreadEvents();
+  await withTestServer({ workers: 2, shardsPerIndex: 3, testHooks: { onThreadEvent: events.record } }, async ({ client, testHooks }) => {
+    await client.addDocuments('books', batch('base', 1, 10));
+    testHooks!.holdReplacements();
+    const died = events.next('shard', 'died');
+    await testHooks!.terminateShardWorker(1);
+    await died;
+    const schedulerDied = events.next('scheduler', 'died');
+    testHooks!.armThreadFailure({ thread: 'scheduler', point: 'afterEnqueuePersisted' });
+    t.is((await client.post('/indexes/books/documents', batch('x', 100, 2))).status, 500);
+    await schedulerDied;
+    // withTestServer closes the server here, with both replacements held.
+  });
+  t.false(events.seen.some((event) => event.event === 'replaced'));
+});
