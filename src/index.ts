@@ -1,8 +1,6 @@
 // Embedding API: startServer(options) starts the shard workers, the scheduler thread, the ingest
 // pool and the HTTP front on the calling (main) thread, and returns a handle to stop them all.
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
 import uws from './front/uws.js';
 import { parseHttpAddr, resolveOptions, type SkeinOptions } from './config/options.js';
 import { createAuthorizer, KeyCache } from './front/authorization.js';
@@ -13,19 +11,33 @@ import { listenExclusively } from './front/listen.js';
 import { buildRouter } from './front/routes.js';
 import { SchedulerClient } from './front/scheduler-client.js';
 import { StoredDocumentCache } from './front/stored-document-cache.js';
-import { QueryPort } from './front/query-port.js';
 import { SearchDispatcher } from './front/search-dispatcher.js';
-import type { AttachWorkerPorts, SchedulerWorkerData, ShardWorkerData } from './protocol/messages.js';
+import { WorkerSupervisor } from './front/worker-supervisor.js';
+import { ThreadFailureArming, type ThreadFailure } from './protocol/thread-failure-points.js';
 import { lockDataFolder, type DataFolderLock } from './storage/data-folder-lock.js';
 import { closeStorage, openStorage, type Storage } from './storage/environment.js';
 
-export type { SkeinOptions, ResolvedOptions, SkeinEnv } from './config/options.js';
+export type { SkeinOptions, ResolvedOptions, SkeinEnv, TestHooksOptions } from './config/options.js';
+export type { ThreadEvent } from './front/worker-supervisor.js';
+export type { ThreadFailure } from './protocol/thread-failure-points.js';
 
 export interface SkeinServer {
   /** "127.0.0.1:7700", with the real port when 0 was asked. */
   address: string;
   port: number;
   close(): Promise<void>;
+  /** Only when started with `testHooks` (tests; never reachable over HTTP). */
+  testHooks?: ServerTestHooks;
+}
+
+export interface ServerTestHooks {
+  /** The thread named by `failure` dies the next time it reaches the point (once). */
+  armThreadFailure(failure: ThreadFailure): void;
+  disarmThreadFailures(): void;
+  /** Terminates a shard worker's thread now (an exit without error event). */
+  terminateShardWorker(worker: number): Promise<void>;
+  /** Dead threads are not replaced until the returned function is called. */
+  holdReplacements(): () => void;
 }
 
 const SHARD_WORKER = fileURLToPath(new URL('./shard/worker.js', import.meta.url));
@@ -41,15 +53,23 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
   // Before anything opens the folder: a second process on it would run a second scheduler.
   const lock = lockDataFolder(options.dbPath);
   const storage = openStorageOrUnlock(options.dbPath, lock);
-  const pools: Piscina[] = [];
-  const queryPorts: QueryPort[] = [];
-  let scheduler: Worker | null = null;
+  const failures = input.testHooks ? new ThreadFailureArming() : null;
+  const threads = new WorkerSupervisor({
+    shardWorkerFile: SHARD_WORKER,
+    schedulerFile: SCHEDULER_WORKER,
+    dbPath: options.dbPath,
+    workers: options.workers,
+    scheduler: { dbPath: options.dbPath, workerCount: options.workers, shardsPerIndex: options.shardsPerIndex, failurePoints: options.failurePoints },
+    schedulerReadyTimeoutMs: SCHEDULER_READY_TIMEOUT_MS,
+    failures,
+    ...(input.testHooks?.shardWorkerResourceLimits ? { shardWorkerResourceLimits: input.testHooks.shardWorkerResourceLimits } : {}),
+    ...(input.testHooks?.onThreadEvent ? { onThreadEvent: input.testHooks.onThreadEvent } : {}),
+  });
   let ingest: IngestClient | null = null;
   const stopAll = async () => {
     try {
-      if (scheduler) await scheduler.terminate();
-      for (const port of queryPorts) port.close();
-      await Promise.allSettled(pools.map((pool) => pool.destroy()));
+      await threads.beginClose();
+      await threads.stopThreads();
       if (ingest) await ingest.close();
       await closeStorage(storage);
     } finally {
@@ -57,55 +77,24 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     }
   };
   try {
-    // One single-thread pool per shard worker: that is what pins a shard to one thread.
-    const schedulerPorts: MessagePort[] = [];
-    // Attached together: each worker loads its shards before it answers, and they load in parallel.
-    const attached: Promise<unknown>[] = [];
-    for (let workerIndex = 0; workerIndex < options.workers; workerIndex++) {
-      const workerData: ShardWorkerData = { dbPath: options.dbPath, workerIndex, workerCount: options.workers };
-      // atomics 'disabled': with the default ('sync') an idle worker blocks in Atomics.wait and never
-      // processes the messages arriving on its ports. Piscina runs one task per worker (the attach):
-      // query batches travel on the worker's query port (front/query-port.ts says why).
-      const pool = new Piscina({
-        filename: SHARD_WORKER, minThreads: 1, maxThreads: 1, idleTimeout: Infinity, workerData, atomics: 'disabled', recordTiming: false,
-      });
-      pools.push(pool);
-      const schedulerChannel = new MessageChannel();
-      const queryChannel = new MessageChannel();
-      const queryPort = new QueryPort(queryChannel.port1);
-      queryPorts.push(queryPort);
-      // The pool must not crash the process on a worker's error. A worker gone for any reason (an
-      // error, an exit, the pool's destruction) fails what its query port still waits for, which no
-      // one would answer (SearchDispatcher turns it into `internal` errors).
-      pool.on('error', (error: Error) => process.emitWarning(`shard worker ${workerIndex} failed: ${error.message}`));
-      pool.on('workerDestroy', () => queryPort.fail(new Error(`shard worker ${workerIndex} stopped`)));
-      const attach: AttachWorkerPorts = { kind: 'attachWorkerPorts', schedulerPort: schedulerChannel.port2, queryPort: queryChannel.port2 };
-      attached.push(pool.run(attach, { transferList: [schedulerChannel.port2, queryChannel.port2] }));
-      schedulerPorts.push(schedulerChannel.port1);
-    }
-    await Promise.all(attached);
+    // Each shard worker is a one-thread Piscina pool (that is what pins a shard to one thread); they
+    // load their shards in parallel, before the scheduler thread exists (front/worker-supervisor.ts).
+    const schedulerPorts = await threads.startShardWorkers();
     const indexes = new IndexCatalog(storage);
-    const schedulerData: SchedulerWorkerData = {
-      dbPath: options.dbPath,
-      workerCount: options.workers,
-      shardPorts: schedulerPorts,
-      shardsPerIndex: options.shardsPerIndex,
-      failurePoints: options.failurePoints,
-    };
-    scheduler = new Worker(SCHEDULER_WORKER, { workerData: schedulerData, transferList: schedulerPorts });
     const storedDocuments = new StoredDocumentCache(storage.documents);
-    const schedulerClient = new SchedulerClient(scheduler, (uids) => {
+    const schedulerClient = new SchedulerClient(threads.createSchedulerThread(schedulerPorts), (uids) => {
       indexes.invalidate(uids);
       storedDocuments.forget(uids);
     }, () => storage.root.resetReadTxn());
+    threads.adoptScheduler(schedulerClient);
     await schedulerClient.ready(SCHEDULER_READY_TIMEOUT_MS);
     const keys = KeyCache.fromStorage(options.masterKey, storage);
     schedulerClient.onKeysChanged = () => keys.invalidate();
     ingest = IngestClient.create(INGEST_WORKER, Math.max(1, Math.min(2, options.workers)));
-    const search = new SearchDispatcher(queryPorts.map((port) => port.run), options.maxQueuedSearches);
+    const search = new SearchDispatcher(threads.runners(), options.maxQueuedSearches);
     const front = createHttpApp({
       router: buildRouter(),
-      context: { options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys },
+      context: { options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys, threads },
       authorize: createAuthorizer(options.masterKey, keys),
       payloadLimit: options.httpPayloadSizeLimit,
     });
@@ -120,6 +109,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
           uws.us_listen_socket_close(listenSocket);
           front.refuseNewRequests();
           search.abortAll();
+          await threads.beginClose();
           await schedulerClient.prepareShutdown(SHUTDOWN_SNAPSHOT_TIMEOUT_MS);
           // Kept-alive connections would otherwise still be served, on stopped threads and closed storage.
           front.closeConnections();
@@ -127,6 +117,14 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
         })();
         return closing;
       },
+      ...(failures ? {
+        testHooks: {
+          armThreadFailure: (failure: ThreadFailure) => failures.arm(failure),
+          disarmThreadFailures: () => failures.clear(),
+          terminateShardWorker: (worker: number) => threads.terminateShardWorker(worker),
+          holdReplacements: () => threads.holdReplacements(),
+        },
+      } : {}),
     };
   } catch (cause) {
     await stopAll().catch(() => {});

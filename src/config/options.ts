@@ -21,9 +21,21 @@ export interface SkeinOptions {
   maxQueuedSearches?: number;
   /** Failure points to trigger in the scheduler (tests only). */
   failurePoints?: string[];
+  /**
+   * Tests only (never reachable over HTTP): the server handle then has `testHooks` to arm thread
+   * failure points (src/protocol/thread-failure-points.ts), and thread deaths and replacements are
+   * reported here (src/front/worker-supervisor.ts).
+   */
+  testHooks?: TestHooksOptions;
 }
 
-export type ResolvedOptions = Required<Omit<SkeinOptions, 'masterKey'>> & { masterKey: string | null };
+export interface TestHooksOptions {
+  onThreadEvent?: (event: import('../front/worker-supervisor.js').ThreadEvent) => void;
+  /** The shard worker threads' resource limits (a heap small enough to exhaust in a test). */
+  shardWorkerResourceLimits?: import('node:worker_threads').ResourceLimits;
+}
+
+export type ResolvedOptions = Required<Omit<SkeinOptions, 'masterKey' | 'testHooks'>> & { masterKey: string | null };
 
 export const DEFAULT_HTTP_ADDR = '127.0.0.1:7700';
 export const DEFAULT_PAYLOAD_SIZE_LIMIT = 100_000_000;

@@ -7,8 +7,8 @@
 // search went from 55-63 to 44-46 µs in two of three alternating pairs (the third ran in a slow
 // window) and its scavenge survivors from ~1.14 to ~0.79 MB.
 //
-// A worker that crashes fails its batches in flight and every later one on this port: Piscina
-// starts a new thread, but nothing hands it ports again, so searches answer `internal` until restart.
+// A worker that crashes fails its batches in flight and every later one on this port; the front's
+// worker supervisor (worker-supervisor.ts) replaces the thread and gives it a new query port.
 import type { MessagePort } from 'node:worker_threads';
 import type { NestedBatchAnswer } from '../protocol/messages.js';
 

@@ -20,6 +20,8 @@ export interface FrontContext {
   ingest: IngestClient;
   /** The stored API keys (src/front/keys-routes.ts reads them; the authorizer checks them). */
   keys: KeyCache;
+  /** Whether every thread is there (GET /health): not while one is being replaced (worker-supervisor.ts). */
+  threads: { readonly available: boolean };
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -1,9 +1,13 @@
 // The front's side of the scheduler thread: enqueue requests correlated by requestId, and cache
 // invalidations. The front never waits on indexing, only on the (fast) enqueue answer.
+//
+// When the thread dies, the requests it did not answer fail with `internal` (an enqueue may have been
+// persisted just before: it is then processed by the next thread, never sent twice), and so does
+// every request until the front attached a replacement thread (attach(), worker-supervisor.ts).
 import type { Worker } from 'node:worker_threads';
 import { SkeinError, fromBody } from '../errors/index.js';
 import { decodeSchedulerMessage, encodeSchedulerMessage } from '../protocol/scheduler-codec.js';
-import type { KeyCommand, SchedulerMessage } from '../protocol/messages.js';
+import { isShardWorkerLifecycleMessage, type KeyCommand, type SchedulerMessage, type ShardWorkerLifecycleMessage } from '../protocol/messages.js';
 import type { TaskContent } from '../tasks/task-record.js';
 
 /** The summarized task the scheduler answers an enqueue with (taskUid, indexUid, status, type, enqueuedAt). */
@@ -18,26 +22,55 @@ export class SchedulerClient {
   private readonly pending = new Map<number, PendingRequest>();
   private nextRequestId = 1;
   private failure: SkeinError | null = null;
+  private worker!: Worker;
   /** Called when a key command's result arrives, before its caller resumes: the key cache drops. */
   onKeysChanged: () => void = () => {};
-  private readonly readySignal: Promise<void>;
+  /** Called once when the attached thread is gone (error or exit), after its requests failed. */
+  onStopped: (error: SkeinError) => void = () => {};
+  /** The scheduler's answers about replaced shard workers (worker-supervisor.ts). */
+  onShardWorkerLifecycle: (message: ShardWorkerLifecycleMessage) => void = () => {};
+  private readySignal!: Promise<void>;
   private markReady!: () => void;
   private failReady!: (error: Error) => void;
 
   constructor(
-    private readonly worker: Worker,
+    worker: Worker,
     private readonly onIndexesChanged: (uids: string[]) => void,
     private readonly onTaskEnqueued: () => void = () => {},
   ) {
+    this.attach(worker);
+  }
+
+  /** Talks to `worker` from now on (a replacement thread): requests are accepted again, ready() waits for its signal. */
+  attach(worker: Worker): void {
+    this.worker = worker;
+    this.failure = null;
     this.readySignal = new Promise((resolve, reject) => {
       this.markReady = resolve;
       this.failReady = reject;
     });
     // Nobody may be waiting yet; the rejection is observed through ready().
     this.readySignal.catch(() => {});
-    worker.on('message', (message: unknown) => this.receive(message));
-    worker.on('error', (error) => this.fail(new SkeinError('internal', `The scheduler thread failed: ${error.message}`)));
-    worker.on('exit', (code) => this.fail(new SkeinError('internal', `The scheduler thread exited with code ${code}.`)));
+    worker.on('message', (message: unknown) => {
+      if (this.worker === worker) this.receive(message);
+    });
+    worker.on('error', (error) => this.stopped(worker, new SkeinError('internal', `The scheduler thread failed: ${error.message}. It is being restarted.`)));
+    worker.on('exit', (code) => this.stopped(worker, new SkeinError('internal', `The scheduler thread exited with code ${code}. It is being restarted.`)));
+  }
+
+  /** Whether the attached thread is alive (not failed). */
+  get alive(): boolean {
+    return this.failure === null;
+  }
+
+  /** Posts a message that is not a flatbuffer (it may carry ports) to the attached thread. */
+  postLifecycle(message: ShardWorkerLifecycleMessage, transferList: import('node:worker_threads').Transferable[] = []): void {
+    this.worker.postMessage(message, transferList);
+  }
+
+  /** The thread itself, for the supervisor (terminate at close or in tests). */
+  get thread(): Worker {
+    return this.worker;
   }
 
   /** Resolves when the scheduler says it is ready; rejects after `timeoutMs` or if it dies first. */
@@ -87,6 +120,10 @@ export class SchedulerClient {
   }
 
   private receive(message: unknown): void {
+    if (isShardWorkerLifecycleMessage(message)) {
+      this.onShardWorkerLifecycle(message);
+      return;
+    }
     if (isReadySignal(message)) {
       this.markReady();
       return;
@@ -125,6 +162,12 @@ export class SchedulerClient {
       if (decoded.error) pending.reject(fromBody(decoded.error));
       else pending.resolve(decoded.record);
     }
+  }
+
+  private stopped(worker: Worker, error: SkeinError): void {
+    if (this.worker !== worker || this.failure) return;
+    this.fail(error);
+    this.onStopped(error);
   }
 
   private fail(error: SkeinError): void {

@@ -23,7 +23,11 @@ export const statsRoutes: RouteSpec[] = [
   },
   {
     method: 'GET', path: '/health', action: null, body: 'none',
-    handle: () => jsonReply(200, { status: 'available' }),
+    // Meilisearch's shape ({ status }); while a thread is being replaced the server cannot serve
+    // searches or writes: 503, so a load balancer or supervisor looking at the status code sees it.
+    handle: (_request, context) => context.threads.available
+      ? jsonReply(200, { status: 'available' })
+      : jsonReply(503, { status: 'unavailable' }),
   },
   {
     method: 'GET', path: '/version', action: 'version', body: 'none',

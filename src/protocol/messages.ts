@@ -87,16 +87,43 @@ export type KeyCommand =
   | { op: 'delete'; uid: string };
 
 /**
- * The one message that is not a flatbuffer: it carries MessagePorts (which must travel in a transfer
- * list) from the front thread to a shard worker at start. On the scheduler's port the scheduler
- * thread talks to the worker directly with ShardCommand/ShardAck buffers; on the query port the front
+ * The messages that are not flatbuffers: they carry MessagePorts (which must travel in a transfer
+ * list). AttachWorkerPorts goes from the front thread to a shard worker (the Piscina task) at start,
+ * and again to a replacement thread or, after the scheduler thread was replaced, with the new
+ * scheduler's port (src/front/worker-supervisor.ts). On the scheduler's port the scheduler thread
+ * talks to the worker directly with ShardCommand/ShardAck buffers; on the query port the front
  * sends QueryBatch buffers and the worker answers each with a QueryBatchResult: in order, or tagged
  * (NestedBatchAnswer) when answered inside a running search.
  */
 export interface AttachWorkerPorts {
   kind: 'attachWorkerPorts';
   schedulerPort: import('node:worker_threads').MessagePort;
-  queryPort: import('node:worker_threads').MessagePort;
+  /** null: the worker keeps its query port (only the scheduler thread was replaced). */
+  queryPort: import('node:worker_threads').MessagePort | null;
+  /**
+   * Load every stored index as at start (from snapshots when valid, else LMDB), dropping what the
+   * worker holds: at start, in a replacement thread, and after the scheduler thread was replaced
+   * (the shards may hold the dead scheduler's uncommitted writes).
+   */
+  load: boolean;
+}
+
+/**
+ * Front <-> scheduler, about a replaced shard worker (not flatbuffers: the first carries a port).
+ * replaceShardPort: the scheduler waits for its batch in process to end (failed, survivors rolled
+ * back), holds batches, takes the port to the new thread and answers shardPortReplaced; the front
+ * then attaches the new thread, which loads LMDB while nothing commits, and sends shardWorkerReady,
+ * after which batches run again.
+ */
+export type ShardWorkerLifecycleMessage =
+  | { kind: 'replaceShardPort'; worker: number; port: import('node:worker_threads').MessagePort }
+  | { kind: 'shardPortReplaced'; worker: number }
+  | { kind: 'shardWorkerReady'; worker: number };
+
+export function isShardWorkerLifecycleMessage(message: unknown): message is ShardWorkerLifecycleMessage {
+  if (typeof message !== 'object' || message === null || message instanceof ArrayBuffer || ArrayBuffer.isView(message)) return false;
+  const kind = (message as { kind?: unknown }).kind;
+  return kind === 'replaceShardPort' || kind === 'shardPortReplaced' || kind === 'shardWorkerReady';
 }
 
 /**
@@ -114,6 +141,8 @@ export interface ShardWorkerData {
   dbPath: string;
   workerIndex: number;
   workerCount: number;
+  /** Test hooks only: armed thread failure points (src/protocol/thread-failure-points.ts). */
+  threadFailures?: SharedArrayBuffer | null;
 }
 
 /** workerData of the scheduler thread; shardPorts[i] talks to shard worker i. */
@@ -125,4 +154,6 @@ export interface SchedulerWorkerData {
   shardsPerIndex: number;
   /** Failure points to trigger (tests only), see src/scheduler/failure-points.ts. */
   failurePoints: string[];
+  /** Test hooks only: armed thread failure points (src/protocol/thread-failure-points.ts). */
+  threadFailures?: SharedArrayBuffer | null;
 }

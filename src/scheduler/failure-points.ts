@@ -1,6 +1,8 @@
 // Named crash points of the scheduler's state machine, for crash-recovery tests: when the scheduler
 // was started with a point's name in workerData.failurePoints, reaching it kills the whole process
-// with SIGKILL (a real kill -9: no cleanup, no pending write flushed).
+// with SIGKILL (a real kill -9: no cleanup, no pending write flushed). The same names, armed through
+// startServer's testHooks, end only the scheduler thread, which the front replaces
+// (src/protocol/thread-failure-points.ts).
 
 export const FAILURE_POINTS = [
   /** After `enqueued -> processing` is committed, before any shard is touched. */

@@ -25,7 +25,9 @@ export async function saveSnapshots(shards: ShardCommandSender, log: (message: s
 
 async function sendToEveryWorker(shards: ShardCommandSender, command: Parameters<ShardCommandSender['send']>[1],
   log: (message: string) => void): Promise<void> {
-  const results = await Promise.allSettled(Array.from({ length: shards.workerCount }, (_, worker) => shards.send(worker, command)));
+  // A dead worker is skipped: its replacement loads the committed state and its stamp itself.
+  const workers = Array.from({ length: shards.workerCount }, (_, worker) => worker).filter((worker) => shards.isUp?.(worker) ?? true);
+  const results = await Promise.allSettled(workers.map((worker) => shards.send(worker, command)));
   for (const result of results) if (result.status === 'rejected') log(`${command.kind} failed: ${(result.reason as Error).message}`);
 }
 

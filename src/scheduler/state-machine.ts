@@ -47,6 +47,8 @@ export class Scheduler {
   private nextBatchUid = 0;
   private started = false;
   private paused = false;
+  /** Why batches are held (a shard worker being replaced); none: they run. Apart from pause(), which is for good. */
+  private readonly holds = new Set<string>();
   private loop: Promise<void> | null = null;
   private wakeRequested = false;
   private inFlight: ReadonlySet<number> = new Set();
@@ -124,12 +126,28 @@ export class Scheduler {
   }
 
   /**
+   * No new batch starts until every hold is released; the batch in process ends first (whenIdle()).
+   * A dead shard worker holds batches until its replacement loaded the committed state.
+   */
+  hold(reason: string): void {
+    this.holds.add(reason);
+  }
+
+  release(reason: string): void {
+    if (this.holds.delete(reason)) this.wake();
+  }
+
+  private get held(): boolean {
+    return this.paused || this.holds.size > 0;
+  }
+
+  /**
    * Starts processing if it is not running; batches continue until the queue is empty. The loop
    * starts on a later turn: the caller answers its enqueue first, and tasks enqueued in the same
    * turn are seen together by the autobatcher.
    */
   wake(): void {
-    if (!this.started || this.paused) return;
+    if (!this.started || this.held) return;
     this.wakeRequested = true;
     this.loop ??= new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.drain())
@@ -145,7 +163,7 @@ export class Scheduler {
     try {
       while (this.wakeRequested) {
         this.wakeRequested = false;
-        while (!this.paused && await this.runNextBatch()) this.wakeRequested = false;
+        while (!this.held && await this.runNextBatch()) this.wakeRequested = false;
         // Paused: writes sent ahead must not stay in the shards uncommitted meanwhile.
         const ahead = this.ahead;
         this.ahead = null;
@@ -271,7 +289,7 @@ export class Scheduler {
     if (!ahead.sent || !ahead.plan.index) return;
     this.setState('rollingBack');
     try {
-      await this.sendAll(rollbackCommands(ahead.plan.index, this.options.shards.workerCount));
+      await this.sendAll(this.toLiveWorkers(rollbackCommands(ahead.plan.index, this.options.shards.workerCount)));
       this.announceCommitted(ahead.plan.index.uid);
     } catch (cause) {
       this.log(`shard rollback of the writes sent ahead failed: ${(cause as Error).message}`);
@@ -297,6 +315,12 @@ export class Scheduler {
     }
   }
 
+  /** A dead worker gets no rollback: its replacement loads the committed state from LMDB itself. */
+  private toLiveWorkers(commands: AddressedCommand[]): AddressedCommand[] {
+    const shards = this.options.shards;
+    return shards.isUp ? commands.filter(({ worker }) => shards.isUp!(worker)) : commands;
+  }
+
   private async sendAll(commands: AddressedCommand[]): Promise<void> {
     const results = await Promise.allSettled(commands.map(({ worker, command }) => this.options.shards.send(worker, command)));
     const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
@@ -313,7 +337,7 @@ export class Scheduler {
       // Writes sent ahead are undone first: this batch's rollback may drop the index they were planned over.
       const undoAhead = ahead?.sent && ahead.plan.index ? rollbackCommands(ahead.plan.index, workerCount) : [];
       try {
-        await this.sendAll([...undoAhead, ...rollbackCommands(plan.index, workerCount)]);
+        await this.sendAll(this.toLiveWorkers([...undoAhead, ...rollbackCommands(plan.index, workerCount)]));
         this.announceCommitted(plan.index.uid);
       } catch (rollbackError) {
         this.log(`shard rollback failed: ${(rollbackError as Error).message}`);

@@ -10,15 +10,20 @@
 // (same requestId) once the task is durably persisted, and `keyCommand` buffers (/keys writes) with
 // `keyCommandResult` once committed, and `updateFeatures` (PATCH /experimental-features) with `featuresUpdated`. The default keys are seeded before recovery. Enqueue requests are accepted even before the
 // ready signal (recovery is synchronous and runs first); batches start after it.
+//
+// A shard worker that dies closes its port (shard-link.ts): batches are held until the front brings
+// its replacement (replaceShardPort, then shardWorkerReady; protocol/messages.ts says the order). A
+// dead scheduler thread is replaced by the front as a whole: the new thread recovers as at start.
 import { parentPort, workerData } from 'node:worker_threads';
 import { asSkeinError } from '../errors/index.js';
-import type { SchedulerMessage, SchedulerWorkerData } from '../protocol/messages.js';
+import { isShardWorkerLifecycleMessage, type SchedulerMessage, type SchedulerWorkerData, type ShardWorkerLifecycleMessage } from '../protocol/messages.js';
+import { ThreadFailurePoints, type SchedulerThreadFailurePoint } from '../protocol/thread-failure-points.js';
 import { decodeSchedulerMessage, encodeSchedulerMessage } from '../protocol/scheduler-codec.js';
 import { openStorage } from '../storage/environment.js';
 import { mergeFeatures, readFeatures } from '../storage/experimental-features.js';
 import { EXPERIMENTAL_FEATURES } from '../storage/meta-keys.js';
 import { summarizedTask } from '../tasks/task-view.js';
-import { failurePointHandler } from './failure-points.js';
+import { failurePointHandler, type FailurePoint } from './failure-points.js';
 import { applyKeyCommand, seedDefaultKeys } from './key-store.js';
 import { ShardLink } from './shard-link.js';
 import { Scheduler } from './state-machine.js';
@@ -34,8 +39,18 @@ function post(message: SchedulerMessage): void {
 }
 
 const storage = openStorage(data.dbPath);
-const failurePoint = failurePointHandler(data.failurePoints ?? []);
+const processFailurePoint = failurePointHandler(data.failurePoints ?? []);
+/** Test hooks: the same named points end only this thread when a test armed them (thread-failure-points.ts). */
+const threadFailurePoints = new ThreadFailurePoints<SchedulerThreadFailurePoint>('scheduler', data.threadFailures);
+const failurePoint = (point: FailurePoint) => {
+  processFailurePoint(point);
+  threadFailurePoints.reach(point);
+};
 const shardLink = new ShardLink(data.shardPorts);
+shardLink.onWorkerStopped = (worker) => {
+  log(`shard worker ${worker} stopped: batches wait for its replacement`);
+  scheduler.hold(shardHold(worker));
+};
 const log = (message: string) => console.error(`[scheduler] ${message}`);
 const scheduler: Scheduler = new Scheduler({
   storage,
@@ -51,10 +66,34 @@ const scheduler: Scheduler = new Scheduler({
 const snapshotTrigger = new SnapshotTrigger(() => scheduler.state === 'idle' && scheduler.enqueuedUids.length === 0,
   () => saveSnapshots(shardLink, log, true));
 
+function shardHold(worker: number): string {
+  return `shard worker ${worker}`;
+}
+
+/** The front replaces a dead shard worker (protocol/messages.ts: ShardWorkerLifecycleMessage). */
+function onShardWorkerLifecycle(message: ShardWorkerLifecycleMessage): void {
+  if (message.kind === 'replaceShardPort') {
+    shardLink.stopped(message.worker);
+    // The batch in process ends first (failed, its surviving shards rolled back): the new thread then
+    // loads LMDB while nothing commits, as at start.
+    void scheduler.whenIdle().then(() => {
+      shardLink.replace(message.worker, message.port);
+      port.postMessage({ kind: 'shardPortReplaced', worker: message.worker } satisfies ShardWorkerLifecycleMessage);
+    });
+  } else if (message.kind === 'shardWorkerReady') {
+    scheduler.release(shardHold(message.worker));
+    snapshotTrigger.poke(); // shards the new thread rebuilt get their snapshots once things are quiet
+  }
+}
+
 seedDefaultKeys(storage);
 const ready = scheduler.start();
 
-port.on('message', (buffer: ArrayBuffer | Uint8Array) => {
+port.on('message', (buffer: ArrayBuffer | Uint8Array | ShardWorkerLifecycleMessage) => {
+  if (isShardWorkerLifecycleMessage(buffer)) {
+    onShardWorkerLifecycle(buffer);
+    return;
+  }
   let message: SchedulerMessage;
   try {
     message = decodeSchedulerMessage(buffer);

@@ -1,5 +1,6 @@
 // Shard worker thread entry (a one-thread Piscina pool). Glue only: LMDB reads, message decoding,
-// and replies; the engine logic is in shard-engine.ts.
+// and replies; the engine logic is in shard-engine.ts. The front replaces a dead worker with a new
+// thread and attaches it again (src/front/worker-supervisor.ts); the load happens in the attach.
 import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { asSkeinError } from '../errors/skein-error.js';
 import type { AttachWorkerPorts, NestedBatchAnswer, ShardCommandMessage, ShardQueryMessage, ShardQueryResultMessage, ShardWorkerData } from '../protocol/messages.js';
@@ -17,11 +18,14 @@ import type { IndexRecord } from '../storage/records.js';
 import { ShardEngine, type DocumentSource, type JsonDocument } from './shard-engine.js';
 import { SnapshotKeeper } from './snapshot-keeper.js';
 import { SlicedJobs } from './sliced-jobs.js';
+import { ThreadFailurePoints, type ShardThreadFailurePoint } from '../protocol/thread-failure-points.js';
 
 const data = workerData as ShardWorkerData;
 const storage = openStorage(data.dbPath);
 const engine = new ShardEngine(data.workerIndex, data.workerCount);
 const snapshots = new SnapshotKeeper(data.dbPath, engine);
+/** Test hooks: where this thread dies when a test armed it (a no-op otherwise). */
+const failurePoints = new ThreadFailurePoints<ShardThreadFailurePoint>('shard', data.threadFailures, data.workerIndex);
 /**
  * Quiet-time saves and full builds of search structures, in slices of a few ms so query batches (and
  * write batches) are handled between them. A write or reload cancels the save (it wrote the state it
@@ -72,8 +76,24 @@ function loadAtStart(record: IndexRecord): void {
   }
 }
 
-// The scheduler starts after every worker loaded (its thread is created after this module ran), so LMDB holds still meanwhile.
-for (const { value: record } of storage.indexes.getRange()) loadAtStart(record);
+/**
+ * Every stored index as at start; what the worker held of indexes no longer stored is dropped. The
+ * front attaches (so loads) while nothing commits: before the scheduler starts, while it holds its
+ * batches for this replacement, or while a replacement scheduler is not started yet.
+ */
+function loadStoredIndexes(): void {
+  background.cancelAll();
+  const stored = new Set<string>();
+  for (const { value: record } of storage.indexes.getRange()) {
+    stored.add(record.uid);
+    loadAtStart(record);
+  }
+  for (const uid of engine.indexUids()) {
+    if (stored.has(uid)) continue;
+    engine.dropIndex(uid);
+    snapshots.changed(uid);
+  }
+}
 
 function applyCommand(command: ShardCommandMessage): void {
   if (command.kind === 'writeBatch' || command.kind === 'reloadDocuments') background.cancel(snapshots);
@@ -114,6 +134,7 @@ function applyCommand(command: ShardCommandMessage): void {
 function attachSchedulerPort(port: MessagePort): void {
   // Handlers are synchronous, so commands apply strictly in arrival order.
   port.on('message', (message: ArrayBuffer) => {
+    const kind = failurePoints.armed ? reachBeforeCommand(message) : null;
     let commandId = 0;
     let error = null;
     try {
@@ -125,6 +146,7 @@ function attachSchedulerPort(port: MessagePort): void {
     }
     const ack = encodeShardAck({ commandId, error });
     port.postMessage(ack, [ack]);
+    if (kind === 'writeBatch') failurePoints.reach('afterWriteBatchAck');
   });
 }
 
@@ -290,6 +312,7 @@ function attachQueryPort(port: MessagePort): void {
   // Synchronous: a batch is answered before the next 'message' (later ones may be answered inside it: NestedBatches).
   port.on('message', (batch: ArrayBuffer) => {
     nestedBatches.received++;
+    failurePoints.reach('beforeQueryBatch');
     let result: ArrayBuffer;
     try {
       result = answerBatch(batch);
@@ -301,9 +324,29 @@ function attachQueryPort(port: MessagePort): void {
   });
 }
 
-/** Piscina's task: only the start-up attach (query batches travel on the query port). */
+/** Test hooks: the command read once more, outside the handler's try, so a death is not turned into a failed ack. Its kind. */
+function reachBeforeCommand(message: ArrayBuffer): string | null {
+  let kind: string;
+  try {
+    kind = decodeShardCommand(message).kind;
+  } catch {
+    return null;
+  }
+  if (kind === 'writeBatch') failurePoints.reach('beforeWriteBatch');
+  return kind;
+}
+
+/**
+ * Piscina's task: the attach, at start and after a replacement (query batches travel on the query
+ * port). A port attached before keeps its listener: its peer is gone (a dead scheduler's), so nothing
+ * arrives on it any more.
+ */
 export default async function handle(message: AttachWorkerPorts): Promise<null> {
+  if (message.load) {
+    failurePoints.reach('beforeLoad');
+    loadStoredIndexes();
+  }
   attachSchedulerPort(message.schedulerPort);
-  attachQueryPort(message.queryPort);
+  if (message.queryPort) attachQueryPort(message.queryPort);
   return null;
 }

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../../src/index.js';
+import { startServer, type ServerTestHooks, type TestHooksOptions } from '../../src/index.js';
 
 /** Repository root, from dist/test/http/harness.js. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -23,6 +23,8 @@ export interface StartOptions {
   failurePoints?: string[];
   masterKey?: string;
   maxQueuedSearches?: number;
+  /** startServer's test hooks (thread failures, thread events); the server's hooks are then TestServer.testHooks. */
+  testHooks?: TestHooksOptions;
 }
 
 export interface HttpResponse {
@@ -144,6 +146,8 @@ export interface TestServer {
   client: Client;
   dbPath: string;
   port: number;
+  /** Only when started with StartOptions.testHooks. */
+  testHooks?: ServerTestHooks;
   close(): Promise<void>;
 }
 
@@ -160,11 +164,13 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     ...(options.failurePoints === undefined ? {} : { failurePoints: options.failurePoints }),
     ...(options.masterKey === undefined ? {} : { masterKey: options.masterKey }),
     ...(options.maxQueuedSearches === undefined ? {} : { maxQueuedSearches: options.maxQueuedSearches }),
+    ...(options.testHooks === undefined ? {} : { testHooks: options.testHooks }),
   });
   return {
     client: new Client(`http://127.0.0.1:${server.port}`, options.masterKey === undefined ? {} : { authorization: `Bearer ${options.masterKey}` }),
     dbPath,
     port: server.port,
+    ...(server.testHooks ? { testHooks: server.testHooks } : {}),
     async close() {
       await server.close();
       if (ownsDir) rmSync(dbPath, { recursive: true, force: true });

@@ -22,7 +22,7 @@ async function startWorker(t: ExecutionContext, dbPath: string): Promise<{ chann
   const channel = new MessageChannel();
   const queryChannel = new MessageChannel();
   const queryPort = new QueryPort(queryChannel.port1);
-  await pool.run({ kind: 'attachWorkerPorts', schedulerPort: channel.port2, queryPort: queryChannel.port2 }, { transferList: [channel.port2, queryChannel.port2] });
+  await pool.run({ kind: 'attachWorkerPorts', schedulerPort: channel.port2, queryPort: queryChannel.port2, load: true }, { transferList: [channel.port2, queryChannel.port2] });
   t.teardown(async () => {
     queryPort.close();
     channel.port1.close();
