@@ -120,8 +120,11 @@ export function checkResponse(response: RawResponse, expect?: FuzzRequest['expec
   if (response.contentType.includes('json') && response.text !== '') {
     try {
       JSON.parse(response.text);
-    } catch {
-      return `a ${response.status} whose JSON does not parse`;
+    } catch (cause) {
+      // The parser's position, and the text around it: the response itself is cut when printed.
+      const at = Number(/position (\d+)/.exec((cause as Error).message)?.[1] ?? -1);
+      const around = at < 0 ? '' : `: ${JSON.stringify(response.text.slice(Math.max(0, at - 200), at + 100))}`;
+      return `a ${response.status} whose JSON does not parse (${(cause as Error).message})${around}`;
     }
   }
   return null;
