@@ -34,6 +34,14 @@ function exactView(bytes: Uint8Array | undefined): Uint8Array | undefined {
   return bytes === undefined ? undefined : bytes.subarray(0, bytes.length);
 }
 
+/**
+ * A copy of the bytes. Not `bytes.slice()`: LMDB hands out Buffers, and Buffer#slice is a view sharing
+ * their memory, so the store's next read rewrote documents over 1 MiB held that way (fuzz seed 2026).
+ */
+function copyBytes(bytes: Uint8Array): Uint8Array {
+  return Uint8Array.prototype.slice.call(bytes);
+}
+
 /** One generation's documents and the slabs holding their bytes, dropped together. */
 class Generation {
   readonly documents = new Map<string, Map<number, Uint8Array>>();
@@ -62,7 +70,7 @@ class Generation {
   }
 
   private copyOf(source: Uint8Array): Uint8Array {
-    if (source.length > SLAB_BYTES / 4) return source.slice();
+    if (source.length > SLAB_BYTES / 4) return copyBytes(source);
     if (this.slabUsed + source.length > this.slab.length) {
       this.slab = new Uint8Array(SLAB_BYTES);
       this.slabUsed = 0;
@@ -92,7 +100,7 @@ export class StoredDocumentCache {
     if (held !== undefined) return held;
     const bytes = this.previous.get(indexUid, docId) ?? exactView(this.stored.getBinaryFast(key));
     if (bytes === undefined) return undefined;
-    if (bytes.length > this.maxBytes / 2) return bytes.slice();
+    if (bytes.length > this.maxBytes / 2) return copyBytes(bytes);
     if (this.current.bytes + bytes.length > this.maxBytes / 2) {
       this.previous = this.current;
       this.current = new Generation();

@@ -87,3 +87,31 @@ test('what the cache returned stays intact after later reads reuse the store\'s 
   t.is(Buffer.from(first).toString(), '{"t":"é🙂"}');
   t.is(first.length, Buffer.byteLength('{"t":"é🙂"}'));
 });
+
+// Found by `npm run fuzz -- --seed 2026` (request #20484, a 200 whose JSON did not parse): a document over
+// a quarter of a slab (1 MiB) was kept with Buffer#slice, which on a Buffer is a view, not a copy, so the
+// store's next read rewrote the cached bytes. Sizes around both copy thresholds (a quarter of a slab,
+// half the budget).
+test('documents over a quarter of a slab, and over half the budget, stay intact after later reads', (t) => {
+  const big = `{"id":1,"t":"${'x'.repeat(2 * 2 ** 20)}"}`;
+  const texts = new Map([['m/1', big], ['m/2', '{"id":2}']]);
+  const reads: string[] = [];
+  const reused = Buffer.alloc(4 * 2 ** 20);
+  const store: StoredDocumentSource = {
+    getBinaryFast([indexUid, docId]) {
+      reads.push(`${indexUid}/${docId}`);
+      const text = texts.get(`${indexUid}/${docId}`);
+      if (text === undefined) return undefined;
+      const length = reused.write(text);
+      // A Buffer, as LMDB returns: Buffer#slice on it would share memory.
+      return Object.defineProperty(reused.subarray(0), 'length', { value: length });
+    },
+  };
+  for (const budget of [128 * 2 ** 20, 2 * 2 ** 20]) {
+    const cache = new StoredDocumentCache(store, budget);
+    const first = cache.get(['m', 1])!;
+    cache.get(['m', 2]);
+    t.is(first.length, big.length);
+    t.true(Buffer.from(first).toString() === big, `budget ${budget}: the cached bytes changed`);
+  }
+});
