@@ -13,7 +13,7 @@
 //    canonical, re-serialized by stringifyExactJson (numbers as written) instead of JSON.stringify;
 //  - as many keys as the parsed document has (a duplicated key is written once by stringify), and
 //    no key starting with a digit (integer-like keys are enumerated first, so stringify reorders them).
-import { parseExactJson, printsAsWritten, stringifyExactJson } from '../documents/exact-json.js';
+import { numberTokenEnd, parseExactJson, printsAsWritten, stringifyExactJson } from '../documents/exact-json.js';
 
 /**
  * A document whose text is already known: the update file writer copies it. `exactNumbers`: some number
@@ -138,7 +138,7 @@ function scanElement(text: string, start: number, backslashes: BackslashCursor):
       if (first >= 0x30 && first <= 0x39) canonical = false;
       at++;
     } else if (code === 0x2d /* - */ || (code >= 0x30 && code <= 0x39)) {
-      const end = numberEnd(text, at);
+      const end = numberTokenEnd(text, at);
       if (!isCanonicalNumberAt(text, at, end)) {
         const token = text.slice(at, end);
         if (!printsAsWritten(token)) {
@@ -155,16 +155,6 @@ function scanElement(text: string, start: number, backslashes: BackslashCursor):
     }
   }
   return null;
-}
-
-function numberEnd(text: string, at: number): number {
-  let end = at + 1;
-  for (; end < text.length; end++) {
-    const code = text.charCodeAt(end);
-    const numeric = (code >= 0x30 && code <= 0x39) || code === 0x2e || code === 0x65 || code === 0x45 || code === 0x2b || code === 0x2d;
-    if (!numeric) break;
-  }
-  return end;
 }
 
 export function isCanonicalNumber(token: string): boolean {
