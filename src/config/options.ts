@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 
 export type SkeinEnv = 'development' | 'production';
+export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+export type LogsMode = 'human' | 'json';
 
 export interface SkeinOptions {
   /** Directory of the database (created if missing). Default './data.skein'. */
@@ -19,6 +21,30 @@ export interface SkeinOptions {
   httpPayloadSizeLimit?: number;
   /** Searches waiting for a shard worker beyond which new ones get 503. Default 1000. */
   maxQueuedSearches?: number;
+  /** Folder where `POST /dumps` writes `<dumpUid>.dump` (`--dump-dir`). Default 'dumps/'. */
+  dumpDir?: string;
+  /** A dump file to import at start (`--import-dump`); null: none. */
+  importDump?: string | null;
+  /** `--ignore-dump-if-db-exists`: skip the import when the data folder already holds a database. */
+  ignoreDumpIfDbExists?: boolean;
+  /** `--ignore-missing-dump`: start without importing when the dump file does not exist. */
+  ignoreMissingDump?: boolean;
+  /** Folder where `POST /snapshots` and scheduled snapshots write (`--snapshot-dir`). Default 'snapshots/'. */
+  snapshotDir?: string;
+  /** Seconds between scheduled snapshots (`--schedule-snapshot [secs]`, 86400 without a value); null: off. */
+  scheduleSnapshot?: number | null;
+  /** A snapshot file to start from (`--import-snapshot`); null: none. */
+  importSnapshot?: string | null;
+  /** `--ignore-snapshot-if-db-exists`. */
+  ignoreSnapshotIfDbExists?: boolean;
+  /** `--ignore-missing-snapshot`. */
+  ignoreMissingSnapshot?: boolean;
+  /** `--log-level` / MEILI_LOG_LEVEL. Default 'info'. */
+  logLevel?: LogLevel;
+  /** `--experimental-logs-mode` / MEILI_EXPERIMENTAL_LOGS_MODE. Default 'human'. */
+  logsMode?: LogsMode;
+  /** `--experimental-enable-metrics` / MEILI_EXPERIMENTAL_ENABLE_METRICS: GET /metrics on from the start. Default false. */
+  enableMetrics?: boolean;
   /** Failure points to trigger in the scheduler (tests only). */
   failurePoints?: string[];
   /**
@@ -64,6 +90,18 @@ export function resolveOptions(options: SkeinOptions = {}): ResolvedOptions {
     httpPayloadSizeLimit: options.httpPayloadSizeLimit ?? DEFAULT_PAYLOAD_SIZE_LIMIT,
     maxQueuedSearches: options.maxQueuedSearches ?? 1000,
     failurePoints: options.failurePoints ?? [],
+    dumpDir: options.dumpDir ?? 'dumps/',
+    importDump: options.importDump ?? null,
+    ignoreDumpIfDbExists: options.ignoreDumpIfDbExists ?? false,
+    ignoreMissingDump: options.ignoreMissingDump ?? false,
+    snapshotDir: options.snapshotDir ?? 'snapshots/',
+    scheduleSnapshot: options.scheduleSnapshot ?? null,
+    importSnapshot: options.importSnapshot ?? null,
+    ignoreSnapshotIfDbExists: options.ignoreSnapshotIfDbExists ?? false,
+    ignoreMissingSnapshot: options.ignoreMissingSnapshot ?? false,
+    logLevel: options.logLevel ?? 'info',
+    logsMode: options.logsMode ?? 'human',
+    enableMetrics: options.enableMetrics ?? false,
   };
   if (resolved.env !== 'development' && resolved.env !== 'production') {
     throw new Error(`invalid env \`${resolved.env}\`: expected \`development\` or \`production\``);
