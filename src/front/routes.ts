@@ -12,10 +12,11 @@ import { searchRoutes } from './search-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { statsRoutes } from './stats-routes.js';
 import { tasksRoutes } from './tasks-routes.js';
+import { batchesRoutes } from './batches-routes.js';
 
 /** Every route (the security matrix test walks them all). */
 export function allRoutes(): RouteSpec[] {
-  return [...statsRoutes, ...indexesRoutes, ...documentsRoutes, ...searchRoutes, ...facetSearchRoutes, ...documentsFilterRoutes, ...multiSearchRoutes, ...settingsRoutes, ...tasksRoutes, ...keysRoutes, ...experimentalFeaturesRoutes];
+  return [...statsRoutes, ...indexesRoutes, ...documentsRoutes, ...searchRoutes, ...facetSearchRoutes, ...documentsFilterRoutes, ...multiSearchRoutes, ...settingsRoutes, ...tasksRoutes, ...batchesRoutes, ...keysRoutes, ...experimentalFeaturesRoutes];
 }
 
 export function buildRouter(): Router<RouteSpec> {

@@ -4,6 +4,7 @@
 import type { ErrorBody } from '../errors/index.js';
 import type { Storage } from '../storage/environment.js';
 import { PROCESSING_INDEX_UIDS } from '../storage/meta-keys.js';
+import { finishedBatch, processingBatch, type BatchRecord } from '../tasks/batch-record.js';
 import { failedDetails } from '../tasks/task-details.js';
 import type { TaskRecord } from '../tasks/task-record.js';
 import type { BatchPlan } from './batch-plan.js';
@@ -11,11 +12,12 @@ import type { BatchPlan } from './batch-plan.js';
 export const PENDING_UPDATE_FILE_DELETIONS = 'pendingUpdateFileDeletions';
 export const NEXT_BATCH_UID = 'nextBatchUid';
 
-/** enqueued -> processing for the batch's tasks; returns the records as written. */
-export function markProcessing(storage: Storage, tasks: TaskRecord[], batchUid: number, startedAt: string): TaskRecord[] {
+/** enqueued -> processing for the batch's tasks, and the batch's record; returns the task records as written. */
+export function markProcessing(storage: Storage, tasks: TaskRecord[], batchUid: number, startedAt: string, stopReason = 'unspecified'): TaskRecord[] {
   const processing = tasks.map((task) => ({ ...task, status: 'processing' as const, batchUid, startedAt }));
   storage.root.transactionSync(() => {
     for (const task of processing) storage.tasks.put(task.uid, task);
+    storage.batches.put(batchUid, processingBatch(batchUid, processing, startedAt, stopReason));
     storage.meta.put(NEXT_BATCH_UID, batchUid + 1);
     storage.meta.put(PROCESSING_INDEX_UIDS, JSON.stringify([...new Set(processing.flatMap((task) => task.indexUid ?? []))]));
   });
@@ -27,16 +29,19 @@ export function markEnqueuedAgain(storage: Storage, tasks: TaskRecord[]): TaskRe
   const enqueued = tasks.map((task) => ({ ...task, status: 'enqueued' as const, batchUid: null, startedAt: null }));
   storage.root.transactionSync(() => {
     for (const task of enqueued) storage.tasks.put(task.uid, task);
+    if (tasks[0]?.batchUid != null) storage.batches.remove(tasks[0].batchUid);
     storage.meta.put(PROCESSING_INDEX_UIDS, '[]');
   });
   return enqueued;
 }
 
 /** Every task of the batch failed with the same batch-level error (shards or commit failed). */
-export function commitBatchFailure(storage: Storage, tasks: TaskRecord[], error: ErrorBody, finishedAt: string): TaskRecord[] {
+export function commitBatchFailure(storage: Storage, tasks: TaskRecord[], error: ErrorBody, finishedAt: string,
+  progressTrace: Record<string, string> = {}): TaskRecord[] {
   const failed = tasks.map((task) => ({ ...task, status: 'failed' as const, details: failedDetails(task.details), error, finishedAt }));
   storage.root.transactionSync(() => {
     for (const task of failed) storage.tasks.put(task.uid, task);
+    putFinishedBatch(storage, failed, finishedAt, progressTrace);
     storage.meta.put(PROCESSING_INDEX_UIDS, '[]');
     storage.meta.put(PENDING_UPDATE_FILE_DELETIONS, JSON.stringify(updateFilesOf(failed)));
   });
@@ -51,7 +56,8 @@ export interface CommitOutcome {
 }
 
 /** The batch's effects and every task status change, in one transaction. */
-export function commitBatch(storage: Storage, tasks: TaskRecord[], plan: BatchPlan, finishedAt: string): CommitOutcome {
+export function commitBatch(storage: Storage, tasks: TaskRecord[], plan: BatchPlan, finishedAt: string,
+  progressTrace: Record<string, string> = {}): CommitOutcome {
   const finished = tasks.map((task) => {
     const result = plan.results.get(task.uid)!;
     return { ...task, status: result.status, details: result.details, error: result.error, finishedAt };
@@ -68,6 +74,8 @@ export function commitBatch(storage: Storage, tasks: TaskRecord[], plan: BatchPl
     if (plan.index) writeIndex(storage, plan, tasks[0].batchUid ?? 0);
     for (const task of finished) storage.tasks.put(task.uid, task);
     for (const task of canceled) storage.tasks.put(task.uid, task);
+    putFinishedBatch(storage, [...finished, ...canceled], finishedAt, progressTrace);
+    forgetDeletedTasks(storage, plan.deletedUids);
     for (const uid of plan.deletedUids) storage.tasks.remove(uid);
     storage.meta.put(PROCESSING_INDEX_UIDS, '[]');
     storage.meta.put(PENDING_UPDATE_FILE_DELETIONS, JSON.stringify(updateFiles));
@@ -103,4 +111,31 @@ function writeIndex(storage: Storage, plan: BatchPlan, batchUid: number): void {
 
 export function updateFilesOf(tasks: TaskRecord[]): string[] {
   return tasks.flatMap((task) => (task.content.type === 'documentAdditionOrUpdate' ? [task.content.updateFile] : []));
+}
+
+/** Inside a write transaction: the batch's record as finished (the tasks share one batchUid). */
+function putFinishedBatch(storage: Storage, tasks: TaskRecord[], finishedAt: string, progressTrace: Record<string, string>): void {
+  const batchUid = tasks[0]?.batchUid;
+  if (batchUid == null) return;
+  const processing = storage.batches.get(batchUid) ?? processingBatch(batchUid, tasks, tasks[0].startedAt ?? finishedAt, 'unspecified');
+  storage.batches.put(batchUid, finishedBatch(processing, tasks, finishedAt, progressTrace));
+}
+
+/** Inside a write transaction, before the tasks are removed: their batches forget them, and go with the last one. */
+function forgetDeletedTasks(storage: Storage, deletedUids: Iterable<number>): void {
+  const byBatch = new Map<number, Set<number>>();
+  for (const uid of deletedUids) {
+    const batchUid = storage.tasks.get(uid)?.batchUid;
+    if (batchUid == null) continue;
+    let uids = byBatch.get(batchUid);
+    if (!uids) byBatch.set(batchUid, uids = new Set());
+    uids.add(uid);
+  }
+  for (const [batchUid, uids] of byBatch) {
+    const batch: BatchRecord | undefined = storage.batches.get(batchUid);
+    if (!batch) continue;
+    const taskUids = batch.taskUids.filter((uid) => !uids.has(uid));
+    if (taskUids.length === 0) storage.batches.remove(batchUid);
+    else storage.batches.put(batchUid, { ...batch, taskUids });
+  }
 }

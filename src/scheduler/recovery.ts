@@ -20,12 +20,14 @@ export function recoverQueue(storage: Storage): RecoveredQueue {
   deleteUpdateFiles(storage, JSON.parse(String(storage.meta.get(PENDING_UPDATE_FILE_DELETIONS) ?? '[]')) as string[]);
   const enqueued: TaskRecord[] = [];
   const interrupted: TaskRecord[] = [];
+  const interruptedBatchUids: number[] = [];
   let maxTaskUid = -1;
   let maxBatchUid = -1;
   for (const { value: task } of storage.tasks.getRange({})) {
     maxTaskUid = Math.max(maxTaskUid, task.uid);
     if (task.batchUid !== null) maxBatchUid = Math.max(maxBatchUid, task.batchUid);
     if (task.status === 'processing') {
+      if (task.batchUid !== null) interruptedBatchUids.push(task.batchUid);
       const requeued: TaskRecord = { ...task, status: 'enqueued', batchUid: null, startedAt: null };
       interrupted.push(requeued);
       enqueued.push(requeued);
@@ -34,8 +36,10 @@ export function recoverQueue(storage: Storage): RecoveredQueue {
     }
   }
   if (interrupted.length > 0) {
+    const interruptedBatches = new Set(interruptedBatchUids);
     storage.root.transactionSync(() => {
       for (const task of interrupted) storage.tasks.put(task.uid, task);
+      for (const batchUid of interruptedBatches) storage.batches.remove(batchUid);
       storage.meta.put(PROCESSING_INDEX_UIDS, '[]');
     });
   }

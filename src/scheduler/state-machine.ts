@@ -13,6 +13,8 @@ import type { BatchPlan, IndexPlan } from './batch-plan.js';
 import { planBatch } from './batch-planner.js';
 import { canPlanAhead, coveredTasks, takePlan, type PlanAhead } from './plan-ahead.js';
 import { DEFAULT_BATCH_LIMITS, selectBatch, type BatchLimits } from './batch-selection.js';
+import { batchStopReason } from './batch-stop-reason.js';
+import { traceDuration } from '../tasks/batch-record.js';
 import { noFailurePoints, type FailurePointHandler } from './failure-points.js';
 import { deleteUpdateFiles, recoverQueue } from './recovery.js';
 import { applyCommands, rollbackCommands, type AddressedCommand } from './shard-commands.js';
@@ -22,6 +24,11 @@ import { checkedContent, newTaskRecord, persistNewTask } from './task-enqueue.js
 
 export type SchedulerState =
   | 'idle' | 'selectingBatch' | 'markingProcessing' | 'applyingToShards' | 'committing' | 'publishing' | 'rollingBack';
+
+const TRACE_STEPS: Record<SchedulerState, string> = {
+  idle: 'idle', selectingBatch: 'selecting the batch', markingProcessing: 'marking processing and planning',
+  applyingToShards: 'applying to the shards', committing: 'committing', publishing: 'publishing', rollingBack: 'rolling back',
+};
 
 export interface SchedulerOptions {
   storage: Storage;
@@ -41,6 +48,9 @@ class BatchAborted extends Error {}
 
 export class Scheduler {
   private stateValue: SchedulerState = 'idle';
+  private stateSince = 0;
+  /** Owned for one batch (set when it is marked processing, dropped when it ends): milliseconds per state. */
+  private trace: Map<SchedulerState, number> | null = null;
   /** Enqueued tasks by uid, kept in uid order. */
   private queue = new Map<number, TaskRecord>();
   private nextTaskUid = 0;
@@ -179,7 +189,9 @@ export class Scheduler {
   async runNextBatch(): Promise<boolean> {
     const { storage } = this.options;
     this.setState('selectingBatch');
-    const batch = selectBatch([...this.queue.values()], this.options.limits ?? DEFAULT_BATCH_LIMITS);
+    const queued = [...this.queue.values()];
+    const limits = this.options.limits ?? DEFAULT_BATCH_LIMITS;
+    const batch = selectBatch(queued, limits);
     // A plan made ahead is valid for this batch only (it assumed the batch before was the last commit).
     const ahead = this.ahead;
     this.ahead = null;
@@ -193,8 +205,9 @@ export class Scheduler {
       this.setState('idle');
       return false;
     }
+    this.trace = new Map();
     this.setState('markingProcessing');
-    const tasks = markProcessing(storage, covered ?? batch.tasks, this.nextBatchUid++, this.now());
+    const tasks = markProcessing(storage, covered ?? batch.tasks, this.nextBatchUid++, this.now(), batchStopReason(batch, queued, limits));
     for (const task of tasks) this.queue.delete(task.uid);
     this.inFlight = new Set(tasks.map((task) => task.uid));
     this.abortRequested = false;
@@ -213,13 +226,14 @@ export class Scheduler {
       this.checkAbort();
       this.setState('committing');
       this.failurePoint('beforeCommit');
-      outcome = commitBatch(storage, tasks, plan, this.now());
+      outcome = commitBatch(storage, tasks, plan, this.now(), this.progressTrace());
       this.failurePoint('afterCommit');
       for (const task of outcome.canceled) this.queue.delete(task.uid);
     } catch (cause) {
       await this.recoverFromFailedBatch(tasks, plan, cause);
     } finally {
       this.inFlight = new Set();
+      this.trace = null;
     }
     // Outside the try: once committed, nothing may turn the batch into a failure.
     if (outcome) this.publish(plan, outcome.updateFiles);
@@ -350,7 +364,7 @@ export class Scheduler {
     }
     const error: ErrorBody = asSkeinError(cause).toBody();
     this.log(`batch of tasks ${tasks.map((task) => task.uid).join(',')} failed: ${error.message}`);
-    commitBatchFailure(this.options.storage, tasks, error, this.now());
+    commitBatchFailure(this.options.storage, tasks, error, this.now(), this.progressTrace());
     this.publish(plan, updateFilesOf(tasks));
   }
 
@@ -369,7 +383,22 @@ export class Scheduler {
     deleteUpdateFiles(this.options.storage, updateFiles);
   }
 
+  /** The current batch's time per step so far, as GET /batches shows it (stats.progressTrace). */
+  private progressTrace(): Record<string, string> {
+    this.closeStep();
+    const trace: Record<string, string> = {};
+    for (const [step, milliseconds] of this.trace ?? []) trace[`processing tasks > ${TRACE_STEPS[step]}`] = traceDuration(milliseconds);
+    return trace;
+  }
+
+  private closeStep(): void {
+    const now = performance.now();
+    if (this.trace) this.trace.set(this.stateValue, (this.trace.get(this.stateValue) ?? 0) + now - this.stateSince);
+    this.stateSince = now;
+  }
+
   private setState(state: SchedulerState): void {
+    this.closeStep();
     this.stateValue = state;
     this.options.onStateChange?.(state);
   }

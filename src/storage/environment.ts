@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import type { BatchRecord } from '../tasks/batch-record.js';
 import type { TaskRecord } from '../tasks/task-record.js';
 import type { IndexRecord } from './records.js';
 
@@ -13,6 +14,8 @@ export interface Storage {
   /** Counters: nextTaskUid, nextBatchUid, and the layout version. */
   meta: Database<number | string, string>;
   tasks: Database<TaskRecord, number>;
+  /** Batches the scheduler processed (GET /batches); uid -> record, written with their tasks. */
+  batches: Database<BatchRecord, number>;
   indexes: Database<IndexRecord, string>;
   /** [indexUid, docId] -> the stored document as JSON text. */
   documents: Database<string, [string, number]>;
@@ -34,6 +37,7 @@ export function openStorage(dbPath: string): Storage {
     root,
     meta: root.openDB({ name: 'meta' }),
     tasks: root.openDB({ name: 'tasks', keyEncoding: 'uint32' }),
+    batches: root.openDB({ name: 'batches', keyEncoding: 'uint32' }),
     indexes: root.openDB({ name: 'indexes' }),
     documents: root.openDB({ name: 'documents', encoding: 'string' }),
     externalIds: root.openDB({ name: 'external-ids' }),

@@ -9,7 +9,7 @@ export const FINISHED_STATUSES: ReadonlySet<TaskStatus> = new Set(['succeeded', 
 export const TASK_TYPES = [
   'documentAdditionOrUpdate', 'documentEdition', 'documentDeletion', 'settingsUpdate', 'indexCreation',
   'indexDeletion', 'indexUpdate', 'indexSwap', 'taskCancelation', 'taskDeletion', 'dumpCreation',
-  'snapshotCreation', 'export', 'upgradeDatabase', 'indexCompaction', 'networkTopologyChange',
+  'snapshotCreation', 'export', 'upgradeDatabase', 'indexCompaction', 'networkTopologyChange', 'dsrUpdate', 'dsrClear',
 ] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 
