@@ -13,10 +13,11 @@ import { settingsRoutes } from './settings-routes.js';
 import { statsRoutes } from './stats-routes.js';
 import { tasksRoutes } from './tasks-routes.js';
 import { batchesRoutes } from './batches-routes.js';
+import { fieldsRoutes } from './fields-routes.js';
 
 /** Every route (the security matrix test walks them all). */
 export function allRoutes(): RouteSpec[] {
-  return [...statsRoutes, ...indexesRoutes, ...documentsRoutes, ...searchRoutes, ...facetSearchRoutes, ...documentsFilterRoutes, ...multiSearchRoutes, ...settingsRoutes, ...tasksRoutes, ...batchesRoutes, ...keysRoutes, ...experimentalFeaturesRoutes];
+  return [...statsRoutes, ...indexesRoutes, ...documentsRoutes, ...searchRoutes, ...facetSearchRoutes, ...documentsFilterRoutes, ...multiSearchRoutes, ...settingsRoutes, ...tasksRoutes, ...batchesRoutes, ...fieldsRoutes, ...keysRoutes, ...experimentalFeaturesRoutes];
 }
 
 export function buildRouter(): Router<RouteSpec> {
