@@ -3,6 +3,7 @@
 // scheduler only (UpdateFeatures message), read by the front for GET /experimental-features.
 // None gates anything in Skein yet: they are stored and reported.
 import type { Database } from 'lmdb';
+import { SkeinError } from '../errors/index.js';
 import { EXPERIMENTAL_FEATURES } from './meta-keys.js';
 
 export const FEATURE_NAMES = [
@@ -31,4 +32,13 @@ export function mergeFeatures(current: ExperimentalFeatures, patch: Record<strin
   const merged = { ...current };
   for (const name of FEATURE_NAMES) if (typeof patch[name] === 'boolean') merged[name] = patch[name]!;
   return merged;
+}
+
+/**
+ * Throws Meilisearch's FeatureNotEnabledError unless `feature` is on: "<what> requires enabling the
+ * `<feature's words>` experimental feature. See <link>" (code feature_not_enabled).
+ */
+export function requireFeature(meta: MetaDb, feature: FeatureName, disabledAction: string, words: string, link: string): void {
+  if (readFeatures(meta)[feature]) return;
+  throw new SkeinError('feature_not_enabled', `${disabledAction} requires enabling the \`${words}\` experimental feature. See ${link}`);
 }
