@@ -33,9 +33,20 @@ export function parseSortCriterion(text: string): SortCriterion {
   return { field: subject, point: null, direction };
 }
 
-/** Parses and checks every criterion; throws invalid_search_sort. */
-export function checkSortParameter(sort: readonly string[], sortableAttributes: readonly string[], rankingRules: readonly string[]): SortCriterion[] {
-  const criteria = sort.map(parseSortCriterion);
+/**
+ * Parses and checks every criterion; throws invalid_search_sort, or `code` for the documents routes,
+ * whose sort needs no `sort` ranking rule (rankingRules null).
+ */
+export function checkSortParameter(sort: readonly string[], sortableAttributes: readonly string[], rankingRules: readonly string[] | null,
+  code: 'invalid_search_sort' | 'invalid_document_sort' = 'invalid_search_sort'): SortCriterion[] {
+  const criteria = sort.map((text) => {
+    try {
+      return parseSortCriterion(text);
+    } catch (cause) {
+      if (cause instanceof SkeinError && code !== 'invalid_search_sort') throw new SkeinError(code, cause.message);
+      throw cause;
+    }
+  });
   const sortable = criteria.length > 1 ? new PatternSet(sortableAttributes) : sortableAttributes;
   for (const criterion of criteria) {
     const field = criterion.field ?? '_geo';
@@ -43,9 +54,9 @@ export function checkSortParameter(sort: readonly string[], sortableAttributes: 
     const available = sortableAttributes.length === 0
       ? 'This index does not have configured sortable attributes.'
       : `Available sortable attributes are: ${listForMessage(sortableAttributes)}.`;
-    throw new SkeinError('invalid_search_sort', `Attribute \`${echo(field)}\` is not sortable. ${available}`);
+    throw new SkeinError(code, `Attribute \`${echo(field)}\` is not sortable. ${available}`);
   }
-  if (criteria.length > 0 && !rankingRules.includes('sort')) {
+  if (criteria.length > 0 && rankingRules !== null && !rankingRules.includes('sort')) {
     throw new SkeinError('invalid_search_sort', 'You must specify where `sort` is listed in the rankingRules setting to use the sort parameter at search time.');
   }
   return criteria;

@@ -11,6 +11,7 @@ import { checkFilterAgainstSettings, parseFilterParameter } from '../filter/filt
 import { denyUnknownFields, invalidValueType, isPlainObject, missingField } from './deserr-messages.js';
 import { jsonReply, type FrontRequest } from './http-types.js';
 import { validateIndexUid } from './index-uid.js';
+import { customMetadata } from './task-annotations.js';
 import { checkFilterSize, checkListLength, REQUEST_LIMITS } from './request-limits.js';
 import { mergeShardResults } from './shard-results.js';
 import { hitDocuments } from './stored-hits.js';
@@ -23,6 +24,8 @@ export interface DocumentsFetch {
   /** The filter parameter (string or array form) or null. */
   filter: unknown;
   ids: string[] | null;
+  /** Sort criteria (`field:asc|desc`), checked against sortableAttributes by the shards; null or empty: internal id order. */
+  sort: string[] | null;
 }
 
 /**
@@ -37,6 +40,10 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
   const selection = fields === null ? null : new FieldSelection(fields);
   const page = (texts: string[], total: number) =>
     `{"results":[${texts.map((text) => projectText(text, selection)).join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
+  const sorted = request.sort !== null && request.sort.length > 0;
+  if (request.ids !== null && sorted) {
+    throw new SkeinError('feature_not_enabled', 'Fetching documents by `ids` with a `sort` is not supported by this server yet.');
+  }
   if (request.ids !== null) {
     const docIds = request.ids.filter(mayBeStoredId).map((id) => context.storage.externalIds.get([uid, id])).filter((docId): docId is number => docId !== undefined);
     const texts: string[] = [];
@@ -46,14 +53,16 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
     }
     return page(texts.slice(offset, offset + limit), texts.length);
   }
-  if (node === null) {
+  if (node === null && !sorted) {
     const texts: string[] = [];
     if (limit > 0) for (const { value } of context.storage.documents.getRange({ start: [uid, 0], end: [uid, 0xffffffff + 1], offset, limit })) texts.push(value);
     return page(texts, record.documentCount);
   }
   const results = await context.search.search({
     indexUid: uid, q: null, hitsWanted: offset + limit, matchingStrategy: 'last',
-    attributesToRetrieve: fields === null || fields.includes('*') ? null : fields, exhaustiveCount: true, options: { filter: request.filter },
+    attributesToRetrieve: fields === null || fields.includes('*') ? null : fields, exhaustiveCount: true,
+    // documents: the shards order by the sort alone and check it with invalid_document_sort (search-plan.ts).
+    options: { filter: request.filter, documents: true, ...(sorted ? { sort: request.sort } : {}) },
   }, record.shardCount);
   const { hits, candidates: total } = mergeShardResults(results, offset, limit);
   return `{"results":[${hitDocuments(context.storage.documents, uid, hits).join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
@@ -110,13 +119,18 @@ function parseFetchBody(body: unknown): DocumentsFetch {
   if (body.retrieveVectors !== undefined && body.retrieveVectors !== null && typeof body.retrieveVectors !== 'boolean') {
     throw invalidValueType('invalid_document_retrieve_vectors', '.retrieveVectors', 'a boolean', body.retrieveVectors);
   }
-  if (body.sort !== undefined && body.sort !== null) throw new SkeinError('feature_not_enabled', 'Fetching documents with `sort` is not supported by this server yet.');
+  const sort = body.sort ?? null;
+  if (sort !== null && (!Array.isArray(sort) || sort.some((criterion) => typeof criterion !== 'string'))) {
+    throw invalidValueType('invalid_document_sort', '.sort', 'an array', sort);
+  }
+  if (sort !== null) checkListLength('invalid_document_sort', { kind: 'body', path: '.sort' }, sort as string[], REQUEST_LIMITS.listEntries);
   return {
     offset: usize('offset', 'invalid_document_offset', 0),
     limit: usize('limit', 'invalid_document_limit', 20),
     fields: fields as string[] | null,
     filter,
     ids: ids === null ? null : (ids as unknown[]).map((id) => (typeof id === 'string' ? id : JSON.stringify(id))),
+    sort: sort as string[] | null,
   };
 }
 
@@ -151,7 +165,7 @@ export const documentsFilterRoutes: RouteSpec[] = [
       if (parseFilterParameter(filter, 'invalid_document_filter') === null) {
         throw new SkeinError('invalid_document_filter', 'Sending an empty filter is forbidden.');
       }
-      return jsonReply(202, await context.scheduler.enqueue({ type: 'documentDeletion', indexUid: uid, byFilter: filter }));
+      return jsonReply(202, await context.scheduler.enqueue({ type: 'documentDeletion', indexUid: uid, byFilter: filter, ...customMetadata(request.query) }));
     },
   },
 ];

@@ -11,6 +11,8 @@ import {
 } from './deserr-messages.js';
 import { jsonReply, type FrontReply, type FrontRequest } from './http-types.js';
 import { validateIndexUid } from './index-uid.js';
+import { customMetadata } from './task-annotations.js';
+import { splitSortParameter } from './search-params.js';
 import { ownArrayBuffer } from './ingest-client.js';
 import { documentContentType } from './request-body.js';
 import { checkListLength, checkTextLength, REQUEST_LIMITS } from './request-limits.js';
@@ -53,7 +55,7 @@ export const documentsRoutes: RouteSpec[] = [
     method: 'DELETE', path: '/indexes/{indexUid}/documents/{documentId}', action: 'documents.delete', body: 'none',
     handle: async (request, context) => {
       const uid = validateIndexUid(request.params.indexUid!);
-      return jsonReply(202, await context.scheduler.enqueue({ type: 'documentDeletion', indexUid: uid, ids: [request.params.documentId!] }));
+      return jsonReply(202, await context.scheduler.enqueue({ type: 'documentDeletion', indexUid: uid, ids: [request.params.documentId!], ...customMetadata(request.query) }));
     },
   },
   {
@@ -63,7 +65,7 @@ export const documentsRoutes: RouteSpec[] = [
       if (!Array.isArray(request.json)) throw invalidValueType('bad_request', '.', 'an array', request.json);
       // Meilisearch stringifies non-string ids with JSON formatting (1 -> "1"), numbers as written.
       const ids = (exactJsonBody(request) as unknown[]).map((id) => (typeof id === 'string' ? id : stringifyExactJson(id)));
-      return jsonReply(202, await context.scheduler.enqueue({ type: 'documentDeletion', indexUid: uid, ids }));
+      return jsonReply(202, await context.scheduler.enqueue({ type: 'documentDeletion', indexUid: uid, ids, ...customMetadata(request.query) }));
     },
   },
   {
@@ -71,7 +73,7 @@ export const documentsRoutes: RouteSpec[] = [
     handle: async (request, context) => {
       const uid = validateIndexUid(request.params.indexUid!);
       denyUnknownParameters(request.query, ['customMetadata']);
-      return jsonReply(202, await context.scheduler.enqueue({ type: 'documentDeletion', indexUid: uid, clear: true }));
+      return jsonReply(202, await context.scheduler.enqueue({ type: 'documentDeletion', indexUid: uid, clear: true, ...customMetadata(request.query) }));
     },
   },
 ];
@@ -81,7 +83,7 @@ async function addDocuments(request: FrontRequest, context: FrontContext, method
   denyUnknownParameters(request.query, ADD_PARAMETERS);
   const primaryKey = request.query.get('primaryKey');
   const csvDelimiter = csvDelimiterParameter(request.query.get('csvDelimiter'));
-  skipCreationParameter(request.query.get('skipCreation'));
+  const skipCreation = skipCreationParameter(request.query.get('skipCreation'));
   const essence = documentContentType(request.contentType);
   if (csvDelimiter !== null && essence !== 'text/csv') {
     throw new SkeinError('invalid_content_type',
@@ -98,6 +100,7 @@ async function addDocuments(request: FrontRequest, context: FrontContext, method
   return jsonReply(202, await context.scheduler.enqueue({
     type: 'documentAdditionOrUpdate', indexUid: uid, method, updateFile: decoded.updateFile,
     documentCount: decoded.documentCount, primaryKey, allowIndexCreation: request.access.allowIndexCreation,
+    ...(skipCreation ? { skipCreation } : {}), ...customMetadata(request.query),
   }));
 }
 
@@ -117,8 +120,9 @@ function csvDelimiterParameter(raw: string | null): string | null {
   return raw;
 }
 
-function skipCreationParameter(raw: string | null): void {
-  if (raw === null || /^(true|false)$/i.test(raw)) return;
+function skipCreationParameter(raw: string | null): boolean {
+  if (raw === null) return false;
+  if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
   throw new SkeinError('invalid_skip_creation',
     `Invalid value in parameter \`skipCreation\`: could not parse \`${echo(raw)}\` as a boolean, expected either \`true\` or \`false\``);
 }
@@ -130,14 +134,14 @@ function browseDocuments(request: FrontRequest, context: FrontContext): FrontRep
   const limit = usizeParameter(request.query, 'limit', 20, 'invalid_document_limit');
   const fields = fieldsParameter(request.query);
   booleanParameter(request.query, 'retrieveVectors', 'invalid_document_retrieve_vectors');
-  if (request.query.has('sort')) {
-    throw new SkeinError('feature_not_enabled', 'Browsing documents with `sort` is not supported by this server yet.');
-  }
+  const sortText = request.query.get('sort');
+  const sort = sortText === null ? null : splitSortParameter(sortText);
+  if (sort !== null) checkListLength('invalid_document_sort', { kind: 'query', name: 'sort' }, sort, REQUEST_LIMITS.listEntries);
   const record = context.indexes.require(uid);
   const filter = request.query.get('filter');
   if (filter !== null) checkTextLength('invalid_document_filter', { kind: 'query', name: 'filter' }, filter, REQUEST_LIMITS.filterChars);
-  if (filter !== null && filter.trim() !== '') {
-    const fetch = { offset, limit, fields, filter: documentsFilterParameter(filter), ids: listParameter(request.query, 'ids') };
+  if ((filter !== null && filter.trim() !== '') || (sort !== null && sort.length > 0)) {
+    const fetch = { offset, limit, fields, filter: filter === null || filter.trim() === '' ? null : documentsFilterParameter(filter), ids: listParameter(request.query, 'ids'), sort };
     return fetchDocuments(context, uid, fetch).then((body) => ({ status: 200, body }));
   }
   const ids = listParameter(request.query, 'ids');

@@ -90,9 +90,12 @@ export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddit
   // Validate every id first: one bad document fails the task with nothing of it applied.
   const ids = documents.map(({ document }) => documentIdOf(document, primaryKey));
   record.primaryKey = primaryKey;
+  let indexed = 0;
   for (let i = 0; i < documents.length; i++) {
     const externalId = ids[i];
     const existingDocId = stage.docIdOf(externalId);
+    if (existingDocId === undefined && content.skipCreation === true) continue;
+    indexed++;
     const previousText = existingDocId === undefined ? undefined : stage.document(existingDocId);
     // A replacement only counts the previous document's fields; an update merges its values, numbers as written.
     const previous = previousText === undefined ? undefined
@@ -108,7 +111,7 @@ export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddit
     countFields(record, content.method === 'update' && previous !== undefined ? (JSON.parse(text) as Document) : documents[i].document, +1);
     stage.putDocument(externalId, docId, text);
   }
-  return documents.length;
+  return indexed;
 }
 
 /** Deletion by external ids; unknown ids are skipped. Returns deletedDocuments. */

@@ -19,16 +19,25 @@ export interface SearchPlan {
   distinct: string | null;
   /** The first `_geoPoint` criterion: hits get `_geoDistance` from it. */
   geoPoint: { lat: number; lng: number } | null;
+  /** The ranking rules instead of the index's: the documents routes order by their sort alone. */
+  rankingRules: readonly string[] | null;
 }
+
+/** Browsing documents (GET /documents, POST /documents/fetch): sort criteria only, then internal id order. */
+const DOCUMENTS_ORDER: readonly string[] = Object.freeze(['sort']);
 
 export function compileSearchPlan(settings: IndexSettings, options: Record<string, unknown> | undefined): SearchPlan {
   const filterable = attributePatternsOf(settings.filterableAttributes ?? []);
   const filter = parseFilterParameter(options?.['filter'] ?? null);
   if (filter) checkFilterAgainstSettings(filter, filterable);
   const sortTexts = Array.isArray(options?.['sort']) ? (options!['sort'] as string[]) : null;
-  const sortCriteria = sortTexts ? checkSortParameter(sortTexts, settings.sortableAttributes ?? [], settings.rankingRules ?? []) : [];
+  // options.documents: a documents route, whose sort needs no `sort` ranking rule and has its own error code.
+  const documents = options?.['documents'] === true;
+  const sortCriteria = !sortTexts ? []
+    : documents ? checkSortParameter(sortTexts, settings.sortableAttributes ?? [], null, 'invalid_document_sort')
+      : checkSortParameter(sortTexts, settings.sortableAttributes ?? [], settings.rankingRules ?? []);
   const facets = Array.isArray(options?.['facets']) ? checkFacets(options!['facets'] as string[], filterable) : null;
-  let distinct = settings.distinctAttribute ?? null;
+  let distinct = documents ? null : settings.distinctAttribute ?? null;
   const requestedDistinct = options?.['distinct'];
   if (typeof requestedDistinct === 'string') {
     if (!matchesAnyPattern(filterable, requestedDistinct)) {
@@ -40,7 +49,7 @@ export function compileSearchPlan(settings: IndexSettings, options: Record<strin
     distinct = requestedDistinct;
   }
   const geoPoint = sortCriteria.find((criterion) => criterion.point)?.point ?? null;
-  return { filter, sortTexts, sortCriteria, facets, distinct, geoPoint };
+  return { filter, sortTexts, sortCriteria, facets, distinct, geoPoint, rankingRules: documents ? DOCUMENTS_ORDER : null };
 }
 
 function checkFacets(facets: string[], filterable: readonly string[]): string[] {

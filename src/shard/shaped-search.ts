@@ -56,6 +56,7 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
     const result = shard.search({
       q: query.q, hitsWanted: query.hitsWanted, matchingStrategy: query.matchingStrategy, budget,
       sort: plan.sortTexts, sortOrder: sortOrderProvider(shard, budget), restrictTo, distinct,
+      ...(plan.rankingRules ? { rankingRules: plan.rankingRules } : {}),
     });
     candidates += result.candidates;
     rankingEntries = result.rankingEntries;

@@ -41,6 +41,8 @@ export interface ShardSearchRequest {
   budget?: SearchBudget;
   /** The query's sort parameter (criteria texts). */
   sort?: readonly string[] | null;
+  /** Instead of the index's ranking rules (the documents routes: `['sort']`). */
+  rankingRules?: readonly string[];
   /** The shard's order for a sort criterion or custom ranking rule (sort-order.ts). */
   sortOrder?: (criterion: string) => SortOrder | null;
   /** The filter's documents: when set, only these documents can match. */
@@ -80,7 +82,7 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
   const terms = request.q ? parseQuery(request.q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }) : [];
   const placeholder = terms.length === 0;
   const rules = reusableRulesFor({
-    rankingRules: config.settings.rankingRules,
+    rankingRules: request.rankingRules ?? config.settings.rankingRules,
     placeholder,
     matchingStrategy: request.matchingStrategy,
     sort: request.sort ?? null,

@@ -14,7 +14,14 @@ export const TASK_TYPES = [
 export type TaskType = (typeof TASK_TYPES)[number];
 
 /** What a task asks for, by type. Built and validated by the front thread, persisted by the scheduler. */
-export type TaskContent =
+export type TaskContent = TaskRequest & TaskAnnotations;
+
+/** What a client attached to its write (document routes' `customMetadata`), shown on the task as given. */
+export interface TaskAnnotations {
+  customMetadata?: string;
+}
+
+type TaskRequest =
   | {
       type: 'documentAdditionOrUpdate';
       indexUid: string;
@@ -26,6 +33,8 @@ export type TaskContent =
       primaryKey: string | null;
       /** false: the requesting key lacks indexes.create, so a missing index fails the task (absent: true). */
       allowIndexCreation?: boolean;
+      /** skipCreation=true: documents whose id is not in the index yet are skipped, not created. */
+      skipCreation?: boolean;
     }
   | { type: 'documentDeletion'; indexUid: string; ids: string[] }
   | { type: 'documentDeletion'; indexUid: string; clear: true }

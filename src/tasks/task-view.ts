@@ -7,6 +7,7 @@ import type { TaskRecord, TaskStatus, TaskType } from './task-record.js';
 export type TaskView = Omit<TaskRecord, 'content' | 'details'> & {
   details?: Record<string, unknown>;
   duration: string | null;
+  customMetadata?: string;
 };
 
 export interface SummarizedTask {
@@ -32,6 +33,7 @@ export function taskView(record: TaskRecord): TaskView {
   view.enqueuedAt = record.enqueuedAt;
   view.startedAt = record.startedAt;
   view.finishedAt = record.finishedAt;
+  if (typeof record.content.customMetadata === 'string') view.customMetadata = record.content.customMetadata;
   return view;
 }
 
