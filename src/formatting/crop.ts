@@ -16,31 +16,39 @@ export function cropWindow(words: readonly TextWord[], cropLength: number): Crop
   if (!interval) return { first: 0, last: cropLength - 1 };
   let { first, last } = interval;
   let remaining = cropLength - (last - first + 1);
+  // Milli's crop_bounds, on words: each side peeks its next token, the separator before `first` (or
+  // after `last`) until it is taken, then the next word. Separators of the same kind are taken on both
+  // sides; else the side whose separator is soft; a word is taken before a separator; two words:
+  // before first, then after. So an odd word left over goes before the match.
+  let beforeSeparator = first > 0;
+  let afterSeparator = last < words.length - 1;
+  const takeBefore = () => {
+    if (beforeSeparator) beforeSeparator = false;
+    else { first--; remaining--; beforeSeparator = first > 0; }
+  };
+  const takeAfter = () => {
+    if (afterSeparator) afterSeparator = false;
+    else { last++; remaining--; afterSeparator = last < words.length - 1; }
+  };
   while (remaining > 0) {
-    const canBefore = first > 0;
-    const canAfter = last < words.length - 1;
-    if (!canBefore && !canAfter) break;
-    const hardBefore = canBefore && words[first]!.hardBefore;
-    const hardAfter = canAfter && words[last + 1]!.hardBefore;
-    let growBefore: boolean;
-    let growAfter: boolean;
-    if (!canBefore || !canAfter) {
-      growBefore = canBefore;
-      growAfter = canAfter;
-    } else if (hardBefore !== hardAfter) {
-      growBefore = hardAfter;
-      growAfter = hardBefore;
-    } else {
-      growAfter = true;
-      growBefore = remaining >= 2;
-    }
-    if (growAfter) {
-      last++;
-      remaining--;
-    }
-    if (growBefore && remaining > 0) {
-      first--;
-      remaining--;
+    const hasBefore = beforeSeparator || first > 0;
+    const hasAfter = afterSeparator || last < words.length - 1;
+    if (!hasBefore && !hasAfter) break;
+    if (!hasAfter) takeBefore();
+    else if (!hasBefore) takeAfter();
+    else if (beforeSeparator && afterSeparator) {
+      const hardBefore = words[first]!.hardBefore;
+      const hardAfter = words[last + 1]!.hardBefore;
+      if (hardBefore === hardAfter) {
+        takeBefore();
+        if (remaining > 1) takeAfter();
+      } else if (hardBefore) takeAfter();
+      else takeBefore();
+    } else if (!beforeSeparator && afterSeparator) takeBefore();
+    else if (beforeSeparator && !afterSeparator) takeAfter();
+    else {
+      takeBefore();
+      if (remaining > 0) takeAfter();
     }
   }
   return { first, last };

@@ -53,6 +53,17 @@ test('crop centres a single term around its first occurrence with markers on bot
   t.is(crop('a b c d e target f g h i j target', 'target', 5, '...'), '...d e target f g...');
 });
 
+test("crop grows the window as milli's crop_bounds: an odd word left over goes before the match", (t) => {
+  const text = 'A french book about a prince that walks on little cute planets';
+  const expected: Record<number, string> = {
+    2: '…a prince…', 3: '…a prince that…', 4: '…about a prince that…', 5: '…about a prince that walks…',
+    6: '…book about a prince that walks…', 7: '…book about a prince that walks on…',
+  };
+  for (const [length, window] of Object.entries(expected)) t.is(crop(text, 'prince', Number(length)), window, `cropLength ${length}`);
+  // A hard separator on one side: the window grows on the other side first.
+  t.is(crop('Alpha beta. Gamma target delta epsilon zeta', 'target', 3), '…Gamma target delta…');
+});
+
 test('crop prefers the interval with the most distinct terms', (t) => {
   const text = 'alpha x x x x x x x x beta x x x x x x x alpha beta x x x x x x x';
   const words = wordsOfText(text, matcherFor('alpha beta '));
