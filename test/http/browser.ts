@@ -125,3 +125,14 @@ export async function serveStatic(files: ReadonlyMap<string, StaticFile>): Promi
 export function escapeHtmlAttribute(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
+
+/** Runs the steps; when one fails, its error also tells what the browser's console said (a CORS refusal, a script error). */
+export async function reportingConsole<T>(problems: string[], steps: () => Promise<T>): Promise<T> {
+  try {
+    return await steps();
+  } catch (cause) {
+    if (problems.length === 0) throw cause;
+    const error = new Error(`${cause instanceof Error ? cause.message : String(cause)}\nbrowser console:\n${problems.join('\n')}`);
+    throw Object.assign(error, { cause });
+  }
+}

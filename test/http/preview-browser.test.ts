@@ -41,6 +41,11 @@ async function typeQuery(page: Page, query: string): Promise<void> {
   await page.locator('#q').pressSequentially(query, { delay: 20 });
 }
 
+/** The parts of `text` between [ and ]. */
+function markedParts(text: string): string[] {
+  return [...text.matchAll(/\[([^\]]*)\]/g)].map((match) => match[1]!);
+}
+
 /** The hits' values of `attribute`, as shown. */
 function shownValues(page: Page, attribute: string): Promise<string[]> {
   return page.locator(`#hits dd[data-attribute="${attribute}"]`).allTextContents();
@@ -56,13 +61,16 @@ browserTest('search as you type: highlighted hits, facet counts, refinement by a
   await page.locator('#index').selectOption('packages');
   await page.waitForSelector('#hits li');
   await typeQuery(page, 'react');
-  await page.waitForFunction(() => {
-    const marks = [...document.querySelectorAll('#hits mark')];
-    return marks.length > 0 && marks.every((mark) => /react/i.test(mark.textContent ?? ''));
+  const expected = await open.client.post('/indexes/packages/search', {
+    q: 'react', facets: ['popularity'], attributesToHighlight: ['name'], highlightPreTag: '[', highlightPostTag: ']',
   });
-  const expected = await open.client.post('/indexes/packages/search', { q: 'react', facets: ['popularity'] });
   const total = expected.body.estimatedTotalHits as number;
   await page.waitForFunction((want) => document.querySelector<HTMLElement>('#stats')?.dataset.estimatedTotalHits === String(want), total);
+  // The first hit's name is highlighted where the API's is (the answer to the whole query, not a prefix).
+  const marks = markedParts(expected.body.hits[0]._formatted.name);
+  t.true(marks.length > 0);
+  await page.waitForFunction((want) => JSON.stringify([...document.querySelectorAll('#hits > li:first-child dd[data-attribute="name"] mark')]
+    .map((mark) => mark.textContent)) === want, JSON.stringify(marks));
   t.regex(await page.locator('#stats').textContent() ?? '', /\d+ hits \(estimated\) in \d+ ms/);
   t.true(Number(await page.locator('#stats').getAttribute('data-processing-time-ms')) >= 0);
 
