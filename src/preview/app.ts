@@ -49,6 +49,7 @@ const ui = {
   keyForm: element('key-form', 'form'),
   keyMessage: element('key-message', 'p'),
   key: element('key', 'input'),
+  keyIndex: element('key-index', 'input'),
   notice: element('notice', 'p'),
   search: element('search', 'main'),
   q: element('q', 'input'),
@@ -117,6 +118,7 @@ function askForKey(message: string): void {
   ui.keyForm.hidden = false;
   ui.keyMessage.textContent = message;
   ui.key.value = '';
+  ui.keyIndex.value = wantedIndex() ?? '';
   ui.key.focus();
 }
 
@@ -125,14 +127,21 @@ async function loadIndexes(): Promise<void> {
   try {
     answer = await api<{ results: IndexInfo[] }>('GET', '/indexes?limit=1000');
   } catch (error) {
-    if (isAuthError(error)) {
-      askForKey(state.key
-        ? `This key was refused (${error.code}): it needs the indexes.get and search actions.`
-        : 'This server has a master key: enter an API key to search.');
+    if (!isAuthError(error)) {
+      showNotice(`Could not list the indexes: ${messageOf(error)}`);
       return;
     }
-    showNotice(`Could not list the indexes: ${messageOf(error)}`);
-    return;
+    const wanted = wantedIndex();
+    if (state.key === null) {
+      askForKey('This server has a master key: enter an API key to search.');
+      return;
+    }
+    if (error.status !== 403 || wanted === null) {
+      askForKey(`This key cannot list the indexes (${error.code}): give the index to search too, or use a key with the indexes.get action.`);
+      return;
+    }
+    // A search-only key (such as the Default Search API Key) searches the index it was given.
+    answer = { results: [{ uid: wanted, primaryKey: null }] };
   }
   ui.keyForm.hidden = true;
   ui.changeKey.hidden = state.key === null;
@@ -147,12 +156,18 @@ async function loadIndexes(): Promise<void> {
     option.value = index.uid;
     return option;
   }));
-  const wanted = new URLSearchParams(location.hash.slice(1)).get('index');
+  const wanted = wantedIndex();
   const chosen = state.indexes.find((index) => index.uid === wanted) ?? state.indexes[0]!;
   ui.index.value = chosen.uid;
   ui.indexPicker.hidden = false;
   ui.search.hidden = false;
   selectIndex(chosen.uid);
+}
+
+/** The index named in the page's address (`#index=uid`), if any. */
+function wantedIndex(): string | null {
+  const uid = new URLSearchParams(location.hash.slice(1)).get('index');
+  return uid === null || uid === '' ? null : uid;
 }
 
 function showNotice(text: string): void {
@@ -317,6 +332,8 @@ ui.keyForm.addEventListener('submit', (event) => {
   event.preventDefault();
   const key = ui.key.value.trim();
   storeKey(key === '' ? null : key);
+  const index = ui.keyIndex.value.trim();
+  if (index !== '') history.replaceState(null, '', `#index=${encodeURIComponent(index)}`);
   void loadIndexes();
 });
 ui.changeKey.addEventListener('click', () => {

@@ -135,7 +135,7 @@ browserTest('with a master key the page asks for an API key, refuses a wrong one
 
   await page.locator('#key').fill('not-a-key');
   await page.locator('#key-form button[type="submit"]').click();
-  await page.waitForFunction(() => /refused/.test(document.querySelector('#key-message')?.textContent ?? ''));
+  await page.waitForFunction(() => /cannot list/.test(document.querySelector('#key-message')?.textContent ?? ''));
   t.true(await page.locator('#key-form').isVisible());
 
   await page.locator('#key').fill(created.body.key);
@@ -149,6 +149,30 @@ browserTest('with a master key the page asks for an API key, refuses a wrong one
   await page.waitForSelector('#hits li');
   t.false(await page.locator('#key-form').isVisible());
   await screenshot(page, 'preview-with-key');
+
+  // A search-only key cannot list the indexes: given the index's uid too, it searches that index.
+  const keys = await secured.client.get('/keys');
+  const searchKey = keys.body.results.find((key: { name: string }) => key.name === 'Default Search API Key').key;
+  const other = await openPage(browser);
+  await other.page.goto(`${secured.client.baseUrl}/`);
+  await other.page.locator('#key').fill(searchKey);
+  await other.page.locator('#key-form button[type="submit"]').click();
+  await other.page.waitForFunction(() => /cannot list/.test(document.querySelector('#key-message')?.textContent ?? ''));
+  await other.page.locator('#key').fill(searchKey);
+  await other.page.locator('#key-index').fill('packages');
+  await other.page.locator('#key-form button[type="submit"]').click();
+  await other.page.waitForSelector('#search', { state: 'visible' });
+  await typeQuery(other.page, 'typescript');
+  await other.page.waitForSelector('#hits mark');
+  t.true(await other.page.locator('#facets section[data-facet="popularity"] label').count() > 0);
+  // A wrong key with an index: the search is refused and the key asked again.
+  await other.page.locator('#change-key').click();
+  await other.page.locator('#key').fill('still-not-a-key');
+  await other.page.locator('#key-index').fill('packages');
+  await other.page.locator('#key-form button[type="submit"]').click();
+  await other.page.waitForFunction(() => /refused/.test(document.querySelector('#key-message')?.textContent ?? ''));
+  t.false(await other.page.locator('#search').isVisible());
+  t.deepEqual(other.problems.filter((problem) => !/status of 40[13]/.test(problem)), []);
 });
 
 browserTest('in production `/` is not the page: it answers as Meilisearch without its dashboard', async (t) => {
