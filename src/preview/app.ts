@@ -230,7 +230,7 @@ async function runSearch(): Promise<void> {
   state.inFlight = null;
   ui.error.hidden = true;
   const total = answer.estimatedTotalHits ?? answer.totalHits ?? answer.hits.length;
-  ui.stats.textContent = `${total.toLocaleString('en')} hits (estimated) in ${answer.processingTimeMs} ms`;
+  ui.stats.textContent = `${total.toLocaleString('en')} ${total === 1 ? 'hit' : 'hits'} (estimated) in ${answer.processingTimeMs} ms`;
   ui.stats.dataset.estimatedTotalHits = String(total);
   ui.stats.dataset.processingTimeMs = String(answer.processingTimeMs);
   ui.stats.dataset.filter = JSON.stringify(filter);
