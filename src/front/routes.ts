@@ -6,6 +6,7 @@ import { facetSearchRoutes } from './facet-search-routes.js';
 import { indexesRoutes } from './indexes-routes.js';
 import { keysRoutes } from './keys-routes.js';
 import { multiSearchRoutes } from './multi-search-routes.js';
+import { previewRoutes } from './preview-routes.js';
 import { Router } from './router.js';
 import type { RouteSpec } from './route-spec.js';
 import { searchRoutes } from './search-routes.js';
@@ -17,7 +18,22 @@ import { fieldsRoutes } from './fields-routes.js';
 
 /** Every route (the security matrix test walks them all). */
 export function allRoutes(): RouteSpec[] {
-  return [...statsRoutes, ...indexesRoutes, ...documentsRoutes, ...searchRoutes, ...facetSearchRoutes, ...documentsFilterRoutes, ...multiSearchRoutes, ...settingsRoutes, ...tasksRoutes, ...batchesRoutes, ...fieldsRoutes, ...keysRoutes, ...experimentalFeaturesRoutes];
+  return [
+    ...statsRoutes,
+    ...indexesRoutes,
+    ...documentsRoutes,
+    ...searchRoutes,
+    ...facetSearchRoutes,
+    ...documentsFilterRoutes,
+    ...multiSearchRoutes,
+    ...settingsRoutes,
+    ...tasksRoutes,
+    ...batchesRoutes,
+    ...fieldsRoutes,
+    ...keysRoutes,
+    ...experimentalFeaturesRoutes,
+    ...previewRoutes,
+  ];
 }
 
 export function buildRouter(): Router<RouteSpec> {

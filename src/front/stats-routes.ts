@@ -1,4 +1,4 @@
-// GET /, /health, /version, /stats and /indexes/{uid}/stats.
+// GET /health, /version, /stats and /indexes/{uid}/stats.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { canSeeIndex } from '../auth/access.js';
@@ -17,10 +17,6 @@ export const COMPATIBLE_MEILISEARCH_VERSION = '1.50.0';
 const STATS_PARAMETERS = ['showInternalDatabaseSizes', 'sizeFormat'];
 
 export const statsRoutes: RouteSpec[] = [
-  {
-    method: 'GET', path: '/', action: null, body: 'none',
-    handle: () => jsonReply(200, { status: 'Meilisearch is running' }),
-  },
   {
     method: 'GET', path: '/health', action: null, body: 'none',
     // Meilisearch's shape ({ status }); while a thread is being replaced the server cannot serve

@@ -23,6 +23,8 @@ export interface StartOptions {
   failurePoints?: string[];
   masterKey?: string;
   maxQueuedSearches?: number;
+  /** 'production' turns the preview page off (and needs a master key of 16 bytes or more). */
+  env?: 'development' | 'production';
   /** startServer's test hooks (thread failures, thread events); the server's hooks are then TestServer.testHooks. */
   testHooks?: TestHooksOptions;
 }
@@ -164,6 +166,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     ...(options.failurePoints === undefined ? {} : { failurePoints: options.failurePoints }),
     ...(options.masterKey === undefined ? {} : { masterKey: options.masterKey }),
     ...(options.maxQueuedSearches === undefined ? {} : { maxQueuedSearches: options.maxQueuedSearches }),
+    ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.testHooks === undefined ? {} : { testHooks: options.testHooks }),
   });
   return {
