@@ -13,6 +13,8 @@ export interface SearchAnswer {
   window: SearchWindow;
   candidates: number;
   facets: FacetExtras | null;
+  /** showPerformanceDetails: step -> "1.23ms". */
+  performanceDetails?: Record<string, string>;
 }
 
 /** The body as one string (multi-search embeds it; the single search writes searchResponseBody). */
@@ -27,6 +29,7 @@ export function searchResponseBody(answer: SearchAnswer): ListBody {
   if (facets?.facetDistributionJson !== undefined) tail += `,"facetDistribution":${facets.facetDistributionJson}`;
   else if (facets?.facetDistribution) tail += `,"facetDistribution":${JSON.stringify(facets.facetDistribution)}`;
   if (facets?.facetStats) tail += `,"facetStats":${JSON.stringify(facets.facetStats)}`;
+  if (answer.performanceDetails) tail += `,"performanceDetails":${JSON.stringify(answer.performanceDetails)}`;
   return { head: HITS_HEAD, items: answer.hitDocuments, tail: `${tail}}` };
 }
 
