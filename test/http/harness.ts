@@ -23,6 +23,7 @@ export interface StartOptions {
   failurePoints?: string[];
   masterKey?: string;
   maxQueuedSearches?: number;
+  enableMetrics?: boolean;
   /** startServer's test hooks (thread failures, thread events); the server's hooks are then TestServer.testHooks. */
   testHooks?: TestHooksOptions;
 }
@@ -165,6 +166,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     ...(options.masterKey === undefined ? {} : { masterKey: options.masterKey }),
     ...(options.maxQueuedSearches === undefined ? {} : { maxQueuedSearches: options.maxQueuedSearches }),
     ...(options.testHooks === undefined ? {} : { testHooks: options.testHooks }),
+    ...(options.enableMetrics === undefined ? {} : { enableMetrics: options.enableMetrics }),
   });
   return {
     client: new Client(`http://127.0.0.1:${server.port}`, options.masterKey === undefined ? {} : { authorization: `Bearer ${options.masterKey}` }),
