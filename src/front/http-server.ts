@@ -11,7 +11,7 @@ import { errorReply, FULL_ACCESS, replyText, type FrontReply, type FrontRequest 
 import { ListBodyWriter } from './list-body.js';
 import { recordAnswer, type RequestSlot, type RequestTally } from './metrics.js';
 import { checkJsonContentType, decodeContentOffThread, parseJsonBody, payloadTooLarge } from './request-body.js';
-import { compressAsync, compressSync, INLINE_COMPRESSION_LIMIT, negotiateEncoding, type ResponseEncoding } from './response-compression.js';
+import { compressAsync, compressSync, EncodingNegotiation, INLINE_COMPRESSION_LIMIT, type ResponseEncoding } from './response-compression.js';
 import type { Router } from './router.js';
 import type { FrontContext, RouteSpec } from './route-spec.js';
 
@@ -51,8 +51,9 @@ type ClosableApp = TemplatedApp & { close(): void };
 export function createHttpApp(edge: HttpEdge): HttpFront {
   const app = uws.App() as ClosableApp;
   let refusing = false;
+  const encodings = new EncodingNegotiation();
   app.any('/*', (res, req) => {
-    const state: ResponseState = { aborted: false, answered: false, encoding: negotiateEncoding(req.getHeader('accept-encoding') || null), slot: null, startedAt: performance.now() };
+    const state: ResponseState = { aborted: false, answered: false, encoding: encodings.negotiate(req.getHeader('accept-encoding')), slot: null, startedAt: performance.now() };
     res.onAborted(() => { state.aborted = true; });
     if (refusing) {
       // close() has begun: the threads and storage behind the routes are going away.
