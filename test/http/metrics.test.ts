@@ -174,3 +174,21 @@ test('a key without metrics.get gets invalid_api_key (403); a key with it on eve
 
     t.is((await client.withKey('not-a-key').get('/metrics')).status, 403);
   }));
+
+test('hostile paths do not grow the label set: one unmatched series per method and status (uWS closes unknown methods itself)', (t) =>
+  withTestServer({ enableMetrics: true, workers: 1, shardsPerIndex: 1 }, async ({ client }) => {
+    const seriesCount = async () => (await scrape(client)).samples.filter((sample) => sample.name === 'meilisearch_http_requests_total').length;
+    await client.get('/warm/up');
+    await scrape(client); // a scrape counts itself after it answered: the second sees GET /metrics
+    const before = await seriesCount();
+    for (let i = 0; i < 200; i++) {
+      t.is((await client.get(`/random-${i}/${'x'.repeat(i)}`)).status, 404);
+      t.is((await client.request('HEAD', `/indexes/i${i}`)).status, 405);
+    }
+    const after = await scrape(client);
+    // New series: HEAD unmatched 405 (GET /metrics 200 was there from the first scrape).
+    t.is(after.samples.filter((sample) => sample.name === 'meilisearch_http_requests_total').length, before + 1);
+    t.is(value(after, 'meilisearch_http_requests_total', { method: 'GET', path: 'unmatched', status: '404' }), 201);
+    t.is(value(after, 'meilisearch_http_requests_total', { method: 'HEAD', path: 'unmatched', status: '405' }), 200);
+    t.false(after.samples.some((sample) => /random|\/indexes\/i\d/.test(sample.labels.path ?? '')));
+  }));
