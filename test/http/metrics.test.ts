@@ -2,6 +2,7 @@
 // experimental feature; Prometheus text with Meilisearch's metric names and labels, then Skein's own;
 // key action metrics.get on every index.
 import test from 'ava';
+import { register as promClientGlobalRegistry } from 'prom-client';
 import { errorBody, withTestServer, type Client } from './harness.js';
 
 const MASTER = 'metrics-master-key-0123456789';
@@ -143,6 +144,8 @@ test('enableMetrics: the scrape parses, requests are counted by route pattern, d
     t.is(value(later, 'meilisearch_index_docs_count', { index: 'movies' }), 4);
     t.is(value(later, 'meilisearch_nb_tasks', { kind: 'statuses', value: 'succeeded' }), 2);
     t.is(value(later, 'meilisearch_http_requests_total', { method: 'GET', path: '/metrics', status: '200' }), 2);
+    // The server's registry is its own: nothing went to prom-client's process-wide one.
+    t.is(promClientGlobalRegistry.getMetricsAsArray().length, 0);
   }));
 
 test('a key without metrics.get gets invalid_api_key (403); a key with it on every index reads the metrics; a key restricted to an index cannot', (t) =>
