@@ -195,3 +195,18 @@ test('hostile paths do not grow the label set: one unmatched series per method a
     t.is(value(after, 'meilisearch_http_requests_total', { method: 'HEAD', path: 'unmatched', status: '405' }), 200);
     t.false(after.samples.some((sample) => /random|\/indexes\/i\d/.test(sample.labels.path ?? '')));
   }));
+
+test('a shard worker killed and replaced shows in skein_thread_restarts_total', (t) =>
+  withTestServer({ enableMetrics: true, workers: 2, shardsPerIndex: 2, testHooks: {} }, async ({ client, testHooks }) => {
+    t.is(value(await scrape(client), 'skein_thread_restarts_total', { thread: 'shard 1' }), undefined);
+    await testHooks!.terminateShardWorker(1);
+    const deadline = Date.now() + 30_000;
+    let restarts: number | undefined;
+    while (Date.now() < deadline) {
+      restarts = value(await scrape(client), 'skein_thread_restarts_total', { thread: 'shard 1' });
+      if (restarts !== undefined && (await client.get('/health')).status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    t.is(restarts, 1);
+    t.is(value(await scrape(client), 'skein_thread_restarts_total', { thread: 'shard 0' }), undefined);
+  }));
