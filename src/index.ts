@@ -8,6 +8,7 @@ import { createHttpApp } from './front/http-server.js';
 import { IndexCatalog } from './front/index-catalog.js';
 import { IngestClient } from './front/ingest-client.js';
 import { listenExclusively } from './front/listen.js';
+import { ServerMetrics } from './front/metrics.js';
 import { buildRouter } from './front/routes.js';
 import { SchedulerClient } from './front/scheduler-client.js';
 import { StoredDocumentCache } from './front/stored-document-cache.js';
@@ -92,11 +93,13 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     schedulerClient.onKeysChanged = () => keys.invalidate();
     ingest = IngestClient.create(INGEST_WORKER, Math.max(1, Math.min(2, options.workers)));
     const search = new SearchDispatcher(threads.runners(), options.maxQueuedSearches);
+    const metrics = new ServerMetrics({ storage, indexes, search, storedDocuments, restartCounts: threads.restartCounts });
     const front = createHttpApp({
       router: buildRouter(),
-      context: { options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys, threads },
+      context: { options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys, threads, metrics },
       authorize: createAuthorizer(options.masterKey, keys),
       payloadLimit: options.httpPayloadSizeLimit,
+      requests: metrics.requests,
     });
     const listenSocket = await listenExclusively(front.app, host, wantedPort);
     const port = uws.us_socket_local_port(listenSocket);

@@ -4,21 +4,26 @@
 import { FEATURE_NAMES, readFeatures } from '../storage/experimental-features.js';
 import { invalidValueType, isPlainObject, unknownField } from './deserr-messages.js';
 import { jsonReply } from './http-types.js';
-import type { RouteSpec } from './route-spec.js';
+import type { FrontContext, RouteSpec } from './route-spec.js';
 
 export const experimentalFeaturesRoutes: RouteSpec[] = [
   {
     method: 'GET', path: '/experimental-features', action: 'experimental.get', body: 'none',
-    handle: (_request, context) => jsonReply(200, readFeatures(context.storage.meta)),
+    handle: (_request, context) => jsonReply(200, withStartOptions(readFeatures(context.storage.meta), context)),
   },
   {
     method: 'PATCH', path: '/experimental-features', action: 'experimental.update', body: 'json',
     handle: async (request, context) => {
       const patch = parseFeaturesPatch(request.json);
-      return jsonReply(200, await context.scheduler.updateFeatures(patch));
+      return jsonReply(200, withStartOptions(await context.scheduler.updateFeatures(patch), context));
     },
   },
 ];
+
+/** `--experimental-enable-metrics` shows as `metrics: true`, as Meilisearch's instance features do. */
+function withStartOptions<T extends Record<string, boolean>>(features: T, context: Pick<FrontContext, 'options'>): T {
+  return context.options.enableMetrics ? { ...features, metrics: true } : features;
+}
 
 const KNOWN: ReadonlySet<string> = new Set(FEATURE_NAMES);
 

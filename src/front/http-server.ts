@@ -9,8 +9,9 @@ import type { Authorizer } from './authorization.js';
 import { ALLOW_ORIGIN_ANY, ALLOW_ORIGIN_HEADER, JSON_AND_ALLOW_ORIGIN, preflightReply } from './cors.js';
 import { errorReply, FULL_ACCESS, replyText, type FrontReply, type FrontRequest } from './http-types.js';
 import { ListBodyWriter } from './list-body.js';
+import { recordAnswer, type RequestSlot, type RequestTally } from './metrics.js';
 import { checkJsonContentType, decodeContentOffThread, parseJsonBody, payloadTooLarge } from './request-body.js';
-import { compressAsync, compressSync, INLINE_COMPRESSION_LIMIT, negotiateEncoding, type ResponseEncoding } from './response-compression.js';
+import { compressAsync, compressSync, EncodingNegotiation, INLINE_COMPRESSION_LIMIT, type ResponseEncoding } from './response-compression.js';
 import type { Router } from './router.js';
 import type { FrontContext, RouteSpec } from './route-spec.js';
 
@@ -19,6 +20,8 @@ export interface HttpEdge {
   context: FrontContext;
   authorize: Authorizer;
   payloadLimit: number;
+  /** Per-request counts and times for /metrics (metrics.ts). */
+  requests: RequestTally;
 }
 
 interface ResponseState {
@@ -28,6 +31,9 @@ interface ResponseState {
   answered: boolean;
   /** Negotiated from Accept-Encoding; null: identity. */
   encoding: ResponseEncoding | null;
+  /** Where the answer is counted (/metrics); null: not counted (answers while closing). */
+  slot: RequestSlot | null;
+  startedAt: number;
 }
 
 /** The HTTP front's lifetime: serving, then refusing (close() has begun), then closed. */
@@ -45,8 +51,9 @@ type ClosableApp = TemplatedApp & { close(): void };
 export function createHttpApp(edge: HttpEdge): HttpFront {
   const app = uws.App() as ClosableApp;
   let refusing = false;
+  const encodings = new EncodingNegotiation();
   app.any('/*', (res, req) => {
-    const state: ResponseState = { aborted: false, answered: false, encoding: negotiateEncoding(req.getHeader('accept-encoding') || null) };
+    const state: ResponseState = { aborted: false, answered: false, encoding: encodings.negotiate(req.getHeader('accept-encoding')), slot: null, startedAt: performance.now() };
     res.onAborted(() => { state.aborted = true; });
     if (refusing) {
       // close() has begun: the threads and storage behind the routes are going away.
@@ -64,12 +71,14 @@ export function createHttpApp(edge: HttpEdge): HttpFront {
       contentLength: req.getHeader('content-length'),
     };
     if (method === 'OPTIONS') {
+      state.slot = edge.requests.slotFor(null, method);
       // CORS preflight (cors.ts): answered for any path, before routing and authorization.
       drainThenReply(res, state, preflightReply(req.getHeader('access-control-request-method') || null,
         req.getHeader('access-control-request-headers') || null));
       return;
     }
     const lookup = edge.router.lookup(method, path);
+    state.slot = edge.requests.slotFor(lookup.kind === 'found' ? lookup.match.route : null, method);
     if (lookup.kind !== 'found') {
       // Unknown paths answer an empty 404 and known paths with another method an empty 405, as actix does.
       drainThenReply(res, state, { status: lookup.kind === 'notFound' ? 404 : 405, body: '' });
@@ -191,6 +200,7 @@ function statusLine(status: number): string {
 function reply(res: HttpResponse, state: ResponseState, answer: FrontReply, closeConnection: boolean): void {
   if (state.aborted || state.answered) return;
   state.answered = true;
+  if (state.slot !== null) recordAnswer(state.slot, answer.status, (performance.now() - state.startedAt) / 1000);
   const encoding = hasBody(answer) ? state.encoding : null;
   if (encoding === null) {
     state.aborted = true;

@@ -5,6 +5,7 @@ import type { KeyAction, KeyCache } from './authorization.js';
 import type { BodyKind, FrontReply, FrontRequest } from './http-types.js';
 import type { IndexCatalog } from './index-catalog.js';
 import type { IngestClient } from './ingest-client.js';
+import type { ServerMetrics } from './metrics.js';
 import type { SchedulerClient } from './scheduler-client.js';
 import type { SearchDispatcher } from './search-dispatcher.js';
 import type { StoredDocuments } from './stored-hits.js';
@@ -22,6 +23,8 @@ export interface FrontContext {
   keys: KeyCache;
   /** Whether every thread is there (GET /health): not while one is being replaced (worker-supervisor.ts). */
   threads: { readonly available: boolean };
+  /** The server's metrics registry (GET /metrics). */
+  metrics: ServerMetrics;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -5,6 +5,7 @@ import { experimentalFeaturesRoutes } from './experimental-features-routes.js';
 import { facetSearchRoutes } from './facet-search-routes.js';
 import { indexesRoutes } from './indexes-routes.js';
 import { keysRoutes } from './keys-routes.js';
+import { metricsRoutes } from './metrics-routes.js';
 import { multiSearchRoutes } from './multi-search-routes.js';
 import { previewRoutes } from './preview-routes.js';
 import { Router } from './router.js';
@@ -33,6 +34,7 @@ export function allRoutes(): RouteSpec[] {
     ...keysRoutes,
     ...experimentalFeaturesRoutes,
     ...previewRoutes,
+    ...metricsRoutes,
   ];
 }
 

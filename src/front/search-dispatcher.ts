@@ -16,6 +16,7 @@ import { ownersOfShard } from '../protocol/placement.js';
 import { isHeavySearch } from '../protocol/search-weight.js';
 import { PendingTable } from './pending-table.js';
 import { chooseReplica, queryAffinity } from './replica-choice.js';
+import { BATCH_SIZE_BUCKETS, BATCH_TIME_BUCKETS, Tally } from './tally.js';
 
 /** Sends one QueryBatch to one worker and resolves with its QueryBatchResult. */
 export type WorkerRunner = (batch: ArrayBuffer) => Promise<ArrayBuffer | Uint8Array>;
@@ -73,7 +74,21 @@ interface PendingSearch {
   failed: boolean;
 }
 
+/** What /metrics reports of the dispatch (metrics.ts), recorded once per batch, not per search. */
+export class DispatchStats {
+  /** Per worker: time from a batch's send to its answer. */
+  readonly batchSeconds: Tally[];
+  readonly batchSizes = new Tally(BATCH_SIZE_BUCKETS);
+  /** Searches refused with too_many_search_requests. */
+  refused = 0;
+
+  constructor(workers: number) {
+    this.batchSeconds = Array.from({ length: workers }, () => new Tally(BATCH_TIME_BUCKETS));
+  }
+}
+
 export class SearchDispatcher {
+  readonly stats: DispatchStats;
   /** Per worker: light searches queued. */
   private readonly queues: ShardQueryMessage[][];
   /** Per worker: heavy searches queued (isHeavySearch). */
@@ -94,12 +109,14 @@ export class SearchDispatcher {
     this.heavyQueues = runners.map(() => []);
     this.inFlight = runners.map(() => []);
     this.inFlightQueries = runners.map(() => 0);
+    this.stats = new DispatchStats(runners.length);
   }
 
   /** One result per involved worker; rejects with the first shard error. */
   search(query: ShardQuery, shardCount: number): Promise<ShardQueryResultMessage[]> {
     const waiting = this.queued + this.waitingInPorts;
     if (waiting >= this.maxQueued) {
+      this.stats.refused++;
       return Promise.reject(SkeinError.withoutStack('too_many_search_requests',
         `Too many search requests running at the same time: ${waiting}. Retry after 10s.`));
     }
@@ -134,6 +151,25 @@ export class SearchDispatcher {
   /** Searches accepted but not yet sent to a worker (the bound also counts those waiting in a worker's port). */
   get queuedCount(): number {
     return this.queued;
+  }
+
+  /** Per worker: searches queued for it, not yet sent (metrics). */
+  queuedFor(worker: number): number {
+    return this.queues[worker]!.length + this.heavyQueues[worker]!.length;
+  }
+
+  /** Per worker: searches of the batches it was sent and has not answered (metrics). */
+  inFlightFor(worker: number): number {
+    return this.inFlightQueries[worker]!;
+  }
+
+  get workerCount(): number {
+    return this.runners.length;
+  }
+
+  /** The bound on searches waiting (maxQueuedSearches). */
+  get maxQueuedSearches(): number {
+    return this.maxQueued;
   }
 
   /** Rejects everything still waiting (server shutdown). */
@@ -206,6 +242,8 @@ export class SearchDispatcher {
     const sent: BatchInFlight = { size: queue.length, heavy };
     inFlight.push(sent);
     this.inFlightQueries[worker]! += queue.length;
+    this.stats.batchSizes.observe(queue.length);
+    const sentAt = performance.now();
     // The worker is done with the batch (the oldest, or one it answered inside a running search) and
     // goes on with the next; what queued up meanwhile goes out before the answers are delivered
     // (delivering writes every response, time the worker would otherwise wait through).
@@ -216,6 +254,7 @@ export class SearchDispatcher {
       if (at === 0 && inFlight.length > 0) this.waitingInPorts -= inFlight[0]!.size;
       else if (at > 0) this.waitingInPorts -= sent.size;
       this.inFlightQueries[worker]! -= queue.length;
+      this.stats.batchSeconds[worker]!.observe((performance.now() - sentAt) / 1000);
       this.flushWorker(worker);
     };
     this.runners[worker]!(batch).then(

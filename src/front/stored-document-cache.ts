@@ -90,6 +90,9 @@ class Generation {
 export class StoredDocumentCache {
   private current = new Generation();
   private previous = new Generation();
+  /** Reads answered from the cache / from LMDB (/metrics). */
+  hits = 0;
+  misses = 0;
 
   constructor(private readonly stored: StoredDocumentSource, private readonly maxBytes = STORED_DOCUMENT_CACHE_BYTES) {}
 
@@ -97,8 +100,16 @@ export class StoredDocumentCache {
   get(key: [indexUid: string, docId: number]): Uint8Array | undefined {
     const [indexUid, docId] = key;
     const held = this.current.get(indexUid, docId);
-    if (held !== undefined) return held;
-    const bytes = this.previous.get(indexUid, docId) ?? exactView(this.stored.getBinaryFast(key));
+    if (held !== undefined) {
+      this.hits++;
+      return held;
+    }
+    let bytes = this.previous.get(indexUid, docId);
+    if (bytes !== undefined) this.hits++;
+    else {
+      this.misses++;
+      bytes = exactView(this.stored.getBinaryFast(key));
+    }
     if (bytes === undefined) return undefined;
     if (bytes.length > this.maxBytes / 2) return copyBytes(bytes);
     if (this.current.bytes + bytes.length > this.maxBytes / 2) {
@@ -114,6 +125,18 @@ export class StoredDocumentCache {
       this.current.forget(uid);
       this.previous.forget(uid);
     }
+  }
+
+  /** Bytes held in both generations (/metrics). */
+  get totalBytes(): number {
+    return this.current.bytes + this.previous.bytes;
+  }
+
+  /** Documents held in both generations (/metrics; a walk of the per-index maps, not of the documents). */
+  get documentCount(): number {
+    let count = 0;
+    for (const generation of [this.current, this.previous]) for (const documents of generation.documents.values()) count += documents.size;
+    return count;
   }
 
   /** Bytes held in the current generation (tests). */

@@ -73,6 +73,8 @@ export class WorkerSupervisor {
   /** Replacements, one after the other. */
   private jobs: Promise<void> = Promise.resolve();
   private readonly restarts = new Map<string, number[]>();
+  /** Restarts (replacement attempts) since start, by thread: "scheduler", "shard 0", ... (/metrics). */
+  readonly restartCounts = new Map<string, number>();
   private readonly sleeping = new Set<() => void>();
   /** Test hooks: replacements wait for this (holdReplacements()), so a test sees the server without the thread. */
   private replacementGate: Promise<void> | null = null;
@@ -333,6 +335,7 @@ export class WorkerSupervisor {
     const recent = (this.restarts.get(thread) ?? []).filter((at) => now - at < RESTART_WINDOW_MS);
     recent.push(now);
     this.restarts.set(thread, recent);
+    this.restartCounts.set(thread, (this.restartCounts.get(thread) ?? 0) + 1);
     if (recent.length <= 1 || this.closing) return;
     const delay = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (recent.length - 2));
     console.error(`[supervisor] ${thread}: restart ${recent.length} within a minute, waiting ${delay} ms`);

@@ -25,6 +25,7 @@ export interface StartOptions {
   maxQueuedSearches?: number;
   /** 'production' turns the preview page off (and needs a master key of 16 bytes or more). */
   env?: 'development' | 'production';
+  enableMetrics?: boolean;
   /** startServer's test hooks (thread failures, thread events); the server's hooks are then TestServer.testHooks. */
   testHooks?: TestHooksOptions;
 }
@@ -168,6 +169,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     ...(options.maxQueuedSearches === undefined ? {} : { maxQueuedSearches: options.maxQueuedSearches }),
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.testHooks === undefined ? {} : { testHooks: options.testHooks }),
+    ...(options.enableMetrics === undefined ? {} : { enableMetrics: options.enableMetrics }),
   });
   return {
     client: new Client(`http://127.0.0.1:${server.port}`, options.masterKey === undefined ? {} : { authorization: `Bearer ${options.masterKey}` }),

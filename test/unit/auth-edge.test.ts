@@ -4,7 +4,8 @@ import test from 'ava';
 import { checkSearchAccess, FULL_ACCESS, parseSearchRules, type Access } from '../../src/auth/index.js';
 import { SkeinError } from '../../src/errors/index.js';
 import { parseCreateKeyBody, parseExpiresAt, parsePatchKeyBody } from '../../src/front/key-body.js';
-import { negotiateEncoding } from '../../src/front/response-compression.js';
+import { EncodingNegotiation, negotiateEncoding } from '../../src/front/response-compression.js';
+import { handWrittenNegotiateEncoding } from '../../bench/hand-written-negotiation.js';
 
 const NOW = Date.parse('2030-01-01T00:00:00Z');
 const codeOf = (fn: () => unknown) => {
@@ -69,4 +70,23 @@ test('Accept-Encoding negotiation', (t) => {
   t.is(negotiateEncoding('*;q=0'), null);
   t.is(negotiateEncoding('identity, compress'), null);
   t.is(negotiateEncoding('GZIP'), 'gzip');
+});
+
+test('negotiator answers every Accept-Encoding as the hand-written negotiation did; the remembered one too', (t) => {
+  const remembered = new EncodingNegotiation();
+  const headers = ['', 'gzip', 'br', 'deflate', 'identity', '*', '*;q=0', 'gzip;q=0', 'gzip;q=0, *', 'br, gzip, deflate', 'deflate, br',
+    'gzip;q=0.1, br;q=0.8', 'br;q=1.0, gzip;q=0.8, *;q=0.1', 'GZIP', 'Br', 'gzip;q=abc', 'gzip ; q=0.5 , br ; q=0.5', 'gzip;q=-1', 'gzip;Q=0', 'gzip;q=0 , br;q=0',
+    'compress, identity;q=0', 'x-gzip', 'gzip, deflate, br, zstd', 'zstd', 'identity;q=0, deflate;q=0.2', ',,gzip,,', 'gzip;level=1;q=0.3, br;q=0.2',
+    'br;q=0.5, deflate;q=0.5, gzip;q=0.4', '*;q=0.5, gzip;q=0.5', 'deflate;q=1, *;q=1'];
+  for (const header of headers) {
+    const before = handWrittenNegotiateEncoding(header || null);
+    t.is(negotiateEncoding(header || null), before, JSON.stringify(header));
+    t.is(remembered.negotiate(header), before, `remembered ${JSON.stringify(header)}`);
+    t.is(remembered.negotiate(header), before, `remembered twice ${JSON.stringify(header)}`);
+  }
+  // The two malformed q-values where they part: negotiator reads an empty q as 1 and the first of two q.
+  t.is(handWrittenNegotiateEncoding('gzip;q='), null);
+  t.is(negotiateEncoding('gzip;q='), 'gzip');
+  t.is(handWrittenNegotiateEncoding('gzip;q=0.5;q=0'), null);
+  t.is(negotiateEncoding('gzip;q=0.5;q=0'), 'gzip');
 });
