@@ -74,6 +74,7 @@ function formatFromName(path: string, gzip: boolean): InputFormat {
     throw new ImportFailure(
       `cannot tell the format of ${path} from its name${gzip ? ' (gzip-compressed)' : ''}: ` +
       'name it .json, .ndjson, .jsonl or .csv (optionally .gz), or pass --format json|ndjson|csv',
+      2,
     );
   }
   return format;

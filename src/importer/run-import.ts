@@ -115,6 +115,7 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
   };
   const slot: CsvHeaderSlot = { header: null };
   let confirmed: Confirmed = { offset: 0, line: 1, documents: 0 };
+  let reportProgress = () => {};
   const tracker = new TaskTracker(client, confirmed, () => { saveState(); reportProgress(); }, io.signal);
   // --no-wait: batches count as done once the server accepted them (202).
   let acceptedUpTo: Confirmed = confirmed;
@@ -179,7 +180,7 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
     rawBytes: chunks.rawBytesRead(), totalBytes: input.size, sent: confirmed.documents + summary.documentsSent,
     indexed: confirmed.documents + tracker.indexedDocuments, failedTasks: tracker.failed.length,
   });
-  const reportProgress = () => reporter.update(snapshot());
+  reportProgress = () => reporter.update(snapshot());
   const interruption = new Promise<never>((_, reject) => {
     if (io.signal.aborted) reject(new Interrupted());
     io.signal.addEventListener('abort', () => reject(new Interrupted()), { once: true });
