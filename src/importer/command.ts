@@ -119,6 +119,7 @@ async function importAction(file: string, raw: RawOptions): Promise<number> {
   try {
     const summary = await runImport(options, { stderr: process.stderr, signal: controller.signal });
     process.stdout.write(raw.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary));
+    if (summary.failure !== null) process.stderr.write(`skein import: ${summary.failure}\n`);
     if (summary.interrupted) return 130;
     return summary.failure !== null || summary.failedTasks.length > 0 ? 1 : 0;
   } catch (cause) {

@@ -191,7 +191,14 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
     const queue = [first];
     while (queue.length > 0) {
       const batch = queue.shift()!;
-      if (options.wait) await Promise.race([tracker.waitUntilBelow(options.maxInFlight), interruption]);
+      if (options.wait) {
+        await Promise.race([tracker.waitUntilBelow(options.maxInFlight), interruption]);
+        if (tracker.failed.length > 0 && tracker.succeededTasks === 0) {
+          // The first batch's task failed: the same error (primary key, permissions) would fail every batch.
+          const first = tracker.failed[0]!;
+          throw new ImportFailure(`the first batch's task failed (${first.error?.code}: ${first.error?.message}); stopped sending`);
+        }
+      }
       const query: Record<string, string> = {};
       if (options.primaryKey !== null) query.primaryKey = options.primaryKey;
       if (input.format === 'csv' && options.csvDelimiter !== null) query.csvDelimiter = options.csvDelimiter;
@@ -236,11 +243,6 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
       next = iterator.next(); // read the next batch while this one is sent
       next.catch(() => {});
       await send(result.value);
-      if (options.wait && tracker.failed.length > 0 && tracker.succeededTasks === 0) {
-        const first = tracker.failed[0]!;
-        summary.failure = `the first batch's task failed (${first.error?.code}: ${first.error?.message}); stopped sending`;
-        break;
-      }
     }
     if (options.wait) await Promise.race([tracker.drain(), interruption]);
   } catch (cause) {
