@@ -85,19 +85,26 @@ function formatFromName(path: string, gzip: boolean): InputFormat {
  * gzip file is decompressed from its start and the first `offset` bytes are dropped.
  */
 export function readInputFrom(input: InputFile, offset: number): InputChunks {
-  let rawRead = 0;
+  // No 'data' listener on the file stream: one would switch it to flowing mode and read the whole file
+  // into memory ahead of the consumer. Raw bytes are counted as the consumer takes them.
   const raw = createReadStream(input.path, { start: input.gzip ? 0 : offset, highWaterMark: 256 * 1024 });
-  raw.on('data', (chunk) => { rawRead += (chunk as Buffer).length; });
   if (!input.gzip) {
-    rawRead = offset;
-    return { chunks: wrapErrors(raw, input.path), rawBytesRead: () => rawRead, close: () => raw.destroy() };
+    let rawRead = offset;
+    async function* counted(): AsyncGenerator<Buffer> {
+      for await (const chunk of raw) {
+        rawRead += (chunk as Buffer).length;
+        yield chunk as Buffer;
+      }
+    }
+    return { chunks: wrapErrors(counted(), input.path), rawBytesRead: () => rawRead, close: () => raw.destroy() };
   }
   const gunzip = createGunzip({ chunkSize: 256 * 1024 });
   raw.on('error', (cause) => gunzip.destroy(cause));
   raw.pipe(gunzip);
   return {
     chunks: wrapErrors(skipBytes(gunzip, offset), input.path),
-    rawBytesRead: () => rawRead,
+    // The compressed bytes the decompressor has taken in.
+    rawBytesRead: () => gunzip.bytesWritten,
     close: () => { raw.destroy(); gunzip.destroy(); },
   };
 }

@@ -181,18 +181,12 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
     indexed: confirmed.documents + tracker.indexedDocuments, failedTasks: tracker.failed.length,
   });
   reportProgress = () => reporter.update(snapshot());
-  const interruption = new Promise<never>((_, reject) => {
-    if (io.signal.aborted) reject(new Interrupted());
-    io.signal.addEventListener('abort', () => reject(new Interrupted()), { once: true });
-  });
-  interruption.catch(() => {});
-
   const send = async (first: Batch) => {
     const queue = [first];
     while (queue.length > 0) {
       const batch = queue.shift()!;
       if (options.wait) {
-        await Promise.race([tracker.waitUntilBelow(options.maxInFlight), interruption]);
+        await untilAborted(tracker.waitUntilBelow(options.maxInFlight), io.signal);
         if (tracker.failed.length > 0 && tracker.succeededTasks === 0) {
           // The first batch's task failed: the same error (primary key, permissions) would fail every batch.
           const first = tracker.failed[0]!;
@@ -238,13 +232,13 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
     let next = iterator.next();
     next.catch(() => {});
     for (;;) {
-      const result = await Promise.race([next, interruption]);
+      const result = await untilAborted(next, io.signal);
       if (result.done) break;
       next = iterator.next(); // read the next batch while this one is sent
       next.catch(() => {});
       await send(result.value);
     }
-    if (options.wait) await Promise.race([tracker.drain(), interruption]);
+    if (options.wait) await untilAborted(tracker.drain(), io.signal);
   } catch (cause) {
     if (cause instanceof Interrupted) summary.interrupted = true;
     else if (cause instanceof ImportFailure) {
@@ -252,7 +246,7 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
       // Still learn how the batches already sent ended, so the state is exact.
       if (options.wait && !io.signal.aborted) {
         try {
-          await Promise.race([tracker.drain(), interruption]);
+          await untilAborted(tracker.drain(), io.signal);
         } catch {
           // the failure already reported says enough
         }
@@ -282,6 +276,25 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
     }
   }
   return summary;
+}
+
+/**
+ * `promise`, or Interrupted once `signal` aborts. Not Promise.race with one long-pending promise: each race
+ * would leave a reaction on it holding the race's result (a whole batch) for as long as it stays pending.
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new Interrupted());
+      return;
+    }
+    const onAbort = () => reject(new Interrupted());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => { signal.removeEventListener('abort', onAbort); resolve(value); },
+      (cause: unknown) => { signal.removeEventListener('abort', onAbort); reject(cause); },
+    );
+  });
 }
 
 function recordsOf(

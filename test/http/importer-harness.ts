@@ -56,12 +56,12 @@ export interface RunningImporter {
 }
 
 /** Starts `skein import ARGS` (no progress on stderr unless asked); `env` adds variables. */
-export function startImporter(args: string[], env: Record<string, string> = {}): RunningImporter {
+export function startImporter(args: string[], env: Record<string, string> = {}, nodeArgs: string[] = []): RunningImporter {
   const started = Date.now();
   const inherited = { ...process.env };
   delete inherited.SKEIN_URL;
   delete inherited.SKEIN_API_KEY;
-  const child = spawn(process.execPath, [IMPORTER_PATH, 'import', ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, IMPORTER_PATH, 'import', ...args], {
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -75,8 +75,8 @@ export function startImporter(args: string[], env: Record<string, string> = {}):
   return { child, done };
 }
 
-export function runImporter(args: string[], env: Record<string, string> = {}): Promise<ImporterRun> {
-  return startImporter(args, env).done;
+export function runImporter(args: string[], env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ImporterRun> {
+  return startImporter(args, env, nodeArgs).done;
 }
 
 /** The JSON summary (--json) of a run. */

@@ -96,3 +96,26 @@ test('the NDJSON reader gives the same records whatever the chunk boundaries; lo
   ]);
   for (let seed = 1; seed <= 100; seed++) t.deepEqual(await read(chunked(bytes, seeded(seed))), whole);
 });
+
+test('the input file is read as the records are taken, not ahead of them', async (t) => {
+  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { openInputFile, readInputFrom } = await import('../../src/importer/input-file.js');
+  const dir = mkdtempSync(join(tmpdir(), 'skein-input-'));
+  try {
+    const path = join(dir, 'big.ndjson');
+    writeFileSync(path, Buffer.alloc(16 * 1024 * 1024, 'x'));
+    const input = await openInputFile(path, null);
+    const reading = readInputFrom(input, 1000);
+    const iterator = reading.chunks[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    t.false(first.done);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A stream left in flowing mode (e.g. by a 'data' listener alone) would have read all 16 MiB by now.
+    t.true(reading.rawBytesRead() < 2 * 1024 * 1024, `${reading.rawBytesRead()} bytes read ahead`);
+    reading.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
