@@ -1,6 +1,6 @@
 // Progress on stderr: a cli-progress bar with ETA when stderr is a terminal, else a plain line every few
-// seconds (logs and CI keep readable lines). The bar measures the file read (on-disk bytes, so a gzip
-// file's too), which the bounded number of batches in flight keeps close to what the server took.
+// seconds (logs and CI keep readable lines). The bar measures the part of the file done (on-disk bytes,
+// so a gzip file's too; run-import.ts says how).
 import cliProgress from 'cli-progress';
 
 export interface ProgressSnapshot {
@@ -118,7 +118,7 @@ class LineReporter implements ProgressReporter {
     const done = s.rawBytes - this.startBytes;
     const eta = done > 0 ? Math.round((elapsed * (s.totalBytes - s.rawBytes)) / done) : null;
     this.stream.write(
-      `skein import: ${percent}% read, ${s.sent} documents sent, ${s.indexed} indexed, ` +
+      `skein import: ${percent}% done, ${s.sent} documents sent, ${s.indexed} indexed, ` +
       `${rate(s.sent - this.startSent, this.startedAt)} docs/s, ETA ${eta === null ? '?' : `${eta}s`}` +
       `${s.failedTasks > 0 ? `, ${s.failedTasks} task(s) failed` : ''}\n`,
     );

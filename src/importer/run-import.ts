@@ -176,8 +176,16 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
   const batches = batchesOf(items, input.format, () => slot.header, limits, start, { skip: options.skipInvalid, onSkipped });
   const iterator = batches[Symbol.asyncIterator]();
 
+  // The bar stands for the part of the file done: waiting for tasks, the read bytes scaled by the share of
+  // what was read that is confirmed (on-disk bytes, so a gzip file's too), so the ETA includes the indexing.
+  let readUpTo = start.offset;
+  const doneBytes = () => {
+    const raw = chunks.rawBytesRead();
+    if (readUpTo === 0) return 0;
+    return Math.round(raw * Math.min(1, currentConfirmed().offset / readUpTo));
+  };
   const snapshot = (): ProgressSnapshot => ({
-    rawBytes: chunks.rawBytesRead(), totalBytes: input.size, sent: confirmed.documents + summary.documentsSent,
+    rawBytes: doneBytes(), totalBytes: input.size, sent: confirmed.documents + summary.documentsSent,
     indexed: confirmed.documents + tracker.indexedDocuments, failedTasks: tracker.failed.length,
   });
   reportProgress = () => reporter.update(snapshot());
@@ -234,6 +242,7 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
     for (;;) {
       const result = await untilAborted(next, io.signal);
       if (result.done) break;
+      readUpTo = result.value.end.offset;
       next = iterator.next(); // read the next batch while this one is sent
       next.catch(() => {});
       await send(result.value);

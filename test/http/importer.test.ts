@@ -52,7 +52,7 @@ test('imports 100,000 NDJSON documents made from npm package names; /indexes/{ui
   const stored = await server.client.get('/indexes/packages/documents/54321');
   t.deepEqual(stored.body, documents[54321]);
   t.false(existsSync(`${file}.skein-import.json`), 'a complete import leaves no state file');
-  t.regex(run.stderr, /skein import: \d+% read, \d+ documents sent/);
+  t.regex(run.stderr, /skein import: \d+% done, \d+ documents sent/);
   t.log(`100,000 documents in ${run.ms} ms (${summary.documentsPerSecond} documents/s)`);
 });
 
