@@ -10,7 +10,7 @@ import { defaultStatePath } from './import-state.js';
 import { INPUT_FORMATS, type InputFormat } from './input-file.js';
 import type { ProgressMode } from './progress-report.js';
 import { runImport, type ImportOptions, type ImportSummary } from './run-import.js';
-import { parseServerUrl } from './server-client.js';
+import { Interrupted, parseServerUrl } from './server-client.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:7700';
 export const DEFAULT_BATCH_SIZE = 10_000;
@@ -123,6 +123,11 @@ async function importAction(file: string, raw: RawOptions): Promise<number> {
     if (summary.interrupted) return 130;
     return summary.failure !== null || summary.failedTasks.length > 0 ? 1 : 0;
   } catch (cause) {
+    if (cause instanceof Interrupted) {
+      // Before any batch was sent (reaching the server, or waiting for a resumed import's tasks).
+      process.stderr.write('skein import: interrupted before sending anything; the state file is unchanged\n');
+      return 130;
+    }
     if (!(cause instanceof ImportFailure)) throw cause;
     process.stderr.write(`skein import: ${cause.message}\n`);
     return cause.exitCode;

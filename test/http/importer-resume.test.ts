@@ -196,6 +196,18 @@ test('a server that is not there: retries with backoff, then a clear failure nam
   t.regex(run.stderr, /retrying in 250 ms \(attempt 2 of 3\)/);
   t.regex(run.stderr, new RegExp(`cannot reach the server at http://127.0.0.1:${port}: .*ECONNREFUSED.* \\(3 attempts\\)\\. Is the server running`));
   t.true(run.ms < 20_000);
+
+  // Ctrl-C while it retries: a clean stop, not a stack trace.
+  const waiting = startImporter([file, '--index', 'down', '--url', `http://127.0.0.1:${port}`, '--retries', '20']);
+  let stderr = '';
+  waiting.child.stderr!.on('data', (chunk) => { stderr += chunk; });
+  const deadline = Date.now() + 15_000;
+  while (!stderr.includes('retrying') && Date.now() < deadline) await sleep(20);
+  waiting.child.kill('SIGINT');
+  const interrupted = await waiting.done;
+  t.is(interrupted.code, 130, interrupted.stderr);
+  t.regex(interrupted.stderr, /interrupted before sending anything; the state file is unchanged/);
+  t.notRegex(interrupted.stderr, /    at /);
 });
 
 test('unreadable file, bad URL, bad values: clear errors and non-zero exits', async (t) => {
