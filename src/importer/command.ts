@@ -75,7 +75,7 @@ export function importCommand(): Command {
     .addOption(new Option('-f, --format <format>', 'the file\'s format, when its name does not say').choices(INPUT_FORMATS as string[]))
     .option('--csv-delimiter <char>', 'the CSV field delimiter (sent as csvDelimiter)', csvDelimiter)
     .option('-b, --batch-size <documents>', 'documents per batch at most', positiveInteger('--batch-size', 10_000_000), DEFAULT_BATCH_SIZE)
-    .option('--batch-bytes <size>', 'bytes per batch at most (stay under the server\'s --http-payload-size-limit, 100 MB by default); also the largest document accepted', byteSize, parseByteSize(DEFAULT_BATCH_BYTES))
+    .addOption(new Option('--batch-bytes <size>', 'bytes per batch at most (stay under the server\'s --http-payload-size-limit, 100 MB by default); also the largest document accepted').argParser(byteSize).default(parseByteSize(DEFAULT_BATCH_BYTES), DEFAULT_BATCH_BYTES))
     .option('--max-in-flight <tasks>', 'batches sent and not yet processed, at most', positiveInteger('--max-in-flight', 1000), DEFAULT_MAX_IN_FLIGHT)
     .option('--compress', 'send batches gzip-compressed (Content-Encoding: gzip): for a server across a slow network')
     .option('--no-wait', 'do not wait for the tasks: done when the server has accepted every batch (202)')
