@@ -8,7 +8,6 @@ import { BUILD_INFO, versionLine } from './config/build-info.js';
 import { addLaunchOptions, LaunchOptionError, resolveLaunchOptions } from './config/cli-options.js';
 import { masterKeyNotice, resolveOptions, type SkeinOptions } from './config/options.js';
 import { importCommand } from './importer/command.js';
-import { startServer } from './index.js';
 
 async function serve(options: SkeinOptions): Promise<void> {
   let notice: string | null;
@@ -19,6 +18,8 @@ async function serve(options: SkeinOptions): Promise<void> {
     process.exit(1);
   }
   if (notice) process.stderr.write(`skein: ${notice}\n`);
+  // Loaded here, not at the top: --help, --version and option errors answer without loading the server.
+  const { startServer } = await import('./index.js');
   const server = await startServer(options);
   process.stdout.write(`Skein ${BUILD_INFO.pkgVersion} is listening on http://${server.address}\n`);
   let stopping = false;
