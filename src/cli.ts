@@ -43,10 +43,12 @@ function program(): Command {
     .version(versionLine(), '-V, --version', 'Print version')
     .helpOption('-h, --help', 'Print help')
     .showHelpAfterError("\nFor more information, try '--help'.")
+    .allowExcessArguments()
     .exitOverride();
   const declared = addLaunchOptions(command);
   command.addCommand(importCommand());
   command.action(async () => {
+    if (command.args.length > 0) command.error(`error: unexpected argument '${command.args[0]}' found`, { exitCode: 2 });
     let launch;
     try {
       launch = resolveLaunchOptions(command, declared, process.env, process.cwd());
