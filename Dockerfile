@@ -7,25 +7,32 @@
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
-# Dependencies first (cached while only sources change). `prepare` and `postinstall` find no src/ and
-# no dist/ yet and do nothing.
+# Dependencies first (cached while only sources change). No install script runs: tsc needs none, and
+# dev dependencies with native parts (better-sqlite3) would need a compiler or a download from GitHub.
 COPY package.json package-lock.json ./
 COPY scripts ./scripts
-RUN npm ci --no-audit --no-fund
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
 ARG SKEIN_COMMIT_SHA=""
 ARG SKEIN_COMMIT_DATE=""
-# tsc, the patched uWS binary into native/, the build stamp (dist/build-info.json); then drop dev dependencies.
-RUN SKEIN_COMMIT_SHA="$SKEIN_COMMIT_SHA" SKEIN_COMMIT_DATE="$SKEIN_COMMIT_DATE" npm run build \
- && npm prune --omit=dev --no-audit --no-fund
+# tsc, the patched uWS binary into native/, the build stamp (dist/build-info.json).
+RUN SKEIN_COMMIT_SHA="$SKEIN_COMMIT_SHA" SKEIN_COMMIT_DATE="$SKEIN_COMMIT_DATE" npm run build
+
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+# Production dependencies only, with their install scripts (lmdb, roaring: prebuilt binaries). `prepare`
+# and `postinstall` find no src/ and no dist/ here and do nothing.
+COPY package.json package-lock.json ./
+COPY scripts ./scripts
+RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     MEILI_HTTP_ADDR=0.0.0.0:7700
 WORKDIR /app
 COPY --from=build /app/package.json ./
-COPY --from=build /app/node_modules ./node_modules
+COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist/src ./dist/src
 COPY --from=build /app/dist/build-info.json ./dist/build-info.json
 COPY --from=build /app/native ./native
