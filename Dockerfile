@@ -21,8 +21,10 @@ RUN SKEIN_COMMIT_SHA="$SKEIN_COMMIT_SHA" SKEIN_COMMIT_DATE="$SKEIN_COMMIT_DATE" 
 
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
-# Production dependencies only, with their install scripts (lmdb, roaring: prebuilt binaries). `prepare`
-# and `postinstall` find no src/ and no dist/ here and do nothing.
+# Production dependencies only, with their install scripts: lmdb ships its binaries, roaring downloads
+# one from GitHub and compiles it where it cannot (hence python3, make and g++ in this stage only).
+# `prepare` and `postinstall` find no src/ and no dist/ here and do nothing.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 COPY scripts ./scripts
 RUN npm ci --omit=dev --no-audit --no-fund
