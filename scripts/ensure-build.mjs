@@ -1,9 +1,9 @@
 // `npm start`, `npm test` and `prepare`: builds only when dist/ is missing or older than its inputs, so a
 // start does not recompile TypeScript (about 15 s here). Current means: the build stamp
 // (dist/build-info.json, written by the last step of a successful `npm run build`) exists and no input
-// changed since that build began. Inputs: the TypeScript under the folders tsconfig.json includes, scripts/,
-// tsconfig.json, package.json and package-lock.json. A new git commit with the same sources only refreshes
-// the stamp's commit. Without src/ (a package installed from the registry, a Docker layer holding only
+// changed since that build began. Inputs: the sources (.ts, .mjs, .json, .html, .css) under the folders
+// tsconfig.json includes and scripts/, tsconfig.json, package.json and package-lock.json. A new git
+// commit with the same sources only refreshes the stamp's commit. Without src/ (a package installed from the registry, a Docker layer holding only
 // package.json) there is nothing to build.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { commitInfo } from './build-info.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SKIPPED_DIRS = new Set(['node_modules', 'results', 'artifacts', '.cache']);
-const SOURCE = /\.(ts|mts|cts|tsx|mjs)$/;
+const SOURCE = /\.(ts|mts|cts|tsx|mjs|json|html|css)$/;
 
 function readJson(path) {
   try { return JSON.parse(readFileSync(path, 'utf8')); } catch { return null; }
