@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { canSeeIndex } from '../auth/access.js';
+import { BUILD_INFO } from '../config/build-info.js';
 import type { Storage } from '../storage/environment.js';
 import { PROCESSING_INDEX_UIDS } from '../storage/meta-keys.js';
 import type { IndexRecord } from '../storage/records.js';
@@ -11,7 +12,7 @@ import { sortedFieldDistribution } from './index-views.js';
 import { validateIndexUid } from './index-uid.js';
 import type { RouteSpec } from './route-spec.js';
 
-/** The Meilisearch version whose API Skein speaks; SDKs gate features on it. */
+/** The Meilisearch version whose API Skein speaks (GET /version answers Skein's own version, BUILD_INFO). */
 export const COMPATIBLE_MEILISEARCH_VERSION = '1.50.0';
 
 const STATS_PARAMETERS = ['showInternalDatabaseSizes', 'sizeFormat'];
@@ -27,7 +28,8 @@ export const statsRoutes: RouteSpec[] = [
   },
   {
     method: 'GET', path: '/version', action: 'version', body: 'none',
-    handle: () => jsonReply(200, { commitSha: 'unknown', commitDate: 'unknown', pkgVersion: COMPATIBLE_MEILISEARCH_VERSION }),
+    // Meilisearch's shape, in its order; clients only display it (meilisearch-js types it as three strings).
+    handle: () => jsonReply(200, { commitSha: BUILD_INFO.commitSha, commitDate: BUILD_INFO.commitDate, pkgVersion: BUILD_INFO.pkgVersion }),
   },
   {
     method: 'GET', path: '/stats', action: 'stats.get', body: 'none',

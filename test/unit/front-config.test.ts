@@ -23,12 +23,12 @@ test('formatByteSize picks the largest exact unit, as the payload_too_large mess
 });
 
 test('flags win over MEILI_* environment variables', (t) => {
-  const options = parseCliOptions(['--db-path', 'flag.skein', '--http-payload-size-limit', '10MiB'],
-    { MEILI_DB_PATH: 'env.skein', MEILI_HTTP_ADDR: '127.0.0.1:7711', MEILI_MASTER_KEY: 'k', MEILI_ENV: 'development' });
+  const { options } = parseCliOptions(['--db-path', 'flag.skein', '--http-payload-size-limit', '10MiB'],
+    { MEILI_DB_PATH: 'env.skein', MEILI_HTTP_ADDR: '127.0.0.1:7711', MEILI_MASTER_KEY: 'k', MEILI_ENV: 'development' }, '/nonexistent');
   t.deepEqual(options, {
     dbPath: 'flag.skein', httpAddr: '127.0.0.1:7711', masterKey: 'k', env: 'development', httpPayloadSizeLimit: 10 * 1024 * 1024,
   });
-  t.throws(() => parseCliOptions(['--nope'], {}));
+  t.throws(() => parseCliOptions(['--nope'], {}, '/nonexistent'));
 });
 
 test('resolveOptions fills defaults and enforces the production master key', (t) => {
