@@ -11,11 +11,12 @@ import type { RouteSpec } from './route-spec.js';
 import { searchRoutes } from './search-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { statsRoutes } from './stats-routes.js';
+import { swapIndexesRoutes } from './swap-indexes-routes.js';
 import { tasksRoutes } from './tasks-routes.js';
 
 /** Every route (the security matrix test walks them all). */
 export function allRoutes(): RouteSpec[] {
-  return [...statsRoutes, ...indexesRoutes, ...documentsRoutes, ...searchRoutes, ...facetSearchRoutes, ...documentsFilterRoutes, ...multiSearchRoutes, ...settingsRoutes, ...tasksRoutes, ...keysRoutes, ...experimentalFeaturesRoutes];
+  return [...statsRoutes, ...indexesRoutes, ...documentsRoutes, ...searchRoutes, ...facetSearchRoutes, ...documentsFilterRoutes, ...multiSearchRoutes, ...settingsRoutes, ...tasksRoutes, ...keysRoutes, ...experimentalFeaturesRoutes, ...swapIndexesRoutes];
 }
 
 export function buildRouter(): Router<RouteSpec> {

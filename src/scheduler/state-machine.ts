@@ -39,6 +39,12 @@ export interface SchedulerOptions {
 
 class BatchAborted extends Error {}
 
+/** What the front drops from its caches: the index's uid and, when its data is stored under another name, that key; a swap's uids. */
+function changedNames(plan: BatchPlan): string[] {
+  if (plan.index) return [...new Set([plan.index.uid, plan.index.stage.key])];
+  return plan.swap?.changed ?? [];
+}
+
 export class Scheduler {
   private stateValue: SchedulerState = 'idle';
   /** Enqueued tasks by uid, kept in uid order. */
@@ -362,7 +368,7 @@ export class Scheduler {
   private publish(plan: BatchPlan | null, updateFiles: string[]): void {
     this.setState('publishing');
     try {
-      this.options.onIndexesChanged(plan?.index ? [plan.index.uid] : []);
+      this.options.onIndexesChanged(plan ? changedNames(plan) : []);
     } catch (cause) {
       this.log(`publishing indexesChanged failed: ${(cause as Error).message}`);
     }

@@ -5,6 +5,7 @@ import { SkeinError } from '../errors/index.js';
 import type { Storage } from '../storage/environment.js';
 import { initialDetails } from '../tasks/task-details.js';
 import { matchTasks, parseTaskQuery } from '../tasks/task-query.js';
+import { checkSwapDuplicates } from '../tasks/task-indexes.js';
 import type { TaskContent, TaskRecord } from '../tasks/task-record.js';
 
 export const NEXT_TASK_UID = 'nextTaskUid';
@@ -19,6 +20,11 @@ export function checkedContent(raw: unknown): TaskContent {
   }
   if (INDEX_TASK_TYPES.has(content.type)) {
     if (typeof (content as { indexUid?: unknown }).indexUid !== 'string') throw new SkeinError('bad_request', 'The task content has no index uid.');
+    return content;
+  }
+  if (content.type === 'indexSwap') {
+    if (!Array.isArray(content.swaps)) throw new SkeinError('bad_request', 'The task content has no swaps.');
+    checkSwapDuplicates(content.swaps);
     return content;
   }
   if (content.type === 'taskCancelation' || content.type === 'taskDeletion') {
