@@ -168,3 +168,56 @@ test('a key restricted to one index cannot swap it with another', (t) =>
     t.is(allowed.status, 202);
     t.is((await client.waitForTask(allowed.body.taskUid)).status, 'succeeded');
   }));
+
+/**
+ * 1,000 swaps while searches run on both indexes. Each side's documents carry its marker and the two
+ * sides hold different counts, so an answer mixing them (hits or totals) is caught. SKEIN_SWAP_COUNT
+ * overrides the count (figures in the README).
+ */
+const SWAP_COUNT = Number(process.env['SKEIN_SWAP_COUNT'] ?? 500);
+
+test('swap under load: every search answer comes wholly from one side', (t) =>
+  withTestServer({}, async ({ client }) => {
+    const counts: Record<string, number> = { A: 40, B: 25 };
+    await setUpIndex(client, 'front_a', 'A', counts.A!, {});
+    await setUpIndex(client, 'front_b', 'B', counts.B!, {});
+    let stop = false;
+    let answers = 0;
+    const bad: string[] = [];
+    const seen = { front_a: new Set<string>(), front_b: new Set<string>() };
+    const searcher = async (uid: 'front_a' | 'front_b') => {
+      while (!stop) {
+        const response = await client.post(`/indexes/${uid}/search`, { q: 'document', limit: 100 });
+        answers++;
+        const hitSides = new Set<string>(response.body.hits?.map((hit: { side: string }) => hit.side) ?? []);
+        const side = [...hitSides][0];
+        if (response.status !== 200 || hitSides.size !== 1 || response.body.hits.length !== counts[side!]
+          || response.body.estimatedTotalHits !== counts[side!]) {
+          bad.push(`${uid}: ${response.status} ${response.text.slice(0, 300)}`);
+        } else {
+          seen[uid].add(side!);
+        }
+      }
+    };
+    const searchers = [searcher('front_a'), searcher('front_b'), searcher('front_a'), searcher('front_b')];
+    const started = Date.now();
+    let last = -1;
+    try {
+      for (let i = 0; i < SWAP_COUNT; i++) {
+        last = await client.enqueue('POST', '/swap-indexes', { body: [{ indexes: i % 2 ? ['front_b', 'front_a'] : ['front_a', 'front_b'] }] });
+      }
+      await client.waitForTask(last, 240_000);
+    } finally {
+      stop = true;
+      await Promise.all(searchers);
+    }
+    const elapsed = Date.now() - started;
+    t.log(`${SWAP_COUNT} swaps in ${elapsed} ms (${(elapsed / SWAP_COUNT).toFixed(1)} ms each) with ${answers} search answers meanwhile`);
+    t.deepEqual(bad.slice(0, 5), []);
+    t.true(answers >= 100);
+    t.deepEqual([...seen.front_a].sort(), ['A', 'B'], 'searches saw both states');
+    const swaps = (await client.get('/tasks?types=indexSwap&statuses=succeeded&limit=0')).body.total;
+    t.is(swaps, SWAP_COUNT);
+    const expected = SWAP_COUNT % 2 === 0 ? ['A', 'B'] : ['B', 'A'];
+    t.deepEqual([...await sides(client, 'front_a'), ...await sides(client, 'front_b')], expected);
+  }));
