@@ -54,6 +54,7 @@ export function newTaskRecord(storage: Pick<Storage, 'tasks'>, uid: number, raw:
 
 function withMatchedUids(storage: Pick<Storage, 'tasks'>, uid: number, content: TaskContent): TaskContent {
   if (content.type !== 'taskCancelation' && content.type !== 'taskDeletion') return content;
+  if (content.presetMatches === true) return content;
   const purpose = content.type === 'taskCancelation' ? 'cancel' : 'delete';
   const { filter } = parseTaskQuery(new URLSearchParams(content.filter), purpose);
   filter.authorizedIndexes = content.authorizedIndexes ?? null;

@@ -56,6 +56,8 @@ export interface TaskFilterContent<T extends 'taskCancelation' | 'taskDeletion'>
   matchedUids: number[];
   /** Index patterns of the requesting key (absent or null: every index); only their tasks match. */
   authorizedIndexes?: string[] | null;
+  /** Set by the scheduler's own automatic deletion (task-queue-housekeeping.ts): matchedUids are given, not computed from the filter. */
+  presetMatches?: boolean;
 }
 
 export interface TaskRecord {

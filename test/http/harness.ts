@@ -23,6 +23,9 @@ export interface StartOptions {
   failurePoints?: string[];
   masterKey?: string;
   maxQueuedSearches?: number;
+  /** The task queue's bounds (SkeinOptions). */
+  maxNumberOfTasks?: number;
+  maxTaskDbSize?: number;
   /** startServer's test hooks (thread failures, thread events); the server's hooks are then TestServer.testHooks. */
   testHooks?: TestHooksOptions;
 }
@@ -165,6 +168,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     ...(options.masterKey === undefined ? {} : { masterKey: options.masterKey }),
     ...(options.maxQueuedSearches === undefined ? {} : { maxQueuedSearches: options.maxQueuedSearches }),
     ...(options.testHooks === undefined ? {} : { testHooks: options.testHooks }),
+    ...(options.maxNumberOfTasks === undefined ? {} : { maxNumberOfTasks: options.maxNumberOfTasks }),
+    ...(options.maxTaskDbSize === undefined ? {} : { maxTaskDbSize: options.maxTaskDbSize }),
   });
   return {
     client: new Client(`http://127.0.0.1:${server.port}`, options.masterKey === undefined ? {} : { authorization: `Bearer ${options.masterKey}` }),
