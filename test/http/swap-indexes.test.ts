@@ -1,7 +1,7 @@
 // POST /swap-indexes and PATCH /indexes/{uid} with `uid` (rename), as Meilisearch 1.18+: validation
 // errors, pairs swapped whole (documents, settings, stats, older tasks), a key restricted to one index.
 import test from 'ava';
-import { errorBody, withTestServer, type Client } from './harness.js';
+import { errorBody, withTempDir, withTestServer, type Client } from './harness.js';
 
 async function setUpIndex(client: Client, uid: string, side: string, count: number, settings: Record<string, unknown>) {
   await client.run('POST', '/indexes', { body: { uid, primaryKey: 'id' } });
@@ -97,18 +97,36 @@ test('swap of two pairs: documents, settings, stats and older tasks move whole',
     t.deepEqual(await sides(client, 'b'), ['B']);
   }));
 
-test('swap survives a restart, and deleting then recreating an index whose name held another index data', (t) =>
-  withTestServer({}, async ({ client, dbPath }) => {
-    await setUpIndex(client, 'left', 'L', 20, {});
-    await setUpIndex(client, 'right', 'R', 12, {});
-    await client.run('POST', '/swap-indexes', { body: [{ indexes: ['left', 'right'] }] });
-    // 'right' now holds the data stored under 'left'; delete it and create 'left2' etc.
-    const deletion = await client.run('DELETE', '/indexes/right');
-    t.deepEqual(deletion.details, { deletedDocuments: 20 });
-    await setUpIndex(client, 'right', 'R2', 3, {});
-    t.deepEqual(await sides(client, 'left'), ['R']);
-    t.deepEqual(await sides(client, 'right'), ['R2']);
-    t.truthy(dbPath);
+test('swap survives a restart; writes queued around a swap land on the side they were sent to; a name freed by a swap is reused', (t) =>
+  withTempDir(async (dbPath) => {
+    await withTestServer({ dbPath }, async ({ client }) => {
+      await setUpIndex(client, 'left', 'L', 20, { filterableAttributes: ['side'] });
+      await setUpIndex(client, 'right', 'R', 12, {});
+      // Enqueued back to back: the first addition goes to `left` before the swap, the second to the new `left`.
+      await client.enqueue('POST', '/indexes/left/documents', { body: [{ id: 100, side: 'L', title: 'early document' }] });
+      const swapUid = await client.enqueue('POST', '/swap-indexes', { body: [{ indexes: ['left', 'right'] }] });
+      const late = await client.enqueue('POST', '/indexes/left/documents', { body: [{ id: 200, side: 'R', title: 'late document' }] });
+      await client.waitForTask(late);
+      t.is((await client.get(`/tasks/${swapUid}`)).body.status, 'succeeded');
+      t.is((await client.get('/indexes/right/documents/100')).status, 200);
+      t.is((await client.get('/indexes/left/documents/200')).status, 200);
+      t.is((await client.get('/indexes/left/documents/100')).status, 404);
+      // Deleting `right` (which holds the data first stored for `left`) and creating it again.
+      const deletion = await client.run('DELETE', '/indexes/right');
+      t.deepEqual(deletion.details, { deletedDocuments: 21 });
+      await setUpIndex(client, 'right', 'R2', 3, {});
+      t.deepEqual(await sides(client, 'right'), ['R2']);
+    });
+    // Restarted: the shards come back from their snapshots (named by storage key) or from LMDB.
+    await withTestServer({ dbPath }, async ({ client }) => {
+      t.deepEqual(await sides(client, 'left'), ['R']);
+      t.is((await client.get('/indexes/left/stats')).body.numberOfDocuments, 13);
+      t.deepEqual(await sides(client, 'right'), ['R2']);
+      t.is((await client.get('/indexes/right/stats')).body.numberOfDocuments, 3);
+      t.deepEqual((await client.get('/indexes/left/settings')).body.filterableAttributes, []);
+      await client.addDocuments('right', [{ id: 9, side: 'R2', title: 'after restart document' }]);
+      t.is((await client.get('/indexes/right/stats')).body.numberOfDocuments, 4);
+    });
   }));
 
 test('rename: PATCH /indexes/{uid} with uid, and swap with rename: true', (t) =>
