@@ -2,7 +2,7 @@
 // against it. Multiple criteria combine with AND, values of one criterion with OR; null = no criterion.
 import { allowsIndex } from '../auth/index-patterns.js';
 import { parseRfc3339Micros } from './timestamps.js';
-import { indexesOfTask } from './task-indexes.js';
+import { indexesOfTask, isSwapOrRename } from './task-indexes.js';
 import type { TaskRecord, TaskStatus, TaskType } from './task-record.js';
 
 export interface DateBounds {
@@ -55,8 +55,8 @@ export function matchesTask(filter: TaskFilter, task: TaskRecord): boolean {
 }
 
 function namedIndexes(task: TaskRecord): string[] {
-  if (task.content) return indexesOfTask(task.content);
-  return task.indexUid === null ? [] : [task.indexUid];
+  const own = task.indexUid === null ? [] : [task.indexUid];
+  return task.content && isSwapOrRename(task.content) ? [...own, ...indexesOfTask(task.content)] : own;
 }
 
 /** The task types tied to exactly one index (Meilisearch's Kind::related_to_one_index). */

@@ -217,7 +217,17 @@ test('swap under load: every search answer comes wholly from one side', (t) =>
         }
       }
     };
-    const searchers = [searcher('front_a'), searcher('front_b'), searcher('front_a'), searcher('front_b')];
+    // One multi-search over both indexes sees both sides, never one side twice (a half-swapped catalog).
+    let multiAnswers = 0;
+    const multiSearcher = async () => {
+      while (!stop) {
+        const response = await client.post('/multi-search', { queries: [{ indexUid: 'front_a', q: 'document', limit: 100 }, { indexUid: 'front_b', q: 'document', limit: 100 }] });
+        multiAnswers++;
+        const pair = (response.body.results ?? []).map((result: { hits: { side: string }[] }) => [...new Set(result.hits.map((hit) => hit.side))].join('')).sort().join(',');
+        if (response.status !== 200 || pair !== 'A,B') bad.push(`multi-search: ${response.status} sides ${pair}`);
+      }
+    };
+    const searchers = [searcher('front_a'), searcher('front_b'), searcher('front_a'), searcher('front_b'), multiSearcher()];
     const started = Date.now();
     let last = -1;
     try {
@@ -230,7 +240,7 @@ test('swap under load: every search answer comes wholly from one side', (t) =>
       await Promise.all(searchers);
     }
     const elapsed = Date.now() - started;
-    t.log(`${SWAP_COUNT} swaps in ${elapsed} ms (${(elapsed / SWAP_COUNT).toFixed(1)} ms each) with ${answers} search answers meanwhile`);
+    t.log(`${SWAP_COUNT} swaps in ${elapsed} ms (${(elapsed / SWAP_COUNT).toFixed(1)} ms each) with ${answers} search and ${multiAnswers} multi-search answers meanwhile`);
     t.deepEqual(bad.slice(0, 5), []);
     t.true(answers >= 100);
     t.deepEqual([...seen.front_a].sort(), ['A', 'B'], 'searches saw both states');
