@@ -25,8 +25,30 @@ export const DEFAULT_TASK_QUEUE_LIMITS: TaskQueueLimits = { maxNumberOfTasks: 1_
 /** Most tasks one automatic deletion removes. */
 const AUTO_DELETION_BATCH = 100_000;
 
-export function taskStoreSize(storage: Pick<Storage, 'tasks'>): number {
-  return storeSize(storage.tasks);
+export function taskStoreSize(storage: Pick<Storage, 'tasks' | 'root'>): number {
+  try {
+    return storeSize(storage.tasks);
+  } finally {
+    afterStats(storage);
+  }
+}
+
+/**
+ * lmdb-js's getStats() marks the thread's read transaction renewed without renewing it natively;
+ * reads after it in the same turn then risked an older snapshot (a planned batch read an index record
+ * of before the last commits: a search then found its hit counted but not returned, 4 runs in 27 of
+ * rules-formatting). Every stats read here is followed by a reset, so the next read renews for real.
+ */
+function afterStats(storage: Pick<Storage, 'root'>): void {
+  storage.root.resetReadTxn();
+}
+
+function taskCount(storage: Pick<Storage, 'tasks' | 'root'>): number {
+  try {
+    return (storage.tasks.getStats() as { entryCount: number }).entryCount;
+  } finally {
+    afterStats(storage);
+  }
 }
 
 /** The bytes the task store may use before new tasks are refused. */
@@ -35,7 +57,7 @@ export function taskStoreLimit(limits: TaskQueueLimits): number {
 }
 
 /** Throws no_space_left_on_device when the task store is full, unless the task would free some of it. */
-export function checkTaskStoreSpace(storage: Pick<Storage, 'tasks'>, content: TaskContent, limits: TaskQueueLimits): void {
+export function checkTaskStoreSpace(storage: Pick<Storage, 'tasks' | 'root'>, content: TaskContent, limits: TaskQueueLimits): void {
   if ((content.type === 'taskDeletion' || content.type === 'taskCancelation') && content.matchedUids.length > 0) return;
   if (taskStoreSize(storage) <= taskStoreLimit(limits)) return;
   throw new SkeinError('no_space_left_on_device', 'Meilisearch cannot receive write operations because the limit of the task database has been reached. '
@@ -46,8 +68,8 @@ export function checkTaskStoreSpace(storage: Pick<Storage, 'tasks'>, content: Ta
  * The taskDeletion to register before the next batch, or null: under the limit, fewer than 2 finished
  * tasks (deleting only itself would loop), or a deletion is already waiting (it runs first anyway).
  */
-export function autoDeletionContent(storage: Pick<Storage, 'tasks'>, enqueued: readonly TaskRecord[], limits: TaskQueueLimits): TaskContent | null {
-  if ((storage.tasks.getStats() as { entryCount: number }).entryCount < limits.maxNumberOfTasks) return null;
+export function autoDeletionContent(storage: Pick<Storage, 'tasks' | 'root'>, enqueued: readonly TaskRecord[], limits: TaskQueueLimits): TaskContent | null {
+  if (taskCount(storage) < limits.maxNumberOfTasks) return null;
   if (enqueued.some((task) => task.type === 'taskDeletion')) return null;
   const oldest: TaskRecord[] = [];
   for (const { value: task } of storage.tasks.getRange()) {
