@@ -45,10 +45,13 @@ export const statsRoutes: RouteSpec[] = [
         indexes[record.uid] = indexStats(record, indexing.has(record.uid));
         if (lastUpdate === null || record.updatedAt > lastUpdate) lastUpdate = record.updatedAt;
       }
-      return jsonReply(200, {
+      const body = {
         databaseSize: databaseFileSize(context.storage), usedDatabaseSize: usedDatabaseSize(context.storage), lastUpdate, indexes,
         taskQueue: taskQueueStats(context),
-      });
+      };
+      // lmdb-js's getStats() leaves the read transaction marked renewed without renewing it (task-queue-housekeeping.ts).
+      context.storage.root.resetReadTxn();
+      return jsonReply(200, body);
     },
   },
   {
