@@ -45,6 +45,16 @@ export interface SkeinOptions {
   logsMode?: LogsMode;
   /** `--experimental-enable-metrics` / MEILI_EXPERIMENTAL_ENABLE_METRICS: GET /metrics on from the start. Default false. */
   enableMetrics?: boolean;
+  /**
+   * Tasks in the queue at which the oldest finished ones (up to 100k) are deleted automatically, as
+   * Meilisearch does past 1M (not a Meilisearch flag; its value is fixed). Default 1,000,000.
+   */
+  maxNumberOfTasks?: number;
+  /**
+   * Bytes: new tasks are refused (no_space_left_on_device) once the task store uses 40% of it, as
+   * Meilisearch's `max_task_db_size` (not a flag there either). Default 20 GiB.
+   */
+  maxTaskDbSize?: number;
   /** Failure points to trigger in the scheduler (tests only). */
   failurePoints?: string[];
   /**
@@ -102,6 +112,8 @@ export function resolveOptions(options: SkeinOptions = {}): ResolvedOptions {
     logLevel: options.logLevel ?? 'info',
     logsMode: options.logsMode ?? 'human',
     enableMetrics: options.enableMetrics ?? false,
+    maxNumberOfTasks: options.maxNumberOfTasks ?? 1_000_000,
+    maxTaskDbSize: options.maxTaskDbSize ?? 20 * 1024 ** 3,
   };
   if (resolved.env !== 'development' && resolved.env !== 'production') {
     throw new Error(`invalid env \`${resolved.env}\`: expected \`development\` or \`production\``);
@@ -110,6 +122,8 @@ export function resolveOptions(options: SkeinOptions = {}): ResolvedOptions {
   requirePositiveInteger('shardsPerIndex', resolved.shardsPerIndex);
   requirePositiveInteger('httpPayloadSizeLimit', resolved.httpPayloadSizeLimit);
   requirePositiveInteger('maxQueuedSearches', resolved.maxQueuedSearches);
+  requirePositiveInteger('maxNumberOfTasks', resolved.maxNumberOfTasks);
+  requirePositiveInteger('maxTaskDbSize', resolved.maxTaskDbSize);
   parseHttpAddr(resolved.httpAddr);
   if (resolved.env === 'production') {
     if (resolved.masterKey === null || resolved.masterKey === '') {

@@ -1,6 +1,7 @@
 // Documents by filter: GET .../documents?filter= and POST .../documents/fetch (a placeholder search with
 // the filter and no sort, whose hits come in ascending internal id order — the browse order — and whose
 // candidates are the total), and POST .../documents/delete (a task). Errors use invalid_document_filter.
+import { storageKeyOf } from '../storage/records.js';
 import { numbersPrintAsWritten, parseExactJson, stringifyExactJson } from '../documents/exact-json.js';
 import { FieldSelection, projectDocument } from '../documents/projection.js';
 import { mayBeStoredId } from '../documents/document-id.js';
@@ -34,6 +35,8 @@ export interface DocumentsFetch {
  */
 export async function fetchDocuments(context: FrontContext, uid: string, request: DocumentsFetch): Promise<string> {
   const record = context.indexes.require(uid);
+  // The documents and shards are named by the record's storage key (a swap moves records, not data).
+  const key = storageKeyOf(record);
   const node = parseFilterParameter(request.filter, 'invalid_document_filter');
   if (node) checkFilterAgainstSettings(node, attributePatternsOf(record.settings.filterableAttributes ?? []), 'invalid_document_filter');
   const { offset, limit, fields } = request;
@@ -45,27 +48,27 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
     throw new SkeinError('feature_not_enabled', 'Fetching documents by `ids` with a `sort` is not supported by this server yet.');
   }
   if (request.ids !== null) {
-    const docIds = request.ids.filter(mayBeStoredId).map((id) => context.storage.externalIds.get([uid, id])).filter((docId): docId is number => docId !== undefined);
+    const docIds = request.ids.filter(mayBeStoredId).map((id) => context.storage.externalIds.get([key, id])).filter((docId): docId is number => docId !== undefined);
     const texts: string[] = [];
     for (const docId of [...new Set(docIds)].sort((a, b) => a - b)) {
-      const text = context.storage.documents.get([uid, docId]);
+      const text = context.storage.documents.get([key, docId]);
       if (text !== undefined && (node === null || documentMatches(node, JSON.parse(text) as Record<string, unknown>))) texts.push(text);
     }
     return page(texts.slice(offset, offset + limit), texts.length);
   }
   if (node === null && !sorted) {
     const texts: string[] = [];
-    if (limit > 0) for (const { value } of context.storage.documents.getRange({ start: [uid, 0], end: [uid, 0xffffffff + 1], offset, limit })) texts.push(value);
+    if (limit > 0) for (const { value } of context.storage.documents.getRange({ start: [key, 0], end: [key, 0xffffffff + 1], offset, limit })) texts.push(value);
     return page(texts, record.documentCount);
   }
   const results = await context.search.search({
-    indexUid: uid, q: null, hitsWanted: offset + limit, matchingStrategy: 'last',
+    indexUid: key, q: null, hitsWanted: offset + limit, matchingStrategy: 'last',
     attributesToRetrieve: fields === null || fields.includes('*') ? null : fields, exhaustiveCount: true,
     // documents: the shards order by the sort alone and check it with invalid_document_sort (search-plan.ts).
     options: { filter: request.filter, documents: true, ...(sorted ? { sort: request.sort } : {}) },
   }, record.shardCount);
   const { hits, candidates: total } = mergeShardResults(results, offset, limit);
-  return `{"results":[${hitDocuments(context.storage.documents, uid, hits).join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
+  return `{"results":[${hitDocuments(context.storage.documents, key, hits).join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
 }
 
 /** The stored JSON text, re-serialized only when some fields are selected. */

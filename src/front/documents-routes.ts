@@ -1,5 +1,6 @@
 // /indexes/{uid}/documents: additions (decoded in the ingest pool), reads straight from LMDB, and
 // deletions (enqueued).
+import { storageKeyOf } from '../storage/records.js';
 import { documentsFilterParameter, exactJsonBody, fetchDocuments, projectText } from './documents-filter.js';
 import { echo, SkeinError } from '../errors/index.js';
 import { FieldSelection } from '../documents/projection.js';
@@ -43,10 +44,10 @@ export const documentsRoutes: RouteSpec[] = [
       denyUnknownParameters(request.query, GET_ONE_PARAMETERS);
       const fields = fieldsParameter(request.query);
       booleanParameter(request.query, 'retrieveVectors', 'invalid_document_retrieve_vectors');
-      context.indexes.require(uid);
+      const key = storageKeyOf(context.indexes.require(uid));
       const id = request.params.documentId!;
-      const docId = mayBeStoredId(id) ? context.storage.externalIds.get([uid, id]) : undefined;
-      const text = docId === undefined ? undefined : context.storage.documents.get([uid, docId]);
+      const docId = mayBeStoredId(id) ? context.storage.externalIds.get([key, id]) : undefined;
+      const text = docId === undefined ? undefined : context.storage.documents.get([key, docId]);
       if (text === undefined) throw new SkeinError('document_not_found', `Document \`${echo(id)}\` not found.`);
       return { status: 200, body: projectText(text, fields === null ? null : new FieldSelection(fields)) };
     },
@@ -145,19 +146,20 @@ function browseDocuments(request: FrontRequest, context: FrontContext): FrontRep
     return fetchDocuments(context, uid, fetch).then((body) => ({ status: 200, body }));
   }
   const ids = listParameter(request.query, 'ids');
+  const key = storageKeyOf(record);
   const texts: string[] = [];
   let total = record.documentCount;
   if (ids !== null) {
     // Ids in internal id order, as Meilisearch browses them.
-    const docIds = ids.filter(mayBeStoredId).map((id) => context.storage.externalIds.get([uid, id])).filter((docId): docId is number => docId !== undefined);
+    const docIds = ids.filter(mayBeStoredId).map((id) => context.storage.externalIds.get([key, id])).filter((docId): docId is number => docId !== undefined);
     const unique = [...new Set(docIds)].sort((a, b) => a - b);
     total = unique.length;
     for (const docId of unique.slice(offset, offset + limit)) {
-      const text = context.storage.documents.get([uid, docId]);
+      const text = context.storage.documents.get([key, docId]);
       if (text !== undefined) texts.push(text);
     }
   } else if (limit > 0) {
-    const range = context.storage.documents.getRange({ start: [uid, 0], end: [uid, 0xffffffff + 1], offset, limit });
+    const range = context.storage.documents.getRange({ start: [key, 0], end: [key, 0xffffffff + 1], offset, limit });
     for (const { value } of range) texts.push(value);
   }
   const selection = fields === null ? null : new FieldSelection(fields);

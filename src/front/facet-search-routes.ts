@@ -2,6 +2,7 @@
 // q + filter, whose normalized form the facetQuery prefixes (with typos). The shards count every value
 // of the facet (an ordinary search with `facets: [facetName]` and no hits); the front keeps the
 // matching values, ordered by sortFacetValuesBy and cut at maxValuesPerFacet.
+import { storageKeyOf } from '../storage/records.js';
 import { performance } from 'node:perf_hooks';
 import { tenantFilter, fuseFilters } from '../auth/index.js';
 import { echo, SkeinError } from '../errors/index.js';
@@ -82,7 +83,7 @@ export const facetSearchRoutes: RouteSpec[] = [
       const ruleFilter = tenantFilter(request.access, uid);
       const filter = ruleFilter === null ? body.filter : fuseFilters(body.filter, ruleFilter);
       const results = await context.search.search({
-        indexUid: uid, q: body.q, hitsWanted: 0, matchingStrategy: body.matchingStrategy, attributesToRetrieve: null,
+        indexUid: storageKeyOf(index), q: body.q, hitsWanted: 0, matchingStrategy: body.matchingStrategy, attributesToRetrieve: null,
         exhaustiveCount: false, options: { facets: [body.facetName], ...(filter === null ? {} : { filter }) },
       }, index.shardCount);
       const merged = mergeFacetExtras(results.map((result) => result.extras as FacetExtras | null));

@@ -1,11 +1,19 @@
 // The front's read-only view of index records. Records are cached because every search needs
 // one; the scheduler's `indexesChanged` message drops the stale entries after each commit.
+//
+// Swaps: a record names where its data lives (its storage key, storage/records.ts), and a swap or
+// rename moves keys between uids in one commit. Until that commit's indexesChanged arrives, a uid read
+// fresh could meet cached records of the commit before: two uids naming one key, a half-swapped view
+// (a multi-search over both sides would read one side twice). A fresh read whose key a cached record
+// of another uid holds therefore drops the whole cache first, so the view switches every pair at once.
 import { SkeinError } from '../errors/index.js';
 import type { Storage } from '../storage/environment.js';
-import type { IndexRecord } from '../storage/records.js';
+import { storageKeyOf, type IndexRecord } from '../storage/records.js';
 
 export class IndexCatalog {
   private readonly cache = new Map<string, IndexRecord | null>();
+  /** storage key -> the cached uid whose record holds it. */
+  private readonly keyOwners = new Map<string, string>();
 
   constructor(private readonly storage: Storage) {}
 
@@ -13,7 +21,13 @@ export class IndexCatalog {
     let record = this.cache.get(uid);
     if (record === undefined) {
       record = this.storage.indexes.get(uid) ?? null;
-      this.cache.set(uid, record);
+      const owner = record === null ? undefined : this.keyOwners.get(storageKeyOf(record));
+      if (owner !== undefined && owner !== uid) {
+        // A swap or rename committed and not announced yet: every cached record may be of before it.
+        this.clear();
+        record = this.storage.indexes.get(uid) ?? null;
+      }
+      this.remember(uid, record);
     }
     return record;
   }
@@ -34,6 +48,23 @@ export class IndexCatalog {
   invalidate(uids: readonly string[]): void {
     // A read transaction opened before the scheduler's commit would still show the old record.
     this.storage.root.resetReadTxn();
-    for (const uid of uids) this.cache.delete(uid);
+    for (const uid of uids) this.forget(uid);
+  }
+
+  private remember(uid: string, record: IndexRecord | null): void {
+    this.cache.set(uid, record);
+    if (record !== null) this.keyOwners.set(storageKeyOf(record), uid);
+  }
+
+  private forget(uid: string): void {
+    const record = this.cache.get(uid);
+    this.cache.delete(uid);
+    if (record && this.keyOwners.get(storageKeyOf(record)) === uid) this.keyOwners.delete(storageKeyOf(record));
+  }
+
+  private clear(): void {
+    this.storage.root.resetReadTxn();
+    this.cache.clear();
+    this.keyOwners.clear();
   }
 }

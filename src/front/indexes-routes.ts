@@ -54,12 +54,15 @@ export const indexesRoutes: RouteSpec[] = [
       }
       const uid = validateIndexUid(request.params.indexUid!);
       const primaryKey = primaryKeyField(body.primaryKey);
+      // `uid`: a rename (Meilisearch 1.18), processed by src/scheduler/index-swap.ts.
+      let newIndexUid: string | null = null;
       if (body.uid !== undefined && body.uid !== null) {
         if (typeof body.uid !== 'string') throw invalidValueType('invalid_index_uid', '.uid', 'a string', body.uid);
-        validateIndexUid(body.uid);
-        if (body.uid !== uid) throw new SkeinError('feature_not_enabled', 'Renaming an index is not supported by this server yet.');
+        newIndexUid = validateIndexUid(body.uid);
       }
-      return jsonReply(202, await context.scheduler.enqueue({ type: 'indexUpdate', indexUid: uid, primaryKey }));
+      return jsonReply(202, await context.scheduler.enqueue(newIndexUid === null
+        ? { type: 'indexUpdate', indexUid: uid, primaryKey }
+        : { type: 'indexUpdate', indexUid: uid, primaryKey, newIndexUid }));
     },
   },
   {

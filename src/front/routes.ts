@@ -13,6 +13,7 @@ import type { RouteSpec } from './route-spec.js';
 import { searchRoutes } from './search-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { statsRoutes } from './stats-routes.js';
+import { swapIndexesRoutes } from './swap-indexes-routes.js';
 import { tasksRoutes } from './tasks-routes.js';
 import { batchesRoutes } from './batches-routes.js';
 import { fieldsRoutes } from './fields-routes.js';
@@ -35,6 +36,7 @@ export function allRoutes(): RouteSpec[] {
     ...experimentalFeaturesRoutes,
     ...previewRoutes,
     ...metricsRoutes,
+    ...swapIndexesRoutes,
   ];
 }
 

@@ -1,4 +1,5 @@
 // GET and POST /indexes/{uid}/search: validate, fan out to the shard workers, merge, answer.
+import { storageKeyOf } from '../storage/records.js';
 import { performance } from 'node:perf_hooks';
 import { fuseFilters, tenantFilter, type Access } from '../auth/index.js';
 import { FieldSelection } from '../documents/projection.js';
@@ -41,9 +42,12 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
   const ruleFilter = tenantFilter(access, uid);
   if (ruleFilter !== null) parameters.options.filter = fuseFilters(parameters.options.filter ?? null, ruleFilter);
   const window = searchWindow(parameters, index.settings.pagination.maxTotalHits);
+  // Shards and documents are named by the record's storage key: resolved once, so a swap meanwhile
+  // cannot mix the two sides in one answer (src/scheduler/index-swap.ts).
+  const key = storageKeyOf(index);
   const dispatched = performance.now();
   const results = await context.search.search({
-    indexUid: uid,
+    indexUid: key,
     q: parameters.q,
     hitsWanted: window.hitsWanted,
     matchingStrategy: parameters.matchingStrategy,
@@ -59,7 +63,7 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
     if (facets.facetDistribution) facets.facetDistributionJson = facetDistributionJson(facets.facetDistribution, index.settings.faceting);
   }
   const merged = performance.now();
-  const hitJson = hitDocuments(context.storedDocuments, uid, hits);
+  const hitJson = hitDocuments(context.storedDocuments, key, hits);
   const finished = performance.now();
   const processingTimeMs = Math.round(finished - started);
   const answer: SearchAnswer = { hitDocuments: hitJson, query: parameters.q ?? '', processingTimeMs, window, candidates, facets };

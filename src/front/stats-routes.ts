@@ -1,16 +1,16 @@
 // GET /health, /version, /stats and /indexes/{uid}/stats.
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import { canSeeIndex } from '../auth/access.js';
 import { BUILD_INFO } from '../config/build-info.js';
+import { databaseFileSize, storeSize, usedDatabaseSize } from '../storage/database-size.js';
 import type { Storage } from '../storage/environment.js';
+import { TASK_STORE_THRESHOLD_PERCENT } from '../tasks/task-queue-bounds.js';
 import { PROCESSING_INDEX_UIDS } from '../storage/meta-keys.js';
 import type { IndexRecord } from '../storage/records.js';
 import { denyUnknownParameters } from './deserr-messages.js';
 import { jsonReply } from './http-types.js';
 import { sortedFieldDistribution } from './index-views.js';
 import { validateIndexUid } from './index-uid.js';
-import type { RouteSpec } from './route-spec.js';
+import type { FrontContext, RouteSpec } from './route-spec.js';
 
 /** The Meilisearch version whose API Skein speaks (GET /version answers Skein's own version, BUILD_INFO). */
 export const COMPATIBLE_MEILISEARCH_VERSION = '1.50.0';
@@ -43,8 +43,13 @@ export const statsRoutes: RouteSpec[] = [
         indexes[record.uid] = indexStats(record, indexing.has(record.uid));
         if (lastUpdate === null || record.updatedAt > lastUpdate) lastUpdate = record.updatedAt;
       }
-      const size = databaseSize(context.storage);
-      return jsonReply(200, { databaseSize: size, usedDatabaseSize: size, lastUpdate, indexes });
+      const body = {
+        databaseSize: databaseFileSize(context.storage), usedDatabaseSize: usedDatabaseSize(context.storage), lastUpdate, indexes,
+        taskQueue: taskQueueStats(context),
+      };
+      // lmdb-js's getStats() leaves the read transaction marked renewed without renewing it (task-queue-housekeeping.ts).
+      context.storage.root.resetReadTxn();
+      return jsonReply(200, body);
     },
   },
   {
@@ -77,10 +82,20 @@ function indexesBeingProcessed(storage: Storage): Set<string> {
   return new Set(JSON.parse(String(storage.meta.get(PROCESSING_INDEX_UIDS) ?? '[]')) as string[]);
 }
 
-function databaseSize(storage: Storage): number {
-  try {
-    return statSync(join(storage.dbPath, 'lmdb', 'data.mdb')).size;
-  } catch {
-    return 0;
-  }
+/**
+ * Skein's addition (Meilisearch's /stats has no field for it; its Prometheus metrics
+ * meilisearch_task_queue_{used_size,max_size,size_until_stop_registering} say the same): the task
+ * store's bytes, its bound (maxTaskDbSize), the bytes left before new tasks are refused (40% of the
+ * bound), and how many tasks it holds (the oldest finished ones are deleted past maxNumberOfTasks).
+ */
+function taskQueueStats(context: FrontContext): Record<string, number> {
+  const usedSize = storeSize(context.storage.tasks);
+  const stopAt = Math.floor(context.options.maxTaskDbSize * TASK_STORE_THRESHOLD_PERCENT / 100);
+  return {
+    numberOfTasks: (context.storage.tasks.getStats() as { entryCount: number }).entryCount,
+    maxNumberOfTasks: context.options.maxNumberOfTasks,
+    usedSize,
+    maxSize: context.options.maxTaskDbSize,
+    sizeUntilStopRegistering: Math.max(0, stopAt - usedSize),
+  };
 }

@@ -8,6 +8,7 @@ import { finishedBatch, processingBatch, type BatchRecord } from '../tasks/batch
 import { failedDetails } from '../tasks/task-details.js';
 import type { TaskRecord } from '../tasks/task-record.js';
 import type { BatchPlan } from './batch-plan.js';
+import { writeSwap } from './index-swap.js';
 
 export const PENDING_UPDATE_FILE_DELETIONS = 'pendingUpdateFileDeletions';
 export const NEXT_BATCH_UID = 'nextBatchUid';
@@ -72,6 +73,7 @@ export function commitBatch(storage: Storage, tasks: TaskRecord[], plan: BatchPl
   const updateFiles = updateFilesOf([...finished, ...canceled]);
   storage.root.transactionSync(() => {
     if (plan.index) writeIndex(storage, plan, tasks[0].batchUid ?? 0);
+    if (plan.swap) writeSwap(storage, plan.swap);
     for (const task of finished) storage.tasks.put(task.uid, task);
     for (const task of canceled) storage.tasks.put(task.uid, task);
     putFinishedBatch(storage, [...finished, ...canceled], finishedAt, progressTrace);
@@ -85,24 +87,25 @@ export function commitBatch(storage: Storage, tasks: TaskRecord[], plan: BatchPl
 
 function writeIndex(storage: Storage, plan: BatchPlan, batchUid: number): void {
   const { uid, before, stage } = plan.index!;
+  const key = stage.key;
   const after = stage.record;
   if (after === null) {
     if (before === null) return;
     // Keys are collected before removal: removing under a live cursor of the same transaction skips entries.
-    const documentKeys = [...storage.documents.getKeys({ start: [uid, 0], end: [uid, 0xffffffff + 1] })];
-    const externalIdKeys = [...storage.externalIds.getKeys({ start: [uid, ''], end: [uid, '\uffff'] })];
-    for (const key of documentKeys) storage.documents.remove(key);
-    for (const key of externalIdKeys) storage.externalIds.remove(key);
+    const documentKeys = [...storage.documents.getKeys({ start: [key, 0], end: [key, 0xffffffff + 1] })];
+    const externalIdKeys = [...storage.externalIds.getKeys({ start: [key, ''], end: [key, '\uffff'] })];
+    for (const documentKey of documentKeys) storage.documents.remove(documentKey);
+    for (const externalIdKey of externalIdKeys) storage.externalIds.remove(externalIdKey);
     storage.indexes.remove(uid);
     return;
   }
   for (const [docId, document] of stage.documents) {
-    if (document === null) storage.documents.remove([uid, docId]);
-    else storage.documents.put([uid, docId], document);
+    if (document === null) storage.documents.remove([key, docId]);
+    else storage.documents.put([key, docId], document);
   }
   for (const [externalId, docId] of stage.externalIds) {
-    if (docId === null) storage.externalIds.remove([uid, externalId]);
-    else storage.externalIds.put([uid, externalId], docId);
+    if (docId === null) storage.externalIds.remove([key, externalId]);
+    else storage.externalIds.put([key, externalId], docId);
   }
   // The stamp in the same transaction as the change it names (shard snapshots are valid for it only).
   after.commitSeq = batchUid;

@@ -3,6 +3,7 @@
 import type { ErrorBody } from '../errors/index.js';
 import type { IndexRecord } from '../storage/records.js';
 import type { TaskDetails } from '../tasks/task-details.js';
+import type { SwapPlan } from './index-swap.js';
 import type { StagedIndex } from './staged-index.js';
 
 export interface TaskResult {
@@ -28,6 +29,8 @@ export interface BatchPlan {
   canceledBy: number | null;
   /** Uids of finished tasks the batch's taskDeletions remove. */
   deletedUids: number[];
+  /** A swap or rename (index-swap.ts): records moved, older tasks renamed; null otherwise. */
+  swap?: SwapPlan | null;
 }
 
 export function emptyPlan(): BatchPlan {

@@ -9,6 +9,7 @@ import type { Batch } from './batch-selection.js';
 import { emptyPlan, type BatchPlan } from './batch-plan.js';
 import { applyClear, applyDocumentDeletion, applyUpdateFile, type Slicing } from './document-operations.js';
 import { applyIndexCreation, applyIndexDeletion, applyIndexUpdate, ensureIndex, indexNotFound } from './index-operations.js';
+import { planSwapOrRename } from './index-swap.js';
 import { mergeSettings } from './settings-merge.js';
 import { StagedIndex } from './staged-index.js';
 import { applyDocumentDeletionByFilter } from './delete-by-filter.js';
@@ -34,6 +35,7 @@ export async function planBatch(batch: Batch, context: PlanningContext): Promise
     case 'taskCancelation': return planCancelation(batch.tasks[0], context);
     case 'taskDeletion': return planDeletions(batch.tasks, context);
     case 'index': return planIndexBatch(batch.indexUid, batch.tasks, context);
+    case 'indexSwap': return planSwapOrRename(batch.tasks[0], context.storage, context.now);
   }
 }
 

@@ -1,11 +1,14 @@
 // Which enqueued tasks form the next batch (tasks.md §4): the latest taskCancelation alone, else every
 // taskDeletion together, else the oldest enqueued task decides the index and the autobatcher appends
 // the following tasks of that index while they are compatible. Pure: works on records in uid order.
+import { indexesOfTask, isSwapOrRename } from '../tasks/task-indexes.js';
 import type { TaskContent, TaskRecord } from '../tasks/task-record.js';
 
 export type Batch =
   | { kind: 'taskCancelation'; tasks: TaskRecord[] }
   | { kind: 'taskDeletion'; tasks: TaskRecord[] }
+  /** A swap or rename, alone (src/scheduler/index-swap.ts). */
+  | { kind: 'indexSwap'; tasks: TaskRecord[] }
   | { kind: 'index'; indexUid: string; tasks: TaskRecord[] };
 
 export interface BatchLimits {
@@ -31,6 +34,7 @@ export function selectBatch(enqueued: readonly TaskRecord[], limits: BatchLimits
   const deletions = enqueued.filter((task) => task.type === 'taskDeletion').slice(0, limits.maxTasks);
   if (deletions.length > 0) return { kind: 'taskDeletion', tasks: deletions };
   const first = enqueued[0];
+  if (isSwapOrRename(first.content)) return { kind: 'indexSwap', tasks: [first] };
   const indexUid = first.indexUid!;
   const tasks = [first];
   const autobatch = autobatcherFor(first.content);
@@ -38,6 +42,8 @@ export function selectBatch(enqueued: readonly TaskRecord[], limits: BatchLimits
     let documents = documentsOf(first.content);
     for (let i = 1; i < enqueued.length && tasks.length < limits.maxTasks; i++) {
       const task = enqueued[i];
+      // A later task may not be moved before a swap or rename of this index.
+      if (isSwapOrRename(task.content) && indexesOfTask(task.content).includes(indexUid)) break;
       if (task.indexUid !== indexUid) continue;
       if (!autobatch.accepts(task.content)) break;
       documents += documentsOf(task.content);

@@ -24,13 +24,13 @@ export function requireIndex(stage: StagedIndex): IndexRecord {
 
 /** Document additions and settings updates create their index when it is missing. */
 export function ensureIndex(stage: StagedIndex, shardCount: number, now: string): IndexRecord {
-  stage.record ??= newIndexRecord(stage.uid, null, shardCount, now);
+  stage.record ??= stage.keyed(newIndexRecord(stage.uid, null, shardCount, now));
   return stage.record;
 }
 
 export function applyIndexCreation(stage: StagedIndex, primaryKey: string | null, shardCount: number, now: string): void {
   if (stage.record !== null) throw new SkeinError('index_already_exists', `Index \`${stage.uid}\` already exists.`);
-  stage.record = newIndexRecord(stage.uid, primaryKey, shardCount, now);
+  stage.record = stage.keyed(newIndexRecord(stage.uid, primaryKey, shardCount, now));
 }
 
 /** The primary key may change only while the index holds no document. */

@@ -5,7 +5,7 @@
 import { shardOfDocId } from '../documents/doc-ids.js';
 import type { DocumentOpMessage } from '../protocol/messages.js';
 import { ownersOfShard } from '../protocol/placement.js';
-import type { IndexRecord } from '../storage/records.js';
+import { storageKeyOf, type IndexRecord } from '../storage/records.js';
 import { settingsChanged, type IndexPlan } from './batch-plan.js';
 import type { ShardCommand } from './shard-link.js';
 
@@ -19,8 +19,10 @@ export interface ApplyPhases {
   writes: AddressedCommand[];
 }
 
+// Shards are named by the index's storage key (records.ts storageKeyOf), not its uid.
 export function applyCommands(plan: IndexPlan, workerCount: number): ApplyPhases {
-  const { before, uid } = plan;
+  const { before } = plan;
+  const uid = plan.stage.key;
   const after = plan.stage.record;
   if (after === null) return { prepare: before === null ? [] : toEveryWorker(workerCount, { kind: 'dropIndex', indexUid: uid }), writes: [] };
   const reload = before === null || settingsChanged(plan);
@@ -30,7 +32,8 @@ export function applyCommands(plan: IndexPlan, workerCount: number): ApplyPhases
 
 /** Commands returning the shards to the committed state (LMDB still holds it when this runs). */
 export function rollbackCommands(plan: IndexPlan, workerCount: number): AddressedCommand[] {
-  const { before, uid } = plan;
+  const { before } = plan;
+  const uid = plan.stage.key;
   const after = plan.stage.record;
   if (before === null) return after === null ? [] : toEveryWorker(workerCount, { kind: 'dropIndex', indexUid: uid });
   if (after === null || settingsChanged(plan)) return toEveryWorker(workerCount, loadIndex(before));
@@ -56,11 +59,11 @@ function writeBatches(plan: IndexPlan, after: IndexRecord, workerCount: number, 
     ops.push(document === null ? { kind: 'delete', docId } : { kind: 'upsert', docId, document });
   }
   return [...opsByShard].sort(([a], [b]) => a - b).flatMap(([shard, ops]) =>
-    toEveryOwner(shard, after.shardCount, workerCount, { kind: 'writeBatch', indexUid: plan.uid, shard, ops }));
+    toEveryOwner(shard, after.shardCount, workerCount, { kind: 'writeBatch', indexUid: plan.stage.key, shard, ops }));
 }
 
 function loadIndex(record: IndexRecord): ShardCommand {
-  return { kind: 'loadIndex', indexUid: record.uid, shardCount: record.shardCount, settings: record.settings };
+  return { kind: 'loadIndex', indexUid: storageKeyOf(record), shardCount: record.shardCount, settings: record.settings };
 }
 
 function toEveryWorker(workerCount: number, command: ShardCommand): AddressedCommand[] {

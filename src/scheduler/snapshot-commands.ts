@@ -3,6 +3,7 @@
 // read back from LMDB (this thread is its only writer, so that is exactly the committed state);
 // and after a quiet while, or at shutdown, it asks the workers to save their snapshots.
 import type { Storage } from '../storage/environment.js';
+import { storageKeyOf } from '../storage/records.js';
 import type { ShardCommandSender } from './shard-link.js';
 
 /**
@@ -15,7 +16,7 @@ export async function announceCommitted(storage: Pick<Storage, 'indexes'>, shard
   const record = storage.indexes.get(indexUid);
   if (!record) return;
   const commitSeq = record.commitSeq ?? 0;
-  await sendToEveryWorker(shards, { kind: 'indexCommitted', indexUid, commitSeq }, log);
+  await sendToEveryWorker(shards, { kind: 'indexCommitted', indexUid: storageKeyOf(record), commitSeq }, log);
 }
 
 /** prepareSearch: at idle time, the workers then also build their lazy search structures (not at shutdown). */

@@ -4,7 +4,7 @@
 // or not at all; the batch's stage becomes one LMDB transaction.
 import { mayBeStoredId } from '../documents/document-id.js';
 import type { Storage } from '../storage/environment.js';
-import type { IndexRecord } from '../storage/records.js';
+import { freeStorageKey, storageKeyOf, type IndexRecord } from '../storage/records.js';
 
 type CommittedReader = Pick<Storage, 'documents' | 'externalIds'>;
 
@@ -15,22 +15,33 @@ export class StagedIndex {
   documents = new Map<number, string | null>();
   /** externalId -> docId, null = deleted. */
   externalIds = new Map<string, number | null>();
+  /** Where the documents live in LMDB and in the shards (records.ts storageKeyOf); a new index's is chosen free. */
+  readonly key: string;
 
   constructor(
     private readonly storage: CommittedReader,
     readonly uid: string,
     record: IndexRecord | null,
     private parent: StagedIndex | null = null,
+    key?: string,
   ) {
     this.record = record === null ? null : structuredClone(record);
+    this.key = key ?? (record ? storageKeyOf(record) : uid);
   }
 
   static fromStorage(storage: CommittedReader & Pick<Storage, 'indexes'>, uid: string): StagedIndex {
-    return new StagedIndex(storage, uid, storage.indexes.get(uid) ?? null);
+    const record = storage.indexes.get(uid) ?? null;
+    return new StagedIndex(storage, uid, record, null, record ? storageKeyOf(record) : freeStorageKey(uid, usedStorageKeys(storage)));
   }
 
   fork(): StagedIndex {
-    return new StagedIndex(this.storage, this.uid, this.record, this);
+    return new StagedIndex(this.storage, this.uid, this.record, this, this.key);
+  }
+
+  /** A record made in this stage stores under the stage's key. */
+  keyed(record: IndexRecord): IndexRecord {
+    if (this.key !== record.uid) record.storageKey = this.key;
+    return record;
   }
 
   /**
@@ -43,7 +54,7 @@ export class StagedIndex {
 
   /** Whether the document existed before this stage's own writes (in a parent stage or the last commit). */
   existedBefore(docId: number): boolean {
-    return this.parent ? this.parent.document(docId) !== undefined : this.storage.documents.doesExist([this.uid, docId]);
+    return this.parent ? this.parent.document(docId) !== undefined : this.storage.documents.doesExist([this.key, docId]);
   }
 
   /** Folds a fork's writes into this stage (the fork's task succeeded). */
@@ -57,14 +68,14 @@ export class StagedIndex {
     const staged = this.externalIds.get(externalId);
     if (staged !== undefined) return staged ?? undefined;
     if (this.parent) return this.parent.docIdOf(externalId);
-    return mayBeStoredId(externalId) ? this.storage.externalIds.get([this.uid, externalId]) : undefined;
+    return mayBeStoredId(externalId) ? this.storage.externalIds.get([this.key, externalId]) : undefined;
   }
 
   document(docId: number): string | undefined {
     const staged = this.documents.get(docId);
     if (staged !== undefined) return staged ?? undefined;
     if (this.parent) return this.parent.document(docId);
-    return this.storage.documents.get([this.uid, docId]);
+    return this.storage.documents.get([this.key, docId]);
   }
 
   putDocument(externalId: string, docId: number, json: string): void {
@@ -79,7 +90,7 @@ export class StagedIndex {
 
   /** Every live external id -> docId, committed ones overridden by staged writes. */
   liveExternalIds(): Map<string, number> {
-    const live = this.parent ? this.parent.liveExternalIds() : committedExternalIds(this.storage, this.uid);
+    const live = this.parent ? this.parent.liveExternalIds() : committedExternalIds(this.storage, this.key);
     for (const [externalId, docId] of this.externalIds) {
       if (docId === null) live.delete(externalId);
       else live.set(externalId, docId);
@@ -102,8 +113,16 @@ function merged<K, V>(older: Map<K, V>, newer: Map<K, V>): Map<K, V> {
   return older;
 }
 
-export function committedExternalIds(storage: Pick<Storage, 'externalIds'>, uid: string): Map<string, number> {
+/** storageKey: the index's storageKeyOf. */
+export function committedExternalIds(storage: Pick<Storage, 'externalIds'>, storageKey: string): Map<string, number> {
   const ids = new Map<string, number>();
-  for (const { key, value } of storage.externalIds.getRange({ start: [uid, ''], end: [uid, '\uffff'] })) ids.set(key[1], value);
+  for (const { key, value } of storage.externalIds.getRange({ start: [storageKey, ''], end: [storageKey, '\uffff'] })) ids.set(key[1], value);
   return ids;
+}
+
+/** The storage keys of every stored index. */
+export function usedStorageKeys(storage: Pick<Storage, 'indexes'>): Set<string> {
+  const used = new Set<string>();
+  for (const { value } of storage.indexes.getRange()) used.add(storageKeyOf(value));
+  return used;
 }

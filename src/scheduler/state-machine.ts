@@ -21,6 +21,8 @@ import { applyCommands, rollbackCommands, type AddressedCommand } from './shard-
 import { announceCommitted } from './snapshot-commands.js';
 import type { ShardCommandSender } from './shard-link.js';
 import { checkedContent, newTaskRecord, persistNewTask } from './task-enqueue.js';
+import { autoDeletionContent, checkTaskStoreSpace, DEFAULT_TASK_QUEUE_LIMITS, type TaskQueueLimits } from './task-queue-housekeeping.js';
+import type { TaskContent } from '../tasks/task-record.js';
 
 export type SchedulerState =
   | 'idle' | 'selectingBatch' | 'markingProcessing' | 'applyingToShards' | 'committing' | 'publishing' | 'rollingBack';
@@ -38,6 +40,8 @@ export interface SchedulerOptions {
   onIndexesChanged: (indexUids: string[]) => void;
   failurePoint?: FailurePointHandler;
   limits?: BatchLimits;
+  /** Automatic deletion of old tasks and the task store's size bound (task-queue-housekeeping.ts). */
+  taskQueueLimits?: TaskQueueLimits;
   now?: () => string;
   onStateChange?: (state: SchedulerState) => void;
   /** Unexpected internal errors (the thread keeps running). */
@@ -45,6 +49,12 @@ export interface SchedulerOptions {
 }
 
 class BatchAborted extends Error {}
+
+/** What the front drops from its caches: the index's uid and, when its data is stored under another name, that key; a swap's uids. */
+function changedNames(plan: BatchPlan): string[] {
+  if (plan.index) return [...new Set([plan.index.uid, plan.index.stage.key])];
+  return plan.swap?.changed ?? [];
+}
 
 export class Scheduler {
   private stateValue: SchedulerState = 'idle';
@@ -111,7 +121,18 @@ export class Scheduler {
   /** Persists a new task durably and returns it; throws a SkeinError for a malformed content. */
   enqueue(rawContent: unknown): TaskRecord {
     const content = checkedContent(rawContent);
+    if ('presetMatches' in content) delete content.presetMatches; // the scheduler's own deletions only
+    return this.register(content, true);
+  }
+
+  private get taskQueueLimits(): TaskQueueLimits {
+    return this.options.taskQueueLimits ?? DEFAULT_TASK_QUEUE_LIMITS;
+  }
+
+  /** checkSpace: refuse it when the task store is full (a deletion or cancelation is judged by what it matched). */
+  private register(content: TaskContent, checkSpace = false): TaskRecord {
     const record = newTaskRecord(this.options.storage, this.nextTaskUid, content, this.now());
+    if (checkSpace) checkTaskStoreSpace(this.options.storage, record.content, this.taskQueueLimits);
     persistNewTask(this.options.storage, record);
     this.nextTaskUid = record.uid + 1;
     this.queue.set(record.uid, record);
@@ -189,6 +210,7 @@ export class Scheduler {
   async runNextBatch(): Promise<boolean> {
     const { storage } = this.options;
     this.setState('selectingBatch');
+    this.cleanUpTaskQueue();
     const queued = [...this.queue.values()];
     const limits = this.options.limits ?? DEFAULT_BATCH_LIMITS;
     const batch = selectBatch(queued, limits);
@@ -241,6 +263,18 @@ export class Scheduler {
     if (outcome && plan?.index && !this.hasWritesSentAhead()) this.announceCommitted(plan.index.uid);
     this.setState('idle');
     return true;
+  }
+
+  /** Meilisearch's cleanup_task_queue: past maxNumberOfTasks, a taskDeletion of the oldest finished tasks is registered. */
+  private cleanUpTaskQueue(): void {
+    try {
+      const content = autoDeletionContent(this.options.storage, [...this.queue.values()], this.taskQueueLimits);
+      if (content === null) return;
+      this.log(`the task queue is almost full: deleting the oldest ${(content as { matchedUids: number[] }).matchedUids.length} finished tasks`);
+      this.register(content);
+    } catch (cause) {
+      this.log(`task queue cleanup failed: ${(cause as Error).message}`);
+    }
   }
 
   private hasWritesSentAhead(): boolean {
@@ -376,7 +410,7 @@ export class Scheduler {
   private publish(plan: BatchPlan | null, updateFiles: string[]): void {
     this.setState('publishing');
     try {
-      this.options.onIndexesChanged(plan?.index ? [plan.index.uid] : []);
+      this.options.onIndexesChanged(plan ? changedNames(plan) : []);
     } catch (cause) {
       this.log(`publishing indexesChanged failed: ${(cause as Error).message}`);
     }

@@ -5,6 +5,7 @@ import { SkeinError } from '../errors/index.js';
 import type { Storage } from '../storage/environment.js';
 import { initialDetails } from '../tasks/task-details.js';
 import { matchTasks, parseTaskQuery } from '../tasks/task-query.js';
+import { checkSwapDuplicates } from '../tasks/task-indexes.js';
 import type { TaskContent, TaskRecord } from '../tasks/task-record.js';
 
 export const NEXT_TASK_UID = 'nextTaskUid';
@@ -19,6 +20,11 @@ export function checkedContent(raw: unknown): TaskContent {
   }
   if (INDEX_TASK_TYPES.has(content.type)) {
     if (typeof (content as { indexUid?: unknown }).indexUid !== 'string') throw new SkeinError('bad_request', 'The task content has no index uid.');
+    return content;
+  }
+  if (content.type === 'indexSwap') {
+    if (!Array.isArray(content.swaps)) throw new SkeinError('bad_request', 'The task content has no swaps.');
+    checkSwapDuplicates(content.swaps);
     return content;
   }
   if (content.type === 'taskCancelation' || content.type === 'taskDeletion') {
@@ -48,6 +54,7 @@ export function newTaskRecord(storage: Pick<Storage, 'tasks'>, uid: number, raw:
 
 function withMatchedUids(storage: Pick<Storage, 'tasks'>, uid: number, content: TaskContent): TaskContent {
   if (content.type !== 'taskCancelation' && content.type !== 'taskDeletion') return content;
+  if (content.presetMatches === true) return content;
   const purpose = content.type === 'taskCancelation' ? 'cancel' : 'delete';
   const { filter } = parseTaskQuery(new URLSearchParams(content.filter), purpose);
   filter.authorizedIndexes = content.authorizedIndexes ?? null;

@@ -56,6 +56,7 @@ const scheduler: Scheduler = new Scheduler({
   storage,
   shards: shardLink,
   shardsPerIndex: data.shardsPerIndex,
+  ...(data.taskQueueLimits ? { taskQueueLimits: data.taskQueueLimits } : {}),
   failurePoint,
   onIndexesChanged: (indexUids) => {
     post({ kind: 'indexesChanged', indexUids });

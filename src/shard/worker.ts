@@ -14,7 +14,7 @@ import { parseQuery } from '../query/parse-query.js';
 import { documentRange, openStorage } from '../storage/environment.js';
 import { shardsOwnedBy } from '../protocol/placement.js';
 import type { IndexSettings } from '../settings/index-settings.js';
-import type { IndexRecord } from '../storage/records.js';
+import { storageKeyOf, type IndexRecord } from '../storage/records.js';
 import { ShardEngine, type DocumentSource, type JsonDocument } from './shard-engine.js';
 import { SnapshotKeeper } from './snapshot-keeper.js';
 import { SlicedJobs } from './sliced-jobs.js';
@@ -60,17 +60,21 @@ function loadFromStorage(indexUid: string, shardCount: number, settings: Partial
   engine.loadIndex(indexUid, shardCount, settings, storedDocuments(indexUid, shardCount));
 }
 
-/** At start: each shard from its snapshot when that holds the committed state, else rebuilt from LMDB. */
+/**
+ * At start: each shard from its snapshot when that holds the committed state, else rebuilt from LMDB.
+ * Shards, their snapshots and the index's documents are named by its storage key (swaps move records, not data).
+ */
 function loadAtStart(record: IndexRecord): void {
   const startedAt = performance.now();
   const commitSeq = record.commitSeq ?? 0;
   const restored = new Set<number>();
-  engine.loadIndex(record.uid, record.shardCount, record.settings, storedDocuments(record.uid, record.shardCount, restored), (shard, config) => {
-    const shardIndex = snapshots.restore(record.uid, shard, Math.max(1, record.shardCount), commitSeq, config);
+  const key = storageKeyOf(record);
+  engine.loadIndex(key, record.shardCount, record.settings, storedDocuments(key, record.shardCount, restored), (shard, config) => {
+    const shardIndex = snapshots.restore(key, shard, Math.max(1, record.shardCount), commitSeq, config);
     if (shardIndex) restored.add(shard);
     return shardIndex;
   });
-  snapshots.loaded(record.uid, commitSeq);
+  snapshots.loaded(key, commitSeq);
   if (process.env['SKEIN_LOG_STARTUP']) {
     console.error(`[shard ${data.workerIndex}] ${record.uid}: ${restored.size} shard(s) from snapshots, loaded in ${Math.round(performance.now() - startedAt)} ms`);
   }
@@ -85,7 +89,7 @@ function loadStoredIndexes(): void {
   background.cancelAll();
   const stored = new Set<string>();
   for (const { value: record } of storage.indexes.getRange()) {
-    stored.add(record.uid);
+    stored.add(storageKeyOf(record));
     loadAtStart(record);
   }
   for (const uid of engine.indexUids()) {

@@ -17,9 +17,9 @@ export interface Storage {
   /** Batches the scheduler processed (GET /batches); uid -> record, written with their tasks. */
   batches: Database<BatchRecord, number>;
   indexes: Database<IndexRecord, string>;
-  /** [indexUid, docId] -> the stored document as JSON text. */
+  /** [storageKey, docId] -> the stored document as JSON text (storageKey: records.ts storageKeyOf, the uid unless swapped or renamed). */
   documents: Database<string, [string, number]>;
-  /** [indexUid, externalId] -> docId. */
+  /** [storageKey, externalId] -> docId. */
   externalIds: Database<number, [string, string]>;
   /** API keys (the keys issue); uid -> record. */
   keys: Database<Record<string, unknown>, string>;
@@ -51,7 +51,10 @@ export async function closeStorage(storage: Storage): Promise<void> {
   await storage.root.close();
 }
 
-/** Documents of one index in internal id order (= insertion order), as the browse route and shard loading need. */
-export function documentRange(storage: Storage, indexUid: string) {
-  return storage.documents.getRange({ start: [indexUid, 0], end: [indexUid, 0xffffffff + 1] });
+/**
+ * Documents of one index in internal id order (= insertion order), as the browse route and shard loading need.
+ * `storageKey`: the index record's storageKeyOf (records.ts), which differs from its uid after a swap or rename.
+ */
+export function documentRange(storage: Storage, storageKey: string) {
+  return storage.documents.getRange({ start: [storageKey, 0], end: [storageKey, 0xffffffff + 1] });
 }

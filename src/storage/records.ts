@@ -22,4 +22,22 @@ export interface IndexRecord {
    * it holds exactly this committed state (src/shard/snapshot-keeper.ts). Absent in older records: 0.
    */
   commitSeq?: number;
+  /**
+   * Where the index's data lives: documents and external ids under [storageKey, ...] in LMDB, the
+   * shard workers' shards and their snapshot files under this name. Absent: the uid. A swap or rename
+   * exchanges or moves records, not data (src/scheduler/index-swap.ts), so a key differs from the
+   * uid after one; a key that is not a uid holds a `~`, which no uid can.
+   */
+  storageKey?: string;
+}
+
+/** The name the index's documents, shards and shard snapshots are stored under. */
+export function storageKeyOf(record: Pick<IndexRecord, 'uid' | 'storageKey'>): string {
+  return record.storageKey ?? record.uid;
+}
+
+/** The key a new index `uid` stores under: its uid unless another index's data already lives there (after a swap or rename). */
+export function freeStorageKey(uid: string, used: ReadonlySet<string>): string {
+  if (!used.has(uid)) return uid;
+  for (let n = 1; ; n++) if (!used.has(`${uid}~${n}`)) return `${uid}~${n}`;
 }

@@ -17,8 +17,13 @@ export function initialDetails(content: TaskContent): TaskDetails | null {
     case 'settingsUpdate':
       return settingsDetails(content.settings, content.isDeletion);
     case 'indexCreation':
-    case 'indexUpdate':
       return { primaryKey: content.primaryKey };
+    case 'indexUpdate':
+      // Meilisearch's DetailsView order: primaryKey, then oldIndexUid and newIndexUid for a rename.
+      return content.newIndexUid == null ? { primaryKey: content.primaryKey }
+        : { primaryKey: content.primaryKey, oldIndexUid: content.indexUid, newIndexUid: content.newIndexUid };
+    case 'indexSwap':
+      return { swaps: content.swaps.map((swap) => ({ indexes: [...swap.indexes], rename: swap.rename })) };
     case 'indexDeletion':
       return { deletedDocuments: null };
     case 'taskCancelation':

@@ -2,6 +2,7 @@
 // against it. Multiple criteria combine with AND, values of one criterion with OR; null = no criterion.
 import { allowsIndex } from '../auth/index-patterns.js';
 import { parseRfc3339Micros } from './timestamps.js';
+import { indexesOfTask, isSwapOrRename } from './task-indexes.js';
 import type { TaskRecord, TaskStatus, TaskType } from './task-record.js';
 
 export interface DateBounds {
@@ -45,11 +46,17 @@ export function matchesTask(filter: TaskFilter, task: TaskRecord): boolean {
   if (filter.canceledBy && (task.canceledBy === null || !filter.canceledBy.has(task.canceledBy))) return false;
   if (filter.types && !filter.types.has(task.type)) return false;
   if (filter.statuses && !filter.statuses.has(task.status)) return false;
-  if (filter.indexUids && (task.indexUid === null || !filter.indexUids.has(task.indexUid))) return false;
+  // A swap matches each index it names, a rename both uids (Meilisearch's index_tasks mapping).
+  if (filter.indexUids && !namedIndexes(task).some((uid) => filter.indexUids!.has(uid))) return false;
   if (!authorizedTask(filter.authorizedIndexes, task)) return false;
   return withinBounds(filter.enqueuedAt, task.enqueuedAt)
     && withinBounds(filter.startedAt, task.startedAt)
     && withinBounds(filter.finishedAt, task.finishedAt);
+}
+
+function namedIndexes(task: TaskRecord): string[] {
+  const own = task.indexUid === null ? [] : [task.indexUid];
+  return task.content && isSwapOrRename(task.content) ? [...own, ...indexesOfTask(task.content)] : own;
 }
 
 /** The task types tied to exactly one index (Meilisearch's Kind::related_to_one_index). */

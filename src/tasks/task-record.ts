@@ -42,10 +42,20 @@ type TaskRequest =
   | { type: 'documentDeletion'; indexUid: string; byFilter: unknown }
   | { type: 'settingsUpdate'; indexUid: string; settings: Record<string, unknown>; isDeletion: boolean; allowIndexCreation?: boolean }
   | { type: 'indexCreation'; indexUid: string; primaryKey: string | null }
-  | { type: 'indexUpdate'; indexUid: string; primaryKey: string | null }
+  /** newIndexUid: PATCH /indexes/{uid} with `uid` (a rename, Meilisearch 1.18); absent: none. */
+  | { type: 'indexUpdate'; indexUid: string; primaryKey: string | null; newIndexUid?: string | null }
+  /** POST /swap-indexes: every pair at once (src/scheduler/index-swap.ts). */
+  | { type: 'indexSwap'; swaps: IndexSwapPair[] }
   | { type: 'indexDeletion'; indexUid: string }
   | TaskFilterContent<'taskCancelation'>
   | TaskFilterContent<'taskDeletion'>;
+
+/** One element of POST /swap-indexes, as Meilisearch's details show it. */
+export interface IndexSwapPair {
+  indexes: [string, string];
+  /** Move the first index to the second uid (which must not exist) instead of exchanging them. */
+  rename: boolean;
+}
 
 /** A cancelation or deletion: the query string's filter, matched by the scheduler at enqueue time. */
 export interface TaskFilterContent<T extends 'taskCancelation' | 'taskDeletion'> {
@@ -55,6 +65,8 @@ export interface TaskFilterContent<T extends 'taskCancelation' | 'taskDeletion'>
   matchedUids: number[];
   /** Index patterns of the requesting key (absent or null: every index); only their tasks match. */
   authorizedIndexes?: string[] | null;
+  /** Set by the scheduler's own automatic deletion (task-queue-housekeeping.ts): matchedUids are given, not computed from the filter. */
+  presetMatches?: boolean;
 }
 
 export interface TaskRecord {

@@ -22,7 +22,7 @@ test.after.always(async () => {
 });
 
 /** Actions of index-less routes that filter by the key's indexes (Meilisearch's RouteHandlerChecksIndex). */
-const FILTERING_ROUTE_ACTIONS = new Set(['search', 'indexes.get', 'indexes.create', 'tasks.get', 'tasks.cancel', 'tasks.delete', 'stats.get']);
+const FILTERING_ROUTE_ACTIONS = new Set(['search', 'indexes.get', 'indexes.create', 'indexes.swap', 'tasks.get', 'tasks.cancel', 'tasks.delete', 'stats.get']);
 
 type Credential = 'none' | 'malformed' | 'unknownKey' | 'withoutAction' | 'otherIndex' | 'expired' | 'master' | 'defaultSearch' | 'tenantToken';
 type Expectation = 'allowed' | [number, string];

@@ -26,6 +26,9 @@ export interface StartOptions {
   /** 'production' turns the preview page off (and needs a master key of 16 bytes or more). */
   env?: 'development' | 'production';
   enableMetrics?: boolean;
+  /** The task queue's bounds (SkeinOptions). */
+  maxNumberOfTasks?: number;
+  maxTaskDbSize?: number;
   /** startServer's test hooks (thread failures, thread events); the server's hooks are then TestServer.testHooks. */
   testHooks?: TestHooksOptions;
 }
@@ -170,6 +173,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.testHooks === undefined ? {} : { testHooks: options.testHooks }),
     ...(options.enableMetrics === undefined ? {} : { enableMetrics: options.enableMetrics }),
+    ...(options.maxNumberOfTasks === undefined ? {} : { maxNumberOfTasks: options.maxNumberOfTasks }),
+    ...(options.maxTaskDbSize === undefined ? {} : { maxTaskDbSize: options.maxTaskDbSize }),
   });
   return {
     client: new Client(`http://127.0.0.1:${server.port}`, options.masterKey === undefined ? {} : { authorization: `Bearer ${options.masterKey}` }),

@@ -59,3 +59,21 @@ test('limits: task count and document count', (t) => {
   t.is(selectBatch(queue, { maxTasks: 10, maxDocuments: 25 })!.tasks.length, 2);
   t.is(selectBatch(queue, { maxTasks: 10, maxDocuments: 5 })!.tasks.length, 1, 'the first task always goes');
 });
+
+const swap = (...pairs: [string, string][]) => task({ type: 'indexSwap', swaps: pairs.map((indexes) => ({ indexes, rename: false })) });
+
+test('a swap or rename is batched alone, and additions after a swap of their index are not moved before it', (t) => {
+  const queue = [add('a'), add('c'), swap(['a', 'b']), add('a'), add('c')];
+  const first = selectBatch(queue)!;
+  t.is(first.kind, 'index');
+  t.deepEqual(uids(first.tasks), [queue[0].uid], 'the addition after the swap of `a` waits for it');
+  const second = selectBatch(queue.slice(1))!;
+  t.deepEqual(uids(second.tasks), [queue[1].uid, queue[4].uid], 'a swap of other indexes does not stop `c`');
+  const third = selectBatch(queue.slice(2))!;
+  t.is(third.kind, 'indexSwap');
+  t.deepEqual(uids(third.tasks), [queue[2].uid]);
+  const rename = task({ type: 'indexUpdate', indexUid: 'x', primaryKey: null, newIndexUid: 'y' });
+  const renameFirst = selectBatch([rename, add('x')])!;
+  t.is(renameFirst.kind, 'indexSwap');
+  t.is(selectBatch([add('y'), rename, add('y')])!.tasks.length, 1, 'additions to the new name wait for the rename');
+});
