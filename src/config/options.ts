@@ -110,6 +110,9 @@ export function resolveOptions(options: SkeinOptions = {}): ResolvedOptions {
   requirePositiveInteger('shardsPerIndex', resolved.shardsPerIndex);
   requirePositiveInteger('httpPayloadSizeLimit', resolved.httpPayloadSizeLimit);
   requirePositiveInteger('maxQueuedSearches', resolved.maxQueuedSearches);
+  if (resolved.scheduleSnapshot !== null && !(Number.isFinite(resolved.scheduleSnapshot) && resolved.scheduleSnapshot > 0)) {
+    throw new Error(`invalid scheduleSnapshot \`${resolved.scheduleSnapshot}\`: expected a number of seconds above 0`);
+  }
   parseHttpAddr(resolved.httpAddr);
   if (resolved.env === 'production') {
     if (resolved.masterKey === null || resolved.masterKey === '') {

@@ -10,12 +10,13 @@ import { Router } from './router.js';
 import type { RouteSpec } from './route-spec.js';
 import { searchRoutes } from './search-routes.js';
 import { settingsRoutes } from './settings-routes.js';
+import { snapshotsRoutes } from './snapshots-routes.js';
 import { statsRoutes } from './stats-routes.js';
 import { tasksRoutes } from './tasks-routes.js';
 
 /** Every route (the security matrix test walks them all). */
 export function allRoutes(): RouteSpec[] {
-  return [...statsRoutes, ...indexesRoutes, ...documentsRoutes, ...searchRoutes, ...facetSearchRoutes, ...documentsFilterRoutes, ...multiSearchRoutes, ...settingsRoutes, ...tasksRoutes, ...keysRoutes, ...experimentalFeaturesRoutes];
+  return [...statsRoutes, ...indexesRoutes, ...documentsRoutes, ...searchRoutes, ...facetSearchRoutes, ...documentsFilterRoutes, ...multiSearchRoutes, ...settingsRoutes, ...tasksRoutes, ...keysRoutes, ...experimentalFeaturesRoutes, ...snapshotsRoutes];
 }
 
 export function buildRouter(): Router<RouteSpec> {

@@ -34,6 +34,7 @@ export async function planBatch(batch: Batch, context: PlanningContext): Promise
     case 'taskCancelation': return planCancelation(batch.tasks[0], context);
     case 'taskDeletion': return planDeletions(batch.tasks, context);
     case 'index': return planIndexBatch(batch.indexUid, batch.tasks, context);
+    case 'snapshotCreation': throw new Error('a snapshotCreation batch is processed by snapshot-task.ts, not planned');
   }
 }
 

@@ -6,6 +6,8 @@ import type { TaskContent, TaskRecord } from '../tasks/task-record.js';
 export type Batch =
   | { kind: 'taskCancelation'; tasks: TaskRecord[] }
   | { kind: 'taskDeletion'; tasks: TaskRecord[] }
+  /** Every enqueued snapshotCreation, together, before any index task (Meilisearch's create_batch order). */
+  | { kind: 'snapshotCreation'; tasks: TaskRecord[] }
   | { kind: 'index'; indexUid: string; tasks: TaskRecord[] };
 
 export interface BatchLimits {
@@ -30,6 +32,8 @@ export function selectBatch(enqueued: readonly TaskRecord[], limits: BatchLimits
   }
   const deletions = enqueued.filter((task) => task.type === 'taskDeletion').slice(0, limits.maxTasks);
   if (deletions.length > 0) return { kind: 'taskDeletion', tasks: deletions };
+  const snapshots = enqueued.filter((task) => task.type === 'snapshotCreation');
+  if (snapshots.length > 0) return { kind: 'snapshotCreation', tasks: snapshots };
   const first = enqueued[0];
   const indexUid = first.indexUid!;
   const tasks = [first];

@@ -35,6 +35,8 @@ const failurePoints = new ThreadFailurePoints<ShardThreadFailurePoint>('shard', 
 const background = new SlicedJobs({
   onError: (_key, cause) => process.emitWarning(`shard worker ${data.workerIndex}: background work failed: ${(cause as Error).message}`),
 });
+/** The key of the saves a snapshotCreation task waits for (apart from the quiet-time one: its own ack). */
+const untilSavedKey = { job: 'saveSnapshots untilSaved' };
 const committedDocuments: DocumentSource = {
   get(indexUid, docId) {
     const text = storage.documents.get([indexUid, docId]);
@@ -95,8 +97,12 @@ function loadStoredIndexes(): void {
   }
 }
 
-function applyCommand(command: ShardCommandMessage): void {
-  if (command.kind === 'writeBatch' || command.kind === 'reloadDocuments') background.cancel(snapshots);
+/** A promise when the ack must wait (a save the scheduler waits for), else nothing. */
+function applyCommand(command: ShardCommandMessage): Promise<void> | void {
+  if (command.kind === 'writeBatch' || command.kind === 'reloadDocuments') {
+    background.cancel(snapshots);
+    background.cancel(untilSavedKey);
+  }
   else if (command.kind === 'loadIndex' || command.kind === 'dropIndex' || (command.kind === 'saveSnapshots' && !command.prepareSearch)) background.cancelAll();
   switch (command.kind) {
     case 'writeBatch':
@@ -119,6 +125,11 @@ function applyCommand(command: ShardCommandMessage): void {
       snapshots.committed(command.indexUid, command.commitSeq);
       break;
     case 'saveSnapshots':
+      if (command.untilSaved) {
+        // A snapshotCreation task: in slices between searches, acknowledged once the job left the queue
+        // (done, or cancelled by a write: the files on disk then simply do not match the stamp).
+        return new Promise<void>((resolve) => background.enqueue(untilSavedKey, () => snapshots.saveSteps(), { onLeave: resolve }));
+      }
       if (command.prepareSearch) {
         // Quiet time: in slices, after the ack (the scheduler does not wait for the save).
         background.enqueue(snapshots, () => snapshots.saveSteps());
@@ -137,15 +148,20 @@ function attachSchedulerPort(port: MessagePort): void {
     const kind = failurePoints.armed ? reachBeforeCommand(message) : null;
     let commandId = 0;
     let error = null;
+    let later: Promise<void> | void = undefined;
     try {
       const command = decodeShardCommand(message);
       commandId = command.commandId;
-      applyCommand(command);
+      later = applyCommand(command);
     } catch (cause) {
       error = asSkeinError(cause).toBody();
     }
-    const ack = encodeShardAck({ commandId, error });
-    port.postMessage(ack, [ack]);
+    const postAck = () => {
+      const ack = encodeShardAck({ commandId, error });
+      port.postMessage(ack, [ack]);
+    };
+    if (later) void later.then(postAck);
+    else postAck();
     if (kind === 'writeBatch') failurePoints.reach('afterWriteBatchAck');
   });
 }

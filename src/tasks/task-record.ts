@@ -36,7 +36,9 @@ export type TaskContent =
   | { type: 'indexUpdate'; indexUid: string; primaryKey: string | null }
   | { type: 'indexDeletion'; indexUid: string }
   | TaskFilterContent<'taskCancelation'>
-  | TaskFilterContent<'taskDeletion'>;
+  | TaskFilterContent<'taskDeletion'>
+  /** POST /snapshots or --schedule-snapshot (src/scheduler/snapshot-task.ts). */
+  | { type: 'snapshotCreation' };
 
 /** A cancelation or deletion: the query string's filter, matched by the scheduler at enqueue time. */
 export interface TaskFilterContent<T extends 'taskCancelation' | 'taskDeletion'> {
