@@ -38,9 +38,27 @@ export interface SnapshotTaskOptions {
 
 export class SnapshotCreator {
   readonly fileName: string;
+  /** The leftovers' removal at start; a batch waits for it (it would remove the batch's own files). */
+  private readonly startCleanup: Promise<void>;
+  /** The snapshot in process, if any; stop() waits for its current step. */
+  private running: Promise<void> | null = null;
+  private stopping = false;
 
   constructor(private readonly options: SnapshotTaskOptions) {
     this.fileName = snapshotFileName(options.storage.dbPath);
+    this.startCleanup = this.removeLeftovers().catch((cause) => {
+      options.log?.(`removing an unfinished snapshot failed: ${(cause as Error).message}`);
+    });
+  }
+
+  /**
+   * At shutdown: the snapshot in process ends after its current step (the native copy must not outlive
+   * the thread: lmdb's callback into a thread being torn down aborts the process), leaving its tasks
+   * `processing`, so the next start does them again. Resolves once nothing runs.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.running?.catch(() => {});
   }
 
   /** Where the archive lands. */
@@ -65,6 +83,7 @@ export class SnapshotCreator {
     let error = null;
     let aborted = false;
     const check = () => {
+      if (this.stopping) throw new Error('the server is shutting down');
       try {
         checkAbort();
       } catch (cause) {
@@ -73,12 +92,17 @@ export class SnapshotCreator {
       }
     };
     try {
-      await this.create(tasks, check, enqueued);
+      this.running = this.create(tasks, check, enqueued);
+      await this.running;
     } catch (cause) {
       await this.removeLeftovers().catch(() => {});
+      // The thread ends: the batch is neither committed nor failed (recovery re-enqueues it).
+      if (this.stopping) return new Promise<BatchPlan>(() => {});
       if (aborted) throw cause;
       error = asSkeinError(cause).toBody();
       this.options.log?.(`snapshot creation failed: ${(cause as Error).message}`);
+    } finally {
+      this.running = null;
     }
     for (const task of tasks) {
       plan.results.set(task.uid, error === null
@@ -90,6 +114,8 @@ export class SnapshotCreator {
 
   private async create(tasks: TaskRecord[], checkAbort: () => void, enqueued: () => Iterable<TaskRecord>): Promise<void> {
     const { storage, snapshotDir } = this.options;
+    await this.startCleanup;
+    checkAbort();
     await mkdir(snapshotDir, { recursive: true });
     await this.removeLeftovers();
     const staging = join(snapshotDir, stagingFolderName(this.fileName));
@@ -111,6 +137,7 @@ export class SnapshotCreator {
       await linkOrCopy(join(storage.updateFilesDir, name), join(staging, ARCHIVE_UPDATE_FILES, name));
     }
     await copyShardFiles(join(storage.dbPath, ARCHIVE_SHARD_SNAPSHOTS), join(staging, ARCHIVE_SHARD_SNAPSHOTS));
+    checkAbort();
 
     const temporary = join(snapshotDir, temporaryArchiveName(this.fileName));
     await tar.c({ gzip: true, file: temporary, cwd: staging, portable: true }, [ARCHIVE_LMDB_FILE, ARCHIVE_UPDATE_FILES, ARCHIVE_SHARD_SNAPSHOTS]);

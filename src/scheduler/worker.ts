@@ -92,7 +92,6 @@ function onShardWorkerLifecycle(message: ShardWorkerLifecycleMessage): void {
 
 seedDefaultKeys(storage);
 const ready = scheduler.start();
-void snapshotCreator?.removeLeftovers().catch((cause) => log(`removing an unfinished snapshot failed: ${(cause as Error).message}`));
 // --schedule-snapshot: a snapshotCreation task every period, shown in /tasks like one from POST /snapshots
 // (Meilisearch registers it as a task the same way, the first one a period after the start).
 const scheduleSeconds = data.snapshots?.scheduleSeconds ?? null;
@@ -144,7 +143,10 @@ port.on('message', (buffer: ArrayBuffer | Uint8Array | ShardWorkerLifecycleMessa
     // No new batch; the shards save what is committed (an index whose batch is in flight is skipped by its worker).
     scheduler.pause();
     snapshotTrigger.stop();
-    void saveSnapshots(shardLink, log, false).then(() => post({ kind: 'shutdownPrepared', requestId: message.requestId }));
+    // A snapshotCreation in process stops after its current step first (snapshot-task.ts).
+    void (snapshotCreator?.stop() ?? Promise.resolve())
+      .then(() => saveSnapshots(shardLink, log, false))
+      .then(() => post({ kind: 'shutdownPrepared', requestId: message.requestId }));
     return;
   }
   if (message.kind !== 'enqueueTask') return;
