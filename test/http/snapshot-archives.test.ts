@@ -293,3 +293,24 @@ test('kill -9 while the archive is written: the previous snapshot stays whole, t
       await stopChild(child);
     }
   }));
+
+test('closing the server while a snapshot is written: the process survives, the task is done at the next start', (t) =>
+  withTempDir(async (root) => {
+    const dbPath = join(root, 'db');
+    const snapshotDir = join(root, 'snaps');
+    const uids: number[] = [];
+    // The copy's callback into a scheduler thread being torn down aborted the whole process (SIGABRT),
+    // depending on timing: a few delays between the request and the close.
+    for (const delay of [0, 3, 6, 10, 20]) {
+      await withTestServer({ dbPath, workers: 1, more: { snapshotDir } }, async ({ client }) => {
+        if (uids.length === 0) await client.addDocuments('movies', movies(2000));
+        uids.push(await client.enqueue('POST', '/snapshots'));
+        await sleep(delay);
+      });
+    }
+    await withTestServer({ dbPath, workers: 1, more: { snapshotDir } }, async ({ client }) => {
+      for (const uid of uids) t.is((await client.waitForTask(uid, 60_000)).status, 'succeeded');
+      t.is((await client.get('/indexes/movies/stats')).body.numberOfDocuments, 2000);
+    });
+    t.deepEqual(readdirSync(snapshotDir), ['db.snapshot']);
+  }));
