@@ -12,9 +12,11 @@
 // 4. A tar.gz under a temporary name, fsynced, read-only (0444, as Meilisearch), renamed to
 //    `<db-name>.snapshot`: a kill at any point leaves the previous snapshot or the new one, never a part;
 //    leftovers are removed at the next snapshot and when the scheduler starts.
-import { constants } from 'node:fs';
+import { constants, createWriteStream } from 'node:fs';
 import { chmod, copyFile, link, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import * as tar from 'tar';
 import { asSkeinError } from '../errors/index.js';
 import { closeStorage, openStorage, type Storage } from '../storage/environment.js';
@@ -26,6 +28,13 @@ import { emptyPlan, type BatchPlan } from './batch-plan.js';
 import type { FailurePoint } from './failure-points.js';
 import type { ShardCommandSender } from './shard-link.js';
 import { saveSnapshotsUntilWritten } from './snapshot-commands.js';
+
+/**
+ * zlib's fastest level: on 50k bench movies (busy 2 cores) the archive took 1.9 s at level 1 against
+ * 3.4 s at Meilisearch's default 6, for 30.5 MB instead of 28.0 MB (LMDB pages and shard files hold
+ * little redundancy).
+ */
+const GZIP_LEVEL = 1;
 
 export interface SnapshotTaskOptions {
   storage: Storage;
@@ -121,10 +130,13 @@ export class SnapshotCreator {
     const staging = join(snapshotDir, stagingFolderName(this.fileName));
     await mkdir(join(staging, 'lmdb'), { recursive: true });
 
+    const steps = new StepTimes();
     await saveSnapshotsUntilWritten(this.options.shards, this.options.log ?? (() => {}));
+    steps.mark('shard files saved');
     checkAbort();
 
     await storage.root.backup(join(staging, 'lmdb'), true);
+    steps.mark('LMDB copied');
     await removeTasksFromCopy(staging, tasks.map((task) => task.uid));
     checkAbort();
 
@@ -139,20 +151,44 @@ export class SnapshotCreator {
     await copyShardFiles(join(storage.dbPath, ARCHIVE_SHARD_SNAPSHOTS), join(staging, ARCHIVE_SHARD_SNAPSHOTS));
     checkAbort();
 
+    steps.mark('files linked');
     const temporary = join(snapshotDir, temporaryArchiveName(this.fileName));
-    await tar.c({ gzip: true, file: temporary, cwd: staging, portable: true }, [ARCHIVE_LMDB_FILE, ARCHIVE_UPDATE_FILES, ARCHIVE_SHARD_SNAPSHOTS]);
+    // Packed here, compressed by zlib on the libuv pool (node-tar's own gzip runs on this thread, which
+    // must keep answering enqueues), written as it goes.
+    await pipeline(
+      tar.c({ cwd: staging, portable: true }, [ARCHIVE_LMDB_FILE, ARCHIVE_UPDATE_FILES, ARCHIVE_SHARD_SNAPSHOTS]),
+      createGzip({ level: GZIP_LEVEL }),
+      createWriteStream(temporary, { flags: 'wx' }),
+    );
     const handle = await open(temporary, 'r');
     try {
       await handle.sync();
     } finally {
       await handle.close();
     }
+    steps.mark('archive written');
     await chmod(temporary, 0o444);
     this.options.failurePoint?.('beforeSnapshotRename');
     checkAbort();
     await rename(temporary, this.path);
     syncFolder(snapshotDir);
     await rm(staging, { recursive: true, force: true });
+    if (process.env['SKEIN_LOG_SNAPSHOT']) this.options.log?.(`snapshot ${this.path}: ${steps.summary()}`);
+  }
+}
+
+class StepTimes {
+  private last = performance.now();
+  private readonly parts: string[] = [];
+
+  mark(step: string): void {
+    const now = performance.now();
+    this.parts.push(`${step} ${Math.round(now - this.last)} ms`);
+    this.last = now;
+  }
+
+  summary(): string {
+    return this.parts.join(', ');
   }
 }
 
