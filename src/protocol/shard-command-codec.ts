@@ -108,7 +108,7 @@ export function decodeShardCommand(message: ArrayBuffer | Uint8Array): ShardComm
     }
     case fb.ShardCommandBody.SaveSnapshots: {
       const save = command.body(new fb.SaveSnapshots()) as fb.SaveSnapshots;
-      return { kind: 'saveSnapshots', commandId, prepareSearch: save.prepareSearch(), untilSaved: save.untilSaved() };
+      return { kind: 'saveSnapshots', commandId, prepareSearch: save.prepareSearch(), ...(save.untilSaved() ? { untilSaved: true } : {}) };
     }
     default:
       throw new Error(`unknown shard command body type ${command.bodyType()}`);
