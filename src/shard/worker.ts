@@ -35,8 +35,8 @@ const failurePoints = new ThreadFailurePoints<ShardThreadFailurePoint>('shard', 
 const background = new SlicedJobs({
   onError: (_key, cause) => process.emitWarning(`shard worker ${data.workerIndex}: background work failed: ${(cause as Error).message}`),
 });
-/** The key of the saves a snapshotCreation task waits for (apart from the quiet-time one: its own ack). */
-const untilSavedKey = { job: 'saveSnapshots untilSaved' };
+/** Keys of the saves snapshotCreation tasks wait for (one per command, so each gets its ack; apart from the quiet-time one). */
+const untilSavedJobs = new Set<object>();
 const committedDocuments: DocumentSource = {
   get(indexUid, docId) {
     const text = storage.documents.get([indexUid, docId]);
@@ -101,9 +101,10 @@ function loadStoredIndexes(): void {
 function applyCommand(command: ShardCommandMessage): Promise<void> | void {
   if (command.kind === 'writeBatch' || command.kind === 'reloadDocuments') {
     background.cancel(snapshots);
-    background.cancel(untilSavedKey);
+    for (const key of untilSavedJobs) background.cancel(key);
+  } else if (command.kind === 'loadIndex' || command.kind === 'dropIndex' || (command.kind === 'saveSnapshots' && !command.prepareSearch && !command.untilSaved)) {
+    background.cancelAll();
   }
-  else if (command.kind === 'loadIndex' || command.kind === 'dropIndex' || (command.kind === 'saveSnapshots' && !command.prepareSearch)) background.cancelAll();
   switch (command.kind) {
     case 'writeBatch':
       snapshots.changed(command.indexUid);
@@ -128,7 +129,16 @@ function applyCommand(command: ShardCommandMessage): Promise<void> | void {
       if (command.untilSaved) {
         // A snapshotCreation task: in slices between searches, acknowledged once the job left the queue
         // (done, or cancelled by a write: the files on disk then simply do not match the stamp).
-        return new Promise<void>((resolve) => background.enqueue(untilSavedKey, () => snapshots.saveSteps(), { onLeave: resolve }));
+        return new Promise<void>((resolve) => {
+          const key = { untilSaved: command.commandId };
+          untilSavedJobs.add(key);
+          background.enqueue(key, () => snapshots.saveSteps(), {
+            onLeave: () => {
+              untilSavedJobs.delete(key);
+              resolve();
+            },
+          });
+        });
       }
       if (command.prepareSearch) {
         // Quiet time: in slices, after the ack (the scheduler does not wait for the save).
