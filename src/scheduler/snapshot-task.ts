@@ -49,8 +49,10 @@ export class SnapshotCreator {
   readonly fileName: string;
   /** The leftovers' removal at start; a batch waits for it (it would remove the batch's own files). */
   private readonly startCleanup: Promise<void>;
-  /** The snapshot in process, if any; stop() waits for its current step. */
-  private running: Promise<void> | null = null;
+  /** The native step in process (LMDB's copy, the copy's open/close): stop() waits for it. */
+  private nativeStep: Promise<unknown> | null = null;
+  /** Stops the archive's stream at shutdown. */
+  private readonly stopSignal = new AbortController();
   private stopping = false;
 
   constructor(private readonly options: SnapshotTaskOptions) {
@@ -61,13 +63,24 @@ export class SnapshotCreator {
   }
 
   /**
-   * At shutdown: the snapshot in process ends after its current step (the native copy must not outlive
-   * the thread: lmdb's callback into a thread being torn down aborts the process), leaving its tasks
-   * `processing`, so the next start does them again. Resolves once nothing runs.
+   * At shutdown: the snapshot in process stops at its next step and its archive stream is cut; resolves
+   * once no native step runs (LMDB's copy must not outlive the thread: lmdb's callback into a thread
+   * being torn down aborts the process). Its tasks stay `processing`: the next start does them again.
    */
   async stop(): Promise<void> {
     this.stopping = true;
-    await this.running?.catch(() => {});
+    this.stopSignal.abort();
+    await this.nativeStep?.catch(() => {});
+  }
+
+  private async native<T>(work: () => Promise<T>): Promise<T> {
+    const running = work();
+    this.nativeStep = running;
+    try {
+      return await running;
+    } finally {
+      this.nativeStep = null;
+    }
   }
 
   /** Where the archive lands. */
@@ -101,8 +114,7 @@ export class SnapshotCreator {
       }
     };
     try {
-      this.running = this.create(tasks, check, enqueued);
-      await this.running;
+      await this.create(tasks, check, enqueued);
     } catch (cause) {
       await this.removeLeftovers().catch(() => {});
       // The thread ends: the batch is neither committed nor failed (recovery re-enqueues it).
@@ -110,8 +122,6 @@ export class SnapshotCreator {
       if (aborted) throw cause;
       error = asSkeinError(cause).toBody();
       this.options.log?.(`snapshot creation failed: ${(cause as Error).message}`);
-    } finally {
-      this.running = null;
     }
     for (const task of tasks) {
       plan.results.set(task.uid, error === null
@@ -135,9 +145,10 @@ export class SnapshotCreator {
     steps.mark('shard files saved');
     checkAbort();
 
-    await storage.root.backup(join(staging, 'lmdb'), true);
+    await this.native(() => storage.root.backup(join(staging, 'lmdb'), true));
     steps.mark('LMDB copied');
-    await removeTasksFromCopy(staging, tasks.map((task) => task.uid));
+    checkAbort();
+    await this.native(() => removeTasksFromCopy(staging, tasks.map((task) => task.uid)));
     checkAbort();
 
     // After the copy: the queue can only have grown since (nothing is processed meanwhile), so every
@@ -159,6 +170,7 @@ export class SnapshotCreator {
       tar.c({ cwd: staging, portable: true }, [ARCHIVE_LMDB_FILE, ARCHIVE_UPDATE_FILES, ARCHIVE_SHARD_SNAPSHOTS]),
       createGzip({ level: GZIP_LEVEL }),
       createWriteStream(temporary, { flags: 'wx' }),
+      { signal: this.stopSignal.signal },
     );
     const handle = await open(temporary, 'r');
     try {

@@ -162,6 +162,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     httpAddr: '127.0.0.1:0',
     workers: options.workers ?? 2,
     shardsPerIndex: options.shardsPerIndex ?? 3,
+    // POST /snapshots (the auth matrix walks it) writes here, not in the working directory's snapshots/.
+    snapshotDir: join(dbPath, 'snapshot-archives'),
     ...(options.httpPayloadSizeLimit === undefined ? {} : { httpPayloadSizeLimit: options.httpPayloadSizeLimit }),
     ...(options.failurePoints === undefined ? {} : { failurePoints: options.failurePoints }),
     ...(options.masterKey === undefined ? {} : { masterKey: options.masterKey }),

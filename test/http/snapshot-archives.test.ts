@@ -88,6 +88,8 @@ function searchLoad(baseUrl: string, connections: number) {
   let stop = false;
   let ok = 0;
   const errors: string[] = [];
+  /** When each answer arrived (ms since the epoch, the clock the task timestamps use). */
+  const answeredAt: number[] = [];
   const loops = Array.from({ length: connections }, async (_, k) => {
     while (!stop) {
       try {
@@ -97,7 +99,10 @@ function searchLoad(baseUrl: string, connections: number) {
         });
         const text = await response.text();
         if (response.status !== 200 || !Array.isArray(JSON.parse(text).hits)) errors.push(`${response.status} ${text.slice(0, 200)}`);
-        else ok++;
+        else {
+          ok++;
+          answeredAt.push(Date.now());
+        }
       } catch (cause) {
         errors.push(String(cause));
       }
@@ -106,6 +111,7 @@ function searchLoad(baseUrl: string, connections: number) {
   return {
     get ok() { return ok; },
     errors,
+    answeredAt,
     async stop() {
       stop = true;
       await Promise.all(loops);
@@ -144,7 +150,9 @@ test('snapshot under load (64 searching connections, a write per second): no sea
       t.is(snapshot.status, 'succeeded', JSON.stringify(snapshot.error));
       t.deepEqual(load.errors.slice(0, 5), [], `${load.errors.length} search errors`);
       t.true(load.ok > 100, `${load.ok} searches answered`);
-      t.log(`${load.ok} searches answered, none failed; snapshot ${snapshot.duration}; ${writes.length} writes`);
+      const during = load.answeredAt.filter((at) => at >= Date.parse(snapshot.startedAt) && at <= Date.parse(snapshot.finishedAt)).length;
+      t.true(during > 0, 'searches were answered while the snapshot was taken');
+      t.log(`${load.ok} searches answered (${during} while the snapshot was taken), none failed; snapshot ${snapshot.duration}; ${writes.length} writes`);
       for (const write of writes) await client.waitForTask(write.taskUid);
       for (const task of (await client.get('/tasks?limit=1000')).body.results) originalTasks.set(task.uid, task);
       keysBefore = (await client.get('/keys')).body.results;
