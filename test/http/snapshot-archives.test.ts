@@ -322,3 +322,25 @@ test('closing the server while a snapshot is written: the process survives, the 
     });
     t.deepEqual(readdirSync(snapshotDir), ['db.snapshot']);
   }));
+
+test('a crash while an imported snapshot was moved into place: the next start removes the half database and starts empty', (t) =>
+  withTempDir(async (root) => {
+    const snapshotDir = join(root, 'snaps');
+    await withTestServer({ dbPath: join(root, 'db'), more: { snapshotDir } }, async ({ client }) => {
+      await client.addDocuments('movies', movies(10));
+      await snapshotTask(client);
+    });
+    // What a kill between two renames of the import leaves: the pending marker, LMDB moved in, the rest still staged.
+    const dbPath = join(root, 'half');
+    mkdirSync(dbPath);
+    const extracted = await extract(join(snapshotDir, 'db.snapshot'));
+    mkdirSync(join(dbPath, 'lmdb'));
+    writeFileSync(join(dbPath, 'lmdb', 'data.mdb'), readFileSync(join(extracted, 'lmdb', 'data.mdb')));
+    mkdirSync(join(dbPath, '.import-snapshot.staging', 'snapshots'), { recursive: true });
+    writeFileSync(join(dbPath, '.import-snapshot.pending'), '');
+    await withTestServer({ dbPath }, async ({ client }) => {
+      t.is((await client.get('/indexes')).body.total, 0, 'not the half-imported database');
+    });
+    t.false(existsSync(join(dbPath, '.import-snapshot.pending')));
+    t.false(existsSync(join(dbPath, '.import-snapshot.staging')));
+  }));
