@@ -1,6 +1,8 @@
 // User-facing snapshots (POST /snapshots, --schedule-snapshot, --import-snapshot): the archive's
 // name and content, consistency under a search and write load, imports and their errors, and a kill
 // -9 while one is written. (test/http/snapshots.test.ts is about the shards' own restart files.)
+// Serial: the load test alone runs 64 connections, and the suite runs two files at once (the fuzz
+// test's 15 s answer bound for 26 MB bodies starved when this file's servers all ran together).
 import test from 'ava';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -37,7 +39,7 @@ async function listArchive(archive: string): Promise<string[]> {
   return names.sort();
 }
 
-test('POST /snapshots: 202 snapshotCreation task without details; <db-name>.snapshot, read-only, holds LMDB and shard files stamped like the copy', (t) =>
+test.serial('POST /snapshots: 202 snapshotCreation task without details; <db-name>.snapshot, read-only, holds LMDB and shard files stamped like the copy', (t) =>
   withTempDir(async (root) => {
     const dbPath = join(root, 'my-data.skein');
     const snapshotDir = join(root, 'snaps');
@@ -67,7 +69,7 @@ test('POST /snapshots: 202 snapshotCreation task without details; <db-name>.snap
     t.deepEqual(withStorage(folder, `return [...storage.tasks.getRange({})].map(({ value }) => value.type);`), ['documentAdditionOrUpdate']);
   }));
 
-test('a key without snapshots.create gets 403; one with it (or snapshots.*) enqueues', (t) =>
+test.serial('a key without snapshots.create gets 403; one with it (or snapshots.*) enqueues', (t) =>
   withTempDir(async (root) => {
     await withTestServer({ dbPath: join(root, 'db'), masterKey: MASTER_KEY, more: { snapshotDir: join(root, 'snaps') } }, async ({ client }) => {
       const keyFor = async (actions: string[]) => (await client.post('/keys', { actions, indexes: ['*'], expiresAt: null })).body.key as string;
@@ -119,7 +121,7 @@ function searchLoad(baseUrl: string, connections: number) {
   };
 }
 
-test('snapshot under load (64 searching connections, a write per second): no search error; the import holds every write that succeeded before it started and none made after', (t) =>
+test.serial('snapshot under load (64 searching connections, a write per second): no search error; the import holds every write that succeeded before it started and none made after', (t) =>
   withTempDir(async (root) => {
     const snapshotDir = join(root, 'snaps');
     const base = movies(20_000);
@@ -203,7 +205,7 @@ test('snapshot under load (64 searching connections, a write per second): no sea
     });
   }));
 
-test('--schedule-snapshot: snapshotCreation tasks every period, shown in /tasks, each writing the archive', (t) =>
+test.serial('--schedule-snapshot: snapshotCreation tasks every period, shown in /tasks, each writing the archive', (t) =>
   withTempDir(async (root) => {
     const snapshotDir = join(root, 'snaps');
     await withTestServer({ dbPath: join(root, 'db'), more: { snapshotDir, scheduleSnapshot: 1 } }, async ({ client }) => {
@@ -220,7 +222,7 @@ test('--schedule-snapshot: snapshotCreation tasks every period, shown in /tasks,
     });
   }));
 
-test('--import-snapshot errors: Meilisearch messages for an existing database or a missing file, the ignore flags, and a bad archive leaves no half database', (t) =>
+test.serial('--import-snapshot errors: Meilisearch messages for an existing database or a missing file, the ignore flags, and a bad archive leaves no half database', (t) =>
   withTempDir(async (root) => {
     const snapshotDir = join(root, 'snaps');
     await withTestServer({ dbPath: join(root, 'db'), more: { snapshotDir } }, async ({ client }) => {
@@ -266,7 +268,7 @@ function digest(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
-test('kill -9 while the archive is written: the previous snapshot stays whole, the task is redone after the restart, the data intact', (t) =>
+test.serial('kill -9 while the archive is written: the previous snapshot stays whole, the task is redone after the restart, the data intact', (t) =>
   withTempDir(async (root) => {
     const dbPath = join(root, 'db');
     const snapshotDir = join(root, 'snaps');
@@ -302,7 +304,7 @@ test('kill -9 while the archive is written: the previous snapshot stays whole, t
     }
   }));
 
-test('closing the server while a snapshot is written: the process survives, the task is done at the next start', (t) =>
+test.serial('closing the server while a snapshot is written: the process survives, the task is done at the next start', (t) =>
   withTempDir(async (root) => {
     const dbPath = join(root, 'db');
     const snapshotDir = join(root, 'snaps');
@@ -323,7 +325,7 @@ test('closing the server while a snapshot is written: the process survives, the 
     t.deepEqual(readdirSync(snapshotDir), ['db.snapshot']);
   }));
 
-test('a crash while an imported snapshot was moved into place: the next start removes the half database and starts empty', (t) =>
+test.serial('a crash while an imported snapshot was moved into place: the next start removes the half database and starts empty', (t) =>
   withTempDir(async (root) => {
     const snapshotDir = join(root, 'snaps');
     await withTestServer({ dbPath: join(root, 'db'), more: { snapshotDir } }, async ({ client }) => {
