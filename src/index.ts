@@ -1,8 +1,9 @@
 // Embedding API: startServer(options) starts the shard workers, the scheduler thread, the ingest
 // pool and the HTTP front on the calling (main) thread, and returns a handle to stop them all.
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import uws from './front/uws.js';
-import { parseHttpAddr, resolveOptions, type SkeinOptions } from './config/options.js';
+import { parseHttpAddr, resolveOptions, type ResolvedOptions, type SkeinOptions } from './config/options.js';
 import { createAuthorizer, KeyCache } from './front/authorization.js';
 import { createHttpApp } from './front/http-server.js';
 import { IndexCatalog } from './front/index-catalog.js';
@@ -17,6 +18,7 @@ import { WorkerSupervisor } from './front/worker-supervisor.js';
 import { ThreadFailureArming, type ThreadFailure } from './protocol/thread-failure-points.js';
 import { lockDataFolder, type DataFolderLock } from './storage/data-folder-lock.js';
 import { closeStorage, openStorage, type Storage } from './storage/environment.js';
+import { importSnapshotAtStart } from './storage/snapshot-archive.js';
 
 export type { SkeinOptions, ResolvedOptions, SkeinEnv, TestHooksOptions } from './config/options.js';
 export type { ThreadEvent } from './front/worker-supervisor.js';
@@ -53,6 +55,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
   const { host, port: wantedPort } = parseHttpAddr(options.httpAddr);
   // Before anything opens the folder: a second process on it would run a second scheduler.
   const lock = lockDataFolder(options.dbPath);
+  await importSnapshotOrUnlock(options, lock);
   const storage = openStorageOrUnlock(options.dbPath, lock);
   const failures = input.testHooks ? new ThreadFailureArming() : null;
   const threads = new WorkerSupervisor({
@@ -60,8 +63,11 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     schedulerFile: SCHEDULER_WORKER,
     dbPath: options.dbPath,
     workers: options.workers,
-    scheduler: { dbPath: options.dbPath, workerCount: options.workers, shardsPerIndex: options.shardsPerIndex, failurePoints: options.failurePoints,
-      taskQueueLimits: { maxNumberOfTasks: options.maxNumberOfTasks, maxTaskDbSize: options.maxTaskDbSize } },
+    scheduler: {
+      dbPath: options.dbPath, workerCount: options.workers, shardsPerIndex: options.shardsPerIndex, failurePoints: options.failurePoints,
+      taskQueueLimits: { maxNumberOfTasks: options.maxNumberOfTasks, maxTaskDbSize: options.maxTaskDbSize },
+      snapshots: { dir: resolve(options.snapshotDir), scheduleSeconds: options.scheduleSnapshot },
+    },
     schedulerReadyTimeoutMs: SCHEDULER_READY_TIMEOUT_MS,
     failures,
     ...(input.testHooks?.shardWorkerResourceLimits ? { shardWorkerResourceLimits: input.testHooks.shardWorkerResourceLimits } : {}),
@@ -132,6 +138,16 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     };
   } catch (cause) {
     await stopAll().catch(() => {});
+    throw cause;
+  }
+}
+
+/** --import-snapshot, before LMDB is opened (src/storage/snapshot-archive.ts). */
+async function importSnapshotOrUnlock(options: ResolvedOptions, lock: DataFolderLock): Promise<void> {
+  try {
+    await importSnapshotAtStart(options);
+  } catch (cause) {
+    lock.release();
     throw cause;
   }
 }

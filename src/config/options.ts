@@ -124,6 +124,9 @@ export function resolveOptions(options: SkeinOptions = {}): ResolvedOptions {
   requirePositiveInteger('maxQueuedSearches', resolved.maxQueuedSearches);
   requirePositiveInteger('maxNumberOfTasks', resolved.maxNumberOfTasks);
   requirePositiveInteger('maxTaskDbSize', resolved.maxTaskDbSize);
+  if (resolved.scheduleSnapshot !== null && !(Number.isFinite(resolved.scheduleSnapshot) && resolved.scheduleSnapshot > 0)) {
+    throw new Error(`invalid scheduleSnapshot \`${resolved.scheduleSnapshot}\`: expected a number of seconds above 0`);
+  }
   parseHttpAddr(resolved.httpAddr);
   if (resolved.env === 'production') {
     if (resolved.masterKey === null || resolved.masterKey === '') {

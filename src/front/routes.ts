@@ -12,6 +12,7 @@ import { Router } from './router.js';
 import type { RouteSpec } from './route-spec.js';
 import { searchRoutes } from './search-routes.js';
 import { settingsRoutes } from './settings-routes.js';
+import { snapshotsRoutes } from './snapshots-routes.js';
 import { statsRoutes } from './stats-routes.js';
 import { swapIndexesRoutes } from './swap-indexes-routes.js';
 import { tasksRoutes } from './tasks-routes.js';
@@ -37,6 +38,7 @@ export function allRoutes(): RouteSpec[] {
     ...previewRoutes,
     ...metricsRoutes,
     ...swapIndexesRoutes,
+    ...snapshotsRoutes,
   ];
 }
 

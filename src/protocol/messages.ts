@@ -60,7 +60,8 @@ export type ShardCommandMessage =
   | { kind: 'indexCommitted'; commandId: number; indexUid: string; commitSeq: number }
   /** Snapshot every shard whose committed state is not on disk yet (src/shard/snapshot-keeper.ts). */
   /** prepareSearch: the scheduler is quiet (not shutting down), so the worker may spend seconds building. */
-  | { kind: 'saveSnapshots'; commandId: number; prepareSearch: boolean };
+  /** untilSaved: acknowledged once the files are written (a snapshotCreation task copies them), not at once. */
+  | { kind: 'saveSnapshots'; commandId: number; prepareSearch: boolean; untilSaved?: boolean };
 
 export interface ShardAckMessage {
   commandId: number;
@@ -158,4 +159,6 @@ export interface SchedulerWorkerData {
   taskQueueLimits?: { maxNumberOfTasks: number; maxTaskDbSize: number };
   /** Test hooks only: armed thread failure points (src/protocol/thread-failure-points.ts). */
   threadFailures?: SharedArrayBuffer | null;
+  /** --snapshot-dir (absolute) and --schedule-snapshot seconds (null: off); src/scheduler/snapshot-task.ts. */
+  snapshots?: { dir: string; scheduleSeconds: number | null };
 }

@@ -42,7 +42,7 @@ export function encodeShardCommand(command: ShardCommandMessage): ArrayBuffer {
       break;
     case 'saveSnapshots':
       bodyType = fb.ShardCommandBody.SaveSnapshots;
-      body = fb.SaveSnapshots.createSaveSnapshots(builder, command.prepareSearch);
+      body = fb.SaveSnapshots.createSaveSnapshots(builder, command.prepareSearch, command.untilSaved ?? false);
       break;
   }
   return finishToTransferable(builder, fb.ShardCommand.createShardCommand(builder, command.commandId, bodyType, body));
@@ -108,7 +108,7 @@ export function decodeShardCommand(message: ArrayBuffer | Uint8Array): ShardComm
     }
     case fb.ShardCommandBody.SaveSnapshots: {
       const save = command.body(new fb.SaveSnapshots()) as fb.SaveSnapshots;
-      return { kind: 'saveSnapshots', commandId, prepareSearch: save.prepareSearch() };
+      return { kind: 'saveSnapshots', commandId, prepareSearch: save.prepareSearch(), ...(save.untilSaved() ? { untilSaved: true } : {}) };
     }
     default:
       throw new Error(`unknown shard command body type ${command.bodyType()}`);

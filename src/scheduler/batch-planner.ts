@@ -36,6 +36,7 @@ export async function planBatch(batch: Batch, context: PlanningContext): Promise
     case 'taskDeletion': return planDeletions(batch.tasks, context);
     case 'index': return planIndexBatch(batch.indexUid, batch.tasks, context);
     case 'indexSwap': return planSwapOrRename(batch.tasks[0], context.storage, context.now);
+    case 'snapshotCreation': throw new Error('a snapshotCreation batch is processed by snapshot-task.ts, not planned');
   }
 }
 

@@ -9,6 +9,8 @@ export type Batch =
   | { kind: 'taskDeletion'; tasks: TaskRecord[] }
   /** A swap or rename, alone (src/scheduler/index-swap.ts). */
   | { kind: 'indexSwap'; tasks: TaskRecord[] }
+  /** Every enqueued snapshotCreation, together, before any index task (Meilisearch's create_batch order). */
+  | { kind: 'snapshotCreation'; tasks: TaskRecord[] }
   | { kind: 'index'; indexUid: string; tasks: TaskRecord[] };
 
 export interface BatchLimits {
@@ -33,6 +35,8 @@ export function selectBatch(enqueued: readonly TaskRecord[], limits: BatchLimits
   }
   const deletions = enqueued.filter((task) => task.type === 'taskDeletion').slice(0, limits.maxTasks);
   if (deletions.length > 0) return { kind: 'taskDeletion', tasks: deletions };
+  const snapshots = enqueued.filter((task) => task.type === 'snapshotCreation');
+  if (snapshots.length > 0) return { kind: 'snapshotCreation', tasks: snapshots };
   const first = enqueued[0];
   if (isSwapOrRename(first.content)) return { kind: 'indexSwap', tasks: [first] };
   const indexUid = first.indexUid!;

@@ -17,6 +17,8 @@ export const FAILURE_POINTS = [
   'afterCommit',
   /** After a new task is persisted, before its taskEnqueued answer is posted. */
   'afterEnqueuePersisted',
+  /** A snapshotCreation batch: its archive written and fsynced under the temporary name, not renamed yet. */
+  'beforeSnapshotRename',
 ] as const;
 
 export type FailurePoint = (typeof FAILURE_POINTS)[number];

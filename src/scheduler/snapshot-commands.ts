@@ -24,6 +24,11 @@ export async function saveSnapshots(shards: ShardCommandSender, log: (message: s
   await sendToEveryWorker(shards, { kind: 'saveSnapshots', prepareSearch }, log);
 }
 
+/** A snapshotCreation task: resolves once every worker wrote the files its committed state lacked (never rejects). */
+export async function saveSnapshotsUntilWritten(shards: ShardCommandSender, log: (message: string) => void): Promise<void> {
+  await sendToEveryWorker(shards, { kind: 'saveSnapshots', prepareSearch: false, untilSaved: true }, log);
+}
+
 async function sendToEveryWorker(shards: ShardCommandSender, command: Parameters<ShardCommandSender['send']>[1],
   log: (message: string) => void): Promise<void> {
   // A dead worker is skipped: its replacement loads the committed state and its stamp itself.

@@ -46,6 +46,12 @@ export interface SchedulerOptions {
   onStateChange?: (state: SchedulerState) => void;
   /** Unexpected internal errors (the thread keeps running). */
   log?: (message: string) => void;
+  /** Processes snapshotCreation batches (src/scheduler/snapshot-task.ts); absent: they fail. */
+  snapshots?: SnapshotBatchRunner;
+}
+
+export interface SnapshotBatchRunner {
+  run(tasks: TaskRecord[], checkAbort: () => void, enqueued: () => Iterable<TaskRecord>): Promise<BatchPlan>;
 }
 
 class BatchAborted extends Error {}
@@ -238,7 +244,7 @@ export class Scheduler {
     let outcome: CommitOutcome | null = null;
     try {
       if (covered) this.plannedAheadCount++;
-      plan = covered ? takePlan(ahead!, tasks[0].startedAt!) : await planBatch({ ...batch, tasks } as typeof batch, {
+      plan = covered ? takePlan(ahead!, tasks[0].startedAt!) : batch.kind === 'snapshotCreation' ? await this.runSnapshot(tasks) : await planBatch({ ...batch, tasks } as typeof batch, {
         storage, shardsPerIndex: this.options.shardsPerIndex, now: tasks[0].startedAt!, isEnqueued: (uid) => this.queue.has(uid),
       });
       this.checkAbort();
@@ -275,6 +281,11 @@ export class Scheduler {
     } catch (cause) {
       this.log(`task queue cleanup failed: ${(cause as Error).message}`);
     }
+  }
+
+  private runSnapshot(tasks: TaskRecord[]): Promise<BatchPlan> {
+    if (!this.options.snapshots) throw new Error('this scheduler was started without a snapshot folder');
+    return this.options.snapshots.run(tasks, () => this.checkAbort(), () => this.queue.values());
   }
 
   private hasWritesSentAhead(): boolean {

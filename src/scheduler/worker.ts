@@ -28,6 +28,7 @@ import { applyKeyCommand, seedDefaultKeys } from './key-store.js';
 import { ShardLink } from './shard-link.js';
 import { Scheduler } from './state-machine.js';
 import { saveSnapshots, SnapshotTrigger } from './snapshot-commands.js';
+import { SnapshotCreator } from './snapshot-task.js';
 
 if (!parentPort) throw new Error('src/scheduler/worker.ts must run as a worker thread');
 const port = parentPort;
@@ -52,12 +53,15 @@ shardLink.onWorkerStopped = (worker) => {
   scheduler.hold(shardHold(worker));
 };
 const log = (message: string) => console.error(`[scheduler] ${message}`);
+/** POST /snapshots and --schedule-snapshot archives (src/scheduler/snapshot-task.ts). */
+const snapshotCreator = data.snapshots ? new SnapshotCreator({ storage, shards: shardLink, snapshotDir: data.snapshots.dir, failurePoint, log }) : null;
 const scheduler: Scheduler = new Scheduler({
   storage,
   shards: shardLink,
   shardsPerIndex: data.shardsPerIndex,
   ...(data.taskQueueLimits ? { taskQueueLimits: data.taskQueueLimits } : {}),
   failurePoint,
+  ...(snapshotCreator ? { snapshots: snapshotCreator } : {}),
   onIndexesChanged: (indexUids) => {
     post({ kind: 'indexesChanged', indexUids });
     snapshotTrigger.poke();
@@ -89,6 +93,18 @@ function onShardWorkerLifecycle(message: ShardWorkerLifecycleMessage): void {
 
 seedDefaultKeys(storage);
 const ready = scheduler.start();
+// --schedule-snapshot: a snapshotCreation task every period, shown in /tasks like one from POST /snapshots
+// (Meilisearch registers it as a task the same way, the first one a period after the start).
+const scheduleSeconds = data.snapshots?.scheduleSeconds ?? null;
+if (scheduleSeconds !== null) {
+  setInterval(() => {
+    try {
+      scheduler.enqueue({ type: 'snapshotCreation' });
+    } catch (cause) {
+      log(`scheduling a snapshot failed: ${(cause as Error).message}`);
+    }
+  }, scheduleSeconds * 1000).unref();
+}
 
 port.on('message', (buffer: ArrayBuffer | Uint8Array | ShardWorkerLifecycleMessage) => {
   if (isShardWorkerLifecycleMessage(buffer)) {
@@ -128,7 +144,10 @@ port.on('message', (buffer: ArrayBuffer | Uint8Array | ShardWorkerLifecycleMessa
     // No new batch; the shards save what is committed (an index whose batch is in flight is skipped by its worker).
     scheduler.pause();
     snapshotTrigger.stop();
-    void saveSnapshots(shardLink, log, false).then(() => post({ kind: 'shutdownPrepared', requestId: message.requestId }));
+    // A snapshotCreation in process stops after its current step first (snapshot-task.ts).
+    void (snapshotCreator?.stop() ?? Promise.resolve())
+      .then(() => saveSnapshots(shardLink, log, false))
+      .then(() => post({ kind: 'shutdownPrepared', requestId: message.requestId }));
     return;
   }
   if (message.kind !== 'enqueueTask') return;

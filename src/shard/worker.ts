@@ -35,6 +35,8 @@ const failurePoints = new ThreadFailurePoints<ShardThreadFailurePoint>('shard', 
 const background = new SlicedJobs({
   onError: (_key, cause) => process.emitWarning(`shard worker ${data.workerIndex}: background work failed: ${(cause as Error).message}`),
 });
+/** Keys of the saves snapshotCreation tasks wait for (one per command, so each gets its ack; apart from the quiet-time one). */
+const untilSavedJobs = new Set<object>();
 const committedDocuments: DocumentSource = {
   get(indexUid, docId) {
     const text = storage.documents.get([indexUid, docId]);
@@ -99,9 +101,14 @@ function loadStoredIndexes(): void {
   }
 }
 
-function applyCommand(command: ShardCommandMessage): void {
-  if (command.kind === 'writeBatch' || command.kind === 'reloadDocuments') background.cancel(snapshots);
-  else if (command.kind === 'loadIndex' || command.kind === 'dropIndex' || (command.kind === 'saveSnapshots' && !command.prepareSearch)) background.cancelAll();
+/** A promise when the ack must wait (a save the scheduler waits for), else nothing. */
+function applyCommand(command: ShardCommandMessage): Promise<void> | void {
+  if (command.kind === 'writeBatch' || command.kind === 'reloadDocuments') {
+    background.cancel(snapshots);
+    for (const key of untilSavedJobs) background.cancel(key);
+  } else if (command.kind === 'loadIndex' || command.kind === 'dropIndex' || (command.kind === 'saveSnapshots' && !command.prepareSearch && !command.untilSaved)) {
+    background.cancelAll();
+  }
   switch (command.kind) {
     case 'writeBatch':
       snapshots.changed(command.indexUid);
@@ -123,6 +130,20 @@ function applyCommand(command: ShardCommandMessage): void {
       snapshots.committed(command.indexUid, command.commitSeq);
       break;
     case 'saveSnapshots':
+      if (command.untilSaved) {
+        // A snapshotCreation task: in slices between searches, acknowledged once the job left the queue
+        // (done, or cancelled by a write: the files on disk then simply do not match the stamp).
+        return new Promise<void>((resolve) => {
+          const key = { untilSaved: command.commandId };
+          untilSavedJobs.add(key);
+          background.enqueue(key, () => snapshots.saveSteps(), {
+            onLeave: () => {
+              untilSavedJobs.delete(key);
+              resolve();
+            },
+          });
+        });
+      }
       if (command.prepareSearch) {
         // Quiet time: in slices, after the ack (the scheduler does not wait for the save).
         background.enqueue(snapshots, () => snapshots.saveSteps());
@@ -141,15 +162,20 @@ function attachSchedulerPort(port: MessagePort): void {
     const kind = failurePoints.armed ? reachBeforeCommand(message) : null;
     let commandId = 0;
     let error = null;
+    let later: Promise<void> | void = undefined;
     try {
       const command = decodeShardCommand(message);
       commandId = command.commandId;
-      applyCommand(command);
+      later = applyCommand(command);
     } catch (cause) {
       error = asSkeinError(cause).toBody();
     }
-    const ack = encodeShardAck({ commandId, error });
-    port.postMessage(ack, [ack]);
+    const postAck = () => {
+      const ack = encodeShardAck({ commandId, error });
+      port.postMessage(ack, [ack]);
+    };
+    if (later) void later.then(postAck);
+    else postAck();
     if (kind === 'writeBatch') failurePoints.reach('afterWriteBatchAck');
   });
 }

@@ -30,6 +30,8 @@ export function initialDetails(content: TaskContent): TaskDetails | null {
       return { matchedTasks: content.matchedUids.length, canceledTasks: null, originalFilter: content.originalFilter };
     case 'taskDeletion':
       return { matchedTasks: content.matchedUids.length, deletedTasks: null, originalFilter: content.originalFilter };
+    case 'snapshotCreation':
+      return null;
   }
 }
 

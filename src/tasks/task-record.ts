@@ -48,7 +48,9 @@ type TaskRequest =
   | { type: 'indexSwap'; swaps: IndexSwapPair[] }
   | { type: 'indexDeletion'; indexUid: string }
   | TaskFilterContent<'taskCancelation'>
-  | TaskFilterContent<'taskDeletion'>;
+  | TaskFilterContent<'taskDeletion'>
+  /** POST /snapshots or --schedule-snapshot (src/scheduler/snapshot-task.ts). */
+  | { type: 'snapshotCreation' };
 
 /** One element of POST /swap-indexes, as Meilisearch's details show it. */
 export interface IndexSwapPair {

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, type ServerTestHooks, type TestHooksOptions } from '../../src/index.js';
+import { startServer, type ServerTestHooks, type SkeinOptions, type TestHooksOptions } from '../../src/index.js';
 
 /** Repository root, from dist/test/http/harness.js. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -31,6 +31,8 @@ export interface StartOptions {
   maxTaskDbSize?: number;
   /** startServer's test hooks (thread failures, thread events); the server's hooks are then TestServer.testHooks. */
   testHooks?: TestHooksOptions;
+  /** Any other startServer option (snapshot folder, imports...), passed as is. */
+  more?: SkeinOptions;
 }
 
 export interface HttpResponse {
@@ -166,6 +168,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     httpAddr: '127.0.0.1:0',
     workers: options.workers ?? 2,
     shardsPerIndex: options.shardsPerIndex ?? 3,
+    // POST /snapshots (the auth matrix walks it) writes here, not in the working directory's snapshots/.
+    snapshotDir: join(dbPath, 'snapshot-archives'),
     ...(options.httpPayloadSizeLimit === undefined ? {} : { httpPayloadSizeLimit: options.httpPayloadSizeLimit }),
     ...(options.failurePoints === undefined ? {} : { failurePoints: options.failurePoints }),
     ...(options.masterKey === undefined ? {} : { masterKey: options.masterKey }),
@@ -175,6 +179,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     ...(options.enableMetrics === undefined ? {} : { enableMetrics: options.enableMetrics }),
     ...(options.maxNumberOfTasks === undefined ? {} : { maxNumberOfTasks: options.maxNumberOfTasks }),
     ...(options.maxTaskDbSize === undefined ? {} : { maxTaskDbSize: options.maxTaskDbSize }),
+    ...options.more,
   });
   return {
     client: new Client(`http://127.0.0.1:${server.port}`, options.masterKey === undefined ? {} : { authorization: `Bearer ${options.masterKey}` }),

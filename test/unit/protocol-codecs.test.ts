@@ -56,6 +56,7 @@ test('every shard command survives encoding', (t) => {
     { kind: 'indexCommitted', commandId: 6, indexUid: 'a', commitSeq: 4_000_000_000 },
     { kind: 'saveSnapshots', commandId: 7, prepareSearch: false },
     { kind: 'saveSnapshots', commandId: 8, prepareSearch: true },
+    { kind: 'saveSnapshots', commandId: 9, prepareSearch: false, untilSaved: true },
   ];
   for (const command of commands) t.deepEqual(plainCommand(decodeShardCommand(encodeShardCommand(command))), command);
   t.deepEqual(decodeShardAck(encodeShardAck({ commandId: 5, error: null })), { commandId: 5, error: null });

@@ -1121,12 +1121,21 @@ prepareSearch():boolean {
   return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
 }
 
+untilSaved():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startSaveSnapshots(builder:flatbuffers.Builder) {
-  builder.startObject(1);
+  builder.startObject(2);
 }
 
 static addPrepareSearch(builder:flatbuffers.Builder, prepareSearch:boolean) {
   builder.addFieldInt8(0, +prepareSearch, +false);
+}
+
+static addUntilSaved(builder:flatbuffers.Builder, untilSaved:boolean) {
+  builder.addFieldInt8(1, +untilSaved, +false);
 }
 
 static endSaveSnapshots(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -1134,9 +1143,10 @@ static endSaveSnapshots(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createSaveSnapshots(builder:flatbuffers.Builder, prepareSearch:boolean):flatbuffers.Offset {
+static createSaveSnapshots(builder:flatbuffers.Builder, prepareSearch:boolean, untilSaved:boolean):flatbuffers.Offset {
   SaveSnapshots.startSaveSnapshots(builder);
   SaveSnapshots.addPrepareSearch(builder, prepareSearch);
+  SaveSnapshots.addUntilSaved(builder, untilSaved);
   return SaveSnapshots.endSaveSnapshots(builder);
 }
 }
