@@ -15,6 +15,7 @@ import { SearchDispatcher } from './front/search-dispatcher.js';
 import { WorkerSupervisor } from './front/worker-supervisor.js';
 import { ThreadFailureArming, type ThreadFailure } from './protocol/thread-failure-points.js';
 import { lockDataFolder, type DataFolderLock } from './storage/data-folder-lock.js';
+import { importDumpAtStart } from './dump/import.js';
 import { closeStorage, openStorage, type Storage } from './storage/environment.js';
 
 export type { SkeinOptions, ResolvedOptions, SkeinEnv, TestHooksOptions } from './config/options.js';
@@ -52,6 +53,11 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
   const { host, port: wantedPort } = parseHttpAddr(options.httpAddr);
   // Before anything opens the folder: a second process on it would run a second scheduler.
   const lock = lockDataFolder(options.dbPath);
+  // --import-dump: before any thread exists (src/dump/import.ts); a refusal or a failed import ends the start.
+  await importDumpAtStart({ ...options, log: (message) => console.error(`[dump] ${message}`) }).catch((cause) => {
+    lock.release();
+    throw cause;
+  });
   const storage = openStorageOrUnlock(options.dbPath, lock);
   const failures = input.testHooks ? new ThreadFailureArming() : null;
   const threads = new WorkerSupervisor({
@@ -59,7 +65,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     schedulerFile: SCHEDULER_WORKER,
     dbPath: options.dbPath,
     workers: options.workers,
-    scheduler: { dbPath: options.dbPath, workerCount: options.workers, shardsPerIndex: options.shardsPerIndex, failurePoints: options.failurePoints },
+    scheduler: { dbPath: options.dbPath, workerCount: options.workers, shardsPerIndex: options.shardsPerIndex, failurePoints: options.failurePoints, dumpDir: options.dumpDir },
     schedulerReadyTimeoutMs: SCHEDULER_READY_TIMEOUT_MS,
     failures,
     ...(input.testHooks?.shardWorkerResourceLimits ? { shardWorkerResourceLimits: input.testHooks.shardWorkerResourceLimits } : {}),

@@ -1,5 +1,6 @@
 // Every HTTP route of the server, in one router.
 import { documentsRoutes } from './documents-routes.js';
+import { dumpsRoutes } from './dumps-routes.js';
 import { documentsFilterRoutes } from './documents-filter.js';
 import { experimentalFeaturesRoutes } from './experimental-features-routes.js';
 import { facetSearchRoutes } from './facet-search-routes.js';
@@ -15,7 +16,7 @@ import { tasksRoutes } from './tasks-routes.js';
 
 /** Every route (the security matrix test walks them all). */
 export function allRoutes(): RouteSpec[] {
-  return [...statsRoutes, ...indexesRoutes, ...documentsRoutes, ...searchRoutes, ...facetSearchRoutes, ...documentsFilterRoutes, ...multiSearchRoutes, ...settingsRoutes, ...tasksRoutes, ...keysRoutes, ...experimentalFeaturesRoutes];
+  return [...statsRoutes, ...indexesRoutes, ...documentsRoutes, ...searchRoutes, ...facetSearchRoutes, ...documentsFilterRoutes, ...multiSearchRoutes, ...settingsRoutes, ...tasksRoutes, ...keysRoutes, ...experimentalFeaturesRoutes, ...dumpsRoutes];
 }
 
 export function buildRouter(): Router<RouteSpec> {

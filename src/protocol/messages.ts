@@ -154,6 +154,8 @@ export interface SchedulerWorkerData {
   shardsPerIndex: number;
   /** Failure points to trigger (tests only), see src/scheduler/failure-points.ts. */
   failurePoints: string[];
+  /** `--dump-dir`: where dumpCreation tasks write. */
+  dumpDir?: string;
   /** Test hooks only: armed thread failure points (src/protocol/thread-failure-points.ts). */
   threadFailures?: SharedArrayBuffer | null;
 }

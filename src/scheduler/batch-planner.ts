@@ -12,6 +12,8 @@ import { applyIndexCreation, applyIndexDeletion, applyIndexUpdate, ensureIndex, 
 import { mergeSettings } from './settings-merge.js';
 import { StagedIndex } from './staged-index.js';
 import { applyDocumentDeletionByFilter } from './delete-by-filter.js';
+import { planDump, type DumpContext } from './dump-batch.js';
+import { nowRfc3339 } from '../tasks/timestamps.js';
 
 export interface PlanningContext {
   storage: Storage;
@@ -27,6 +29,8 @@ export interface PlanningContext {
   base?: StagedIndex;
   /** How long document additions are planned between two pauses (PLANNING_SLICES unless given). */
   slicing?: Slicing;
+  /** Where dumpCreation writes (dump-batch.ts); its failure point. */
+  dump?: Omit<DumpContext, 'storage'>;
 }
 
 export async function planBatch(batch: Batch, context: PlanningContext): Promise<BatchPlan> {
@@ -34,6 +38,7 @@ export async function planBatch(batch: Batch, context: PlanningContext): Promise
     case 'taskCancelation': return planCancelation(batch.tasks[0], context);
     case 'taskDeletion': return planDeletions(batch.tasks, context);
     case 'index': return planIndexBatch(batch.indexUid, batch.tasks, context);
+    case 'dumpCreation': return planDump(batch.tasks[0], { storage: context.storage, dumpDir: 'dumps/', now: nowRfc3339, ...context.dump });
   }
 }
 

@@ -6,6 +6,7 @@ import type { TaskContent, TaskRecord } from '../tasks/task-record.js';
 export type Batch =
   | { kind: 'taskCancelation'; tasks: TaskRecord[] }
   | { kind: 'taskDeletion'; tasks: TaskRecord[] }
+  | { kind: 'dumpCreation'; tasks: TaskRecord[] }
   | { kind: 'index'; indexUid: string; tasks: TaskRecord[] };
 
 export interface BatchLimits {
@@ -30,6 +31,9 @@ export function selectBatch(enqueued: readonly TaskRecord[], limits: BatchLimits
   }
   const deletions = enqueued.filter((task) => task.type === 'taskDeletion').slice(0, limits.maxTasks);
   if (deletions.length > 0) return { kind: 'taskDeletion', tasks: deletions };
+  // Then a dump, alone, before index tasks (Meilisearch's autobatcher order).
+  const dump = enqueued.find((task) => task.type === 'dumpCreation');
+  if (dump) return { kind: 'dumpCreation', tasks: [dump] };
   const first = enqueued[0];
   const indexUid = first.indexUid!;
   const tasks = [first];

@@ -17,6 +17,8 @@ export const FAILURE_POINTS = [
   'afterCommit',
   /** After a new task is persisted, before its taskEnqueued answer is posted. */
   'afterEnqueuePersisted',
+  /** A dump's archive is written under its temporary name, before it is renamed `<dumpUid>.dump` (src/dump/writer.ts). */
+  'beforeDumpRename',
 ] as const;
 
 export type FailurePoint = (typeof FAILURE_POINTS)[number];

@@ -35,6 +35,8 @@ export interface SchedulerOptions {
   onStateChange?: (state: SchedulerState) => void;
   /** Unexpected internal errors (the thread keeps running). */
   log?: (message: string) => void;
+  /** Where dumpCreation tasks write (`--dump-dir`); default 'dumps/'. */
+  dumpDir?: string;
 }
 
 class BatchAborted extends Error {}
@@ -205,6 +207,7 @@ export class Scheduler {
       if (covered) this.plannedAheadCount++;
       plan = covered ? takePlan(ahead!, tasks[0].startedAt!) : await planBatch({ ...batch, tasks } as typeof batch, {
         storage, shardsPerIndex: this.options.shardsPerIndex, now: tasks[0].startedAt!, isEnqueued: (uid) => this.queue.has(uid),
+        dump: { dumpDir: this.options.dumpDir ?? 'dumps/', now: this.now, failurePoint: this.failurePoint },
       });
       this.checkAbort();
       this.setState('applyingToShards');

@@ -57,6 +57,7 @@ const scheduler: Scheduler = new Scheduler({
   shards: shardLink,
   shardsPerIndex: data.shardsPerIndex,
   failurePoint,
+  ...(data.dumpDir ? { dumpDir: data.dumpDir } : {}),
   onIndexesChanged: (indexUids) => {
     post({ kind: 'indexesChanged', indexUids });
     snapshotTrigger.poke();

@@ -48,6 +48,6 @@ export async function closeStorage(storage: Storage): Promise<void> {
 }
 
 /** Documents of one index in internal id order (= insertion order), as the browse route and shard loading need. */
-export function documentRange(storage: Storage, indexUid: string) {
-  return storage.documents.getRange({ start: [indexUid, 0], end: [indexUid, 0xffffffff + 1] });
+export function documentRange(storage: Storage, indexUid: string, transaction?: import('lmdb').Transaction) {
+  return storage.documents.getRange({ start: [indexUid, 0], end: [indexUid, 0xffffffff + 1], ...(transaction ? { transaction } : {}) });
 }

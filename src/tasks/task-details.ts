@@ -21,6 +21,8 @@ export function initialDetails(content: TaskContent): TaskDetails | null {
       return { primaryKey: content.primaryKey };
     case 'indexDeletion':
       return { deletedDocuments: null };
+    case 'dumpCreation':
+      return { dumpUid: null };
     case 'taskCancelation':
       return { matchedTasks: content.matchedUids.length, canceledTasks: null, originalFilter: content.originalFilter };
     case 'taskDeletion':

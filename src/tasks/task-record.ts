@@ -35,6 +35,7 @@ export type TaskContent =
   | { type: 'indexCreation'; indexUid: string; primaryKey: string | null }
   | { type: 'indexUpdate'; indexUid: string; primaryKey: string | null }
   | { type: 'indexDeletion'; indexUid: string }
+  | { type: 'dumpCreation' }
   | TaskFilterContent<'taskCancelation'>
   | TaskFilterContent<'taskDeletion'>;
 

@@ -23,6 +23,11 @@ export interface StartOptions {
   failurePoints?: string[];
   masterKey?: string;
   maxQueuedSearches?: number;
+  /** Dumps (src/dump): where POST /dumps writes, and a dump to import at start. */
+  dumpDir?: string;
+  importDump?: string;
+  ignoreDumpIfDbExists?: boolean;
+  ignoreMissingDump?: boolean;
   /** startServer's test hooks (thread failures, thread events); the server's hooks are then TestServer.testHooks. */
   testHooks?: TestHooksOptions;
 }
@@ -165,6 +170,10 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     ...(options.masterKey === undefined ? {} : { masterKey: options.masterKey }),
     ...(options.maxQueuedSearches === undefined ? {} : { maxQueuedSearches: options.maxQueuedSearches }),
     ...(options.testHooks === undefined ? {} : { testHooks: options.testHooks }),
+    ...(options.dumpDir === undefined ? {} : { dumpDir: options.dumpDir }),
+    ...(options.importDump === undefined ? {} : { importDump: options.importDump }),
+    ...(options.ignoreDumpIfDbExists === undefined ? {} : { ignoreDumpIfDbExists: options.ignoreDumpIfDbExists }),
+    ...(options.ignoreMissingDump === undefined ? {} : { ignoreMissingDump: options.ignoreMissingDump }),
   });
   return {
     client: new Client(`http://127.0.0.1:${server.port}`, options.masterKey === undefined ? {} : { authorization: `Bearer ${options.masterKey}` }),
