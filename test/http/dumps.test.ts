@@ -1,15 +1,26 @@
 // Dumps (src/dump): POST /dumps writes Meilisearch's format v6, --import-dump rebuilds a server from one.
 // Round trip with 100k documents, a Meilisearch-written layout imported, Skein's dump read with the
 // checks of Meilisearch's v6 reader, a kill -9 during a dump, refusals and a failed import.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import * as tar from 'tar';
 import {
-  freePort, makeTempDir, REPO_ROOT, sleep, spawnChildServer, startTestServer, stopChild, withTempDir, type Client,
+  freePort, makeTempDir as makeDir, REPO_ROOT, sleep, spawnChildServer, startTestServer, stopChild, withTempDir, type Client,
 } from './harness.js';
 
 const MASTER_KEY = 'dumps-master-key-0123456789';
+
+/** Temporary folders of this file (dump folders, unpacked dumps), removed after the last test. */
+const made: string[] = [];
+function makeTempDir(prefix: string): string {
+  const dir = makeDir(prefix);
+  made.push(dir);
+  return dir;
+}
+test.after.always(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 const FIXTURE = join(REPO_ROOT, 'test/http/fixtures/meilisearch-dump-v6');
 
 /** 100k documents from the npm fixture (rows repeated), with numbers JavaScript would rewrite. */
