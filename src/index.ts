@@ -17,6 +17,7 @@ import { SearchDispatcher } from './front/search-dispatcher.js';
 import { WorkerSupervisor } from './front/worker-supervisor.js';
 import { ThreadFailureArming, type ThreadFailure } from './protocol/thread-failure-points.js';
 import { lockDataFolder, type DataFolderLock } from './storage/data-folder-lock.js';
+import { importDumpAtStart } from './dump/import.js';
 import { closeStorage, openStorage, type Storage } from './storage/environment.js';
 import { importSnapshotAtStart } from './storage/snapshot-archive.js';
 
@@ -56,6 +57,11 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
   // Before anything opens the folder: a second process on it would run a second scheduler.
   const lock = lockDataFolder(options.dbPath);
   await importSnapshotOrUnlock(options, lock);
+  // --import-dump: before any thread exists (src/dump/import.ts); a refusal or a failed import ends the start.
+  await importDumpAtStart({ ...options, log: (message) => console.error(`[dump] ${message}`) }).catch((cause) => {
+    lock.release();
+    throw cause;
+  });
   const storage = openStorageOrUnlock(options.dbPath, lock);
   const failures = input.testHooks ? new ThreadFailureArming() : null;
   const threads = new WorkerSupervisor({
@@ -66,6 +72,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     scheduler: {
       dbPath: options.dbPath, workerCount: options.workers, shardsPerIndex: options.shardsPerIndex, failurePoints: options.failurePoints,
       taskQueueLimits: { maxNumberOfTasks: options.maxNumberOfTasks, maxTaskDbSize: options.maxTaskDbSize },
+      dumpDir: options.dumpDir,
       snapshots: { dir: resolve(options.snapshotDir), scheduleSeconds: options.scheduleSnapshot },
     },
     schedulerReadyTimeoutMs: SCHEDULER_READY_TIMEOUT_MS,

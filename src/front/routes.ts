@@ -1,5 +1,6 @@
 // Every HTTP route of the server, in one router.
 import { documentsRoutes } from './documents-routes.js';
+import { dumpsRoutes } from './dumps-routes.js';
 import { documentsFilterRoutes } from './documents-filter.js';
 import { experimentalFeaturesRoutes } from './experimental-features-routes.js';
 import { facetSearchRoutes } from './facet-search-routes.js';
@@ -39,6 +40,7 @@ export function allRoutes(): RouteSpec[] {
     ...metricsRoutes,
     ...swapIndexesRoutes,
     ...snapshotsRoutes,
+    ...dumpsRoutes,
   ];
 }
 

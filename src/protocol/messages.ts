@@ -157,6 +157,8 @@ export interface SchedulerWorkerData {
   failurePoints: string[];
   /** The task queue's bounds (SkeinOptions maxNumberOfTasks, maxTaskDbSize); absent: Meilisearch's. */
   taskQueueLimits?: { maxNumberOfTasks: number; maxTaskDbSize: number };
+  /** `--dump-dir`: where dumpCreation tasks write. */
+  dumpDir?: string;
   /** Test hooks only: armed thread failure points (src/protocol/thread-failure-points.ts). */
   threadFailures?: SharedArrayBuffer | null;
   /** --snapshot-dir (absolute) and --schedule-snapshot seconds (null: off); src/scheduler/snapshot-task.ts. */

@@ -13,6 +13,8 @@ import { planSwapOrRename } from './index-swap.js';
 import { mergeSettings } from './settings-merge.js';
 import { StagedIndex } from './staged-index.js';
 import { applyDocumentDeletionByFilter } from './delete-by-filter.js';
+import { planDump, type DumpContext } from './dump-batch.js';
+import { nowRfc3339 } from '../tasks/timestamps.js';
 
 export interface PlanningContext {
   storage: Storage;
@@ -28,6 +30,8 @@ export interface PlanningContext {
   base?: StagedIndex;
   /** How long document additions are planned between two pauses (PLANNING_SLICES unless given). */
   slicing?: Slicing;
+  /** Where dumpCreation writes (dump-batch.ts); its failure point. */
+  dump?: Omit<DumpContext, 'storage'>;
 }
 
 export async function planBatch(batch: Batch, context: PlanningContext): Promise<BatchPlan> {
@@ -37,6 +41,7 @@ export async function planBatch(batch: Batch, context: PlanningContext): Promise
     case 'index': return planIndexBatch(batch.indexUid, batch.tasks, context);
     case 'indexSwap': return planSwapOrRename(batch.tasks[0], context.storage, context.now);
     case 'snapshotCreation': throw new Error('a snapshotCreation batch is processed by snapshot-task.ts, not planned');
+    case 'dumpCreation': return planDump(batch.tasks[0], { storage: context.storage, dumpDir: 'dumps/', now: nowRfc3339, ...context.dump });
   }
 }
 

@@ -11,6 +11,7 @@ export type Batch =
   | { kind: 'indexSwap'; tasks: TaskRecord[] }
   /** Every enqueued snapshotCreation, together, before any index task (Meilisearch's create_batch order). */
   | { kind: 'snapshotCreation'; tasks: TaskRecord[] }
+  | { kind: 'dumpCreation'; tasks: TaskRecord[] }
   | { kind: 'index'; indexUid: string; tasks: TaskRecord[] };
 
 export interface BatchLimits {
@@ -37,6 +38,9 @@ export function selectBatch(enqueued: readonly TaskRecord[], limits: BatchLimits
   if (deletions.length > 0) return { kind: 'taskDeletion', tasks: deletions };
   const snapshots = enqueued.filter((task) => task.type === 'snapshotCreation');
   if (snapshots.length > 0) return { kind: 'snapshotCreation', tasks: snapshots };
+  // Then a dump, alone, before index tasks (Meilisearch's autobatcher order).
+  const dump = enqueued.find((task) => task.type === 'dumpCreation');
+  if (dump) return { kind: 'dumpCreation', tasks: [dump] };
   const first = enqueued[0];
   if (isSwapOrRename(first.content)) return { kind: 'indexSwap', tasks: [first] };
   const indexUid = first.indexUid!;

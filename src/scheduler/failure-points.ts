@@ -19,6 +19,8 @@ export const FAILURE_POINTS = [
   'afterEnqueuePersisted',
   /** A snapshotCreation batch: its archive written and fsynced under the temporary name, not renamed yet. */
   'beforeSnapshotRename',
+  /** A dump's archive is written under its temporary name, before it is renamed `<dumpUid>.dump` (src/dump/writer.ts). */
+  'beforeDumpRename',
 ] as const;
 
 export type FailurePoint = (typeof FAILURE_POINTS)[number];

@@ -46,6 +46,8 @@ export interface SchedulerOptions {
   onStateChange?: (state: SchedulerState) => void;
   /** Unexpected internal errors (the thread keeps running). */
   log?: (message: string) => void;
+  /** Where dumpCreation tasks write (`--dump-dir`); default 'dumps/'. */
+  dumpDir?: string;
   /** Processes snapshotCreation batches (src/scheduler/snapshot-task.ts); absent: they fail. */
   snapshots?: SnapshotBatchRunner;
 }
@@ -246,6 +248,7 @@ export class Scheduler {
       if (covered) this.plannedAheadCount++;
       plan = covered ? takePlan(ahead!, tasks[0].startedAt!) : batch.kind === 'snapshotCreation' ? await this.runSnapshot(tasks) : await planBatch({ ...batch, tasks } as typeof batch, {
         storage, shardsPerIndex: this.options.shardsPerIndex, now: tasks[0].startedAt!, isEnqueued: (uid) => this.queue.has(uid),
+        dump: { dumpDir: this.options.dumpDir ?? 'dumps/', now: this.now, failurePoint: this.failurePoint },
       });
       this.checkAbort();
       this.setState('applyingToShards');

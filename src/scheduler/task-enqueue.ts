@@ -27,6 +27,7 @@ export function checkedContent(raw: unknown): TaskContent {
     checkSwapDuplicates(content.swaps);
     return content;
   }
+  if (content.type === 'dumpCreation') return content;
   if (content.type === 'taskCancelation' || content.type === 'taskDeletion') {
     if (content.filter === null || typeof content.filter !== 'object') throw new SkeinError('bad_request', 'The task content has no filter.');
     return content;

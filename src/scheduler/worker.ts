@@ -62,6 +62,7 @@ const scheduler: Scheduler = new Scheduler({
   ...(data.taskQueueLimits ? { taskQueueLimits: data.taskQueueLimits } : {}),
   failurePoint,
   ...(snapshotCreator ? { snapshots: snapshotCreator } : {}),
+  ...(data.dumpDir ? { dumpDir: data.dumpDir } : {}),
   onIndexesChanged: (indexUids) => {
     post({ kind: 'indexesChanged', indexUids });
     snapshotTrigger.poke();

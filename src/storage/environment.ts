@@ -52,9 +52,9 @@ export async function closeStorage(storage: Storage): Promise<void> {
 }
 
 /**
- * Documents of one index in internal id order (= insertion order), as the browse route and shard loading need.
+ * Documents of one index in internal id order (= insertion order), as the browse route, shard loading and dumps need.
  * `storageKey`: the index record's storageKeyOf (records.ts), which differs from its uid after a swap or rename.
  */
-export function documentRange(storage: Storage, storageKey: string) {
-  return storage.documents.getRange({ start: [storageKey, 0], end: [storageKey, 0xffffffff + 1] });
+export function documentRange(storage: Storage, storageKey: string, transaction?: import('lmdb').Transaction) {
+  return storage.documents.getRange({ start: [storageKey, 0], end: [storageKey, 0xffffffff + 1], ...(transaction ? { transaction } : {}) });
 }

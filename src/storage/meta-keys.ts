@@ -8,3 +8,6 @@ export const PROCESSING_INDEX_UIDS = 'processingIndexUids';
 
 /** JSON object of the experimental features' flags as PATCH /experimental-features last stored them (experimental-features.ts). */
 export const EXPERIMENTAL_FEATURES = 'experimentalFeatures';
+
+/** The instance uid a dump names (`instance_uid.uuid`); written by a dump import, else a dump makes one up. */
+export const INSTANCE_UID = 'instanceUid';

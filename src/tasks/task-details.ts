@@ -26,6 +26,8 @@ export function initialDetails(content: TaskContent): TaskDetails | null {
       return { swaps: content.swaps.map((swap) => ({ indexes: [...swap.indexes], rename: swap.rename })) };
     case 'indexDeletion':
       return { deletedDocuments: null };
+    case 'dumpCreation':
+      return { dumpUid: null };
     case 'taskCancelation':
       return { matchedTasks: content.matchedUids.length, canceledTasks: null, originalFilter: content.originalFilter };
     case 'taskDeletion':

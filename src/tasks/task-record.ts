@@ -47,6 +47,7 @@ type TaskRequest =
   /** POST /swap-indexes: every pair at once (src/scheduler/index-swap.ts). */
   | { type: 'indexSwap'; swaps: IndexSwapPair[] }
   | { type: 'indexDeletion'; indexUid: string }
+  | { type: 'dumpCreation' }
   | TaskFilterContent<'taskCancelation'>
   | TaskFilterContent<'taskDeletion'>
   /** POST /snapshots or --schedule-snapshot (src/scheduler/snapshot-task.ts). */

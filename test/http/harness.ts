@@ -29,6 +29,11 @@ export interface StartOptions {
   /** The task queue's bounds (SkeinOptions). */
   maxNumberOfTasks?: number;
   maxTaskDbSize?: number;
+  /** Dumps (src/dump): where POST /dumps writes, and a dump to import at start. */
+  dumpDir?: string;
+  importDump?: string;
+  ignoreDumpIfDbExists?: boolean;
+  ignoreMissingDump?: boolean;
   /** startServer's test hooks (thread failures, thread events); the server's hooks are then TestServer.testHooks. */
   testHooks?: TestHooksOptions;
   /** Any other startServer option (snapshot folder, imports...), passed as is. */
@@ -180,6 +185,10 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     ...(options.maxNumberOfTasks === undefined ? {} : { maxNumberOfTasks: options.maxNumberOfTasks }),
     ...(options.maxTaskDbSize === undefined ? {} : { maxTaskDbSize: options.maxTaskDbSize }),
     ...options.more,
+    ...(options.dumpDir === undefined ? {} : { dumpDir: options.dumpDir }),
+    ...(options.importDump === undefined ? {} : { importDump: options.importDump }),
+    ...(options.ignoreDumpIfDbExists === undefined ? {} : { ignoreDumpIfDbExists: options.ignoreDumpIfDbExists }),
+    ...(options.ignoreMissingDump === undefined ? {} : { ignoreMissingDump: options.ignoreMissingDump }),
   });
   return {
     client: new Client(`http://127.0.0.1:${server.port}`, options.masterKey === undefined ? {} : { authorization: `Bearer ${options.masterKey}` }),
