@@ -85,6 +85,10 @@ test('pagination: offset/limit and page/hitsPerPage over the merged list; one do
   t.deepEqual(Object.keys(page.body), ['hits', 'processingTimeMs', 'hitsPerPage', 'page', 'totalPages', 'totalHits']);
   t.deepEqual([page.body.hitsPerPage, page.body.page, page.body.totalPages, page.body.totalHits], [3, 2, 3, 7]);
   t.deepEqual(titles(page.body.hits), titles(all.body.hits.slice(3, 6)));
+  // Hostile: a window far past anything stored asks each index for at most its maxTotalHits.
+  const huge = await post({ federation: { offset: 1e12, limit: 1e12 }, queries });
+  t.is(huge.status, 200, huge.text);
+  t.deepEqual(huge.body.hits, []);
   const zero = await post({ federation: { page: 0 }, queries });
   t.deepEqual(zero.body.hits, []);
   t.is(zero.body.totalHits, 7);
@@ -148,7 +152,7 @@ const cases: Array<[string, unknown, string, string | RegExp]> = [
   ['query hitsPerPage', { federation: {}, queries: [{ indexUid: 'movies', hitsPerPage: 3 }] }, 'invalid_multi_search_query_pagination', /remove `hitsPerPage` from the query/],
   ['query facets', { federation: {}, queries: [{ indexUid: 'movies' }, { indexUid: 'books', facets: ['genre'] }] },
     'invalid_multi_search_query_facets', 'Inside `.queries[1]`: Using facet options is not allowed in federated queries.\n - Hint: remove `facets` from the query or remove `federation` from the request\n - Hint: pass `federation.facetsByIndex.books: ["genre"]` for facets in federated search'],
-  ['query showPerformanceDetails', { federation: {}, queries: [{ indexUid: 'movies', showPerformanceDetails: true }] },
+  ['query showPerformanceDetails', { federation: {}, queries: [{ indexUid: 'movies', showPerformanceDetails: false }] },
     'invalid_multi_search_query_show_performance_details', /^Inside `\.queries\[0\]`: Using `\.showPerformanceDetails` is not allowed in federated queries/],
   ['distinct twice', { federation: { distinct: 'family' }, queries: [{ indexUid: 'movies' }, { indexUid: 'books', distinct: 'genre' }] },
     'invalid_multi_search_distinct', /^Inside `\.queries\[1\]`: Using `distinct` options is not allowed in federated queries when it also appears in `\.federation\.distinct`/],

@@ -144,7 +144,7 @@ export function checkFederatedQuery(query: Record<string, unknown>, uid: string,
     throw new SkeinError('invalid_multi_search_federation_options',
       'Using `.useNetwork` is not allowed as the same time as `.federationOptions.remote`.\n  - Hint: to perform an explicit query against a remote, remove `.useNetwork`.\n  - Hint: to automatically perform queries against the entire network, remove `.federationOptions.remote`.');
   }
-  if (query.showPerformanceDetails === true) {
+  if (query.showPerformanceDetails !== undefined && query.showPerformanceDetails !== null) {
     throw new SkeinError('invalid_multi_search_query_show_performance_details',
       'Using `.showPerformanceDetails` is not allowed in federated queries.\n - Hint: remove `showPerformanceDetails` from the query or remove `federation` from the request');
   }
