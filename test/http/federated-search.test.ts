@@ -140,6 +140,10 @@ test('federation.distinct: one hit per value across indexes; showPerformanceDeta
   const families = response.body.hits.map((hit: any) => hit.family);
   t.deepEqual(families.length, new Set(families).size);
   t.is(families.length, 6);
+  t.is(response.body.estimatedTotalHits, 6);
+  // A window shorter than the list: the hits rejected after it still leave the total.
+  const short = await post({ federation: { distinct: 'family', limit: 1 }, queries: [{ indexUid: 'movies' }, { indexUid: 'books' }] });
+  t.is(short.body.estimatedTotalHits, 6);
   t.is(Object.keys(response.body).at(-1), 'performanceDetails');
   t.false('performanceDetails' in response.body.hits[0]);
 });

@@ -88,7 +88,8 @@ export async function federatedSearch(queries: FederatedQuery[], federation: Fed
   let rejected = 0;
   const merged: Ranked[] = [];
   for (const next of kMerge(scores, queries.map((query) => query.options.queryPosition ?? query.position))) {
-    if (merged.length >= needed) break;
+    // With distinct, the whole merged list is walked so every rejected hit leaves the total (as Meilisearch).
+    if (merged.length >= needed && federation.distinct === null) break;
     const { query, rank } = next;
     const uid = queries[query]!.indexUid;
     const docId = answers[query]!.hitIds?.[rank];
@@ -106,7 +107,7 @@ export async function federatedSearch(queries: FederatedQuery[], federation: Fed
       }
       for (const value of values) distinctSeen.add(value);
     }
-    merged.push(next);
+    if (merged.length < needed) merged.push(next);
   }
   const [from, to] = windowOf(federation);
   const hits = merged.slice(from, to).map(({ query, rank, weighted }) => {
