@@ -13,6 +13,8 @@ export interface SearchAnswer {
   window: SearchWindow;
   candidates: number;
   facets: FacetExtras | null;
+  /** The hits' internal ids, in order (federated search deduplicates by them). */
+  hitIds?: number[];
   /** showPerformanceDetails: step -> "1.23ms". */
   performanceDetails?: Record<string, string>;
 }

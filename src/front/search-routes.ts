@@ -63,10 +63,11 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
     if (facets.facetDistribution) facets.facetDistributionJson = facetDistributionJson(facets.facetDistribution, index.settings.faceting);
   }
   const merged = performance.now();
-  const hitJson = hitDocuments(context.storedDocuments, key, hits);
+  const hitIds: number[] = [];
+  const hitJson = hitDocuments(context.storedDocuments, key, hits, hitIds);
   const finished = performance.now();
   const processingTimeMs = Math.round(finished - started);
-  const answer: SearchAnswer = { hitDocuments: hitJson, query: parameters.q ?? '', processingTimeMs, window, candidates, facets };
+  const answer: SearchAnswer = { hitDocuments: hitJson, query: parameters.q ?? '', processingTimeMs, window, candidates, facets, hitIds };
   if (parameters.options.showPerformanceDetails === true) {
     // Where this search's time went, as the front sees it (Meilisearch's `performanceDetails` shape:
     // step path -> duration); the shard step covers queueing, ranking, filters and facets on the workers.

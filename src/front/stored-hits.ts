@@ -13,11 +13,13 @@ export interface StoredDocuments<T = string> {
  * The hits' documents, in order. A hit whose document was deleted between the worker's ranking and
  * this read is left out rather than shown empty.
  */
-export function hitDocuments<T>(documents: StoredDocuments<T>, indexUid: string, hits: readonly HitMessage[]): (T | string)[] {
+export function hitDocuments<T>(documents: StoredDocuments<T>, indexUid: string, hits: readonly HitMessage[], ids?: number[]): (T | string)[] {
   const out: (T | string)[] = [];
   for (const hit of hits) {
     const document = hit.document ?? documents.get([indexUid, hit.docId]);
-    if (document !== undefined) out.push(document);
+    if (document === undefined) continue;
+    out.push(document);
+    ids?.push(hit.docId);
   }
   return out;
 }
