@@ -2,7 +2,7 @@
 // pool and the HTTP front on the calling (main) thread, and returns a handle to stop them all.
 import { fileURLToPath } from 'node:url';
 import uws from './front/uws.js';
-import { parseHttpAddr, resolveOptions, type SkeinOptions } from './config/options.js';
+import { masterKeyNotice, parseHttpAddr, resolveOptions, type SkeinOptions } from './config/options.js';
 import { createAuthorizer, KeyCache } from './front/authorization.js';
 import { createHttpApp } from './front/http-server.js';
 import { IndexCatalog } from './front/index-catalog.js';
@@ -12,6 +12,7 @@ import { buildRouter } from './front/routes.js';
 import { SchedulerClient } from './front/scheduler-client.js';
 import { StoredDocumentCache } from './front/stored-document-cache.js';
 import { SearchDispatcher } from './front/search-dispatcher.js';
+import { ServerLog } from './front/server-log.js';
 import { WorkerSupervisor } from './front/worker-supervisor.js';
 import { ThreadFailureArming, type ThreadFailure } from './protocol/thread-failure-points.js';
 import { lockDataFolder, type DataFolderLock } from './storage/data-folder-lock.js';
@@ -25,7 +26,8 @@ export interface SkeinServer {
   /** "127.0.0.1:7700", with the real port when 0 was asked. */
   address: string;
   port: number;
-  close(): Promise<void>;
+  /** `reason` goes in the shutdown line ("received SIGTERM"). */
+  close(reason?: string): Promise<void>;
   /** Only when started with `testHooks` (tests; never reachable over HTTP). */
   testHooks?: ServerTestHooks;
 }
@@ -50,6 +52,9 @@ const SHUTDOWN_SNAPSHOT_TIMEOUT_MS = 7_000;
 export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer> {
   const options = resolveOptions(input);
   const { host, port: wantedPort } = parseHttpAddr(options.httpAddr);
+  // The server's one logger: the front's lines and, over their log ports, the threads' (front/server-log.ts).
+  const log = new ServerLog({ level: options.logLevel, mode: options.logsMode, destination: input.logDestination ?? 2 });
+  const serverLog = log.for('meilisearch');
   // Before anything opens the folder: a second process on it would run a second scheduler.
   const lock = lockDataFolder(options.dbPath);
   const storage = openStorageOrUnlock(options.dbPath, lock);
@@ -62,6 +67,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     scheduler: { dbPath: options.dbPath, workerCount: options.workers, shardsPerIndex: options.shardsPerIndex, failurePoints: options.failurePoints },
     schedulerReadyTimeoutMs: SCHEDULER_READY_TIMEOUT_MS,
     failures,
+    log,
     ...(input.testHooks?.shardWorkerResourceLimits ? { shardWorkerResourceLimits: input.testHooks.shardWorkerResourceLimits } : {}),
     ...(input.testHooks?.onThreadEvent ? { onThreadEvent: input.testHooks.onThreadEvent } : {}),
   });
@@ -74,6 +80,8 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
       await closeStorage(storage);
     } finally {
       lock.release();
+      serverLog.info('stopped');
+      log.close();
     }
   };
   try {
@@ -94,18 +102,24 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     const search = new SearchDispatcher(threads.runners(), options.maxQueuedSearches);
     const front = createHttpApp({
       router: buildRouter(),
-      context: { options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys, threads },
+      context: { options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys, threads, log },
       authorize: createAuthorizer(options.masterKey, keys),
       payloadLimit: options.httpPayloadSizeLimit,
+      log,
     });
     const listenSocket = await listenExclusively(front.app, host, wantedPort);
     const port = uws.us_socket_local_port(listenSocket);
+    const notice = masterKeyNotice(options);
+    if (notice) serverLog.warn(notice);
+    serverLog.info({ dbPath: options.dbPath, env: options.env, workers: options.workers, shardsPerIndex: options.shardsPerIndex },
+      `Skein is listening on http://${host.includes(':') ? `[${host}]` : host}:${port}`);
     let closing: Promise<void> | null = null;
     return {
       address: `${host}:${port}`,
       port,
-      close() {
+      close(reason?: string) {
         closing ??= (async () => {
+          serverLog.info(reason ? { reason } : {}, 'shutting down');
           uws.us_listen_socket_close(listenSocket);
           front.refuseNewRequests();
           search.abortAll();
@@ -127,6 +141,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
       } : {}),
     };
   } catch (cause) {
+    serverLog.error({ err: cause }, 'could not start');
     await stopAll().catch(() => {});
     throw cause;
   }

@@ -7,6 +7,7 @@ import type { IndexCatalog } from './index-catalog.js';
 import type { IngestClient } from './ingest-client.js';
 import type { SchedulerClient } from './scheduler-client.js';
 import type { SearchDispatcher } from './search-dispatcher.js';
+import type { ServerLog } from './server-log.js';
 import type { StoredDocuments } from './stored-hits.js';
 
 export interface FrontContext {
@@ -22,6 +23,8 @@ export interface FrontContext {
   keys: KeyCache;
   /** Whether every thread is there (GET /health): not while one is being replaced (worker-supervisor.ts). */
   threads: { readonly available: boolean };
+  /** The server's logger and its sinks (server-log.ts; the /logs/* routes change them). */
+  log: ServerLog;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

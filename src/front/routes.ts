@@ -5,6 +5,7 @@ import { experimentalFeaturesRoutes } from './experimental-features-routes.js';
 import { facetSearchRoutes } from './facet-search-routes.js';
 import { indexesRoutes } from './indexes-routes.js';
 import { keysRoutes } from './keys-routes.js';
+import { logsRoutes } from './logs-routes.js';
 import { multiSearchRoutes } from './multi-search-routes.js';
 import { Router } from './router.js';
 import type { RouteSpec } from './route-spec.js';
@@ -15,7 +16,7 @@ import { tasksRoutes } from './tasks-routes.js';
 
 /** Every route (the security matrix test walks them all). */
 export function allRoutes(): RouteSpec[] {
-  return [...statsRoutes, ...indexesRoutes, ...documentsRoutes, ...searchRoutes, ...facetSearchRoutes, ...documentsFilterRoutes, ...multiSearchRoutes, ...settingsRoutes, ...tasksRoutes, ...keysRoutes, ...experimentalFeaturesRoutes];
+  return [...statsRoutes, ...indexesRoutes, ...documentsRoutes, ...searchRoutes, ...facetSearchRoutes, ...documentsFilterRoutes, ...multiSearchRoutes, ...settingsRoutes, ...tasksRoutes, ...keysRoutes, ...experimentalFeaturesRoutes, ...logsRoutes];
 }
 
 export function buildRouter(): Router<RouteSpec> {

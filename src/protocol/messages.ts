@@ -106,6 +106,8 @@ export interface AttachWorkerPorts {
    * (the shards may hold the dead scheduler's uncommitted writes).
    */
   load: boolean;
+  /** The thread's log port (protocol/thread-log.ts), with a new thread's ports; null: it keeps its own. */
+  logPort: import('node:worker_threads').MessagePort | null;
 }
 
 /**
@@ -143,6 +145,8 @@ export interface ShardWorkerData {
   workerCount: number;
   /** Test hooks only: armed thread failure points (src/protocol/thread-failure-points.ts). */
   threadFailures?: SharedArrayBuffer | null;
+  /** The log levels wanted per target (protocol/thread-log.ts), kept up to date by the front. */
+  logThresholds?: SharedArrayBuffer | null;
 }
 
 /** workerData of the scheduler thread; shardPorts[i] talks to shard worker i. */
@@ -156,4 +160,7 @@ export interface SchedulerWorkerData {
   failurePoints: string[];
   /** Test hooks only: armed thread failure points (src/protocol/thread-failure-points.ts). */
   threadFailures?: SharedArrayBuffer | null;
+  /** The log levels wanted per target and the thread's log port (protocol/thread-log.ts). */
+  logThresholds?: SharedArrayBuffer | null;
+  logPort?: import('node:worker_threads').MessagePort | null;
 }

@@ -35,6 +35,8 @@ export interface SchedulerOptions {
   onStateChange?: (state: SchedulerState) => void;
   /** Unexpected internal errors (the thread keeps running). */
   log?: (message: string) => void;
+  /** Tasks that reached a final status, once committed (the task log lines). */
+  onTasksFinished?: (tasks: readonly TaskRecord[]) => void;
 }
 
 class BatchAborted extends Error {}
@@ -222,7 +224,10 @@ export class Scheduler {
       this.inFlight = new Set();
     }
     // Outside the try: once committed, nothing may turn the batch into a failure.
-    if (outcome) this.publish(plan, outcome.updateFiles);
+    if (outcome) {
+      this.options.onTasksFinished?.([...outcome.finished, ...outcome.canceled]);
+      this.publish(plan, outcome.updateFiles);
+    }
     // Not while the next batch's writes, sent ahead, are in the shards uncommitted (plan-ahead.ts).
     if (outcome && plan?.index && !this.hasWritesSentAhead()) this.announceCommitted(plan.index.uid);
     this.setState('idle');
@@ -350,7 +355,7 @@ export class Scheduler {
     }
     const error: ErrorBody = asSkeinError(cause).toBody();
     this.log(`batch of tasks ${tasks.map((task) => task.uid).join(',')} failed: ${error.message}`);
-    commitBatchFailure(this.options.storage, tasks, error, this.now());
+    this.options.onTasksFinished?.(commitBatchFailure(this.options.storage, tasks, error, this.now()));
     this.publish(plan, updateFilesOf(tasks));
   }
 

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, type ServerTestHooks, type TestHooksOptions } from '../../src/index.js';
+import { startServer, type ServerTestHooks, type SkeinOptions, type TestHooksOptions } from '../../src/index.js';
 
 /** Repository root, from dist/test/http/harness.js. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -25,6 +25,10 @@ export interface StartOptions {
   maxQueuedSearches?: number;
   /** startServer's test hooks (thread failures, thread events); the server's hooks are then TestServer.testHooks. */
   testHooks?: TestHooksOptions;
+  /** Default 'warn' here (request lines would flood the test output); logs.test.ts sets them. */
+  logLevel?: SkeinOptions['logLevel'];
+  logsMode?: SkeinOptions['logsMode'];
+  logDestination?: SkeinOptions['logDestination'];
 }
 
 export interface HttpResponse {
@@ -165,6 +169,9 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     ...(options.masterKey === undefined ? {} : { masterKey: options.masterKey }),
     ...(options.maxQueuedSearches === undefined ? {} : { maxQueuedSearches: options.maxQueuedSearches }),
     ...(options.testHooks === undefined ? {} : { testHooks: options.testHooks }),
+    logLevel: options.logLevel ?? 'warn',
+    ...(options.logsMode === undefined ? {} : { logsMode: options.logsMode }),
+    ...(options.logDestination === undefined ? {} : { logDestination: options.logDestination }),
   });
   return {
     client: new Client(`http://127.0.0.1:${server.port}`, options.masterKey === undefined ? {} : { authorization: `Bearer ${options.masterKey}` }),
