@@ -74,7 +74,7 @@ function openLogStream(json: unknown, context: FrontContext): FrontReply {
     status: 200, body: '', contentType: mode === 'json' ? 'application/x-ndjson' : 'text/plain; charset=utf-8',
     open: (out) => {
       // The first chunk ends the response head (uWS sends it with the first chunk): a line saying what streams.
-      stream.write(log.directLine(mode, 'info', 'meilisearch::http', 'log stream opened', { target: typeof body.target === 'string' ? body.target : 'info', mode }));
+      stream.write(log.directLine(mode, 'info', 'meilisearch::http', 'log stream opened', { filter: typeof body.target === 'string' ? body.target : 'info', mode }));
       stream.attach(out);
     },
   };
