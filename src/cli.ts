@@ -4,30 +4,27 @@
 // Exit codes: 0 after --help / --version / a clean stop, 2 for a bad launch option (as clap), 1 when
 // the server cannot start.
 import { Command, CommanderError } from 'commander';
-import { BUILD_INFO, versionLine } from './config/build-info.js';
+import { versionLine } from './config/build-info.js';
 import { addLaunchOptions, LaunchOptionError, resolveLaunchOptions } from './config/cli-options.js';
-import { masterKeyNotice, resolveOptions, type SkeinOptions } from './config/options.js';
+import { resolveOptions, type SkeinOptions } from './config/options.js';
 import { importCommand } from './importer/command.js';
 
 async function serve(options: SkeinOptions): Promise<void> {
-  let notice: string | null;
   try {
-    notice = masterKeyNotice(resolveOptions(options));
+    resolveOptions(options);
   } catch (cause) {
     process.stderr.write(`skein: ${(cause as Error).message}\n`);
     process.exit(1);
   }
-  if (notice) process.stderr.write(`skein: ${notice}\n`);
   // Loaded here, not at the top: --help, --version and option errors answer without loading the server.
+  // startServer logs the master key notice, where it listens, and the shutdown (front/server-log.ts).
   const { startServer } = await import('./index.js');
   const server = await startServer(options);
-  process.stdout.write(`Skein ${BUILD_INFO.pkgVersion} is listening on http://${server.address}\n`);
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    process.stdout.write(`Received ${signal}, shutting down...\n`);
-    server.close().then(() => process.exit(0), (cause: unknown) => {
+    server.close(`received ${signal}`).then(() => process.exit(0), (cause: unknown) => {
       process.stderr.write(`skein: ${(cause as Error).message}\n`);
       process.exit(1);
     });

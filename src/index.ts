@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import uws from './front/uws.js';
-import { parseHttpAddr, resolveOptions, type ResolvedOptions, type SkeinOptions } from './config/options.js';
+import { masterKeyNotice, parseHttpAddr, resolveOptions, type ResolvedOptions, type SkeinOptions } from './config/options.js';
 import { createAuthorizer, KeyCache } from './front/authorization.js';
 import { createHttpApp } from './front/http-server.js';
 import { IndexCatalog } from './front/index-catalog.js';
@@ -14,6 +14,7 @@ import { buildRouter } from './front/routes.js';
 import { SchedulerClient } from './front/scheduler-client.js';
 import { StoredDocumentCache } from './front/stored-document-cache.js';
 import { SearchDispatcher } from './front/search-dispatcher.js';
+import { ServerLog } from './front/server-log.js';
 import { WorkerSupervisor } from './front/worker-supervisor.js';
 import { ThreadFailureArming, type ThreadFailure } from './protocol/thread-failure-points.js';
 import { lockDataFolder, type DataFolderLock } from './storage/data-folder-lock.js';
@@ -29,7 +30,8 @@ export interface SkeinServer {
   /** "127.0.0.1:7700", with the real port when 0 was asked. */
   address: string;
   port: number;
-  close(): Promise<void>;
+  /** `reason` goes in the shutdown line ("received SIGTERM"). */
+  close(reason?: string): Promise<void>;
   /** Only when started with `testHooks` (tests; never reachable over HTTP). */
   testHooks?: ServerTestHooks;
 }
@@ -54,6 +56,9 @@ const SHUTDOWN_SNAPSHOT_TIMEOUT_MS = 7_000;
 export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer> {
   const options = resolveOptions(input);
   const { host, port: wantedPort } = parseHttpAddr(options.httpAddr);
+  // The server's one logger: the front's lines and, over their log ports, the threads' (front/server-log.ts).
+  const log = new ServerLog({ level: options.logLevel, mode: options.logsMode, destination: input.logDestination ?? 2 });
+  const serverLog = log.for('meilisearch');
   // Before anything opens the folder: a second process on it would run a second scheduler.
   const lock = lockDataFolder(options.dbPath);
   await importSnapshotOrUnlock(options, lock);
@@ -77,6 +82,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     },
     schedulerReadyTimeoutMs: SCHEDULER_READY_TIMEOUT_MS,
     failures,
+    log,
     ...(input.testHooks?.shardWorkerResourceLimits ? { shardWorkerResourceLimits: input.testHooks.shardWorkerResourceLimits } : {}),
     ...(input.testHooks?.onThreadEvent ? { onThreadEvent: input.testHooks.onThreadEvent } : {}),
   });
@@ -89,6 +95,8 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
       await closeStorage(storage);
     } finally {
       lock.release();
+      serverLog.info('stopped');
+      log.close();
     }
   };
   try {
@@ -110,19 +118,25 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     const metrics = new ServerMetrics({ storage, indexes, search, storedDocuments, restartCounts: threads.restartCounts });
     const front = createHttpApp({
       router: buildRouter(),
-      context: { options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys, threads, metrics },
+      context: { options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys, threads, metrics, log },
       authorize: createAuthorizer(options.masterKey, keys),
       payloadLimit: options.httpPayloadSizeLimit,
       requests: metrics.requests,
+      log,
     });
     const listenSocket = await listenExclusively(front.app, host, wantedPort);
     const port = uws.us_socket_local_port(listenSocket);
+    const notice = masterKeyNotice(options);
+    if (notice) serverLog.warn(notice);
+    serverLog.info({ dbPath: options.dbPath, env: options.env, workers: options.workers, shardsPerIndex: options.shardsPerIndex },
+      `Skein is listening on http://${host.includes(':') ? `[${host}]` : host}:${port}`);
     let closing: Promise<void> | null = null;
     return {
       address: `${host}:${port}`,
       port,
-      close() {
+      close(reason?: string) {
         closing ??= (async () => {
+          serverLog.info(reason ? { reason } : {}, 'shutting down');
           uws.us_listen_socket_close(listenSocket);
           front.refuseNewRequests();
           search.abortAll();
@@ -144,6 +158,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
       } : {}),
     };
   } catch (cause) {
+    serverLog.error({ err: cause }, 'could not start');
     await stopAll().catch(() => {});
     throw cause;
   }

@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 export type SkeinEnv = 'development' | 'production';
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 export type LogsMode = 'human' | 'json';
+const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug', 'trace'];
 
 export interface SkeinOptions {
   /** Directory of the database (created if missing). Default './data.skein'. */
@@ -43,6 +44,11 @@ export interface SkeinOptions {
   logLevel?: LogLevel;
   /** `--experimental-logs-mode` / MEILI_EXPERIMENTAL_LOGS_MODE. Default 'human'. */
   logsMode?: LogsMode;
+  /**
+   * Where log lines go (embedding, tests): a file descriptor, or an object whose write(text) gets each
+   * line (one call per line, in the logs mode). Default 2 (stderr, written asynchronously).
+   */
+  logDestination?: number | { write(chunk: string): unknown };
   /** `--experimental-enable-metrics` / MEILI_EXPERIMENTAL_ENABLE_METRICS: GET /metrics on from the start. Default false. */
   enableMetrics?: boolean;
   /**
@@ -71,7 +77,7 @@ export interface TestHooksOptions {
   shardWorkerResourceLimits?: import('node:worker_threads').ResourceLimits;
 }
 
-export type ResolvedOptions = Required<Omit<SkeinOptions, 'masterKey' | 'testHooks'>> & { masterKey: string | null };
+export type ResolvedOptions = Required<Omit<SkeinOptions, 'masterKey' | 'testHooks' | 'logDestination'>> & { masterKey: string | null };
 
 export const DEFAULT_HTTP_ADDR = '127.0.0.1:7700';
 export const DEFAULT_PAYLOAD_SIZE_LIMIT = 100_000_000;
@@ -115,6 +121,12 @@ export function resolveOptions(options: SkeinOptions = {}): ResolvedOptions {
     maxNumberOfTasks: options.maxNumberOfTasks ?? 1_000_000,
     maxTaskDbSize: options.maxTaskDbSize ?? 20 * 1024 ** 3,
   };
+  if (!LOG_LEVELS.includes(resolved.logLevel)) {
+    throw new Error(`invalid log level \`${resolved.logLevel}\`: expected one of ${LOG_LEVELS.map((level) => `\`${level}\``).join(', ')}`);
+  }
+  if (resolved.logsMode !== 'human' && resolved.logsMode !== 'json') {
+    throw new Error(`invalid logs mode \`${resolved.logsMode}\`: expected \`human\` or \`json\``);
+  }
   if (resolved.env !== 'development' && resolved.env !== 'production') {
     throw new Error(`invalid env \`${resolved.env}\`: expected \`development\` or \`production\``);
   }

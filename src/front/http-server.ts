@@ -7,13 +7,14 @@ import type { HttpResponse, TemplatedApp } from '@trufflesuite/uws-js-unofficial
 import { asSkeinError } from '../errors/index.js';
 import type { Authorizer } from './authorization.js';
 import { ALLOW_ORIGIN_ANY, ALLOW_ORIGIN_HEADER, JSON_AND_ALLOW_ORIGIN, preflightReply } from './cors.js';
-import { errorReply, FULL_ACCESS, replyText, type FrontReply, type FrontRequest } from './http-types.js';
+import { errorReply, FULL_ACCESS, replyText, type FrontReply, type FrontRequest, type ResponseStream } from './http-types.js';
 import { ListBodyWriter } from './list-body.js';
 import { recordAnswer, type RequestSlot, type RequestTally } from './metrics.js';
 import { checkJsonContentType, decodeContentOffThread, parseJsonBody, payloadTooLarge } from './request-body.js';
 import { compressAsync, compressSync, EncodingNegotiation, INLINE_COMPRESSION_LIMIT, type ResponseEncoding } from './response-compression.js';
 import type { Router } from './router.js';
 import type { FrontContext, RouteSpec } from './route-spec.js';
+import type { RequestLogFields, ServerLog } from './server-log.js';
 
 export interface HttpEdge {
   router: Router<RouteSpec>;
@@ -22,6 +23,7 @@ export interface HttpEdge {
   payloadLimit: number;
   /** Per-request counts and times for /metrics (metrics.ts). */
   requests: RequestTally;
+  log: ServerLog;
 }
 
 interface ResponseState {
@@ -34,6 +36,12 @@ interface ResponseState {
   /** Where the answer is counted (/metrics); null: not counted (answers while closing). */
   slot: RequestSlot | null;
   startedAt: number;
+  log: ServerLog;
+  /** The request line (server-log.ts), written once, after the answer. */
+  line: RequestLogFields;
+  logged: boolean;
+  /** An open stream's (POST /logs/stream) end when the client goes. */
+  onClosed: (() => void) | null;
 }
 
 /** The HTTP front's lifetime: serving, then refusing (close() has begun), then closed. */
@@ -53,16 +61,27 @@ export function createHttpApp(edge: HttpEdge): HttpFront {
   let refusing = false;
   const encodings = new EncodingNegotiation();
   app.any('/*', (res, req) => {
-    const state: ResponseState = { aborted: false, answered: false, encoding: encodings.negotiate(req.getHeader('accept-encoding')), slot: null, startedAt: performance.now() };
-    res.onAborted(() => { state.aborted = true; });
+    const method = req.getMethod().toUpperCase();
+    const path = req.getUrl();
+    const log = edge.log;
+    const state: ResponseState = {
+      aborted: false, answered: false, encoding: encodings.negotiate(req.getHeader('accept-encoding')), log,
+      slot: null, startedAt: performance.now(),
+      // performance.now() only when request lines are written (startedAt 0: none for this request).
+      line: { requestId: log.requestId(), method, route: null, path, startedAt: log.requestLines ? performance.now() : 0 },
+      logged: false, onClosed: null,
+    };
+    res.onAborted(() => {
+      state.aborted = true;
+      logRequestLine(state, null);
+      state.onClosed?.();
+    });
     if (refusing) {
       // close() has begun: the threads and storage behind the routes are going away.
       state.encoding = null;
       drainThenReply(res, state, { status: 503, body: '' }, true);
       return;
     }
-    const method = req.getMethod().toUpperCase();
-    const path = req.getUrl();
     const rawQuery = req.getQuery() ?? '';
     const headers = {
       contentType: req.getHeader('content-type') || null,
@@ -85,6 +104,7 @@ export function createHttpApp(edge: HttpEdge): HttpFront {
       return;
     }
     const { route, params } = lookup.match;
+    state.line.route = route.path;
     const request: FrontRequest = {
       method, path, rawQuery, query: new URLSearchParams(rawQuery), params, body: EMPTY_BODY, json: undefined,
       contentType: headers.contentType, contentEncoding: headers.contentEncoding, authorization: headers.authorization,
@@ -95,7 +115,7 @@ export function createHttpApp(edge: HttpEdge): HttpFront {
       if (route.body === 'json') checkJsonContentType(request.contentType);
       if (route.body !== 'none' && Number(headers.contentLength) > edge.payloadLimit) throw payloadTooLarge(edge.payloadLimit);
     } catch (cause) {
-      drainThenReply(res, state, errorReply(asSkeinError(cause)));
+      drainThenReply(res, state, failureReply(state, cause));
       return;
     }
     if (route.body === 'none') {
@@ -171,13 +191,13 @@ function run(res: HttpResponse, state: ResponseState, handler: () => FrontReply 
   try {
     outcome = handler();
   } catch (cause) {
-    reply(res, state, errorReply(asSkeinError(cause)), false);
+    reply(res, state, failureReply(state, cause), false);
     return;
   }
   if (outcome instanceof Promise) {
     outcome.then(
       (answer) => reply(res, state, answer, false),
-      (cause: unknown) => reply(res, state, errorReply(asSkeinError(cause)), false),
+      (cause: unknown) => reply(res, state, failureReply(state, cause), false),
     );
   } else {
     reply(res, state, outcome, false);
@@ -197,20 +217,41 @@ function statusLine(status: number): string {
   return line;
 }
 
+/** An error answer; an internal one (500) is logged with its stack. */
+function failureReply(state: ResponseState, cause: unknown): FrontReply {
+  const error = asSkeinError(cause);
+  if (error.status === 500) state.log.internalError(state.line, cause);
+  return errorReply(error);
+}
+
+/** The request's one line (server-log.ts), after its answer was written; status null: the client went away first. */
+function logRequestLine(state: ResponseState, status: number | null): void {
+  if (state.logged) return;
+  state.logged = true;
+  state.log.request(state.line, status);
+}
+
 function reply(res: HttpResponse, state: ResponseState, answer: FrontReply, closeConnection: boolean): void {
   if (state.aborted || state.answered) return;
   state.answered = true;
   if (state.slot !== null) recordAnswer(state.slot, answer.status, (performance.now() - state.startedAt) / 1000);
+  if (answer.open) {
+    openStream(res, state, answer, answer.open);
+    logRequestLine(state, answer.status);
+    return;
+  }
   const encoding = hasBody(answer) ? state.encoding : null;
   if (encoding === null) {
     state.aborted = true;
     write(res, answer, answer.listBody === undefined ? answer.body : LIST_BODY_WRITER.bytes(answer.listBody), null, closeConnection);
+    logRequestLine(state, answer.status);
     return;
   }
   const text = replyText(answer);
   if (text.length <= INLINE_COMPRESSION_LIMIT) {
     state.aborted = true;
     write(res, answer, compressSync(text, encoding), encoding, closeConnection);
+    logRequestLine(state, answer.status);
     return;
   }
   compressAsync(text, encoding).then(
@@ -218,13 +259,55 @@ function reply(res: HttpResponse, state: ResponseState, answer: FrontReply, clos
       if (state.aborted) return;
       state.aborted = true;
       write(res, answer, compressed, encoding, closeConnection);
+      logRequestLine(state, answer.status);
     },
     () => {
       if (state.aborted) return;
       state.aborted = true;
       write(res, answer, text, null, closeConnection);
+      logRequestLine(state, answer.status);
     },
   );
+}
+
+/** A response that stays open (FrontReply.open): the head, then chunks until the route or the client ends it. */
+function openStream(res: HttpResponse, state: ResponseState, answer: FrontReply, open: (out: ResponseStream) => void): void {
+  let done = false;
+  const gone = () => done || state.aborted;
+  res.cork(() => {
+    if (answer.status !== 200) res.writeStatus(statusLine(answer.status));
+    if (answer.contentType !== undefined) res.writeHeader(CONTENT_TYPE, answer.contentType);
+    res.writeHeader(ALLOW_ORIGIN_HEADER, ALLOW_ORIGIN_ANY);
+    if (answer.headers) for (const [name, value] of answer.headers) res.writeHeader(name, value);
+  });
+  open({
+    write(chunk) {
+      if (gone()) return true;
+      let ok = true;
+      res.cork(() => { ok = res.write(chunk); });
+      return ok;
+    },
+    onWritable(callback) {
+      if (gone()) return;
+      res.onWritable(() => {
+        if (!gone()) callback();
+        return true;
+      });
+    },
+    end() {
+      if (gone()) return;
+      done = true;
+      res.cork(() => res.end());
+    },
+    close() {
+      if (gone()) return;
+      done = true;
+      res.close();
+    },
+    onClosed(callback) {
+      state.onClosed = callback;
+    },
+  });
 }
 
 /** One buffer for every uncompressed list body: uWS copies it within res.end. */

@@ -38,6 +38,25 @@ export interface FrontReply {
   headers?: Array<[string, string]>;
   /** Content-Type of a non-empty body; application/json when absent. */
   contentType?: string;
+  /**
+   * A response that stays open (POST /logs/stream): the head is written, then `open` gets the
+   * connection to write chunks on until it ends it or the client goes. `body` is ignored; never compressed.
+   */
+  open?: (out: ResponseStream) => void;
+}
+
+/** An open chunked response (http-server.ts makes it over the uWS response). */
+export interface ResponseStream {
+  /** false: the chunk was taken but waits in the send buffer; write more after onWritable. */
+  write(chunk: string): boolean;
+  /** Called once when the send buffer drained after a write answered false. */
+  onWritable(callback: () => void): void;
+  /** Ends the response normally. */
+  end(): void;
+  /** Closes the connection at once (a reader too slow). */
+  close(): void;
+  /** The client went away or the connection was closed (not called after end()). */
+  onClosed(callback: () => void): void;
 }
 
 /** How a route reads its body. */

@@ -8,6 +8,7 @@ import type { IngestClient } from './ingest-client.js';
 import type { ServerMetrics } from './metrics.js';
 import type { SchedulerClient } from './scheduler-client.js';
 import type { SearchDispatcher } from './search-dispatcher.js';
+import type { ServerLog } from './server-log.js';
 import type { StoredDocuments } from './stored-hits.js';
 
 export interface FrontContext {
@@ -25,6 +26,8 @@ export interface FrontContext {
   threads: { readonly available: boolean };
   /** The server's metrics registry (GET /metrics). */
   metrics: ServerMetrics;
+  /** The server's logger and its sinks (server-log.ts; the /logs/* routes change them). */
+  log: ServerLog;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

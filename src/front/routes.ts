@@ -7,6 +7,7 @@ import { facetSearchRoutes } from './facet-search-routes.js';
 import { indexesRoutes } from './indexes-routes.js';
 import { keysRoutes } from './keys-routes.js';
 import { metricsRoutes } from './metrics-routes.js';
+import { logsRoutes } from './logs-routes.js';
 import { multiSearchRoutes } from './multi-search-routes.js';
 import { previewRoutes } from './preview-routes.js';
 import { Router } from './router.js';
@@ -41,6 +42,7 @@ export function allRoutes(): RouteSpec[] {
     ...swapIndexesRoutes,
     ...snapshotsRoutes,
     ...dumpsRoutes,
+    ...logsRoutes,
   ];
 }
 

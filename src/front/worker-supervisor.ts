@@ -16,10 +16,13 @@
 // Replacements run one at a time. /health answers `unavailable` while any thread is missing.
 import { MessageChannel, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import type { Logger } from 'pino';
 import type { AttachWorkerPorts, SchedulerWorkerData, ShardWorkerData, ShardWorkerLifecycleMessage } from '../protocol/messages.js';
 import { ThreadFailureArming } from '../protocol/thread-failure-points.js';
+import { errorField } from '../protocol/thread-log.js';
 import { QueryPort } from './query-port.js';
 import type { SchedulerClient } from './scheduler-client.js';
+import type { ServerLog } from './server-log.js';
 
 /** A thread's death or replacement, for tests (startServer's testHooks.onThreadEvent) and logs. */
 export interface ThreadEvent {
@@ -41,6 +44,8 @@ export interface SupervisorOptions {
   failures: ThreadFailureArming | null;
   shardWorkerResourceLimits?: ResourceLimits;
   onThreadEvent?: (event: ThreadEvent) => void;
+  /** Thread deaths and replacements are logged here; each thread gets a log port it drains. */
+  log: ServerLog;
 }
 
 /**
@@ -83,7 +88,10 @@ export class WorkerSupervisor {
   private markClosed!: () => void;
   private readonly closed = new Promise<void>((resolve) => (this.markClosed = resolve));
 
+  private readonly log: Logger;
+
   constructor(private readonly options: SupervisorOptions) {
+    this.log = options.log.for('meilisearch::supervisor');
     this.slots = Array.from({ length: options.workers }, (_, index) => ({
       index, pool: null, queryPort: failedQueryPort(`shard worker ${index} is not started`), up: false, lastError: null,
     }));
@@ -119,8 +127,13 @@ export class WorkerSupervisor {
 
   /** A scheduler thread talking to the shard workers over `shardPorts`. */
   createSchedulerThread(shardPorts: MessagePort[]): Worker {
-    const workerData: SchedulerWorkerData = { ...this.options.scheduler, shardPorts, threadFailures: this.options.failures?.buffer ?? null };
-    return new Worker(this.options.schedulerFile, { workerData, transferList: shardPorts });
+    const logChannel = new MessageChannel();
+    this.options.log.drain(logChannel.port1);
+    const workerData: SchedulerWorkerData = {
+      ...this.options.scheduler, shardPorts, threadFailures: this.options.failures?.buffer ?? null,
+      logThresholds: this.options.log.thresholds.buffer as SharedArrayBuffer, logPort: logChannel.port2,
+    };
+    return new Worker(this.options.schedulerFile, { workerData, transferList: [...shardPorts, logChannel.port2] });
   }
 
   /** The client of the scheduler thread started at start; the supervisor replaces the thread when it dies. */
@@ -175,7 +188,7 @@ export class WorkerSupervisor {
   private async startShardThread(slot: ShardSlot, schedulerPort: MessagePort): Promise<boolean> {
     const workerData: ShardWorkerData = {
       dbPath: this.options.dbPath, workerIndex: slot.index, workerCount: this.options.workers,
-      threadFailures: this.options.failures?.buffer ?? null,
+      threadFailures: this.options.failures?.buffer ?? null, logThresholds: this.options.log.thresholds.buffer as SharedArrayBuffer,
     };
     // atomics 'disabled': with the default ('sync') an idle worker blocks in Atomics.wait and never
     // processes the messages arriving on its ports. Piscina runs one task per thread (the attach):
@@ -189,15 +202,17 @@ export class WorkerSupervisor {
     // The pool must not crash the process on a worker's error; the death itself is its workerDestroy,
     // which follows an error, an exit, or heap exhaustion alike.
     pool.on('error', (error: Error) => {
-      console.error(`[supervisor] shard worker ${slot.index}: ${error.message}`);
+      this.log.error({ worker: slot.index, err: error }, 'shard worker error');
       if (slot.pool === pool || slot.pool === null) slot.lastError = error.message;
     });
     // After the current call: Piscina emits the error (the reason, for the log and the searches' message) right after workerDestroy.
     pool.on('workerDestroy', () => queueMicrotask(() => this.shardDied(slot, pool)));
     const queryChannel = new MessageChannel();
-    const attach: AttachWorkerPorts = { kind: 'attachWorkerPorts', schedulerPort, queryPort: queryChannel.port2, load: true };
+    const logChannel = new MessageChannel();
+    this.options.log.drain(logChannel.port1);
+    const attach: AttachWorkerPorts = { kind: 'attachWorkerPorts', schedulerPort, queryPort: queryChannel.port2, load: true, logPort: logChannel.port2 };
     try {
-      await pool.run(attach, { transferList: [schedulerPort, queryChannel.port2] });
+      await pool.run(attach, { transferList: [schedulerPort, queryChannel.port2, logChannel.port2] });
     } catch (cause) {
       queryChannel.port1.close();
       if (slot.pool === pool) {
@@ -221,7 +236,7 @@ export class WorkerSupervisor {
     slot.pool = null;
     slot.up = false;
     const reason = slot.lastError ?? 'its thread stopped';
-    console.error(`[supervisor] shard worker ${slot.index} died (${reason}); replacing it`);
+    this.log.warn({ worker: slot.index, reason }, 'shard worker died; replacing it');
     // What it was sent will never be answered: those searches answer `internal` now.
     slot.queryPort.fail(new Error(`shard worker ${slot.index} stopped (${reason})`));
     slot.queryPort = failedQueryPort(`shard worker ${slot.index} is being replaced`);
@@ -249,8 +264,8 @@ export class WorkerSupervisor {
     if (!await this.startShardThread(slot, channel.port2)) return;
     scheduler.postLifecycle({ kind: 'shardWorkerReady', worker: slot.index });
     const ms = (from: number, to: number) => Math.round(to - from);
-    console.error(`[supervisor] shard worker ${slot.index} replaced in ${ms(startedAt, performance.now())} ms `
-      + `(the scheduler took its port in ${ms(startedAt, portAt)} ms, the new thread started and loaded in ${ms(portAt, performance.now())} ms)`);
+    this.log.info({ worker: slot.index, durationMs: ms(startedAt, performance.now()), portMs: ms(startedAt, portAt), loadMs: ms(portAt, performance.now()) },
+      'shard worker replaced (the scheduler took its port, the new thread started and loaded its shards)');
     this.options.onThreadEvent?.({ thread: 'shard', worker: slot.index, event: 'replaced' });
   }
 
@@ -263,7 +278,7 @@ export class WorkerSupervisor {
   private schedulerDied(reason: string): void {
     if (this.closing) return;
     this.schedulerUp = false;
-    console.error(`[supervisor] scheduler thread died (${reason}); replacing it`);
+    this.log.warn({ reason }, 'scheduler thread died; replacing it');
     for (const worker of [...this.portReplaced.keys()]) this.settlePortReplaced(worker, false);
     this.options.onThreadEvent?.({ thread: 'scheduler', event: 'died' });
     this.schedule(() => this.replaceScheduler());
@@ -283,7 +298,7 @@ export class WorkerSupervisor {
       const channel = new MessageChannel();
       schedulerPorts.push(channel.port1);
       if (slot.up && slot.pool) {
-        const attach: AttachWorkerPorts = { kind: 'attachWorkerPorts', schedulerPort: channel.port2, queryPort: null, load: true };
+        const attach: AttachWorkerPorts = { kind: 'attachWorkerPorts', schedulerPort: channel.port2, queryPort: null, load: true, logPort: null };
         const pool = slot.pool;
         attached.push(pool.run(attach, { transferList: [channel.port2] }).catch((cause: Error) => {
           slot.lastError ??= cause.message;
@@ -307,7 +322,7 @@ export class WorkerSupervisor {
       await client.ready(this.options.schedulerReadyTimeoutMs);
     } catch (cause) {
       // Died again before ready: its exit schedules the next attempt (after a longer backoff).
-      console.error(`[supervisor] the new scheduler thread did not start: ${(cause as Error).message}`);
+      this.log.error({ err: errorField(cause) }, 'the new scheduler thread did not start');
       if (client.alive) await client.thread.terminate();
       return;
     }
@@ -315,7 +330,7 @@ export class WorkerSupervisor {
     // A key write the dead thread committed without answering: the front's key cache reads LMDB again.
     client.onKeysChanged();
     this.schedulerUp = true;
-    console.error(`[supervisor] scheduler thread replaced in ${Math.round(performance.now() - startedAt)} ms (shard workers reloaded, recovery done)`);
+    this.log.info({ durationMs: Math.round(performance.now() - startedAt) }, 'scheduler thread replaced (shard workers reloaded, recovery done)');
     this.options.onThreadEvent?.({ thread: 'scheduler', event: 'replaced' });
   }
 
@@ -325,7 +340,7 @@ export class WorkerSupervisor {
       while (this.replacementGate && !this.closing) await Promise.race([this.replacementGate, this.closed]);
       await job();
     }).catch((cause: unknown) => {
-      console.error(`[supervisor] a thread replacement failed: ${(cause as Error)?.stack ?? cause}`);
+      this.log.error({ err: errorField(cause) }, 'a thread replacement failed');
     });
   }
 
@@ -338,7 +353,7 @@ export class WorkerSupervisor {
     this.restartCounts.set(thread, (this.restartCounts.get(thread) ?? 0) + 1);
     if (recent.length <= 1 || this.closing) return;
     const delay = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (recent.length - 2));
-    console.error(`[supervisor] ${thread}: restart ${recent.length} within a minute, waiting ${delay} ms`);
+    this.log.warn({ thread, restarts: recent.length, delayMs: delay }, 'restarts within a minute: waiting before the next');
     await new Promise<void>((resolve) => {
       const wake = () => {
         clearTimeout(timer);

@@ -107,6 +107,8 @@ export interface AttachWorkerPorts {
    * (the shards may hold the dead scheduler's uncommitted writes).
    */
   load: boolean;
+  /** The thread's log port (protocol/thread-log.ts), with a new thread's ports; null: it keeps its own. */
+  logPort: import('node:worker_threads').MessagePort | null;
 }
 
 /**
@@ -144,6 +146,8 @@ export interface ShardWorkerData {
   workerCount: number;
   /** Test hooks only: armed thread failure points (src/protocol/thread-failure-points.ts). */
   threadFailures?: SharedArrayBuffer | null;
+  /** The log levels wanted per target (protocol/thread-log.ts), kept up to date by the front. */
+  logThresholds?: SharedArrayBuffer | null;
 }
 
 /** workerData of the scheduler thread; shardPorts[i] talks to shard worker i. */
@@ -163,4 +167,7 @@ export interface SchedulerWorkerData {
   threadFailures?: SharedArrayBuffer | null;
   /** --snapshot-dir (absolute) and --schedule-snapshot seconds (null: off); src/scheduler/snapshot-task.ts. */
   snapshots?: { dir: string; scheduleSeconds: number | null };
+  /** The log levels wanted per target and the thread's log port (protocol/thread-log.ts). */
+  logThresholds?: SharedArrayBuffer | null;
+  logPort?: import('node:worker_threads').MessagePort | null;
 }

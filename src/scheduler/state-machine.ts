@@ -46,6 +46,8 @@ export interface SchedulerOptions {
   onStateChange?: (state: SchedulerState) => void;
   /** Unexpected internal errors (the thread keeps running). */
   log?: (message: string) => void;
+  /** Tasks that reached a final status, once committed (the task log lines). */
+  onTasksFinished?: (tasks: readonly TaskRecord[]) => void;
   /** Where dumpCreation tasks write (`--dump-dir`); default 'dumps/'. */
   dumpDir?: string;
   /** Processes snapshotCreation batches (src/scheduler/snapshot-task.ts); absent: they fail. */
@@ -267,7 +269,10 @@ export class Scheduler {
       this.trace = null;
     }
     // Outside the try: once committed, nothing may turn the batch into a failure.
-    if (outcome) this.publish(plan, outcome.updateFiles);
+    if (outcome) {
+      this.options.onTasksFinished?.([...outcome.finished, ...outcome.canceled]);
+      this.publish(plan, outcome.updateFiles);
+    }
     // Not while the next batch's writes, sent ahead, are in the shards uncommitted (plan-ahead.ts).
     if (outcome && plan?.index && !this.hasWritesSentAhead()) this.announceCommitted(plan.index.uid);
     this.setState('idle');
@@ -412,7 +417,7 @@ export class Scheduler {
     }
     const error: ErrorBody = asSkeinError(cause).toBody();
     this.log(`batch of tasks ${tasks.map((task) => task.uid).join(',')} failed: ${error.message}`);
-    commitBatchFailure(this.options.storage, tasks, error, this.now(), this.progressTrace());
+    this.options.onTasksFinished?.(commitBatchFailure(this.options.storage, tasks, error, this.now(), this.progressTrace()));
     this.publish(plan, updateFilesOf(tasks));
   }
 

@@ -18,10 +18,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { asSkeinError } from '../errors/index.js';
 import { isShardWorkerLifecycleMessage, type SchedulerMessage, type SchedulerWorkerData, type ShardWorkerLifecycleMessage } from '../protocol/messages.js';
 import { ThreadFailurePoints, type SchedulerThreadFailurePoint } from '../protocol/thread-failure-points.js';
+import { errorField, ThreadLog } from '../protocol/thread-log.js';
 import { decodeSchedulerMessage, encodeSchedulerMessage } from '../protocol/scheduler-codec.js';
 import { openStorage } from '../storage/environment.js';
 import { mergeFeatures, readFeatures } from '../storage/experimental-features.js';
 import { EXPERIMENTAL_FEATURES } from '../storage/meta-keys.js';
+import type { TaskRecord } from '../tasks/task-record.js';
 import { summarizedTask } from '../tasks/task-view.js';
 import { failurePointHandler, type FailurePoint } from './failure-points.js';
 import { applyKeyCommand, seedDefaultKeys } from './key-store.js';
@@ -39,6 +41,9 @@ function post(message: SchedulerMessage): void {
   port.postMessage(buffer, [buffer]);
 }
 
+/** Lines go to the front's logger over the log port (protocol/thread-log.ts). */
+const threadLog = new ThreadLog('scheduler', data.logThresholds);
+threadLog.attach(data.logPort ?? null);
 const storage = openStorage(data.dbPath);
 const processFailurePoint = failurePointHandler(data.failurePoints ?? []);
 /** Test hooks: the same named points end only this thread when a test armed them (thread-failure-points.ts). */
@@ -49,14 +54,16 @@ const failurePoint = (point: FailurePoint) => {
 };
 const shardLink = new ShardLink(data.shardPorts);
 shardLink.onWorkerStopped = (worker) => {
-  log(`shard worker ${worker} stopped: batches wait for its replacement`);
+  threadLog.write('index_scheduler', 'info', 'shard worker stopped: batches wait for its replacement', { worker });
   scheduler.hold(shardHold(worker));
 };
-const log = (message: string) => console.error(`[scheduler] ${message}`);
+const log = threadLog.textAt('index_scheduler', 'warn');
 /** POST /snapshots and --schedule-snapshot archives (src/scheduler/snapshot-task.ts). */
 const snapshotCreator = data.snapshots ? new SnapshotCreator({ storage, shards: shardLink, snapshotDir: data.snapshots.dir, failurePoint, log }) : null;
 const scheduler: Scheduler = new Scheduler({
   storage,
+  log,
+  onTasksFinished: logFinishedTasks,
   shards: shardLink,
   shardsPerIndex: data.shardsPerIndex,
   ...(data.taskQueueLimits ? { taskQueueLimits: data.taskQueueLimits } : {}),
@@ -71,6 +78,18 @@ const scheduler: Scheduler = new Scheduler({
 // Shard snapshots once indexing has been quiet for a while (src/scheduler/snapshot-commands.ts).
 const snapshotTrigger = new SnapshotTrigger(() => scheduler.state === 'idle' && scheduler.enqueuedUids.length === 0,
   () => saveSnapshots(shardLink, log, true));
+
+/** One line per task that reached a final status (target index_scheduler::tasks). */
+function logFinishedTasks(tasks: readonly TaskRecord[]): void {
+  if (!threadLog.enabled('index_scheduler::tasks', 'info')) return;
+  for (const task of tasks) {
+    const durationMs = task.startedAt && task.finishedAt ? Date.parse(task.finishedAt) - Date.parse(task.startedAt) : null;
+    threadLog.write('index_scheduler::tasks', 'info', 'task finished', {
+      taskUid: task.uid, batchUid: task.batchUid, type: task.type, indexUid: task.indexUid, status: task.status, durationMs,
+      ...(task.error ? { errorCode: task.error.code } : {}),
+    });
+  }
+}
 
 function shardHold(worker: number): string {
   return `shard worker ${worker}`;
@@ -167,5 +186,5 @@ ready.then(
     scheduler.wake();
     snapshotTrigger.poke(); // shards rebuilt at start get their snapshots once things are quiet
   },
-  (cause) => console.error(`[scheduler] startup failed: ${(cause as Error).stack ?? cause}`),
+  (cause) => threadLog.write('index_scheduler', 'error', 'startup failed', { err: errorField(cause) }),
 );

@@ -19,11 +19,15 @@ import { ShardEngine, type DocumentSource, type JsonDocument } from './shard-eng
 import { SnapshotKeeper } from './snapshot-keeper.js';
 import { SlicedJobs } from './sliced-jobs.js';
 import { ThreadFailurePoints, type ShardThreadFailurePoint } from '../protocol/thread-failure-points.js';
+import { ThreadLog } from '../protocol/thread-log.js';
 
 const data = workerData as ShardWorkerData;
+/** Lines go to the front's logger over the log port the attach brings (protocol/thread-log.ts). */
+const threadLog = new ThreadLog(`shard ${data.workerIndex}`, data.logThresholds);
+const warn = (message: string) => threadLog.write('milli', 'warn', message, { worker: data.workerIndex });
 const storage = openStorage(data.dbPath);
 const engine = new ShardEngine(data.workerIndex, data.workerCount);
-const snapshots = new SnapshotKeeper(data.dbPath, engine);
+const snapshots = new SnapshotKeeper(data.dbPath, engine, warn);
 /** Test hooks: where this thread dies when a test armed it (a no-op otherwise). */
 const failurePoints = new ThreadFailurePoints<ShardThreadFailurePoint>('shard', data.threadFailures, data.workerIndex);
 /**
@@ -33,7 +37,7 @@ const failurePoints = new ThreadFailurePoints<ShardThreadFailurePoint>('shard', 
  * across writes (what is written meanwhile counts as changed since them). A load or drop cancels all.
  */
 const background = new SlicedJobs({
-  onError: (_key, cause) => process.emitWarning(`shard worker ${data.workerIndex}: background work failed: ${(cause as Error).message}`),
+  onError: (_key, cause) => warn(`background work failed: ${(cause as Error).message}`),
 });
 /** Keys of the saves snapshotCreation tasks wait for (one per command, so each gets its ack; apart from the quiet-time one). */
 const untilSavedJobs = new Set<object>();
@@ -77,9 +81,9 @@ function loadAtStart(record: IndexRecord): void {
     return shardIndex;
   });
   snapshots.loaded(key, commitSeq);
-  if (process.env['SKEIN_LOG_STARTUP']) {
-    console.error(`[shard ${data.workerIndex}] ${record.uid}: ${restored.size} shard(s) from snapshots, loaded in ${Math.round(performance.now() - startedAt)} ms`);
-  }
+  threadLog.write('milli', 'debug', 'index loaded', {
+    worker: data.workerIndex, indexUid: record.uid, fromSnapshots: restored.size, durationMs: Math.round(performance.now() - startedAt),
+  });
 }
 
 /**
@@ -88,12 +92,16 @@ function loadAtStart(record: IndexRecord): void {
  * batches for this replacement, or while a replacement scheduler is not started yet.
  */
 function loadStoredIndexes(): void {
+  const startedAt = performance.now();
   background.cancelAll();
   const stored = new Set<string>();
   for (const { value: record } of storage.indexes.getRange()) {
     stored.add(storageKeyOf(record));
     loadAtStart(record);
   }
+  threadLog.write('milli', 'info', 'shard worker loaded its shards', {
+    worker: data.workerIndex, indexes: stored.size, durationMs: Math.round(performance.now() - startedAt),
+  });
   for (const uid of engine.indexUids()) {
     if (stored.has(uid)) continue;
     engine.dropIndex(uid);
@@ -261,7 +269,7 @@ function answerBatch(message: ArrayBuffer, nested = false): ArrayBuffer {
       engine.prepareStaleShards(background, queries.length);
     } catch (cause) {
       // The searches then build what they need themselves, and each reports its own error.
-      process.emitWarning(`shard worker ${data.workerIndex}: preparing stale shards failed: ${(cause as Error).message}`);
+      warn(`preparing stale shards failed: ${(cause as Error).message}`);
     }
     background.runCatchUpSlice();
   }
@@ -319,7 +327,7 @@ class NestedBatches {
       try {
         result = answerBatch(next.message as ArrayBuffer, true);
       } catch (cause) {
-        process.emitWarning(`shard worker ${data.workerIndex}: a query batch failed: ${(cause as Error).message}`);
+        warn(`a query batch failed: ${(cause as Error).message}`);
         result = emptyBatchResult();
       } finally {
         this.depth--;
@@ -347,7 +355,7 @@ function attachQueryPort(port: MessagePort): void {
     try {
       result = answerBatch(batch);
     } catch (cause) {
-      process.emitWarning(`shard worker ${data.workerIndex}: a query batch failed: ${(cause as Error).message}`);
+      warn(`a query batch failed: ${(cause as Error).message}`);
       result = emptyBatchResult();
     }
     port.postMessage(result, [result]);
@@ -372,6 +380,7 @@ function reachBeforeCommand(message: ArrayBuffer): string | null {
  * arrives on it any more.
  */
 export default async function handle(message: AttachWorkerPorts): Promise<null> {
+  threadLog.attach(message.logPort);
   if (message.load) {
     failurePoints.reach('beforeLoad');
     loadStoredIndexes();

@@ -38,6 +38,10 @@ export interface StartOptions {
   testHooks?: TestHooksOptions;
   /** Any other startServer option (snapshot folder, imports...), passed as is. */
   more?: SkeinOptions;
+  /** Default 'warn' here (request lines would flood the test output); logs.test.ts sets them. */
+  logLevel?: SkeinOptions['logLevel'];
+  logsMode?: SkeinOptions['logsMode'];
+  logDestination?: SkeinOptions['logDestination'];
 }
 
 export interface HttpResponse {
@@ -189,6 +193,9 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     ...(options.importDump === undefined ? {} : { importDump: options.importDump }),
     ...(options.ignoreDumpIfDbExists === undefined ? {} : { ignoreDumpIfDbExists: options.ignoreDumpIfDbExists }),
     ...(options.ignoreMissingDump === undefined ? {} : { ignoreMissingDump: options.ignoreMissingDump }),
+    logLevel: options.logLevel ?? 'warn',
+    ...(options.logsMode === undefined ? {} : { logsMode: options.logsMode }),
+    ...(options.logDestination === undefined ? {} : { logDestination: options.logDestination }),
   });
   return {
     client: new Client(`http://127.0.0.1:${server.port}`, options.masterKey === undefined ? {} : { authorization: `Bearer ${options.masterKey}` }),
