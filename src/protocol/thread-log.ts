@@ -62,8 +62,8 @@ export class ThreadLog {
   }
 
   /** The port to the front; lines before it is attached (or without one) are dropped. */
-  attach(port: MessagePort | null): void {
-    if (port === null) return;
+  attach(port: MessagePort | null | undefined): void {
+    if (port === null || port === undefined) return;
     this.port = port;
     // The front's end is drained by the front; this end must not keep the thread alive.
     port.unref();

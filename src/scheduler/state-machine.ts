@@ -417,7 +417,9 @@ export class Scheduler {
     }
     const error: ErrorBody = asSkeinError(cause).toBody();
     this.log(`batch of tasks ${tasks.map((task) => task.uid).join(',')} failed: ${error.message}`);
-    this.options.onTasksFinished?.(commitBatchFailure(this.options.storage, tasks, error, this.now(), this.progressTrace()));
+    // Not inside `onTasksFinished?.(...)`: an optional call does not evaluate its arguments when absent.
+    const failed = commitBatchFailure(this.options.storage, tasks, error, this.now(), this.progressTrace());
+    this.options.onTasksFinished?.(failed);
     this.publish(plan, updateFilesOf(tasks));
   }
 

@@ -80,7 +80,7 @@ export async function createHarness(options: Partial<SchedulerOptions> & { worke
   const shards = new FakeShards(options.workerCount ?? 2);
   const changes: string[][] = [];
   const make = (storage: Storage, extra: Partial<SchedulerOptions>) => new Scheduler({
-    storage, shards, shardsPerIndex: 4, onIndexesChanged: (uids) => changes.push(uids), log: () => {}, ...options, ...extra,
+    storage, shards, shardsPerIndex: 4, onIndexesChanged: (uids) => changes.push(uids), log: process.env.SKEIN_DEBUG_SCHEDULER ? (message: string) => console.error(message) : () => {}, ...options, ...extra,
   });
   const harness: Harness = {
     dir,
