@@ -5,9 +5,9 @@ import { echo, SkeinError } from '../errors/index.js';
 import { allowsIndex } from '../auth/index-patterns.js';
 import type { Storage } from '../storage/environment.js';
 import { batchView, type BatchRecord, type BatchView } from '../tasks/batch-record.js';
-import type { DateBounds, TaskFilter } from '../tasks/task-filter.js';
+import { ONE_INDEX_TYPES, withinBounds, type TaskFilter } from '../tasks/task-filter.js';
+import { newestFirst } from '../tasks/task-listing.js';
 import { parseTaskQuery, type TaskQuery } from '../tasks/task-query.js';
-import { parseRfc3339Micros } from '../tasks/timestamps.js';
 import type { TaskType } from '../tasks/task-record.js';
 import { jsonReply } from './http-types.js';
 import type { RouteSpec } from './route-spec.js';
@@ -51,7 +51,7 @@ export function listBatches(storage: Pick<Storage, 'batches' | 'tasks'>, query: 
   const results: BatchView[] = [];
   let total = 0;
   let next: number | null = null;
-  for (const record of descending ? batchesNewestFirst(storage) : storage.batches.getRange({}).map(({ value }) => value)) {
+  for (const record of descending ? newestFirst(storage.batches) : storage.batches.getRange({}).map(({ value }) => value)) {
     if (!matcher(record)) continue;
     total++;
     if (query.from !== null && (descending ? record.uid > query.from : record.uid < query.from)) continue;
@@ -77,9 +77,9 @@ function batchMatcher(storage: Pick<Storage, 'tasks'>, filter: TaskFilter): (bat
     if (filter.types && ![...filter.types].some((type) => (batch.stats.types[type] ?? 0) > 0)) return false;
     if (filter.indexUids && ![...filter.indexUids].some((uid) => (batch.stats.indexUids[uid] ?? 0) > 0)) return false;
     if (!authorizedBatch(filter.authorizedIndexes, batch)) return false;
-    return (within(filter.enqueuedAt, batch.enqueuedAt.earliest) || within(filter.enqueuedAt, batch.enqueuedAt.oldest))
-      && within(filter.startedAt, batch.startedAt)
-      && within(filter.finishedAt, batch.finishedAt);
+    return (withinBounds(filter.enqueuedAt, batch.enqueuedAt.earliest) || withinBounds(filter.enqueuedAt, batch.enqueuedAt.oldest))
+      && withinBounds(filter.startedAt, batch.startedAt)
+      && withinBounds(filter.finishedAt, batch.finishedAt);
   };
 }
 
@@ -93,31 +93,9 @@ function batchesOf(storage: Pick<Storage, 'tasks'>, taskUids: ReadonlySet<number
   return batches;
 }
 
-/** The task types tied to exactly one index: a key not reaching every index sees only batches made of them, on its indexes. */
-const ONE_INDEX_TYPES: ReadonlySet<string> = new Set(['documentAdditionOrUpdate', 'documentEdition', 'documentDeletion',
-  'settingsUpdate', 'indexCreation', 'indexDeletion', 'indexUpdate', 'indexCompaction']);
-
 function authorizedBatch(authorizedIndexes: readonly string[] | null, batch: BatchRecord): boolean {
   if (authorizedIndexes === null) return true;
   const indexes = Object.keys(batch.stats.indexUids);
   return indexes.length > 0 && indexes.every((uid) => allowsIndex(authorizedIndexes, uid))
-    && Object.keys(batch.stats.types).every((type) => ONE_INDEX_TYPES.has(type));
-}
-
-function within(bounds: DateBounds, timestamp: string | null): boolean {
-  if (bounds.after === null && bounds.before === null) return true;
-  const micros = timestamp === null ? null : parseRfc3339Micros(timestamp);
-  if (micros === null) return false;
-  return (bounds.after === null || micros > bounds.after) && (bounds.before === null || micros < bounds.before);
-}
-
-/** lmdb-js's reverse ranges over uint32 keys never yield key 0: added by hand (as for tasks). */
-function* batchesNewestFirst(storage: Pick<Storage, 'batches'>): Generator<BatchRecord> {
-  let lastUid: number | null = null;
-  for (const { value } of storage.batches.getRange({ reverse: true })) {
-    lastUid = value.uid;
-    yield value;
-  }
-  const first = lastUid === 0 ? undefined : storage.batches.get(0);
-  if (first) yield first;
+    && Object.keys(batch.stats.types).every((type) => ONE_INDEX_TYPES.has(type as TaskType));
 }

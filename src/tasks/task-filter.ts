@@ -60,7 +60,7 @@ function namedIndexes(task: TaskRecord): string[] {
 }
 
 /** The task types tied to exactly one index (Meilisearch's Kind::related_to_one_index). */
-const ONE_INDEX_TYPES: ReadonlySet<TaskType> = new Set<TaskType>(['documentAdditionOrUpdate', 'documentEdition', 'documentDeletion',
+export const ONE_INDEX_TYPES: ReadonlySet<TaskType> = new Set<TaskType>(['documentAdditionOrUpdate', 'documentEdition', 'documentDeletion',
   'settingsUpdate', 'indexCreation', 'indexDeletion', 'indexUpdate', 'indexCompaction']);
 
 /** May a key restricted to `authorizedIndexes` (null: every index) see, cancel or delete this task? */
@@ -69,7 +69,7 @@ export function authorizedTask(authorizedIndexes: readonly string[] | null, task
   return ONE_INDEX_TYPES.has(task.type) && task.indexUid !== null && allowsIndex(authorizedIndexes, task.indexUid);
 }
 
-function withinBounds(bounds: DateBounds, timestamp: string | null): boolean {
+export function withinBounds(bounds: DateBounds, timestamp: string | null): boolean {
   if (bounds.after === null && bounds.before === null) return true;
   if (timestamp === null) return false;
   const micros = parseRfc3339Micros(timestamp);

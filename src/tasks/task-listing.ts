@@ -1,5 +1,6 @@
 // Reading tasks out of LMDB against a filter: the GET /tasks page (tasks.md §6) and the set of uids a
 // cancelation or deletion matches (tasks.md §5). Tasks are keyed by uid, so key order is uid order.
+import type { Database } from 'lmdb';
 import type { Storage } from '../storage/environment.js';
 import { matchesTask, type TaskFilter } from './task-filter.js';
 import type { TaskQuery } from './task-query.js';
@@ -41,13 +42,18 @@ export function listTasks(storage: Pick<Storage, 'tasks'>, query: TaskQuery): Ta
   return { results: page, total, limit: query.limit, from: page.length > 0 ? page[0].uid : null, next };
 }
 
-/** Every task, newest first. lmdb-js's reverse ranges over uint32 keys never yield key 0: added by hand. */
-export function* tasksNewestFirst(storage: Pick<Storage, 'tasks'>): Generator<TaskRecord> {
+/** Every task, newest first. */
+export function tasksNewestFirst(storage: Pick<Storage, 'tasks'>): Generator<TaskRecord> {
+  return newestFirst(storage.tasks);
+}
+
+/** Every record of a uint32-keyed database, highest key first. lmdb-js's reverse ranges over uint32 keys never yield key 0: added by hand. */
+export function* newestFirst<T extends { uid: number }>(db: Database<T, number>): Generator<T> {
   let lastUid: number | null = null;
-  for (const { value } of storage.tasks.getRange({ reverse: true })) {
+  for (const { value } of db.getRange({ reverse: true })) {
     lastUid = value.uid;
     yield value;
   }
-  const first = lastUid === 0 ? undefined : storage.tasks.get(0);
+  const first = lastUid === 0 ? undefined : db.get(0);
   if (first) yield first;
 }
