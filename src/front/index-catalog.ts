@@ -14,6 +14,8 @@ export class IndexCatalog {
   private readonly cache = new Map<string, IndexRecord | null>();
   /** storage key -> the cached uid whose record holds it. */
   private readonly keyOwners = new Map<string, string>();
+  /** Bumped whenever the whole cache is dropped (a swap seen before its announcement). */
+  private generation = 0;
 
   constructor(private readonly storage: Storage) {}
 
@@ -30,6 +32,20 @@ export class IndexCatalog {
       this.remember(uid, record);
     }
     return record;
+  }
+
+  /**
+   * Caches the records of every uid from one view of the commits: a multi-search resolves its
+   * indexes here first, so that its searches (started in the same turn, reading this cache) never
+   * mix both sides of a swap. Reads again while a read dropped the cache meanwhile (bounded: each
+   * drop follows a commit seen for the first time).
+   */
+  resolveTogether(uids: readonly string[]): void {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const before = this.generation;
+      for (const uid of uids) this.get(uid);
+      if (this.generation === before) return;
+    }
   }
 
   require(uid: string): IndexRecord {
@@ -63,6 +79,7 @@ export class IndexCatalog {
   }
 
   private clear(): void {
+    this.generation++;
     this.storage.root.resetReadTxn();
     this.cache.clear();
     this.keyOwners.clear();

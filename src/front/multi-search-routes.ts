@@ -45,6 +45,7 @@ async function multiSearch(body: unknown, access: Access, context: FrontContext)
         throw inQuery(position, asSkeinError(cause));
       }
     });
+    context.indexes.resolveTogether(parsed.map(({ indexUid }) => indexUid));
     return federatedSearch(parsed.map(({ indexUid, parameters, federationOptions }, position) =>
       ({ indexUid, parameters, options: federationOptions!, position })), federation, access, context, inQuery);
   }
@@ -54,6 +55,8 @@ async function multiSearch(body: unknown, access: Access, context: FrontContext)
         'Using `federationOptions` is not allowed in a non-federated search.\n - Hint: remove `federationOptions` from the query or add `federation` to the request.'));
     }
   });
+  // One view of the index records for every query (a swap meanwhile must not show one side twice).
+  context.indexes.resolveTogether(parsed.map(({ indexUid }) => indexUid));
   // Started without awaiting in between: every dispatch lands in this turn's batches.
   const searches = parsed.map(({ indexUid, parameters }, position) =>
     searchIndex(access, context, indexUid, parameters).catch((cause: unknown) => {
