@@ -6,6 +6,7 @@
 // Pure: both directions, used by the writer (scheduler thread) and the import (startup).
 import roaring from 'roaring';
 import type { KeyRecord } from '../auth/key-record.js';
+import type { BatchRecord } from '../tasks/batch-record.js';
 import type { TaskContent, TaskRecord, TaskStatus, TaskType } from '../tasks/task-record.js';
 
 export const DUMP_VERSION = 'V6';
@@ -92,6 +93,34 @@ export function keyFromDump(key: DumpKey): KeyRecord {
     expiresAt: key.expires_at ?? null,
     createdAt: key.created_at,
     updatedAt: key.updated_at,
+  };
+}
+
+// ---------------------------------------------------------------- batches
+
+/** A line of `batches/queue.jsonl`: Meilisearch's `Batch` (its progress is never serialized). */
+export interface BatchDump {
+  uid: number;
+  details: Record<string, unknown>;
+  stats: BatchRecord['stats'];
+  startedAt: string;
+  finishedAt: string | null;
+  enqueuedAt?: { earliest: string; oldest: string } | null;
+  stopReason?: string;
+}
+
+export function batchToDump(record: BatchRecord): BatchDump {
+  const { uid, details, stats, startedAt, finishedAt, enqueuedAt, stopReason } = record;
+  return { uid, details, stats, startedAt, finishedAt, enqueuedAt, stopReason };
+}
+
+/** A dumped batch as Skein keeps it; `taskUids` are the imported tasks that name it. */
+export function batchFromDump(dump: BatchDump, taskUids: number[]): BatchRecord {
+  requireFields('batch', dump, ['uid', 'details', 'stats', 'startedAt']);
+  const stats = { ...dump.stats, progressTrace: dump.stats.progressTrace ?? {} };
+  return {
+    uid: dump.uid, details: dump.details, stats, startedAt: dump.startedAt, finishedAt: dump.finishedAt ?? null,
+    enqueuedAt: dump.enqueuedAt ?? { earliest: dump.startedAt, oldest: dump.startedAt }, stopReason: dump.stopReason ?? '', taskUids,
   };
 }
 

@@ -32,10 +32,11 @@ import { closeStorage, openStorage, type Storage } from '../storage/environment.
 import { FEATURE_NAMES, mergeFeatures, readFeatures } from '../storage/experimental-features.js';
 import { EXPERIMENTAL_FEATURES, INSTANCE_UID } from '../storage/meta-keys.js';
 import type { IndexRecord } from '../storage/records.js';
+import type { BatchRecord } from '../tasks/batch-record.js';
 import type { TaskContent, TaskRecord } from '../tasks/task-record.js';
 import {
-  DUMP_VERSION, DumpFormatError, FEATURES_FILE, INDEXES_DIR, INSTANCE_UID_FILE, KEYS_FILE, keyFromDump, METADATA_FILE,
-  TASKS_QUEUE_FILE, taskFromDump, UPDATE_FILES_DIR, type DumpIndexMetadata, type DumpKey, type TaskDump,
+  BATCHES_QUEUE_FILE, batchFromDump, DUMP_VERSION, DumpFormatError, FEATURES_FILE, INDEXES_DIR, INSTANCE_UID_FILE, KEYS_FILE, keyFromDump, METADATA_FILE,
+  TASKS_QUEUE_FILE, taskFromDump, UPDATE_FILES_DIR, type BatchDump, type DumpIndexMetadata, type DumpKey, type TaskDump,
 } from './format.js';
 
 /** Documents per LMDB transaction: 1M documents in 20 transactions. */
@@ -246,6 +247,8 @@ async function importTasks(storage: Storage, dir: string): Promise<number> {
   let count = 0;
   let maxUid = -1;
   let maxBatchUid = -1;
+  /** batch uid -> the imported tasks that name it (a batch record lists its stored tasks). */
+  const batchTasks = new Map<number, number[]>();
   let pending: TaskRecord[] = [];
   const write = () => {
     const records = pending;
@@ -269,17 +272,50 @@ async function importTasks(storage: Storage, dir: string): Promise<number> {
       } };
     }
     maxUid = Math.max(maxUid, record.uid);
-    if (record.batchUid !== null) maxBatchUid = Math.max(maxBatchUid, record.batchUid);
+    if (record.batchUid !== null) {
+      maxBatchUid = Math.max(maxBatchUid, record.batchUid);
+      const uids = batchTasks.get(record.batchUid);
+      if (uids === undefined) batchTasks.set(record.batchUid, [record.uid]);
+      else uids.push(record.uid);
+    }
     pending.push(record);
     count++;
     if (pending.length >= TASK_SLICE) write();
   }
   write();
+  maxBatchUid = Math.max(maxBatchUid, await importBatches(storage, dir, batchTasks));
   storage.root.transactionSync(() => {
     storage.meta.put(NEXT_TASK_UID, maxUid + 1);
     storage.meta.put(NEXT_BATCH_UID, maxBatchUid + 1);
   });
   return count;
+}
+
+/** `batches/queue.jsonl` (absent in dumps of Meilisearch before v1.13): batches none of whose tasks was imported are left out. Returns the largest uid read. */
+async function importBatches(storage: Storage, dir: string, batchTasks: ReadonlyMap<number, number[]>): Promise<number> {
+  const path = join(dir, BATCHES_QUEUE_FILE);
+  if (!existsSync(path)) return -1;
+  let maxUid = -1;
+  let pending: BatchRecord[] = [];
+  const write = () => {
+    const records = pending;
+    pending = [];
+    storage.root.transactionSync(() => {
+      for (const record of records) storage.batches.put(record.uid, record);
+    });
+  };
+  for await (const line of lines(path)) {
+    if (line.trim() === '') continue;
+    const dumped = JSON.parse(line) as BatchDump;
+    const taskUids = batchTasks.get(dumped.uid);
+    if (taskUids === undefined) continue;
+    const record = batchFromDump(dumped, taskUids);
+    maxUid = Math.max(maxUid, record.uid);
+    pending.push(record);
+    if (pending.length >= TASK_SLICE) write();
+  }
+  write();
+  return maxUid;
 }
 
 function runnable(record: TaskRecord): boolean {

@@ -23,7 +23,7 @@ import { INSTANCE_UID } from '../storage/meta-keys.js';
 import { storageKeyOf } from '../storage/records.js';
 import type { TaskRecord } from '../tasks/task-record.js';
 import {
-  BATCHES_QUEUE_FILE, CHAT_SETTINGS_DIR, dumpUidOf, DUMP_VERSION, FEATURES_FILE, INDEXES_DIR, INSTANCE_UID_FILE, KEYS_FILE,
+  BATCHES_QUEUE_FILE, batchToDump, CHAT_SETTINGS_DIR, dumpUidOf, DUMP_VERSION, FEATURES_FILE, INDEXES_DIR, INSTANCE_UID_FILE, KEYS_FILE,
   keyToDump, METADATA_FILE, NETWORK_FILE, TASKS_QUEUE_FILE, taskToDump, UPDATE_FILES_DIR, WEBHOOKS_FILE, type DumpIndexMetadata,
 } from './format.js';
 
@@ -105,9 +105,17 @@ async function writeContent(request: DumpRequest, folder: string, dumpUid: strin
     }
   }
   await tasks.close();
-  // Skein keeps no batch records: the file is there, empty, as a dump of a queue without batches.
   await mkdir(join(folder, 'batches'));
-  await writeFile(join(folder, BATCHES_QUEUE_FILE), '');
+  const batches = new LineWriter(join(folder, BATCHES_QUEUE_FILE));
+  for (const { value } of storage.batches.getRange({ transaction: txn })) {
+    let record = value;
+    if (record.uid === task.batchUid && record.finishedAt === null) {
+      // The dump's own batch, finished as its task is dumped finished.
+      record = { ...record, details: { dumpUid }, finishedAt: request.now(), stats: { ...record.stats, status: { succeeded: record.stats.totalNbTasks } } };
+    }
+    await batches.line(JSON.stringify(batchToDump(record)));
+  }
+  await batches.close();
   await mkdir(join(folder, CHAT_SETTINGS_DIR));
 
   await mkdir(join(folder, INDEXES_DIR));

@@ -127,6 +127,7 @@ test('round trip: indexes, 100k documents byte-identical, settings of every kind
     t.true(addedLater.startedAt > dumpTask.finishedAt, 'the enqueued addition ran after the dump');
     await waitAll(c);
     const tasksBefore = (await c.get('/tasks?limit=1000')).body.results as any[];
+    const batchesBefore = (await c.get('/batches?limit=1000')).body.results as any[];
 
     target = await startTestServer({ masterKey: MASTER_KEY, importDump: file, workers: 1, shardsPerIndex: 3 });
     const d = target.client;
@@ -155,6 +156,14 @@ test('round trip: indexes, 100k documents byte-identical, settings of every kind
     }
     t.like(byUid.get(dumpUid), { type: 'dumpCreation', status: 'succeeded', details: { dumpUid: dumpTask.details.dumpUid } });
     t.like(byUid.get(enqueuedAdd), { status: 'succeeded', details: { receivedDocuments: 2, indexedDocuments: 2 } });
+    // Batches: every batch before the dump's as it was; the dump's own finished as its task.
+    const batchesAfter = new Map(((await d.get('/batches?limit=1000')).body.results as any[]).map((batch) => [batch.uid, batch]));
+    t.true(batchesBefore.length > 5);
+    for (const batch of batchesBefore.filter((entry) => entry.uid < dumpTask.batchUid)) t.deepEqual(batchesAfter.get(batch.uid), batch, `batch ${batch.uid}`);
+    t.like(batchesAfter.get(dumpTask.batchUid), { details: { dumpUid: dumpTask.details.dumpUid }, stats: { totalNbTasks: 1, status: { succeeded: 1 }, types: { dumpCreation: 1 } } });
+    t.not(batchesAfter.get(dumpTask.batchUid).finishedAt, null);
+    t.is((await d.get(`/batches?uids=${dumpTask.batchUid}`)).body.results.length, 1, 'the imported batch answers the uids filter');
+    t.true(byUid.get(enqueuedAdd).batchUid > dumpTask.batchUid, 'batches after the import continue the uid sequence');
     // New tasks continue the uid sequence.
     t.is(await d.enqueue('POST', '/indexes', { body: { uid: 'after' } }), Math.max(...tasksBefore.map((task) => task.uid)) + 1);
   } finally {
@@ -175,7 +184,13 @@ function readLikeMeilisearch(t: any, dir: string): { tasks: any[]; keys: any[] }
   for (const value of Object.values(features)) t.is(typeof value, 'boolean');
   t.like(JSON.parse(readFileSync(join(dir, 'network.json'), 'utf8')), { self: null, remotes: {} });
   t.deepEqual(JSON.parse(readFileSync(join(dir, 'webhooks.json'), 'utf8')), { webhooks: {} });
-  t.true(existsSync(join(dir, 'batches/queue.jsonl')));
+  const batches = readFileSync(join(dir, 'batches/queue.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  t.true(batches.length > 0, 'batches are dumped');
+  for (const batch of batches) {
+    for (const field of ['uid', 'details', 'stats', 'startedAt', 'finishedAt']) t.true(Object.hasOwn(batch, field), `batch field ${field}`);
+    for (const field of Object.keys(batch)) t.true(['uid', 'details', 'stats', 'startedAt', 'finishedAt', 'enqueuedAt', 'stopReason'].includes(field), `batch field ${field}`);
+    for (const field of ['totalNbTasks', 'status', 'types', 'indexUids']) t.true(Object.hasOwn(batch.stats, field), `batch stats field ${field}`);
+  }
   const keys = readFileSync(join(dir, 'keys.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
   for (const key of keys) {
     for (const field of ['uid', 'actions', 'indexes', 'expires_at', 'created_at', 'updated_at']) t.true(Object.hasOwn(key, field), `key field ${field}`);
