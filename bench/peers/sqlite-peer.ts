@@ -8,14 +8,8 @@
 import Database from 'better-sqlite3';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fts5Query } from './fts5-query.js';
 import { runPeer } from './peer-server.js';
-
-/** `"word1" "word2" "last"*`: FTS5 query syntax with every word quoted, so no query text is an operator. */
-export function fts5Query(q: string): string | null {
-  const words = q.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0);
-  if (words.length === 0) return null;
-  return words.map((word, i) => `"${word}"${i === words.length - 1 ? '*' : ''}`).join(' ');
-}
 
 function directoryBytes(directory: string): number {
   let total = 0;
