@@ -47,18 +47,18 @@ export function renderWindowsMarkdown(report: WindowsReport): string {
       const first = engine.windows[0];
       const repeated = engine.repeated[engine.repeated.length - 1];
       lines.push(`| ${engine.name} | ${ready(engine)} | ${mb(engine.dataBytes)} | ${fixed(first?.queriesPerSecond)} | ${first ? `${first.p50Ms} / ${first.p99Ms}` : 'n/a'} | ` +
-        `${fixed(engine.steady?.queriesPerSecond)} | ${engine.steady ? `${engine.steady.p50Ms} / ${engine.steady.p99Ms}` : 'n/a'} | ${engine === skein ? '' : ratio(skein?.steady?.queriesPerSecond, engine.steady?.queriesPerSecond)} | ` +
+        `${fixed(engine.steady?.queriesPerSecond)} | ${engine.steady?.queriesPerSecond ? `${engine.steady.p50Ms} / ${engine.steady.p99Ms}` : 'n/a (no answer)'} | ${engine === skein ? '' : ratio(skein?.steady?.queriesPerSecond, engine.steady?.queriesPerSecond)} | ` +
         `${fixed(repeated?.queriesPerSecond)} | ${repeated ? repeated.p99Ms : 'n/a'} | ${qualityCells(engine).join(' | ')} | ${engine.loadAverage[0]} / ${engine.loadAverage[1]} |`);
     }
     lines.push('', 'Quality: prefix, typo, rare = intended word in a top-20 hit; word, twoWords, threeWords = the top hit holds every word (the last one may be a prefix).', '');
-    lines.push('### Windows (req/s, p50 / p99 ms)', '');
+    lines.push('### Windows (req/s (p50 / p99 ms) server CPU %, load average)', '');
     const most = Math.max(0, ...result.engines.map((engine) => engine.windows.length));
     lines.push('| engine | ' + Array.from({ length: most }, (_, i) => `w${i + 1}`).join(' | ') + ' |');
     lines.push('|' + ' --- |'.repeat(most + 1));
     for (const engine of result.engines) {
       lines.push(`| ${engine.name} | ` + Array.from({ length: most }, (_, i) => {
         const window = engine.windows[i];
-        return window ? `${fixed(window.queriesPerSecond)} (${window.p50Ms} / ${window.p99Ms})${window.non2xx + window.errors > 0 ? ` ${window.non2xx + window.errors} failed` : ''}` : '';
+        return window ? `${fixed(window.queriesPerSecond)} (${window.p50Ms} / ${window.p99Ms}) ${window.serverCpuPercent ?? '?'}%, ${window.loadAverage}${window.non2xx + window.errors > 0 ? ` ${window.non2xx + window.errors} failed` : ''}` : '';
       }).join(' | ') + ' |');
     }
     if (skein?.mixed) {
@@ -84,7 +84,7 @@ export function renderWindowsSummary(report: WindowsReport): string {
     for (const engine of result.engines) {
       const first = engine.windows[0];
       const repeated = engine.repeated[engine.repeated.length - 1];
-      lines.push(`${engine.name.padEnd(14)}${fixed(first?.queriesPerSecond).padStart(8)}  ${String(first?.p99Ms ?? 'n/a').padStart(6)}  ${fixed(engine.steady?.queriesPerSecond).padStart(12)}  ${String(engine.steady?.p99Ms ?? 'n/a').padStart(6)}  ${fixed(repeated?.queriesPerSecond).padStart(8)}  ` +
+      lines.push(`${engine.name.padEnd(14)}${fixed(first?.queriesPerSecond).padStart(8)}  ${String(first?.p99Ms ?? 'n/a').padStart(6)}  ${fixed(engine.steady?.queriesPerSecond).padStart(12)}  ${String(engine.steady?.queriesPerSecond ? engine.steady.p99Ms : 'n/a').padStart(6)}  ${fixed(repeated?.queriesPerSecond).padStart(8)}  ` +
         qualityCells(engine).map((cell) => cell.padEnd(10)).join('') + (engine.error ? `  ERROR ${engine.error.split('\n')[0]}` : ''));
     }
     const mixed = result.engines[0]?.mixed;

@@ -36,6 +36,8 @@ export interface EngineWindowsResult {
   mixed: MixedFigures | null;
   rssAfterLoadBytes: number | null;
   peakRssBytes: number | null;
+  /** Before the repeated window, the quality pass and (Skein) the mixed phase: seconds until one search answered. */
+  drainSeconds: number[];
   /** 1-minute load average when the engine started and when it stopped. */
   loadAverage: [number, number];
   error: string | null;
@@ -77,7 +79,21 @@ interface Files {
 }
 
 function emptyResult(name: string): EngineWindowsResult {
-  return { name, indexing: null, readySeconds: null, indexingSeconds: null, dataBytes: null, windows: [], steady: null, repeated: [], quality: null, mixed: null, rssAfterLoadBytes: null, peakRssBytes: null, loadAverage: [load1(), 0], error: null };
+  return { name, indexing: null, readySeconds: null, indexingSeconds: null, dataBytes: null, windows: [], steady: null, repeated: [], quality: null, mixed: null, drainSeconds: [], rssAfterLoadBytes: null, peakRssBytes: null, loadAverage: [load1(), 0], error: null };
+}
+
+/**
+ * Waits (at most `maxSeconds`) until one search answers: the requests a window's connections left behind
+ * (up to 64) are served first, so a slow engine does not start the next phase behind its own backlog.
+ */
+async function drain(baseUrl: string, path: string, maxSeconds: number): Promise<number> {
+  const started = performance.now();
+  try {
+    await fetch(baseUrl + path, { signal: AbortSignal.timeout(maxSeconds * 1000) }).then((response) => response.arrayBuffer());
+  } catch {
+    // Still busy after maxSeconds: go on; the figures will show it.
+  }
+  return Math.round(performance.now() - started) / 1000;
 }
 
 /** The phases every engine goes through once it is ready: unique windows, repeated windows, quality. */
@@ -86,12 +102,15 @@ async function searchPhases(workload: Workload, server: ServerHandle, files: Fil
   const unique = await runWindows({ ...common, pathsFile: files.uniquePaths, pathCount: files.count, startLine: 0, windows: windowCount });
   result.windows = unique.windows;
   result.steady = steadyState(unique.windows);
+  const drainPath = searchPath(workload.index.uid, queries[0]?.q ?? '', workload.queries.limit);
   if (workload.windows.repeatedWindows > 0) {
+    result.drainSeconds.push(await drain(server.baseUrl, drainPath, 60));
     const repeated = await runWindows({ ...common, pathsFile: files.repeatedPaths, pathCount: files.repeatedCount, startLine: 0, windows: workload.windows.repeatedWindows, label: `${result.name} repeated` });
     result.repeated = repeated.windows;
   }
   const { count, concurrency, maxSeconds } = workload.windows.quality;
   if (count > 0) {
+    result.drainSeconds.push(await drain(server.baseUrl, drainPath, 60));
     result.quality = await measureQuality(server.baseUrl, workload.index.uid, queries, { count, limit: workload.queries.limit, concurrency, maxSeconds });
     log(`${result.name} quality: ${Object.entries(result.quality.byKind).map(([kind, figures]) => `${kind} ${Math.round(figures!.share * 100)}%`).join(', ')} (${result.quality.queries} queries in ${result.quality.seconds} s)`);
   }
@@ -112,6 +131,7 @@ async function runSkein(workload: Workload, dataset: NpmDataset, queries: readon
     const nextLine = await searchPhases(workload, server, files, queries, workload.windows.count, readyAtMs, result, log);
     const { windows, batchSize } = workload.windows.mixed;
     if (windows > 0) {
+      result.drainSeconds.push(await drain(server.baseUrl, searchPath(workload.index.uid, queries[0]?.q ?? '', workload.queries.limit), 60));
       const firstId = dataset.spec.documents;
       result.mixed = await runMixed({
         baseUrl: server.baseUrl, pid: server.pid, concurrency: workload.concurrency, windowSeconds: workload.windows.seconds, readyAtMs, log, label: 'skein mixed',

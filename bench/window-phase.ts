@@ -4,6 +4,7 @@
 // is ready (Skein: its last document task seen succeeded), with no warm-up: windows 1..N show how fast
 // an engine is from its first second, the last ones its steady state. Also the mixed phase: the same
 // windows while a batch of further documents is written every second.
+import { loadavg } from 'node:os';
 import { readCpuSeconds, readMemory } from './process-stats.js';
 import type { SkeinHttpClient } from './skein-http.js';
 import { runWrkGetWindow } from './wrk-load.js';
@@ -24,6 +25,8 @@ export interface WindowFigures {
   serverCpuPercent: number | null;
   clientCpuPercent: number;
   rssBytes: number | null;
+  /** The machine's 1-minute load average at the window's end (other processes share the cores). */
+  loadAverage: number;
 }
 
 export interface WindowRun {
@@ -71,6 +74,7 @@ export async function runWindows(options: WindowOptions): Promise<WindowRun> {
       serverCpuPercent: cpuBefore === null || cpuAfter === null ? null : Math.round(((cpuAfter - cpuBefore) / elapsed) * 100),
       clientCpuPercent: figures.clientCpuPercent,
       rssBytes: readMemory(options.pid)?.rssBytes ?? null,
+      loadAverage: Math.round(loadavg()[0] * 100) / 100,
     };
     windows.push(window);
     options.log?.(`${options.label ?? ''} window ${window.window}: ${window.queriesPerSecond} req/s, p50 ${window.p50Ms} ms, p99 ${window.p99Ms} ms${window.non2xx + window.errors > 0 ? `, ${window.non2xx} non-2xx, ${window.errors} errors` : ''}`);
