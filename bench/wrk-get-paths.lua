@@ -7,7 +7,9 @@ local cursor = 1
 
 function init(args)
   for line in io.lines(args[1]) do paths[#paths + 1] = line end
-  cursor = ((tonumber(args[2]) or 0) % #paths) + 1
+  -- wrk calls request() once before the run to check the script (script_verify_request on thread 0's
+  -- state): start one line early so that the first request sent is line args[2].
+  cursor = (((tonumber(args[2]) or 0) - 1) % #paths) + 1
 end
 
 function request()

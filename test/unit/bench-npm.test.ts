@@ -13,7 +13,11 @@ import { startSkeinServer } from '../../bench/server-process.js';
 import { SkeinHttpClient } from '../../bench/skein-http.js';
 import type { WindowFigures } from '../../bench/window-phase.js';
 import { peerNames, resolveWorkload } from '../../bench/workload.js';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { runMixed, runWindows } from '../../bench/window-phase.js';
+import { wrkInstalled } from '../../bench/wrk-load.js';
+import { startStandIn } from './bench-stand-in-server.js';
 
 const fixture = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'test', 'http', 'fixtures', 'npm-packages.tsv');
 const rows = parseNpmTsv(readFileSync(fixture, 'utf8'));
@@ -140,3 +144,37 @@ for (const name of peerNames) {
     }
   });
 }
+
+const withWrk = wrkInstalled() ? test : test.skip;
+
+withWrk('windows: wrk GETs the paths in order, each window continuing where the previous stopped; mixed writes a batch a second', async (t) => {
+  const standIn = await startStandIn({});
+  const directory = mkdtempSync(join(tmpdir(), 'bench-windows-'));
+  try {
+    const pathsFile = join(directory, 'paths.txt');
+    const count = 200_000;
+    writeFileSync(pathsFile, Array.from({ length: count }, (_, i) => searchPath('npm', `q${i}`, 20)).join('\n') + '\n');
+    const options = { baseUrl: standIn.baseUrl, pid: process.pid, pathsFile, pathCount: count, startLine: 0, concurrency: 2, windowSeconds: 1, windows: 2, readyAtMs: performance.now() };
+    const run = await runWindows(options);
+    t.is(run.windows.length, 2);
+    t.true(run.windows.every((window) => window.requests > 10 && window.non2xx === 0), JSON.stringify(run.windows));
+    t.true(run.windows[1].startSeconds >= 1);
+    t.is(run.nextLine, run.windows[0].requests + run.windows[1].requests);
+    const sent = standIn.searchedQueries;
+    // Two connections: arrival order may swap neighbours, but the walk starts at line 0 and stays in order.
+    t.true(sent.slice(0, 2).includes('q0'), sent.slice(0, 3).join());
+    t.true(sent.every((q) => Number(q.slice(1)) < run.nextLine + options.concurrency), 'nothing beyond the lines sent');
+    // Requests in flight when a window's wrk stops are sent again by the next one: at most one per connection.
+    t.true(sent.length - new Set(sent).size <= options.concurrency, `${sent.length - new Set(sent).size} repeats`);
+    const mixed = await runMixed({ ...options, startLine: run.nextLine, windows: 2, client: new SkeinHttpClient(standIn.baseUrl), indexUid: 'npm', batchSize: 3, taskTimeoutSeconds: 10,
+      makeBatch: (k) => JSON.stringify([{ id: 3 * k }, { id: 3 * k + 1 }, { id: 3 * k + 2 }]) });
+    t.is(mixed.windows.length, 2);
+    t.true(mixed.writes.batches >= 2 && mixed.writes.batches <= 4, String(mixed.writes.batches));
+    t.is(mixed.writes.failed, 0);
+    t.is(standIn.documentCount, mixed.writes.documents);
+    t.true(mixed.readOnly.requests > 0);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+    await standIn.close();
+  }
+});
