@@ -19,7 +19,7 @@ export interface BenchArgs {
 }
 
 export const usage = `usage: npm run bench -- [WORKLOAD ...] [options]
-  WORKLOAD            name in bench/workloads (e.g. default) or path to a workload .json
+  WORKLOAD            name in bench/workloads (default: npm, the real-text workload) or path to a workload .json
   --all               run every bench/workloads/*.json
   --docs N            override the number of documents
   --duration S        override the duration of each measured run (seconds)
@@ -29,8 +29,9 @@ export const usage = `usage: npm run bench -- [WORKLOAD ...] [options]
                       overall latency only; the warm-up stays autocannon's)
   --connections N     override the number of concurrent connections
   --runs N            measured search runs per engine (figures are medians; workload default 3)
-  --peers LIST        peers to run too: minisearch,flexsearch,orama,ceiling, or none
-                      (default: the workload's "peers"; all four for the default workload)
+  --peers LIST        peers to run too: minisearch,flexsearch,orama,sqlite,ceiling, or none
+                      (default: the workload's "peers"; all five for the npm workload)
+  --windows N         real-text workloads: measured 10 s windows per engine (Skein and peers)
   --no-restart        skip the restart phase (restart Skein on its database, time its first search)
   --keep-files        keep the server's database and log (printed path)
   --workers N         Skein's shard worker threads (default: the server's, one per core but one)
@@ -73,6 +74,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       connections: { type: 'string' },
       runs: { type: 'string' },
       peers: { type: 'string' },
+      windows: { type: 'string' },
       'keep-files': { type: 'boolean', default: false },
       // Node 20's parseArgs has no negated options: --no-restart is a flag of its own.
       'no-restart': { type: 'boolean', default: false },
@@ -97,6 +99,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       runs: count(values.runs, '--runs'),
       peers: parsePeers(values.peers),
       restart: values['no-restart'] ? false : undefined,
+      windows: count(values.windows, '--windows'),
     },
     keepFiles: values['keep-files'] ?? false,
     serverCli: values['server-cli'] ?? null,

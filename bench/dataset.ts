@@ -1,6 +1,7 @@
 // What the loader and the query builder need from any generated dataset. New dataset kinds (issue 5)
 // register a factory here; workloads name the kind.
 import { createMovieDataset } from './movie-dataset.js';
+import { createNpmDataset } from './npm-dataset.js';
 import { createVegaMoviesDataset } from './vega-movies-dataset.js';
 import type { ZipfSampler } from './zipf-sampler.js';
 
@@ -30,6 +31,7 @@ export interface Dataset {
 const factories: Record<string, (spec: DatasetSpec) => Dataset> = {
   movies: createMovieDataset,
   'vega-movies': createVegaMoviesDataset,
+  npm: createNpmDataset,
 };
 
 export function datasetKinds(): string[] {

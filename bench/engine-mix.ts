@@ -1,6 +1,6 @@
 // A workload's query mix run straight against one ShardEngine, no threads and no HTTP: the cost of
 // the engine alone per query kind, and the loop to profile (`node --cpu-prof dist/bench/engine-mix.js`).
-//   node dist/bench/engine-mix.js [workload=default] [documents=100000] [shards=1] [seconds=5] [warmupQueries=2000] [onlyKind]
+//   node dist/bench/engine-mix.js [workload=synthetic] [documents=100000] [shards=1] [seconds=5] [warmupQueries=2000] [onlyKind]
 // The engine holds `shards` shards of the index, as one shard worker does.
 import { performance } from 'node:perf_hooks';
 import { ShardEngine, type JsonDocument } from '../src/shard/shard-engine.js';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { applyOverrides, loadWorkloadFile, workloadPath } from './workload.js';
 
 const workloadsDirectory = fileURLToPath(new URL('../../bench/workloads', import.meta.url));
-const workload = applyOverrides(loadWorkloadFile(workloadPath(process.argv[2] ?? 'default', workloadsDirectory)), { documents: Number(process.argv[3] ?? 100_000) });
+const workload = applyOverrides(loadWorkloadFile(workloadPath(process.argv[2] ?? 'synthetic', workloadsDirectory)), { documents: Number(process.argv[3] ?? 100_000) });
 const shardCount = Number(process.argv[4] ?? 1);
 const seconds = Number(process.argv[5] ?? 5);
 const dataset = createDataset(workload.dataset);

@@ -1,7 +1,7 @@
 // `npm run bench`: runs workloads, each against its own fresh Skein child process, and reports.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseBenchArgs, usage, type BenchArgs } from './cli-args.js';
@@ -14,6 +14,8 @@ import { runWorkload, type WorkloadResult } from './run-workload.js';
 import { startSkeinServer } from './server-process.js';
 import { applyOverrides, listWorkloadFiles, loadWorkloadFile, workloadPath, type Workload } from './workload.js';
 import { wrkInstalled } from './wrk-load.js';
+import { runWindowsWorkload } from './real-run.js';
+import { renderWindowsSummary, writeWindowsReport, type WindowsReport } from './real-report.js';
 
 // This file runs as dist/bench/run.js; sources and workloads live at the repository root.
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -54,7 +56,7 @@ function readEarlierResults(directory: string): WorkloadResult[] {
 function selectWorkloads(args: BenchArgs): Workload[] {
   const paths = args.all
     ? listWorkloadFiles(workloadsDirectory)
-    : (args.workloads.length > 0 ? args.workloads : ['default']).map((name) => workloadPath(name, workloadsDirectory));
+    : (args.workloads.length > 0 ? args.workloads : ['npm']).map((name) => workloadPath(name, workloadsDirectory));
   return paths.map((path) => applyOverrides(loadWorkloadFile(path), args.overrides));
 }
 
@@ -109,6 +111,7 @@ async function main(): Promise<number> {
   const cliPath = args.serverCli ? resolve(args.serverCli) : defaultCliPath;
   if (!existsSync(cliPath)) throw new Error(`${cliPath} not found: build the server first (npm run build)`);
   const workloads = selectWorkloads(args);
+  if (workloads.some((workload) => workload.phase === 'windows') && !wrkInstalled()) throw new Error('the real-text workloads send their searches with wrk, which is not installed (Debian: apt-get install wrk)');
   if (workloads.some((workload) => workload.client === 'wrk') && !wrkInstalled()) throw new Error('--client wrk: wrk is not installed (Debian: apt-get install wrk)');
   const report: RunReport = {
     startedAt: new Date().toISOString(),
@@ -124,15 +127,29 @@ async function main(): Promise<number> {
     },
     results: [],
   };
-  for (const workload of workloads) {
-    report.results.push(await runOne(workload, cliPath, args.keepFiles, serverFlags(args)));
-  }
-  report.finishedAt = new Date().toISOString();
   const outputDirectory = args.outputDirectory ?? join(repoRoot, 'bench', 'results');
-  const { jsonPath, markdownPath, chartPath } = writeReport(report, outputDirectory, readEarlierResults(outputDirectory));
-  console.log(renderSummary(report));
-  console.log(`results: ${jsonPath}\nsummary: ${markdownPath}\nchart:   ${chartPath}`);
-  return report.results.some((result) => result.error !== null || Boolean(result.restart?.error)) ? 1 : 0;
+  // The real-text workloads (phase "windows") have their own phases and report (real-run.ts, real-report.ts).
+  const windowsReport: WindowsReport = { startedAt: report.startedAt, finishedAt: '', host: { ...report.host, loadAverageAtStart: loadavg() }, git: report.git, results: [] };
+  for (const workload of workloads) {
+    if (workload.phase === 'windows') {
+      windowsReport.results.push(await runWindowsWorkload(workload, { cliPath, keepFiles: args.keepFiles, extraArgs: serverFlags(args) }, log));
+    } else report.results.push(await runOne(workload, cliPath, args.keepFiles, serverFlags(args)));
+  }
+  report.finishedAt = windowsReport.finishedAt = new Date().toISOString();
+  let failed = false;
+  if (windowsReport.results.length > 0) {
+    const { jsonPath, markdownPath } = writeWindowsReport(windowsReport, outputDirectory);
+    console.log(renderWindowsSummary(windowsReport));
+    console.log(`results: ${jsonPath}\nsummary: ${markdownPath}`);
+    failed ||= windowsReport.results.some((result) => result.error !== null || result.engines.some((engine) => engine.name === 'skein' && engine.error !== null));
+  }
+  if (report.results.length > 0) {
+    const { jsonPath, markdownPath, chartPath } = writeReport(report, outputDirectory, readEarlierResults(outputDirectory));
+    console.log(renderSummary(report));
+    console.log(`results: ${jsonPath}\nsummary: ${markdownPath}\nchart:   ${chartPath}`);
+    failed ||= report.results.some((result) => result.error !== null || Boolean(result.restart?.error));
+  }
+  return failed ? 1 : 0;
 }
 
 // Exiting (rather than dying on the signal) runs the 'exit' hooks that kill the child servers.

@@ -4,6 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { datasetKinds, type DatasetSpec } from './dataset.js';
 import { queryKinds, type QueryMixSpec } from './query-mix.js';
+import { realQueryKinds } from './npm-queries.js';
 import type { LoadClient } from './load-generator.js';
 
 export type PayloadFormat = 'json' | 'ndjson';
@@ -32,10 +33,31 @@ export interface Workload {
   peers: PeerName[];
   /** After Skein's search phase, restart it on the same database and time its first answers (issue 5). */
   restart: boolean;
+  /**
+   * "runs": warm-up + measured runs (autocannon or wrk, POST bodies). "windows": the real-text phase
+   * (real-run.ts): GET searches in consecutive wrk windows from the moment the engine is ready, no warm-up.
+   */
+  phase: 'runs' | 'windows';
+  windows: WindowsSpec;
+}
+
+/** The "windows" phase (real-run.ts); ignored by "runs" workloads. */
+export interface WindowsSpec {
+  /** Consecutive measured windows for Skein, and for each peer, of `seconds` each. */
+  count: number;
+  peerCount: number;
+  seconds: number;
+  /** The "repeated" variant: this many queries cycled, for `repeatedWindows` windows after the unique ones. */
+  repeatedQueries: number;
+  repeatedWindows: number;
+  /** Quality: the first `count` queries, `concurrency` at a time, at most `maxSeconds`, scored per kind. */
+  quality: { count: number; concurrency: number; maxSeconds: number };
+  /** Mixed (Skein only): one read-only window, then `windows` windows with `batchSize` new documents POSTed every second; 0 windows: off. */
+  mixed: { windows: number; batchSize: number };
 }
 
 /** Peer engines, each in bench/peers/<name>-peer.ts behind the same minimal uWS server. */
-export const peerNames = ['minisearch', 'flexsearch', 'orama', 'ceiling'] as const;
+export const peerNames = ['minisearch', 'flexsearch', 'orama', 'sqlite', 'ceiling'] as const;
 export type PeerName = (typeof peerNames)[number];
 
 export interface WorkloadOverrides {
@@ -49,6 +71,8 @@ export interface WorkloadOverrides {
   peers?: PeerName[];
   /** false with --no-restart; undefined keeps the workload's value. */
   restart?: boolean;
+  /** --windows N: Skein's and the peers' window count. */
+  windows?: number;
 }
 
 const defaults: Omit<Workload, 'name'> = {
@@ -68,6 +92,16 @@ const defaults: Omit<Workload, 'name'> = {
   runs: 3,
   peers: [],
   restart: true,
+  phase: 'runs',
+  windows: {
+    count: 6,
+    peerCount: 4,
+    seconds: 10,
+    repeatedQueries: 100,
+    repeatedWindows: 1,
+    quality: { count: 1000, concurrency: 4, maxSeconds: 30 },
+    mixed: { windows: 2, batchSize: 1000 },
+  },
 };
 
 type Json = Record<string, unknown>;
@@ -81,6 +115,16 @@ function section<T extends object>(raw: Json, key: string, fallback: T): T {
   if (value === undefined) return { ...fallback };
   if (!isObject(value)) throw new Error(`workload: "${key}" must be an object`);
   return { ...fallback, ...value } as T;
+}
+
+function windowsSection(raw: Json): WindowsSpec {
+  const spec = section(raw, 'windows', defaults.windows);
+  const given = isObject(raw.windows) ? raw.windows : {};
+  return {
+    ...spec,
+    quality: { ...defaults.windows.quality, ...(isObject(given.quality) ? given.quality : {}) },
+    mixed: { ...defaults.windows.mixed, ...(isObject(given.mixed) ? given.mixed : {}) },
+  };
 }
 
 function positiveInteger(value: unknown, what: string, allowZero = false): number {
@@ -108,6 +152,8 @@ export function resolveWorkload(raw: unknown, name: string): Workload {
     runs: raw.runs === undefined ? defaults.runs : (raw.runs as number),
     peers: raw.peers === undefined ? [...defaults.peers] : (raw.peers as PeerName[]),
     restart: raw.restart === undefined ? defaults.restart : (raw.restart as boolean),
+    phase: raw.phase === undefined ? defaults.phase : (raw.phase as Workload['phase']),
+    windows: windowsSection(raw),
   };
   validate(workload);
   return workload;
@@ -131,9 +177,12 @@ function validate(workload: Workload): void {
   positiveInteger(queries.limit, 'queries.limit', true);
   positiveInteger(queries.skipTopRanks, 'queries.skipTopRanks', true);
   if (!isObject(queries.mix)) throw new Error('workload: queries.mix must be an object of weights');
+  if (workload.phase !== 'runs' && workload.phase !== 'windows') throw new Error('workload: phase must be "runs" or "windows"');
+  const kinds: readonly string[] = workload.phase === 'windows' ? realQueryKinds : queryKinds;
+  if (workload.phase === 'windows' && dataset.kind !== 'npm') throw new Error('workload: phase "windows" needs the dataset kind "npm"');
   for (const [kind, weight] of Object.entries(queries.mix)) {
-    if (!(queryKinds as readonly string[]).includes(kind)) {
-      throw new Error(`workload: unknown query kind "${kind}" (known: ${queryKinds.join(', ')})`);
+    if (!kinds.includes(kind)) {
+      throw new Error(`workload: unknown query kind "${kind}" (known: ${kinds.join(', ')})`);
     }
     if (typeof weight !== 'number' || weight < 0) throw new Error(`workload: weight of "${kind}" must be a number >= 0`);
   }
@@ -147,6 +196,17 @@ function validate(workload: Workload): void {
   if (workload.client !== 'autocannon' && workload.client !== 'wrk') throw new Error('workload: client must be "autocannon" or "wrk"');
   validatePeers(workload.peers);
   if (typeof workload.restart !== 'boolean') throw new Error('workload: restart must be true or false');
+  const windows = workload.windows;
+  positiveInteger(windows.count, 'windows.count');
+  positiveInteger(windows.peerCount, 'windows.peerCount');
+  positiveInteger(windows.seconds, 'windows.seconds');
+  positiveInteger(windows.repeatedQueries, 'windows.repeatedQueries');
+  positiveInteger(windows.repeatedWindows, 'windows.repeatedWindows', true);
+  positiveInteger(windows.quality.count, 'windows.quality.count', true);
+  positiveInteger(windows.quality.concurrency, 'windows.quality.concurrency');
+  positiveInteger(windows.quality.maxSeconds, 'windows.quality.maxSeconds');
+  positiveInteger(windows.mixed.windows, 'windows.mixed.windows', true);
+  positiveInteger(windows.mixed.batchSize, 'windows.mixed.batchSize');
 }
 
 export function validatePeers(peers: unknown): asserts peers is PeerName[] {
@@ -169,6 +229,7 @@ export function applyOverrides(workload: Workload, overrides: WorkloadOverrides)
       runs: overrides.runs ?? workload.runs,
       peers: overrides.peers ?? workload.peers,
       restart: overrides.restart ?? workload.restart,
+      windows: overrides.windows === undefined ? workload.windows : { ...workload.windows, count: overrides.windows, peerCount: overrides.windows },
     },
     workload.name,
   );

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { LatencySummary } from './latency-stats.js';
 
 const scriptPath = fileURLToPath(new URL('../../bench/wrk-queries.lua', import.meta.url));
+const getPathsScript = fileURLToPath(new URL('../../bench/wrk-get-paths.lua', import.meta.url));
 
 export function wrkInstalled(): boolean {
   return spawnSync('wrk', ['--version']).error === undefined;
@@ -98,6 +99,18 @@ export async function runWrk(options: WrkRunOptions): Promise<WrkFigures> {
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
+}
+
+/**
+ * One window of the real-text workloads: wrk with ONE thread for `durationSeconds`, each request the next GET
+ * path of `pathsFile` (one per line) from line `startLine` (window-phase.ts).
+ */
+export async function runWrkGetWindow(options: { baseUrl: string; pathsFile: string; startLine: number; concurrency: number; durationSeconds: number }): Promise<WrkFigures> {
+  const command = ['wrk', '-t1', `-c${options.concurrency}`, `-d${options.durationSeconds}s`, '--timeout', '30s',
+    '-s', getPathsScript, options.baseUrl, '--', options.pathsFile, String(options.startLine)];
+  const { stdout, stderr } = await run('bash', ['-c', `TIMEFORMAT='WRK_CPU %U %S'; time ${command.map(shellQuote).join(' ')}`]);
+  const cpu = /WRK_CPU ([\d.]+) ([\d.]+)/.exec(stderr);
+  return parseWrkOutput(stdout, cpu === null ? 0 : Number(cpu[1]) + Number(cpu[2]));
 }
 
 function shellQuote(value: string): string {

@@ -1,6 +1,7 @@
-// Orama behind the peer server: string schema over the searchable attributes, prefix matching (Orama's
-// default for every term) and `tolerance: 1` (one edit, Meilisearch's budget for most words), with
-// searchable attributes boosted in their order as Meilisearch ranks them.
+// Orama 3 behind the peer server, as its documentation shows full-text search: a string schema over the
+// searchable attributes, `search(db, { term, limit, tolerance: 1, boost })` (Orama matches every term as a
+// prefix by default; `tolerance: 1` allows one edit per term; the first attribute boosted 2x as Meilisearch
+// ranks earlier attributes higher).
 import { create, insertMultiple, search } from '@orama/orama';
 import { runPeer } from './peer-server.js';
 
@@ -12,7 +13,7 @@ await runPeer('orama', async ({ documentJson, searchableAttributes }, documents)
     ...Object.fromEntries(searchableAttributes.map((field) => [field, String(document[field] ?? '')])),
   }));
   await insertMultiple(db, asStrings as never, 1000);
-  const boost = Object.fromEntries(searchableAttributes.map((field, i) => [field, searchableAttributes.length - i]));
+  const boost = { [searchableAttributes[0]]: 2 };
   return {
     async search(q, limit) {
       const result = await search(db, { term: q, limit, tolerance: 1, boost } as never);

@@ -93,8 +93,9 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
       return task ? reply(200, view(task)) : reply(404, { code: 'task_not_found' });
     }
     if (request.method === 'GET' && /^\/indexes\/[^/]+\/stats$/.test(path)) return reply(200, { numberOfDocuments: standIn.documentCount });
-    if (request.method === 'POST' && /^\/indexes\/[^/]+\/search$/.test(path)) {
-      const { q } = JSON.parse(body);
+    const getSearch = request.method === 'GET' && /^\/indexes\/[^/]+\/search\?/.test(path);
+    if ((request.method === 'POST' && /^\/indexes\/[^/]+\/search$/.test(path)) || getSearch) {
+      const { q } = getSearch ? { q: new URL(path, 'http://x').searchParams.get('q') ?? '' } : JSON.parse(body);
       standIn.searchedQueries.push(q);
       const status = options.searchStatus?.(q) ?? 200;
       if (options.searchDelayMs) await new Promise((resolve) => setTimeout(resolve, options.searchDelayMs));

@@ -7,13 +7,13 @@ import { applyOverrides, listWorkloadFiles, loadWorkloadFile, resolveWorkload, w
 // dist/test/unit -> repository root, where the workload JSON files live.
 const workloadsDirectory = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'bench', 'workloads');
 
-test('the default workload is the 100k mixed one', (t) => {
-  const workload = loadWorkloadFile(workloadPath('default', workloadsDirectory));
-  t.is(workload.name, 'default');
+test('the synthetic workload is the 100k mixed one', (t) => {
+  const workload = loadWorkloadFile(workloadPath('synthetic', workloadsDirectory));
+  t.is(workload.name, 'synthetic');
   t.true(workload.dataset.documents >= 100_000);
   t.is(workload.concurrency, 16);
   t.deepEqual(Object.keys(workload.queries.mix).sort(), ['multiWord', 'prefix', 'typo', 'word']);
-  t.true(listWorkloadFiles(workloadsDirectory).some((path) => path.endsWith('default.json')));
+  t.true(listWorkloadFiles(workloadsDirectory).some((path) => path.endsWith('synthetic.json')));
 });
 
 test('missing members take defaults', (t) => {
@@ -83,9 +83,12 @@ test('--workers sets the server\'s worker threads; absent, the server keeps its 
 test('every shipped workload file is valid', (t) => {
   const directory = workloadsDirectory;
   const names = listWorkloadFiles(directory).map((path) => loadWorkloadFile(path).name);
-  for (const name of ['default', 'filters', 'scale-10k', 'scale-1m']) t.true(names.includes(name), name);
+  for (const name of ['npm', 'synthetic', 'filters', 'scale-10k', 'scale-1m']) t.true(names.includes(name), name);
   const byName = Object.fromEntries(listWorkloadFiles(directory).map((path) => [loadWorkloadFile(path).name, loadWorkloadFile(path)]));
-  t.deepEqual(byName.default.peers, ['minisearch', 'flexsearch', 'orama', 'ceiling']);
+  t.deepEqual(byName.synthetic.peers, ['minisearch', 'flexsearch', 'orama', 'ceiling']);
+  t.deepEqual(byName.npm.peers, ['minisearch', 'flexsearch', 'orama', 'sqlite', 'ceiling']);
+  t.is(byName.npm.phase, 'windows');
+  t.is(byName.npm.dataset.kind, 'npm');
   t.is(byName['scale-1m'].dataset.documents, 1_000_000);
   t.deepEqual((byName.filters.index.settings as { filterableAttributes: string[] }).filterableAttributes, ['genre', 'year', 'price', '_geo']);
 });
@@ -99,7 +102,7 @@ test('command line: names, --all and overrides', (t) => {
   const args = parseBenchArgs(['default', '--docs', '5000', '--duration', '3', '--warmup', '0', '--warmup-passes', '0']);
   t.deepEqual(args.workloads, ['default']);
   t.false(args.all);
-  t.deepEqual(args.overrides, { documents: 5000, durationSeconds: 3, warmupSeconds: 0, warmupPasses: 0, client: undefined, concurrency: undefined, runs: undefined, peers: undefined, restart: undefined });
+  t.deepEqual(args.overrides, { documents: 5000, durationSeconds: 3, warmupSeconds: 0, warmupPasses: 0, client: undefined, concurrency: undefined, runs: undefined, peers: undefined, restart: undefined, windows: undefined });
   t.is(parseBenchArgs(['--client', 'wrk']).overrides.client, 'wrk');
   t.throws(() => parseBenchArgs(['--client', 'ab']), { message: /--client/ });
   t.is(resolveWorkload({}, 'x').client, 'autocannon');
