@@ -24,8 +24,11 @@ export type FilterNode =
   | { kind: 'isEmpty'; field: Token }
   | { kind: 'contains'; field: Token; value: Token }
   | { kind: 'startsWith'; field: Token; value: Token }
-  | { kind: 'geoRadius'; token: Token; lat: number; lng: number; meters: number }
-  | { kind: 'geoBoundingBox'; token: Token; top: number; right: number; bottom: number; left: number };
+  // `numbers`: the argument tokens in order, for the range checks made after parsing (geo-arguments.ts).
+  | { kind: 'geoRadius'; token: Token; lat: number; lng: number; meters: number; numbers: Token[] }
+  | { kind: 'geoBoundingBox'; token: Token; top: number; right: number; bottom: number; left: number; numbers: Token[] }
+  /** `_geoPolygon`: `points` as [lat, lng] (GeoJSON documents only, as Meilisearch). */
+  | { kind: 'geoPolygon'; token: Token; points: [number, number][]; numbers: Token[] };
 
 /** Every attribute token the expression names (geo conditions name `_geo`), in order. */
 export function filterFields(node: FilterNode, out: Token[] = []): Token[] {
@@ -40,6 +43,10 @@ export function filterFields(node: FilterNode, out: Token[] = []): Token[] {
     case 'geoRadius':
     case 'geoBoundingBox':
       out.push({ ...node.token, text: '_geo' });
+      break;
+    case 'geoPolygon':
+      // Meilisearch points a `_geojson` not filterable error at the first latitude.
+      out.push({ ...node.numbers[0]!, text: '_geojson' });
       break;
     default:
       out.push(node.field);

@@ -15,7 +15,7 @@ const DOCS = [
   { id: 2, title: 'hello new york', genre: 'b', price: 20, dogs: [{ name: 'max', age: 5 }], _geo: { lat: '40.7128', lng: '-74.0060' } },
   { id: 3, title: 'nowhere', _geo: null },
 ];
-const FILTERABLE = ['_geo', 'dogs.name', 'dogs.age', 'doggos', 'genre', 'price'];
+const FILTERABLE = ['_geo', 'dogs.name', 'dogs.age', 'doggos', 'genre', 'price', 'id'];
 
 test.before(async () => {
   server = await startTestServer({ shardsPerIndex: 2 });
@@ -42,12 +42,12 @@ test('facets takes patterns resolved against filterableAttributes (search, multi
   const suffixed = await search({ facets: ['*.name'] });
   t.deepEqual(Object.keys(suffixed.facetDistribution).sort(), ['doggos.name', 'dogs.name']);
   const all = await search({ facets: ['*'] });
-  for (const name of ['genre', 'price', 'dogs.name', 'doggos.name']) t.truthy(all.facetDistribution[name], name);
+  for (const name of ['genre', 'price', 'id', 'dogs.name', 'doggos.name']) t.truthy(all.facetDistribution[name], name);
 
   const bad = await server.client.post('/indexes/geo/search', { facets: ['genre', 'cat*'] });
   t.is(bad.status, 400);
   t.is(bad.body.code, 'invalid_search_facets');
-  t.is(bad.body.message, 'Invalid facet distribution: Pattern `cat*` is not filterable. Available filterable attributes patterns are: `_geo, doggos, dogs.age, dogs.name, genre, price`.');
+  t.is(bad.body.message, 'Invalid facet distribution: Pattern `cat*` is not filterable. Available filterable attributes patterns are: `_geo, doggos, dogs.age, dogs.name, genre, id, price`.');
 
   const multi = await server.client.post('/multi-search', { queries: [{ indexUid: 'geo', facets: ['dogs.*'] }] });
   t.is(multi.status, 200, multi.text);
@@ -62,7 +62,7 @@ test('_geoPolygon filters `_geojson` points, needs `_geojson` filterable, and fa
   const notFilterable = await server.client.post('/indexes/geo/search', { filter: '_geoPolygon([50,0],[50,5],[45,5],[45,0])' });
   t.is(notFilterable.status, 400);
   t.is(notFilterable.body.code, 'invalid_search_filter');
-  t.is(notFilterable.body.message, 'Attribute `_geojson` is not filterable. Available filterable attribute patterns are: `_geo`, `doggos`, `dogs.age`, `dogs.name`, `genre`, `price`.\n14:16 _geoPolygon([50,0],[50,5],[45,5],[45,0])');
+  t.is(notFilterable.body.message, 'Attribute `_geojson` is not filterable. Available filterable attribute patterns are: `_geo`, `doggos`, `dogs.age`, `dogs.name`, `genre`, `id`, `price`.\n14:16 _geoPolygon([50,0],[50,5],[45,5],[45,0])');
 
   await server.client.run('PATCH', '/indexes/shapes/settings', { body: { filterableAttributes: ['_geojson'] } });
   await server.client.addDocuments('shapes', [
