@@ -19,9 +19,9 @@ export function vectorsOf(stored: Record<string, unknown>): Record<string, unkno
  * is asked for (the stored text stays the hit); otherwise the selection without `_vectors` (every
  * top-level field when it was "all"), so the shards project it away or put it back last.
  */
-export function retrievalWithVectors(effective: string[] | null, fieldDistribution: Readonly<Record<string, number>>, retrieveVectors: boolean): string[] | null {
-  if (!retrieveVectors && !(fieldDistribution[VECTORS_FIELD]! > 0)) return effective;
-  const names = effective ?? Object.keys(fieldDistribution);
+export function retrievalWithVectors(effective: string[] | null, fieldDistribution: Readonly<Record<string, number>> | undefined, retrieveVectors: boolean): string[] | null {
+  if (!retrieveVectors && !((fieldDistribution?.[VECTORS_FIELD] ?? 0) > 0)) return effective;
+  const names = effective ?? Object.keys(fieldDistribution ?? {});
   return names.filter((name) => name !== VECTORS_FIELD && !name.startsWith(`${VECTORS_FIELD}.`));
 }
 
