@@ -119,6 +119,15 @@ export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddit
   return indexed;
 }
 
+/** Every live document's `_geo`, checked when a settings update enables geo; the first invalid one throws. */
+export function checkGeoOfDocuments(stage: StagedIndex): void {
+  for (const [externalId, docId] of stage.liveExternalIds()) {
+    const text = stage.document(docId);
+    if (text === undefined || !text.includes('"_geo"')) continue;
+    checkGeoField(parseStoredJson(text) as Document, externalId, stage.uid);
+  }
+}
+
 /** Deletion by external ids; unknown ids are skipped. Returns deletedDocuments. */
 export function applyDocumentDeletion(stage: StagedIndex, ids: readonly string[]): number {
   const record = requireIndex(stage);

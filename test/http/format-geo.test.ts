@@ -151,6 +151,12 @@ test('`_geo` is validated at indexing when geo is enabled, failing the task with
   t.is(update.error.code, 'invalid_document_geo_field');
   // Without `_geo` filterable or sortable, Meilisearch does not look at `_geo`.
   await server.client.addDocuments('nogeo', [{ id: 1, _geo: 'foobar' }]);
+  // Enabling geo afterwards reads the stored documents: the settings task fails as Meilisearch's.
+  const enable = await server.client.waitForTask(await server.client.enqueue('PATCH', '/indexes/nogeo/settings', { body: { sortableAttributes: ['_geo'] } }));
+  t.is(enable.status, 'failed');
+  t.is(enable.error?.message, 'Index `nogeo`: The `_geo` field in the document with the id: `"1"` is not an object. Was expecting an object with the `_geo.lat` and `_geo.lng` fields but instead got `"foobar"`.');
+  const settings = await server.client.get('/indexes/nogeo/settings');
+  t.deepEqual(settings.body.sortableAttributes, []);
 });
 
 test('_formatted covers every displayed attribute for "*", and nested paths keep their nesting', async (t) => {
