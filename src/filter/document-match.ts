@@ -61,13 +61,12 @@ function matches(node: FilterNode, valuesOf: (field: string) => FieldValues | nu
       return valuesOf(node.field.text)?.strings.some((value) => value.startsWith(needle)) ?? false;
     }
     case 'geoRadius': {
-      const point = geoPointOf(geo);
-      return point !== null && withinRadius(haversineMeters(node.lat, node.lng, point.lat, point.lng), node.meters);
+      const points = [geoPointOf(geo), ...geojsonPointsOf(geojson)];
+      return points.some((point) => point !== null && withinRadius(haversineMeters(node.lat, node.lng, point.lat, point.lng), node.meters));
     }
     case 'geoBoundingBox': {
-      const point = geoPointOf(geo);
-      if (point === null || point.lat > node.top || point.lat < node.bottom) return false;
-      return node.left > node.right ? point.lng >= node.left || point.lng <= node.right : point.lng >= node.left && point.lng <= node.right;
+      return [geoPointOf(geo), ...geojsonPointsOf(geojson)].some((point) => point !== null && point.lat <= node.top && point.lat >= node.bottom
+        && (node.left > node.right ? point.lng >= node.left || point.lng <= node.right : point.lng >= node.left && point.lng <= node.right));
     }
     case 'geoPolygon':
       return geojsonPointsOf(geojson).some((point) => pointInPolygon(point, node.points));

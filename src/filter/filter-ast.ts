@@ -30,7 +30,7 @@ export type FilterNode =
   /** `_geoPolygon`: `points` as [lat, lng] (GeoJSON documents only, as Meilisearch). */
   | { kind: 'geoPolygon'; token: Token; points: [number, number][]; numbers: Token[] };
 
-/** Every attribute token the expression names (geo conditions name `_geo`), in order. */
+/** Every attribute token the expression names, in order (geo conditions name none: filter-input.ts checks them). */
 export function filterFields(node: FilterNode, out: Token[] = []): Token[] {
   switch (node.kind) {
     case 'and':
@@ -42,11 +42,7 @@ export function filterFields(node: FilterNode, out: Token[] = []): Token[] {
       break;
     case 'geoRadius':
     case 'geoBoundingBox':
-      out.push({ ...node.token, text: '_geo' });
-      break;
     case 'geoPolygon':
-      // Meilisearch points a `_geojson` not filterable error at the first latitude.
-      out.push({ ...node.numbers[0]!, text: '_geojson' });
       break;
     default:
       out.push(node.field);

@@ -53,33 +53,57 @@ export function checkFilterAgainstSettings(node: FilterNode, filterablePatterns:
   code: FilterErrorCode = 'invalid_search_filter'): void {
   const compiled = new PatternSet(filterablePatterns);
   for (const token of filterFields(node)) {
-    const isGeo = token.text === '_geo';
-    if (matchesAnyPattern(compiled, token.text)) continue;
-    const named = isGeo ? token.source.slice(token.start, token.start + (token.source.startsWith('_geoRadius', token.start) ? 10 : 15)) : token.text;
-    const available = filterablePatterns.length === 0
-      ? 'This index does not have configured filterable attributes.'
-      : `Available filterable attribute patterns are: ${listForMessage(filterablePatterns)}.`;
-    throw errorAtToken(code, `Attribute \`${named}\` is not filterable. ${available}`, token);
+    if (!matchesAnyPattern(compiled, token.text)) throw notFilterable(code, token.text, filterablePatterns, token);
   }
-  checkGeoArguments(node, code);
+  checkGeoConditions(node, filterablePatterns, code);
   if (conditionCount(node) > MAX_CONDITIONS) {
     throw new SkeinError(code, `Too many filter conditions, can't process more than ${MAX_CONDITIONS} filters.`);
   }
 }
 
+function notFilterable(code: FilterErrorCode, attribute: string, filterablePatterns: readonly string[], token: Token): SkeinError {
+  const available = filterablePatterns.length === 0
+    ? 'This index does not have configured filterable attributes.'
+    : `Available filterable attribute patterns are: ${listForMessage(filterablePatterns)}.`;
+  return errorAtToken(code, `Attribute \`${attribute}\` is not filterable. ${available}`, token);
+}
+
 /**
- * The coordinate ranges and `_geoRadius`'s resolution, checked as milli checks them when it evaluates
- * a geo condition (after the attribute is known filterable), each error pointing at its number.
+ * Geo conditions as milli evaluates them, in the expression's order, after every named attribute was
+ * found filterable: `_geoRadius` / `_geoBoundingBox` check their numbers, then need `_geo` or `_geojson`
+ * filterable (a plain filterableAttributes entry, Index::is_geo_filtering_enabled); `_geoPolygon` needs
+ * `_geojson` first, then checks its numbers. Each error points at its number.
  */
+function checkGeoConditions(node: FilterNode, filterable: readonly string[], code: FilterErrorCode): void {
+  const geo = filterable.includes('_geo');
+  const geojson = filterable.includes('_geojson');
+  const visit = (current: FilterNode): void => {
+    switch (current.kind) {
+      case 'and':
+      case 'or':
+        current.children.forEach(visit);
+        return;
+      case 'not':
+        visit(current.child);
+        return;
+      case 'geoRadius':
+      case 'geoBoundingBox':
+        checkGeoArguments(current, code);
+        if (!geo && !geojson) throw notFilterable(code, '_geo/_geojson', filterable, current.numbers[0]!);
+        return;
+      case 'geoPolygon':
+        if (!geojson) throw notFilterable(code, '_geojson', filterable, current.numbers[0]!);
+        checkGeoArguments(current, code);
+        return;
+      default:
+    }
+  };
+  visit(node);
+}
+
+/** The coordinate ranges and `_geoRadius`'s resolution, as milli checks them. */
 function checkGeoArguments(node: FilterNode, code: FilterErrorCode): void {
   switch (node.kind) {
-    case 'and':
-    case 'or':
-      for (const child of node.children) checkGeoArguments(child, code);
-      return;
-    case 'not':
-      checkGeoArguments(node.child, code);
-      return;
     case 'geoRadius': {
       checkCoordinates(node.numbers[0]!, node.numbers[1]!, code);
       const resolution = node.numbers[3];

@@ -120,6 +120,10 @@ function exact(node: FilterNode, store: FacetStore, allDocuments: RoaringBitmap3
         if (Math.abs(point.lat - node.lat) > latitudeBand) continue;
         if (withinRadius(haversineMeters(node.lat, node.lng, point.lat, point.lng), node.meters)) inside.push(docId);
       }
+      // `_geojson` points too (milli ORs both when both are filterable).
+      for (const [docId, points] of store.geojson) {
+        if (points.some((point) => withinRadius(haversineMeters(node.lat, node.lng, point.lat, point.lng), node.meters))) inside.push(docId);
+      }
       out.addMany(inside);
       return out;
     }
@@ -129,6 +133,11 @@ function exact(node: FilterNode, store: FacetStore, allDocuments: RoaringBitmap3
       for (const [docId, point] of store.geo) {
         if (point.lat > node.top || point.lat < node.bottom) continue;
         const inside = wraps ? point.lng >= node.left || point.lng <= node.right : point.lng >= node.left && point.lng <= node.right;
+        if (inside) out.add(docId);
+      }
+      for (const [docId, points] of store.geojson) {
+        const inside = points.some((point) => point.lat <= node.top && point.lat >= node.bottom
+          && (wraps ? point.lng >= node.left || point.lng <= node.right : point.lng >= node.left && point.lng <= node.right));
         if (inside) out.add(docId);
       }
       return out;

@@ -75,6 +75,14 @@ test('_geoPolygon filters `_geojson` points, needs `_geojson` filterable, and fa
   t.deepEqual(inside.hits.map((hit: { id: string }) => hit.id).sort(), ['feature', 'inside']);
   const negated = await search({ filter: 'NOT _geoPolygon([0,0],[0,2],[2,2],[2,0],)' }, 'shapes');
   t.deepEqual(negated.hits.map((hit: { id: string }) => hit.id).sort(), ['missing', 'outside']);
+  // `_geoRadius` and `_geoBoundingBox` reach `_geojson` points too; without `_geo` nor `_geojson` filterable they fail.
+  const radius = await search({ filter: '_geoRadius(1, 3, 1000)' }, 'shapes');
+  t.deepEqual(radius.hits.map((hit: { id: string }) => hit.id), ['outside']);
+  const box = await search({ filter: '_geoBoundingBox([2, 2], [0, 0])' }, 'shapes');
+  t.deepEqual(box.hits.map((hit: { id: string }) => hit.id).sort(), ['feature', 'inside']);
+  await server.client.addDocuments('plain', [{ id: 1, _geo: { lat: 1, lng: 3 } }]);
+  const noGeo = await server.client.post('/indexes/plain/search', { filter: 'NOT _geoRadius(1, 3, 1000)' });
+  t.is(noGeo.body.message, 'Attribute `_geo/_geojson` is not filterable. This index does not have configured filterable attributes.\n16:17 NOT _geoRadius(1, 3, 1000)');
 
   const errors: [string, string][] = [
     ['_geoPolygon([1,2],[1,2,3])', 'The `_geoPolygon` filter expects at least 3 points but only 2 were specified\n24:25 _geoPolygon([1,2],[1,2,3])'],
