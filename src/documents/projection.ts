@@ -75,7 +75,12 @@ function project(document: Record<string, unknown>, selection: FieldSelection): 
   for (const [key, value] of Object.entries(document)) {
     if (selection.selects(key)) {
       out[key] = value;
-    } else if (value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof JsonNumberText)) {
+    } else if (Array.isArray(value)) {
+      // `doggos.name` over an array of objects keeps the array, each object projected (as milli's
+      // make_document: elements keep their places, scalars stay, an object without the path is `{}`).
+      const nested = selection.selectionUnder(key);
+      if (nested !== null) out[key] = nested.all ? value : projectArray(value, nested);
+    } else if (value !== null && typeof value === 'object' && !(value instanceof JsonNumberText)) {
       const nested = selection.selectionUnder(key);
       if (nested !== null) {
         const child = nested.all ? value as Record<string, unknown> : project(value as Record<string, unknown>, nested);
@@ -84,4 +89,12 @@ function project(document: Record<string, unknown>, selection: FieldSelection): 
     }
   }
   return out;
+}
+
+function projectArray(values: readonly unknown[], selection: FieldSelection): unknown[] {
+  return values.map((value) => {
+    if (Array.isArray(value)) return projectArray(value, selection);
+    if (value !== null && typeof value === 'object' && !(value instanceof JsonNumberText)) return project(value as Record<string, unknown>, selection);
+    return value;
+  });
 }

@@ -4,7 +4,8 @@
 import { flattenDocument } from '../documents/flatten.js';
 import type { FilterNode, Token } from './filter-ast.js';
 import { filterNumber, normalizeFacetValue } from './facet-value.js';
-import { haversineMeters } from './geo-distance.js';
+import { geojsonPointsOf, geoPointOf, pointInPolygon } from '../documents/geo-field.js';
+import { haversineMeters, withinRadius } from './geo-distance.js';
 
 interface FieldValues {
   numbers: number[];
@@ -20,14 +21,14 @@ export function documentMatches(node: FilterNode, document: Record<string, unkno
     if (!cache.has(field)) cache.set(field, flat.has(field) ? collect(flat.get(field)) : null);
     return cache.get(field)!;
   };
-  return matches(node, valuesOf, document['_geo']);
+  return matches(node, valuesOf, document['_geo'], document['_geojson']);
 }
 
-function matches(node: FilterNode, valuesOf: (field: string) => FieldValues | null, geo: unknown): boolean {
+function matches(node: FilterNode, valuesOf: (field: string) => FieldValues | null, geo: unknown, geojson: unknown): boolean {
   switch (node.kind) {
-    case 'and': return node.children.every((child) => matches(child, valuesOf, geo));
-    case 'or': return node.children.some((child) => matches(child, valuesOf, geo));
-    case 'not': return !matches(node.child, valuesOf, geo);
+    case 'and': return node.children.every((child) => matches(child, valuesOf, geo, geojson));
+    case 'or': return node.children.some((child) => matches(child, valuesOf, geo, geojson));
+    case 'not': return !matches(node.child, valuesOf, geo, geojson);
     case 'compare': {
       const values = valuesOf(node.field.text);
       if (node.operator === '!=') return !(values !== null && equals(values, node.value));
@@ -60,14 +61,15 @@ function matches(node: FilterNode, valuesOf: (field: string) => FieldValues | nu
       return valuesOf(node.field.text)?.strings.some((value) => value.startsWith(needle)) ?? false;
     }
     case 'geoRadius': {
-      const point = geoPoint(geo);
-      return point !== null && haversineMeters(node.lat, node.lng, point.lat, point.lng) <= node.meters;
+      const points = [geoPointOf(geo), ...geojsonPointsOf(geojson)];
+      return points.some((point) => point !== null && withinRadius(haversineMeters(node.lat, node.lng, point.lat, point.lng), node.meters));
     }
     case 'geoBoundingBox': {
-      const point = geoPoint(geo);
-      if (point === null || point.lat > node.top || point.lat < node.bottom) return false;
-      return node.left > node.right ? point.lng >= node.left || point.lng <= node.right : point.lng >= node.left && point.lng <= node.right;
+      return [geoPointOf(geo), ...geojsonPointsOf(geojson)].some((point) => point !== null && point.lat <= node.top && point.lat >= node.bottom
+        && (node.left > node.right ? point.lng >= node.left || point.lng <= node.right : point.lng >= node.left && point.lng <= node.right));
     }
+    case 'geoPolygon':
+      return geojsonPointsOf(geojson).some((point) => pointInPolygon(point, node.points));
   }
 }
 
@@ -105,9 +107,3 @@ function inRange(values: FieldValues, low: string | null, high: string | null, l
     && (highKey === null || (highInclusive ? value <= highKey : value < highKey)));
 }
 
-function geoPoint(value: unknown): { lat: number; lng: number } | null {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-  const lat = Number((value as Record<string, unknown>)['lat']);
-  const lng = Number((value as Record<string, unknown>)['lng']);
-  return Number.isFinite(lat) && Number.isFinite(lng) ? { lat, lng } : null;
-}

@@ -24,10 +24,13 @@ export type FilterNode =
   | { kind: 'isEmpty'; field: Token }
   | { kind: 'contains'; field: Token; value: Token }
   | { kind: 'startsWith'; field: Token; value: Token }
-  | { kind: 'geoRadius'; token: Token; lat: number; lng: number; meters: number }
-  | { kind: 'geoBoundingBox'; token: Token; top: number; right: number; bottom: number; left: number };
+  // `numbers`: the argument tokens in order, for the range checks made after parsing (geo-arguments.ts).
+  | { kind: 'geoRadius'; token: Token; lat: number; lng: number; meters: number; numbers: Token[] }
+  | { kind: 'geoBoundingBox'; token: Token; top: number; right: number; bottom: number; left: number; numbers: Token[] }
+  /** `_geoPolygon`: `points` as [lat, lng] (GeoJSON documents only, as Meilisearch). */
+  | { kind: 'geoPolygon'; token: Token; points: [number, number][]; numbers: Token[] };
 
-/** Every attribute token the expression names (geo conditions name `_geo`), in order. */
+/** Every attribute token the expression names, in order (geo conditions name none: filter-input.ts checks them). */
 export function filterFields(node: FilterNode, out: Token[] = []): Token[] {
   switch (node.kind) {
     case 'and':
@@ -39,7 +42,7 @@ export function filterFields(node: FilterNode, out: Token[] = []): Token[] {
       break;
     case 'geoRadius':
     case 'geoBoundingBox':
-      out.push({ ...node.token, text: '_geo' });
+    case 'geoPolygon':
       break;
     default:
       out.push(node.field);

@@ -2,7 +2,7 @@
 // FilterNode, with the checks that need the index's settings: filterable attributes and the
 // condition limit. Errors carry the caller's code (search, documents, facet search).
 import { echoJson, SkeinError } from '../errors/index.js';
-import { conditionCount, filterFields, type FilterNode } from './filter-ast.js';
+import { conditionCount, filterFields, type FilterNode, type Token } from './filter-ast.js';
 import { errorAtToken, FilterSyntaxError, type FilterErrorCode } from './filter-error.js';
 import { parseFilterString } from './filter-parser.js';
 import { listForMessage, matchesAnyPattern, PatternSet } from './attribute-patterns.js';
@@ -53,15 +53,100 @@ export function checkFilterAgainstSettings(node: FilterNode, filterablePatterns:
   code: FilterErrorCode = 'invalid_search_filter'): void {
   const compiled = new PatternSet(filterablePatterns);
   for (const token of filterFields(node)) {
-    const isGeo = token.text === '_geo';
-    if (matchesAnyPattern(compiled, token.text)) continue;
-    const named = isGeo ? token.source.slice(token.start, token.start + (token.source.startsWith('_geoRadius', token.start) ? 10 : 15)) : token.text;
-    const available = filterablePatterns.length === 0
-      ? 'This index does not have configured filterable attributes.'
-      : `Available filterable attribute patterns are: ${listForMessage(filterablePatterns)}.`;
-    throw errorAtToken(code, `Attribute \`${named}\` is not filterable. ${available}`, token);
+    if (!matchesAnyPattern(compiled, token.text)) throw notFilterable(code, token.text, filterablePatterns, token);
   }
+  checkGeoConditions(node, filterablePatterns, code);
   if (conditionCount(node) > MAX_CONDITIONS) {
     throw new SkeinError(code, `Too many filter conditions, can't process more than ${MAX_CONDITIONS} filters.`);
   }
+}
+
+function notFilterable(code: FilterErrorCode, attribute: string, filterablePatterns: readonly string[], token: Token): SkeinError {
+  const available = filterablePatterns.length === 0
+    ? 'This index does not have configured filterable attributes.'
+    : `Available filterable attribute patterns are: ${listForMessage(filterablePatterns)}.`;
+  return errorAtToken(code, `Attribute \`${attribute}\` is not filterable. ${available}`, token);
+}
+
+/**
+ * Geo conditions as milli evaluates them, in the expression's order, after every named attribute was
+ * found filterable: `_geoRadius` / `_geoBoundingBox` check their numbers, then need `_geo` or `_geojson`
+ * filterable (a plain filterableAttributes entry, Index::is_geo_filtering_enabled); `_geoPolygon` needs
+ * `_geojson` first, then checks its numbers. Each error points at its number.
+ */
+function checkGeoConditions(node: FilterNode, filterable: readonly string[], code: FilterErrorCode): void {
+  const geo = filterable.includes('_geo');
+  const geojson = filterable.includes('_geojson');
+  const visit = (current: FilterNode): void => {
+    switch (current.kind) {
+      case 'and':
+      case 'or':
+        current.children.forEach(visit);
+        return;
+      case 'not':
+        visit(current.child);
+        return;
+      case 'geoRadius':
+      case 'geoBoundingBox':
+        checkGeoArguments(current, code);
+        if (!geo && !geojson) throw notFilterable(code, '_geo/_geojson', filterable, current.numbers[0]!);
+        return;
+      case 'geoPolygon':
+        if (!geojson) throw notFilterable(code, '_geojson', filterable, current.numbers[0]!);
+        checkGeoArguments(current, code);
+        return;
+      default:
+    }
+  };
+  visit(node);
+}
+
+/** The coordinate ranges and `_geoRadius`'s resolution, as milli checks them. */
+function checkGeoArguments(node: FilterNode, code: FilterErrorCode): void {
+  switch (node.kind) {
+    case 'geoRadius': {
+      checkCoordinates(node.numbers[0]!, node.numbers[1]!, code);
+      const resolution = node.numbers[3];
+      if (resolution) {
+        // Rust's `f64 as usize` saturates: negative values are 0, fractions are cut.
+        const value = Math.max(0, Math.trunc(Number(resolution.text)));
+        if (value < 3 || value > 1000) throw errorAtToken(code, `Invalid resolution \`${value}\`. Resolution must be between 3 and 1000.`, resolution);
+      }
+      return;
+    }
+    case 'geoBoundingBox': {
+      const [topLat, topLng, bottomLat, bottomLng] = node.numbers;
+      checkCoordinates(topLat!, topLng!, code);
+      checkCoordinates(bottomLat!, bottomLng!, code);
+      if (node.top < node.bottom) {
+        throw errorAtToken(code, `The top latitude \`${rustFloat(node.top)}\` is below the bottom latitude \`${rustFloat(node.bottom)}\`.`, bottomLng!);
+      }
+      return;
+    }
+    case 'geoPolygon':
+      for (let k = 0; k < node.numbers.length; k += 2) checkCoordinates(node.numbers[k]!, node.numbers[k + 1]!, code);
+      return;
+    default:
+  }
+}
+
+function checkCoordinates(lat: Token, lng: Token, code: FilterErrorCode): void {
+  const latitude = Number(lat.text);
+  if (!(latitude >= -90 && latitude <= 90)) {
+    throw errorAtToken(code, `Bad latitude \`${rustFloat(latitude)}\`. Latitude must be contained between -90 and 90 degrees.`, lat);
+  }
+  const longitude = Number(lng.text);
+  if (!(longitude >= -180 && longitude <= 180)) {
+    let normalized = (longitude + 180) % 360;
+    if (normalized < 0) normalized += 360;
+    throw errorAtToken(code, `Bad longitude \`${rustFloat(longitude)}\`. Longitude must be contained between -180 and 180 degrees. Hint: try using \`${rustFloat(normalized - 180)}\` instead.`, lng);
+  }
+}
+
+/** An f64 as Rust's Display writes it (no exponent). */
+function rustFloat(value: number): string {
+  if (Number.isInteger(value) && Math.abs(value) >= 1e21) return BigInt(value).toString();
+  if (Object.is(value, -0)) return '-0';
+  const text = String(value);
+  return text.includes('e-') ? value.toFixed(20).replace(/0+$/, '') : text;
 }

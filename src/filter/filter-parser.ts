@@ -11,7 +11,7 @@ const KEYWORDS = new Set(['AND', 'OR', 'NOT', 'IN', 'TO', 'EXISTS', 'IS', 'NULL'
 const RESERVED_GEO_FIELDS = new Set(['_geo', '_geoDistance', '_geoPoint']);
 const OPERATIONS = 'Was expecting an operation `=`, `!=`, `>=`, `>`, `<=`, `<`, `IN`, `NOT IN`, `TO`, `EXISTS`, `NOT EXISTS`, '
   + '`IS NULL`, `IS NOT NULL`, `IS EMPTY`, `IS NOT EMPTY`, `CONTAINS`, `NOT CONTAINS`, `STARTS WITH`, `NOT STARTS WITH`, '
-  + '`_geoRadius`, or `_geoBoundingBox`';
+  + '`_geoRadius`, `_geoBoundingBox` or `_geoPolygon`';
 
 /** Parses one filter string; null when it is empty or only whitespace (no filter). */
 export function parseFilterString(source: string): FilterNode | null {
@@ -110,6 +110,7 @@ class FilterParser {
     }
     if (this.startsWithWord('_geoRadius')) return this.geoRadius();
     if (this.startsWithWord('_geoBoundingBox')) return this.geoBoundingBox();
+    if (this.startsWithWord('_geoPolygon')) return this.geoPolygon();
     if (this.atEnd() || !this.startsValue()) {
       this.invalidPrimary(start);
     }
@@ -260,54 +261,152 @@ class FilterParser {
     }
   }
 
-  /** Comma-separated numbers up to `)`; null when the shape is wrong. */
-  private numberArguments(close: string): number[] | null {
-    const args: number[] = [];
-    for (;;) {
-      this.skipSpace();
-      const start = this.pos;
-      const match = /^[^,\s\])]+/.exec(this.rest());
-      if (!match) return null;
-      const value = filterNumber(match[0]);
-      if (value === null) this.fail(`Malformed value: \`${escapeDebug(match[0])}\`.`, start, start + match[0].length);
-      this.pos += match[0].length;
-      args.push(value);
-      if (this.symbol(',')) continue;
-      return this.symbol(close) ? args : null;
+  // The geo operations follow the filter-parser crate's nom grammar, failures included: a failure
+  // points at the rest of the input where parsing stopped (or at the offending number), and a list
+  // element that fails after a comma gives back the comma, so the closing character fails there.
+
+  /** nom's `ws(recognize_float)`: spaces, a float, spaces. */
+  private wsFloat(): GeoStep<Token> {
+    this.skipSpace();
+    const start = this.pos;
+    let at = start;
+    const digitsFrom = (from: number) => {
+      let end = from;
+      while (end < this.source.length && this.source[end]! >= '0' && this.source[end]! <= '9') end++;
+      return end;
+    };
+    if (this.source[at] === '+' || this.source[at] === '-') at++;
+    const integerEnd = digitsFrom(at);
+    if (integerEnd > at) {
+      at = integerEnd;
+      if (this.source[at] === '.') at = digitsFrom(at + 1);
+    } else if (this.source[at] === '.' && digitsFrom(at + 1) > at + 1) {
+      at = digitsFrom(at + 1);
+    } else {
+      return { ok: false, at: start, cut: false };
     }
+    if (this.source[at] === 'e' || this.source[at] === 'E') {
+      let exponent = at + 1;
+      if (this.source[exponent] === '+' || this.source[exponent] === '-') exponent++;
+      const exponentEnd = digitsFrom(exponent);
+      if (exponentEnd === exponent) return { ok: false, at: exponent, cut: true };
+      at = exponentEnd;
+    }
+    const token: Token = { text: this.source.slice(start, at), start, end: at, source: this.source };
+    this.pos = at;
+    this.skipSpace();
+    return { ok: true, value: token };
+  }
+
+  /** nom's `separated_list1(tag(","), item)`. */
+  private commaList<T>(item: () => GeoStep<T>): GeoStep<T[]> {
+    const first = item();
+    if (!first.ok) return first;
+    const items = [first.value];
+    for (;;) {
+      const save = this.pos;
+      if (this.source[this.pos] !== ',') return { ok: true, value: items };
+      this.pos++;
+      const next = item();
+      if (!next.ok) {
+        if (next.cut) return next;
+        this.pos = save;
+        return { ok: true, value: items };
+      }
+      items.push(next.value);
+    }
+  }
+
+  /** `ws(delimited(char('['), separated_list1(tag(","), ws(recognize_float)), char(']')))`. */
+  private bracketPair(): GeoStep<Token[]> {
+    this.skipSpace();
+    if (this.source[this.pos] !== '[') return { ok: false, at: this.pos, cut: false };
+    this.pos++;
+    const numbers = this.commaList(() => this.wsFloat());
+    if (!numbers.ok) return numbers;
+    if (this.source[this.pos] !== ']') return { ok: false, at: this.pos, cut: false };
+    this.pos++;
+    this.skipSpace();
+    return numbers;
+  }
+
+  private geoValue(token: Token): number {
+    const value = Number(token.text);
+    if (!Number.isFinite(value)) this.fail('Non finite floats are not supported', token.start, token.end);
+    return value;
   }
 
   private geoRadius(): FilterNode {
     const start = this.pos;
     this.pos += '_geoRadius'.length;
-    const usage = 'The `_geoRadius` filter expects three arguments: `_geoRadius(latitude, longitude, radius)`.';
-    const args = this.symbol('(') ? this.numberArguments(')') : null;
-    if (!args || args.length < 3 || args.length > 4) this.fail(usage, start, this.source.length);
-    const token: Token = { text: '_geoRadius', start, end: this.pos, source: this.source };
-    checkLatLng(this, args[0]!, args[1]!, token);
-    return { kind: 'geoRadius', token, lat: args[0]!, lng: args[1]!, meters: args[2]! };
+    const form = 'The `_geoRadius` filter must be in the form: `_geoRadius(latitude, longitude, radius, optionalResolution)`.';
+    if (this.source[this.pos] !== '(') this.fail(form, this.pos, this.source.length);
+    this.pos++;
+    const args = this.commaList(() => this.wsFloat());
+    if (!args.ok) this.fail(form, args.at, this.source.length);
+    if (this.source[this.pos] !== ')') this.fail(form, this.pos, this.source.length);
+    this.pos++;
+    const numbers = args.value;
+    if (numbers.length < 3 || numbers.length > 4) {
+      this.fail(`Was expecting 3 or 4 arguments for \`_geoRadius\`, but instead found ${numbers.length}.`, this.pos, this.source.length);
+    }
+    const values = numbers.map((token) => this.geoValue(token));
+    const token: Token = { text: '_geoRadius', start, end: start + '_geoRadius'.length, source: this.source };
+    return { kind: 'geoRadius', token, lat: values[0]!, lng: values[1]!, meters: values[2]!, numbers };
   }
 
   private geoBoundingBox(): FilterNode {
     const start = this.pos;
     this.pos += '_geoBoundingBox'.length;
     const usage = 'The `_geoBoundingBox` filter expects two pairs of arguments: `_geoBoundingBox([latitude, longitude], [latitude, longitude])`.';
-    let top: number[] | null = null;
-    let bottom: number[] | null = null;
-    if (this.symbol('(') && this.symbol('[')) {
-      top = this.numberArguments(']');
-      if (top && this.symbol(',') && this.symbol('[')) bottom = this.numberArguments(']');
+    if (this.source[this.pos] !== '(') this.fail(usage, this.pos, this.source.length);
+    this.pos++;
+    const pairs = this.commaList(() => this.bracketPair());
+    if (!pairs.ok) this.fail(usage, pairs.at, this.source.length);
+    if (this.source[this.pos] !== ')') this.fail(usage, this.pos, this.source.length);
+    this.pos++;
+    if (pairs.value.length !== 2) this.fail(usage, this.pos, this.source.length);
+    this.checkPairs(pairs.value);
+    const numbers = pairs.value.flat();
+    const [top, right, bottom, left] = numbers.map((number) => this.geoValue(number));
+    const token: Token = { text: '_geoBoundingBox', start, end: start + '_geoBoundingBox'.length, source: this.source };
+    return { kind: 'geoBoundingBox', token, top: top!, right: right!, bottom: bottom!, left: left!, numbers };
+  }
+
+  private geoPolygon(): FilterNode {
+    const start = this.pos;
+    this.pos += '_geoPolygon'.length;
+    const format = 'The `_geoPolygon` filter doesn\'t match the expected format: `_geoPolygon([latitude, longitude], [latitude, longitude])`.';
+    if (this.source[this.pos] !== '(') this.fail(format, this.pos, this.source.length);
+    this.pos++;
+    const pairs = this.commaList(() => this.bracketPair());
+    if (!pairs.ok) this.fail(format, pairs.at, this.source.length);
+    // A trailing comma is tolerated.
+    const save = this.pos;
+    this.skipSpace();
+    if (this.source[this.pos] === ',') {
+      this.pos++;
+      this.skipSpace();
+    } else this.pos = save;
+    if (this.source[this.pos] !== ')') this.fail(format, this.pos, this.source.length);
+    this.pos++;
+    if (pairs.value.length < 3) {
+      const last = pairs.value[pairs.value.length - 1]?.at(-1);
+      const diagnostic = `The \`_geoPolygon\` filter expects at least 3 points but only ${pairs.value.length} were specified`;
+      if (last) this.fail(diagnostic, last.start, last.end);
+      this.fail(diagnostic, this.pos, this.source.length);
     }
-    if (!top || !bottom || top.length !== 2 || bottom.length !== 2 || !this.symbol(')')) this.fail(usage, start, this.source.length);
-    const token: Token = { text: '_geoBoundingBox', start, end: this.pos, source: this.source };
-    checkLatLng(this, top[0]!, top[1]!, token);
-    checkLatLng(this, bottom[0]!, bottom[1]!, token);
-    if (top[0]! < bottom[0]!) this.fail(`The top latitude \`${top[0]}\` is below the bottom latitude \`${bottom[0]}\`.`, start, this.pos);
-    return { kind: 'geoBoundingBox', token, top: top[0]!, right: top[1]!, bottom: bottom[0]!, left: bottom[1]! };
+    this.checkPairs(pairs.value);
+    const numbers = pairs.value.flat();
+    const points = pairs.value.map((pair): [number, number] => [this.geoValue(pair[0]!), this.geoValue(pair[1]!)]);
+    const token: Token = { text: '_geoPolygon', start, end: start + '_geoPolygon'.length, source: this.source };
+    return { kind: 'geoPolygon', token, points, numbers };
+  }
+
+  private checkPairs(pairs: Token[][]): void {
+    const offending = pairs.find((pair) => pair.length !== 2);
+    if (offending) this.fail(`Was expecting 2 coordinates but instead found ${offending.length}.`, offending[0]!.start, offending[0]!.end);
   }
 }
 
-function checkLatLng(parser: FilterParser, lat: number, lng: number, token: Token): void {
-  if (lat < -90 || lat > 90) parser.fail(`Bad latitude \`${lat}\`. Latitude must be contained between -90 and 90 degrees. `, token.start, token.end);
-  if (lng < -180 || lng > 180) parser.fail(`Bad longitude \`${lng}\`. Longitude must be contained between -180 and 180 degrees. `, token.start, token.end);
-}
+type GeoStep<T> = { ok: true; value: T } | { ok: false; at: number; cut: boolean };

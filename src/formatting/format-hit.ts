@@ -63,9 +63,11 @@ export function formatHit(hit: HitToFormat, options: FormattingOptions, matcher:
   if (selectsDisplayed([...highlight, ...crop.map((selector) => selector.name)], hit.displayedAttributes)) {
     const displayedSelection = new FieldSelection(hit.displayedAttributes);
     const displayed = projectDocument(hit.stored, displayedSelection);
-    // Named attributes join the retrieved ones; "*" means the retrieved ones only.
-    const named = [...highlight, ...crop.map((selector) => selector.name)].filter((name) => name !== '*');
-    const base = hit.attributesToRetrieve === null ? retrieved : projectDocument(displayed, [...hit.attributesToRetrieve, ...named]);
+    // Named attributes join the retrieved ones; "*" selects every displayed attribute (Meilisearch's
+    // compute_formatted_options: the displayed fields, then the retrieved ones unformatted).
+    const named = [...highlight, ...crop.map((selector) => selector.name)];
+    const base = hit.attributesToRetrieve === null || named.includes('*') ? displayed
+      : projectDocument(displayed, [...hit.attributesToRetrieve, ...named]);
     const defaults = {
       highlight: { preTag: options.highlightPreTag ?? DEFAULT_PRE_TAG, postTag: options.highlightPostTag ?? DEFAULT_POST_TAG, ...(tagBudget ? { budget: tagBudget } : {}) },
       cropLength: options.cropLength ?? DEFAULT_CROP_LENGTH,

@@ -1,6 +1,7 @@
 // Documents by filter: GET .../documents?filter= and POST .../documents/fetch (a placeholder search with
 // the filter and no sort, whose hits come in ascending internal id order — the browse order — and whose
 // candidates are the total), and POST .../documents/delete (a task). Errors use invalid_document_filter.
+import { documentTextWithVectors } from '../documents/vectors-field.js';
 import { storageKeyOf } from '../storage/records.js';
 import { numbersPrintAsWritten, parseExactJson, stringifyExactJson } from '../documents/exact-json.js';
 import { FieldSelection, projectDocument } from '../documents/projection.js';
@@ -27,6 +28,8 @@ export interface DocumentsFetch {
   ids: string[] | null;
   /** Sort criteria (`field:asc|desc`), checked against sortableAttributes by the shards; null or empty: internal id order. */
   sort: string[] | null;
+  /** `_vectors` shown (last) or hidden (documents/vectors-field.ts). */
+  retrieveVectors: boolean;
 }
 
 /**
@@ -42,7 +45,7 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
   const { offset, limit, fields } = request;
   const selection = fields === null ? null : new FieldSelection(fields);
   const page = (texts: string[], total: number) =>
-    `{"results":[${texts.map((text) => projectText(text, selection)).join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
+    `{"results":[${texts.map((text) => documentTextWithVectors(projectText(text, selection), request.retrieveVectors)).join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
   const sorted = request.sort !== null && request.sort.length > 0;
   if (request.ids !== null && sorted) {
     throw new SkeinError('feature_not_enabled', 'Fetching documents by `ids` with a `sort` is not supported by this server yet.');
@@ -68,7 +71,8 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
     options: { filter: request.filter, documents: true, ...(sorted ? { sort: request.sort } : {}) },
   }, record.shardCount);
   const { hits, candidates: total } = mergeShardResults(results, offset, limit);
-  return `{"results":[${hitDocuments(context.storage.documents, key, hits).join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
+  const documents = hitDocuments(context.storage.documents, key, hits).map((text) => documentTextWithVectors(String(text), request.retrieveVectors));
+  return `{"results":[${documents.join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
 }
 
 /** The stored JSON text, re-serialized only when some fields are selected. */
@@ -134,6 +138,7 @@ function parseFetchBody(body: unknown): DocumentsFetch {
     filter,
     ids: ids === null ? null : (ids as unknown[]).map((id) => (typeof id === 'string' ? id : JSON.stringify(id))),
     sort: sort as string[] | null,
+    retrieveVectors: body.retrieveVectors === true,
   };
 }
 

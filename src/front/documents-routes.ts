@@ -1,5 +1,6 @@
 // /indexes/{uid}/documents: additions (decoded in the ingest pool), reads straight from LMDB, and
 // deletions (enqueued).
+import { documentTextWithVectors } from '../documents/vectors-field.js';
 import { storageKeyOf } from '../storage/records.js';
 import { documentsFilterParameter, exactJsonBody, fetchDocuments, projectText } from './documents-filter.js';
 import { echo, SkeinError } from '../errors/index.js';
@@ -43,13 +44,13 @@ export const documentsRoutes: RouteSpec[] = [
       const uid = validateIndexUid(request.params.indexUid!);
       denyUnknownParameters(request.query, GET_ONE_PARAMETERS);
       const fields = fieldsParameter(request.query);
-      booleanParameter(request.query, 'retrieveVectors', 'invalid_document_retrieve_vectors');
+      const retrieveVectors = booleanParameter(request.query, 'retrieveVectors', 'invalid_document_retrieve_vectors') === true;
       const key = storageKeyOf(context.indexes.require(uid));
       const id = request.params.documentId!;
       const docId = mayBeStoredId(id) ? context.storage.externalIds.get([key, id]) : undefined;
       const text = docId === undefined ? undefined : context.storage.documents.get([key, docId]);
       if (text === undefined) throw new SkeinError('document_not_found', `Document \`${echo(id)}\` not found.`);
-      return { status: 200, body: projectText(text, fields === null ? null : new FieldSelection(fields)) };
+      return { status: 200, body: documentTextWithVectors(projectText(text, fields === null ? null : new FieldSelection(fields)), retrieveVectors) };
     },
   },
   {
@@ -134,7 +135,7 @@ function browseDocuments(request: FrontRequest, context: FrontContext): FrontRep
   const offset = usizeParameter(request.query, 'offset', 0, 'invalid_document_offset');
   const limit = usizeParameter(request.query, 'limit', 20, 'invalid_document_limit');
   const fields = fieldsParameter(request.query);
-  booleanParameter(request.query, 'retrieveVectors', 'invalid_document_retrieve_vectors');
+  const retrieveVectors = booleanParameter(request.query, 'retrieveVectors', 'invalid_document_retrieve_vectors') === true;
   const sortText = request.query.get('sort');
   const sort = sortText === null ? null : splitSortParameter(sortText);
   if (sort !== null) checkListLength('invalid_document_sort', { kind: 'query', name: 'sort' }, sort, REQUEST_LIMITS.listEntries);
@@ -142,7 +143,7 @@ function browseDocuments(request: FrontRequest, context: FrontContext): FrontRep
   const filter = request.query.get('filter');
   if (filter !== null) checkTextLength('invalid_document_filter', { kind: 'query', name: 'filter' }, filter, REQUEST_LIMITS.filterChars);
   if ((filter !== null && filter.trim() !== '') || (sort !== null && sort.length > 0)) {
-    const fetch = { offset, limit, fields, filter: filter === null || filter.trim() === '' ? null : documentsFilterParameter(filter), ids: listParameter(request.query, 'ids'), sort };
+    const fetch = { offset, limit, fields, filter: filter === null || filter.trim() === '' ? null : documentsFilterParameter(filter), ids: listParameter(request.query, 'ids'), sort, retrieveVectors };
     return fetchDocuments(context, uid, fetch).then((body) => ({ status: 200, body }));
   }
   const ids = listParameter(request.query, 'ids');
@@ -163,7 +164,7 @@ function browseDocuments(request: FrontRequest, context: FrontContext): FrontRep
     for (const { value } of range) texts.push(value);
   }
   const selection = fields === null ? null : new FieldSelection(fields);
-  const results = texts.map((text) => projectText(text, selection)).join(',');
+  const results = texts.map((text) => documentTextWithVectors(projectText(text, selection), retrieveVectors)).join(',');
   return { status: 200, body: `{"results":[${results}],"offset":${offset},"limit":${limit},"total":${total}}` };
 }
 

@@ -1,4 +1,5 @@
 // GET and POST /indexes/{uid}/search: validate, fan out to the shard workers, merge, answer.
+import { retrievalWithVectors } from '../documents/vectors-field.js';
 import { storageKeyOf } from '../storage/records.js';
 import { performance } from 'node:perf_hooks';
 import { fuseFilters, tenantFilter, type Access } from '../auth/index.js';
@@ -51,7 +52,8 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
     q: parameters.q,
     hitsWanted: window.hitsWanted,
     matchingStrategy: parameters.matchingStrategy,
-    attributesToRetrieve: effectiveAttributesToRetrieve(parameters.attributesToRetrieve, index.settings.displayedAttributes),
+    attributesToRetrieve: retrievalWithVectors(effectiveAttributesToRetrieve(parameters.attributesToRetrieve, index.settings.displayedAttributes),
+      index.fieldDistribution, parameters.options.retrieveVectors === true),
     exhaustiveCount: window.mode === 'page',
     options: parameters.options,
   }, index.shardCount);

@@ -68,6 +68,8 @@ const state = {
   refinements: new Map<string, Set<string>>(),
   inFlight: null as AbortController | null,
   lastFacets: {} as Record<string, Record<string, number>>,
+  /** Indexes whose search refused `facets: ["*"]` (no filterable attribute, as Meilisearch answers): searched without facets. */
+  facetless: new Set<string>(),
 };
 
 function readStoredKey(): string | null {
@@ -210,14 +212,19 @@ async function runSearch(): Promise<void> {
     attributesToHighlight: ['*'],
     highlightPreTag: PRE_TAG,
     highlightPostTag: POST_TAG,
-    facets: ['*'],
   };
+  if (!state.facetless.has(index.uid)) body.facets = ['*'];
   if (filter.length > 0) body.filter = filter;
   let answer: SearchAnswer;
   try {
     answer = await api<SearchAnswer>('POST', `/indexes/${encodeURIComponent(index.uid)}/search`, body, controller.signal);
   } catch (error) {
     if (controller.signal.aborted) return; // a newer keystroke took over
+    if (error instanceof ApiError && error.code === 'invalid_search_facets' && !state.facetless.has(index.uid)) {
+      state.facetless.add(index.uid);
+      void runSearch();
+      return;
+    }
     if (isAuthError(error)) {
       askForKey(`The server refused the key for searching ${index.uid} (${error.code}).`);
       return;

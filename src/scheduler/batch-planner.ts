@@ -7,7 +7,8 @@ import { FINISHED_STATUSES, type TaskRecord } from '../tasks/task-record.js';
 import { failedDetails, succeededDetails, type TaskDetails } from '../tasks/task-details.js';
 import type { Batch } from './batch-selection.js';
 import { emptyPlan, type BatchPlan } from './batch-plan.js';
-import { applyClear, applyDocumentDeletion, applyUpdateFile, type Slicing } from './document-operations.js';
+import { isGeoEnabled } from '../documents/geo-field.js';
+import { applyClear, applyDocumentDeletion, applyUpdateFile, checkGeoOfDocuments, type Slicing } from './document-operations.js';
 import { applyIndexCreation, applyIndexDeletion, applyIndexUpdate, ensureIndex, indexNotFound } from './index-operations.js';
 import { planSwapOrRename } from './index-swap.js';
 import { mergeSettings } from './settings-merge.js';
@@ -128,9 +129,13 @@ async function applyTask(stage: StagedIndex, task: TaskRecord, context: Planning
     case 'documentDeletion':
       if ('byFilter' in content) return { deletedDocuments: applyDocumentDeletionByFilter(stage, content.byFilter) };
       return { deletedDocuments: 'clear' in content ? applyClear(stage) : applyDocumentDeletion(stage, content.ids) };
-    case 'settingsUpdate':
-      stage.record!.settings = mergeSettings(stage.record!.settings, content.settings, content.isDeletion);
+    case 'settingsUpdate': {
+      const before = stage.record!.settings;
+      stage.record!.settings = mergeSettings(before, content.settings, content.isDeletion);
+      // Enabling geo reads every document's `_geo` (milli's GeoSettingExtractor): an invalid one fails the task.
+      if (!isGeoEnabled(before) && isGeoEnabled(stage.record!.settings)) checkGeoOfDocuments(stage);
       return {};
+    }
     case 'indexCreation':
       applyIndexCreation(stage, content.primaryKey, context.shardsPerIndex, context.now);
       return {};

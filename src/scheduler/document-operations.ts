@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { composeDocId, shardOf } from '../documents/doc-ids.js';
 import { documentIdOf } from '../documents/document-id.js';
 import { documentJson, parseExactJson, parseStoredJson } from '../documents/exact-json.js';
+import { checkGeoField, isGeoEnabled } from '../documents/geo-field.js';
 import { resolvePrimaryKey } from '../documents/primary-key.js';
 import { SkeinError } from '../errors/index.js';
 import type { IndexRecord } from '../storage/records.js';
@@ -90,6 +91,7 @@ export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddit
   // Validate every id first: one bad document fails the task with nothing of it applied.
   const ids = documents.map(({ document }) => documentIdOf(document, primaryKey));
   record.primaryKey = primaryKey;
+  const geoEnabled = isGeoEnabled(record.settings);
   let indexed = 0;
   for (let i = 0; i < documents.length; i++) {
     const externalId = ids[i];
@@ -101,7 +103,10 @@ export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddit
     const previous = previousText === undefined ? undefined
       : ((content.method === 'update' ? parseStoredJson(previousText) : JSON.parse(previousText)) as Document);
     let text = documents[i].text;
-    if (content.method === 'update' && previous !== undefined) text = documentJson({ ...previous, ...documents[i].document });
+    const merged = content.method === 'update' && previous !== undefined ? { ...previous, ...documents[i].document } : null;
+    if (merged !== null) text = documentJson(merged);
+    // As milli's geo extractor, on the document as stored (an update's merged one); a failure fails the task whole.
+    if (geoEnabled) checkGeoField(merged ?? documents[i].document, externalId, stage.uid);
     const docId = existingDocId ?? newDocId(record, externalId);
     if (previous !== undefined) {
       countFields(record, previous, -1);
@@ -112,6 +117,15 @@ export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddit
     stage.putDocument(externalId, docId, text);
   }
   return indexed;
+}
+
+/** Every live document's `_geo`, checked when a settings update enables geo; the first invalid one throws. */
+export function checkGeoOfDocuments(stage: StagedIndex): void {
+  for (const [externalId, docId] of stage.liveExternalIds()) {
+    const text = stage.document(docId);
+    if (text === undefined || !text.includes('"_geo"')) continue;
+    checkGeoField(parseStoredJson(text) as Document, externalId, stage.uid);
+  }
 }
 
 /** Deletion by external ids; unknown ids are skipped. Returns deletedDocuments. */

@@ -26,6 +26,8 @@ export interface FacetSections {
   fields: FieldSections[];
   geoDocIds: number;
   geoPoints: number;
+  /** `_geojson` points: per document its id and point count, then the [lat, lng] pairs (absent when none). */
+  geojson?: { docIds: number; counts: number; points: number };
 }
 
 export function encodeFacets(writer: SnapshotWriter, facets: FacetStore): FacetSections {
@@ -39,7 +41,28 @@ export function encodeFacets(writer: SnapshotWriter, facets: FacetStore): FacetS
     geoPoints[at * 2 + 1] = point.lng;
     at++;
   }
-  return { fields, geoDocIds: writer.add(geoDocIds), geoPoints: writer.add(geoPoints) };
+  const sections: FacetSections = { fields, geoDocIds: writer.add(geoDocIds), geoPoints: writer.add(geoPoints) };
+  if (facets.geojson.size > 0) sections.geojson = encodeGeojson(writer, facets);
+  return sections;
+}
+
+function encodeGeojson(writer: SnapshotWriter, facets: FacetStore): NonNullable<FacetSections['geojson']> {
+  const docIds = new Uint32Array(facets.geojson.size);
+  const counts = new Uint32Array(facets.geojson.size);
+  let total = 0;
+  for (const points of facets.geojson.values()) total += points.length;
+  const coordinates = new Float64Array(total * 2);
+  let at = 0;
+  let pointAt = 0;
+  for (const [docId, points] of facets.geojson) {
+    docIds[at] = docId;
+    counts[at++] = points.length;
+    for (const point of points) {
+      coordinates[pointAt++] = point.lat;
+      coordinates[pointAt++] = point.lng;
+    }
+  }
+  return { docIds: writer.add(docIds), counts: writer.add(counts), points: writer.add(coordinates) };
 }
 
 function encodeField(writer: SnapshotWriter, name: string, field: FieldFacets): FieldSections {
@@ -91,6 +114,21 @@ export function restoreFacets(reader: SnapshotReader, sections: FacetSections, t
   const geoPoints = float64(reader, sections.geoPoints);
   if (geoPoints.length !== geoDocIds.length * 2) throw new SnapshotFormatError('geo points');
   for (let k = 0; k < geoDocIds.length; k++) target.geo.set(geoDocIds[k]!, { lat: geoPoints[k * 2]!, lng: geoPoints[k * 2 + 1]! });
+  if (sections.geojson) {
+    const docIds = reader.uint32(sections.geojson.docIds);
+    const counts = reader.uint32(sections.geojson.counts);
+    const coordinates = float64(reader, sections.geojson.points);
+    if (counts.length !== docIds.length) throw new SnapshotFormatError('geojson points');
+    let pointAt = 0;
+    for (let k = 0; k < docIds.length; k++) {
+      const points = [];
+      for (let n = 0; n < counts[k]!; n++, pointAt += 2) {
+        if (pointAt + 1 >= coordinates.length) throw new SnapshotFormatError('geojson points');
+        points.push({ lat: coordinates[pointAt]!, lng: coordinates[pointAt + 1]! });
+      }
+      target.geojson.set(docIds[k]!, points);
+    }
+  }
 }
 
 function restoreField(reader: SnapshotReader, sections: FieldSections): FieldFacets {

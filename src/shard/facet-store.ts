@@ -3,6 +3,7 @@
 // EXISTS / IS NULL / IS EMPTY sets, each document's own values, and `_geo` points.
 import roaring from 'roaring';
 import { flattenDocument } from '../documents/flatten.js';
+import { geojsonPointsOf, geoPointOf } from '../documents/geo-field.js';
 import { normalizeFacetValue } from '../filter/facet-value.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -201,8 +202,11 @@ export function displaySpelling(facet: StringFacet): string {
 export class FacetStore {
   readonly fields = new Map<string, FieldFacets>();
   readonly geo = new Map<number, GeoPoint>();
+  /** `_geojson` points (Point / MultiPoint geometries) for `_geoPolygon`, when `_geojson` is filterable. */
+  readonly geojson = new Map<number, GeoPoint[]>();
 
-  constructor(private readonly isFaceted: (field: string) => boolean, private readonly geoEnabled: boolean) {}
+  constructor(private readonly isFaceted: (field: string) => boolean, private readonly geoEnabled: boolean,
+    private readonly geojsonEnabled = false) {}
 
   field(name: string): FieldFacets | undefined {
     return this.fields.get(name);
@@ -213,6 +217,7 @@ export class FacetStore {
       if (!this.isFaceted(name)) continue;
       // `_geo` is a location, filtered and sorted through `geo` only (never a facet value).
       if (this.geoEnabled && (name === '_geo' || name.startsWith('_geo.'))) continue;
+      if (this.geojsonEnabled && (name === '_geojson' || name.startsWith('_geojson.'))) continue;
       let field = this.fields.get(name);
       if (!field) this.fields.set(name, (field = new FieldFacets()));
       field.add(docId, value);
@@ -221,20 +226,19 @@ export class FacetStore {
       const point = geoPointOf(document['_geo']);
       if (point) this.geo.set(docId, point);
     }
+    if (this.geojsonEnabled) {
+      const points = geojsonPointsOf(document['_geojson']);
+      if (points.length > 0) this.geojson.set(docId, points);
+    }
   }
 
   delete(docId: number): void {
     for (const field of this.fields.values()) field.remove(docId);
     this.geo.delete(docId);
+    this.geojson.delete(docId);
   }
 }
 
-function geoPointOf(value: unknown): GeoPoint | null {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-  const lat = Number((value as Record<string, unknown>)['lat']);
-  const lng = Number((value as Record<string, unknown>)['lng']);
-  return Number.isFinite(lat) && Number.isFinite(lng) ? { lat, lng } : null;
-}
 
 /** First index whose value is >= target (or > target when `strict`). */
 function lowerBound(values: Float64Array, target: number, strict: boolean): number {

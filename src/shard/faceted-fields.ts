@@ -8,6 +8,8 @@ export interface FacetedFields {
   isFaceted(field: string): boolean;
   /** `_geo` is filterable or sortable: documents' `_geo` points are indexed. */
   geo: boolean;
+  /** `_geojson` is filterable: documents' `_geojson` points are indexed for `_geoPolygon`. */
+  geojson: boolean;
   /** No field at all is faceted: indexing skips the facet store. */
   none: boolean;
 }
@@ -21,5 +23,6 @@ export function facetedFieldsOf(settings: IndexSettings): FacetedFields {
   }
   const geo = patterns.includes('_geo') || patterns.includes('*');
   const compiled = new PatternSet(patterns);
-  return { isFaceted: (field) => compiled.matches(field), geo, none: patterns.length === 0 };
+  const geojson = new PatternSet(attributePatternsOf(settings.filterableAttributes ?? [])).matches('_geojson');
+  return { isFaceted: (field) => compiled.matches(field), geo, geojson, none: patterns.length === 0 };
 }

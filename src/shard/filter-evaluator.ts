@@ -5,7 +5,8 @@ import roaring from 'roaring';
 import type { FilterNode, Token } from '../filter/filter-ast.js';
 import { filterNumber, normalizeFacetValue } from '../filter/facet-value.js';
 import type { FacetStore, FieldFacets } from './facet-store.js';
-import { haversineMeters } from '../filter/geo-distance.js';
+import { haversineMeters, withinRadius } from '../filter/geo-distance.js';
+import { pointInPolygon } from '../documents/geo-field.js';
 import type { SearchBudget } from './search-budget.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -117,7 +118,11 @@ function exact(node: FilterNode, store: FacetStore, allDocuments: RoaringBitmap3
       const inside: number[] = [];
       for (const [docId, point] of store.geo) {
         if (Math.abs(point.lat - node.lat) > latitudeBand) continue;
-        if (haversineMeters(node.lat, node.lng, point.lat, point.lng) <= node.meters) inside.push(docId);
+        if (withinRadius(haversineMeters(node.lat, node.lng, point.lat, point.lng), node.meters)) inside.push(docId);
+      }
+      // `_geojson` points too (milli ORs both when both are filterable).
+      for (const [docId, points] of store.geojson) {
+        if (points.some((point) => withinRadius(haversineMeters(node.lat, node.lng, point.lat, point.lng), node.meters))) inside.push(docId);
       }
       out.addMany(inside);
       return out;
@@ -130,6 +135,18 @@ function exact(node: FilterNode, store: FacetStore, allDocuments: RoaringBitmap3
         const inside = wraps ? point.lng >= node.left || point.lng <= node.right : point.lng >= node.left && point.lng <= node.right;
         if (inside) out.add(docId);
       }
+      for (const [docId, points] of store.geojson) {
+        const inside = points.some((point) => point.lat <= node.top && point.lat >= node.bottom
+          && (wraps ? point.lng >= node.left || point.lng <= node.right : point.lng >= node.left && point.lng <= node.right));
+        if (inside) out.add(docId);
+      }
+      return out;
+    }
+    case 'geoPolygon': {
+      const inside: number[] = [];
+      for (const [docId, points] of store.geojson) if (points.some((point) => pointInPolygon(point, node.points))) inside.push(docId);
+      const out = new RoaringBitmap32();
+      out.addMany(inside);
       return out;
     }
   }

@@ -2,9 +2,10 @@
 // index settings once per query and worker, before any shard is searched. Errors are SkeinErrors
 // with the search codes, so the front answers 400 with Meilisearch's messages.
 import { echo, SkeinError } from '../errors/index.js';
-import { attributePatternsOf, listForMessage, matchesAnyPattern, PatternSet } from '../filter/attribute-patterns.js';
+import { attributePatternsOf, listForMessage, matchesAnyPattern } from '../filter/attribute-patterns.js';
 import type { FilterNode } from '../filter/filter-ast.js';
 import { checkFilterAgainstSettings, parseFilterParameter } from '../filter/filter-input.js';
+import { checkFacetPatterns, filterableRulesOf, selectFacetFields } from '../filter/facet-patterns.js';
 import { checkSortParameter } from '../filter/sort-criteria.js';
 import type { SortCriterion } from '../ranking/sort-key.js';
 import type { IndexSettings } from '../settings/index-settings.js';
@@ -14,7 +15,7 @@ export interface SearchPlan {
   /** The sort parameter's criteria texts and their parsed form (same order). */
   sortTexts: string[] | null;
   sortCriteria: SortCriterion[];
-  /** Requested facet names (`*` expanded by the shard against its fields), or null. */
+  /** Requested facet patterns (resolved by the shard against its fields: expandFacetNames), or null. */
   facets: string[] | null;
   distinct: string | null;
   /** The first `_geoPoint` criterion: hits get `_geoDistance` from it. */
@@ -36,7 +37,7 @@ export function compileSearchPlan(settings: IndexSettings, options: Record<strin
   const sortCriteria = !sortTexts ? []
     : documents ? checkSortParameter(sortTexts, settings.sortableAttributes ?? [], null, 'invalid_document_sort')
       : checkSortParameter(sortTexts, settings.sortableAttributes ?? [], settings.rankingRules ?? []);
-  const facets = Array.isArray(options?.['facets']) ? checkFacets(options!['facets'] as string[], filterable) : null;
+  const facets = Array.isArray(options?.['facets']) ? checkFacets(options!['facets'] as string[], settings.filterableAttributes ?? []) : null;
   let distinct = documents ? null : settings.distinctAttribute ?? null;
   const requestedDistinct = options?.['distinct'];
   if (typeof requestedDistinct === 'string') {
@@ -52,25 +53,18 @@ export function compileSearchPlan(settings: IndexSettings, options: Record<strin
   return { filter, sortTexts, sortCriteria, facets, distinct, geoPoint, rankingRules: documents ? DOCUMENTS_ORDER : null };
 }
 
-function checkFacets(facets: string[], filterable: readonly string[]): string[] {
-  const compiled = new PatternSet(filterable);
-  const invalid = facets.filter((name) => name !== '*' && !compiled.matches(name));
-  if (invalid.length === 0) return facets;
-  const names = [...new Set(invalid)].sort();
-  let message = names.length === 1
-    ? `Invalid facet distribution, attribute \`${names[0]}\` is not filterable.`
-    : `Invalid facet distribution, attributes ${names.map((name) => `\`${name}\``).join(', ')} are not filterable.`;
-  message += filterable.length === 0
-    ? ' This index does not have configured filterable attributes.'
-    : ` The available filterable attribute patterns are \`${[...new Set(filterable)].sort().join(', ')}\`.`;
-  throw new SkeinError('invalid_search_facets', message);
+function checkFacets(facets: string[], filterableSetting: readonly unknown[]): string[] {
+  checkFacetPatterns(facets, filterableRulesOf(filterableSetting));
+  return facets;
 }
 
-/** `*` stands for every faceted field of the shard that is filterable. */
-export function expandFacetNames(facets: readonly string[], fieldNames: Iterable<string>, filterable: readonly string[]): string[] {
-  if (!facets.includes('*')) return [...facets];
-  const out = new Set(facets.filter((name) => name !== '*'));
-  const compiled = new PatternSet(filterable);
-  for (const name of fieldNames) if (compiled.matches(name)) out.add(name);
-  return [...out];
+/**
+ * The fields of the shard the facets ask for (patterns resolved as Meilisearch, facet-patterns.ts);
+ * a plain filterable name is kept even when the shard has no value for it (an empty distribution).
+ */
+export function expandFacetNames(facets: readonly string[], fieldNames: Iterable<string>, filterableSetting: readonly unknown[]): string[] {
+  const rules = filterableRulesOf(filterableSetting);
+  const names = new Set(fieldNames);
+  for (const facet of facets) if (!facet.includes('*')) names.add(facet);
+  return selectFacetFields(facets, names, rules);
 }

@@ -6,7 +6,6 @@ import { mergeRankedHits } from '../ranking/merge-ranked-hits.js';
 import { parseSortCriterion } from '../filter/sort-criteria.js';
 import { parseCustomFieldRule } from '../ranking/custom-field.js';
 import type { SortOrder } from '../ranking/sort.js';
-import { attributePatternsOf } from '../filter/attribute-patterns.js';
 import { distinctKeyOf, keepFirstPerKey } from './distinct.js';
 import { facetPartials, type FacetPartials } from './facet-distribution.js';
 import { evaluateFilter } from './filter-evaluator.js';
@@ -66,8 +65,8 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
     }
     lists.push(plan.geoPoint ? result.hits.map((hit) => withGeoDistance(shard, hit, plan.geoPoint!)) : result.hits);
     if (plan.facets) {
-      const filterable = attributePatternsOf(shard.config.settings.filterableAttributes ?? []);
-      partials.push(facetPartials(shard.facets, result.universe, expandFacetNames(plan.facets, shard.facets.fields.keys(), filterable), budget));
+      const names = expandFacetNames(plan.facets, shard.facets.fields.keys(), shard.config.settings.filterableAttributes ?? []);
+      partials.push(facetPartials(shard.facets, result.universe, names, budget));
     }
   }
   let hits: PlannedHit[];
@@ -77,7 +76,7 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
     hits = mergeRankedHits(lists, 0, query.hitsWanted);
   }
   let extras: Record<string, unknown> | null = null;
-  if (plan.facets) extras = mergePartials(partials, plan.facets);
+  if (plan.facets) extras = mergePartials(partials);
   if (plan.distinct) {
     // The same value may match in several shards: the front counts the union of the keys.
     candidates = distinctKeys.size + withoutDistinctKey;
@@ -107,10 +106,9 @@ function withGeoDistance(shard: ShardIndex, hit: PlannedHit, point: { lat: numbe
 }
 
 /** The worker's shards summed (the front sums the workers the same way, facet-merge.ts). */
-function mergePartials(partials: readonly FacetPartials[], requested: readonly string[]): Record<string, unknown> {
+function mergePartials(partials: readonly FacetPartials[]): Record<string, unknown> {
   const facetDistribution: Record<string, Record<string, number>> = {};
   const facetStats: Record<string, { min: number; max: number }> = {};
-  for (const name of requested) if (name !== '*') facetDistribution[name] = {};
   for (const partial of partials) {
     for (const [name, counts] of Object.entries(partial.facetDistribution)) {
       const into = (facetDistribution[name] ??= {});

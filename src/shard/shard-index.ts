@@ -86,7 +86,7 @@ export class ShardIndex {
 
   constructor(readonly config: IndexConfig) {
     const faceted = facetedFieldsOf(config.settings);
-    this.facets = new FacetStore(faceted.isFaceted, faceted.geo);
+    this.facets = new FacetStore(faceted.isFaceted, faceted.geo, faceted.geojson);
     this.hasFacets = !faceted.none;
   }
 

@@ -8,6 +8,7 @@ import { decodeQueryBatch, encodeQueryBatchResult } from '../protocol/query-code
 import { decodeShardCommand, encodeShardAck } from '../protocol/shard-command-codec.js';
 import { numbersPrintAsWritten, parseExactJson, stringifyExactJson } from '../documents/exact-json.js';
 import { FieldSelection, projectDocument } from '../documents/projection.js';
+import { vectorsOf } from '../documents/vectors-field.js';
 import { buildMatcher, formatHit, needsFormatting, type FormattingOptions } from '../formatting/index.js';
 import { TAG_CHARS_PER_SEARCH } from '../formatting/highlight.js';
 import { parseQuery } from '../query/parse-query.js';
@@ -192,12 +193,14 @@ function attachSchedulerPort(port: MessagePort): void {
 type HitShaper = (stored: JsonDocument, score: readonly number[], geoDistance: number | undefined) => JsonDocument;
 
 function hitShaper(query: ShardQueryMessage): HitShaper {
-  const options = (query.options ?? {}) as FormattingOptions;
+  const options = (query.options ?? {}) as FormattingOptions & { retrieveVectors?: unknown };
   const config = engine.configOf(query.indexUid);
   if (!config || !needsFormatting(options)) {
     const selection = query.attributesToRetrieve === null ? null : new FieldSelection(query.attributesToRetrieve);
     return (stored, _score, geoDistance) => {
-      const document = projectDocument(stored, selection);
+      let document = projectDocument(stored, selection);
+      // retrieveVectors: the stored `_vectors` (the front left it out of the selection) after the fields.
+      if (options.retrieveVectors === true) document = { ...document, _vectors: vectorsOf(stored) };
       // Added after retrieval, like Meilisearch: not subject to attributesToRetrieve.
       return geoDistance === undefined ? document : { ...document, _geoDistance: geoDistance };
     };
@@ -212,7 +215,10 @@ function hitShaper(query: ShardQueryMessage): HitShaper {
   const tagBudget = { remaining: TAG_CHARS_PER_SEARCH };
   return (stored, score, geoDistance) => formatHit({
     stored, attributesToRetrieve: query.attributesToRetrieve, displayedAttributes, score: placeholder ? [] : score,
-    ...(geoDistance === undefined ? {} : { extraFields: { _geoDistance: geoDistance } }),
+    extraFields: {
+      ...(options.retrieveVectors === true ? { _vectors: vectorsOf(stored) } : {}),
+      ...(geoDistance === undefined ? {} : { _geoDistance: geoDistance }),
+    },
   }, options, matcher, tagBudget);
 }
 
@@ -224,7 +230,8 @@ function hitShaper(query: ShardQueryMessage): HitShaper {
  */
 function storedTextIsTheHit(query: ShardQueryMessage): boolean {
   const all = query.attributesToRetrieve === null || query.attributesToRetrieve.includes('*');
-  return all && !needsFormatting((query.options ?? {}) as FormattingOptions);
+  const options = (query.options ?? {}) as FormattingOptions & { retrieveVectors?: unknown };
+  return all && !needsFormatting(options) && options.retrieveVectors !== true;
 }
 
 /** The score of a hit sent to the front, which merges nothing (ShardQueryMessage.scoresWanted false). */

@@ -121,7 +121,7 @@ test('facetDistribution counts every matching document, facetStats the numbers',
   const bad = await server.client.post('/indexes/movies/search', { facets: ['title'] });
   t.is(bad.status, 400);
   t.is(bad.body.code, 'invalid_search_facets');
-  t.is(bad.body.message, 'Invalid facet distribution, attribute `title` is not filterable. The available filterable attribute patterns are `_geo, director, genre, rating, tags, year`.');
+  t.is(bad.body.message, 'Invalid facet distribution: Pattern `title` is not filterable. Available filterable attributes patterns are: `_geo, director, genre, rating, tags, year`.');
 });
 
 test('sort: numbers ascending and descending, missing values last, several criteria', async (t) => {

@@ -28,6 +28,8 @@ test.before(async () => {
   ]);
   await Promise.all([loadPackages(open.client, 'packages', [HOSTILE]), loadPackages(secured.client, 'packages')]);
   await open.client.addDocuments('other', [{ id: 1, title: 'another index' }]);
+  // Filterable, so the page's `facets: ["*"]` is valid there (Meilisearch refuses any facet pattern on an index without filterable attributes).
+  await open.client.run('PATCH', '/indexes/other/settings', { body: { filterableAttributes: ['title'] } });
   if (process.env.SKEIN_SKIP_BROWSER !== '1') browser = await launchChromium();
 });
 test.after.always(async () => {

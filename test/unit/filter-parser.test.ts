@@ -23,6 +23,7 @@ function show(node: FilterNode | null): string {
     case 'startsWith': return `${node.field.text}^${node.value.text}`;
     case 'geoRadius': return `radius(${node.lat},${node.lng},${node.meters})`;
     case 'geoBoundingBox': return `box(${node.top},${node.right},${node.bottom},${node.left})`;
+    case 'geoPolygon': return `polygon(${node.points.map((point) => point.join(' ')).join(',')})`;
   }
 }
 
@@ -50,6 +51,8 @@ const SHAPES: [unknown, string][] = [
   ['a NOT STARTS WITH x', '!a^x'],
   ['_geoRadius(45.5, -3, 1000)', 'radius(45.5,-3,1000)'],
   ['_geoBoundingBox([45, 3], [44, 2])', 'box(45,3,44,2)'],
+  ['_geoPolygon([1, 2], [3,4],[ 5 , 6 ] , )', 'polygon(1 2,3 4,5 6)'],
+  ['NOT _geoPolygon([1,2],[3,4],[.5,6.])', '!polygon(1 2,3 4,0.5 6)'],
   ['a = 1 AND b = 2 OR c = 3', '((a=1 & b=2) | c=3)'],
   ['a = 1 OR b = 2 AND c = 3', '(a=1 | (b=2 & c=3))'],
   ['NOT a = 1 AND b = 2', '(!a=1 & b=2)'],
@@ -77,7 +80,7 @@ for (const [input, expected] of SHAPES) {
 
 const OPERATIONS = 'Was expecting an operation `=`, `!=`, `>=`, `>`, `<=`, `<`, `IN`, `NOT IN`, `TO`, `EXISTS`, `NOT EXISTS`, '
   + '`IS NULL`, `IS NOT NULL`, `IS EMPTY`, `IS NOT EMPTY`, `CONTAINS`, `NOT CONTAINS`, `STARTS WITH`, `NOT STARTS WITH`, '
-  + '`_geoRadius`, or `_geoBoundingBox`';
+  + '`_geoRadius`, `_geoBoundingBox` or `_geoPolygon`';
 
 const ERRORS: [unknown, string][] = [
   ['title & Glass', `${OPERATIONS} at \`title & Glass\`.\n1:14 title & Glass`],
@@ -91,12 +94,14 @@ const ERRORS: [unknown, string][] = [
   ['a IN x', 'Expected `[` after `IN` keyword.\n5:7 a IN x'],
   ['a IN [x', 'Expected matching `]` after the list of field names given to `IN[`\n5:8 a IN [x'],
   ['_geo = 1', '`_geo` is a reserved keyword and thus can\'t be used as a filter expression. Use the `_geoRadius(latitude, longitude, distance)` or `_geoBoundingBox([latitude, longitude], [latitude, longitude])` built-in rules to filter on `_geo` coordinates.\n1:5 _geo = 1'],
-  ['_geoRadius(1, 2)', 'The `_geoRadius` filter expects three arguments: `_geoRadius(latitude, longitude, radius)`.\n1:17 _geoRadius(1, 2)'],
-  ['_geoRadius(91, 2, 3)', 'Bad latitude `91`. Latitude must be contained between -90 and 90 degrees. \n1:21 _geoRadius(91, 2, 3)'],
-  ['_geoRadius(1, 181, 3)', 'Bad longitude `181`. Longitude must be contained between -180 and 180 degrees. \n1:22 _geoRadius(1, 181, 3)'],
-  ['_geoRadius(a, 2, 3)', 'Malformed value: `a`.\n12:13 _geoRadius(a, 2, 3)'],
-  ['_geoBoundingBox([1, 2])', 'The `_geoBoundingBox` filter expects two pairs of arguments: `_geoBoundingBox([latitude, longitude], [latitude, longitude])`.\n1:24 _geoBoundingBox([1, 2])'],
-  ['_geoBoundingBox([1, 2], [3, 4])', 'The top latitude `1` is below the bottom latitude `3`.\n1:32 _geoBoundingBox([1, 2], [3, 4])'],
+  ['_geoRadius(1, 2)', 'Was expecting 3 or 4 arguments for `_geoRadius`, but instead found 2.\n17:17 _geoRadius(1, 2)'],
+  ['_geoRadius(a, 2, 3)', 'The `_geoRadius` filter must be in the form: `_geoRadius(latitude, longitude, radius, optionalResolution)`.\n12:20 _geoRadius(a, 2, 3)'],
+  ['_geoRadius(1,2,)', 'The `_geoRadius` filter must be in the form: `_geoRadius(latitude, longitude, radius, optionalResolution)`.\n15:17 _geoRadius(1,2,)'],
+  ['_geoRadius(1,2,3e)', 'The `_geoRadius` filter must be in the form: `_geoRadius(latitude, longitude, radius, optionalResolution)`.\n18:19 _geoRadius(1,2,3e)'],
+  ['_geoBoundingBox([1, 2])', 'The `_geoBoundingBox` filter expects two pairs of arguments: `_geoBoundingBox([latitude, longitude], [latitude, longitude])`.\n24:24 _geoBoundingBox([1, 2])'],
+  ['_geoBoundingBox(1.0, 1.0)', 'The `_geoBoundingBox` filter expects two pairs of arguments: `_geoBoundingBox([latitude, longitude], [latitude, longitude])`.\n17:26 _geoBoundingBox(1.0, 1.0)'],
+  ['_geoPolygon([1,2,3])', 'The `_geoPolygon` filter expects at least 3 points but only 1 were specified\n18:19 _geoPolygon([1,2,3])'],
+  ['_geoPolygon(1)', 'The `_geoPolygon` filter doesn\'t match the expected format: `_geoPolygon([latitude, longitude], [latitude, longitude])`.\n13:15 _geoPolygon(1)'],
   ['a = _geoRadius(1, 2, 3)', 'The `_geoRadius` filter is an operation and can\'t be used as a value.\n5:24 a = _geoRadius(1, 2, 3)'],
   ['a = _geoBoundingBox', 'The `_geoBoundingBox` filter is an operation and can\'t be used as a value.\n5:20 a = _geoBoundingBox'],
   ['a = "é\nb', 'Expression `"é\\nb` is missing the following closing delimiter: `"`.\n5:9 a = "é\nb'],
@@ -114,6 +119,24 @@ for (const [input, message] of ERRORS) {
   });
 }
 
+test('geo coordinates and resolution are checked once the attribute is filterable, pointing at the number', (t) => {
+  const cases: [string, string][] = [
+    ['_geoRadius(91, 2, 3)', 'Bad latitude `91`. Latitude must be contained between -90 and 90 degrees.\n12:14 _geoRadius(91, 2, 3)'],
+    ['_geoRadius(1, 181, 3)', 'Bad longitude `181`. Longitude must be contained between -180 and 180 degrees. Hint: try using `-179` instead.\n15:18 _geoRadius(1, 181, 3)'],
+    ['_geoRadius(1, 2, 3, 1001)', 'Invalid resolution `1001`. Resolution must be between 3 and 1000.\n21:25 _geoRadius(1, 2, 3, 1001)'],
+    ['_geoBoundingBox([1, 2], [3, 4])', 'The top latitude `1` is below the bottom latitude `3`.\n29:30 _geoBoundingBox([1, 2], [3, 4])'],
+    ['_geoPolygon([0,0],[0,2],[-90.5,2])', 'Bad latitude `-90.5`. Latitude must be contained between -90 and 90 degrees.\n26:31 _geoPolygon([0,0],[0,2],[-90.5,2])'],
+  ];
+  for (const [filter, message] of cases) {
+    const node = parseFilterParameter(filter)!;
+    const error = t.throws(() => checkFilterAgainstSettings(node, ['_geo', '_geojson'])) as SkeinError;
+    t.is(error.message, message, filter);
+  }
+  t.notThrows(() => checkFilterAgainstSettings(parseFilterParameter('_geoRadius(1, 2, 3, 1000.9)')!, ['_geo']));
+  const polygon = t.throws(() => checkFilterAgainstSettings(parseFilterParameter('_geoPolygon([0,0],[0,2],[2,2])')!, ['_geo'])) as SkeinError;
+  t.is(polygon.message, 'Attribute `_geojson` is not filterable. Available filterable attribute patterns are: `_geo`.\n14:15 _geoPolygon([0,0],[0,2],[2,2])');
+});
+
 test('the caller chooses the error code', (t) => {
   const error = t.throws(() => parseFilterParameter('a =', 'invalid_document_filter')) as SkeinError;
   t.is(error.code, 'invalid_document_filter');
@@ -127,7 +150,7 @@ test('attributes must be filterable; the message lists the patterns and points a
   t.is(none.message, 'Attribute `a` is not filterable. This index does not have configured filterable attributes.\n1:2 a = 1');
   t.notThrows(() => checkFilterAgainstSettings(parseFilterParameter('author.name = x AND color_id = 1')!, ['author', '*_id']));
   const geo = t.throws(() => checkFilterAgainstSettings(parseFilterParameter('_geoRadius(1, 2, 3)')!, ['a'])) as SkeinError;
-  t.true(geo.message.startsWith('Attribute `_geoRadius` is not filterable.'));
+  t.is(geo.message, 'Attribute `_geo/_geojson` is not filterable. Available filterable attribute patterns are: `a`.\n12:13 _geoRadius(1, 2, 3)');
 });
 
 test('more than 2000 conditions are refused', (t) => {
