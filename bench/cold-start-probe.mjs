@@ -4,7 +4,7 @@
 // run consecutive wrk windows (-t1 -c64 -d10s) of GET searches and print req/s and p99 per window.
 // Not the bench (bench/README.md); a small separate script.
 //   node bench/cold-start-probe.mjs [mode] [docs] [windows] [port] [--md5 FILE] [-- server args...]
-// PROBE_WINDOW: window length for wrk -d (default 10s).
+// PROBE_WINDOW: window length for wrk -d (default 10s); PROBE_CONNECTIONS: wrk -c (default 64).
 // modes: cycle    2,000 mostly unique queries (words, 2-3 words, prefixes, one-typo, rare), cycled
 //        unique   every query unique (a list of 200,000, each window going on where the last stopped)
 //        repeated 20 queries cycled
@@ -120,7 +120,7 @@ try {
     }
     let offset = 1;
     for (let w = 0; w < windows; w++) {
-      const { stdout: out } = await promisify(execFile)('wrk', ['-t1', '-c64', `-d${process.env.PROBE_WINDOW ?? '10s'}`, '-s', join(root, 'bench/cold-start-probe.lua'), base, '--', join(work, 'paths.txt'), String(offset)], { encoding: 'utf8' });
+      const { stdout: out } = await promisify(execFile)('wrk', ['-t1', `-c${process.env.PROBE_CONNECTIONS ?? '64'}`, `-d${process.env.PROBE_WINDOW ?? '10s'}`, '-s', join(root, 'bench/cold-start-probe.lua'), base, '--', join(work, 'paths.txt'), String(offset)], { encoding: 'utf8' });
       const r = JSON.parse(out.split('WRK_RESULT ')[1]);
       offset += r.requests;
       console.log(`window ${w + 1}: ${(r.requests / (r.durationMicros / 1e6)).toFixed(0)} req/s, p50 ${(r.p50Micros / 1000).toFixed(1)} ms, p99 ${(r.p99Micros / 1000).toFixed(1)} ms, max ${(r.maxMicros / 1000).toFixed(0)} ms, errors ${r.errors}; load average ${loadavg()[0].toFixed(2)}`);
