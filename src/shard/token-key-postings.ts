@@ -2,9 +2,9 @@
 // (milli's word_fid_docids) or at a given position (word_position_docids). They let attributeRank and
 // wordPosition split a universe into score buckets with bitmap operations instead of reading the
 // forward index of every document (score-chain.ts).
-// Built in one pass after a bulk load (buildAll); a write drops the lists of the words it touches
-// (writes pay nothing per token), and the next search needing them rebuilds them in one pass over
-// their documents; once writes touched a quarter of the shard's tokens, a full rebuild instead. Only keys below `limit` are kept: a document whose best key is
+// Built in one pass after a bulk load (buildAll); a write adds or removes its document in the lists
+// of its frequent words (bitmaps by key) in place and drops those of the others, which the next search
+// needing them rebuilds in one pass over their documents; once writes touched a quarter of the shard's tokens, a full rebuild instead. Only keys below `limit` are kept: a document whose best key is
 // beyond it is simply left to per-document scoring, so the limit bounds memory without changing any order.
 // Words in fewer than BITMAP_MIN_DOCUMENTS documents (most of a vocabulary) keep their lists as
 // (key, docId) pairs instead (a bitmap costs ~0.5 KiB however small): after a full build, all in one
