@@ -92,7 +92,9 @@ async function waitTask(uid) {
   }
 }
 try {
-  for (let i = 0; i < 100; i++) { try { await fetch(`${base}/health`); break; } catch { await sleep(200); } }
+  for (let i = 0; ; i++) {
+    try { await fetch(`${base}/health`); break; } catch { if (i === 600) throw new Error('the server did not answer /health within 2 minutes'); await sleep(200); }
+  }
   const t0 = Date.now();
   let last;
   for (let i = 0; i < docs.length; i += 10_000) {
