@@ -61,7 +61,9 @@ export type ShardCommandMessage =
   /** Snapshot every shard whose committed state is not on disk yet (src/shard/snapshot-keeper.ts). */
   /** prepareSearch: the scheduler is quiet (not shutting down), so the worker may spend seconds building. */
   /** untilSaved: acknowledged once the files are written (a snapshotCreation task copies them), not at once. */
-  | { kind: 'saveSnapshots'; commandId: number; prepareSearch: boolean; untilSaved?: boolean };
+  | { kind: 'saveSnapshots'; commandId: number; prepareSearch: boolean; untilSaved?: boolean }
+  /** Build the index's stale search structures now, then ack (before a commit that leaves the queue empty). */
+  | { kind: 'prepareSearch'; commandId: number; indexUid: string };
 
 export interface ShardAckMessage {
   commandId: number;

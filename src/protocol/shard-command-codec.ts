@@ -44,6 +44,10 @@ export function encodeShardCommand(command: ShardCommandMessage): ArrayBuffer {
       bodyType = fb.ShardCommandBody.SaveSnapshots;
       body = fb.SaveSnapshots.createSaveSnapshots(builder, command.prepareSearch, command.untilSaved ?? false);
       break;
+    case 'prepareSearch':
+      bodyType = fb.ShardCommandBody.PrepareSearch;
+      body = fb.PrepareSearch.createPrepareSearch(builder, indexUid);
+      break;
   }
   return finishToTransferable(builder, fb.ShardCommand.createShardCommand(builder, command.commandId, bodyType, body));
 }
@@ -109,6 +113,10 @@ export function decodeShardCommand(message: ArrayBuffer | Uint8Array): ShardComm
     case fb.ShardCommandBody.SaveSnapshots: {
       const save = command.body(new fb.SaveSnapshots()) as fb.SaveSnapshots;
       return { kind: 'saveSnapshots', commandId, prepareSearch: save.prepareSearch(), ...(save.untilSaved() ? { untilSaved: true } : {}) };
+    }
+    case fb.ShardCommandBody.PrepareSearch: {
+      const prepare = command.body(new fb.PrepareSearch()) as fb.PrepareSearch;
+      return { kind: 'prepareSearch', commandId, indexUid: prepare.indexUid() ?? '' };
     }
     default:
       throw new Error(`unknown shard command body type ${command.bodyType()}`);

@@ -46,12 +46,18 @@ const TERM_RULES: Record<string, (strategy: MatchingStrategyName) => RankingRule
  * at a time. Making the six rules (and their closures) per query showed in profiles and its garbage.
  */
 const reusedRules = new WeakMap<readonly string[], Map<string, readonly RankingRule[]> | null>();
+/**
+ * Reused rules a search holds now (from reusableRulesFor to releaseRules). A search answered at
+ * another's yield point (worker.ts NestedBatches) runs in the middle of it: it gets rules of its own,
+ * or it would restart the other's words rule mid-bucket (the other then answered 0 hits).
+ */
+const rulesInUse = new WeakSet<readonly RankingRule[]>();
 
 /**
  * rulesFor, the same rules again for the next search with the same choice when they are term rules
  * only (no sort criteria, no custom field rules: those depend on the query or the shard's orders).
- * The rules of one search must not be used by another while it runs (searches of a thread do not
- * overlap); the array is read-only.
+ * The rules of one search are not handed to another while it runs (releaseRules at its end: a search
+ * nested at a yield point gets new ones); the array is read-only.
  */
 export function reusableRulesFor(choice: RuleChoice): readonly RankingRule[] {
   if (choice.sort !== null && choice.sort.length > 0) return rulesFor(choice);
@@ -64,7 +70,14 @@ export function reusableRulesFor(choice: RuleChoice): readonly RankingRule[] {
   const key = `${choice.placeholder ? 'p' : 'q'}${choice.matchingStrategy}`;
   let rules = byChoice.get(key);
   if (rules === undefined) byChoice.set(key, (rules = rulesFor(choice)));
+  else if (rulesInUse.has(rules)) return rulesFor(choice);
+  rulesInUse.add(rules);
   return rules;
+}
+
+/** The search that got `rules` from reusableRulesFor has ended (in a finally): the next may reuse them. */
+export function releaseRules(rules: readonly RankingRule[]): void {
+  rulesInUse.delete(rules);
 }
 
 export function rulesFor(choice: RuleChoice): RankingRule[] {

@@ -43,7 +43,7 @@ export function visitScoreChainGroups(ctx: SearchContext, rules: readonly Rankin
   const constants = constantScores(ctx, rules, terms);
   if (constants !== null) return take(constantGroup(universe, constants, needed));
   const split = splitByFirstScoredRule(ctx, rules, universe, terms);
-  if (split === null) return takeAll(scoreEveryDocument(ctx, rules, runIdsOf(universe), terms, needed), take);
+  if (split === null) return takeAll(scoreEveryDocumentOf(ctx, rules, universe, terms, needed), take);
   // Parts are in strict score order, so the groups of each part, part after part, are the groups of
   // the whole universe; the documents of the parts never reached are never read. Within a part of
   // known score that rule is constant, so the next rule may split it in turn.
@@ -64,7 +64,7 @@ export function visitScoreChainGroups(ctx: SearchContext, rules: readonly Rankin
     const going = part.score === null
       ? takeAll(part.lowerBounds !== undefined && worthReadingByClass(part.docs.size, remaining)
         ? scoreBoundedClasses(ctx, rules, part, terms, remaining)
-        : scoreEveryDocument(ctx, rules, runIdsOf(part.docs), terms, remaining), counted)
+        : scoreEveryDocumentOf(ctx, rules, part.docs, terms, remaining), counted)
       : visitScoreChainGroups(ctx, rules.map((rule, r) => (r === split.ruleIndex ? constantRule(rule, part.score!) : rule)), part.docs, terms,
         remaining, counted);
     if (!going) return false;
@@ -85,12 +85,31 @@ export function scoreChainGroups(ctx: SearchContext, rules: readonly RankingRule
  * run is done, its groups copied out, before they are handed on), and an array made per run (an
  * ArrayBuffer each) was most of what the scavenges still swept once the bitmaps were reused.
  */
-let spareRunIds = new Uint32Array(4096);
+let spareRunIds: Uint32Array | null = new Uint32Array(4096);
 
-function runIdsOf(docs: roaring.RoaringBitmap32): Uint32Array {
-  const size = docs.size;
-  if (spareRunIds.length < size) spareRunIds = new Uint32Array(Math.max(size, spareRunIds.length * 2));
-  return docs.toUint32Array(spareRunIds);
+/**
+ * The thread's array for `count` ids, taken until giveBackRunIds: a run yields to nested searches
+ * (ScoredRun.read asks for the deadline), whose runs must not write over its ids (they get their own).
+ */
+function takeRunIds(count: number): Uint32Array {
+  const spare = spareRunIds;
+  spareRunIds = null;
+  return spare !== null && spare.length >= count ? spare : new Uint32Array(Math.max(count, 2 * (spare?.length ?? 2048)));
+}
+
+function giveBackRunIds(ids: Uint32Array): void {
+  if (spareRunIds === null || spareRunIds.length < ids.length) spareRunIds = ids;
+}
+
+/** scoreEveryDocument over the bitmap's ids, read into the thread's array. */
+function scoreEveryDocumentOf(ctx: SearchContext, rules: readonly RankingRule[], docs: roaring.RoaringBitmap32,
+  terms: ActiveTerms, needed: number): ScoreGroup[] {
+  const spare = takeRunIds(docs.size);
+  try {
+    return scoreEveryDocument(ctx, rules, docs.toUint32Array(spare), terms, needed);
+  } finally {
+    giveBackRunIds(spare);
+  }
 }
 
 /** A part's groups this small (the hits still wanted) are copied into plain arrays, not an ArrayBuffer each. */
@@ -99,9 +118,11 @@ const SMALL_GROUP_MAX = 256;
 /** The first `count` ids of the bitmap (at most its size). */
 function firstIds(docs: roaring.RoaringBitmap32, count: number): Uint32Array | number[] {
   if (count > SMALL_GROUP_MAX) return docs.toUint32Array(count);
-  const view = docs.rangeUint32Array(spareRunIds, 0, count);
+  const spare = takeRunIds(count);
+  const view = docs.rangeUint32Array(spare, 0, count);
   const ids = new Array<number>(view.length);
   for (let k = 0; k < view.length; k++) ids[k] = view[k]!;
+  giveBackRunIds(spare);
   return ids;
 }
 

@@ -107,9 +107,9 @@ export class ShardIndex {
       analyzeDocumentInto(document, this.config.analysis, vocabulary, scratch);
       for (let k = 0; k < wordIds.length; k++) vocabulary.addDocument(wordIds[k]!, docId);
     } else this.collectWithExactAttributes(docId, document);
-    this.rankPostings.invalidateWords(wordIds);
-    this.positionPostings.invalidateWords(wordIds);
     this.forward.put(docId, scratch);
+    this.rankPostings.writeDocument(docId, true, wordIds);
+    this.positionPostings.writeDocument(docId, true, wordIds);
     if (this.hasFacets) this.facets.upsert(docId, document);
     this.documents.add(docId);
     this.nearPairs.markChanged(docId);
@@ -149,8 +149,8 @@ export class ShardIndex {
     if (!this.documents.has(docId)) return false;
     const wordIds = this.forward.wordIdsOf(docId);
     for (const wordId of wordIds) this.vocabulary.removeDocument(wordId, docId);
-    this.rankPostings.invalidateWords(wordIds);
-    this.positionPostings.invalidateWords(wordIds);
+    this.rankPostings.writeDocument(docId, false, wordIds);
+    this.positionPostings.writeDocument(docId, false, wordIds);
     this.forward.remove(docId);
     if (this.hasFacets) this.facets.delete(docId);
     this.documents.remove(docId);

@@ -9,7 +9,7 @@ import { multiWordSynonyms } from '../query/synonyms.js';
 import { exactAttributeKey, type TermDerivations } from './derivations.js';
 import { bucketSort, type RankedHit } from '../ranking/bucket-sort.js';
 import { emptyProfile, type DocMatchProfile } from '../ranking/match-profile.js';
-import { reusableRulesFor } from '../ranking/rules-from-settings.js';
+import { releaseRules, reusableRulesFor } from '../ranking/rules-from-settings.js';
 import type { RankingRule } from '../ranking/ranking-rule.js';
 import { SortRule, type SortOrder } from '../ranking/sort.js';
 import { NO_DOCUMENTS } from '../ranking/score-layers.js';
@@ -92,6 +92,7 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
   try {
     return rankedSearch(shard, ctx, rules, request);
   } finally {
+    releaseRules(rules);
     ctx.release();
   }
 }

@@ -41,6 +41,8 @@ export const CATCH_UP_MAX_SLICE_MS = 1000;
 export interface JobOptions {
   /** Searches wait on it: a fair share of the thread, not just the gaps between messages (CATCH_UP_MAX_SLICE_MS). */
   catchUp?: boolean;
+  /** With catchUp: the longest a catch-up slice of it may run before a query batch (default CATCH_UP_MAX_SLICE_MS). */
+  maxSliceMs?: number;
   /** Called once when the job leaves the queue: finished, failed or cancelled (started or not). */
   onLeave?: () => void;
 }
@@ -154,13 +156,20 @@ export class SlicedJobs {
     if (this.awaiting) return;
     const start = this.now();
     const sinceLastSlice = this.lastSliceEnd === null ? 0 : start - this.lastSliceEnd;
-    this.step(start + (this.catchingUp() ? Math.min(CATCH_UP_MAX_SLICE_MS, Math.max(this.sliceMs, CATCH_UP_SHARE * sinceLastSlice)) : this.sliceMs));
+    this.step(start + (this.catchingUp() ? Math.min(this.catchUpCap(), Math.max(this.sliceMs, CATCH_UP_SHARE * sinceLastSlice)) : this.sliceMs));
     this.lastSliceEnd = this.queue.length === 0 ? null : this.now();
   }
 
   /** A catch-up job is queued: the jobs before it (a snapshot save queued first at quiet time) get its share too, or it would wait behind them. */
   private catchingUp(): boolean {
     return this.queue.some((entry) => entry.options.catchUp === true);
+  }
+
+  /** The longest catch-up slice the queued catch-up jobs allow. */
+  private catchUpCap(): number {
+    let cap = CATCH_UP_MAX_SLICE_MS;
+    for (const entry of this.queue) if (entry.options.catchUp === true) cap = Math.min(cap, entry.options.maxSliceMs ?? CATCH_UP_MAX_SLICE_MS);
+    return cap;
   }
 
   private left(entry: Entry): void {

@@ -134,6 +134,9 @@ function applyCommand(command: ShardCommandMessage): Promise<void> | void {
       engine.dropIndex(command.indexUid);
       snapshots.dropped(command.indexUid);
       break;
+    case 'prepareSearch':
+      // Acknowledged once built (the scheduler commits then): in slices between query batches.
+      return engine.prepareIndexBeforeCommit(command.indexUid, background);
     case 'indexCommitted':
       engine.forgetRecentDocuments(command.indexUid);
       snapshots.committed(command.indexUid, command.commitSeq);

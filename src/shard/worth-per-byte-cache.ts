@@ -25,6 +25,14 @@ export const WORTH_HALF_LIFE_LOOKUPS = 16_384;
  * of about equal worth would otherwise evict each other in turn, each time one of them is asked.
  */
 export const ADMISSION_MARGIN = 2;
+/**
+ * An admission that has to evict frees this share of the budget more than it needs (still only
+ * entries worth less per byte than the newcomer by the margin), so the next newcomers find room
+ * without a pass over every entry: with a pass per admission, a stream of unique queries (every term
+ * new, the derivation cache full of tens of thousands of small entries) spent 30% of the shard
+ * worker's time in these passes and fell to a twentieth of its throughput (bench/cold-start-probe.mjs).
+ */
+export const EVICTION_SLACK = 1 / 16;
 
 interface Held<T> {
   value: T;
@@ -46,6 +54,12 @@ export class WorthPerByteCache<T> {
    * newcomer below it times the margin is refused without looking at every entry.
    */
   private floor = 0;
+  /**
+   * The last refused admission (worth per byte, bytes): one no denser and no smaller is refused too,
+   * without a pass, until entries or free bytes change (set, evict, age, clear).
+   */
+  private refusedDensity = -1;
+  private refusedBytes = Infinity;
   private readonly sizeOf: (value: T) => number;
   private readonly sizeChanges: boolean;
   private readonly maxRemembered: number;
@@ -75,6 +89,12 @@ export class WorthPerByteCache<T> {
     if (this.worths.size > 0) this.worths.clear();
     this.heldBytes = 0;
     this.floor = 0;
+    this.forgetRefusal();
+  }
+
+  private forgetRefusal(): void {
+    this.refusedDensity = -1;
+    this.refusedBytes = Infinity;
   }
 
   /**
@@ -115,6 +135,7 @@ export class WorthPerByteCache<T> {
     if (bytes > this.maxBytes) return false;
     const density = worth / bytes / ADMISSION_MARGIN;
     if (density <= this.floor) return false;
+    if (density <= this.refusedDensity && bytes >= this.refusedBytes) return false;
     let floor = Infinity;
     const victims: [string, Held<T>][] = [];
     for (const held of this.held) {
@@ -127,7 +148,14 @@ export class WorthPerByteCache<T> {
     let freed = freeBytes;
     let count = 0;
     while (freed < bytes && count < victims.length) freed += victims[count++]![1].bytes;
-    if (freed < bytes) return false;
+    if (freed < bytes) {
+      this.refusedDensity = density;
+      this.refusedBytes = bytes;
+      return false;
+    }
+    // Room for the next newcomers too (EVICTION_SLACK), from the victims only.
+    const wanted = bytes + this.maxBytes * EVICTION_SLACK;
+    while (freed < wanted && count < victims.length) freed += victims[count++]![1].bytes;
     for (let k = 0; k < count; k++) this.evict(victims[k]![0]);
     // The floor among those left: the next victim (sorted), or else none is below `density`.
     this.floor = count < victims.length ? densityOf(victims[count]![1]) : density;
@@ -144,6 +172,7 @@ export class WorthPerByteCache<T> {
     this.held.set(key, entry);
     this.heldBytes += bytes;
     this.floor = Math.min(this.floor, densityOf(entry));
+    this.forgetRefusal();
     if (this.heldBytes <= this.maxBytes) return;
     const byDensity = [...this.held].filter(([other]) => other !== key).sort((a, b) => densityOf(a[1]) - densityOf(b[1]));
     for (const [victim] of byDensity) {
@@ -169,6 +198,7 @@ export class WorthPerByteCache<T> {
     this.held.delete(key);
     this.heldBytes -= entry.bytes;
     this.addWork(key, entry.worth);
+    this.forgetRefusal();
   }
 
   private age(): void {
@@ -177,6 +207,7 @@ export class WorthPerByteCache<T> {
     for (const entry of this.held.values()) entry.worth /= 2;
     for (const [key, worth] of this.worths) this.worths.set(key, worth / 2);
     this.floor /= 2;
+    this.forgetRefusal();
   }
 }
 

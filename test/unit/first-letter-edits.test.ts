@@ -43,6 +43,36 @@ for (const asPrefix of [false, true]) {
   });
 }
 
+/** First letters with a word or two each (a real lexicon's: CJK, accented, symbols), and a common alphabet. */
+const RARE_LETTERS = 'ĀāĂăĄąĆćĈĉĊċČčĎďĐđĒēĔĕĖėĘęĚěĜĝĞğĠġĢģĤĥĦħ';
+
+for (const asPrefix of [false, true]) {
+  test(`first-letter edits equal the fuzzy walk with many rare first letters (asPrefix ${asPrefix})`, (t) => {
+    const random = randomFrom(asPrefix ? 13 : 17);
+    let compared = 0;
+    for (let round = 0; round < 200; round++) {
+      const words = Array.from({ length: 1 + Math.floor(random() * 300) }, () => randomWord(random, 6));
+      // Rare-letter words one edit from common ones (substituted or prepended first letter), and some longer.
+      for (let k = 0; k < 60; k++) {
+        const base = randomWord(random, 6);
+        const letter = RARE_LETTERS[Math.floor(random() * RARE_LETTERS.length)]!;
+        words.push(random() < 0.5 ? letter + base.slice(1) : letter + base, letter + base + randomWord(random, 2));
+      }
+      const lexicon = [...new Set(words)].sort();
+      const query = random() < 0.2 ? RARE_LETTERS[Math.floor(random() * RARE_LETTERS.length)]! + randomWord(random, 5) : randomWord(random, 6);
+      const [sameStart, sameEnd] = prefixRange(lexicon, query.charAt(0));
+      for (const [from, to] of [[0, sameStart], [sameEnd, lexicon.length], [0, lexicon.length >> 1]] as const) {
+        const expected = visited((visit) => walkFuzzy(lexicon, query, 1, asPrefix, visit, from, to))
+          .filter((entry) => entry.charAt(0) !== query.charAt(0));
+        const actual = visited((visit) => walkFirstLetterEdits(lexicon, query, asPrefix, visit, from, to));
+        t.deepEqual(actual, expected, `query ${query} in [${from}, ${to})`);
+        compared += expected.length;
+      }
+    }
+    t.true(compared > 300, `only ${compared} words compared`);
+  });
+}
+
 test('first-letter edits stop when the visitor says so', (t) => {
   const lexicon = ['bcd', 'bxcd', 'cbcd', 'dbcd', 'xbcd'];
   const seen: string[] = [];

@@ -57,6 +57,7 @@ test('every shard command survives encoding', (t) => {
     { kind: 'saveSnapshots', commandId: 7, prepareSearch: false },
     { kind: 'saveSnapshots', commandId: 8, prepareSearch: true },
     { kind: 'saveSnapshots', commandId: 9, prepareSearch: false, untilSaved: true },
+    { kind: 'prepareSearch', commandId: 10, indexUid: 'a' },
   ];
   for (const command of commands) t.deepEqual(plainCommand(decodeShardCommand(encodeShardCommand(command))), command);
   t.deepEqual(decodeShardAck(encodeShardAck({ commandId: 5, error: null })), { commandId: 5, error: null });

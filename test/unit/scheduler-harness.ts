@@ -25,6 +25,9 @@ export class FakeShards implements ShardCommandSender {
   /** Snapshot bookkeeping (indexCommitted, saveSnapshots): kept apart so `sent` shows the data commands only. */
   readonly snapshotCommands: SentCommand[] = [];
 
+  /** PrepareSearch (before the commit of a batch leaving the queue empty): apart too. */
+  readonly prepareCommands: SentCommand[] = [];
+
   /** Called for every command as it is sent (data and snapshot commands alike, in order). */
   onSend: ((sent: SentCommand) => void) | null = null;
 
@@ -33,6 +36,10 @@ export class FakeShards implements ShardCommandSender {
     this.onSend?.(sent);
     if (command.kind === 'indexCommitted' || command.kind === 'saveSnapshots') {
       this.snapshotCommands.push(sent);
+      return;
+    }
+    if (command.kind === 'prepareSearch') {
+      this.prepareCommands.push(sent);
       return;
     }
     this.sent.push(sent);

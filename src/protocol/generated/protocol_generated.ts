@@ -21,13 +21,14 @@ export enum ShardCommandBody {
   LoadIndex = 3,
   DropIndex = 4,
   IndexCommitted = 5,
-  SaveSnapshots = 6
+  SaveSnapshots = 6,
+  PrepareSearch = 7
 }
 
 export function unionToShardCommandBody(
   type: ShardCommandBody,
-  accessor: (obj:DropIndex|IndexCommitted|LoadIndex|ReloadDocuments|SaveSnapshots|WriteBatch) => DropIndex|IndexCommitted|LoadIndex|ReloadDocuments|SaveSnapshots|WriteBatch|null
-): DropIndex|IndexCommitted|LoadIndex|ReloadDocuments|SaveSnapshots|WriteBatch|null {
+  accessor: (obj:DropIndex|IndexCommitted|LoadIndex|PrepareSearch|ReloadDocuments|SaveSnapshots|WriteBatch) => DropIndex|IndexCommitted|LoadIndex|PrepareSearch|ReloadDocuments|SaveSnapshots|WriteBatch|null
+): DropIndex|IndexCommitted|LoadIndex|PrepareSearch|ReloadDocuments|SaveSnapshots|WriteBatch|null {
   switch(ShardCommandBody[type]) {
     case 'NONE': return null; 
     case 'WriteBatch': return accessor(new WriteBatch())! as WriteBatch;
@@ -36,15 +37,16 @@ export function unionToShardCommandBody(
     case 'DropIndex': return accessor(new DropIndex())! as DropIndex;
     case 'IndexCommitted': return accessor(new IndexCommitted())! as IndexCommitted;
     case 'SaveSnapshots': return accessor(new SaveSnapshots())! as SaveSnapshots;
+    case 'PrepareSearch': return accessor(new PrepareSearch())! as PrepareSearch;
     default: return null;
   }
 }
 
 export function unionListToShardCommandBody(
   type: ShardCommandBody, 
-  accessor: (index: number, obj:DropIndex|IndexCommitted|LoadIndex|ReloadDocuments|SaveSnapshots|WriteBatch) => DropIndex|IndexCommitted|LoadIndex|ReloadDocuments|SaveSnapshots|WriteBatch|null, 
+  accessor: (index: number, obj:DropIndex|IndexCommitted|LoadIndex|PrepareSearch|ReloadDocuments|SaveSnapshots|WriteBatch) => DropIndex|IndexCommitted|LoadIndex|PrepareSearch|ReloadDocuments|SaveSnapshots|WriteBatch|null, 
   index: number
-): DropIndex|IndexCommitted|LoadIndex|ReloadDocuments|SaveSnapshots|WriteBatch|null {
+): DropIndex|IndexCommitted|LoadIndex|PrepareSearch|ReloadDocuments|SaveSnapshots|WriteBatch|null {
   switch(ShardCommandBody[type]) {
     case 'NONE': return null; 
     case 'WriteBatch': return accessor(index, new WriteBatch())! as WriteBatch;
@@ -53,6 +55,7 @@ export function unionListToShardCommandBody(
     case 'DropIndex': return accessor(index, new DropIndex())! as DropIndex;
     case 'IndexCommitted': return accessor(index, new IndexCommitted())! as IndexCommitted;
     case 'SaveSnapshots': return accessor(index, new SaveSnapshots())! as SaveSnapshots;
+    case 'PrepareSearch': return accessor(index, new PrepareSearch())! as PrepareSearch;
     default: return null;
   }
 }
@@ -1148,6 +1151,51 @@ static createSaveSnapshots(builder:flatbuffers.Builder, prepareSearch:boolean, u
   SaveSnapshots.addPrepareSearch(builder, prepareSearch);
   SaveSnapshots.addUntilSaved(builder, untilSaved);
   return SaveSnapshots.endSaveSnapshots(builder);
+}
+}
+
+export class PrepareSearch {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):PrepareSearch {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsPrepareSearch(bb:flatbuffers.ByteBuffer, obj?:PrepareSearch):PrepareSearch {
+  return (obj || new PrepareSearch()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsPrepareSearch(bb:flatbuffers.ByteBuffer, obj?:PrepareSearch):PrepareSearch {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new PrepareSearch()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+indexUid():string|null
+indexUid(optionalEncoding:flatbuffers.Encoding):string|Uint8Array|null
+indexUid(optionalEncoding?:any):string|Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
+}
+
+static startPrepareSearch(builder:flatbuffers.Builder) {
+  builder.startObject(1);
+}
+
+static addIndexUid(builder:flatbuffers.Builder, indexUidOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(0, indexUidOffset, 0);
+}
+
+static endPrepareSearch(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createPrepareSearch(builder:flatbuffers.Builder, indexUidOffset:flatbuffers.Offset):flatbuffers.Offset {
+  PrepareSearch.startPrepareSearch(builder);
+  PrepareSearch.addIndexUid(builder, indexUidOffset);
+  return PrepareSearch.endPrepareSearch(builder);
 }
 }
 
