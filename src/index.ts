@@ -21,6 +21,7 @@ import { lockDataFolder, type DataFolderLock } from './storage/data-folder-lock.
 import { importDumpAtStart } from './dump/import.js';
 import { closeStorage, openStorage, type Storage } from './storage/environment.js';
 import { importSnapshotAtStart } from './storage/snapshot-archive.js';
+import { startClusterNode, type ClusterNode } from './cluster/cluster-node.js';
 
 export type { SkeinOptions, ResolvedOptions, SkeinEnv, TestHooksOptions } from './config/options.js';
 export type { ThreadEvent } from './front/worker-supervisor.js';
@@ -79,6 +80,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
       taskQueueLimits: { maxNumberOfTasks: options.maxNumberOfTasks, maxTaskDbSize: options.maxTaskDbSize },
       dumpDir: options.dumpDir,
       snapshots: { dir: resolve(options.snapshotDir), scheduleSeconds: options.scheduleSnapshot },
+      ...(options.clusterNatsUrls.length > 0 ? { clustered: true } : {}),
     },
     schedulerReadyTimeoutMs: SCHEDULER_READY_TIMEOUT_MS,
     failures,
@@ -87,8 +89,10 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     ...(input.testHooks?.onThreadEvent ? { onThreadEvent: input.testHooks.onThreadEvent } : {}),
   });
   let ingest: IngestClient | null = null;
+  let cluster: ClusterNode | null = null;
   const stopAll = async () => {
     try {
+      await cluster?.close();
       await threads.beginClose();
       await threads.stopThreads();
       if (ingest) await ingest.close();
@@ -111,6 +115,14 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     }, () => storage.root.resetReadTxn());
     threads.adoptScheduler(schedulerClient);
     await schedulerClient.ready(SCHEDULER_READY_TIMEOUT_MS);
+    // Cluster mode (src/cluster): writes go through the JetStream task log, which feeds this scheduler.
+    if (options.clusterNatsUrls.length > 0) {
+      const clusterLog = log.for('meilisearch');
+      cluster = await startClusterNode({
+        urls: options.clusterNatsUrls, nodeName: options.clusterNodeName, replicas: options.clusterReplicas, httpAddr: options.httpAddr,
+        storage, scheduler: schedulerClient, log: (level, message) => clusterLog[level]({ cluster: true }, message),
+      });
+    }
     const keys = KeyCache.fromStorage(options.masterKey, storage);
     schedulerClient.onKeysChanged = () => keys.invalidate();
     ingest = IngestClient.create(INGEST_WORKER, Math.max(1, Math.min(2, options.workers)));
@@ -140,6 +152,8 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
           uws.us_listen_socket_close(listenSocket);
           front.refuseNewRequests();
           search.abortAll();
+          await cluster?.close();
+          cluster = null;
           await threads.beginClose();
           await schedulerClient.prepareShutdown(SHUTDOWN_SNAPSHOT_TIMEOUT_MS);
           // Kept-alive connections would otherwise still be served, on stopped threads and closed storage.

@@ -70,6 +70,7 @@ const scheduler: Scheduler = new Scheduler({
   failurePoint,
   ...(snapshotCreator ? { snapshots: snapshotCreator } : {}),
   ...(data.dumpDir ? { dumpDir: data.dumpDir } : {}),
+  ...(data.clustered ? { clustered: true } : {}),
   onIndexesChanged: (indexUids) => {
     post({ kind: 'indexesChanged', indexUids });
     snapshotTrigger.poke();
@@ -115,7 +116,8 @@ seedDefaultKeys(storage);
 const ready = scheduler.start();
 // --schedule-snapshot: a snapshotCreation task every period, shown in /tasks like one from POST /snapshots
 // (Meilisearch registers it as a task the same way, the first one a period after the start).
-const scheduleSeconds = data.snapshots?.scheduleSeconds ?? null;
+// Not in cluster mode: a task of the scheduler's own would take a uid the task log gives to another (src/cluster).
+const scheduleSeconds = data.clustered ? null : data.snapshots?.scheduleSeconds ?? null;
 if (scheduleSeconds !== null) {
   setInterval(() => {
     try {
@@ -172,9 +174,9 @@ port.on('message', (buffer: ArrayBuffer | Uint8Array | ShardWorkerLifecycleMessa
   }
   if (message.kind !== 'enqueueTask') return;
   try {
-    const record = scheduler.enqueue(message.content);
+    const record = message.log ? scheduler.enqueueFromLog(message.content, message.log.seq, message.log.enqueuedAt) : scheduler.enqueue(message.content);
     failurePoint('afterEnqueuePersisted');
-    post({ kind: 'taskEnqueued', requestId: message.requestId, error: null, summary: summarizedTask(record) });
+    post({ kind: 'taskEnqueued', requestId: message.requestId, error: null, summary: record ? summarizedTask(record) : null });
   } catch (cause) {
     post({ kind: 'taskEnqueued', requestId: message.requestId, error: asSkeinError(cause).toBody(), summary: null });
   }

@@ -1,0 +1,51 @@
+// Cluster mode's composition (main thread, src/index.ts calls it when --cluster-nats-urls is given):
+// the task log connection, the follower that feeds this node's scheduler from it, and the write path
+// that publishes to it. Without the option nothing here runs and Skein is the single node it was.
+import { hostname } from 'node:os';
+import type { SchedulerClient } from '../front/scheduler-client.js';
+import type { Storage } from '../storage/environment.js';
+import { appliedLogSeq } from '../scheduler/task-enqueue.js';
+import { ClusterWrites } from './cluster-writes.js';
+import { LogFollower } from './log-follower.js';
+import { TaskLog } from './task-log.js';
+
+export interface ClusterNodeOptions {
+  urls: string[];
+  nodeName: string | null;
+  replicas: number;
+  httpAddr: string;
+  storage: Storage;
+  scheduler: SchedulerClient;
+  log: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+export interface ClusterNode {
+  readonly nodeName: string;
+  readonly follower: LogFollower;
+  close(): Promise<void>;
+}
+
+export async function startClusterNode(options: ClusterNodeOptions): Promise<ClusterNode> {
+  const nodeName = options.nodeName ?? `${hostname()}:${options.httpAddr.split(':').pop()}`;
+  const taskLog = await TaskLog.open({ urls: options.urls, nodeName, replicas: options.replicas, log: options.log });
+  const appliedSeq = appliedLogSeq(options.storage);
+  const nextTaskUid = [...options.storage.tasks.getKeys({ reverse: true, limit: 1 })][0];
+  if (appliedSeq === 0 && typeof nextTaskUid === 'number') {
+    await taskLog.close();
+    throw new Error('this data folder holds tasks of a single node: a cluster node starts from an empty folder (or a cluster snapshot)');
+  }
+  const follower = new LogFollower({ taskLog, scheduler: options.scheduler, updateFilesDir: options.storage.updateFilesDir, appliedSeq, log: options.log });
+  follower.start();
+  const writes = new ClusterWrites(taskLog, follower, options.storage.updateFilesDir, nodeName);
+  options.scheduler.enqueueThrough = (content) => writes.enqueue(content);
+  options.log('info', `cluster node ${nodeName}: task log applied up to sequence ${appliedSeq}`);
+  return {
+    nodeName,
+    follower,
+    async close() {
+      options.scheduler.enqueueThrough = null;
+      await follower.stop();
+      await taskLog.close();
+    },
+  };
+}
