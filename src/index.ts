@@ -21,7 +21,8 @@ import { lockDataFolder, type DataFolderLock } from './storage/data-folder-lock.
 import { importDumpAtStart } from './dump/import.js';
 import { closeStorage, openStorage, type Storage } from './storage/environment.js';
 import { importSnapshotAtStart } from './storage/snapshot-archive.js';
-import { startClusterNode, type ClusterNode } from './cluster/cluster-node.js';
+import { clusterNodeName, startClusterNode, type ClusterNode } from './cluster/cluster-node.js';
+import { fetchBootstrapSnapshot, removeBootstrapSnapshot } from './cluster/snapshot-exchange.js';
 
 export type { SkeinOptions, ResolvedOptions, SkeinEnv, TestHooksOptions } from './config/options.js';
 export type { ThreadEvent } from './front/worker-supervisor.js';
@@ -62,7 +63,15 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
   const serverLog = log.for('meilisearch');
   // Before anything opens the folder: a second process on it would run a second scheduler.
   const lock = lockDataFolder(options.dbPath);
-  await importSnapshotOrUnlock(options, lock);
+  // Cluster mode, empty data folder: the latest cluster snapshot is imported first (src/cluster/snapshot-exchange.ts).
+  const joinSnapshot = options.clusterNatsUrls.length > 0 && options.importSnapshot === null
+    ? await fetchBootstrapSnapshot({
+      urls: options.clusterNatsUrls, nodeName: clusterNodeName(options.clusterNodeName, options.httpAddr), replicas: options.clusterReplicas,
+      dbPath: options.dbPath, log: (level, message) => serverLog[level]({ cluster: true }, message),
+    }).catch((cause) => { lock.release(); throw cause; })
+    : null;
+  await importSnapshotOrUnlock(joinSnapshot ? { ...options, importSnapshot: joinSnapshot } : options, lock);
+  await removeBootstrapSnapshot(joinSnapshot);
   // --import-dump: before any thread exists (src/dump/import.ts); a refusal or a failed import ends the start.
   await importDumpAtStart({ ...options, log: (message) => console.error(`[dump] ${message}`) }).catch((cause) => {
     lock.release();
@@ -120,6 +129,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
       const clusterLog = log.for('meilisearch');
       cluster = await startClusterNode({
         urls: options.clusterNatsUrls, nodeName: options.clusterNodeName, replicas: options.clusterReplicas, httpAddr: options.httpAddr,
+        snapshotDir: options.snapshotDir,
         storage, scheduler: schedulerClient, log: (level, message) => clusterLog[level]({ cluster: true }, message),
       });
     }

@@ -8,12 +8,15 @@ import { appliedLogSeq } from '../scheduler/task-enqueue.js';
 import { ClusterWrites } from './cluster-writes.js';
 import { LogFollower } from './log-follower.js';
 import { TaskLog } from './task-log.js';
+import { uploadSnapshotWhenDone } from './snapshot-exchange.js';
 
 export interface ClusterNodeOptions {
   urls: string[];
   nodeName: string | null;
   replicas: number;
   httpAddr: string;
+  /** --snapshot-dir: where this node's snapshotCreation archives are (uploaded for joining nodes). */
+  snapshotDir: string;
   storage: Storage;
   scheduler: SchedulerClient;
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
@@ -25,8 +28,12 @@ export interface ClusterNode {
   close(): Promise<void>;
 }
 
+export function clusterNodeName(nodeName: string | null, httpAddr: string): string {
+  return nodeName ?? `${hostname()}:${httpAddr.split(':').pop()}`;
+}
+
 export async function startClusterNode(options: ClusterNodeOptions): Promise<ClusterNode> {
-  const nodeName = options.nodeName ?? `${hostname()}:${options.httpAddr.split(':').pop()}`;
+  const nodeName = clusterNodeName(options.nodeName, options.httpAddr);
   const taskLog = await TaskLog.open({ urls: options.urls, nodeName, replicas: options.replicas, log: options.log });
   const appliedSeq = appliedLogSeq(options.storage);
   const nextTaskUid = [...options.storage.tasks.getKeys({ reverse: true, limit: 1 })][0];
@@ -36,7 +43,10 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
   }
   const follower = new LogFollower({ taskLog, scheduler: options.scheduler, updateFilesDir: options.storage.updateFilesDir, appliedSeq, log: options.log });
   follower.start();
-  const writes = new ClusterWrites(taskLog, follower, options.storage.updateFilesDir, nodeName);
+  const writes = new ClusterWrites(taskLog, follower, options.storage.updateFilesDir, nodeName, (uid) => {
+    void uploadSnapshotWhenDone(taskLog, options.storage, options.snapshotDir, uid, options.log)
+      .catch((cause) => options.log('warn', `snapshot upload failed: ${(cause as Error).message}`));
+  });
   options.scheduler.enqueueThrough = (content) => writes.enqueue(content);
   options.log('info', `cluster node ${nodeName}: task log applied up to sequence ${appliedSeq}`);
   return {

@@ -22,6 +22,8 @@ export class ClusterWrites {
     private readonly follower: LogFollower,
     private readonly updateFilesDir: string,
     private readonly nodeName: string,
+    /** A snapshotCreation this node published was applied here as task `uid` (its archive is then uploaded). */
+    private readonly onSnapshotTask: (uid: number) => void = () => {},
   ) {}
 
   async enqueue(content: TaskContent): Promise<TaskSummary> {
@@ -51,7 +53,8 @@ export class ClusterWrites {
       // Every node, this one included, writes its own copy from the log.
       if (updateFile) await rm(updateFile, { force: true }).catch(() => {});
     }
-    await this.follower.whenApplied(seq, LOCAL_APPLY_WAIT_MS);
+    const applied = await this.follower.whenApplied(seq, LOCAL_APPLY_WAIT_MS);
+    if (applied && content.type === 'snapshotCreation') this.onSnapshotTask(seq - 1);
     return {
       taskUid: seq - 1, indexUid: 'indexUid' in content ? content.indexUid : null,
       status: 'enqueued', type: content.type, enqueuedAt: envelope.enqueuedAt,

@@ -80,6 +80,16 @@ export class TaskLog {
     }, () => this.closed);
   }
 
+  /** A named object of the payload store (snapshots), replaced when it exists. */
+  async putObject(name: string, bytes: Uint8Array): Promise<void> {
+    await this.putPayload(name, bytes);
+  }
+
+  /** Retried: on a young cluster the bucket's creation by several nodes at once can time out. */
+  async getObject(name: string): Promise<Uint8Array | null> {
+    return retryUntil(Date.now() + START_DEADLINE_MS, async () => (await this.objects()).getBlob(name), () => this.closed);
+  }
+
   async getPayload(name: string): Promise<Uint8Array> {
     const bytes = await (await this.objects()).getBlob(name);
     if (!bytes) throw new Error(`payload ${name} is missing from the payload store`);
@@ -91,6 +101,10 @@ export class TaskLog {
     const ack = await retryUntil(Date.now() + PUBLISH_DEADLINE_MS,
       () => this.js.publish(SUBJECT, frame, { msgID, timeout: 2000, retries: 1 }), () => this.closed);
     return ack.seq;
+  }
+
+  async streamStateRetried(): Promise<{ firstSeq: number; lastSeq: number }> {
+    return retryUntil(Date.now() + START_DEADLINE_MS, () => this.streamState(), () => this.closed);
   }
 
   async streamState(): Promise<{ firstSeq: number; lastSeq: number }> {

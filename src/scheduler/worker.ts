@@ -59,7 +59,7 @@ shardLink.onWorkerStopped = (worker) => {
 };
 const log = threadLog.textAt('index_scheduler', 'warn');
 /** POST /snapshots and --schedule-snapshot archives (src/scheduler/snapshot-task.ts). */
-const snapshotCreator = data.snapshots ? new SnapshotCreator({ storage, shards: shardLink, snapshotDir: data.snapshots.dir, failurePoint, log }) : null;
+const snapshotCreator = data.snapshots ? new SnapshotCreator({ storage, shards: shardLink, snapshotDir: data.snapshots.dir, failurePoint, log, clustered: data.clustered === true }) : null;
 const scheduler: Scheduler = new Scheduler({
   storage,
   log,

@@ -137,6 +137,15 @@ export class LocalCluster {
     await waitForHealth(node.url, 30_000, child, () => node.output.join('\n'));
   }
 
+  /** A new Skein node joining the running cluster with an empty data folder. */
+  async addNode(): Promise<SkeinNode> {
+    const name = `skein${this.nodes.length + 1}`;
+    const node: SkeinNode = { name, dbPath: join(this.root, name), process: null, port: 0, url: '', output: [] };
+    this.nodes.push(node);
+    await this.startNode(node);
+    return node;
+  }
+
   killNode(index: number): void {
     this.nodes[index]!.process?.kill('SIGKILL');
     this.nodes[index]!.process = null;

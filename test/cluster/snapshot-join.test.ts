@@ -1,0 +1,79 @@
+// Cluster mode, a node joining from a snapshot (issue 23): POST /snapshots goes through the log (every
+// node takes one); the publishing node uploads its archive to the Object Store. The log is then purged
+// below the snapshot's sequence (what compaction will do), so a new node can only join from the
+// archive: it imports it, follows the log after it, and answers like the others.
+import test from 'ava';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { Objm } from '@nats-io/obj';
+import { allDocumentIds, call, searchAnswer, sleep, taskList, waitForTask } from './cluster-client.js';
+import { LocalCluster } from './local-cluster.js';
+import { PAYLOAD_BUCKET, STREAM } from '../../src/cluster/task-log.js';
+import { SNAPSHOT_OBJECT } from '../../src/cluster/snapshot-exchange.js';
+
+function items(from: number, count: number): Array<Record<string, unknown>> {
+  return Array.from({ length: count }, (_, i) => ({ id: from + i, title: `item ${from + i} ${['alpha', 'beta', 'gamma'][(from + i) % 3]}`, n: (from + i) % 17 }));
+}
+
+test.serial('a node joining after the log was purged below a snapshot starts from the snapshot and answers identically', async (t) => {
+  const cluster = new LocalCluster({ size: 3 });
+  await cluster.start();
+  const connection = await connect({ servers: cluster.nats.map((server) => server.url) });
+  try {
+    const [a, b] = cluster.nodes.map((node) => node.url) as [string, string];
+    t.is((await call(a, 'PATCH', '/indexes/items/settings', { filterableAttributes: ['n'], sortableAttributes: ['n'] })).status, 202);
+    for (let i = 0; i < 4; i++) t.is((await call(i % 2 ? b : a, 'POST', '/indexes/items/documents', items(i * 100, 100))).status, 202);
+    const snapshot = await call(b, 'POST', '/snapshots');
+    t.is(snapshot.status, 202);
+    // Writes after the snapshot: the new node gets them from the log.
+    t.is((await call(a, 'POST', '/indexes/items/documents', items(400, 100))).status, 202);
+    const deletion = await call(a, 'DELETE', '/indexes/items/documents/5');
+    for (const url of [a, b]) t.is(await waitForTask(url, deletion.body.taskUid), 'succeeded');
+
+    const store = await new Objm(connection).open(PAYLOAD_BUCKET);
+    const deadline = Date.now() + 60_000;
+    while (!(await store.info(SNAPSHOT_OBJECT)) && Date.now() < deadline) await sleep(200);
+    t.truthy(await store.info(SNAPSHOT_OBJECT), 'the publishing node uploaded its snapshot');
+    // Compaction by hand: everything before the snapshot task goes.
+    const jsm = await jetstreamManager(connection);
+    await jsm.streams.purge(STREAM, { seq: snapshot.body.taskUid + 1 });
+    t.is((await jsm.streams.info(STREAM)).state.first_seq, snapshot.body.taskUid + 1);
+
+    const joined = await cluster.addNode();
+    t.is(await waitForTask(joined.url, deletion.body.taskUid, 60_000), 'succeeded');
+    const tasksA = await taskList(a);
+    t.deepEqual(await taskList(joined.url), tasksA);
+    const idsA = await allDocumentIds(a, 'items');
+    t.is(idsA.size, 499);
+    t.deepEqual(await allDocumentIds(joined.url, 'items'), idsA);
+    for (const query of [{ q: 'item' }, { q: 'beta', filter: 'n < 5', facets: ['n'] }, { q: '', sort: ['n:desc'], limit: 40 }]) {
+      t.deepEqual(await searchAnswer(joined.url, 'items', query), await searchAnswer(a, 'items', query), JSON.stringify(query));
+    }
+    // And it keeps following: a write through it lands everywhere.
+    const later = await call(joined.url, 'POST', '/indexes/items/documents', items(900, 10));
+    t.is(later.status, 202);
+    for (const url of [a, b, joined.url]) t.is(await waitForTask(url, later.body.taskUid), 'succeeded');
+  } finally {
+    await connection.close();
+    await cluster.stop();
+  }
+});
+
+test.serial('a node cannot join a log purged below every snapshot: it refuses to start instead of missing tasks', async (t) => {
+  const cluster = new LocalCluster({ size: 3 });
+  await cluster.start();
+  const connection = await connect({ servers: cluster.nats.map((server) => server.url) });
+  try {
+    const a = cluster.nodes[0]!.url;
+    let last = 0;
+    for (let i = 0; i < 3; i++) last = (await call(a, 'POST', '/indexes/items/documents', items(i * 10, 10))).body.taskUid;
+    await waitForTask(a, last);
+    const jsm = await jetstreamManager(connection);
+    await jsm.streams.purge(STREAM, { seq: last + 1 });
+    const error = await t.throwsAsync(cluster.addNode());
+    t.regex(error!.message, /no cluster snapshot exists: this node cannot join/);
+  } finally {
+    await connection.close();
+    await cluster.stop();
+  }
+});
