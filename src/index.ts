@@ -140,7 +140,11 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     const metrics = new ServerMetrics({ storage, indexes, search, storedDocuments, restartCounts: threads.restartCounts });
     const front = createHttpApp({
       router: buildRouter(),
-      context: { options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys, threads, metrics, log },
+      context: {
+        options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys, metrics, log,
+        // Cluster mode: also unavailable while the node catches up with the task log (src/cluster/log-follower.ts).
+        threads: cluster ? { get available() { return threads.available && (cluster?.available ?? true); } } : threads,
+      },
       authorize: createAuthorizer(options.masterKey, keys),
       payloadLimit: options.httpPayloadSizeLimit,
       requests: metrics.requests,

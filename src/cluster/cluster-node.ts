@@ -25,6 +25,8 @@ export interface ClusterNodeOptions {
 export interface ClusterNode {
   readonly nodeName: string;
   readonly follower: LogFollower;
+  /** GET /health: false while catching up with the log or after a gap (log-follower.ts). */
+  readonly available: boolean;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,9 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
   return {
     nodeName,
     follower,
+    get available() {
+      return follower.available;
+    },
     async close() {
       options.scheduler.enqueueThrough = null;
       await follower.stop();

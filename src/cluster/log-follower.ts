@@ -41,6 +41,8 @@ export class LogFollower {
   private readonly waiters = new Map<number, Array<() => void>>();
   /** Why the follower stopped for good (a gap it cannot fill), else null. */
   fatal: string | null = null;
+  /** The stream's last sequence when this node started: until it is applied, the node is catching up. */
+  private catchUpTarget: number | null = null;
 
   constructor(private readonly options: LogFollowerOptions) {
     this.nextSeq = options.appliedSeq + 1;
@@ -51,7 +53,17 @@ export class LogFollower {
     return this.nextSeq - 1;
   }
 
+  /**
+   * GET /health: 503 while the node catches up with the log it found at start (a restarted node must
+   * not answer stale reads behind a load balancer) and after a gap it cannot fill.
+   */
+  get available(): boolean {
+    return this.fatal === null && this.catchUpTarget !== null && this.appliedSeq >= this.catchUpTarget;
+  }
+
   start(): void {
+    void this.options.taskLog.streamStateRetried().then(({ lastSeq }) => { this.catchUpTarget = lastSeq; },
+      (cause) => this.options.log('warn', `task log: its state could not be read (${(cause as Error).message}); the node stays unavailable`));
     this.running = this.run();
     this.watchdog = setInterval(() => void this.watch(), WATCH_EVERY_MS);
     this.watchdog.unref();
