@@ -8,7 +8,10 @@ import { appliedLogSeq } from '../scheduler/task-enqueue.js';
 import { ClusterWrites } from './cluster-writes.js';
 import { LogFollower } from './log-follower.js';
 import { TaskLog } from './task-log.js';
-import { uploadSnapshotWhenDone } from './snapshot-exchange.js';
+import { compactLog, uploadSnapshotWhenDone } from './snapshot-exchange.js';
+
+/** How often a node tries to compact the log (cheap when there is nothing to purge). */
+const COMPACT_EVERY_MS = 2000;
 
 export interface ClusterNodeOptions {
   urls: string[];
@@ -51,6 +54,15 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
   });
   options.scheduler.enqueueThrough = (content) => writes.enqueue(content);
   options.log('info', `cluster node ${nodeName}: task log applied up to sequence ${appliedSeq}`);
+  let compacting = false;
+  const compactor = setInterval(() => {
+    if (compacting) return;
+    compacting = true;
+    void compactLog(taskLog).then((keepFrom) => {
+      if (keepFrom !== null) options.log('info', `task log compacted: sequences below ${keepFrom} purged`);
+    }, () => {}).finally(() => { compacting = false; });
+  }, COMPACT_EVERY_MS);
+  compactor.unref();
   return {
     nodeName,
     follower,
@@ -58,6 +70,7 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
       return follower.available;
     },
     async close() {
+      clearInterval(compactor);
       options.scheduler.enqueueThrough = null;
       await follower.stop();
       await taskLog.close();

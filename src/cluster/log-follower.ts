@@ -8,7 +8,6 @@
 // recreates the consumer from there when nothing arrived for a while; a purge moves lagging readers
 // past purged sequences silently, so a delivery past the next wanted sequence, or a stream whose first
 // sequence is past it, stops the follower (a snapshot must bootstrap this node: not built yet).
-import { randomUUID } from 'node:crypto';
 import { open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConsumerMessages } from '@nats-io/jetstream';
@@ -43,6 +42,8 @@ export class LogFollower {
   fatal: string | null = null;
   /** The stream's last sequence when this node started: until it is applied, the node is catching up. */
   private catchUpTarget: number | null = null;
+  /** The applied sequence last reported to the progress stream (compaction reads it). */
+  private reportedSeq = -1;
 
   constructor(private readonly options: LogFollowerOptions) {
     this.nextSeq = options.appliedSeq + 1;
@@ -141,7 +142,8 @@ export class LogFollower {
 
   /** The payload as this node's update file, durable before the task that names it is (as the decoder's). */
   private async writeUpdateFile(seq: number, bytes: Uint8Array): Promise<string> {
-    const name = `log-${seq}-${randomUUID()}.ndjson`;
+    // Named by sequence: a kill before the task was enqueued leaves a file the next attempt overwrites.
+    const name = `log-${seq}.ndjson`;
     const path = join(this.options.updateFilesDir, name);
     const partial = `${path}.partial`;
     const file = await open(partial, 'w');
@@ -157,6 +159,10 @@ export class LogFollower {
 
   /** The ordered consumer's trap: recreate it when the stream moved on and nothing arrives. */
   private async watch(): Promise<void> {
+    if (!this.stopped && this.reportedSeq !== this.appliedSeq) {
+      const seq = this.appliedSeq;
+      await this.options.taskLog.reportProgress(seq).then(() => { this.reportedSeq = seq; }, () => {});
+    }
     if (this.stopped || this.fatal !== null || Date.now() - this.lastProgress < STALL_MS) return;
     try {
       const { firstSeq, lastSeq } = await this.options.taskLog.streamState();

@@ -12,6 +12,25 @@ import { STREAM, TaskLog } from './task-log.js';
 
 export const SNAPSHOT_OBJECT = 'latest-snapshot';
 const UPLOAD_WAIT_MS = 10 * 60_000;
+/** Metadata of the snapshot object: the log sequence of its snapshotCreation task. */
+export const SNAPSHOT_SEQ = 'skein-log-seq';
+
+/**
+ * Log compaction: the messages below min(snapshot's sequence, every known node's applied sequence) + 1
+ * go; a node then needs nothing purged, and a new one joins from the snapshot. Every node may run it
+ * (a purge is idempotent; progress only grows, so a stale read purges less, never too much).
+ */
+export async function compactLog(taskLog: TaskLog): Promise<number | null> {
+  const snapshot = await taskLog.objectInfo(SNAPSHOT_OBJECT);
+  const snapshotSeq = Number(snapshot?.metadata?.[SNAPSHOT_SEQ]);
+  if (!Number.isInteger(snapshotSeq) || snapshotSeq <= 0) return null;
+  let keepFrom = snapshotSeq + 1;
+  for (const applied of (await taskLog.nodesProgress()).values()) keepFrom = Math.min(keepFrom, applied + 1);
+  const { firstSeq } = await taskLog.streamState();
+  if (keepFrom <= firstSeq) return null;
+  await taskLog.purgeBelow(keepFrom);
+  return keepFrom;
+}
 
 /** After this node published snapshotCreation task `uid`: waits for it here, then uploads the archive (not awaited by the write). */
 export async function uploadSnapshotWhenDone(taskLog: TaskLog, storage: Storage, snapshotDir: string, uid: number,
@@ -24,7 +43,8 @@ export async function uploadSnapshotWhenDone(taskLog: TaskLog, storage: Storage,
     if (status === 'succeeded') {
       const path = join(resolve(snapshotDir), snapshotFileName(storage.dbPath));
       const bytes = await readFile(path);
-      await taskLog.putObject(SNAPSHOT_OBJECT, bytes);
+      // The archive holds at least every task up to its own (sequence uid + 1): compaction may purge below the next one.
+      await taskLog.putObject(SNAPSHOT_OBJECT, bytes, { [SNAPSHOT_SEQ]: String(uid + 1) });
       log('info', `snapshot of task ${uid} uploaded for joining nodes (${bytes.length} bytes)`);
       return;
     }

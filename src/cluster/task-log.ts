@@ -10,6 +10,9 @@ import { Objm, type ObjectStore } from '@nats-io/obj';
 export const STREAM = 'skein-tasks';
 export const SUBJECT = 'skein.tasks';
 export const PAYLOAD_BUCKET = 'skein-payloads';
+/** Each node's last applied sequence, one message per node kept (compaction waits for the slowest). */
+export const PROGRESS_STREAM = 'skein-progress';
+const PROGRESS_SUBJECT = 'skein.progress';
 /** Messages above this go through the Object Store (max_payload is 1 MiB by default; headers need room). */
 export const INLINE_PAYLOAD_LIMIT = 900 * 1024;
 /** How long a write keeps retrying before it answers an error (a NATS majority lost for longer). */
@@ -25,6 +28,7 @@ export interface TaskLogOptions {
 
 export class TaskLog {
   private payloadStore: ObjectStore | null = null;
+  private progressReady = false;
   private closed = false;
 
   private constructor(
@@ -69,6 +73,43 @@ export class TaskLog {
     });
   }
 
+  private async ensureProgressStream(): Promise<void> {
+    try {
+      await this.jsm.streams.info(PROGRESS_STREAM);
+    } catch {
+      await this.jsm.streams.add({ name: PROGRESS_STREAM, subjects: [`${PROGRESS_SUBJECT}.*`], num_replicas: this.options.replicas, max_msgs_per_subject: 1 });
+    }
+  }
+
+  /** This node applied the log up to `seq` (compaction never purges what a known node still needs). */
+  async reportProgress(seq: number): Promise<void> {
+    if (!this.progressReady) {
+      await this.ensureProgressStream();
+      this.progressReady = true;
+    }
+    await this.js.publish(`${PROGRESS_SUBJECT}.${subjectToken(this.options.nodeName)}`, new TextEncoder().encode(JSON.stringify({ seq })), { timeout: 2000 });
+  }
+
+  /** The last applied sequence of every node that ever reported (a node gone for good must be removed by hand: its subject in skein-progress). */
+  async nodesProgress(): Promise<Map<string, number>> {
+    const info = await this.jsm.streams.info(PROGRESS_STREAM, { subjects_filter: '>' });
+    const progress = new Map<string, number>();
+    for (const subject of Object.keys(info.state.subjects ?? {})) {
+      const message = await this.jsm.streams.getMessage(PROGRESS_STREAM, { last_by_subj: subject });
+      if (message) progress.set(subject.slice(PROGRESS_SUBJECT.length + 1), (message.json() as { seq: number }).seq);
+    }
+    return progress;
+  }
+
+  /** Removes the task log's messages below `seq`. */
+  async purgeBelow(seq: number): Promise<void> {
+    await this.jsm.streams.purge(STREAM, { seq });
+  }
+
+  async objectInfo(name: string): Promise<{ metadata?: Record<string, string> } | null> {
+    return (await this.objects()).info(name);
+  }
+
   private async objects(): Promise<ObjectStore> {
     this.payloadStore ??= await new Objm(this.connection).create(PAYLOAD_BUCKET, { replicas: this.options.replicas });
     return this.payloadStore;
@@ -81,8 +122,10 @@ export class TaskLog {
   }
 
   /** A named object of the payload store (snapshots), replaced when it exists. */
-  async putObject(name: string, bytes: Uint8Array): Promise<void> {
-    await this.putPayload(name, bytes);
+  async putObject(name: string, bytes: Uint8Array, metadata: Record<string, string> = {}): Promise<void> {
+    await retryUntil(Date.now() + PUBLISH_DEADLINE_MS, async () => {
+      await (await this.objects()).putBlob({ name, metadata }, bytes);
+    }, () => this.closed);
   }
 
   /** Retried: on a young cluster the bucket's creation by several nodes at once can time out. */
@@ -129,4 +172,9 @@ async function retryUntil<T>(deadline: number, attempt: () => Promise<T>, stop: 
       delay = Math.min(1000, delay * 2);
     }
   }
+}
+
+/** A node name as one subject token (no dots, spaces or wildcards). */
+function subjectToken(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]/g, '_');
 }

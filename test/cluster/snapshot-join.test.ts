@@ -1,7 +1,7 @@
 // Cluster mode, a node joining from a snapshot (issue 23): POST /snapshots goes through the log (every
-// node takes one); the publishing node uploads its archive to the Object Store. The log is then purged
-// below the snapshot's sequence (what compaction will do), so a new node can only join from the
-// archive: it imports it, follows the log after it, and answers like the others.
+// node takes one); the publishing node uploads its archive to the Object Store. Once every node applied
+// past it, the nodes compact the log below the snapshot's sequence, so a new node can only join from
+// the archive: it imports it, follows the log after it, and answers like the others.
 import test from 'ava';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -34,10 +34,12 @@ test.serial('a node joining after the log was purged below a snapshot starts fro
     const deadline = Date.now() + 60_000;
     while (!(await store.info(SNAPSHOT_OBJECT)) && Date.now() < deadline) await sleep(200);
     t.truthy(await store.info(SNAPSHOT_OBJECT), 'the publishing node uploaded its snapshot');
-    // Compaction by hand: everything before the snapshot task goes.
+    // Compaction: every node applied past the snapshot's sequence (taskUid + 1), so the log keeps what follows it only.
     const jsm = await jetstreamManager(connection);
-    await jsm.streams.purge(STREAM, { seq: snapshot.body.taskUid + 1 });
-    t.is((await jsm.streams.info(STREAM)).state.first_seq, snapshot.body.taskUid + 1);
+    const keepFrom = snapshot.body.taskUid + 2;
+    const compactDeadline = Date.now() + 30_000;
+    while ((await jsm.streams.info(STREAM)).state.first_seq < keepFrom && Date.now() < compactDeadline) await sleep(200);
+    t.is((await jsm.streams.info(STREAM)).state.first_seq, keepFrom, 'the log is compacted up to the snapshot');
 
     const joined = await cluster.addNode();
     t.is(await waitForTask(joined.url, deletion.body.taskUid, 60_000), 'succeeded');
@@ -72,6 +74,40 @@ test.serial('a node cannot join a log purged below every snapshot: it refuses to
     await jsm.streams.purge(STREAM, { seq: last + 1 });
     const error = await t.throwsAsync(cluster.addNode());
     t.regex(error!.message, /no cluster snapshot exists: this node cannot join/);
+  } finally {
+    await connection.close();
+    await cluster.stop();
+  }
+});
+
+test.serial('compaction waits for a node that is down: restarted, it finds every task it had not applied', async (t) => {
+  const cluster = new LocalCluster({ size: 3 });
+  await cluster.start();
+  const connection = await connect({ servers: cluster.nats.map((server) => server.url) });
+  try {
+    const [a, , c] = cluster.nodes.map((node) => node.url) as [string, string, string];
+    const first = await call(a, 'POST', '/indexes/items/documents', items(0, 50));
+    t.is(await waitForTask(c, first.body.taskUid), 'succeeded');
+    await sleep(1500); // its progress reported
+    cluster.killNode(2);
+    for (let i = 1; i < 4; i++) t.is((await call(a, 'POST', '/indexes/items/documents', items(i * 50, 50))).status, 202);
+    const snapshot = await call(a, 'POST', '/snapshots');
+    const after = await call(a, 'POST', '/indexes/items/documents', items(200, 50));
+    t.is(await waitForTask(a, after.body.taskUid), 'succeeded');
+    const store = await new Objm(connection).open(PAYLOAD_BUCKET);
+    const deadline = Date.now() + 60_000;
+    while (!(await store.info(SNAPSHOT_OBJECT)) && Date.now() < deadline) await sleep(200);
+    t.truthy(await store.info(SNAPSHOT_OBJECT));
+    await sleep(5000); // a few compaction rounds
+    const jsm = await jetstreamManager(connection);
+    t.true((await jsm.streams.info(STREAM)).state.first_seq <= first.body.taskUid + 2, 'nothing the stopped node needs is purged');
+    await cluster.startNode(cluster.nodes[2]!);
+    t.is(await waitForTask(c, after.body.taskUid), 'succeeded');
+    t.deepEqual(await allDocumentIds(c, 'items'), await allDocumentIds(a, 'items'));
+    // Now every node passed the snapshot: the log is compacted up to it.
+    const compactDeadline = Date.now() + 30_000;
+    while ((await jsm.streams.info(STREAM)).state.first_seq < snapshot.body.taskUid + 2 && Date.now() < compactDeadline) await sleep(200);
+    t.is((await jsm.streams.info(STREAM)).state.first_seq, snapshot.body.taskUid + 2);
   } finally {
     await connection.close();
     await cluster.stop();
