@@ -112,7 +112,8 @@ function onShardWorkerLifecycle(message: ShardWorkerLifecycleMessage): void {
   }
 }
 
-seedDefaultKeys(storage);
+// Cluster mode: the same default keys on every node (their uids derived from their names).
+seedDefaultKeys(storage, undefined, data.clustered === true);
 const ready = scheduler.start();
 // --schedule-snapshot: a snapshotCreation task every period, shown in /tasks like one from POST /snapshots
 // (Meilisearch registers it as a task the same way, the first one a period after the start).

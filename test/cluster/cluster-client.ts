@@ -4,11 +4,12 @@ export interface Answer {
   body: any;
 }
 
-export async function call(url: string, method: string, path: string, body?: unknown, timeoutMs = 15_000): Promise<Answer> {
-  const init: RequestInit = { method, signal: AbortSignal.timeout(timeoutMs) };
+export async function call(url: string, method: string, path: string, body?: unknown, timeoutMs = 15_000, key?: string): Promise<Answer> {
+  const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
+  const init: RequestInit = { method, signal: AbortSignal.timeout(timeoutMs), headers };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    init.headers = { 'content-type': 'application/json' };
+    headers['content-type'] = 'application/json';
   }
   const response = await fetch(`${url}${path}`, init);
   const text = await response.text();

@@ -21,7 +21,7 @@ const QUERIES: Array<Record<string, unknown>> = [
   { q: 'sun cty' }, { q: 'green', filter: 'genre = drama', hitsPerPage: 10, page: 2 },
 ];
 
-test('documents and settings written through any node are searchable on every node with identical answers and task uids', async (t) => {
+test.serial('documents and settings written through any node are searchable on every node with identical answers and task uids', async (t) => {
   const cluster = new LocalCluster({ size: 3 });
   await cluster.start();
   try {
@@ -73,3 +73,36 @@ test('documents and settings written through any node are searchable on every no
     await cluster.stop();
   }
 });
+
+test.serial('with a master key, every node has the same default keys: the search key given by one node searches on all', async (t) => {
+  const masterKey = 'cluster-master-key-0123456789';
+  const cluster = new LocalCluster({ size: 3, skeinArgs: ['--master-key', masterKey] });
+  await cluster.start();
+  try {
+    const urls = cluster.nodes.map((node) => node.url);
+    const keys = await call(urls[0]!, 'GET', '/keys', undefined, 15_000, masterKey);
+    t.is(keys.status, 200);
+    const searchKey = keys.body.results.find((key: { name: string }) => key.name === 'Default Search API Key').key as string;
+    const adminKey = keys.body.results.find((key: { name: string }) => key.name === 'Default Admin API Key').key as string;
+    const write = await call(urls[1]!, 'POST', '/indexes/books/documents', [{ id: 1, title: 'dune' }], 15_000, adminKey);
+    t.is(write.status, 202, JSON.stringify(write.body));
+    for (const url of urls) t.is(await waitForTaskWithKey(url, write.body.taskUid, masterKey), 'succeeded');
+    for (const url of urls) {
+      const search = await call(url, 'POST', '/indexes/books/search', { q: 'dune' }, 15_000, searchKey);
+      t.is(search.status, 200, `${url}: ${JSON.stringify(search.body)}`);
+      t.is(search.body.hits.length, 1);
+    }
+  } finally {
+    await cluster.stop();
+  }
+});
+
+async function waitForTaskWithKey(url: string, uid: number, key: string): Promise<string> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const answer = await call(url, 'GET', `/tasks/${uid}`, undefined, 15_000, key);
+    if (answer.status === 200 && ['succeeded', 'failed', 'canceled'].includes(answer.body.status)) return answer.body.status;
+    if (Date.now() > deadline) throw new Error(`${url}: task ${uid}: ${JSON.stringify(answer.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
