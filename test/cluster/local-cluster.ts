@@ -64,7 +64,15 @@ export class LocalCluster {
   constructor(private readonly options: LocalClusterOptions = {}) {
     this.ownsRoot = options.root === undefined;
     this.root = options.root ?? mkdtempSync(join(tmpdir(), 'skein-cluster-'));
+    // A test worker that ends (timeout, crash) without stop() leaves no nats-server or Skein behind.
+    process.once('exit', this.killAllNow);
   }
+
+  private readonly killAllNow = (): void => {
+    for (const child of [...this.nodes.map((node) => node.process), ...this.nats.map((server) => server.process)]) {
+      if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  };
 
   get natsUrls(): string {
     return this.nats.map((server) => server.url).join(',');
@@ -161,6 +169,7 @@ export class LocalCluster {
     await Promise.race([Promise.all(exits), new Promise((done) => setTimeout(done, 5000))]);
     for (const node of this.nodes) node.process = null;
     for (const server of this.nats) server.process = null;
+    process.removeListener('exit', this.killAllNow);
     if (this.ownsRoot) rmSync(this.root, { recursive: true, force: true });
   }
 }
