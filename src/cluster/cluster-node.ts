@@ -58,7 +58,7 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
   const compactor = setInterval(() => {
     if (compacting) return;
     compacting = true;
-    void compactLog(taskLog).then((keepFrom) => {
+    void compactLog(taskLog, writes).then((keepFrom) => {
       if (keepFrom !== null) options.log('info', `task log compacted: sequences below ${keepFrom} purged`);
     }, () => {}).finally(() => { compacting = false; });
   }, COMPACT_EVERY_MS);

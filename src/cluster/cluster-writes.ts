@@ -16,7 +16,10 @@ import { INLINE_PAYLOAD_LIMIT, type TaskLog } from './task-log.js';
 /** How long a write waits for this node to apply it before answering anyway (it is durable in the log). */
 const LOCAL_APPLY_WAIT_MS = 10_000;
 
-export class ClusterWrites {
+export class ClusterWrites implements PayloadOwner {
+  /** Payloads this node put in the Object Store, by the sequence of their task: deleted once compaction purged it. */
+  private readonly storedPayloads = new Map<number, string>();
+
   constructor(
     private readonly taskLog: TaskLog,
     private readonly follower: LogFollower,
@@ -25,6 +28,15 @@ export class ClusterWrites {
     /** A snapshotCreation this node published was applied here as task `uid` (its archive is then uploaded). */
     private readonly onSnapshotTask: (uid: number) => void = () => {},
   ) {}
+
+  /** In memory only: a node restarted leaves its older payloads in the store (README "Cluster"). */
+  async releasePayloadsBelow(firstSeq: number): Promise<void> {
+    for (const [seq, name] of this.storedPayloads) {
+      if (seq >= firstSeq) continue;
+      await this.taskLog.deletePayload(name);
+      this.storedPayloads.delete(seq);
+    }
+  }
 
   async enqueue(content: TaskContent): Promise<TaskSummary> {
     const msgID = `${this.nodeName}.${randomUUID()}`;
@@ -47,6 +59,7 @@ export class ClusterWrites {
         }
       }
       seq = await this.taskLog.publish(encodeEnvelope(envelope, inline), msgID);
+      if (envelope.payload === 'object') this.storedPayloads.set(seq, msgID);
     } catch (cause) {
       throw new SkeinError('internal', `The task log did not acknowledge the task: ${(cause as Error).message}.`);
     } finally {
@@ -60,4 +73,9 @@ export class ClusterWrites {
       status: 'enqueued', type: content.type, enqueuedAt: envelope.enqueuedAt,
     };
   }
+}
+
+export interface PayloadOwner {
+  /** The log now starts at `firstSeq`: payloads of the tasks before it are read by nobody (a new node joins from a snapshot). */
+  releasePayloadsBelow(firstSeq: number): Promise<void>;
 }

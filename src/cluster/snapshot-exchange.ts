@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import type { Storage } from '../storage/environment.js';
 import { snapshotFileName } from '../storage/snapshot-archive.js';
 import { STREAM, TaskLog } from './task-log.js';
+import type { PayloadOwner } from './cluster-writes.js';
 
 export const SNAPSHOT_OBJECT = 'latest-snapshot';
 const UPLOAD_WAIT_MS = 10 * 60_000;
@@ -20,13 +21,15 @@ export const SNAPSHOT_SEQ = 'skein-log-seq';
  * go; a node then needs nothing purged, and a new one joins from the snapshot. Every node may run it
  * (a purge is idempotent; progress only grows, so a stale read purges less, never too much).
  */
-export async function compactLog(taskLog: TaskLog): Promise<number | null> {
+export async function compactLog(taskLog: TaskLog, payloads: PayloadOwner): Promise<number | null> {
   const snapshot = await taskLog.objectInfo(SNAPSHOT_OBJECT);
   const snapshotSeq = Number(snapshot?.metadata?.[SNAPSHOT_SEQ]);
   if (!Number.isInteger(snapshotSeq) || snapshotSeq <= 0) return null;
   let keepFrom = snapshotSeq + 1;
   for (const applied of (await taskLog.nodesProgress()).values()) keepFrom = Math.min(keepFrom, applied + 1);
   const { firstSeq } = await taskLog.streamState();
+  // Another node may have purged already: this node's payloads below the log's start go either way.
+  await payloads.releasePayloadsBelow(Math.max(firstSeq, keepFrom));
   if (keepFrom <= firstSeq) return null;
   await taskLog.purgeBelow(keepFrom);
   return keepFrom;

@@ -133,6 +133,10 @@ export class TaskLog {
     return retryUntil(Date.now() + START_DEADLINE_MS, async () => (await this.objects()).getBlob(name), () => this.closed);
   }
 
+  async deletePayload(name: string): Promise<void> {
+    await (await this.objects()).delete(name);
+  }
+
   async getPayload(name: string): Promise<Uint8Array> {
     const bytes = await (await this.objects()).getBlob(name);
     if (!bytes) throw new Error(`payload ${name} is missing from the payload store`);
