@@ -21,6 +21,8 @@ import { lockDataFolder, type DataFolderLock } from './storage/data-folder-lock.
 import { importDumpAtStart } from './dump/import.js';
 import { closeStorage, openStorage, type Storage } from './storage/environment.js';
 import { importSnapshotAtStart } from './storage/snapshot-archive.js';
+import { clusterNodeName, startClusterNode, type ClusterNode } from './cluster/cluster-node.js';
+import { fetchBootstrapSnapshot, removeBootstrapSnapshot } from './cluster/snapshot-exchange.js';
 
 export type { SkeinOptions, ResolvedOptions, SkeinEnv, TestHooksOptions } from './config/options.js';
 export type { ThreadEvent } from './front/worker-supervisor.js';
@@ -61,7 +63,15 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
   const serverLog = log.for('meilisearch');
   // Before anything opens the folder: a second process on it would run a second scheduler.
   const lock = lockDataFolder(options.dbPath);
-  await importSnapshotOrUnlock(options, lock);
+  // Cluster mode, empty data folder: the latest cluster snapshot is imported first (src/cluster/snapshot-exchange.ts).
+  const joinSnapshot = options.clusterNatsUrls.length > 0 && options.importSnapshot === null
+    ? await fetchBootstrapSnapshot({
+      urls: options.clusterNatsUrls, nodeName: clusterNodeName(options.clusterNodeName, options.httpAddr), replicas: options.clusterReplicas,
+      dbPath: options.dbPath, log: (level, message) => serverLog[level]({ cluster: true }, message),
+    }).catch((cause) => { lock.release(); throw cause; })
+    : null;
+  await importSnapshotOrUnlock(joinSnapshot ? { ...options, importSnapshot: joinSnapshot } : options, lock);
+  await removeBootstrapSnapshot(joinSnapshot);
   // --import-dump: before any thread exists (src/dump/import.ts); a refusal or a failed import ends the start.
   await importDumpAtStart({ ...options, log: (message) => console.error(`[dump] ${message}`) }).catch((cause) => {
     lock.release();
@@ -79,6 +89,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
       taskQueueLimits: { maxNumberOfTasks: options.maxNumberOfTasks, maxTaskDbSize: options.maxTaskDbSize },
       dumpDir: options.dumpDir,
       snapshots: { dir: resolve(options.snapshotDir), scheduleSeconds: options.scheduleSnapshot },
+      ...(options.clusterNatsUrls.length > 0 ? { clustered: true } : {}),
     },
     schedulerReadyTimeoutMs: SCHEDULER_READY_TIMEOUT_MS,
     failures,
@@ -87,8 +98,10 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     ...(input.testHooks?.onThreadEvent ? { onThreadEvent: input.testHooks.onThreadEvent } : {}),
   });
   let ingest: IngestClient | null = null;
+  let cluster: ClusterNode | null = null;
   const stopAll = async () => {
     try {
+      await cluster?.close();
       await threads.beginClose();
       await threads.stopThreads();
       if (ingest) await ingest.close();
@@ -111,6 +124,15 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     }, () => storage.root.resetReadTxn());
     threads.adoptScheduler(schedulerClient);
     await schedulerClient.ready(SCHEDULER_READY_TIMEOUT_MS);
+    // Cluster mode (src/cluster): writes go through the JetStream task log, which feeds this scheduler.
+    if (options.clusterNatsUrls.length > 0) {
+      const clusterLog = log.for('meilisearch');
+      cluster = await startClusterNode({
+        urls: options.clusterNatsUrls, nodeName: options.clusterNodeName, replicas: options.clusterReplicas, httpAddr: options.httpAddr,
+        snapshotDir: options.snapshotDir,
+        storage, scheduler: schedulerClient, log: (level, message) => clusterLog[level]({ cluster: true }, message),
+      });
+    }
     const keys = KeyCache.fromStorage(options.masterKey, storage);
     schedulerClient.onKeysChanged = () => keys.invalidate();
     ingest = IngestClient.create(INGEST_WORKER, Math.max(1, Math.min(2, options.workers)));
@@ -118,7 +140,11 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     const metrics = new ServerMetrics({ storage, indexes, search, storedDocuments, restartCounts: threads.restartCounts });
     const front = createHttpApp({
       router: buildRouter(),
-      context: { options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys, threads, metrics, log },
+      context: {
+        options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys, metrics, log,
+        // Cluster mode: also unavailable while the node catches up with the task log (src/cluster/log-follower.ts).
+        threads: cluster ? { get available() { return threads.available && (cluster?.available ?? true); } } : threads,
+      },
       authorize: createAuthorizer(options.masterKey, keys),
       payloadLimit: options.httpPayloadSizeLimit,
       requests: metrics.requests,
@@ -140,6 +166,8 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
           uws.us_listen_socket_close(listenSocket);
           front.refuseNewRequests();
           search.abortAll();
+          await cluster?.close();
+          cluster = null;
           await threads.beginClose();
           await schedulerClient.prepareShutdown(SHUTDOWN_SNAPSHOT_TIMEOUT_MS);
           // Kept-alive connections would otherwise still be served, on stopped threads and closed storage.

@@ -53,6 +53,13 @@ export const LAUNCH_OPTIONS: readonly LaunchOption[] = [
     description: 'Shard worker threads', apply: (o, v) => { o.workers = v; } },
   { flag: 'shards-per-index', env: 'SKEIN_SHARDS_PER_INDEX', kind: 'positiveInteger', group: 'Skein', defaultText: 'workers',
     description: 'Shards of a new index', apply: (o, v) => { o.shardsPerIndex = v; } },
+  { flag: 'cluster-nats-urls', env: 'SKEIN_CLUSTER_NATS_URLS', kind: 'text', valueName: 'URLS', group: 'Skein',
+    description: 'Cluster mode: NATS servers (comma-separated nats:// URLs) whose JetStream task log every node applies',
+    apply: (o, v: string) => { o.clusterNatsUrls = v.split(',').map((url) => url.trim()).filter(Boolean); } },
+  { flag: 'cluster-node-name', env: 'SKEIN_CLUSTER_NODE_NAME', kind: 'text', valueName: 'NAME', group: 'Skein', defaultText: 'host:port',
+    description: 'Cluster mode: this node\'s name', apply: (o, v) => { o.clusterNodeName = v; } },
+  { flag: 'cluster-replicas', env: 'SKEIN_CLUSTER_REPLICAS', kind: 'positiveInteger', group: 'Skein', defaultText: '3',
+    description: 'Cluster mode: replicas of the task log on the NATS servers', apply: (o, v) => { o.clusterReplicas = v; } },
 
   { flag: 'dump-dir', env: 'MEILI_DUMP_DIR', kind: 'path', group: 'Snapshots and dumps', defaultText: 'dumps/',
     description: 'Folder where POST /dumps writes dump files', apply: (o, v) => { o.dumpDir = v; } },

@@ -64,6 +64,15 @@ export interface SkeinOptions {
   /** Failure points to trigger in the scheduler (tests only). */
   failurePoints?: string[];
   /**
+   * Cluster mode (src/cluster, `--cluster-nats-urls`): the NATS servers whose JetStream stream is the
+   * task log every node applies in order. Empty (the default): a single node, as without it.
+   */
+  clusterNatsUrls?: string[];
+  /** `--cluster-node-name`: this node's name in the cluster (message ids, /network). Default: the host name and port. */
+  clusterNodeName?: string | null;
+  /** `--cluster-replicas`: replicas of the task log stream and the payload store (default 3; at most the NATS servers). */
+  clusterReplicas?: number;
+  /**
    * Tests only (never reachable over HTTP): the server handle then has `testHooks` to arm thread
    * failure points (src/protocol/thread-failure-points.ts), and thread deaths and replacements are
    * reported here (src/front/worker-supervisor.ts).
@@ -120,6 +129,9 @@ export function resolveOptions(options: SkeinOptions = {}): ResolvedOptions {
     enableMetrics: options.enableMetrics ?? false,
     maxNumberOfTasks: options.maxNumberOfTasks ?? 1_000_000,
     maxTaskDbSize: options.maxTaskDbSize ?? 20 * 1024 ** 3,
+    clusterNatsUrls: options.clusterNatsUrls ?? [],
+    clusterNodeName: options.clusterNodeName ?? null,
+    clusterReplicas: options.clusterReplicas ?? 3,
   };
   if (!LOG_LEVELS.includes(resolved.logLevel)) {
     throw new Error(`invalid log level \`${resolved.logLevel}\`: expected one of ${LOG_LEVELS.map((level) => `\`${level}\``).join(', ')}`);
@@ -136,6 +148,7 @@ export function resolveOptions(options: SkeinOptions = {}): ResolvedOptions {
   requirePositiveInteger('maxQueuedSearches', resolved.maxQueuedSearches);
   requirePositiveInteger('maxNumberOfTasks', resolved.maxNumberOfTasks);
   requirePositiveInteger('maxTaskDbSize', resolved.maxTaskDbSize);
+  requirePositiveInteger('clusterReplicas', resolved.clusterReplicas);
   if (resolved.scheduleSnapshot !== null && !(Number.isFinite(resolved.scheduleSnapshot) && resolved.scheduleSnapshot > 0)) {
     throw new Error(`invalid scheduleSnapshot \`${resolved.scheduleSnapshot}\`: expected a number of seconds above 0`);
   }

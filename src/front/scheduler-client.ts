@@ -82,8 +82,17 @@ export class SchedulerClient {
     return Promise.race([this.readySignal, timeout]).finally(() => clearTimeout(timer));
   }
 
+  /** Cluster mode: writes go to the task log instead (src/cluster/cluster-writes.ts), which feeds enqueueFromLog. */
+  enqueueThrough: ((content: TaskContent) => Promise<TaskSummary>) | null = null;
+
   enqueue(content: TaskContent): Promise<TaskSummary> {
+    if (this.enqueueThrough) return this.enqueueThrough(content);
     return this.request((requestId) => ({ kind: 'enqueueTask', requestId, content })) as Promise<TaskSummary>;
+  }
+
+  /** Cluster mode: the task at `seq` of the task log; resolves with its summary (null: applied before, and deleted since). */
+  enqueueFromLog(content: TaskContent, seq: number, enqueuedAt: string): Promise<TaskSummary | null> {
+    return this.request((requestId) => ({ kind: 'enqueueTask', requestId, content, log: { seq, enqueuedAt } })) as Promise<TaskSummary | null>;
   }
 
   /** A /keys write; resolves with the stored record (null after a delete) once committed. */

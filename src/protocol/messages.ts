@@ -71,7 +71,8 @@ export interface ShardAckMessage {
 }
 
 export type SchedulerMessage =
-  | { kind: 'enqueueTask'; requestId: number; content: unknown }
+  /** log: cluster mode, the task log sequence and the publisher's enqueuedAt (src/cluster). */
+  | { kind: 'enqueueTask'; requestId: number; content: unknown; log?: { seq: number; enqueuedAt: string } }
   | { kind: 'taskEnqueued'; requestId: number; error: ErrorBody | null; summary: unknown }
   | { kind: 'indexesChanged'; indexUids: string[] }
   | { kind: 'keyCommand'; requestId: number; command: KeyCommand }
@@ -169,6 +170,8 @@ export interface SchedulerWorkerData {
   threadFailures?: SharedArrayBuffer | null;
   /** --snapshot-dir (absolute) and --schedule-snapshot seconds (null: off); src/scheduler/snapshot-task.ts. */
   snapshots?: { dir: string; scheduleSeconds: number | null };
+  /** Cluster mode: tasks come only from the task log (src/cluster); no task of the scheduler's own. */
+  clustered?: boolean;
   /** The log levels wanted per target and the thread's log port (protocol/thread-log.ts). */
   logThresholds?: SharedArrayBuffer | null;
   logPort?: import('node:worker_threads').MessagePort | null;

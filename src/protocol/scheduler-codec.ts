@@ -12,8 +12,9 @@ export function encodeSchedulerMessage(message: SchedulerMessage): ArrayBuffer {
   switch (message.kind) {
     case 'enqueueTask': {
       const content = builder.createString(JSON.stringify(message.content));
+      const enqueuedAt = message.log ? builder.createString(message.log.enqueuedAt) : 0;
       bodyType = fb.SchedulerMessageBody.EnqueueTask;
-      body = fb.EnqueueTask.createEnqueueTask(builder, message.requestId, content);
+      body = fb.EnqueueTask.createEnqueueTask(builder, message.requestId, content, BigInt(message.log?.seq ?? 0), enqueuedAt);
       break;
     }
     case 'taskEnqueued': {
@@ -84,7 +85,9 @@ export function decodeSchedulerMessage(buffer: ArrayBuffer | Uint8Array): Schedu
   switch (message.bodyType()) {
     case fb.SchedulerMessageBody.EnqueueTask: {
       const enqueue = message.body(new fb.EnqueueTask()) as fb.EnqueueTask;
-      return { kind: 'enqueueTask', requestId: enqueue.requestId(), content: JSON.parse(enqueue.contentJson() ?? 'null') };
+      const logSeq = Number(enqueue.logSeq());
+      return { kind: 'enqueueTask', requestId: enqueue.requestId(), content: JSON.parse(enqueue.contentJson() ?? 'null'),
+        ...(logSeq > 0 ? { log: { seq: logSeq, enqueuedAt: enqueue.enqueuedAt() ?? '' } } : {}) };
     }
     case fb.SchedulerMessageBody.TaskEnqueued: {
       const enqueued = message.body(new fb.TaskEnqueued()) as fb.TaskEnqueued;

@@ -41,10 +41,10 @@ export function applyKeyCommand(storage: KeyStorage, command: KeyCommand): KeyRe
 }
 
 /** At startup: an empty key store gets the default keys (auth.md §2), whether or not a master key is set. */
-export function seedDefaultKeys(storage: KeyStorage, now: string = nowRfc3339()): void {
+export function seedDefaultKeys(storage: KeyStorage, now: string = nowRfc3339(), fixedUids = false): void {
   storage.root.transactionSync(() => {
     for (const _ of storage.keys.getKeys({ limit: 1 })) return;
-    for (const record of defaultKeyRecords(now)) storage.keys.put(record.uid, record as unknown as Record<string, unknown>);
+    for (const record of defaultKeyRecords(now, fixedUids)) storage.keys.put(record.uid, record as unknown as Record<string, unknown>);
   });
 }
 

@@ -43,6 +43,11 @@ export interface SnapshotTaskOptions {
   snapshotDir: string;
   failurePoint?: (point: FailurePoint) => void;
   log?: (message: string) => void;
+  /**
+   * Cluster mode (src/cluster): the batch's tasks stay in the copy, as succeeded, since a node that
+   * joins from the archive must hold every task uid of the log as the other nodes do.
+   */
+  clustered?: boolean;
 }
 
 export class SnapshotCreator {
@@ -148,7 +153,7 @@ export class SnapshotCreator {
     await this.native(() => storage.root.backup(join(staging, 'lmdb'), true));
     steps.mark('LMDB copied');
     checkAbort();
-    await this.native(() => removeTasksFromCopy(staging, tasks.map((task) => task.uid)));
+    await this.native(() => removeTasksFromCopy(staging, tasks, this.options.clustered === true));
     checkAbort();
 
     // After the copy: the queue can only have grown since (nothing is processed meanwhile), so every
@@ -204,12 +209,16 @@ class StepTimes {
   }
 }
 
-/** The batch's snapshotCreation tasks are not in their own snapshot (Meilisearch's remove_tasks). */
-async function removeTasksFromCopy(staging: string, uids: number[]): Promise<void> {
+/** The batch's snapshotCreation tasks are not in their own snapshot (Meilisearch's remove_tasks); in cluster mode they are, succeeded. */
+async function removeTasksFromCopy(staging: string, tasks: TaskRecord[], keepAsSucceeded: boolean): Promise<void> {
   const copy = openStorage(staging);
   try {
     copy.root.transactionSync(() => {
-      for (const uid of uids) copy.tasks.remove(uid);
+      for (const task of tasks) {
+        if (keepAsSucceeded) copy.tasks.put(task.uid, { ...task, status: 'succeeded', finishedAt: task.startedAt });
+        else copy.tasks.remove(task.uid);
+      }
+      if (keepAsSucceeded && tasks[0]?.batchUid != null) copy.batches.remove(tasks[0].batchUid);
     });
   } finally {
     await closeStorage(copy);

@@ -4,7 +4,7 @@
 // every task of the batch failed, in one transaction). A cancelation enqueued while a batch it matches
 // is in flight sets the abort flag, checked between steps: the batch is rolled back and its tasks
 // re-enqueued, so the cancelation (selected first) then cancels them.
-import { asSkeinError, type ErrorBody } from '../errors/index.js';
+import { asSkeinError, SkeinError, type ErrorBody } from '../errors/index.js';
 import type { Storage } from '../storage/environment.js';
 import type { TaskRecord } from '../tasks/task-record.js';
 import { nowRfc3339 } from '../tasks/timestamps.js';
@@ -20,7 +20,7 @@ import { deleteUpdateFiles, recoverQueue } from './recovery.js';
 import { applyCommands, rollbackCommands, type AddressedCommand } from './shard-commands.js';
 import { announceCommitted } from './snapshot-commands.js';
 import type { ShardCommandSender } from './shard-link.js';
-import { checkedContent, newTaskRecord, persistNewTask } from './task-enqueue.js';
+import { appliedLogSeq, checkedContent, newTaskRecord, persistNewTask } from './task-enqueue.js';
 import { autoDeletionContent, checkTaskStoreSpace, DEFAULT_TASK_QUEUE_LIMITS, type TaskQueueLimits } from './task-queue-housekeeping.js';
 import type { TaskContent } from '../tasks/task-record.js';
 
@@ -52,6 +52,11 @@ export interface SchedulerOptions {
   dumpDir?: string;
   /** Processes snapshotCreation batches (src/scheduler/snapshot-task.ts); absent: they fail. */
   snapshots?: SnapshotBatchRunner;
+  /**
+   * Cluster mode (src/cluster): every task comes from the task log (enqueueFromLog), its uid is its
+   * sequence - 1 on every node; the scheduler registers no task of its own (no automatic deletion).
+   */
+  clustered?: boolean;
 }
 
 export interface SnapshotBatchRunner {
@@ -130,9 +135,26 @@ export class Scheduler {
 
   /** Persists a new task durably and returns it; throws a SkeinError for a malformed content. */
   enqueue(rawContent: unknown): TaskRecord {
+    if (this.options.clustered) throw new SkeinError('internal', 'In cluster mode, tasks are enqueued through the task log.');
     const content = checkedContent(rawContent);
     if ('presetMatches' in content) delete content.presetMatches; // the scheduler's own deletions only
     return this.register(content, true);
+  }
+
+  /**
+   * Cluster mode: the task at sequence `seq` of the task log, enqueued as task `seq - 1` with the
+   * publisher's enqueuedAt, the sequence stored in the same transaction. Idempotent by sequence: an
+   * already applied one answers its record (null when it was deleted since). A gap is refused.
+   */
+  enqueueFromLog(rawContent: unknown, seq: number, enqueuedAt: string): TaskRecord | null {
+    const applied = appliedLogSeq(this.options.storage);
+    if (seq <= applied) return this.options.storage.tasks.get(seq - 1) ?? null;
+    if (seq !== applied + 1 || seq - 1 !== this.nextTaskUid) {
+      throw new SkeinError('internal', `Task log sequence ${seq} does not follow the last applied one (${applied}, next task uid ${this.nextTaskUid}).`);
+    }
+    const content = checkedContent(rawContent);
+    if ('presetMatches' in content) delete content.presetMatches;
+    return this.register(content, false, { seq, enqueuedAt });
   }
 
   private get taskQueueLimits(): TaskQueueLimits {
@@ -140,10 +162,10 @@ export class Scheduler {
   }
 
   /** checkSpace: refuse it when the task store is full (a deletion or cancelation is judged by what it matched). */
-  private register(content: TaskContent, checkSpace = false): TaskRecord {
-    const record = newTaskRecord(this.options.storage, this.nextTaskUid, content, this.now());
+  private register(content: TaskContent, checkSpace = false, log: { seq: number; enqueuedAt: string } | null = null): TaskRecord {
+    const record = newTaskRecord(this.options.storage, this.nextTaskUid, content, log?.enqueuedAt ?? this.now());
     if (checkSpace) checkTaskStoreSpace(this.options.storage, record.content, this.taskQueueLimits);
-    persistNewTask(this.options.storage, record);
+    persistNewTask(this.options.storage, record, log?.seq ?? null);
     this.nextTaskUid = record.uid + 1;
     this.queue.set(record.uid, record);
     const signal = this.enqueueSignal;
@@ -282,6 +304,7 @@ export class Scheduler {
 
   /** Meilisearch's cleanup_task_queue: past maxNumberOfTasks, a taskDeletion of the oldest finished tasks is registered. */
   private cleanUpTaskQueue(): void {
+    if (this.options.clustered) return; // a task of its own would take a uid the log gives to another
     try {
       const content = autoDeletionContent(this.options.storage, [...this.queue.values()], this.taskQueueLimits);
       if (content === null) return;

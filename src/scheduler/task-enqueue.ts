@@ -6,6 +6,7 @@ import type { Storage } from '../storage/environment.js';
 import { initialDetails } from '../tasks/task-details.js';
 import { matchTasks, parseTaskQuery } from '../tasks/task-query.js';
 import { checkSwapDuplicates } from '../tasks/task-indexes.js';
+import { CLUSTER_APPLIED_SEQ } from '../storage/meta-keys.js';
 import type { TaskContent, TaskRecord } from '../tasks/task-record.js';
 
 export const NEXT_TASK_UID = 'nextTaskUid';
@@ -63,10 +64,17 @@ function withMatchedUids(storage: Pick<Storage, 'tasks'>, uid: number, content: 
   return { ...content, matchedUids: matchTasks(storage, filter, uid) };
 }
 
-/** Persists the task and the uid counter in one durable transaction. */
-export function persistNewTask(storage: Storage, record: TaskRecord): void {
+/** Persists the task and the uid counter in one durable transaction; in cluster mode with the task log sequence it applies. */
+export function persistNewTask(storage: Storage, record: TaskRecord, logSeq: number | null = null): void {
   storage.root.transactionSync(() => {
     storage.tasks.put(record.uid, record);
     storage.meta.put(NEXT_TASK_UID, record.uid + 1);
+    if (logSeq !== null) storage.meta.put(CLUSTER_APPLIED_SEQ, logSeq);
   });
+}
+
+/** Cluster mode: the last task log sequence this data folder applied (0: none). */
+export function appliedLogSeq(storage: Pick<Storage, 'meta'>): number {
+  const value = storage.meta.get(CLUSTER_APPLIED_SEQ);
+  return typeof value === 'number' ? value : 0;
 }

@@ -59,7 +59,7 @@ shardLink.onWorkerStopped = (worker) => {
 };
 const log = threadLog.textAt('index_scheduler', 'warn');
 /** POST /snapshots and --schedule-snapshot archives (src/scheduler/snapshot-task.ts). */
-const snapshotCreator = data.snapshots ? new SnapshotCreator({ storage, shards: shardLink, snapshotDir: data.snapshots.dir, failurePoint, log }) : null;
+const snapshotCreator = data.snapshots ? new SnapshotCreator({ storage, shards: shardLink, snapshotDir: data.snapshots.dir, failurePoint, log, clustered: data.clustered === true }) : null;
 const scheduler: Scheduler = new Scheduler({
   storage,
   log,
@@ -70,6 +70,7 @@ const scheduler: Scheduler = new Scheduler({
   failurePoint,
   ...(snapshotCreator ? { snapshots: snapshotCreator } : {}),
   ...(data.dumpDir ? { dumpDir: data.dumpDir } : {}),
+  ...(data.clustered ? { clustered: true } : {}),
   onIndexesChanged: (indexUids) => {
     post({ kind: 'indexesChanged', indexUids });
     snapshotTrigger.poke();
@@ -111,11 +112,13 @@ function onShardWorkerLifecycle(message: ShardWorkerLifecycleMessage): void {
   }
 }
 
-seedDefaultKeys(storage);
+// Cluster mode: the same default keys on every node (their uids derived from their names).
+seedDefaultKeys(storage, undefined, data.clustered === true);
 const ready = scheduler.start();
 // --schedule-snapshot: a snapshotCreation task every period, shown in /tasks like one from POST /snapshots
 // (Meilisearch registers it as a task the same way, the first one a period after the start).
-const scheduleSeconds = data.snapshots?.scheduleSeconds ?? null;
+// Not in cluster mode: a task of the scheduler's own would take a uid the task log gives to another (src/cluster).
+const scheduleSeconds = data.clustered ? null : data.snapshots?.scheduleSeconds ?? null;
 if (scheduleSeconds !== null) {
   setInterval(() => {
     try {
@@ -172,9 +175,9 @@ port.on('message', (buffer: ArrayBuffer | Uint8Array | ShardWorkerLifecycleMessa
   }
   if (message.kind !== 'enqueueTask') return;
   try {
-    const record = scheduler.enqueue(message.content);
+    const record = message.log ? scheduler.enqueueFromLog(message.content, message.log.seq, message.log.enqueuedAt) : scheduler.enqueue(message.content);
     failurePoint('afterEnqueuePersisted');
-    post({ kind: 'taskEnqueued', requestId: message.requestId, error: null, summary: summarizedTask(record) });
+    post({ kind: 'taskEnqueued', requestId: message.requestId, error: null, summary: record ? summarizedTask(record) : null });
   } catch (cause) {
     post({ kind: 'taskEnqueued', requestId: message.requestId, error: asSkeinError(cause).toBody(), summary: null });
   }

@@ -11,3 +11,6 @@ export const EXPERIMENTAL_FEATURES = 'experimentalFeatures';
 
 /** The instance uid a dump names (`instance_uid.uuid`); written by a dump import, else a dump makes one up. */
 export const INSTANCE_UID = 'instanceUid';
+
+/** Cluster mode (src/cluster): the last task log sequence applied, written with the task it enqueued (one transaction). */
+export const CLUSTER_APPLIED_SEQ = 'clusterAppliedSeq';

@@ -1339,8 +1339,23 @@ contentJson(optionalEncoding?:any):string|Uint8Array|null {
   return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
 }
 
+/**
+ * Cluster mode: the task log sequence the task comes from (0: a local enqueue) and the publisher's enqueuedAt.
+ */
+logSeq():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readUint64(this.bb_pos + offset) : BigInt('0');
+}
+
+enqueuedAt():string|null
+enqueuedAt(optionalEncoding:flatbuffers.Encoding):string|Uint8Array|null
+enqueuedAt(optionalEncoding?:any):string|Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
+}
+
 static startEnqueueTask(builder:flatbuffers.Builder) {
-  builder.startObject(2);
+  builder.startObject(4);
 }
 
 static addRequestId(builder:flatbuffers.Builder, requestId:number) {
@@ -1351,15 +1366,25 @@ static addContentJson(builder:flatbuffers.Builder, contentJsonOffset:flatbuffers
   builder.addFieldOffset(1, contentJsonOffset, 0);
 }
 
+static addLogSeq(builder:flatbuffers.Builder, logSeq:bigint) {
+  builder.addFieldInt64(2, logSeq, BigInt('0'));
+}
+
+static addEnqueuedAt(builder:flatbuffers.Builder, enqueuedAtOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(3, enqueuedAtOffset, 0);
+}
+
 static endEnqueueTask(builder:flatbuffers.Builder):flatbuffers.Offset {
   const offset = builder.endObject();
   return offset;
 }
 
-static createEnqueueTask(builder:flatbuffers.Builder, requestId:number, contentJsonOffset:flatbuffers.Offset):flatbuffers.Offset {
+static createEnqueueTask(builder:flatbuffers.Builder, requestId:number, contentJsonOffset:flatbuffers.Offset, logSeq:bigint, enqueuedAtOffset:flatbuffers.Offset):flatbuffers.Offset {
   EnqueueTask.startEnqueueTask(builder);
   EnqueueTask.addRequestId(builder, requestId);
   EnqueueTask.addContentJson(builder, contentJsonOffset);
+  EnqueueTask.addLogSeq(builder, logSeq);
+  EnqueueTask.addEnqueuedAt(builder, enqueuedAtOffset);
   return EnqueueTask.endEnqueueTask(builder);
 }
 }
