@@ -3,8 +3,8 @@
 // document at a time or through documentOffsets (the batched lookups of the score chain) alike, and
 // with the word lookup's shared tables reused from query to query.
 import test from 'ava';
-import { ForwardIndex } from '../../src/shard/forward-index.js';
-import { buildProfile, buildProfileAt, documentOffsets, fieldWordCount, lookupArrays, MAX_LOOKUP_TERMS, touchEntries, WordLookup } from '../../src/shard/match-profile-builder.js';
+import { ForwardIndex } from '../../src/shard/documents/forward-index.js';
+import { buildProfile, buildProfileAt, documentOffsets, fieldWordCount, lookupArrays, MAX_LOOKUP_TERMS, touchEntries, WordLookup } from '../../src/shard/documents/match-profile-builder.js';
 import { MAX_QUERY_TERMS } from '../../src/query/parse-query.js';
 import { emptyProfile, occurrencesOf, packOccurrence, type DocMatchProfile } from '../../src/ranking/match-profile.js';
 import { randomFrom } from './seeded-lcg.js';

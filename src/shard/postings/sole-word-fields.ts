@@ -6,9 +6,9 @@
 // `changed` and read one by one, until enough changed that a rebuild pays.
 import roaring from 'roaring';
 import { BuiltOverDocuments } from './changes-since-build.js';
-import { SLICE_POLICY, stepEndsAt } from './sliced-jobs.js';
-import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
-import { OWNED_BITMAPS, type BitmapSource } from '../ranking/scratch-bitmaps.js';
+import { SLICE_POLICY, stepEndsAt } from '../sliced-jobs.js';
+import { tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
+import { OWNED_BITMAPS, type BitmapSource } from '../../ranking/scratch-bitmaps.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;

@@ -1,7 +1,7 @@
 // The shard worker thread's scratch bitmaps (src/ranking/scratch-bitmaps.ts): one pool, lent to one
 // search at a time (a thread's searches run one after the other; a second holder gets a pool of its
 // own), and given back cleared at the search's end (ShardSearchContext.release, in a finally).
-import { ScratchBitmaps } from '../ranking/scratch-bitmaps.js';
+import { ScratchBitmaps } from '../../ranking/scratch-bitmaps.js';
 
 /** The pool waiting for the next search (null while a search holds it). */
 let spare: ScratchBitmaps | null = new ScratchBitmaps();

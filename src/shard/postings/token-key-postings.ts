@@ -11,11 +11,11 @@
 // shared arena; rebuilt after a write, as a small typed array each, or nothing below
 // KEPT_MIN_DOCUMENTS (a typed array still costs ~0.2 KiB).
 import roaring from 'roaring';
-import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
-import type { Vocabulary } from './vocabulary.js';
-import { finishSteps, stepEndsAt } from './sliced-jobs.js';
-import type { SerializedBitmaps } from './bitmap-list-codec.js';
-import { idSpanOf, unionOfMany } from './bitmap-union.js';
+import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
+import type { Vocabulary } from '../words/vocabulary.js';
+import { finishSteps, stepEndsAt } from '../sliced-jobs.js';
+import type { SerializedBitmaps } from '../snapshot/bitmap-list-codec.js';
+import { idSpanOf, unionOfMany } from '../words/bitmap-union.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;

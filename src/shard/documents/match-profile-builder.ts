@@ -1,6 +1,6 @@
 // Reading a document's forward-index entry against the query: where each term occurs (the
 // DocMatchProfile the per-document ranking rules score), and whether a phrase occurs at all.
-import { addOccurrence, packOccurrence, type DocMatchProfile } from '../ranking/match-profile.js';
+import { addOccurrence, packOccurrence, type DocMatchProfile } from '../../ranking/match-profile.js';
 import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
 
 let sharedEntries = new Uint8Array(0);

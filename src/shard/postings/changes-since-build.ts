@@ -2,7 +2,7 @@
 // while writes come (near-pair tables, sole-word fields): which documents changed since the build
 // (the structure says nothing true about them; searches read them instead), and when a rebuild pays.
 import roaring from 'roaring';
-import { finishSteps } from './sliced-jobs.js';
+import { finishSteps } from '../sliced-jobs.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;

@@ -5,10 +5,10 @@
 // lookup gathers a cost or what searches learned of its costs; the documents read later, a pair's few rare ones, are not). Runs on the
 // shard worker thread, one search at a time.
 import { LRUCache } from 'lru-cache';
-import type { TermDerivations } from './derivations.js';
+import type { TermDerivations } from '../words/derivations.js';
 import type { PairLookupMemo } from './near-pair-postings.js';
 import { knownCostsBytes } from './pair-cost-memo.js';
-import type { ShardIndex } from './shard-index.js';
+import type { ShardIndex } from '../shard-index.js';
 
 const PAIR_MEMO_BYTES = 32 * 2 ** 20;
 const memosByShard = new WeakMap<ShardIndex, LRUCache<string, PairLookupMemo>>();
