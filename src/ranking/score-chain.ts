@@ -3,7 +3,8 @@
 // ascending order — exactly the buckets the rules would have produced one after the other.
 import roaring from 'roaring';
 import type { RankingRule } from './ranking-rule.js';
-import type { ActiveTerms, SearchContext } from './search-context.js';
+import { searchScratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
+import type { SearchScratch } from './search-scratch.js';
 import type { OrderedPart } from './score-layers.js';
 import { byAscendingId, groupsInOrder, ScoredRun } from './scored-run.js';
 
@@ -41,9 +42,9 @@ export function visitScoreChainGroups(ctx: SearchContext, rules: readonly Rankin
   terms: ActiveTerms, needed: number, take: (group: ScoreGroup) => boolean): boolean {
   if (universe.isEmpty) return true;
   const constants = constantScores(ctx, rules, terms);
-  if (constants !== null) return take(constantGroup(universe, constants, needed));
+  if (constants !== null) return take(constantGroup(searchScratchOf(ctx), universe, constants, needed));
   const split = splitByFirstScoredRule(ctx, rules, universe, terms);
-  if (split === null) return takeAll(scoreEveryDocument(ctx, rules, runIdsOf(universe), terms, needed), take);
+  if (split === null) return takeAll(scoreEveryDocument(ctx, rules, runIdsOf(searchScratchOf(ctx), universe), terms, needed), take);
   // Parts are in strict score order, so the groups of each part, part after part, are the groups of
   // the whole universe; the documents of the parts never reached are never read. Within a part of
   // known score that rule is constant, so the next rule may split it in turn.
@@ -64,7 +65,7 @@ export function visitScoreChainGroups(ctx: SearchContext, rules: readonly Rankin
     const going = part.score === null
       ? takeAll(part.lowerBounds !== undefined && worthReadingByClass(part.docs.size, remaining)
         ? scoreBoundedClasses(ctx, rules, part, terms, remaining)
-        : scoreEveryDocument(ctx, rules, runIdsOf(part.docs), terms, remaining), counted)
+        : scoreEveryDocument(ctx, rules, runIdsOf(searchScratchOf(ctx), part.docs), terms, remaining), counted)
       : visitScoreChainGroups(ctx, rules.map((rule, r) => (r === split.ruleIndex ? constantRule(rule, part.score!) : rule)), part.docs, terms,
         remaining, counted);
     if (!going) return false;
@@ -81,25 +82,24 @@ export function scoreChainGroups(ctx: SearchContext, rules: readonly RankingRule
 }
 
 /**
- * The ids of the run scoreEveryDocument reads, in the thread's reused array: runs do not overlap (a
- * run is done, its groups copied out, before they are handed on), and an array made per run (an
- * ArrayBuffer each) was most of what the scavenges still swept once the bitmaps were reused.
+ * The ids of the run scoreEveryDocument reads, in the search's reused array (SearchScratch.runIds): runs
+ * of a search do not overlap (a run is done, its groups copied out, before they are handed on), and an
+ * array made per run (an ArrayBuffer each) was most of what the scavenges still swept once the bitmaps
+ * were reused.
  */
-let spareRunIds = new Uint32Array(4096);
-
-function runIdsOf(docs: roaring.RoaringBitmap32): Uint32Array {
+function runIdsOf(scratch: SearchScratch, docs: roaring.RoaringBitmap32): Uint32Array {
   const size = docs.size;
-  if (spareRunIds.length < size) spareRunIds = new Uint32Array(Math.max(size, spareRunIds.length * 2));
-  return docs.toUint32Array(spareRunIds);
+  if (scratch.runIds.length < size) scratch.runIds = new Uint32Array(Math.max(size, scratch.runIds.length * 2));
+  return docs.toUint32Array(scratch.runIds);
 }
 
 /** A part's groups this small (the hits still wanted) are copied into plain arrays, not an ArrayBuffer each. */
 const SMALL_GROUP_MAX = 256;
 
 /** The first `count` ids of the bitmap (at most its size). */
-function firstIds(docs: roaring.RoaringBitmap32, count: number): Uint32Array | number[] {
+function firstIds(scratch: SearchScratch, docs: roaring.RoaringBitmap32, count: number): Uint32Array | number[] {
   if (count > SMALL_GROUP_MAX) return docs.toUint32Array(count);
-  const view = docs.rangeUint32Array(spareRunIds, 0, count);
+  const view = docs.rangeUint32Array(scratch.runIds, 0, count);
   const ids = new Array<number>(view.length);
   for (let k = 0; k < view.length; k++) ids[k] = view[k]!;
   return ids;
@@ -164,10 +164,10 @@ function constantScores(ctx: SearchContext, rules: readonly RankingRule[], terms
  * score the splits hand out are often thousands of documents of which 20 are wanted, and filling and
  * ordering score vectors for all of them cost prefix queries 8%.
  */
-function constantGroup(universe: roaring.RoaringBitmap32, scores: number[], needed: number): ScoreGroup {
+function constantGroup(scratch: SearchScratch, universe: roaring.RoaringBitmap32, scores: number[], needed: number): ScoreGroup {
   return {
     scores,
-    docIds: needed < universe.size ? firstIds(universe, Math.max(0, needed)) : universe.size <= SMALL_GROUP_MAX ? firstIds(universe, universe.size) : universe.toUint32Array(),
+    docIds: needed < universe.size ? firstIds(scratch, universe, Math.max(0, needed)) : universe.size <= SMALL_GROUP_MAX ? firstIds(scratch, universe, universe.size) : universe.toUint32Array(),
     // A copy: parts may be shared bitmaps (a lone word's posting list), and the next rules must not alter them.
     bitmap: () => universe.clone(),
   };
@@ -204,7 +204,7 @@ function scoreEveryDocument(ctx: SearchContext, rules: readonly RankingRule[], d
   const run = new ScoredRun(ctx, rules, terms, docIds.length, needed);
   try {
     run.read(docIds);
-    return groupsInOrder(run.scores, rules.length, docIds, needed);
+    return groupsInOrder(run.scores, rules.length, docIds, needed, searchScratchOf(ctx));
   } finally {
     run.release();
   }
@@ -231,11 +231,11 @@ function scoreBoundedClasses(ctx: SearchContext, rules: readonly RankingRule[], 
       read.push(docIds);
     }
     if (read.length === 1) {
-      groups = groupsInOrder(run.scores, rules.length, read[0]!, needed);
+      groups = groupsInOrder(run.scores, rules.length, read[0]!, needed, searchScratchOf(ctx));
     } else {
       // Rows in ascending id order, so that ties between equal vectors fall to the lower id as elsewhere.
       const { docIds, scores } = byAscendingId(read, run.scores, rules.length, (row) => run.mayBeAmongBest(row));
-      groups = groupsInOrder(scores, rules.length, docIds, needed);
+      groups = groupsInOrder(scores, rules.length, docIds, needed, searchScratchOf(ctx));
     }
   } finally {
     run.release();

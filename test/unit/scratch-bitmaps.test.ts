@@ -6,7 +6,7 @@ import roaring from 'roaring';
 import { OWNED_BITMAPS, ScratchBitmaps, type BitmapSource } from '../../src/ranking/scratch-bitmaps.js';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
-import { threadScratchState } from '../../src/shard/search/thread-scratch-bitmaps.js';
+import { threadScratchState } from '../../src/shard/search/thread-scratch.js';
 import { randomFrom } from './seeded-lcg.js';
 
 const { RoaringBitmap32 } = roaring;
