@@ -3,7 +3,7 @@
 // keeps the same entries instead of evicting each one before it comes back (least recently used did).
 import test from 'ava';
 import { ADMISSION_MARGIN, WorthPerByteCache, WORTH_HALF_LIFE_LOOKUPS } from '../../src/shard/search/worth-per-byte-cache.js';
-import { derivationCacheBytes } from '../../src/shard/shard-index.js';
+import { derivationCacheBytes } from '../../src/shard/shard-caches.js';
 
 class FakeTable {
   constructor(public byteLength: number) {}
