@@ -16,6 +16,7 @@ import { FieldStartPairs } from './postings/field-start-pairs.js';
 import { SoleWordFields } from './postings/sole-word-fields.js';
 import { finishSteps } from './sliced-jobs.js';
 import { derivationCacheBytes, ShardCaches } from './shard-caches.js';
+import type { DerivedStructure } from './derived-structure.js';
 import { idSpanOf } from './words/bitmap-union.js';
 import { fieldRankKey, positionKey, TokenKeyPostings } from './postings/token-key-postings.js';
 
@@ -40,6 +41,8 @@ export class ShardIndex {
   readonly nearPairs = new NearPairPostings(this.vocabulary, this.forward, this.documents);
   readonly soleWordFields = new SoleWordFields(this.forward, this.documents);
   readonly fieldStartPairs = new FieldStartPairs(this.forward, this.documents);
+  /** Every structure derived from the documents and kept across writes (derived-structure.ts), in build order. */
+  readonly derived: readonly DerivedStructure[] = [this.rankPostings, this.positionPostings, this.nearPairs, this.soleWordFields, this.fieldStartPairs];
   /** What searches cache between writes (derivations, lexicon walks, pair memos), dropped at any write. */
   readonly caches = new ShardCaches(this.vocabulary);
   /**
@@ -77,15 +80,10 @@ export class ShardIndex {
       analyzeDocumentInto(document, this.config.analysis, vocabulary, scratch);
       for (let k = 0; k < wordIds.length; k++) vocabulary.addDocument(wordIds[k]!, docId);
     } else this.collectWithExactAttributes(docId, document);
-    this.rankPostings.invalidateWords(wordIds);
-    this.positionPostings.invalidateWords(wordIds);
     this.forward.put(docId, scratch);
     if (this.hasFacets) this.facets.upsert(docId, document);
     this.documents.add(docId);
-    this.nearPairs.markChanged(docId);
-    this.soleWordFields.markChanged(docId);
-    this.fieldStartPairs.markChanged(docId);
-    this.clearDerivations();
+    this.noteWrite(docId, wordIds);
   }
 
   /** upsert's tokens when some fields are exactAttributes (their words are interned under a typo-free key). */
@@ -119,15 +117,10 @@ export class ShardIndex {
     if (!this.documents.has(docId)) return false;
     const wordIds = this.forward.wordIdsOf(docId);
     for (const wordId of wordIds) this.vocabulary.removeDocument(wordId, docId);
-    this.rankPostings.invalidateWords(wordIds);
-    this.positionPostings.invalidateWords(wordIds);
     this.forward.remove(docId);
     if (this.hasFacets) this.facets.delete(docId);
     this.documents.remove(docId);
-    this.nearPairs.markChanged(docId);
-    this.soleWordFields.markChanged(docId);
-    this.fieldStartPairs.markChanged(docId);
-    this.clearDerivations();
+    this.noteWrite(docId, wordIds);
     return true;
   }
 
@@ -139,7 +132,10 @@ export class ShardIndex {
     this.positionPostings.buildAll();
   }
 
-  private clearDerivations(): void {
+  /** A write to the document (`wordIds`: the words it now holds, or held): every derived structure is told, the caches dropped. */
+  private noteWrite(docId: number, wordIds: readonly number[]): void {
+    const derived = this.derived;
+    for (let k = 0; k < derived.length; k++) derived[k]!.noteWrite(docId, wordIds);
     this.caches.clearOnWrite();
   }
 
@@ -162,11 +158,7 @@ export class ShardIndex {
   *prepareSteps(): Generator<void, void, unknown> {
     this.flushWrites();
     // A search may build a structure itself meanwhile: its sliced build then stops.
-    yield* whileStale(() => this.rankPostings.needsRebuild, this.rankPostings.buildAllSteps());
-    yield* whileStale(() => this.positionPostings.needsRebuild, this.positionPostings.buildAllSteps());
-    yield* whileStale(() => this.nearPairs.needsBuild, this.nearPairs.buildSteps());
-    yield* whileStale(() => this.soleWordFields.needsBuild, this.soleWordFields.buildSteps());
-    yield* whileStale(() => this.fieldStartPairs.needsBuild, this.fieldStartPairs.buildSteps());
+    for (const structure of this.derived) yield* whileStale(() => structure.needsBuild, structure.buildSteps());
   }
 
   /**
@@ -179,15 +171,17 @@ export class ShardIndex {
    * shard), which at a million documents cost far more than their whole build.
    */
   deferBuilds(deferred: boolean): void {
-    this.nearPairs.buildsDeferred = deferred;
-    this.soleWordFields.buildsDeferred = deferred;
-    this.fieldStartPairs.buildsDeferred = deferred;
+    for (const structure of this.derived) structure.deferBuilds(deferred);
   }
 
   /** Whether prepareSteps has anything to build. */
   get needsPreparing(): boolean {
-    return this.rankPostings.needsRebuild || this.positionPostings.needsRebuild || this.nearPairs.needsBuild || this.soleWordFields.needsBuild
-      || this.fieldStartPairs.needsBuild;
+    return this.derived.some((structure) => structure.needsBuild);
+  }
+
+  /** Bytes of the derived structures (each) and of the caches (memory reports, tests). */
+  memoryBytes(): { derived: number[]; caches: ReturnType<ShardCaches['byteSizes']> } {
+    return { derived: this.derived.map((structure) => structure.byteLength), caches: this.caches.byteSizes() };
   }
 
   /** `extraAlternatives`: synonyms the word has as part of a multi-word key (not cached: they depend on the query). */

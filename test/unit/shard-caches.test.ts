@@ -21,3 +21,26 @@ test('searches fill the shard caches (derivations, lexicon walks, pair memos); a
   t.deepEqual(subject.caches.byteSizes(), { derivations: 0, pairMemos: 0, derivedWordsEntries: 0 });
   sameAnswers(t, subject, reference, randomFrom(9), 30);
 });
+
+test('every derived structure is told of writes, built at quiet time and counted: after a write to every document each wants a build, prepareForSearch builds them all, and answers stay a fresh twin\'s', (t) => {
+  // 3,000 documents: rewriting them all writes more tokens than a full rebuild of the postings waits for (65,536).
+  const { subject, reference } = twins(3_000, 11);
+  subject.trim();
+  subject.prepareForSearch();
+  t.false(subject.needsPreparing);
+  t.is(subject.derived.length, 5);
+  const built = subject.memoryBytes().derived;
+  t.true(built.every((bytes) => bytes > 0), `bytes per structure ${built.join(', ')}`);
+  const random = randomFrom(12);
+  for (let docId = 0; docId < 3_000; docId++) {
+    const document = makeDocument(random, docId);
+    subject.upsert(docId, document);
+    reference.upsert(docId, document);
+  }
+  subject.flushWrites();
+  reference.flushWrites();
+  t.deepEqual(subject.derived.map((structure) => structure.needsBuild), [true, true, true, true, true]);
+  subject.prepareForSearch();
+  t.false(subject.needsPreparing);
+  sameAnswers(t, subject, reference, randomFrom(13), 30);
+});

@@ -21,6 +21,13 @@ export class SoleWordFields extends BuiltOverDocuments {
     super(documents);
   }
 
+  /** Bytes held (bitmaps by their portable size). */
+  get byteLength(): number {
+    let bytes = 0;
+    for (const docs of this.byWord.values()) bytes += docs.getSerializationSizeInBytes('portable');
+    return bytes;
+  }
+
   protected *buildFrom(started: RoaringBitmap32): Generator<void, void, unknown> {
     const lists = new Map<number, number[]>();
     const documents = this.documents.toUint32Array();
