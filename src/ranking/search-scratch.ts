@@ -14,6 +14,14 @@
 import { ScratchBitmaps } from './scratch-bitmaps.js';
 import type { DocMatchProfile } from './match-profile.js';
 import type { RankingRule } from './ranking-rule.js';
+
+/** match-profile-builder.ts's reused tables (declared here: ranking does not import the shard's files). */
+export interface WordLookupTables {
+  entries: Uint8Array;
+  members: Int32Array;
+  touched: Int32Array;
+  inUse: boolean;
+}
 import { SmallestValues } from './smallest-values.js';
 
 export class SearchScratch {
@@ -40,6 +48,8 @@ export class SearchScratch {
   restIds = new Uint32Array(1024);
   /** rules-from-settings.ts (reusableRulesFor): term rules by settings' rankingRules, then placeholder + matching strategy. */
   readonly rules = new WeakMap<readonly string[], Map<string, readonly RankingRule[]> | null>();
+  /** src/shard/documents/match-profile-builder.ts: the word lookup's vocabulary-sized tables. */
+  readonly wordLookup: WordLookupTables = { entries: new Uint8Array(0), members: new Int32Array(0), touched: new Int32Array(1024), inUse: false };
   /** src/shard/search/shard-search.ts: arena offsets for profilesOf, word-membership sets, a profile per term count. */
   readonly offsets: Int32Array[] = [new Int32Array(1024)];
   readonly wordSets: Uint8Array[] = [];
@@ -51,6 +61,7 @@ export class SearchScratch {
       + (this.scores?.byteLength ?? 0) + this.boundsByDoc.byteLength + this.restSums.byteLength + this.restIds.byteLength;
     for (const offsets of this.offsets) bytes += offsets.byteLength;
     for (const set of this.wordSets) bytes += set.byteLength;
+    bytes += this.wordLookup.entries.byteLength + this.wordLookup.members.byteLength + this.wordLookup.touched.byteLength;
     return bytes;
   }
 }

@@ -432,7 +432,7 @@ class ShardSearchContext implements SearchContext {
 
   private words(): WordLookup {
     if (this.wordLookup === null) {
-      const lookup = new WordLookup(this.terms.length === 0 ? 0 : this.shard.vocabulary.size);
+      const lookup = new WordLookup(this.terms.length === 0 ? 0 : this.shard.vocabulary.size, this.scratch.wordLookup);
       // In term order, as the terms were matched: a word standing for several terms lists them in that order.
       this.derivations.forEach((derivations, term) => {
         if (derivations === undefined) return;
