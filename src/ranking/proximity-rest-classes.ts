@@ -4,26 +4,21 @@
 // bound is above the lead score of as many documents as it needs (score-chain.ts scoreBoundedClasses).
 import type roaring from 'roaring';
 import type { BoundedClass } from './score-layers.js';
-import { scratchOf, type ActiveTerms, type KnownPairCosts, type SearchContext } from './search-context.js';
+import { scratchOf, searchScratchOf, type ActiveTerms, type KnownPairCosts, type SearchContext } from './search-context.js';
 import { FAR_PAIR_COST } from './proximity.js';
 
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
 /**
- * The thread's arrays, grown as needed and reused call after call (calls of a thread do not overlap,
- * and none outlives the call): a pair's bound by document id, the sum of the bounds per document of
- * the rest, ids. By document id so that marking a bitmap's documents is one store each (finding each
- * one's place among the rest's ids was most of the time with rests of thousands). An entry is
- * stamp * 16 + bound, the stamp the pair's (pairStamp): an entry of another stamp is a document no
- * lookup marked for this pair, bound by 3, so nothing is cleared between pairs (2 bytes per document
- * of the shard).
+ * The search's arrays (SearchScratch), grown as needed and reused call after call (calls of a search do
+ * not overlap, and none outlives the call): a pair's bound by document id, the sum of the bounds per
+ * document of the rest, ids. By document id so that marking a bitmap's documents is one store each
+ * (finding each one's place among the rest's ids was most of the time with rests of thousands). An
+ * entry is stamp * 16 + bound, the stamp the pair's (SearchScratch.pairStamp, 1 to MAX_STAMP; the
+ * entries are cleared when it wraps): an entry of another stamp is a document no lookup marked for
+ * this pair, bound by 3, so nothing is cleared between pairs (2 bytes per document of the shard).
  */
-let boundsByDoc = new Uint16Array(1024);
-/** The stamp of the pair being bound (1 to MAX_STAMP; the entries are cleared when it wraps). */
-let pairStamp = 0;
 const MAX_STAMP = 4095;
-let spareSums = new Uint8Array(1024);
-let spareIds = new Uint32Array(1024);
 
 /**
  * `rest` (documents scoring at least pairs + 2) in classes by a lower bound of the score, ascending
@@ -44,38 +39,39 @@ export function restClasses(ctx: SearchContext, terms: ActiveTerms, rest: Roarin
   const pairs = terms.length - 1;
   const restIds = rest.toUint32Array();
   const count = restIds.length;
-  if (spareSums.length < count) {
-    const length = Math.max(count, spareSums.length * 2);
-    spareSums = new Uint8Array(length);
-    spareIds = new Uint32Array(length);
+  const scratch = searchScratchOf(ctx);
+  if (scratch.restSums.length < count) {
+    const length = Math.max(count, scratch.restSums.length * 2);
+    scratch.restSums = new Uint8Array(length);
+    scratch.restIds = new Uint32Array(length);
   }
   const idSpan = count === 0 ? 0 : restIds[count - 1]! + 1;
-  if (boundsByDoc.length < idSpan) boundsByDoc = new Uint16Array(Math.max(idSpan, boundsByDoc.length * 2));
-  const bounds = boundsByDoc;
-  const sums = spareSums;
+  if (scratch.boundsByDoc.length < idSpan) scratch.boundsByDoc = new Uint16Array(Math.max(idSpan, scratch.boundsByDoc.length * 2));
+  const bounds = scratch.boundsByDoc;
+  const sums = scratch.restSums;
   sums.fill(0, 0, count);
   for (let k = 1; k < terms.length; k++) {
     const left = terms[k - 1]!;
     const right = terms[k]!;
-    if (++pairStamp > MAX_STAMP) {
+    if (++scratch.pairStamp > MAX_STAMP) {
       bounds.fill(0);
-      pairStamp = 1;
+      scratch.pairStamp = 1;
     }
-    const stamp = pairStamp * 16;
+    const stamp = scratch.pairStamp * 16;
     // One pair: the rest has it at 3 or more (no lookup would tell more).
     if (pairs > 1) {
       const adjacent = ctx.termPairDocsSettled?.(left, right, 1, rest) ?? null;
       const close = adjacent === null ? null : ctx.termPairDocsSettled!(left, right, 2, rest);
       if (adjacent === null || close === null) return [{ docIds: restIds, atLeast: pairs + 2 }];
       // The lowest bound wins: 2, then 1 over it.
-      mark(close.within, stamp + 2, bounds);
-      mark(close.unsettled, stamp + 2, bounds);
-      mark(adjacent.within, stamp + 1, bounds);
-      mark(adjacent.unsettled, stamp + 1, bounds);
+      mark(close.within, stamp + 2, bounds, scratch.restIds);
+      mark(close.unsettled, stamp + 2, bounds, scratch.restIds);
+      mark(adjacent.within, stamp + 1, bounds, scratch.restIds);
+      mark(adjacent.unsettled, stamp + 1, bounds, scratch.restIds);
     }
     // Exact costs over any bound.
     const far = docsNeverInOneField(ctx, left, right, rest);
-    if (far !== null) mark(far, stamp + FAR_PAIR_COST, bounds);
+    if (far !== null) mark(far, stamp + FAR_PAIR_COST, bounds, scratch.restIds);
     const known = ctx.termPairKnownCosts?.(left, right) ?? null;
     if (known !== null) markKnown(restIds, known, stamp, bounds);
     addInto(sums, bounds, restIds, stamp);
@@ -89,9 +85,9 @@ function setAll(bounds: Uint16Array, docIds: Uint32Array, value: number): void {
 }
 
 /** bounds[docId] = entry for each document of `docs` (documents of the rest). */
-function mark(docs: RoaringBitmap32, entry: number, bounds: Uint16Array): void {
+function mark(docs: RoaringBitmap32, entry: number, bounds: Uint16Array, ids: Uint32Array): void {
   if (docs.isEmpty) return;
-  setAll(bounds, docs.toUint32Array(spareIds), entry);
+  setAll(bounds, docs.toUint32Array(ids), entry);
 }
 
 /**

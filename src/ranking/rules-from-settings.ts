@@ -1,6 +1,7 @@
 // The ranking rules of one search, in settings.rankingRules order. Term rules are skipped for a
 // placeholder search; rules that would do nothing for this query are left out, so they add no entry
 // to the hit scores (scores of all hits of one query still line up: same rules, same order).
+import type { SearchScratch } from './search-scratch.js';
 import type { MatchingStrategyName } from '../protocol/messages.js';
 import { attributeRankRule } from './attribute-rank.js';
 import { attributeRule } from './attribute.js';
@@ -40,27 +41,18 @@ const TERM_RULES: Record<string, (strategy: MatchingStrategyName) => RankingRule
 };
 
 /**
- * Rules of earlier searches of this thread, by settings' rankingRules (the array: a settings change
- * makes a new one), then placeholder + matching strategy. Only term rules: they keep no state from one
- * search to the next (start resets them, end drops what they held), and a thread's searches run one
- * at a time. Making the six rules (and their closures) per query showed in profiles and its garbage.
- */
-const reusedRules = new WeakMap<readonly string[], Map<string, readonly RankingRule[]> | null>();
-/**
- * Reused rules a search holds now (from reusableRulesFor to releaseRules). A search answered at
- * another's yield point (worker.ts NestedBatches) runs in the middle of it: it gets rules of its own,
- * or it would restart the other's words rule mid-bucket (the other then answered 0 hits).
- */
-const rulesInUse = new WeakSet<readonly RankingRule[]>();
-
-/**
  * rulesFor, the same rules again for the next search with the same choice when they are term rules
  * only (no sort criteria, no custom field rules: those depend on the query or the shard's orders).
- * The rules of one search are not handed to another while it runs (releaseRules at its end: a search
- * nested at a yield point gets new ones); the array is read-only.
+ * Kept in the search's scratch (SearchScratch.rules), by settings' rankingRules (the array: a settings
+ * change makes a new one), then placeholder + matching strategy: term rules keep no state from one
+ * search to the next (start resets them, end drops what they held), but the rules of one search must
+ * not be used by another while it runs, and a search nested in another's yield point has a scratch of
+ * its own. Making the six rules (and their closures) per query showed in profiles and its garbage.
+ * The array is read-only.
  */
-export function reusableRulesFor(choice: RuleChoice): readonly RankingRule[] {
+export function reusableRulesFor(choice: RuleChoice, scratch: SearchScratch): readonly RankingRule[] {
   if (choice.sort !== null && choice.sort.length > 0) return rulesFor(choice);
+  const reusedRules = scratch.rules;
   let byChoice = reusedRules.get(choice.rankingRules);
   if (byChoice === undefined) {
     byChoice = choice.rankingRules.every((name) => Object.hasOwn(TERM_RULES, name) || name === 'sort') ? new Map() : null;
@@ -70,14 +62,7 @@ export function reusableRulesFor(choice: RuleChoice): readonly RankingRule[] {
   const key = `${choice.placeholder ? 'p' : 'q'}${choice.matchingStrategy}`;
   let rules = byChoice.get(key);
   if (rules === undefined) byChoice.set(key, (rules = rulesFor(choice)));
-  else if (rulesInUse.has(rules)) return rulesFor(choice);
-  rulesInUse.add(rules);
   return rules;
-}
-
-/** The search that got `rules` from reusableRulesFor has ended (in a finally): the next may reuse them. */
-export function releaseRules(rules: readonly RankingRule[]): void {
-  rulesInUse.delete(rules);
 }
 
 export function rulesFor(choice: RuleChoice): RankingRule[] {

@@ -3,7 +3,8 @@
 // ascending order — exactly the buckets the rules would have produced one after the other.
 import roaring from 'roaring';
 import type { RankingRule } from './ranking-rule.js';
-import type { ActiveTerms, SearchContext } from './search-context.js';
+import { searchScratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
+import type { SearchScratch } from './search-scratch.js';
 import type { OrderedPart } from './score-layers.js';
 import { byAscendingId, groupsInOrder, ScoredRun } from './scored-run.js';
 
@@ -41,9 +42,9 @@ export function visitScoreChainGroups(ctx: SearchContext, rules: readonly Rankin
   terms: ActiveTerms, needed: number, take: (group: ScoreGroup) => boolean): boolean {
   if (universe.isEmpty) return true;
   const constants = constantScores(ctx, rules, terms);
-  if (constants !== null) return take(constantGroup(universe, constants, needed));
+  if (constants !== null) return take(constantGroup(searchScratchOf(ctx), universe, constants, needed));
   const split = splitByFirstScoredRule(ctx, rules, universe, terms);
-  if (split === null) return takeAll(scoreEveryDocumentOf(ctx, rules, universe, terms, needed), take);
+  if (split === null) return takeAll(scoreEveryDocument(ctx, rules, runIdsOf(searchScratchOf(ctx), universe), terms, needed), take);
   // Parts are in strict score order, so the groups of each part, part after part, are the groups of
   // the whole universe; the documents of the parts never reached are never read. Within a part of
   // known score that rule is constant, so the next rule may split it in turn.
@@ -64,7 +65,7 @@ export function visitScoreChainGroups(ctx: SearchContext, rules: readonly Rankin
     const going = part.score === null
       ? takeAll(part.lowerBounds !== undefined && worthReadingByClass(part.docs.size, remaining)
         ? scoreBoundedClasses(ctx, rules, part, terms, remaining)
-        : scoreEveryDocumentOf(ctx, rules, part.docs, terms, remaining), counted)
+        : scoreEveryDocument(ctx, rules, runIdsOf(searchScratchOf(ctx), part.docs), terms, remaining), counted)
       : visitScoreChainGroups(ctx, rules.map((rule, r) => (r === split.ruleIndex ? constantRule(rule, part.score!) : rule)), part.docs, terms,
         remaining, counted);
     if (!going) return false;
@@ -81,48 +82,26 @@ export function scoreChainGroups(ctx: SearchContext, rules: readonly RankingRule
 }
 
 /**
- * The ids of the run scoreEveryDocument reads, in the thread's reused array: runs do not overlap (a
- * run is done, its groups copied out, before they are handed on), and an array made per run (an
- * ArrayBuffer each) was most of what the scavenges still swept once the bitmaps were reused.
+ * The ids of the run scoreEveryDocument reads, in the search's reused array (SearchScratch.runIds): runs
+ * of a search do not overlap (a run is done, its groups copied out, before they are handed on), and an
+ * array made per run (an ArrayBuffer each) was most of what the scavenges still swept once the bitmaps
+ * were reused.
  */
-let spareRunIds: Uint32Array | null = new Uint32Array(4096);
-
-/**
- * The thread's array for `count` ids, taken until giveBackRunIds: a run yields to nested searches
- * (ScoredRun.read asks for the deadline), whose runs must not write over its ids (they get their own).
- */
-function takeRunIds(count: number): Uint32Array {
-  const spare = spareRunIds;
-  spareRunIds = null;
-  return spare !== null && spare.length >= count ? spare : new Uint32Array(Math.max(count, 2 * (spare?.length ?? 2048)));
-}
-
-function giveBackRunIds(ids: Uint32Array): void {
-  if (spareRunIds === null || spareRunIds.length < ids.length) spareRunIds = ids;
-}
-
-/** scoreEveryDocument over the bitmap's ids, read into the thread's array. */
-function scoreEveryDocumentOf(ctx: SearchContext, rules: readonly RankingRule[], docs: roaring.RoaringBitmap32,
-  terms: ActiveTerms, needed: number): ScoreGroup[] {
-  const spare = takeRunIds(docs.size);
-  try {
-    return scoreEveryDocument(ctx, rules, docs.toUint32Array(spare), terms, needed);
-  } finally {
-    giveBackRunIds(spare);
-  }
+function runIdsOf(scratch: SearchScratch, docs: roaring.RoaringBitmap32): Uint32Array {
+  const size = docs.size;
+  if (scratch.runIds.length < size) scratch.runIds = new Uint32Array(Math.max(size, scratch.runIds.length * 2));
+  return docs.toUint32Array(scratch.runIds);
 }
 
 /** A part's groups this small (the hits still wanted) are copied into plain arrays, not an ArrayBuffer each. */
 const SMALL_GROUP_MAX = 256;
 
 /** The first `count` ids of the bitmap (at most its size). */
-function firstIds(docs: roaring.RoaringBitmap32, count: number): Uint32Array | number[] {
+function firstIds(scratch: SearchScratch, docs: roaring.RoaringBitmap32, count: number): Uint32Array | number[] {
   if (count > SMALL_GROUP_MAX) return docs.toUint32Array(count);
-  const spare = takeRunIds(count);
-  const view = docs.rangeUint32Array(spare, 0, count);
+  const view = docs.rangeUint32Array(scratch.runIds, 0, count);
   const ids = new Array<number>(view.length);
   for (let k = 0; k < view.length; k++) ids[k] = view[k]!;
-  giveBackRunIds(spare);
   return ids;
 }
 
@@ -185,10 +164,10 @@ function constantScores(ctx: SearchContext, rules: readonly RankingRule[], terms
  * score the splits hand out are often thousands of documents of which 20 are wanted, and filling and
  * ordering score vectors for all of them cost prefix queries 8%.
  */
-function constantGroup(universe: roaring.RoaringBitmap32, scores: number[], needed: number): ScoreGroup {
+function constantGroup(scratch: SearchScratch, universe: roaring.RoaringBitmap32, scores: number[], needed: number): ScoreGroup {
   return {
     scores,
-    docIds: needed < universe.size ? firstIds(universe, Math.max(0, needed)) : universe.size <= SMALL_GROUP_MAX ? firstIds(universe, universe.size) : universe.toUint32Array(),
+    docIds: needed < universe.size ? firstIds(scratch, universe, Math.max(0, needed)) : universe.size <= SMALL_GROUP_MAX ? firstIds(scratch, universe, universe.size) : universe.toUint32Array(),
     // A copy: parts may be shared bitmaps (a lone word's posting list), and the next rules must not alter them.
     bitmap: () => universe.clone(),
   };
@@ -225,7 +204,7 @@ function scoreEveryDocument(ctx: SearchContext, rules: readonly RankingRule[], d
   const run = new ScoredRun(ctx, rules, terms, docIds.length, needed);
   try {
     run.read(docIds);
-    return groupsInOrder(run.scores, rules.length, docIds, needed);
+    return groupsInOrder(run.scores, rules.length, docIds, needed, searchScratchOf(ctx));
   } finally {
     run.release();
   }
@@ -252,11 +231,11 @@ function scoreBoundedClasses(ctx: SearchContext, rules: readonly RankingRule[], 
       read.push(docIds);
     }
     if (read.length === 1) {
-      groups = groupsInOrder(run.scores, rules.length, read[0]!, needed);
+      groups = groupsInOrder(run.scores, rules.length, read[0]!, needed, searchScratchOf(ctx));
     } else {
       // Rows in ascending id order, so that ties between equal vectors fall to the lower id as elsewhere.
       const { docIds, scores } = byAscendingId(read, run.scores, rules.length, (row) => run.mayBeAmongBest(row));
-      groups = groupsInOrder(scores, rules.length, docIds, needed);
+      groups = groupsInOrder(scores, rules.length, docIds, needed, searchScratchOf(ctx));
     }
   } finally {
     run.release();

@@ -3,7 +3,7 @@
 // vector and its index usually pack into one exactly represented double whose numeric order is that
 // order: a native sort of a Float64Array (or a heap of plain numbers) then replaces sorting with a
 // comparator closure, which showed in profiles.
-import { SmallestValues } from './smallest-values.js';
+import { SearchScratch } from './search-scratch.js';
 
 /** Doubles represent every integer below this exactly. */
 const EXACT_BITS = 53;
@@ -11,38 +11,26 @@ const EXACT_BITS = 53;
 const PACKED_MAX = 1024;
 
 /**
- * The keys of the last run, reused (runs of a thread are ordered one at a time, and the keys do not
- * outlive orderByScores): a Float64Array made per run was a third of packing them.
- */
-let spareKeys = new Float64Array(1024);
-/**
- * The order orderByKeys returns, reused the same way (its callers read it before ordering another
- * run): an array of a few dozen indices made per run had an ArrayBuffer of its own for the collector.
- */
-let spareOrder = new Uint32Array(1024);
-/** The same for the per-column minima, maxima and scales (a run's width is a handful of rules). */
-let spareColumns = new Float64Array(3 * 16);
-
-/**
  * Indices 0..count-1 of the vectors scores[i * width, (i + 1) * width) in ascending order (index
- * last); only the best `needed` when that is smaller. The array may be the thread's, reused: valid
- * until the next call.
+ * last); only the best `needed` when that is smaller. The array may be the search's (scratch), reused:
+ * valid until the next call.
  */
-export function orderByScores(scores: Float64Array, width: number, count: number, needed: number): Uint32Array {
+export function orderByScores(scores: Float64Array, width: number, count: number, needed: number,
+  scratch: SearchScratch = new SearchScratch()): Uint32Array {
   // Packing reads every entry twice: for long runs of which few are wanted, the comparator's heap
   // (most documents lose at their first entry) costs less (measured: 3,000 documents, 20 wanted).
-  const keys = count <= PACKED_MAX || needed >= count ? packedKeys(scores, width, count) : null;
-  return keys === null ? orderByComparing(scores, width, count, needed) : orderByKeys(keys, count, needed);
+  const keys = count <= PACKED_MAX || needed >= count ? packedKeys(scratch, scores, width, count) : null;
+  return keys === null ? orderByComparing(scores, width, count, needed) : orderByKeys(scratch, keys, count, needed);
 }
 
 /**
  * One key per vector: each entry minus its column's minimum, in as many bits as the column's range
  * needs, then the index; null when an entry is not an integer or the bits do not fit in a double.
  */
-function packedKeys(scores: Float64Array, width: number, count: number): Float64Array | null {
-  // columns[r], [width + r], [2 * width + r]: column r's minimum, maximum and scale (the thread's, reused).
-  if (spareColumns.length < 3 * width) spareColumns = new Float64Array(3 * width);
-  const columns = spareColumns;
+function packedKeys(scratch: SearchScratch, scores: Float64Array, width: number, count: number): Float64Array | null {
+  // columns[r], [width + r], [2 * width + r]: column r's minimum, maximum and scale (the search's, reused).
+  if (scratch.orderColumns.length < 3 * width) scratch.orderColumns = new Float64Array(3 * width);
+  const columns = scratch.orderColumns;
   for (let r = 0; r < width; r++) {
     columns[r] = Infinity;
     columns[width + r] = -Infinity;
@@ -63,9 +51,9 @@ function packedKeys(scores: Float64Array, width: number, count: number): Float64
   }
   if (bits > EXACT_BITS) return null;
   const indexScale = 2 ** bitsFor(count - 1);
-  if (spareKeys.length < count) spareKeys = new Float64Array(Math.max(count, spareKeys.length * 2));
-  // A view of the thread's keys: sorting it sorts its part of them only.
-  const keys = spareKeys.subarray(0, count);
+  if (scratch.orderKeys.length < count) scratch.orderKeys = new Float64Array(Math.max(count, scratch.orderKeys.length * 2));
+  // A view of the search's keys (a Float64Array made per run was a third of packing them): sorting it sorts its part of them only.
+  const keys = scratch.orderKeys.subarray(0, count);
   for (let i = 0; i < count; i++) {
     let key = 0;
     for (let r = 0; r < width; r++) key = key * columns[2 * width + r]! + (scores[i * width + r]! - columns[r]!);
@@ -84,27 +72,24 @@ function bitsFor(range: number): number {
 }
 
 /** Keys are distinct (the index is in them), so numeric order is the whole order. */
-function orderByKeys(keys: Float64Array, count: number, needed: number): Uint32Array {
+function orderByKeys(scratch: SearchScratch, keys: Float64Array, count: number, needed: number): Uint32Array {
   const indexScale = 2 ** bitsFor(count - 1);
   let best: Float64Array;
   if (needed >= count || count <= 4 * needed) {
     best = keys.sort().subarray(0, Math.min(needed, count));
   } else {
-    best = smallestKeys(keys, needed).sort();
+    best = smallestKeys(scratch, keys, needed).sort();
   }
-  if (spareOrder.length < best.length) spareOrder = new Uint32Array(Math.max(best.length, spareOrder.length * 2));
-  const order = spareOrder.subarray(0, best.length);
+  if (scratch.order.length < best.length) scratch.order = new Uint32Array(Math.max(best.length, scratch.order.length * 2));
+  const order = scratch.order.subarray(0, best.length);
   // key - floor(key / scale) * scale rather than key % scale: `%` on a double above 2 ** 31 is a call to fmod.
   for (let k = 0; k < best.length; k++) order[k] = best[k]! - Math.floor(best[k]! / indexScale) * indexScale;
   return order;
 }
 
-/** The heap of smallestKeys, reused (its values are sorted and copied out before the next call). */
-const spareSmallest = new SmallestValues(0);
-
 /** The `needed` smallest keys (unordered; a view valid until the next call). */
-function smallestKeys(keys: Float64Array, needed: number): Float64Array {
-  const smallest = spareSmallest.reset(needed);
+function smallestKeys(scratch: SearchScratch, keys: Float64Array, needed: number): Float64Array {
+  const smallest = scratch.smallest.reset(needed);
   for (let i = 0; i < keys.length; i++) smallest.offer(keys[i]!);
   return smallest.values();
 }

@@ -2,7 +2,8 @@
 // vectors' groups in ascending order.
 import roaring from 'roaring';
 import { TIMED_OUT_SCORE, type RankingRule } from './ranking-rule.js';
-import type { ActiveTerms, SearchContext } from './search-context.js';
+import { searchScratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
+import type { SearchScratch } from './search-scratch.js';
 import type { ScoreGroup } from './score-chain.js';
 import { orderByScores } from './score-order.js';
 import { SmallestValues } from './smallest-values.js';
@@ -12,19 +13,15 @@ const { RoaringBitmap32 } = roaring;
 const DEADLINE_CHECK_EVERY = 512;
 
 /**
- * The score rows of the last run, given back for the next (runs of a thread do not overlap: a run
- * hands out its groups once it is done with its rows). A run of a thousand documents took 32 KiB,
- * much of a query's garbage.
+ * The search's spare bound (SearchScratch.bound) emptied for `needed` values, or a new one. Score rows
+ * and bounds go back to the search's scratch after each run (runs of a search do not overlap: a run
+ * hands out its groups once it is done with its rows): a run of a thousand documents took 32 KiB, much
+ * of a query's garbage.
  */
-let spareScores: Float64Array | null = null;
-/** The lead bound of the last run, given back for the next (the same reason). */
-let spareBound: SmallestValues | null = null;
-
-/** The thread's spare bound emptied for `needed` values, or a new one. */
-function takeBound(needed: number): SmallestValues {
-  const spare = spareBound;
+function takeBound(scratch: SearchScratch, needed: number): SmallestValues {
+  const spare = scratch.bound;
   if (spare === null) return new SmallestValues(needed);
-  spareBound = null;
+  scratch.bound = null;
   return spare.reset(needed);
 }
 
@@ -86,26 +83,30 @@ export class ScoredRun {
   private readonly constants: (number | null)[];
   private readonly lead: number;
   private readonly bound: SmallestValues | null;
+  /** The search's scratch, where the rows and bound go back (release). */
+  private readonly scratch: SearchScratch;
 
   constructor(private readonly ctx: SearchContext, private readonly rules: readonly RankingRule[], private readonly terms: ActiveTerms,
     capacity: number, needed: number) {
     const size = capacity * rules.length;
-    const spare = spareScores;
+    const scratch = this.scratch = searchScratchOf(ctx);
+    const spare = scratch.scores;
     if (spare !== null && spare.length >= size) {
-      spareScores = null;
+      scratch.scores = null;
       this.scores = spare;
     } else {
       this.scores = new Float64Array(size);
     }
     this.constants = rules.map((rule) => rule.constantScore?.(ctx, terms) ?? null);
     this.lead = this.constants.indexOf(null);
-    this.bound = this.lead >= 0 && needed < capacity ? takeBound(needed) : null;
+    this.bound = this.lead >= 0 && needed < capacity ? takeBound(scratch, needed) : null;
   }
 
   /** The rows go back to the thread: the run must not be used afterwards (groups are copied out). */
   release(): void {
-    if (spareScores === null || spareScores.length < this.scores.length) spareScores = this.scores;
-    if (this.bound !== null) spareBound = this.bound;
+    const scratch = this.scratch;
+    if (scratch.scores === null || scratch.scores.length < this.scores.length) scratch.scores = this.scores;
+    if (this.bound !== null) scratch.bound = this.bound;
   }
 
   /** A lead score above this cannot be among the best `needed` of the documents read so far. */
@@ -151,8 +152,9 @@ export class ScoredRun {
 }
 
 /** The groups of equal score vectors among the best `needed` rows, ascending (`docIds` ascending: row order breaks ties). */
-export function groupsInOrder(scores: Float64Array, width: number, docIds: Uint32Array, needed: number): ScoreGroup[] {
-  const order = orderByScores(scores, width, docIds.length, needed);
+export function groupsInOrder(scores: Float64Array, width: number, docIds: Uint32Array, needed: number,
+  scratch: SearchScratch): ScoreGroup[] {
+  const order = orderByScores(scores, width, docIds.length, needed, scratch);
   const groups: ScoreGroup[] = [];
   let k = 0;
   while (k < order.length) {

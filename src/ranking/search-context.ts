@@ -3,6 +3,7 @@ import type roaring from 'roaring';
 import type { QueryTerm } from '../query/query-term.js';
 import type { DocMatchProfile } from './match-profile.js';
 import { OWNED_BITMAPS, type BitmapSource } from './scratch-bitmaps.js';
+import { SearchScratch } from './search-scratch.js';
 
 export interface SearchContext {
   readonly terms: readonly QueryTerm[];
@@ -14,6 +15,11 @@ export interface SearchContext {
    * outlives it. Absent: plain bitmaps.
    */
   readonly scratchBitmaps?: BitmapSource;
+  /**
+   * Optional: the search's reused buffers (search-scratch.ts), this search's alone until it ends.
+   * Absent (tests' contexts): searchScratchOf gives a new one per call.
+   */
+  readonly scratch?: SearchScratch;
   /** Every document matching term `term` (any derivation). Do not mutate. */
   termDocs(term: number): roaring.RoaringBitmap32;
   /** [k]: documents whose best match of `term` has exactly k typos (disjoint). Do not mutate. */
@@ -95,4 +101,9 @@ export type ActiveTerms = readonly number[];
 /** The search's source of short-lived bitmaps (see SearchContext.scratchBitmaps). */
 export function scratchOf(ctx: SearchContext): BitmapSource {
   return ctx.scratchBitmaps ?? OWNED_BITMAPS;
+}
+
+/** The search's scratch (see SearchContext.scratch). */
+export function searchScratchOf(ctx: SearchContext): SearchScratch {
+  return ctx.scratch ?? new SearchScratch();
 }

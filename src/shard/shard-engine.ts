@@ -8,9 +8,9 @@ import type { IndexSettings } from '../settings/index-settings.js';
 import { compileIndexConfig, type IndexConfig } from './index-config.js';
 import { ShardIndex } from './shard-index.js';
 import type { SlicedJobs } from './sliced-jobs.js';
-import { compileSearchPlan } from './search-plan.js';
-import { searchShards, type PlannedHit } from './shaped-search.js';
-import { LIGHT_SLICE_MS, SearchBudget, SLICE_MS, type Interleave } from './search-budget.js';
+import { compileSearchPlan } from './search/search-plan.js';
+import { searchShards, type PlannedHit } from './search/shaped-search.js';
+import { LIGHT_SLICE_MS, SearchBudget, SLICE_MS, type Interleave } from './search/search-budget.js';
 import { isHeavySearch } from '../protocol/search-weight.js';
 
 export type JsonDocument = Record<string, unknown>;

@@ -1,24 +1,24 @@
 // One shard of one index in memory: posting lists, forward index, and the set of its documents.
 // Everything here is synchronous and thread-free, so tests and the bench drive it directly.
-import { LRUCache } from 'lru-cache';
 import roaring from 'roaring';
 import { analyzeDocument, analyzeDocumentInto } from '../analysis/document-tokens.js';
 import { selectsField } from '../documents/flatten.js';
-import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, withSynonyms, type TermDerivations } from './derivations.js';
-import { documentHasPhrase } from './match-profile-builder.js';
-import { ForwardIndex } from './forward-index.js';
-import { FacetStore } from './facet-store.js';
-import { facetedFieldsOf } from './faceted-fields.js';
+import { derivationsFromWords, deriveWordIds, exactAttributeKey, withSynonyms, type TermDerivations } from './words/derivations.js';
+import { documentHasPhrase } from './documents/match-profile-builder.js';
+import { ForwardIndex } from './documents/forward-index.js';
+import { FacetStore } from './facets/facet-store.js';
+import { facetedFieldsOf } from './facets/faceted-fields.js';
 import type { IndexConfig } from './index-config.js';
-import { searchShard, type ShardSearchRequest, type ShardSearchResult } from './shard-search.js';
-import { Vocabulary } from './vocabulary.js';
-import { NearPairPostings } from './near-pair-postings.js';
-import { FieldStartPairs } from './field-start-pairs.js';
-import { SoleWordFields } from './sole-word-fields.js';
+import { searchShard, type ShardSearchRequest, type ShardSearchResult } from './search/shard-search.js';
+import { Vocabulary } from './words/vocabulary.js';
+import { NearPairPostings } from './pairs/near-pair-postings.js';
+import { FieldStartPairs } from './postings/field-start-pairs.js';
+import { SoleWordFields } from './postings/sole-word-fields.js';
 import { finishSteps } from './sliced-jobs.js';
-import { WorthPerByteCache } from './worth-per-byte-cache.js';
-import { idSpanOf } from './bitmap-union.js';
-import { fieldRankKey, positionKey, TokenKeyPostings } from './token-key-postings.js';
+import { derivationCacheBytes, ShardCaches } from './shard-caches.js';
+import type { DerivedStructure } from './derived-structure.js';
+import { idSpanOf } from './words/bitmap-union.js';
+import { fieldRankKey, positionKey, TokenKeyPostings } from './postings/token-key-postings.js';
 
 /** Field ranks and positions below these get posting lists (token-key-postings.ts). */
 const RANK_POSTING_LIMIT = 16;
@@ -29,33 +29,8 @@ const { RoaringBitmap32 } = roaring;
 /** upsert's per-document token arrays, reused (one thread, no reentrancy). */
 const scratch = { fieldRanks: [] as number[], wordIds: [] as number[], fields: [] as number[], positions: [] as number[] };
 
-/**
- * Derivations kept per shard between writes, at most about this much memory per shard (the memos of
- * a common word's derivations are big), those saving the most work per byte (worth-per-byte-cache.ts:
- * least recently used out missed on nearly every query of the bench's loop at a million documents):
- * users' queries repeat words (a Zipf law), and a one-letter prefix's derivations union thousands of lists.
- */
-const DERIVATION_CACHE_BYTES = 128 * 2 ** 20;
-/**
- * And at least this much per document of the shard: at 1,000,000 documents the bench's loop of
- * queries derives ~334 MiB, and with 128 MiB re-deriving evicted terms was a quarter of the warm
- * engine's time; 224 MiB ran the warm loop 13% faster (search-time RSS: +~60 MiB at 200 B). At
- * 200 B (191 MiB) one term in six still missed when warm, and re-deriving it (its unions, and its
- * rank / position unions after) was a fifth of the warm time, and made a third of the native bitmap
- * bytes the collector had to free; 400 B (381 MiB) holds the whole loop, for ~+130 MiB of RSS.
- */
-const DERIVATION_CACHE_BYTES_PER_DOCUMENT = 400;
-
-/** The derivation cache's budget for a shard of `documentCount` documents. */
-export function derivationCacheBytes(documentCount: number): number {
-  return Math.max(DERIVATION_CACHE_BYTES, documentCount * DERIVATION_CACHE_BYTES_PER_DOCUMENT);
-}
-/** Terms without derivations kept whose worth is remembered. */
-const DERIVATION_WORTHS_REMEMBERED = 32_768;
 /** Work of deriving a term besides its bytes, per derived word (a union over its lists per rank and position). */
 const DERIVATION_WORK_PER_WORD = 1024;
-
-const DERIVED_WORDS_CACHE_LIMIT = 65_536;
 
 export class ShardIndex {
   readonly vocabulary = new Vocabulary();
@@ -66,12 +41,10 @@ export class ShardIndex {
   readonly nearPairs = new NearPairPostings(this.vocabulary, this.forward, this.documents);
   readonly soleWordFields = new SoleWordFields(this.forward, this.documents);
   readonly fieldStartPairs = new FieldStartPairs(this.forward, this.documents);
-  private readonly derivationCache = new WorthPerByteCache<TermDerivations>({
-    maxBytes: DERIVATION_CACHE_BYTES, sizeOf: (derivations) => derivationsFootprint(this.vocabulary, derivations),
-    maxRemembered: DERIVATION_WORTHS_REMEMBERED,
-  });
-  /** The lexicon walks' results alone (word ids, no bitmaps): small, so many more are kept. */
-  private readonly derivedWordsCache = new LRUCache<string, number[][]>({ max: DERIVED_WORDS_CACHE_LIMIT });
+  /** Every structure derived from the documents and kept across writes (derived-structure.ts), in build order. */
+  readonly derived: readonly DerivedStructure[] = [this.rankPostings, this.positionPostings, this.nearPairs, this.soleWordFields, this.fieldStartPairs];
+  /** What searches cache between writes (derivations, lexicon walks, pair memos), dropped at any write. */
+  readonly caches = new ShardCaches(this.vocabulary);
   /**
    * JSON of the documents upserted by the latest write batch: the scheduler commits them to LMDB only
    * after every shard acknowledged, and a search in between must still be able to show them.
@@ -108,14 +81,9 @@ export class ShardIndex {
       for (let k = 0; k < wordIds.length; k++) vocabulary.addDocument(wordIds[k]!, docId);
     } else this.collectWithExactAttributes(docId, document);
     this.forward.put(docId, scratch);
-    this.rankPostings.writeDocument(docId, true, wordIds);
-    this.positionPostings.writeDocument(docId, true, wordIds);
     if (this.hasFacets) this.facets.upsert(docId, document);
     this.documents.add(docId);
-    this.nearPairs.markChanged(docId);
-    this.soleWordFields.markChanged(docId);
-    this.fieldStartPairs.markChanged(docId);
-    this.clearDerivations();
+    this.noteWrite(docId, true, wordIds);
   }
 
   /** upsert's tokens when some fields are exactAttributes (their words are interned under a typo-free key). */
@@ -149,15 +117,10 @@ export class ShardIndex {
     if (!this.documents.has(docId)) return false;
     const wordIds = this.forward.wordIdsOf(docId);
     for (const wordId of wordIds) this.vocabulary.removeDocument(wordId, docId);
-    this.rankPostings.writeDocument(docId, false, wordIds);
-    this.positionPostings.writeDocument(docId, false, wordIds);
+    this.noteWrite(docId, false, wordIds);
     this.forward.remove(docId);
     if (this.hasFacets) this.facets.delete(docId);
     this.documents.remove(docId);
-    this.nearPairs.markChanged(docId);
-    this.soleWordFields.markChanged(docId);
-    this.fieldStartPairs.markChanged(docId);
-    this.clearDerivations();
     return true;
   }
 
@@ -169,9 +132,14 @@ export class ShardIndex {
     this.positionPostings.buildAll();
   }
 
-  private clearDerivations(): void {
-    this.derivationCache.clear();
-    if (this.derivedWordsCache.size > 0) this.derivedWordsCache.clear();
+  /**
+   * A write to the document (`wordIds`: the words it now holds, or held), while it is in the forward
+   * index (just put, or about to leave): every derived structure is told, the caches dropped.
+   */
+  private noteWrite(docId: number, added: boolean, wordIds: readonly number[]): void {
+    const derived = this.derived;
+    for (let k = 0; k < derived.length; k++) derived[k]!.noteWrite(docId, added, wordIds);
+    this.caches.clearOnWrite();
   }
 
   /**
@@ -193,11 +161,7 @@ export class ShardIndex {
   *prepareSteps(): Generator<void, void, unknown> {
     this.flushWrites();
     // A search may build a structure itself meanwhile: its sliced build then stops.
-    yield* whileStale(() => this.rankPostings.needsRebuild, this.rankPostings.buildAllSteps());
-    yield* whileStale(() => this.positionPostings.needsRebuild, this.positionPostings.buildAllSteps());
-    yield* whileStale(() => this.nearPairs.needsBuild, this.nearPairs.buildSteps());
-    yield* whileStale(() => this.soleWordFields.needsBuild, this.soleWordFields.buildSteps());
-    yield* whileStale(() => this.fieldStartPairs.needsBuild, this.fieldStartPairs.buildSteps());
+    for (const structure of this.derived) yield* whileStale(() => structure.needsBuild, structure.buildSteps());
   }
 
   /**
@@ -210,15 +174,17 @@ export class ShardIndex {
    * shard), which at a million documents cost far more than their whole build.
    */
   deferBuilds(deferred: boolean): void {
-    this.nearPairs.buildsDeferred = deferred;
-    this.soleWordFields.buildsDeferred = deferred;
-    this.fieldStartPairs.buildsDeferred = deferred;
+    for (const structure of this.derived) structure.deferBuilds(deferred);
   }
 
   /** Whether prepareSteps has anything to build. */
   get needsPreparing(): boolean {
-    return this.rankPostings.needsRebuild || this.positionPostings.needsRebuild || this.nearPairs.needsBuild || this.soleWordFields.needsBuild
-      || this.fieldStartPairs.needsBuild;
+    return this.derived.some((structure) => structure.needsBuild);
+  }
+
+  /** Bytes of the derived structures (each) and of the caches (memory reports, tests). */
+  memoryBytes(): { derived: number[]; caches: ReturnType<ShardCaches['byteSizes']> } {
+    return { derived: this.derived.map((structure) => structure.byteLength), caches: this.caches.byteSizes() };
   }
 
   /** `extraAlternatives`: synonyms the word has as part of a multi-word key (not cached: they depend on the query). */
@@ -230,19 +196,19 @@ export class ShardIndex {
 
   private cachedDerive(word: string, isPrefix: boolean, budget: number): TermDerivations {
     const key = `${isPrefix ? 'p' : 'w'}${budget}${word}`;
-    let derivations = this.derivationCache.get(key);
+    let derivations = this.caches.derivations.get(key);
     if (derivations === undefined) {
-      let wordIds = this.derivedWordsCache.get(key);
+      let wordIds = this.caches.derivedWords.get(key);
       if (wordIds === undefined) {
         wordIds = deriveWordIds(this.vocabulary, word, isPrefix, budget);
-        this.derivedWordsCache.set(key, wordIds);
+        this.caches.derivedWords.set(key, wordIds);
       }
       derivations = withSynonyms(this.vocabulary, derivationsFromWords(this.vocabulary, word, wordIds, idSpanOf(this.documents)),
         this.config.synonyms.get(word) ?? [], (wordIds) => this.phraseDocs(wordIds));
       const words = derivations.words.length;
       // The budget follows the shard's size (a restored shard never went through upsert).
-      this.derivationCache.maxBytes = derivationCacheBytes(this.documents.size);
-      this.derivationCache.offer(key, derivations, (bytes) => bytes + DERIVATION_WORK_PER_WORD * words);
+      this.caches.derivations.maxBytes = derivationCacheBytes(this.documents.size);
+      this.caches.derivations.offer(key, derivations, (bytes) => bytes + DERIVATION_WORK_PER_WORD * words);
     }
     return derivations;
   }

@@ -17,7 +17,7 @@ import { shardsOwnedBy } from '../protocol/placement.js';
 import type { IndexSettings } from '../settings/index-settings.js';
 import { storageKeyOf, type IndexRecord } from '../storage/records.js';
 import { ShardEngine, type DocumentSource, type JsonDocument } from './shard-engine.js';
-import { SnapshotKeeper } from './snapshot-keeper.js';
+import { SnapshotKeeper } from './snapshot/snapshot-keeper.js';
 import { SlicedJobs } from './sliced-jobs.js';
 import { ThreadFailurePoints, type ShardThreadFailurePoint } from '../protocol/thread-failure-points.js';
 import { ThreadLog } from '../protocol/thread-log.js';

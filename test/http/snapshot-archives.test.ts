@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from 'node:path';
 import * as tar from 'tar';
 import { startServer } from '../../src/index.js';
-import { SnapshotReader } from '../../src/shard/snapshot-container.js';
+import { SnapshotReader } from '../../src/shard/snapshot/snapshot-container.js';
 import {
   Client, freePort, makeTempDir, sleep, spawnChildServer, stopChild, withTempDir, withTestServer,
 } from './harness.js';

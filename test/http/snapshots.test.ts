@@ -6,7 +6,7 @@
 import test from 'ava';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SnapshotReader } from '../../src/shard/snapshot-container.js';
+import { SnapshotReader } from '../../src/shard/snapshot/snapshot-container.js';
 import { freePort, sleep, spawnCli, stopChild, withTempDir, withTestServer, type Client } from './harness.js';
 import { rewriteStoredDocument, withStorage } from './storage-behind-the-back.js';
 

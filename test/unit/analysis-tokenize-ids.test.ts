@@ -12,9 +12,9 @@ import { wordHash, wordPrefix } from '../../src/analysis/word-hash.js';
 function keyOf(word: string): [number, number, number] {
   return [wordHash(word), ...wordPrefix(word)];
 }
-import { encodeBitmaps, SerializedBitmaps } from '../../src/shard/bitmap-list-codec.js';
-import { Vocabulary } from '../../src/shard/vocabulary.js';
-import { WordTable } from '../../src/shard/word-table.js';
+import { encodeBitmaps, SerializedBitmaps } from '../../src/shard/snapshot/bitmap-list-codec.js';
+import { Vocabulary } from '../../src/shard/words/vocabulary.js';
+import { WordTable } from '../../src/shard/words/word-table.js';
 
 const PIECES = ['Hello', 'WORLD', 'hello', 'world', 'café', 'Ñandú', '東京', '2024', '3.14', ' ', ', ', '. ', '-', '_', '\n', '!?',
   'x'.repeat(251), 'Y'.repeat(250), 'İstanbul', 'C++', 'ß', 'MiXeD', 'z', 'Z9', '@[`{', 'new york'];

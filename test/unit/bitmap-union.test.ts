@@ -2,7 +2,7 @@
 // one by one, sparse ones go to orMany), and leave its inputs alone.
 import test from 'ava';
 import roaring from 'roaring';
-import { DENSE_UNION_MIN_LISTS, DENSE_UNION_SHARE, idSpanOf, unionOfMany } from '../../src/shard/bitmap-union.js';
+import { DENSE_UNION_MIN_LISTS, DENSE_UNION_SHARE, idSpanOf, unionOfMany } from '../../src/shard/words/bitmap-union.js';
 import { randomFrom } from './seeded-lcg.js';
 
 const { RoaringBitmap32 } = roaring;

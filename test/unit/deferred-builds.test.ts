@@ -4,9 +4,9 @@
 // with a fair share of the thread.
 import test from 'ava';
 import { CATCH_UP_MAX_SLICE_MS, CATCH_UP_SHARE, finishSteps, SlicedJobs, type SlicedJob } from '../../src/shard/sliced-jobs.js';
-import { sharedPairMemo } from '../../src/shard/shared-pair-memos.js';
+import { sharedPairMemo } from '../../src/shard/pairs/shared-pair-memos.js';
 import { BUILD_AT_ONCE_FROM_QUERIES, ShardEngine } from '../../src/shard/shard-engine.js';
-import { PREFIX_TABLE_POLICY } from '../../src/shard/prefix-pair-tables.js';
+import { PREFIX_TABLE_POLICY } from '../../src/shard/pairs/prefix-pair-tables.js';
 import { randomFrom } from './seeded-lcg.js';
 import { makeDocument, rewriteAll, sameAnswers, twins, withSmallSteps, WORDS } from './shard-twins.js';
 import type { ShardIndex } from '../../src/shard/shard-index.js';

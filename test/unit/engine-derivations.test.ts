@@ -1,7 +1,7 @@
 import test from 'ava';
-import { walkFuzzy } from '../../src/shard/fuzzy-walk.js';
-import { deriveWord, MAX_ONE_TYPO_WORDS } from '../../src/shard/derivations.js';
-import { Vocabulary } from '../../src/shard/vocabulary.js';
+import { walkFuzzy } from '../../src/shard/words/fuzzy-walk.js';
+import { deriveWord, MAX_ONE_TYPO_WORDS } from '../../src/shard/words/derivations.js';
+import { Vocabulary } from '../../src/shard/words/vocabulary.js';
 
 function vocabularyOf(words: string[]): Vocabulary {
   const vocabulary = new Vocabulary();

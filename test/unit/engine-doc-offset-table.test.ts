@@ -1,5 +1,5 @@
 import test from 'ava';
-import { DocOffsetTable } from '../../src/shard/doc-offset-table.js';
+import { DocOffsetTable } from '../../src/shard/documents/doc-offset-table.js';
 
 test('DocOffsetTable agrees with a Map under random inserts, updates and deletes (with growth and wrap-around)', (t) => {
   let seed = 3;

@@ -2,7 +2,7 @@
 // adding one by one gives.
 import test from 'ava';
 import roaring from 'roaring';
-import { Vocabulary } from '../../src/shard/vocabulary.js';
+import { Vocabulary } from '../../src/shard/words/vocabulary.js';
 
 const { RoaringBitmap32 } = roaring;
 

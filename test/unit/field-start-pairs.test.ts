@@ -5,7 +5,7 @@ import test from 'ava';
 import roaring from 'roaring';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
-import { tokenCountAt, tokensStartAt } from '../../src/shard/forward-index.js';
+import { tokenCountAt, tokensStartAt } from '../../src/shard/documents/forward-index.js';
 import { OWNED_BITMAPS } from '../../src/ranking/scratch-bitmaps.js';
 import { randomFrom } from './seeded-lcg.js';
 

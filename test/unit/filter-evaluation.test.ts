@@ -7,12 +7,12 @@ import { facetQueryMatcher } from '../../src/filter/facet-query.js';
 import { normalizeFacetValue } from '../../src/filter/facet-value.js';
 import { mergeFacetExtras } from '../../src/front/facet-merge.js';
 import { compareSortKeys, missingSortKey, numberSortKey, stringSortKey } from '../../src/ranking/sort-key.js';
-import { facetPartials } from '../../src/shard/facet-distribution.js';
-import { evaluateFilter } from '../../src/shard/filter-evaluator.js';
+import { facetPartials } from '../../src/shard/facets/facet-distribution.js';
+import { evaluateFilter } from '../../src/shard/facets/filter-evaluator.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import { ShardIndex } from '../../src/shard/shard-index.js';
-import { fieldSortKey, sortOrderFor } from '../../src/shard/sort-order.js';
-import { SearchBudget } from '../../src/shard/search-budget.js';
+import { fieldSortKey, sortOrderFor } from '../../src/shard/facets/sort-order.js';
+import { SearchBudget } from '../../src/shard/search/search-budget.js';
 
 function shardWith(documents: Record<string, unknown>[]): ShardIndex {
   const shard = new ShardIndex(compileIndexConfig({ filterableAttributes: ['color', 'size', 'meta', '_geo'], sortableAttributes: ['size'] }));

@@ -1,9 +1,9 @@
 // walkFirstLetterEdits must visit exactly what walkFuzzy with a budget of 1 visits outside the query's
 // first letter, in the same order: randomized lexicons and queries over a small alphabet (many near words).
 import test from 'ava';
-import { walkFuzzy } from '../../src/shard/fuzzy-walk.js';
-import { walkFirstLetterEdits } from '../../src/shard/first-letter-edits.js';
-import { prefixRange } from '../../src/shard/lexicon.js';
+import { walkFuzzy } from '../../src/shard/words/fuzzy-walk.js';
+import { walkFirstLetterEdits } from '../../src/shard/words/first-letter-edits.js';
+import { prefixRange } from '../../src/shard/words/lexicon.js';
 import { randomFrom } from './seeded-lcg.js';
 
 const ALPHABET = 'abcdé';

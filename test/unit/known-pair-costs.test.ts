@@ -2,7 +2,7 @@
 // the costs proximity read, from KNOWN_COST_MIN on. Later searches of the pair bound proximity's rest classes by them and read fewer
 // documents, with the hits of reading every document; a write drops what was learned.
 import test from 'ava';
-import { costNote, withNotedCosts } from '../../src/shard/pair-cost-memo.js';
+import { costNote, withNotedCosts } from '../../src/shard/pairs/pair-cost-memo.js';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import { KNOWN_COST_MIN } from '../../src/ranking/proximity.js';

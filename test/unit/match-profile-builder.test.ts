@@ -3,8 +3,11 @@
 // document at a time or through documentOffsets (the batched lookups of the score chain) alike, and
 // with the word lookup's shared tables reused from query to query.
 import test from 'ava';
-import { ForwardIndex } from '../../src/shard/forward-index.js';
-import { buildProfile, buildProfileAt, documentOffsets, fieldWordCount, lookupArrays, MAX_LOOKUP_TERMS, touchEntries, WordLookup } from '../../src/shard/match-profile-builder.js';
+import { ForwardIndex } from '../../src/shard/documents/forward-index.js';
+import { buildProfile, buildProfileAt, documentOffsets, fieldWordCount, lookupArrays, MAX_LOOKUP_TERMS, touchEntries, WordLookup, emptyWordLookupTables } from '../../src/shard/documents/match-profile-builder.js';
+
+/** Reused tables, as a search's scratch holds them: lookups one after the other find the entries of the ones before. */
+const TABLES = emptyWordLookupTables();
 import { MAX_QUERY_TERMS } from '../../src/query/parse-query.js';
 import { emptyProfile, occurrencesOf, packOccurrence, type DocMatchProfile } from '../../src/ranking/match-profile.js';
 import { randomFrom } from './seeded-lcg.js';
@@ -66,19 +69,20 @@ function copyOf(profile: DocMatchProfile): PlainProfile {
 }
 
 test.serial('a word lookup answers only for its own words, also past the vocabulary it was made for', (t) => {
-  const first = new WordLookup(100);
+  const tables = emptyWordLookupTables();
+  const first = new WordLookup(100, tables);
   first.add(3, 0, 0, true);
   first.add(64, 0, 1, false);
   t.true(first.has(3) && first.has(64));
   t.false(first.has(4) || first.has(35) || first.has(96) || first.has(10_000));
   // While the shared tables are taken, another lookup gets its own.
-  const second = new WordLookup(100);
+  const second = new WordLookup(100, tables);
   t.false(second.has(3));
   second.add(5, 0, 0, true);
   t.false(first.has(5));
   second.release();
   first.release();
-  const third = new WordLookup(100);
+  const third = new WordLookup(100, tables);
   t.false(third.has(3) || third.has(64) || third.has(5));
   third.release();
 });
@@ -95,7 +99,7 @@ test.serial('profiles hold exactly the tokens of the query words, one by one and
   }
   for (let query = 0; query < 60; query++) {
     const derivations = randomDerivations(random, 1 + Math.floor(random() * 3));
-    const words = new WordLookup(VOCABULARY);
+    const words = new WordLookup(VOCABULARY, TABLES);
     // Word by word, or a term's words at once (addTerm, as searches fill it), alike.
     derivations.forEach((byWord, term) => {
       if (query % 2 === 0) {
@@ -128,7 +132,7 @@ test.serial('profiles hold exactly the tokens of the query words, one by one and
 test.serial('addTerm: a word standing for several terms, or twice for one, has every entry in the order added', (t) => {
   const forward = new ForwardIndex();
   forward.put(7, { fieldRanks: [2, 0], wordIds: [10, 11, 10, 12], fields: [0, 0, 1, 1], positions: [0, 1, 0, 1] });
-  const words = new WordLookup(VOCABULARY);
+  const words = new WordLookup(VOCABULARY, TABLES);
   try {
     words.addTerm(Int32Array.of(10, 12), Uint8Array.of(0, 3), 0);
     // Word 10 again for term 1 (one typo, exact), and twice for term 2.
@@ -145,7 +149,7 @@ test.serial('addTerm: a word standing for several terms, or twice for one, has e
   } finally {
     words.release();
   }
-  const next = new WordLookup(VOCABULARY);
+  const next = new WordLookup(VOCABULARY, TABLES);
   t.false(next.has(10) || next.has(11) || next.has(12), 'released: the next lookup starts empty');
   next.release();
 });
@@ -178,7 +182,7 @@ test.serial('a lookup of as many terms as a query has (one byte per word\'s entr
   }
   for (let query = 0; query < 20; query++) {
     const derivations = randomDerivations(random, MAX_QUERY_TERMS);
-    const words = new WordLookup(VOCABULARY);
+    const words = new WordLookup(VOCABULARY, TABLES);
     derivations.forEach((byWord, term) => {
       const { wordIds, flags } = lookupArrays([...byWord].map(([wordId, [typos, exact]]) => ({ wordId, typos, exact })));
       words.addTerm(wordIds, flags, term);
@@ -192,7 +196,7 @@ test.serial('a lookup of as many terms as a query has (one byte per word\'s entr
       words.release();
     }
   }
-  const words = new WordLookup(VOCABULARY);
+  const words = new WordLookup(VOCABULARY, TABLES);
   try {
     t.throws(() => words.add(1, MAX_LOOKUP_TERMS, 0, true), { instanceOf: RangeError });
     t.throws(() => words.addTerm(Int32Array.of(1), Uint8Array.of(0), MAX_LOOKUP_TERMS), { instanceOf: RangeError });

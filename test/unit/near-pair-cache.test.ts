@@ -4,7 +4,7 @@
 import test from 'ava';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
-import { NearPairPostings } from '../../src/shard/near-pair-postings.js';
+import { NearPairPostings } from '../../src/shard/pairs/near-pair-postings.js';
 import { randomFrom } from './seeded-lcg.js';
 
 const COMMON = ['alpha', 'beta', 'gamma', 'delta'];

@@ -5,9 +5,9 @@ import test, { type ExecutionContext } from 'ava';
 import roaring from 'roaring';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
-import { tokenCountAt, tokensStartAt } from '../../src/shard/forward-index.js';
-import { NearPairPostings } from '../../src/shard/near-pair-postings.js';
-import { PREFIX_TABLE_POLICY, SHORT_PREFIX_LENGTH, SPLIT_LENGTH } from '../../src/shard/prefix-pair-tables.js';
+import { tokenCountAt, tokensStartAt } from '../../src/shard/documents/forward-index.js';
+import { NearPairPostings } from '../../src/shard/pairs/near-pair-postings.js';
+import { PREFIX_TABLE_POLICY, SHORT_PREFIX_LENGTH, SPLIT_LENGTH } from '../../src/shard/pairs/prefix-pair-tables.js';
 import { randomFrom } from './seeded-lcg.js';
 
 const { RoaringBitmap32 } = roaring;

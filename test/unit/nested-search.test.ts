@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
-import { SearchBudget } from '../../src/shard/search-budget.js';
+import { SearchBudget } from '../../src/shard/search/search-budget.js';
 import type { MatchingStrategyName } from '../../src/protocol/messages.js';
 
 const fixture = fileURLToPath(new URL('../../../test/http/fixtures/npm-packages.tsv', import.meta.url));

@@ -5,7 +5,7 @@ import test from 'ava';
 import roaring from 'roaring';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
-import type { PairLookupMemo } from '../../src/shard/near-pair-postings.js';
+import type { PairLookupMemo } from '../../src/shard/pairs/near-pair-postings.js';
 import { randomFrom } from './seeded-lcg.js';
 
 const { RoaringBitmap32 } = roaring;

@@ -1,7 +1,7 @@
 // PairTable: runs per key from a visitor, and long runs handed out as bitmaps holding the same documents.
 import test from 'ava';
 import roaring from 'roaring';
-import { PairTable } from '../../src/shard/pair-table.js';
+import { PairTable } from '../../src/shard/pairs/pair-table.js';
 
 const { RoaringBitmap32 } = roaring;
 

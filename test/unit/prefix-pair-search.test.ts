@@ -5,7 +5,7 @@
 import test from 'ava';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
-import { PREFIX_TABLE_POLICY } from '../../src/shard/prefix-pair-tables.js';
+import { PREFIX_TABLE_POLICY } from '../../src/shard/pairs/prefix-pair-tables.js';
 import { defaultSettings } from '../../src/settings/index-settings.js';
 import { randomFrom } from './seeded-lcg.js';
 

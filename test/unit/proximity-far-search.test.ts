@@ -4,7 +4,7 @@
 // it must rank exactly as reading every document does.
 import test from 'ava';
 import { ShardIndex } from '../../src/shard/shard-index.js';
-import { ForwardIndex } from '../../src/shard/forward-index.js';
+import { ForwardIndex } from '../../src/shard/documents/forward-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import { randomFrom } from './seeded-lcg.js';
 

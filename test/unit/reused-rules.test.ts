@@ -3,34 +3,37 @@
 // and matching strategy; and searches with reused rules answer as with rules made anew.
 import test from 'ava';
 import { reusableRulesFor, rulesFor, type RuleChoice } from '../../src/ranking/rules-from-settings.js';
+import { SearchScratch } from '../../src/ranking/search-scratch.js';
 import { SortRule, type SortOrder } from '../../src/ranking/sort.js';
 import { DEFAULT_RANKING_RULES } from '../../src/settings/index-settings.js';
 import { ShardEngine } from '../../src/shard/shard-engine.js';
 import { defaultSettings } from '../../src/settings/index-settings.js';
 
+/** One search's scratch, where reused rules are kept (SearchScratch.rules). */
+const scratch = new SearchScratch();
 const ORDER: SortOrder = { width: 1, groups: (universe) => [{ docIds: universe, key: [0] }][Symbol.iterator]() };
 
 test('reusableRulesFor: the same rules for the same choice, others for another choice', (t) => {
   const rankingRules = [...DEFAULT_RANKING_RULES];
   const choice: RuleChoice = { rankingRules, placeholder: false, matchingStrategy: 'last', sort: null };
-  const first = reusableRulesFor(choice);
-  t.is(reusableRulesFor({ ...choice }), first);
+  const first = reusableRulesFor(choice, scratch);
+  t.is(reusableRulesFor({ ...choice }, scratch), first);
   t.deepEqual(first.map((rule) => rule.name), rulesFor(choice).map((rule) => rule.name));
-  t.not(reusableRulesFor({ ...choice, matchingStrategy: 'all' }), first);
-  t.not(reusableRulesFor({ ...choice, placeholder: true }), first);
-  t.not(reusableRulesFor({ ...choice, rankingRules: [...rankingRules] }), first, 'other settings, other rules');
-  t.is(reusableRulesFor({ ...choice, sort: [] }), first, 'an empty sort is no sort');
+  t.not(reusableRulesFor({ ...choice, matchingStrategy: 'all' }, scratch), first);
+  t.not(reusableRulesFor({ ...choice, placeholder: true }, scratch), first);
+  t.not(reusableRulesFor({ ...choice, rankingRules: [...rankingRules] }, scratch), first, 'other settings, other rules');
+  t.is(reusableRulesFor({ ...choice, sort: [] }, scratch), first, 'an empty sort is no sort');
 });
 
 test('reusableRulesFor: rules made anew when the query sorts or the settings have custom field rules', (t) => {
   const rankingRules = [...DEFAULT_RANKING_RULES];
   const sorted: RuleChoice = { rankingRules, placeholder: false, matchingStrategy: 'last', sort: ['price:asc'], sortOrder: () => ORDER };
-  const once = reusableRulesFor(sorted);
-  t.not(reusableRulesFor(sorted), once);
+  const once = reusableRulesFor(sorted, scratch);
+  t.not(reusableRulesFor(sorted, scratch), once);
   t.true(once.some((rule) => rule instanceof SortRule));
   const custom: RuleChoice = { rankingRules: [...rankingRules, 'price:desc'], placeholder: false, matchingStrategy: 'last', sort: null, sortOrder: () => ORDER };
-  const withCustom = reusableRulesFor(custom);
-  t.not(reusableRulesFor(custom), withCustom);
+  const withCustom = reusableRulesFor(custom, scratch);
+  t.not(reusableRulesFor(custom, scratch), withCustom);
   t.true(withCustom.some((rule) => rule.name === 'price:desc'));
 });
 

@@ -1,12 +1,12 @@
 // The per-search pool of bitmaps (src/ranking/scratch-bitmaps.ts): its operations equal roaring's,
 // released bitmaps are cleared and reused, and a search gives the thread's pool back at its end,
-// even when it throws (src/shard/shard-search.ts, thread-scratch-bitmaps.ts).
+// even when it throws (src/shard/search/shard-search.ts, search/thread-scratch.ts).
 import test from 'ava';
 import roaring from 'roaring';
 import { OWNED_BITMAPS, ScratchBitmaps, type BitmapSource } from '../../src/ranking/scratch-bitmaps.js';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
-import { threadScratchState } from '../../src/shard/thread-scratch-bitmaps.js';
+import { threadScratchState } from '../../src/shard/search/thread-scratch.js';
 import { randomFrom } from './seeded-lcg.js';
 
 const { RoaringBitmap32 } = roaring;

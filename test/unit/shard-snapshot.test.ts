@@ -4,13 +4,13 @@
 import test from 'ava';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
-import { decodeShardSnapshot, encodeShardSnapshot, settingsFingerprint, type ShardSnapshotIdentity } from '../../src/shard/shard-snapshot.js';
-import { SnapshotFormatError, SnapshotReader } from '../../src/shard/snapshot-container.js';
-import { openSnapshotFile, writeFileAtomically } from '../../src/shard/snapshot-files.js';
+import { decodeShardSnapshot, encodeShardSnapshot, settingsFingerprint, type ShardSnapshotIdentity } from '../../src/shard/snapshot/shard-snapshot.js';
+import { SnapshotFormatError, SnapshotReader } from '../../src/shard/snapshot/snapshot-container.js';
+import { openSnapshotFile, writeFileAtomically } from '../../src/shard/snapshot/snapshot-files.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeBitmaps, encodeBitmaps } from '../../src/shard/bitmap-list-codec.js';
+import { decodeBitmaps, encodeBitmaps } from '../../src/shard/snapshot/bitmap-list-codec.js';
 import type { IndexSettings } from '../../src/settings/index-settings.js';
 import roaring from 'roaring';
 import { randomFrom } from './seeded-lcg.js';

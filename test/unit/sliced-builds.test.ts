@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ShardEngine } from '../../src/shard/shard-engine.js';
 import { SlicedJobs, type SlicedJob } from '../../src/shard/sliced-jobs.js';
-import { SnapshotKeeper } from '../../src/shard/snapshot-keeper.js';
-import { ChangesSinceBuild } from '../../src/shard/changes-since-build.js';
-import { PREFIX_TABLE_POLICY, SHORT_PREFIX_LENGTH, SPLIT_LENGTH } from '../../src/shard/prefix-pair-tables.js';
-import { snapshotFolder, snapshotPath } from '../../src/shard/snapshot-files.js';
+import { SnapshotKeeper } from '../../src/shard/snapshot/snapshot-keeper.js';
+import { ChangesSinceBuild } from '../../src/shard/postings/changes-since-build.js';
+import { PREFIX_TABLE_POLICY, SHORT_PREFIX_LENGTH, SPLIT_LENGTH } from '../../src/shard/pairs/prefix-pair-tables.js';
+import { snapshotFolder, snapshotPath } from '../../src/shard/snapshot/snapshot-files.js';
 import { randomFrom } from './seeded-lcg.js';
 import { makeDocument, rewriteAll, sameAnswers, twins, withSmallSteps, WORDS } from './shard-twins.js';
 

@@ -2,7 +2,7 @@ import test from 'ava';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { snapshotFolder, snapshotPath, temporaryPathOf, writeFileAtomically } from '../../src/shard/snapshot-files.js';
+import { snapshotFolder, snapshotPath, temporaryPathOf, writeFileAtomically } from '../../src/shard/snapshot/snapshot-files.js';
 
 test('a 400-character index uid gets a folder name the file system accepts, distinct per uid', (t) => {
   const dbPath = mkdtempSync(join(tmpdir(), 'skein-snapshot-files-'));

@@ -2,8 +2,8 @@
 // is room or by evicting entries worth less per byte, so that a loop of keys bigger than the budget
 // keeps the same entries instead of evicting each one before it comes back (least recently used did).
 import test from 'ava';
-import { ADMISSION_MARGIN, WorthPerByteCache, WORTH_HALF_LIFE_LOOKUPS } from '../../src/shard/worth-per-byte-cache.js';
-import { derivationCacheBytes } from '../../src/shard/shard-index.js';
+import { ADMISSION_MARGIN, WorthPerByteCache, WORTH_HALF_LIFE_LOOKUPS } from '../../src/shard/search/worth-per-byte-cache.js';
+import { derivationCacheBytes } from '../../src/shard/shard-caches.js';
 
 class FakeTable {
   constructor(public byteLength: number) {}

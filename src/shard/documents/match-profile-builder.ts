@@ -1,13 +1,18 @@
 // Reading a document's forward-index entry against the query: where each term occurs (the
 // DocMatchProfile the per-document ranking rules score), and whether a phrase occurs at all.
-import { addOccurrence, packOccurrence, type DocMatchProfile } from '../ranking/match-profile.js';
+import { addOccurrence, packOccurrence, type DocMatchProfile } from '../../ranking/match-profile.js';
+import type { WordLookupTables } from '../../ranking/search-scratch.js';
 import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
 
-let sharedEntries = new Uint8Array(0);
-let sharedMembers = new Int32Array(0);
-let sharedInUse = false;
-/** The shared lookup's list of the words it holds, kept with its capacity (a short prefix adds thousands of words). */
-let sharedTouched = new Int32Array(1024);
+/**
+ * The tables a WordLookup reuses from one search to the next (in the search's scratch,
+ * SearchScratch.wordLookup): allocating and filling a vocabulary-sized array per query showed in profiles.
+ */
+export type { WordLookupTables };
+
+export function emptyWordLookupTables(): WordLookupTables {
+  return { entries: new Uint8Array(0), members: new Int32Array(0), touched: new Int32Array(1024), inUse: false };
+}
 
 /**
  * Terms a lookup tells apart: a word's entry is one byte (a query has at most MAX_QUERY_TERMS = 10
@@ -44,23 +49,24 @@ export class WordLookup {
   /** Word ids with their bit set (touched[0, touchedCount)), to clear the shared set on release. */
   private touched: Int32Array;
   private touchedCount = 0;
-  private readonly shared: boolean;
+  /** The reused tables this lookup holds (null: its own). */
+  private readonly shared: WordLookupTables | null;
 
   /**
-   * The tables are the thread's shared ones when free (searches of a thread run one at a time):
-   * allocating and filling a vocabulary-sized array per query showed in profiles. Call release().
+   * The tables are `tables` when given and free (the search's scratch), else the lookup's own. Call release().
    */
-  constructor(vocabularySize: number) {
-    this.shared = !sharedInUse;
-    if (this.shared) {
-      if (sharedEntries.length < vocabularySize) {
-        sharedEntries = new Uint8Array(Math.max(vocabularySize, sharedEntries.length * 2));
-        sharedMembers = new Int32Array((sharedEntries.length >>> 5) + 1);
+  constructor(vocabularySize: number, tables: WordLookupTables | null = null) {
+    this.shared = tables !== null && !tables.inUse ? tables : null;
+    const shared = this.shared;
+    if (shared !== null) {
+      if (shared.entries.length < vocabularySize) {
+        shared.entries = new Uint8Array(Math.max(vocabularySize, shared.entries.length * 2));
+        shared.members = new Int32Array((shared.entries.length >>> 5) + 1);
       }
-      sharedInUse = true;
-      this.entries = sharedEntries;
-      this.members = sharedMembers;
-      this.touched = sharedTouched;
+      shared.inUse = true;
+      this.entries = shared.entries;
+      this.members = shared.members;
+      this.touched = shared.touched;
     } else {
       this.entries = new Uint8Array(vocabularySize);
       this.members = new Int32Array((vocabularySize >>> 5) + 1);
@@ -116,17 +122,17 @@ export class WordLookup {
     const touched = new Int32Array(Math.max(needed, this.touched.length * 2));
     touched.set(this.touched);
     this.touched = touched;
-    if (this.shared) sharedTouched = touched;
+    if (this.shared !== null) this.shared.touched = touched;
   }
 
   /** Gives the shared tables back (cleared); the lookup must not be used afterwards. */
   release(): void {
-    if (!this.shared) return;
+    if (this.shared === null) return;
     const { members, touched } = this;
     for (let k = 0; k < this.touchedCount; k++) members[touched[k]! >>> 5] = 0;
     this.touchedCount = 0;
     this.more = null;
-    sharedInUse = false;
+    this.shared.inUse = false;
   }
 
   /** Whether the word stands for some term (false for ids past the vocabulary the lookup was made for). */

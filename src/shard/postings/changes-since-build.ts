@@ -1,8 +1,9 @@
 // The bookkeeping shared by a shard's structures built in one pass over its documents and then kept
 // while writes come (near-pair tables, sole-word fields): which documents changed since the build
 // (the structure says nothing true about them; searches read them instead), and when a rebuild pays.
+import type { DerivedStructure } from '../derived-structure.js';
 import roaring from 'roaring';
-import { finishSteps } from './sliced-jobs.js';
+import { finishSteps } from '../sliced-jobs.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -80,7 +81,7 @@ export class ChangesSinceBuild {
  * A structure built in one pass over the shard's documents and kept while writes come: the write
  * bookkeeping, the build (at once or in steps) and when it is due. Subclasses give the pass.
  */
-export abstract class BuiltOverDocuments {
+export abstract class BuiltOverDocuments implements DerivedStructure {
   /** Documents written (or deleted) since the build: absent from or stale in the structure. */
   protected readonly changes = new ChangesSinceBuild();
 
@@ -96,6 +97,17 @@ export abstract class BuiltOverDocuments {
   markChanged(docId: number): void {
     this.changes.markChanged(docId);
   }
+
+  /** DerivedStructure: a write to the document (its words do not matter here). */
+  noteWrite(docId: number): void {
+    this.changes.markChanged(docId);
+  }
+
+  deferBuilds(deferred: boolean): void {
+    this.buildsDeferred = deferred;
+  }
+
+  abstract get byteLength(): number;
 
   build(): void {
     finishSteps(this.buildSteps());

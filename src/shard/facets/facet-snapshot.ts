@@ -2,9 +2,9 @@
 // (keys, spellings, documents), the EXISTS / NULL / EMPTY sets and every document's own values, and the
 // `_geo` points. Sorted caches and distinct keys are left out: they are rebuilt on first use.
 import roaring from 'roaring';
-import { decodeBitmaps, encodeBitmaps } from './bitmap-list-codec.js';
+import { decodeBitmaps, encodeBitmaps } from '../snapshot/bitmap-list-codec.js';
 import { FieldFacets, LazyBitmap, type DocFacetValues, type FacetStore } from './facet-store.js';
-import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from './snapshot-container.js';
+import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from '../snapshot/snapshot-container.js';
 
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 

@@ -2,12 +2,12 @@
 // Equality from the value bitmaps, ranges by binary search in the sorted numbers (and over the
 // sorted normalized strings), negations as "all documents minus", geo by scanning the points.
 import roaring from 'roaring';
-import type { FilterNode, Token } from '../filter/filter-ast.js';
-import { filterNumber, normalizeFacetValue } from '../filter/facet-value.js';
+import type { FilterNode, Token } from '../../filter/filter-ast.js';
+import { filterNumber, normalizeFacetValue } from '../../filter/facet-value.js';
 import type { FacetStore, FieldFacets } from './facet-store.js';
-import { haversineMeters, withinRadius } from '../filter/geo-distance.js';
-import { pointInPolygon } from '../documents/geo-field.js';
-import type { SearchBudget } from './search-budget.js';
+import { haversineMeters, withinRadius } from '../../filter/geo-distance.js';
+import { pointInPolygon } from '../../documents/geo-field.js';
+import type { SearchBudget } from '../search/search-budget.js';
 
 const { RoaringBitmap32 } = roaring;
 /** A degree of latitude is at least this long on the haversine sphere (2πR / 360, slightly less to be safe). */

@@ -5,14 +5,14 @@
 // makes the index's state unstamped until the next announcement. A shard held by several workers
 // (replicas, src/protocol/placement.ts) has one file: only its primary owner writes and removes it
 // (two writers would race on it), every owner restores from it.
-import { primaryOwnerOfShard } from '../protocol/placement.js';
-import type { IndexConfig } from './index-config.js';
-import type { ShardEngine } from './shard-engine.js';
-import type { ShardIndex } from './shard-index.js';
+import { primaryOwnerOfShard } from '../../protocol/placement.js';
+import type { IndexConfig } from '../index-config.js';
+import type { ShardEngine } from '../shard-engine.js';
+import type { ShardIndex } from '../shard-index.js';
 import { decodeShardSnapshot, encodeShardSnapshot, settingsFingerprint, type ShardSnapshotIdentity } from './shard-snapshot.js';
 import { SnapshotFormatError } from './snapshot-container.js';
 import { openSnapshotFile, removeSnapshots, removeTemporaryFiles, snapshotFolder, snapshotPath, writeFileAtomically, writeFileInSteps } from './snapshot-files.js';
-import type { SlicedJob } from './sliced-jobs.js';
+import type { SlicedJob } from '../sliced-jobs.js';
 
 interface ShardDue {
   indexUid: string;

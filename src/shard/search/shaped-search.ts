@@ -1,20 +1,21 @@
 // One query over the shards a worker owns, with its shaping (search-plan.ts): the filter as a bitmap
 // per shard, sort orders from each shard's facet store, distinct keys, facet partials, and each
 // hit's `_geoDistance`. Returns the worker's best hits merged, and `extras` for the front.
-import type { MatchingStrategyName } from '../protocol/messages.js';
-import { mergeRankedHits } from '../ranking/merge-ranked-hits.js';
-import { parseSortCriterion } from '../filter/sort-criteria.js';
-import { parseCustomFieldRule } from '../ranking/custom-field.js';
-import type { SortOrder } from '../ranking/sort.js';
-import { distinctKeyOf, keepFirstPerKey } from './distinct.js';
-import { facetPartials, type FacetPartials } from './facet-distribution.js';
-import { evaluateFilter } from './filter-evaluator.js';
-import { haversineMeters } from '../filter/geo-distance.js';
+import type { MatchingStrategyName } from '../../protocol/messages.js';
+import { mergeRankedHits } from '../../ranking/merge-ranked-hits.js';
+import { parseSortCriterion } from '../../filter/sort-criteria.js';
+import { parseCustomFieldRule } from '../../ranking/custom-field.js';
+import type { SortOrder } from '../../ranking/sort.js';
+import { distinctKeyOf, keepFirstPerKey } from '../facets/distinct.js';
+import { facetPartials, type FacetPartials } from '../facets/facet-distribution.js';
+import { evaluateFilter } from '../facets/filter-evaluator.js';
+import { haversineMeters } from '../../filter/geo-distance.js';
+import { attributePatternsOf } from '../../filter/attribute-patterns.js';
 import { expandFacetNames, type SearchPlan } from './search-plan.js';
-import type { ShardIndex } from './shard-index.js';
+import type { ShardIndex } from '../shard-index.js';
 import type { SearchBudget } from './search-budget.js';
 import type { ShardHit } from './shard-search.js';
-import { sortOrderFor } from './sort-order.js';
+import { sortOrderFor } from '../facets/sort-order.js';
 
 export interface PlannedHit extends ShardHit {
   /** Meters to the first `_geoPoint` of the sort, rounded; absent when the document has no `_geo`. */

@@ -8,13 +8,13 @@
 // stamp (IndexRecord.commitSeq), settings fingerprint and format version all equal the expected ones.
 import { createHash } from 'node:crypto';
 import roaring from 'roaring';
-import type { IndexSettings } from '../settings/index-settings.js';
+import type { IndexSettings } from '../../settings/index-settings.js';
 import { encodeBitmaps, SerializedBitmaps } from './bitmap-list-codec.js';
-import { encodeFacets, restoreFacets, type FacetSections } from './facet-snapshot.js';
-import type { IndexConfig } from './index-config.js';
-import { ShardIndex } from './shard-index.js';
+import { encodeFacets, restoreFacets, type FacetSections } from '../facets/facet-snapshot.js';
+import type { IndexConfig } from '../index-config.js';
+import { ShardIndex } from '../shard-index.js';
 import { SnapshotFormatError, SnapshotReader, SnapshotWriter } from './snapshot-container.js';
-import type { RestoredTokenKeyPostings, TokenKeyPostings, TokenKeyPostingsState } from './token-key-postings.js';
+import type { RestoredTokenKeyPostings, TokenKeyPostings, TokenKeyPostingsState } from '../postings/token-key-postings.js';
 
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 

@@ -12,10 +12,10 @@
 // changed that a rebuild pays (changes-since-build.ts), as for sole-word-fields.ts.
 import roaring from 'roaring';
 import { BuiltOverDocuments } from './changes-since-build.js';
-import { stepEndsAt } from './sliced-jobs.js';
-import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
-import { firstAtLeast } from './pair-table.js';
-import type { BitmapSource } from '../ranking/scratch-bitmaps.js';
+import { stepEndsAt } from '../sliced-jobs.js';
+import { tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
+import { firstAtLeast } from '../pairs/pair-table.js';
+import type { BitmapSource } from '../../ranking/scratch-bitmaps.js';
 
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 

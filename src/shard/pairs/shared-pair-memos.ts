@@ -1,19 +1,14 @@
 // Per shard, the pair lookup memos kept across searches (near-pair-postings.ts PairLookupMemo), by
-// the two terms' derivation objects: a pair's gathered runs (and the rare documents read) depend on
-// the words and the documents alone, and a shard drops its derivations at any write, so a memo is
-// only ever found while its documents stand. Bounded by their bitmaps' bytes (measured again when a
+// the two terms' derivation objects, in the shard's caches (shard-caches.ts ShardCaches.pairMemos): a
+// pair's gathered runs (and the rare documents read) depend on the words and the documents alone, and
+// a shard drops its caches at any write, so a memo is only ever found while its documents stand. Bounded by their bitmaps' bytes (measured again when a
 // lookup gathers a cost or what searches learned of its costs; the documents read later, a pair's few rare ones, are not). Runs on the
 // shard worker thread, one search at a time.
-import { LRUCache } from 'lru-cache';
-import type { TermDerivations } from './derivations.js';
+import type { LRUCache } from 'lru-cache';
+import type { TermDerivations } from '../words/derivations.js';
 import type { PairLookupMemo } from './near-pair-postings.js';
 import { knownCostsBytes } from './pair-cost-memo.js';
-import type { ShardIndex } from './shard-index.js';
-
-const PAIR_MEMO_BYTES = 32 * 2 ** 20;
-const memosByShard = new WeakMap<ShardIndex, LRUCache<string, PairLookupMemo>>();
-const derivationIds = new WeakMap<TermDerivations, number>();
-let nextDerivationId = 0;
+import type { ShardIndex } from '../shard-index.js';
 
 /** The shard's memo of the pair of terms with these derivations (made empty, and kept, if none). */
 export function sharedPairMemo(shard: ShardIndex, left: TermDerivations, right: TermDerivations): PairLookupMemo {
@@ -35,16 +30,11 @@ export function remeasureSharedPairMemo(shard: ShardIndex, left: TermDerivations
 }
 
 function memosOf(shard: ShardIndex): LRUCache<string, PairLookupMemo> {
-  let memos = memosByShard.get(shard);
-  if (memos === undefined) {
-    memos = new LRUCache<string, PairLookupMemo>({ maxSize: PAIR_MEMO_BYTES, sizeCalculation: pairMemoBytes });
-    memosByShard.set(shard, memos);
-  }
-  return memos;
+  return shard.caches.pairMemos;
 }
 
 /** A memo's bytes, at least 1 KiB (an empty one is filled by the lookup that made it). */
-function pairMemoBytes(memo: PairLookupMemo): number {
+export function pairMemoBytes(memo: PairLookupMemo): number {
   let bytes = 1024;
   for (const lookup of memo.byCost) {
     if (lookup === undefined) continue;
@@ -59,11 +49,5 @@ function pairMemoBytes(memo: PairLookupMemo): number {
  * documents, or a quiet-time one) swaps in other frequent words, so a memo of the old ones is not used with the new tables.
  */
 function pairKey(shard: ShardIndex, left: TermDerivations, right: TermDerivations): string {
-  return `${shard.nearPairs.buildGeneration} ${derivationId(left)} ${derivationId(right)}`;
-}
-
-function derivationId(derivations: TermDerivations): number {
-  let id = derivationIds.get(derivations);
-  if (id === undefined) derivationIds.set(derivations, (id = nextDerivationId++));
-  return id;
+  return `${shard.nearPairs.buildGeneration} ${shard.caches.derivationId(left)} ${shard.caches.derivationId(right)}`;
 }

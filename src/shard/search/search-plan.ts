@@ -1,14 +1,14 @@
 // The shaping options of one search (filter, sort, facets, distinct), parsed and checked against the
 // index settings once per query and worker, before any shard is searched. Errors are SkeinErrors
 // with the search codes, so the front answers 400 with Meilisearch's messages.
-import { echo, SkeinError } from '../errors/index.js';
-import { attributePatternsOf, listForMessage, matchesAnyPattern } from '../filter/attribute-patterns.js';
-import type { FilterNode } from '../filter/filter-ast.js';
-import { checkFilterAgainstSettings, parseFilterParameter } from '../filter/filter-input.js';
-import { checkFacetPatterns, filterableRulesOf, selectFacetFields } from '../filter/facet-patterns.js';
-import { checkSortParameter } from '../filter/sort-criteria.js';
-import type { SortCriterion } from '../ranking/sort-key.js';
-import type { IndexSettings } from '../settings/index-settings.js';
+import { echo, SkeinError } from '../../errors/index.js';
+import { attributePatternsOf, listForMessage, matchesAnyPattern } from '../../filter/attribute-patterns.js';
+import type { FilterNode } from '../../filter/filter-ast.js';
+import { checkFilterAgainstSettings, parseFilterParameter } from '../../filter/filter-input.js';
+import { checkFacetPatterns, filterableRulesOf, selectFacetFields } from '../../filter/facet-patterns.js';
+import { checkSortParameter } from '../../filter/sort-criteria.js';
+import type { SortCriterion } from '../../ranking/sort-key.js';
+import type { IndexSettings } from '../../settings/index-settings.js';
 
 export interface SearchPlan {
   filter: FilterNode | null;

@@ -3,13 +3,13 @@
 // is walked in the field's sorted values so the bucket sort can stop after a few groups; a small one
 // is keyed document by document and sorted. Both give the same keys (sort-key.ts).
 import roaring from 'roaring';
-import type { SortGroup, SortOrder } from '../ranking/sort.js';
+import type { SortGroup, SortOrder } from '../../ranking/sort.js';
 import {
   compareSortKeys, missingSortKey, numberSortKey, SORT_KEY_WIDTH, stringSortKey, type SortCriterion, type SortDirection,
-} from '../ranking/sort-key.js';
+} from '../../ranking/sort-key.js';
 import type { FacetStore, FieldFacets } from './facet-store.js';
-import { haversineMeters } from '../filter/geo-distance.js';
-import type { SearchBudget } from './search-budget.js';
+import { haversineMeters } from '../../filter/geo-distance.js';
+import type { SearchBudget } from '../search/search-budget.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;

@@ -8,7 +8,7 @@
 // search (filtering a run entry by entry cost a lookup the whole run, up to ~10^5 entries at 1M
 // documents, for each frequent word of the other term).
 import roaring from 'roaring';
-import { finishSteps } from './sliced-jobs.js';
+import { finishSteps } from '../sliced-jobs.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;

@@ -2,7 +2,7 @@
 // front's sum over shards is exact before it keeps maxValuesPerFacet) and the numeric min/max.
 import type roaring from 'roaring';
 import { displaySpelling, type FacetStore, type FieldFacets } from './facet-store.js';
-import { SearchBudget } from './search-budget.js';
+import { SearchBudget } from '../search/search-budget.js';
 
 export interface FacetPartials {
   facetDistribution: Record<string, Record<string, number>>;

@@ -7,16 +7,16 @@
 // that a rebuild pays. Pairs with a rare word are found by reading the (few) documents of that word,
 // except those of a prefix term's rare words (prefix-pair-tables.ts).
 import roaring from 'roaring';
-import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
-import { BuiltOverDocuments } from './changes-since-build.js';
+import { tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
+import { BuiltOverDocuments } from '../postings/changes-since-build.js';
 import { PairTable } from './pair-table.js';
-import { stepEndsAt } from './sliced-jobs.js';
+import { stepEndsAt } from '../sliced-jobs.js';
 import { planShortPrefixes, PREFIX_THEN_WORD_GAP_1, PrefixPairTables, prefixPairDocs, prefixTableKey, prefixTableKeySpace, WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2, type PrefixTable, type ShortPrefixPlan } from './prefix-pair-tables.js';
-import { EXACT_ATTRIBUTE_MARK } from './derivations.js';
-import { idSpanOf, unionOfMany } from './bitmap-union.js';
-import type { Vocabulary } from './vocabulary.js';
-import { OWNED_BITMAPS, type BitmapSource } from '../ranking/scratch-bitmaps.js';
-import type { KnownPairCosts } from '../ranking/search-context.js';
+import { EXACT_ATTRIBUTE_MARK } from '../words/derivations.js';
+import { idSpanOf, unionOfMany } from '../words/bitmap-union.js';
+import type { Vocabulary } from '../words/vocabulary.js';
+import { OWNED_BITMAPS, type BitmapSource } from '../../ranking/scratch-bitmaps.js';
+import type { KnownPairCosts } from '../../ranking/search-context.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;

@@ -10,12 +10,13 @@
 // (key, docId) pairs instead (a bitmap costs ~0.5 KiB however small): after a full build, all in one
 // shared arena; rebuilt after a write, as a small typed array each, or nothing below
 // KEPT_MIN_DOCUMENTS (a typed array still costs ~0.2 KiB).
+import type { DerivedStructure } from '../derived-structure.js';
 import roaring from 'roaring';
-import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
-import type { Vocabulary } from './vocabulary.js';
-import { finishSteps, stepEndsAt } from './sliced-jobs.js';
-import type { SerializedBitmaps } from './bitmap-list-codec.js';
-import { idSpanOf, unionOfMany } from './bitmap-union.js';
+import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
+import type { Vocabulary } from '../words/vocabulary.js';
+import { finishSteps, stepEndsAt } from '../sliced-jobs.js';
+import type { SerializedBitmaps } from '../snapshot/bitmap-list-codec.js';
+import { idSpanOf, unionOfMany } from '../words/bitmap-union.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -33,7 +34,7 @@ const FULL_REBUILD_MIN_TOKENS = 1 << 16;
 /** (key, docId) pair entries turned into lists per step of a sliced build. */
 const PAIRS_PER_STEP = 1 << 18;
 
-export class TokenKeyPostings {
+export class TokenKeyPostings implements DerivedStructure {
   /**
    * byWord[wordId]: bitmaps by key, or for a rare word (key, docId) pairs in document order;
    * undefined = not built (or dropped by a write).
@@ -118,6 +119,33 @@ export class TokenKeyPostings {
 
   get needsRebuild(): boolean {
     return this.writtenSinceBuild >= Math.max(FULL_REBUILD_MIN_TOKENS, this.builtTokens / 4);
+  }
+
+  /** DerivedStructure: writeDocument (frequent words' lists updated in place, the others dropped). */
+  noteWrite(docId: number, added: boolean, wordIds: readonly number[]): void {
+    this.writeDocument(docId, added, wordIds);
+  }
+
+  get needsBuild(): boolean {
+    return this.needsRebuild;
+  }
+
+  buildSteps(): Generator<void, void, unknown> {
+    return this.buildAllSteps();
+  }
+
+  /** Never deferred: searches build the lists they need at once (see DerivedStructure.deferBuilds). */
+  deferBuilds(): void {}
+
+  /** Bytes of the lists held (bitmaps by their portable size) and of the rare words' arena. */
+  get byteLength(): number {
+    let bytes = this.arena.byteLength + this.arenaStarts.byteLength + this.arenaEnds.byteLength;
+    for (const lists of this.byWord) {
+      if (lists === null || lists === undefined) continue;
+      if (lists instanceof Uint32Array) bytes += lists.byteLength;
+      else if (Array.isArray(lists)) for (const list of lists) bytes += list.getSerializationSizeInBytes('portable');
+    }
+    return bytes;
   }
 
   /**

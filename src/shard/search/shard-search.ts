@@ -1,30 +1,31 @@
 // One search on one shard: parse q, find each term's documents, then bucket-sort the matching
 // documents with the index's ranking rules. Placeholder search lists documents by ascending id.
 import roaring from 'roaring';
-import type { MatchingStrategyName } from '../protocol/messages.js';
-import { parseQuery } from '../query/parse-query.js';
-import type { QueryTerm } from '../query/query-term.js';
-import { typoBudget } from '../query/typo-budget.js';
-import { multiWordSynonyms } from '../query/synonyms.js';
-import { exactAttributeKey, type TermDerivations } from './derivations.js';
-import { bucketSort, type RankedHit } from '../ranking/bucket-sort.js';
-import { emptyProfile, type DocMatchProfile } from '../ranking/match-profile.js';
-import { releaseRules, reusableRulesFor } from '../ranking/rules-from-settings.js';
-import type { RankingRule } from '../ranking/ranking-rule.js';
-import { SortRule, type SortOrder } from '../ranking/sort.js';
-import { NO_DOCUMENTS } from '../ranking/score-layers.js';
-import { costNote, withNotedCosts } from './pair-cost-memo.js';
-import { distinctKeysOf, keepFirstPerKey, type DistinctKeyOf } from './distinct.js';
-import type { KnownPairCosts, SearchContext } from '../ranking/search-context.js';
-import { docsMatchingAll, termRemovalSteps } from '../ranking/words.js';
-import { buildProfile, buildProfileAt, documentHasPhrase, documentOffsets, fieldWordCount, lookupArrays, touchEntries, TOUCH_AHEAD, WordLookup, type PhraseOfTerm } from './match-profile-builder.js';
-import type { ShardIndex } from './shard-index.js';
-import type { TokenKeyPostings } from './token-key-postings.js';
-import type { FieldStartDocs } from './field-start-pairs.js';
-import type { PairLookupMemo, PairSide } from './near-pair-postings.js';
-import { remeasureSharedPairMemo, sharedPairMemo } from './shared-pair-memos.js';
-import type { ScratchBitmaps } from '../ranking/scratch-bitmaps.js';
-import { giveBackScratchBitmaps, takeScratchBitmaps } from './thread-scratch-bitmaps.js';
+import type { MatchingStrategyName } from '../../protocol/messages.js';
+import { parseQuery } from '../../query/parse-query.js';
+import type { QueryTerm } from '../../query/query-term.js';
+import { typoBudget } from '../../query/typo-budget.js';
+import { multiWordSynonyms } from '../../query/synonyms.js';
+import { exactAttributeKey, type TermDerivations } from '../words/derivations.js';
+import { bucketSort, type RankedHit } from '../../ranking/bucket-sort.js';
+import { emptyProfile, type DocMatchProfile } from '../../ranking/match-profile.js';
+import { reusableRulesFor } from '../../ranking/rules-from-settings.js';
+import type { RankingRule } from '../../ranking/ranking-rule.js';
+import { SortRule, type SortOrder } from '../../ranking/sort.js';
+import { NO_DOCUMENTS } from '../../ranking/score-layers.js';
+import { costNote, withNotedCosts } from '../pairs/pair-cost-memo.js';
+import { distinctKeysOf, keepFirstPerKey, type DistinctKeyOf } from '../facets/distinct.js';
+import type { KnownPairCosts, SearchContext } from '../../ranking/search-context.js';
+import { docsMatchingAll, termRemovalSteps } from '../../ranking/words.js';
+import { buildProfile, buildProfileAt, documentHasPhrase, documentOffsets, fieldWordCount, lookupArrays, touchEntries, TOUCH_AHEAD, WordLookup, type PhraseOfTerm } from '../documents/match-profile-builder.js';
+import type { ShardIndex } from '../shard-index.js';
+import type { TokenKeyPostings } from '../postings/token-key-postings.js';
+import type { FieldStartDocs } from '../postings/field-start-pairs.js';
+import type { PairLookupMemo, PairSide } from '../pairs/near-pair-postings.js';
+import { remeasureSharedPairMemo, sharedPairMemo } from '../pairs/shared-pair-memos.js';
+import type { ScratchBitmaps } from '../../ranking/scratch-bitmaps.js';
+import { giveBackSearchScratch, takeSearchScratch } from './thread-scratch.js';
+import type { SearchScratch } from '../../ranking/search-scratch.js';
 import { SearchBudget } from './search-budget.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -81,18 +82,17 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
   const budget = request.budget ?? new SearchBudget(request.deadline ?? Date.now() + config.searchCutoffMs);
   const terms = request.q ? parseQuery(request.q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }) : [];
   const placeholder = terms.length === 0;
+  const ctx = new ShardSearchContext(shard, terms, budget, request.bitmapBuckets ?? true);
   const rules = reusableRulesFor({
     rankingRules: request.rankingRules ?? config.settings.rankingRules,
     placeholder,
     matchingStrategy: request.matchingStrategy,
     sort: request.sort ?? null,
     ...(request.sortOrder ? { sortOrder: request.sortOrder } : {}),
-  });
-  const ctx = new ShardSearchContext(shard, terms, budget, request.bitmapBuckets ?? true);
+  }, ctx.scratch);
   try {
     return rankedSearch(shard, ctx, rules, request);
   } finally {
-    releaseRules(rules);
     ctx.release();
   }
 }
@@ -141,21 +141,8 @@ function unionByKey(postings: TokenKeyPostings, derivations: TermDerivations): R
   return byKey;
 }
 
-/**
- * Arena offsets arrays for profilesOf, reused: a search takes one on its first profilesOf and gives
- * it back at its end (a search may run nested in another's yield point, so each holds its own).
- */
-const spareOffsets: Int32Array[] = [new Int32Array(1024)];
-
-/** Cleared word-membership arrays for the next searches of this thread (searches run one at a time). */
-const spareWordSets: Uint8Array[] = [];
+/** Kept in the search's scratch (SearchScratch): word-membership sets, and profiles by term count below this. */
 const MAX_SPARE_WORD_SETS = 16;
-
-/**
- * [term count]: a scratch profile for the next searches of this thread (searches run one at a time;
- * a search takes it, and gives it back at its end). Making one per query showed in profiles.
- */
-const spareProfiles: (DocMatchProfile | undefined)[] = [];
 const MAX_SPARE_PROFILE_TERMS = 64;
 
 /** The ids of every derivation, memoized on them (the same array while they stay cached). */
@@ -189,12 +176,12 @@ class ShardSearchContext implements SearchContext {
    * proximity cost from KNOWN_COST_MIN on, added to the pair's shared memo at the end (notePairCost).
    */
   private pairCostNotes: (number[] | undefined)[] | null = null;
-  /** The arena offsets of the last profilesOf (from spareOffsets, given back by release()). */
+  /** The arena offsets of the last profilesOf (from the scratch's offsets, given back by release()). */
   private offsets: Int32Array | null = null;
   /** postingsStale() answered false once in this search. */
   private postingsFresh = false;
-  /** The thread's scratch bitmaps while this search holds them (taken on first use, given back by release()). */
-  private lentBitmaps: ScratchBitmaps | null = null;
+  /** The thread's search scratch while this search holds it (taken on first use, given back by release()). */
+  private lentScratch: SearchScratch | null = null;
 
   constructor(private readonly shard: ShardIndex, readonly terms: readonly QueryTerm[], readonly searchBudget: SearchBudget,
     private readonly bitmapBuckets: boolean) {
@@ -219,7 +206,12 @@ class ShardSearchContext implements SearchContext {
 
   /** See SearchContext.scratchBitmaps: valid until release(), so nothing that outlives the search may keep one. */
   get scratchBitmaps(): ScratchBitmaps {
-    return (this.lentBitmaps ??= takeScratchBitmaps());
+    return this.scratch.bitmaps;
+  }
+
+  /** See SearchContext.scratch: this search's alone until release(). */
+  get scratch(): SearchScratch {
+    return (this.lentScratch ??= takeSearchScratch());
   }
 
   termDocsByTypo(term: number): readonly RoaringBitmap32[] {
@@ -366,7 +358,7 @@ class ShardSearchContext implements SearchContext {
     if (set === undefined) {
       // Vocabulary-sized, so taken from the thread's pool (all zero) rather than allocated per query.
       const size = this.shard.vocabulary.size;
-      set = spareWordSets.pop() ?? new Uint8Array(size);
+      set = this.scratch.wordSets.pop() ?? new Uint8Array(size);
       if (set.length < size) set = new Uint8Array(Math.max(size, set.length * 2));
       const wordIds = this.lookupArraysOf(term).wordIds;
       for (let k = 0; k < wordIds.length; k++) set[wordIds[k]!] = 1;
@@ -378,20 +370,21 @@ class ShardSearchContext implements SearchContext {
   /** The end of the search: shared scratch goes back to the thread. */
   release(): void {
     this.keepNotedCosts();
-    if (this.offsets !== null && spareOffsets.length < 4) spareOffsets.push(this.offsets);
+    const scratch = this.lentScratch;
+    if (this.offsets !== null && scratch !== null && scratch.offsets.length < 4) scratch.offsets.push(this.offsets);
     this.offsets = null;
-    if (this.lentBitmaps !== null) giveBackScratchBitmaps(this.lentBitmaps);
-    this.lentBitmaps = null;
     this.wordLookup?.release();
     this.wordLookup = null;
-    if (this.scratchProfile !== null && this.terms.length < MAX_SPARE_PROFILE_TERMS) spareProfiles[this.terms.length] ??= this.scratchProfile;
+    if (this.scratchProfile !== null && scratch !== null && this.terms.length < MAX_SPARE_PROFILE_TERMS) scratch.profiles[this.terms.length] ??= this.scratchProfile;
     this.scratchProfile = null;
     this.wordSets.forEach((set, term) => {
       const wordIds = this.lookupArraysOf(term).wordIds;
       for (let k = 0; k < wordIds.length; k++) set[wordIds[k]!] = 0;
-      if (spareWordSets.length < MAX_SPARE_WORD_SETS) spareWordSets.push(set);
+      if (scratch !== null && scratch.wordSets.length < MAX_SPARE_WORD_SETS) scratch.wordSets.push(set);
     });
     this.wordSets.length = 0;
+    if (scratch !== null) giveBackSearchScratch(scratch);
+    this.lentScratch = null;
   }
 
   postingsStale(): boolean {
@@ -406,16 +399,16 @@ class ShardSearchContext implements SearchContext {
 
   /** Not cached, and reused: valid until the next call (the bucket sort reads each document once per run of scoring rules). */
   profile(docId: number): DocMatchProfile {
-    return buildProfile(this.shard.forward, docId, this.words(), this.phrases, this.scratch());
+    return buildProfile(this.shard.forward, docId, this.words(), this.phrases, this.profileScratch());
   }
 
   /** The reader it returns is valid until the next call (its offsets are the thread's, reused). */
   profilesOf(docIds: Uint32Array): (index: number) => DocMatchProfile {
-    const offsets = documentOffsets(this.shard.forward, docIds, this.offsets ?? spareOffsets.pop() ?? new Int32Array(1024));
+    const offsets = documentOffsets(this.shard.forward, docIds, this.offsets ?? this.scratch.offsets.pop() ?? new Int32Array(1024));
     this.offsets = offsets;
     const data = this.shard.forward.arena;
     const words = this.words();
-    const scratch = this.scratch();
+    const scratch = this.profileScratch();
     // Entries are loaded ahead in chunks (touchEntries): all at once, a long run's would leave the caches before being read.
     let touchedTo = 0;
     return (index) => {
@@ -427,18 +420,19 @@ class ShardSearchContext implements SearchContext {
     };
   }
 
-  private scratch(): DocMatchProfile {
+  private profileScratch(): DocMatchProfile {
     if (this.scratchProfile === null) {
       const termCount = this.terms.length;
-      this.scratchProfile = spareProfiles[termCount] ?? emptyProfile(termCount);
-      spareProfiles[termCount] = undefined;
+      const profiles = this.scratch.profiles;
+      this.scratchProfile = profiles[termCount] ?? emptyProfile(termCount);
+      profiles[termCount] = undefined;
     }
     return this.scratchProfile;
   }
 
   private words(): WordLookup {
     if (this.wordLookup === null) {
-      const lookup = new WordLookup(this.terms.length === 0 ? 0 : this.shard.vocabulary.size);
+      const lookup = new WordLookup(this.terms.length === 0 ? 0 : this.shard.vocabulary.size, this.scratch.wordLookup);
       // In term order, as the terms were matched: a word standing for several terms lists them in that order.
       this.derivations.forEach((derivations, term) => {
         if (derivations === undefined) return;

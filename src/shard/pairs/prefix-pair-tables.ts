@@ -16,11 +16,11 @@
 // They stay true across writes because the documents written since the near-pair build are read
 // anyway (near-pair-postings.ts), and are dropped when that build changes the slots.
 import roaring from 'roaring';
-import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
+import { tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
 import { PairTable } from './pair-table.js';
-import { WorthPerByteCache } from './worth-per-byte-cache.js';
-import { idSpanOf, unionOfMany } from './bitmap-union.js';
-import type { Vocabulary } from './vocabulary.js';
+import { WorthPerByteCache } from '../search/worth-per-byte-cache.js';
+import { idSpanOf, unionOfMany } from '../words/bitmap-union.js';
+import type { Vocabulary } from '../words/vocabulary.js';
 
 /** Relations of a frequent word to a rare word of the prefix; a table key is slot * RELATIONS + relation. */
 export const WORD_THEN_PREFIX_GAP_1 = 0;

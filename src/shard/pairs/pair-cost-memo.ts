@@ -5,8 +5,8 @@
 // reading: the class of every pair at "at least 3", read whole when the lead score equals its bound,
 // loses the documents known to cost more. A memo lives no longer than its documents (its terms'
 // derivations are dropped at any write to the shard), so what it knows stays true.
-import type { KnownPairCosts } from '../ranking/search-context.js';
-import { KNOWN_COST_MIN } from '../ranking/proximity.js';
+import type { KnownPairCosts } from '../../ranking/search-context.js';
+import { KNOWN_COST_MIN } from '../../ranking/proximity.js';
 
 /** A note packs a document and its cost: docId * COST_NOTE_UNIT + cost - KNOWN_COST_MIN. */
 export const COST_NOTE_UNIT = 8;

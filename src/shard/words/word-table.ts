@@ -4,7 +4,7 @@
 // Each slot also holds the word's prefix (wordPrefix: first units and length, which the tokenizer
 // folds while it scans), so a word of up to PREFIX_UNITS characters (most words) is recognized
 // without reading any character again: comparing characters was most of a lookup's cost.
-import { asciiLower, PREFIX_UNITS, wordHash, wordPrefix } from '../analysis/word-hash.js';
+import { asciiLower, PREFIX_UNITS, wordHash, wordPrefix } from '../../analysis/word-hash.js';
 
 const INITIAL_CAPACITY = 1 << 12;
 /** Integers per slot. */

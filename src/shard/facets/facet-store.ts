@@ -2,9 +2,9 @@
 // documents per normalized string and per number, sorted arrays for ranges and sort, the
 // EXISTS / IS NULL / IS EMPTY sets, each document's own values, and `_geo` points.
 import roaring from 'roaring';
-import { flattenDocument } from '../documents/flatten.js';
-import { geojsonPointsOf, geoPointOf } from '../documents/geo-field.js';
-import { normalizeFacetValue } from '../filter/facet-value.js';
+import { flattenDocument } from '../../documents/flatten.js';
+import { geojsonPointsOf, geoPointOf } from '../../documents/geo-field.js';
+import { normalizeFacetValue } from '../../filter/facet-value.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;

@@ -3,7 +3,7 @@
 // normalized string (the same on every shard, so the front can drop cross-shard duplicates).
 import type roaring from 'roaring';
 import type { FieldFacets } from './facet-store.js';
-import type { SearchBudget } from './search-budget.js';
+import type { SearchBudget } from '../search/search-budget.js';
 
 export type DistinctKeyOf = (docId: number) => string | null;
 

@@ -6,9 +6,9 @@
 // `changed` and read one by one, until enough changed that a rebuild pays.
 import roaring from 'roaring';
 import { BuiltOverDocuments } from './changes-since-build.js';
-import { SLICE_POLICY, stepEndsAt } from './sliced-jobs.js';
-import { tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
-import { OWNED_BITMAPS, type BitmapSource } from '../ranking/scratch-bitmaps.js';
+import { SLICE_POLICY, stepEndsAt } from '../sliced-jobs.js';
+import { tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
+import { OWNED_BITMAPS, type BitmapSource } from '../../ranking/scratch-bitmaps.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -19,6 +19,13 @@ export class SoleWordFields extends BuiltOverDocuments {
 
   constructor(private readonly forward: ForwardIndex, documents: RoaringBitmap32) {
     super(documents);
+  }
+
+  /** Bytes held (bitmaps by their portable size). */
+  get byteLength(): number {
+    let bytes = 0;
+    for (const docs of this.byWord.values()) bytes += docs.getSerializationSizeInBytes('portable');
+    return bytes;
   }
 
   protected *buildFrom(started: RoaringBitmap32): Generator<void, void, unknown> {

@@ -3,10 +3,10 @@
 // addMany of a typed array per word, when a list is read, a document removed, or the buffer full:
 // one native call per token was most of the cost of indexing.
 import roaring from 'roaring';
-import type { WordInterner } from '../analysis/tokenize-ids.js';
+import type { WordInterner } from '../../analysis/tokenize-ids.js';
 import { Lexicon } from './lexicon.js';
 import { WordTable } from './word-table.js';
-import type { SerializedBitmaps } from './bitmap-list-codec.js';
+import type { SerializedBitmaps } from '../snapshot/bitmap-list-codec.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;

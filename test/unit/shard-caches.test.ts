@@ -1,0 +1,46 @@
+// A shard's caches (src/shard/shard-caches.ts): one object, dropped whole at any write, its bytes
+// accounted; answers after a write equal a fresh shard's.
+import test from 'ava';
+import { randomFrom } from './seeded-lcg.js';
+import { makeDocument, sameAnswers, twins } from './shard-twins.js';
+
+test('searches fill the shard caches (derivations, lexicon walks, pair memos); a write empties them all, and answers stay a fresh twin\'s', (t) => {
+  const { subject, reference } = twins(2_000, 7);
+  subject.prepareForSearch();
+  for (const q of ['star wars', 'the dark side', 'jedi empire back', 'ga', 'r1 r2']) subject.search({ q, hitsWanted: 20, matchingStrategy: 'last' });
+  const filled = subject.caches.byteSizes();
+  t.true(filled.derivations > 0, 'derivations held');
+  t.true(filled.pairMemos > 0, 'pair memos held');
+  t.true(filled.derivedWordsEntries > 0, 'lexicon walks held');
+  const random = randomFrom(8);
+  const document = makeDocument(random, 5);
+  subject.upsert(5, document);
+  reference.upsert(5, document);
+  subject.flushWrites();
+  reference.flushWrites();
+  t.deepEqual(subject.caches.byteSizes(), { derivations: 0, pairMemos: 0, derivedWordsEntries: 0 });
+  sameAnswers(t, subject, reference, randomFrom(9), 30);
+});
+
+test('every derived structure is told of writes, built at quiet time and counted: after a write to every document each wants a build, prepareForSearch builds them all, and answers stay a fresh twin\'s', (t) => {
+  // 3,000 documents: rewriting them all writes more tokens than a full rebuild of the postings waits for (65,536).
+  const { subject, reference } = twins(3_000, 11);
+  subject.trim();
+  subject.prepareForSearch();
+  t.false(subject.needsPreparing);
+  t.is(subject.derived.length, 5);
+  const built = subject.memoryBytes().derived;
+  t.true(built.every((bytes) => bytes > 0), `bytes per structure ${built.join(', ')}`);
+  const random = randomFrom(12);
+  for (let docId = 0; docId < 3_000; docId++) {
+    const document = makeDocument(random, docId);
+    subject.upsert(docId, document);
+    reference.upsert(docId, document);
+  }
+  subject.flushWrites();
+  reference.flushWrites();
+  t.deepEqual(subject.derived.map((structure) => structure.needsBuild), [true, true, true, true, true]);
+  subject.prepareForSearch();
+  t.false(subject.needsPreparing);
+  sameAnswers(t, subject, reference, randomFrom(13), 30);
+});
