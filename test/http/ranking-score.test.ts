@@ -129,3 +129,34 @@ test.serial('rankingScoreThreshold drops hits under it and from the counts, on s
   t.is(badFacet.status, 400);
   t.is(badFacet.body.code, 'invalid_search_ranking_score_threshold');
 });
+
+test.serial('attributesToSearchOn: an attribute not searchable is Meilisearch\'s error on search, multi-search and facet search', async (t) => {
+  const { client } = server;
+  await client.addDocuments('score_restricted', [{ id: 1, title: 'dragon', overview: 'a dragon', author: { name: 'tolkien' }, secret: 'dragon' }]);
+  await client.run('PATCH', '/indexes/score_restricted/settings', {
+    body: { searchableAttributes: ['title', 'overview', 'author', 'secret'], displayedAttributes: ['id', 'title', 'overview', 'author'], filterableAttributes: ['id'] },
+  });
+  const message = 'Attribute `year` is not searchable. Available searchable attributes are: `author, overview, title, <..hidden-attributes>`.';
+  const search = await client.post('/indexes/score_restricted/search', { q: 'dragon', attributesToSearchOn: ['title', 'year'] });
+  t.is(search.status, 400);
+  t.is(search.body.code, 'invalid_search_attributes_to_search_on');
+  t.is(search.body.message, message);
+  t.is(search.body.type, 'invalid_request');
+  const multi = await client.post('/multi-search', { queries: [{ indexUid: 'score_restricted', q: 'dragon', attributesToSearchOn: ['year'] }] });
+  t.is(multi.status, 400);
+  t.is(multi.body.code, 'invalid_search_attributes_to_search_on');
+  const facet = await client.post('/indexes/score_restricted/facet-search', { facetName: 'id', q: 'dragon', attributesToSearchOn: ['year'] });
+  t.is(facet.status, 400);
+  t.is(facet.body.code, 'invalid_search_attributes_to_search_on');
+  // Searchable attributes, paths inside them, `*` and patterns matching one are accepted.
+  for (const list of [['title'], ['author.name'], ['*'], ['over*'], []]) {
+    const ok = await client.post('/indexes/score_restricted/search', { q: 'dragon', attributesToSearchOn: list });
+    t.is(ok.status, 200, JSON.stringify(list));
+  }
+  // With searchableAttributes `*`, Meilisearch ignores names it does not know.
+  const star = await client.post('/indexes/score_docs/search', { q: 'batman', attributesToSearchOn: ['nothing'] });
+  t.is(star.status, 200);
+  const wrongType = await client.post('/indexes/score_restricted/search', { q: 'dragon', attributesToSearchOn: 'title' });
+  t.is(wrongType.status, 400);
+  t.is(wrongType.body.code, 'invalid_search_attributes_to_search_on');
+});
