@@ -34,7 +34,7 @@ export interface PlannedSearchResult {
   /** See ShardSearchResult.rankingEntries (the same for every shard of one query). */
   rankingEntries: boolean[] | null;
   /** See ShardSearchResult.scorePlan; null when no shard was searched. */
-  scorePlan: ScorePlan | null;
+  scorePlan: (() => ScorePlan) | null;
 }
 
 export interface PlannedQuery {
@@ -49,7 +49,7 @@ export interface PlannedQuery {
 export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, query: PlannedQuery): PlannedSearchResult {
   let candidates = 0;
   let rankingEntries: boolean[] | null = null;
-  let scorePlan: ScorePlan | null = null;
+  let scorePlan: (() => ScorePlan) | null = null;
   const lists: PlannedHit[][] = [];
   const partials: FacetPartials[] = [];
   const distinctKeys = new Set<string>();

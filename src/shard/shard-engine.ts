@@ -44,7 +44,7 @@ export interface EngineSearchResult {
   /** Which score entries are ranking rules' (not sort criteria's); null = all. */
   rankingEntries: boolean[] | null;
   /** Meilisearch's scores of the hits (score-details.ts); null when no shard was searched. */
-  scorePlan: ScorePlan | null;
+  scorePlan: (() => ScorePlan) | null;
 }
 
 interface IndexState {

@@ -75,8 +75,8 @@ export interface ShardSearchResult {
    * null when no sort rule ran. `_rankingScore` ignores sort entries, as Meilisearch's does.
    */
   rankingEntries: boolean[] | null;
-  /** Meilisearch's scores of the hits (`_rankingScore`, details): the same for every shard of one query. */
-  scorePlan: ScorePlan;
+  /** Meilisearch's scores of the hits (`_rankingScore`, details), made on first call: the same for every shard of one query. */
+  scorePlan: () => ScorePlan;
   /** With distinct: the matching documents' keys and the number without one (candidates = both). */
   distinctKeys?: { keys: Set<string>; withoutKey: number };
 }
@@ -123,10 +123,12 @@ function rankedSearch(shard: ShardIndex, ctx: ShardSearchContext, rules: readonl
   const rankingEntries = rules.some((rule) => rule instanceof SortRule)
     ? rules.flatMap((rule) => (rule instanceof SortRule ? new Array<boolean>(rule.width).fill(false) : [true]))
     : null;
-  const scorePlan = scorePlanOf(shard, rules, terms, request.matchingStrategy);
+  // Made only when asked (a threshold, or hits showing their score): most searches never need it.
+  let plan: ScorePlan | null = null;
+  const scorePlan = (): ScorePlan => (plan ??= scorePlanOf(shard, rules, terms, request.matchingStrategy));
   const threshold = request.rankingScoreThreshold ?? null;
-  const floorOf = (): ScoreFloor | undefined => (threshold === null || !scorePlan.hasRankingRules ? undefined
-    : { below: (score) => scorePlan.globalScore(score) < threshold, reached: false });
+  const floorOf = (): ScoreFloor | undefined => (threshold === null || !scorePlan().hasRankingRules ? undefined
+    : { below: (score) => scorePlan().globalScore(score) < threshold, reached: false });
   const keyOf = request.distinct;
   if (!keyOf) {
     const floor = floorOf();

@@ -249,7 +249,7 @@ function answer(query: ShardQueryMessage): ShardQueryResultMessage {
       const exact = text !== undefined && !numbersPrintAsWritten(text);
       const stored = text === undefined ? {} : ((exact ? parseExactJson(text) : JSON.parse(text)) as JsonDocument);
       // Made on the first hit that needs it: most searches send every hit verbatim.
-      shape ??= hitShaper(query, result.scorePlan);
+      shape ??= hitShaper(query, result.scorePlan?.() ?? null);
       const document = shape(stored, hit.score, hit.geoDistance);
       return { docId: hit.docId, score, document: exact ? stringifyExactJson(document) : JSON.stringify(document) };
     });
