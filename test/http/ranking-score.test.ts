@@ -160,3 +160,18 @@ test.serial('attributesToSearchOn: an attribute not searchable is Meilisearch\'s
   t.is(wrongType.status, 400);
   t.is(wrongType.body.code, 'invalid_search_attributes_to_search_on');
 });
+
+test.serial('the legacy attribute rule is one `attribute` entry (attributeRankingOrderScore, queryWordDistanceScore); a searchable order weighs fields', async (t) => {
+  const { client } = server;
+  await client.addDocuments('score_legacy', DOCUMENTS);
+  await client.run('PATCH', '/indexes/score_legacy/settings', {
+    body: { rankingRules: ['words', 'typo', 'proximity', 'attribute', 'exactness'], searchableAttributes: ['color', 'title'] },
+  });
+  const response = await client.post('/indexes/score_legacy/search', { q: 'train dragon', showRankingScoreDetails: true, showRankingScore: true, attributesToRetrieve: ['id'] });
+  t.is(response.status, 200);
+  const [hit] = response.body.hits;
+  // Two terms in title, the second searchable attribute: weight 1 each of at most 1, so 1 of 3.
+  t.deepEqual(hit._rankingScoreDetails.attribute, { order: 3, attributeRankingOrderScore: 1 / 3, queryWordDistanceScore: 17 / 21, score: fold([[1, 3], [17, 21]]) });
+  t.deepEqual(Object.keys(hit._rankingScoreDetails), ['words', 'typo', 'proximity', 'attribute', 'exactness']);
+  t.is(hit._rankingScore, fold([[2, 2], [3, 3], [3, 4], [1, 3], [17, 21], [1, 3], [3, 3]]));
+});
