@@ -6,6 +6,7 @@ import { FieldSelection, projectDocument } from '../documents/projection.js';
 import { formatText, matchPositions, type MatchPosition, type TagBudget, type TextFormat } from './highlight.js';
 import type { WordMatcher } from './query-matcher.js';
 import { rankingScore } from './ranking-score.js';
+import type { ScoreFields } from './score-fields.js';
 import { wordsOfText } from './text-words.js';
 
 export const DEFAULT_CROP_LENGTH = 10;
@@ -23,6 +24,7 @@ export interface FormattingOptions {
   highlightPostTag?: string | null;
   showMatchesPosition?: boolean | null;
   showRankingScore?: boolean | null;
+  showRankingScoreDetails?: boolean | null;
 }
 
 export interface HitToFormat {
@@ -32,6 +34,8 @@ export interface HitToFormat {
   attributesToRetrieve: readonly string[] | null;
   displayedAttributes: readonly string[];
   score: readonly number[];
+  /** Meilisearch's score and details (score-fields.ts); without it `_rankingScore` is the stand-in of ranking-score.ts. */
+  scoreFields?: ScoreFields;
   /** Fields added after retrieval (`_geoDistance`): they follow the document, before `_formatted`. */
   extraFields?: Record<string, unknown>;
 }
@@ -51,7 +55,7 @@ export function parseCropSelectors(list: readonly string[]): CropSelector[] {
 
 export function needsFormatting(options: FormattingOptions): boolean {
   return (options.attributesToHighlight?.length ?? 0) > 0 || (options.attributesToCrop?.length ?? 0) > 0
-    || options.showMatchesPosition === true || options.showRankingScore === true;
+    || options.showMatchesPosition === true || options.showRankingScore === true || options.showRankingScoreDetails === true;
 }
 
 /** `tagBudget`: the search's budget of highlight tag characters, shared by its hits (highlight.ts). */
@@ -101,7 +105,8 @@ export function formatHit(hit: HitToFormat, options: FormattingOptions, matcher:
     for (const [key, value] of Object.entries(displayed)) collectPositions(value, key, [], matcher, positions);
     out._matchesPosition = positions;
   }
-  if (options.showRankingScore === true) out._rankingScore = rankingScore(hit.score);
+  if (options.showRankingScore === true) out._rankingScore = hit.scoreFields?.rankingScore ?? rankingScore(hit.score);
+  if (options.showRankingScoreDetails === true && hit.scoreFields?.rankingScoreDetails) out._rankingScoreDetails = hit.scoreFields.rankingScoreDetails;
   return out;
 }
 

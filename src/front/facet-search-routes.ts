@@ -14,6 +14,7 @@ import { compareFacetValues, mergeFacetExtras, type FacetExtras } from './facet-
 import { validateIndexUid } from './index-uid.js';
 import { checkFilterSize, checkListLength, checkTextLength, REQUEST_LIMITS } from './request-limits.js';
 import type { RouteSpec } from './route-spec.js';
+import { checkFieldType, DEFAULT_SEARCH_LIMIT } from './search-params.js';
 
 const FIELDS = ['facetQuery', 'facetName', 'q', 'vector', 'hybrid', 'filter', 'matchingStrategy', 'attributesToSearchOn',
   'rankingScoreThreshold', 'locales', 'exhaustiveFacetCount'];
@@ -25,6 +26,8 @@ interface FacetSearchBody {
   q: string | null;
   filter: unknown;
   matchingStrategy: MatchingStrategyName;
+  /** rankingScoreThreshold and attributesToSearchOn, as the search's options. */
+  searchOptions: Record<string, unknown>;
 }
 
 export function parseFacetSearchBody(body: unknown): FacetSearchBody {
@@ -55,7 +58,14 @@ export function parseFacetSearchBody(body: unknown): FacetSearchBody {
   if (exhaustiveFacetCount !== undefined && exhaustiveFacetCount !== null && typeof exhaustiveFacetCount !== 'boolean') {
     throw invalidValueType('invalid_facet_search_exhaustive_facet_count', '.exhaustiveFacetCount', 'a boolean', exhaustiveFacetCount);
   }
+  const searchOptions: Record<string, unknown> = {};
+  for (const name of ['rankingScoreThreshold', 'attributesToSearchOn']) {
+    if (body[name] === undefined || body[name] === null) continue;
+    checkFieldType(name, body[name]);
+    searchOptions[name] = body[name];
+  }
   return {
+    searchOptions,
     facetName,
     facetQuery: (facetQuery as string | null | undefined) ?? null,
     q: (q as string | null | undefined) ?? null,
@@ -83,8 +93,11 @@ export const facetSearchRoutes: RouteSpec[] = [
       const ruleFilter = tenantFilter(request.access, uid);
       const filter = ruleFilter === null ? body.filter : fuseFilters(body.filter, ruleFilter);
       const results = await context.search.search({
-        indexUid: storageKeyOf(index), q: body.q, hitsWanted: 0, matchingStrategy: body.matchingStrategy, attributesToRetrieve: null,
-        exhaustiveCount: false, options: { facets: [body.facetName], ...(filter === null ? {} : { filter }) },
+        // With a threshold, Meilisearch's search for the candidates ranks up to its default limit: the
+        // threshold leaves out what it reaches below it.
+        indexUid: storageKeyOf(index), q: body.q, hitsWanted: body.searchOptions['rankingScoreThreshold'] === undefined ? 0 : DEFAULT_SEARCH_LIMIT,
+        matchingStrategy: body.matchingStrategy, attributesToRetrieve: null,
+        exhaustiveCount: false, options: { facets: [body.facetName], ...(filter === null ? {} : { filter }), ...body.searchOptions },
       }, index.shardCount);
       const merged = mergeFacetExtras(results.map((result) => result.extras as FacetExtras | null));
       const counts = merged?.facetDistribution?.[body.facetName] ?? {};

@@ -148,7 +148,7 @@ function checkSearchBounds(body: Record<string, unknown>, source: 'body' | 'quer
 
 const TYPED_FIELDS = new Set(['q', 'offset', 'limit', 'page', 'hitsPerPage', 'attributesToRetrieve', 'matchingStrategy']);
 
-function checkFieldType(name: string, value: unknown): void {
+export function checkFieldType(name: string, value: unknown): void {
   const { kind, code } = FIELD_SPECS.get(name)!;
   const path = `.${name}`;
   // Absent and null are the same for every optional search field.

@@ -14,14 +14,30 @@ export interface RankedHit {
   score: number[];
 }
 
+/**
+ * rankingScoreThreshold: `below` tells a bucket's full score is under it; the sort then stops there
+ * (scores never rise along the bucket order, score-details.ts) and sets `reached`: the hits placed
+ * are then every document at or above the threshold.
+ */
+export interface ScoreFloor {
+  below(score: readonly number[]): boolean;
+  reached: boolean;
+}
+
 export function bucketSort(ctx: SearchContext, rules: readonly RankingRule[], universe: roaring.RoaringBitmap32,
-  terms: ActiveTerms, hitsWanted: number): RankedHit[] {
+  terms: ActiveTerms, hitsWanted: number, floor?: ScoreFloor): RankedHit[] {
   const hits: RankedHit[] = [];
   const path: number[] = [];
   const emit = (docIds: ArrayLike<number>) => {
     if (docIds.length === 0) return;
     // One array for the hits of a bucket: scores are read-only once handed out.
     const score = path.slice();
+    if (floor !== undefined && floor.below(score)) {
+      floor.reached = true;
+      // Every loop below stops once as many hits as wanted are placed.
+      hitsWanted = hits.length;
+      return;
+    }
     for (let k = 0; k < docIds.length && hits.length < hitsWanted; k++) hits.push({ docId: docIds[k]!, score });
   };
   /** The rules of the scoring chain starting at each depth (one array per depth, not per bucket). */

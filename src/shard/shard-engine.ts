@@ -11,6 +11,7 @@ import type { SlicedJobs } from './sliced-jobs.js';
 import { compileSearchPlan } from './search/search-plan.js';
 import { searchShards, type PlannedHit } from './search/shaped-search.js';
 import { LIGHT_SLICE_MS, SearchBudget, SLICE_MS, type Interleave } from './search/search-budget.js';
+import type { ScorePlan } from '../ranking/score-details.js';
 import { isHeavySearch } from '../protocol/search-weight.js';
 
 export type JsonDocument = Record<string, unknown>;
@@ -31,6 +32,8 @@ export interface EngineSearch {
   matchingStrategy: MatchingStrategyName;
   /** Shaping options of the query (sort, filter... as the front sends them). */
   options?: Record<string, unknown>;
+  /** Page mode: with rankingScoreThreshold, up to maxTotalHits hits are ranked so the count is exact. */
+  exhaustiveCount?: boolean;
 }
 
 export interface EngineSearchResult {
@@ -40,6 +43,8 @@ export interface EngineSearchResult {
   extras: Record<string, unknown> | null;
   /** Which score entries are ranking rules' (not sort criteria's); null = all. */
   rankingEntries: boolean[] | null;
+  /** Meilisearch's scores of the hits (score-details.ts); null when no shard was searched. */
+  scorePlan: (() => ScorePlan) | null;
 }
 
 interface IndexState {
@@ -224,7 +229,14 @@ export class ShardEngine {
     const plan = compileSearchPlan(state.config.settings, query.options);
     budget.yieldPoint();
     const shards = query.shards.map((shard) => state.shards.get(shard)).filter((shard): shard is ShardIndex => shard !== undefined);
-    return searchShards(shards, plan, { q: query.q, hitsWanted: query.hitsWanted, matchingStrategy: query.matchingStrategy, budget });
+    const threshold = query.options?.['rankingScoreThreshold'];
+    const rankingScoreThreshold = typeof threshold === 'number' ? threshold : null;
+    // Meilisearch ranks up to maxTotalHits documents to count those above the threshold exactly in page mode.
+    const hitsWanted = rankingScoreThreshold !== null && query.exhaustiveCount === true
+      ? Math.max(query.hitsWanted, state.config.settings.pagination.maxTotalHits) : query.hitsWanted;
+    const result = searchShards(shards, plan, { q: query.q, hitsWanted, matchingStrategy: query.matchingStrategy, budget, rankingScoreThreshold });
+    if (result.hits.length > query.hitsWanted) result.hits.length = query.hitsWanted;
+    return result;
   }
 
 

@@ -11,7 +11,8 @@ import { FieldSelection, projectDocument } from '../documents/projection.js';
 import { vectorsOf } from '../documents/vectors-field.js';
 import { buildMatcher, formatHit, needsFormatting, type FormattingOptions } from '../formatting/index.js';
 import { TAG_CHARS_PER_SEARCH } from '../formatting/highlight.js';
-import { parseQuery } from '../query/parse-query.js';
+import { scoreFieldsOf } from '../formatting/score-fields.js';
+import type { ScorePlan } from '../ranking/score-details.js';
 import { documentRange, openStorage } from '../storage/environment.js';
 import { shardsOwnedBy } from '../protocol/placement.js';
 import type { IndexSettings } from '../settings/index-settings.js';
@@ -195,7 +196,8 @@ function attachSchedulerPort(port: MessagePort): void {
 /** Projection only, or the formatting of spec 4.2.4 rules 10-12 when the query asks for it. */
 type HitShaper = (stored: JsonDocument, score: readonly number[], geoDistance: number | undefined) => JsonDocument;
 
-function hitShaper(query: ShardQueryMessage): HitShaper {
+/** `scorePlan`: the search's (score-details.ts), for `_rankingScore` and `_rankingScoreDetails`. */
+function hitShaper(query: ShardQueryMessage, scorePlan: ScorePlan | null): HitShaper {
   const options = (query.options ?? {}) as FormattingOptions & { retrieveVectors?: unknown };
   const config = engine.configOf(query.indexUid);
   if (!config || !needsFormatting(options)) {
@@ -213,11 +215,12 @@ function hitShaper(query: ShardQueryMessage): HitShaper {
     ...(config.analysis.classify ? { classify: config.analysis.classify } : {}),
   });
   const displayedAttributes = config.settings.displayedAttributes;
-  // A placeholder search ranks by sort and custom rules only, which Meilisearch leaves out of _rankingScore: 1 for every hit.
-  const placeholder = !query.q || parseQuery(query.q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }).length === 0;
+  const scores = options.showRankingScore === true || options.showRankingScoreDetails === true;
+  const withDetails = options.showRankingScoreDetails === true;
   const tagBudget = { remaining: TAG_CHARS_PER_SEARCH };
   return (stored, score, geoDistance) => formatHit({
-    stored, attributesToRetrieve: query.attributesToRetrieve, displayedAttributes, score: placeholder ? [] : score,
+    stored, attributesToRetrieve: query.attributesToRetrieve, displayedAttributes, score,
+    ...(scores ? { scoreFields: scoreFieldsOf(scorePlan, score, stored, withDetails) } : {}),
     extraFields: {
       ...(options.retrieveVectors === true ? { _vectors: vectorsOf(stored) } : {}),
       ...(geoDistance === undefined ? {} : { _geoDistance: geoDistance }),
@@ -255,11 +258,9 @@ function answer(query: ShardQueryMessage): ShardQueryResultMessage {
       // Numbers JavaScript would rewrite keep their literal (exact-json.ts), in the hit as stored.
       const exact = text !== undefined && !numbersPrintAsWritten(text);
       const stored = text === undefined ? {} : ((exact ? parseExactJson(text) : JSON.parse(text)) as JsonDocument);
-      // Sort criteria's score entries do not count in _rankingScore (Meilisearch leaves sort out of it).
-      const rankingScores = result.rankingEntries ? hit.score.filter((_, k) => result.rankingEntries![k] !== false) : hit.score;
       // Made on the first hit that needs it: most searches send every hit verbatim.
-      shape ??= hitShaper(query);
-      const document = shape(stored, rankingScores, hit.geoDistance);
+      shape ??= hitShaper(query, result.scorePlan?.() ?? null);
+      const document = shape(stored, hit.score, hit.geoDistance);
       return { docId: hit.docId, score, document: exact ? stringifyExactJson(document) : JSON.stringify(document) };
     });
     return { requestId: query.requestId, error: null, candidates: result.candidates, hits, extras: result.extras };

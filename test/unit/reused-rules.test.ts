@@ -47,8 +47,11 @@ test('searches one after the other with reused rules answer as each alone on a f
   }
   const settings = defaultSettings();
   const queries = ['alpha beta', 'gamma', 'delt', 'zeta alpha story', 'epsilon', 'alpha beta'];
-  const search = (engine: ShardEngine, q: string, matchingStrategy: 'last' | 'all') =>
-    engine.search({ indexUid: 'i', shards: [0], q, hitsWanted: 10, matchingStrategy, options: {} });
+  // The score plan is a function (made on first use): compared by the hits' scores it gives.
+  const search = (engine: ShardEngine, q: string, matchingStrategy: 'last' | 'all') => {
+    const result = engine.search({ indexUid: 'i', shards: [0], q, hitsWanted: 10, matchingStrategy, options: {} });
+    return { ...result, scorePlan: result.hits.map((hit) => result.scorePlan?.().globalScore(hit.score)) };
+  };
   const reused = new ShardEngine(0, 1);
   reused.loadIndex('i', 1, settings, documents());
   for (const matchingStrategy of ['last', 'all'] as const) {

@@ -2,7 +2,7 @@
 // index settings once per query and worker, before any shard is searched. Errors are SkeinErrors
 // with the search codes, so the front answers 400 with Meilisearch's messages.
 import { echo, SkeinError } from '../../errors/index.js';
-import { attributePatternsOf, listForMessage, matchesAnyPattern } from '../../filter/attribute-patterns.js';
+import { attributePatternsOf, listForMessage, matchesAnyPattern, PatternSet } from '../../filter/attribute-patterns.js';
 import type { FilterNode } from '../../filter/filter-ast.js';
 import { checkFilterAgainstSettings, parseFilterParameter } from '../../filter/filter-input.js';
 import { checkFacetPatterns, filterableRulesOf, selectFacetFields } from '../../filter/facet-patterns.js';
@@ -49,8 +49,31 @@ export function compileSearchPlan(settings: IndexSettings, options: Record<strin
     }
     distinct = requestedDistinct;
   }
+  if (Array.isArray(options?.['attributesToSearchOn'])) checkAttributesToSearchOn(settings, options!['attributesToSearchOn'] as string[]);
   const geoPoint = sortCriteria.find((criterion) => criterion.point)?.point ?? null;
   return { filter, sortTexts, sortCriteria, facets, distinct, geoPoint, rankingRules: documents ? DOCUMENTS_ORDER : null };
+}
+
+/**
+ * Meilisearch's check of attributesToSearchOn (milli's SearchContext::attributes_to_search_on): with
+ * searchableAttributes `*` every name passes; else a name must be a searchable attribute, a path
+ * inside one, or a pattern with `*` matching one. The message lists the searchable attributes that
+ * are displayed, sorted, and tells when some are hidden.
+ */
+function checkAttributesToSearchOn(settings: IndexSettings, names: readonly string[]): void {
+  const searchable = settings.searchableAttributes;
+  if (searchable.includes('*')) return;
+  const patterns = new PatternSet(searchable);
+  for (const name of names) {
+    if (name === '*' || patterns.matches(name)) continue;
+    if (name.includes('*') && searchable.some((attribute) => new PatternSet([name]).matches(attribute))) continue;
+    const displayed = settings.displayedAttributes;
+    const shown = displayed.includes('*') ? searchable : searchable.filter((attribute) => new PatternSet(displayed).matches(attribute));
+    const valid = [...new Set(shown)].sort();
+    const hidden = new Set(searchable).size > valid.length;
+    throw new SkeinError('invalid_search_attributes_to_search_on',
+      `Attribute \`${echo(name)}\` is not searchable. Available searchable attributes are: \`${valid.join(', ')}${hidden ? ', <..hidden-attributes>' : ''}\`.`);
+  }
 }
 
 function checkFacets(facets: string[], filterableSetting: readonly unknown[]): string[] {

@@ -15,6 +15,7 @@ import { expandFacetNames, type SearchPlan } from './search-plan.js';
 import type { ShardIndex } from '../shard-index.js';
 import type { SearchBudget } from './search-budget.js';
 import type { ShardHit } from './shard-search.js';
+import type { ScorePlan } from '../../ranking/score-details.js';
 import { sortOrderFor } from '../facets/sort-order.js';
 
 export interface PlannedHit extends ShardHit {
@@ -32,6 +33,8 @@ export interface PlannedSearchResult {
   extras: Record<string, unknown> | null;
   /** See ShardSearchResult.rankingEntries (the same for every shard of one query). */
   rankingEntries: boolean[] | null;
+  /** See ShardSearchResult.scorePlan; null when no shard was searched. */
+  scorePlan: (() => ScorePlan) | null;
 }
 
 export interface PlannedQuery {
@@ -40,11 +43,13 @@ export interface PlannedQuery {
   matchingStrategy: MatchingStrategyName;
   /** The deadline and yield points of every phase: filter, ranking, sort, distinct, facets (search-budget.ts). */
   budget: SearchBudget;
+  rankingScoreThreshold?: number | null;
 }
 
 export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, query: PlannedQuery): PlannedSearchResult {
   let candidates = 0;
   let rankingEntries: boolean[] | null = null;
+  let scorePlan: (() => ScorePlan) | null = null;
   const lists: PlannedHit[][] = [];
   const partials: FacetPartials[] = [];
   const distinctKeys = new Set<string>();
@@ -56,10 +61,12 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
     const result = shard.search({
       q: query.q, hitsWanted: query.hitsWanted, matchingStrategy: query.matchingStrategy, budget,
       sort: plan.sortTexts, sortOrder: sortOrderProvider(shard, budget), restrictTo, distinct,
+      rankingScoreThreshold: query.rankingScoreThreshold ?? null,
       ...(plan.rankingRules ? { rankingRules: plan.rankingRules } : {}),
     });
     candidates += result.candidates;
     rankingEntries = result.rankingEntries;
+    scorePlan = result.scorePlan;
     if (result.distinctKeys) {
       for (const key of result.distinctKeys.keys) distinctKeys.add(key);
       withoutDistinctKey += result.distinctKeys.withoutKey;
@@ -85,7 +92,7 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
     extras['distinctKeys'] = hits.map((hit) => hit.distinctKey ?? null);
     extras['distinctCount'] = { keys: [...distinctKeys], withoutKey: withoutDistinctKey };
   }
-  return { candidates, hits, extras, rankingEntries };
+  return { candidates, hits, extras, rankingEntries, scorePlan };
 }
 
 function sortOrderProvider(shard: ShardIndex, budget: SearchBudget): (criterion: string) => SortOrder | null {

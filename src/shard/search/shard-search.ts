@@ -7,7 +7,8 @@ import type { QueryTerm } from '../../query/query-term.js';
 import { typoBudget } from '../../query/typo-budget.js';
 import { multiWordSynonyms } from '../../query/synonyms.js';
 import { exactAttributeKey, type TermDerivations } from '../words/derivations.js';
-import { bucketSort, type RankedHit } from '../../ranking/bucket-sort.js';
+import { bucketSort, type RankedHit, type ScoreFloor } from '../../ranking/bucket-sort.js';
+import { ScorePlan } from '../../ranking/score-details.js';
 import { emptyProfile, type DocMatchProfile } from '../../ranking/match-profile.js';
 import { reusableRulesFor } from '../../ranking/rules-from-settings.js';
 import type { RankingRule } from '../../ranking/ranking-rule.js';
@@ -55,6 +56,8 @@ export interface ShardSearchRequest {
    * read (the reference the equivalence test holds the bitmap buckets to). Default true.
    */
   bitmapBuckets?: boolean;
+  /** rankingScoreThreshold: hits scoring under it are left out, and so are they from candidates when the sort reached them. */
+  rankingScoreThreshold?: number | null;
 }
 
 export interface ShardHit extends RankedHit {
@@ -73,6 +76,8 @@ export interface ShardSearchResult {
    * null when no sort rule ran. `_rankingScore` ignores sort entries, as Meilisearch's does.
    */
   rankingEntries: boolean[] | null;
+  /** Meilisearch's scores of the hits (`_rankingScore`, details), made on first call: the same for every shard of one query. */
+  scorePlan: () => ScorePlan;
   /** With distinct: the matching documents' keys and the number without one (candidates = both). */
   distinctKeys?: { keys: Set<string>; withoutKey: number };
 }
@@ -119,19 +124,59 @@ function rankedSearch(shard: ShardIndex, ctx: ShardSearchContext, rules: readonl
   const rankingEntries = rules.some((rule) => rule instanceof SortRule)
     ? rules.flatMap((rule) => (rule instanceof SortRule ? new Array<boolean>(rule.width).fill(false) : [true]))
     : null;
+  // Made only when asked (a threshold, or hits showing their score): most searches never need it.
+  let plan: ScorePlan | null = null;
+  const scorePlan = (): ScorePlan => (plan ??= scorePlanOf(shard, rules, terms, request.matchingStrategy));
+  const threshold = request.rankingScoreThreshold ?? null;
+  const floorOf = (): ScoreFloor | undefined => (threshold === null || !scorePlan().hasRankingRules ? undefined
+    : { below: (score) => scorePlan().globalScore(score) < threshold, reached: false });
   const keyOf = request.distinct;
-  if (!keyOf) return { candidates: universe.size, hits: bucketSort(ctx, rules, universe, allTerms, request.hitsWanted), universe, rankingEntries };
+  if (!keyOf) {
+    const floor = floorOf();
+    const hits = bucketSort(ctx, rules, universe, allTerms, request.hitsWanted, floor);
+    // The sort reached the threshold: the hits are all the documents above it (facets count them alone).
+    if (floor?.reached) return { candidates: hits.length, hits, universe: bitmapOf(hits), rankingEntries, scorePlan };
+    return { candidates: universe.size, hits, universe, rankingEntries, scorePlan };
+  }
   // Duplicates are dropped after ranking, so rank more until enough distinct hits (or the end).
   let wanted = Math.max(1, request.hitsWanted);
   let hits: ShardHit[];
+  let floor: ScoreFloor | undefined;
+  let ranked: ShardHit[];
   for (;;) {
-    const ranked = bucketSort(ctx, rules, universe, allTerms, wanted);
+    floor = floorOf();
+    ranked = bucketSort(ctx, rules, universe, allTerms, wanted, floor);
     hits = keepFirstPerKey(ranked.map((hit) => ({ ...hit, distinctKey: keyOf(hit.docId) })), (hit) => hit.distinctKey, request.hitsWanted);
     if (hits.length >= request.hitsWanted || ranked.length < wanted) break;
     wanted *= 4;
   }
-  const distinctKeys = distinctKeysOf(universe, keyOf, ctx.searchBudget);
-  return { candidates: distinctKeys.keys.size + distinctKeys.withoutKey, hits, universe, distinctKeys, rankingEntries };
+  const counted = floor?.reached ? bitmapOf(ranked) : universe;
+  const distinctKeys = distinctKeysOf(counted, keyOf, ctx.searchBudget);
+  return { candidates: distinctKeys.keys.size + distinctKeys.withoutKey, hits, universe: counted, distinctKeys, rankingEntries, scorePlan };
+}
+
+function bitmapOf(hits: readonly ShardHit[]): RoaringBitmap32 {
+  const ids = new Uint32Array(hits.length);
+  for (let k = 0; k < hits.length; k++) ids[k] = hits[k]!.docId;
+  return new RoaringBitmap32(ids);
+}
+
+/** The plan turning this search's hit scores into Meilisearch's (score-details.ts). */
+function scorePlanOf(shard: ShardIndex, rules: readonly RankingRule[], terms: readonly QueryTerm[], matchingStrategy: MatchingStrategyName): ScorePlan {
+  const config = shard.config;
+  const entryNames = rules.flatMap((rule): (string | null)[] => {
+    if (!(rule instanceof SortRule)) return [rule.name];
+    const names: (string | null)[] = new Array<string | null>(rule.width).fill(null);
+    names[0] = rule.name.startsWith('sort:') ? rule.name.slice('sort:'.length) : rule.name;
+    return names;
+  });
+  const searchable = config.settings.searchableAttributes;
+  return new ScorePlan({
+    entryNames, terms, matchingStrategy,
+    removalSteps: terms.length === 0 ? [] : termRemovalSteps({ terms }, terms.map((_, index) => index), matchingStrategy),
+    typoBudgets: terms.map((term) => (term.kind === 'word' ? typoBudget(term.word, config.typoPolicy) : 0)),
+    maxAttributeWeight: searchable.includes('*') ? 0 : Math.max(0, searchable.length - 1),
+  });
 }
 
 /** [key] for every key below the postings' limit (the length tells which keys are known). */
