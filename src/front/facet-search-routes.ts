@@ -88,7 +88,11 @@ export const facetSearchRoutes: RouteSpec[] = [
       }, index.shardCount);
       const merged = mergeFacetExtras(results.map((result) => result.extras as FacetExtras | null));
       const counts = merged?.facetDistribution?.[body.facetName] ?? {};
-      const matches = facetQueryMatcher(body.facetQuery);
+      const typoTolerance = index.settings.typoTolerance;
+      const matches = facetQueryMatcher(body.facetQuery, {
+        enabled: typoTolerance.enabled, oneTypo: typoTolerance.minWordSizeForTypos.oneTypo, twoTypos: typoTolerance.minWordSizeForTypos.twoTypos,
+        disabledOnFacet: typoTolerance.disableOnAttributes.includes(body.facetName), exactWords: typoTolerance.disableOnWords,
+      });
       const faceting = index.settings.faceting;
       const order = faceting.sortFacetValuesBy[body.facetName] ?? faceting.sortFacetValuesBy['*'] ?? 'alpha';
       const hits = Object.entries(counts).filter(([value]) => matches(value)).map(([value, count]) => ({ value, count }));
@@ -96,7 +100,8 @@ export const facetSearchRoutes: RouteSpec[] = [
         ? (a, b) => b.count - a.count || compareFacetValues(a.value, b.value)
         : (a, b) => compareFacetValues(a.value, b.value));
       const facetHits = hits.slice(0, faceting.maxValuesPerFacet);
-      const processingTimeMs = Math.round(performance.now() - started);
+      // Whole milliseconds elapsed, truncated as Rust's Duration::as_millis (the official client's snapshots pin 0).
+      const processingTimeMs = Math.floor(performance.now() - started);
       return { status: 200, body: JSON.stringify({ facetHits, facetQuery: body.facetQuery, processingTimeMs }) };
     },
   },
