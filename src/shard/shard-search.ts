@@ -2,7 +2,7 @@
 // documents with the index's ranking rules. Placeholder search lists documents by ascending id.
 import roaring from 'roaring';
 import type { MatchingStrategyName } from '../protocol/messages.js';
-import { parseQuery } from '../query/parse-query.js';
+import { parseQueryParts, type ParsedQuery } from '../query/parse-query.js';
 import type { QueryTerm } from '../query/query-term.js';
 import { typoBudget } from '../query/typo-budget.js';
 import { multiWordSynonyms } from '../query/synonyms.js';
@@ -79,7 +79,8 @@ export interface ShardSearchResult {
 export function searchShard(shard: ShardIndex, request: ShardSearchRequest): ShardSearchResult {
   const config = shard.config;
   const budget = request.budget ?? new SearchBudget(request.deadline ?? Date.now() + config.searchCutoffMs);
-  const terms = request.q ? parseQuery(request.q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }) : [];
+  const parsed = request.q ? parseQueryParts(request.q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }) : null;
+  const terms = parsed?.terms ?? [];
   const placeholder = terms.length === 0;
   const rules = reusableRulesFor({
     rankingRules: request.rankingRules ?? config.settings.rankingRules,
@@ -90,7 +91,8 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
   });
   const ctx = new ShardSearchContext(shard, terms, budget, request.bitmapBuckets ?? true);
   try {
-    return rankedSearch(shard, ctx, rules, request);
+    const excluded = parsed === null ? null : negativeDocs(shard, parsed);
+    return rankedSearch(shard, ctx, rules, excluded === null ? request : { ...request, restrictTo: withoutDocs(shard, request.restrictTo ?? null, excluded) });
   } finally {
     ctx.release();
   }
@@ -131,6 +133,43 @@ function rankedSearch(shard: ShardIndex, ctx: ShardSearchContext, rules: readonl
   }
   const distinctKeys = distinctKeysOf(universe, keyOf, ctx.searchBudget);
   return { candidates: distinctKeys.keys.size + distinctKeys.withoutKey, hits, universe, distinctKeys, rankingEntries };
+}
+
+/**
+ * The documents of the query's negative words (the exact word, in plain and typo-disabled spelling:
+ * milli's word_docids, no typo, prefix or synonym) and phrases; null when it has none.
+ */
+function negativeDocs(shard: ShardIndex, parsed: ParsedQuery): RoaringBitmap32 | null {
+  if (parsed.negativeWords.length === 0 && parsed.negativePhrases.length === 0) return null;
+  const vocabulary = shard.vocabulary;
+  const lists: RoaringBitmap32[] = [];
+  for (const word of parsed.negativeWords) {
+    for (const spelling of [word, exactAttributeKey(word)]) {
+      const id = vocabulary.idOf(spelling);
+      if (id !== undefined) lists.push(vocabulary.docs(id));
+    }
+  }
+  const excluded = RoaringBitmap32.orMany(lists);
+  for (const words of parsed.negativePhrases) {
+    const spellings = [(word: string) => word];
+    if (shard.config.exactAttributes.length > 0) spellings.push(exactAttributeKey);
+    for (const spell of spellings) phraseDocs(shard, words.map((word) => (word === null ? null : vocabulary.idOf(spell(word)) ?? -1)), excluded);
+  }
+  return excluded;
+}
+
+/** The documents a search may match once the excluded ones are taken out: an owned bitmap. */
+function withoutDocs(shard: ShardIndex, restrictTo: RoaringBitmap32 | null, excluded: RoaringBitmap32): RoaringBitmap32 {
+  return RoaringBitmap32.andNot(restrictTo ?? shard.documents, excluded);
+}
+
+/** Adds to `into` the documents holding the words (ids; null: any word, -1: a word the shard lacks) in a row within one field. */
+function phraseDocs(shard: ShardIndex, wordIds: readonly (number | null)[], into: RoaringBitmap32): void {
+  if (wordIds.includes(-1)) return;
+  const postings = wordIds.filter((id): id is number => id !== null).map((id) => shard.vocabulary.docs(id));
+  if (postings.length === 0) return;
+  const candidates = postings.reduce((acc, posting) => RoaringBitmap32.and(acc, posting));
+  for (const docId of candidates) if (documentHasPhrase(shard.forward, docId, wordIds as (number | null)[])) into.add(docId);
 }
 
 /** [key] for every key below the postings' limit (the length tells which keys are known). */
@@ -480,9 +519,7 @@ class ShardSearchContext implements SearchContext {
     const vocabulary = this.shard.vocabulary;
     const wordIds = words.map((word) => (word === null ? null : vocabulary.idOf(word) ?? -1));
     if (wordIds.includes(-1)) return;
-    const postings = wordIds.filter((id): id is number => id !== null).map((id) => vocabulary.docs(id));
-    const candidates = postings.reduce((acc, posting) => RoaringBitmap32.and(acc, posting));
-    for (const docId of candidates) if (documentHasPhrase(this.shard.forward, docId, wordIds)) into.add(docId);
+    phraseDocs(this.shard, wordIds, into);
     this.phrases.push({ term, wordIds });
   }
 }

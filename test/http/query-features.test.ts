@@ -63,3 +63,59 @@ test('facet search applies typoTolerance: enabled, minWordSizeForTypos, disableO
   t.is(refused.body.code, 'facet_search_disabled');
   t.is(refused.body.type, 'invalid_request');
 });
+
+const MOVIES = [
+  { title: 'Shazam!', id: '287947', color: ['green', 'blue'] },
+  { title: 'Captain Marvel', id: '299537', color: ['yellow', 'blue'] },
+  { title: 'Escape Room', id: '522681', color: ['yellow', 'red'] },
+  { title: 'How to Train Your Dragon: The Hidden World', id: '166428', color: ['green', 'red'] },
+  { title: 'Gläss', id: '450465', color: ['blue', 'red'] },
+];
+
+async function searchIds(index: string, body: Record<string, unknown>): Promise<string[]> {
+  const response = await server.client.post(`/indexes/${index}/search`, body);
+  if (response.status !== 200) throw new Error(`search ${JSON.stringify(body)}: ${response.status} ${response.text}`);
+  return response.body.hits.map((hit: { id: string }) => hit.id).sort();
+}
+
+test('the negative operator: -word and -"phrase" exclude documents; a lone - negates nothing; synonyms are not excluded', async (t) => {
+  const index = 'negation';
+  await server.client.addDocuments(index, MOVIES);
+  const all = MOVIES.map((movie) => movie.id).sort();
+  const without = (...ids: string[]) => all.filter((id) => !ids.includes(id));
+  // Only negations: every document but those (a placeholder search).
+  t.deepEqual(await searchIds(index, { q: '-escape' }), without('522681'));
+  t.deepEqual(await searchIds(index, { q: '-"train your dragon"' }), without('166428'));
+  t.deepEqual(await searchIds(index, { q: '-"your train dragon"' }), all, 'a phrase matches its words in a row only');
+  t.deepEqual(await searchIds(index, { q: '-escape -shazam' }), without('522681', '287947'));
+  // Meilisearch's own cases (tests/search/mod.rs): negated words and derivations of the same word.
+  t.deepEqual(await searchIds(index, { q: '-escape escape' }), []);
+  t.deepEqual(await searchIds(index, { q: '- escape' }), ['522681'], 'a lone - is a separator');
+  t.deepEqual(await searchIds(index, { q: '- "train your dragon"' }), ['166428']);
+  t.deepEqual(await searchIds(index, { q: 'room-escape' }), ['522681'], 'a - inside a word negates nothing');
+  t.deepEqual(await searchIds(index, { q: '--escape' }), ['522681'], 'a double - negates nothing');
+  t.deepEqual(await searchIds(index, { q: '-' }), all);
+  // Exact words only: a typo or a prefix of the negated word excludes nothing.
+  t.deepEqual(await searchIds(index, { q: '-escap' }), all);
+  t.deepEqual(await searchIds(index, { q: 'red -dragon' }), ['450465', '522681']);
+  // Negated words are no query terms: they neither rank, count for matchingStrategy all, nor highlight.
+  const formatted = await server.client.post(`/indexes/${index}/search`, { q: 'escape -marvel', attributesToHighlight: ['title'], matchingStrategy: 'all', showRankingScore: true });
+  t.deepEqual(formatted.body.hits.map((hit: any) => hit._formatted.title), ['<em>Escape</em> Room']);
+  t.is(formatted.body.hits[0]._rankingScore, (await server.client.post(`/indexes/${index}/search`, { q: 'escape', showRankingScore: true })).body.hits[0]._rankingScore);
+  t.is(formatted.body.query, 'escape -marvel');
+  const negatedOnly = await server.client.post(`/indexes/${index}/search`, { q: '-escape', attributesToHighlight: ['title'], showRankingScore: true });
+  t.true(negatedOnly.body.hits.every((hit: any) => hit._rankingScore === 1 && !hit._formatted.title.includes('<em>')));
+  t.is(negatedOnly.body.estimatedTotalHits, 4);
+  // With filter and facets: the exclusion applies before both.
+  await server.client.run('PATCH', `/indexes/${index}/settings`, { body: { filterableAttributes: ['color'] } });
+  const faceted = await server.client.post(`/indexes/${index}/search`, { q: '-escape', filter: 'color = red', facets: ['color'] });
+  t.deepEqual(faceted.body.hits.map((hit: any) => hit.id).sort(), ['166428', '450465']);
+  t.deepEqual(faceted.body.facetDistribution.color, { blue: 1, green: 1, red: 2 });
+  // Synonyms of a negated word are not excluded (Meilisearch's negative_special_cases_search).
+  await server.client.run('PATCH', `/indexes/${index}/settings`, { body: { synonyms: { escape: ['gläss'] } } });
+  t.deepEqual(await searchIds(index, { q: '-escape escape' }), ['450465']);
+  // Hostile: many negations, long words, unclosed negative phrase.
+  t.deepEqual(await searchIds(index, { q: Array.from({ length: 300 }, (_, k) => `-w${k}`).join(' ') }), all);
+  t.deepEqual(await searchIds(index, { q: `-${'x'.repeat(5000)}` }), all);
+  t.deepEqual(await searchIds(index, { q: '-"hidden world' }), without('166428'));
+});
