@@ -14,7 +14,7 @@ import { haversineMeters } from '../filter/geo-distance.js';
 import { expandFacetNames, type SearchPlan } from './search-plan.js';
 import type { ShardIndex } from './shard-index.js';
 import type { SearchBudget } from './search-budget.js';
-import type { ShardHit } from './shard-search.js';
+import { shardTermDocCounts, type ShardHit } from './shard-search.js';
 import { sortOrderFor } from './sort-order.js';
 
 export interface PlannedHit extends ShardHit {
@@ -40,6 +40,8 @@ export interface PlannedQuery {
   matchingStrategy: MatchingStrategyName;
   /** The deadline and yield points of every phase: filter, ranking, sort, distinct, facets (search-budget.ts). */
   budget: SearchBudget;
+  /** matchingStrategy frequency: each term's documents in the whole index, summed by the front (ShardSearchRequest). */
+  termDocCounts?: readonly number[] | null;
 }
 
 export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, query: PlannedQuery): PlannedSearchResult {
@@ -55,7 +57,7 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
     const distinct = plan.distinct ? distinctKeyOf(shard.facets.field(plan.distinct)) : null;
     const result = shard.search({
       q: query.q, hitsWanted: query.hitsWanted, matchingStrategy: query.matchingStrategy, budget,
-      sort: plan.sortTexts, sortOrder: sortOrderProvider(shard, budget), restrictTo, distinct,
+      sort: plan.sortTexts, sortOrder: sortOrderProvider(shard, budget), restrictTo, distinct, termDocCounts: query.termDocCounts ?? null,
       ...(plan.rankingRules ? { rankingRules: plan.rankingRules } : {}),
     });
     candidates += result.candidates;
@@ -86,6 +88,19 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
     extras['distinctCount'] = { keys: [...distinctKeys], withoutKey: withoutDistinctKey };
   }
   return { candidates, hits, extras, rankingEntries };
+}
+
+/**
+ * The first round of a matchingStrategy frequency search over several shards: each term's documents
+ * in the worker's shards (extras.termDocCounts), which the front sums for the search itself.
+ */
+export function termDocCountsOfShards(shards: readonly ShardIndex[], q: string, budget: SearchBudget): PlannedSearchResult {
+  let sums: number[] = [];
+  for (const shard of shards) {
+    const counts = shardTermDocCounts(shard, q, budget);
+    sums = counts.map((count, term) => count + (sums[term] ?? 0));
+  }
+  return { candidates: 0, hits: [], extras: { termDocCounts: sums }, rankingEntries: null };
 }
 
 function sortOrderProvider(shard: ShardIndex, budget: SearchBudget): (criterion: string) => SortOrder | null {

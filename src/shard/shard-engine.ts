@@ -9,7 +9,7 @@ import { compileIndexConfig, type IndexConfig } from './index-config.js';
 import { ShardIndex } from './shard-index.js';
 import type { SlicedJobs } from './sliced-jobs.js';
 import { compileSearchPlan } from './search-plan.js';
-import { searchShards, type PlannedHit } from './shaped-search.js';
+import { searchShards, termDocCountsOfShards, type PlannedHit } from './shaped-search.js';
 import { LIGHT_SLICE_MS, SearchBudget, SLICE_MS, type Interleave } from './search-budget.js';
 import { isHeavySearch } from '../protocol/search-weight.js';
 
@@ -183,10 +183,16 @@ export class ShardEngine {
     if (!state) throw new SkeinError('index_not_found', `Index \`${query.indexUid}\` not found.`);
     const budget = new SearchBudget(Date.now() + state.config.searchCutoffMs, interleave,
       query.options !== undefined && isHeavySearch(query.options) ? SLICE_MS : LIGHT_SLICE_MS);
+    const shards = query.shards.map((shard) => state.shards.get(shard)).filter((shard): shard is ShardIndex => shard !== undefined);
+    // matchingStrategy frequency over several shards (front/search-dispatcher.ts): first the terms' counts, then the search with their sums.
+    if (query.options?.['termDocCountsOnly'] === true) return termDocCountsOfShards(shards, query.q ?? '', budget);
+    const termDocCounts = query.options?.['termDocCounts'];
     const plan = compileSearchPlan(state.config.settings, query.options);
     budget.yieldPoint();
-    const shards = query.shards.map((shard) => state.shards.get(shard)).filter((shard): shard is ShardIndex => shard !== undefined);
-    return searchShards(shards, plan, { q: query.q, hitsWanted: query.hitsWanted, matchingStrategy: query.matchingStrategy, budget });
+    return searchShards(shards, plan, {
+      q: query.q, hitsWanted: query.hitsWanted, matchingStrategy: query.matchingStrategy, budget,
+      ...(Array.isArray(termDocCounts) ? { termDocCounts: termDocCounts as number[] } : {}),
+    });
   }
 
 

@@ -54,6 +54,8 @@ export interface ShardSearchRequest {
    * read (the reference the equivalence test holds the bitmap buckets to). Default true.
    */
   bitmapBuckets?: boolean;
+  /** matchingStrategy frequency: each term's documents in the whole index (SearchContext.termDocCounts). */
+  termDocCounts?: readonly number[] | null;
 }
 
 export interface ShardHit extends RankedHit {
@@ -89,7 +91,7 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
     sort: request.sort ?? null,
     ...(request.sortOrder ? { sortOrder: request.sortOrder } : {}),
   });
-  const ctx = new ShardSearchContext(shard, terms, budget, request.bitmapBuckets ?? true);
+  const ctx = new ShardSearchContext(shard, terms, budget, request.bitmapBuckets ?? true, request.termDocCounts ?? undefined);
   try {
     const excluded = parsed === null ? null : negativeDocs(shard, parsed);
     return rankedSearch(shard, ctx, rules, excluded === null ? request : { ...request, restrictTo: withoutDocs(shard, request.restrictTo ?? null, excluded) });
@@ -133,6 +135,18 @@ function rankedSearch(shard: ShardIndex, ctx: ShardSearchContext, rules: readonl
   }
   const distinctKeys = distinctKeysOf(universe, keyOf, ctx.searchBudget);
   return { candidates: distinctKeys.keys.size + distinctKeys.withoutKey, hits, universe, distinctKeys, rankingEntries };
+}
+
+/** [term]: the documents each term of `q` matches in the shard (what matchingStrategy frequency weighs). */
+export function shardTermDocCounts(shard: ShardIndex, q: string, budget: SearchBudget): number[] {
+  const config = shard.config;
+  const terms = parseQueryParts(q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }).terms;
+  const ctx = new ShardSearchContext(shard, terms, budget, true);
+  try {
+    return terms.map((_, term) => ctx.termDocs(term).size);
+  } finally {
+    ctx.release();
+  }
 }
 
 /**
@@ -235,7 +249,7 @@ class ShardSearchContext implements SearchContext {
   private lentBitmaps: ScratchBitmaps | null = null;
 
   constructor(private readonly shard: ShardIndex, readonly terms: readonly QueryTerm[], readonly searchBudget: SearchBudget,
-    private readonly bitmapBuckets: boolean) {
+    private readonly bitmapBuckets: boolean, readonly termDocCounts?: readonly number[]) {
     const keyRuns = multiWordSynonyms(terms, shard.config.synonyms);
     terms.forEach((term, index) => (term.kind === 'word' ? this.matchWord(index, term.word, term.isPrefix, keyRuns.get(index)) : this.matchPhrase(index, term.words)));
   }

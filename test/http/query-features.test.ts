@@ -119,3 +119,44 @@ test('the negative operator: -word and -"phrase" exclude documents; a lone - neg
   t.deepEqual(await searchIds(index, { q: `-${'x'.repeat(5000)}` }), all);
   t.deepEqual(await searchIds(index, { q: '-"hidden world' }), without('166428'));
 });
+
+test('matchingStrategy frequency drops the most frequent terms first, by whole-index frequencies on every shard', async (t) => {
+  const index = 'frequency';
+  const documents: { id: number; text: string }[] = [];
+  // common: 13 documents, rare: 11, both in 4: close counts, so some shard alone would often weigh them the other way.
+  for (let id = 0; id < 40; id++) {
+    const words = [id < 13 ? 'common' : '', id >= 9 && id < 20 ? 'rare' : '', `filler${id % 3}`].filter(Boolean);
+    documents.push({ id, text: words.join(' ') });
+  }
+  documents.push({ id: 100, text: 'alpha beta gamma' }, { id: 101, text: 'alpha' }, { id: 102, text: 'beta' }, { id: 103, text: 'gamma' });
+  await server.client.addDocuments(index, documents);
+  const ids = async (body: Record<string, unknown>) => {
+    const response = await server.client.post(`/indexes/${index}/search`, { limit: 100, ...body });
+    if (response.status !== 200) throw new Error(response.text);
+    return response.body.hits.map((hit: { id: number }) => hit.id);
+  };
+  const both = [9, 10, 11, 12];
+  const rareOnly = [13, 14, 15, 16, 17, 18, 19];
+  // `last` drops `rare` (the last term); `frequency` drops `common` (13 documents against 11).
+  const last = await ids({ q: 'common rare', matchingStrategy: 'last' });
+  t.deepEqual(last.slice(0, 4).sort((a: number, b: number) => a - b), both);
+  t.is(last.length, 13);
+  const frequency = await ids({ q: 'common rare', matchingStrategy: 'frequency' });
+  t.deepEqual(frequency.slice(0, 4).sort((a: number, b: number) => a - b), both);
+  t.deepEqual(frequency.slice(4).sort((a: number, b: number) => a - b), rareOnly);
+  t.deepEqual(await ids({ q: 'rare common', matchingStrategy: 'frequency' }).then((hits) => hits.length), 11, 'the order in the query does not matter');
+  // A term matching nothing goes first of all; `last` would keep it and find nothing.
+  t.deepEqual(await ids({ q: 'zzzzq common rare', matchingStrategy: 'last' }), []);
+  t.is((await ids({ q: 'zzzzq common rare', matchingStrategy: 'frequency' })).length, 11);
+  // Terms of equal frequency go together, and the least frequent stay: alpha, beta and gamma match two documents each.
+  t.deepEqual(await ids({ q: 'alpha beta gamma', matchingStrategy: 'frequency' }), [100]);
+  t.is((await ids({ q: 'alpha beta gamma', matchingStrategy: 'last' })).length, 2);
+  // A phrase is never dropped, so every word may go.
+  t.deepEqual((await ids({ q: '"filler1" common rare', matchingStrategy: 'frequency' })).length, 13);
+  // Facet search and multi-search take the strategy too; a bad value is refused.
+  const multi = await server.client.post('/multi-search', { queries: [{ indexUid: index, q: 'common rare', matchingStrategy: 'frequency', limit: 100 }] });
+  t.is(multi.body.results[0].hits.length, 11);
+  const bad = await server.client.post(`/indexes/${index}/search`, { q: 'a', matchingStrategy: 'most' });
+  t.is(bad.status, 400);
+  t.is(bad.body.code, 'invalid_search_matching_strategy');
+});
