@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import roaring from 'roaring';
 import { analyzeDocument, analyzeDocumentInto } from '../analysis/document-tokens.js';
 import { selectsField } from '../documents/flatten.js';
-import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, withSynonyms, type TermDerivations } from './derivations.js';
+import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, withSynonyms, withAlternatives, bestSplit, type TermDerivations } from './derivations.js';
 import { documentHasPhrase } from './match-profile-builder.js';
 import { ForwardIndex } from './forward-index.js';
 import { FacetStore } from './facet-store.js';
@@ -222,8 +222,25 @@ export class ShardIndex {
   }
 
   /** `extraAlternatives`: synonyms the word has as part of a multi-word key (not cached: they depend on the query). */
-  derive(word: string, isPrefix: boolean, budget: number, extraAlternatives: readonly (readonly string[])[] = []): TermDerivations {
-    const derivations = this.cachedDerive(word, isPrefix, budget);
+  /**
+   * `split`: with the word's best split in two words of the shard (milli's split words, a one-typo
+   * derivation), unless that split is these words (an n-gram's own words: they match as the terms).
+   */
+  derive(word: string, isPrefix: boolean, budget: number, extraAlternatives: readonly (readonly string[])[] = [],
+    split: { unless: readonly string[] } | boolean = true): TermDerivations {
+    let derivations = this.cachedDerive(word, isPrefix, budget);
+    if (split !== false) {
+      const splitKey = `s${isPrefix ? 'p' : 'w'}${budget}${word}`;
+      let withSplit = this.derivationCache.get(splitKey);
+      if (withSplit === undefined) {
+        const best = bestSplit(this.vocabulary, word, (wordIds) => this.phraseDocs(wordIds));
+        withSplit = best === null ? derivations
+          : { ...withAlternatives(derivations, [{ wordIds: best.wordIds, docs: best.docs, typos: 1 }]), splitWordIds: best.wordIds };
+        this.derivationCache.offer(splitKey, withSplit, (bytes) => bytes);
+      }
+      const unless = split === true ? null : split.unless.map((part) => this.vocabulary.idOf(part));
+      if (unless === null || withSplit.splitWordIds === undefined || withSplit.splitWordIds.some((id, k) => id !== unless[k]) || unless.length !== 2) derivations = withSplit;
+    }
     if (extraAlternatives.length === 0) return derivations;
     return withSynonyms(this.vocabulary, derivations, extraAlternatives, (wordIds) => this.phraseDocs(wordIds));
   }

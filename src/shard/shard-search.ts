@@ -3,10 +3,10 @@
 import roaring from 'roaring';
 import type { MatchingStrategyName } from '../protocol/messages.js';
 import { parseQueryParts, type ParsedQuery } from '../query/parse-query.js';
-import type { QueryTerm } from '../query/query-term.js';
+import type { QueryTerm, WordTerm } from '../query/query-term.js';
 import { typoBudget } from '../query/typo-budget.js';
 import { multiWordSynonyms } from '../query/synonyms.js';
-import { exactAttributeKey, type TermDerivations } from './derivations.js';
+import { exactAttributeKey, withAlternatives, type TermAlternative, type TermDerivations } from './derivations.js';
 import { bucketSort, type RankedHit } from '../ranking/bucket-sort.js';
 import { emptyProfile, type DocMatchProfile } from '../ranking/match-profile.js';
 import { reusableRulesFor } from '../ranking/rules-from-settings.js';
@@ -137,6 +137,42 @@ function rankedSearch(shard: ShardIndex, ctx: ShardSearchContext, rules: readonl
   return { candidates: distinctKeys.keys.size + distinctKeys.withoutKey, hits, universe, distinctKeys, rankingEntries };
 }
 
+/** Longest run of query words concatenated into one (milli's 2- and 3-grams). */
+const MAX_NGRAM_WORDS = 3;
+
+/**
+ * milli's n-grams: 2 or 3 query words in a row (soft separators only, no phrase) also match their
+ * concatenation (with its prefix, typo budget minus one per extra word, and synonyms), so a document
+ * holding `sunflower` matches `sun flower` whole. Its typo cost is the word count plus its typos
+ * (milli's typo graph): one per word, the first word carrying the concatenation's typos. term -> alternatives.
+ */
+function ngramAlternatives(shard: ShardIndex, terms: readonly QueryTerm[]): Map<number, TermAlternative[]> {
+  const out = new Map<number, TermAlternative[]>();
+  for (let first = 0; first + 1 < terms.length; first++) {
+    for (let count = 2; count <= MAX_NGRAM_WORDS && first + count <= terms.length; count++) {
+      const run = terms.slice(first, first + count);
+      if (run.some((term, k) => term.kind !== 'word' || (k > 0 && term.position !== run[k - 1]!.position + 1))) break;
+      const words = run.map((term) => (term as WordTerm).word);
+      const joined = words.join('');
+      const last = run[count - 1] as WordTerm;
+      const budget = Math.max(0, typoBudget(joined, shard.config.typoPolicy) - (count - 1));
+      const derivations = shard.derive(joined, last.isPrefix, budget, [], { unless: words });
+      if (derivations.docs.isEmpty) continue;
+      for (let typos = 0; typos < derivations.docsByTypo.length; typos++) {
+        const docs = derivations.docsByTypo[typos]!;
+        if (docs.isEmpty) continue;
+        const wordIds = derivations.words.filter((word) => word.typos === typos).map((word) => word.wordId);
+        for (let term = first; term < first + count; term++) {
+          const list = out.get(term) ?? [];
+          list.push({ wordIds, docs, typos: Math.min(2, term === first ? 1 + typos : 1) });
+          out.set(term, list);
+        }
+      }
+    }
+  }
+  return out;
+}
+
 /** [term]: the documents each term of `q` matches in the shard (what matchingStrategy frequency weighs). */
 export function shardTermDocCounts(shard: ShardIndex, q: string, budget: SearchBudget): number[] {
   const config = shard.config;
@@ -251,7 +287,9 @@ class ShardSearchContext implements SearchContext {
   constructor(private readonly shard: ShardIndex, readonly terms: readonly QueryTerm[], readonly searchBudget: SearchBudget,
     private readonly bitmapBuckets: boolean, readonly termDocCounts?: readonly number[]) {
     const keyRuns = multiWordSynonyms(terms, shard.config.synonyms);
-    terms.forEach((term, index) => (term.kind === 'word' ? this.matchWord(index, term.word, term.isPrefix, keyRuns.get(index)) : this.matchPhrase(index, term.words)));
+    const ngrams = ngramAlternatives(shard, terms);
+    terms.forEach((term, index) => (term.kind === 'word' ? this.matchWord(index, term.word, term.isPrefix, keyRuns.get(index), ngrams.get(index))
+      : this.matchPhrase(index, term.words)));
   }
 
   termDocs(term: number): RoaringBitmap32 {
@@ -512,8 +550,9 @@ class ShardSearchContext implements SearchContext {
     return fieldWordCount(this.shard.forward, docId, field);
   }
 
-  private matchWord(term: number, word: string, isPrefix: boolean, keyAlternatives?: readonly (readonly string[])[]): void {
-    const derivations = this.shard.derive(word, isPrefix, typoBudget(word, this.shard.config.typoPolicy), keyAlternatives);
+  private matchWord(term: number, word: string, isPrefix: boolean, keyAlternatives?: readonly (readonly string[])[], ngrams?: readonly TermAlternative[]): void {
+    let derivations = this.shard.derive(word, isPrefix, typoBudget(word, this.shard.config.typoPolicy), keyAlternatives);
+    if (ngrams !== undefined) derivations = withAlternatives(derivations, ngrams);
     this.derivations[term] = derivations;
     this.docs[term] = derivations.docs;
     this.docsByTypo[term] = derivations.docsByTypo;

@@ -160,3 +160,39 @@ test('matchingStrategy frequency drops the most frequent terms first, by whole-i
   t.is(bad.status, 400);
   t.is(bad.body.code, 'invalid_search_matching_strategy');
 });
+
+test('word concatenation (2- and 3-grams) and splitting, at their typo cost', async (t) => {
+  const index = 'ngrams';
+  await server.client.addDocuments(index, [
+    { id: 1, text: 'sunflower seeds' },
+    { id: 2, text: 'sun flower' },
+    { id: 3, text: 'the sun and a flower' },
+    { id: 4, text: 'newyorkcity' },
+    { id: 5, text: 'new york city guide' },
+    { id: 6, text: 'york' },
+    { id: 7, text: 'sunflowers field' },
+  ]);
+  const ids = async (q: string, more: Record<string, unknown> = {}) => {
+    const response = await server.client.post(`/indexes/${index}/search`, { q, ...more });
+    if (response.status !== 200) throw new Error(response.text);
+    return response.body.hits.map((hit: { id: number }) => hit.id);
+  };
+  // `sun flower` also matches `sunflower` (and, last word a prefix, `sunflowers`) whole, after the 0-typo matches.
+  t.deepEqual(await ids('sun flower'), [2, 3, 1, 7]);
+  t.deepEqual(await ids('sun flower', { matchingStrategy: 'all' }), [2, 3, 1, 7]);
+  t.deepEqual(await ids('sun flower '), [2, 3, 1, 7], 'no prefix, but `sunflower` has 9 letters: 2 typos less one for the extra word');
+  t.deepEqual(await ids('sun flowe '), [2, 3], 'no prefix: `sunflowe` has 8 letters, 1 typo less one: none');
+  // Three words in a row: `newyorkcity`, after the documents with the three words.
+  t.deepEqual(await ids('new york city', { matchingStrategy: 'all' }), [5, 4]);
+  t.deepEqual(await ids('new, york city', { matchingStrategy: 'all' }), [5], 'a hard separator breaks the run');
+  // Splitting: `sunflower` also matches `sun flower` in a row (one typo), not apart.
+  const split = await ids('sunflower ');
+  t.is(split[0], 1);
+  t.deepEqual(split.slice(1).sort(), [2, 7], 'one typo each: the split, and `sunflowers`');
+  t.deepEqual(await ids('newyork ', { matchingStrategy: 'all' }), [5]);
+  t.deepEqual(await ids('newyork', { matchingStrategy: 'all' }), [4, 5], 'as a prefix, `newyorkcity` first (no typo)');
+  // Hostile: long words and long runs of words stay bounded.
+  t.deepEqual(await ids('s'.repeat(120)), []);
+  t.deepEqual(await ids('sunflower'.repeat(12)), []);
+  t.true(Array.isArray(await ids(Array.from({ length: 10 }, () => 'sun flower').join(' '))));
+});
