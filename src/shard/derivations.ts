@@ -37,6 +37,8 @@ export interface TermDerivations {
   exactWordIds?: number[];
   /** The word's split (ShardIndex.derive) among the words, when it has one. */
   splitWordIds?: readonly number[];
+  /** Memo: these derivations with the word's split (themselves when it has none). */
+  withSplit?: TermDerivations;
   /** Memo: the words as match-profile-builder.ts's WordLookup.addTerm takes them (lookupArrays). */
   lookupArrays?: { wordIds: Int32Array; flags: Uint8Array };
 }
@@ -242,7 +244,7 @@ export function withAlternatives(base: TermDerivations, alternatives: readonly T
 }
 
 /** Document checks one split search may spend (a split's documents are verified in the forward index). */
-export const SPLIT_CHECKS_PER_WORD = 4096;
+export const SPLIT_CHECKS_PER_WORD = 512;
 
 /**
  * milli's split_best_frequency: the split of `word` into two words of the shard whose pair in a row
@@ -252,14 +254,14 @@ export const SPLIT_CHECKS_PER_WORD = 4096;
  */
 export function bestSplit(vocabulary: Vocabulary, word: string, phraseDocs: (wordIds: number[], limit: number) => RoaringBitmap32):
   { wordIds: [number, number]; docs: RoaringBitmap32 } | null {
-  const chars = Array.from(word);
   const candidates: { at: number; left: number; right: number; bound: number }[] = [];
-  let prefix = '';
-  for (let at = 1; at < chars.length; at++) {
-    prefix += chars[at - 1]!;
-    const left = vocabulary.idOf(prefix);
+  // Split points at code point boundaries (a surrogate pair stays whole).
+  for (let at = 1; at < word.length; at++) {
+    const code = word.charCodeAt(at);
+    if (code >= 0xdc00 && code <= 0xdfff) continue;
+    const left = vocabulary.idOf(word.slice(0, at));
     if (left === undefined) continue;
-    const right = vocabulary.idOf(chars.slice(at).join(''));
+    const right = vocabulary.idOf(word.slice(at));
     if (right === undefined) continue;
     const bound = vocabulary.docs(left).andCardinality(vocabulary.docs(right));
     if (bound > 0) candidates.push({ at, left, right, bound });

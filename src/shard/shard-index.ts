@@ -230,13 +230,13 @@ export class ShardIndex {
     split: { unless: readonly string[] } | boolean = true): TermDerivations {
     let derivations = this.cachedDerive(word, isPrefix, budget);
     if (split !== false) {
-      const splitKey = `s${isPrefix ? 'p' : 'w'}${budget}${word}`;
-      let withSplit = this.derivationCache.get(splitKey);
+      // Memoized on the cached derivations (itself when the word has no split), as their other memos.
+      let withSplit = derivations.withSplit;
       if (withSplit === undefined) {
         const best = bestSplit(this.vocabulary, word, (wordIds) => this.phraseDocs(wordIds));
         withSplit = best === null ? derivations
           : { ...withAlternatives(derivations, [{ wordIds: best.wordIds, docs: best.docs, typos: 1 }]), splitWordIds: best.wordIds };
-        this.derivationCache.offer(splitKey, withSplit, (bytes) => bytes);
+        derivations.withSplit = withSplit;
       }
       const unless = split === true ? null : split.unless.map((part) => this.vocabulary.idOf(part));
       if (unless === null || withSplit.splitWordIds === undefined || withSplit.splitWordIds.some((id, k) => id !== unless[k]) || unless.length !== 2) derivations = withSplit;

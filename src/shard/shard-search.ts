@@ -156,7 +156,9 @@ function ngramAlternatives(shard: ShardIndex, terms: readonly QueryTerm[]): Map<
       const joined = words.join('');
       const last = run[count - 1] as WordTerm;
       const budget = Math.max(0, typoBudget(joined, shard.config.typoPolicy) - (count - 1));
-      const derivations = shard.derive(joined, last.isPrefix, budget, [], { unless: words });
+      // Without the concatenation's own split: milli drops it when it is the run's words, which it
+      // nearly always is, and finding it verifies documents (a third of an n-gram's cost).
+      const derivations = shard.derive(joined, last.isPrefix, budget, [], false);
       if (derivations.docs.isEmpty) continue;
       for (let typos = 0; typos < derivations.docsByTypo.length; typos++) {
         const docs = derivations.docsByTypo[typos]!;
