@@ -25,6 +25,7 @@ interface FacetSearchBody {
   q: string | null;
   filter: unknown;
   matchingStrategy: MatchingStrategyName;
+  exhaustiveFacetCount: boolean;
 }
 
 export function parseFacetSearchBody(body: unknown): FacetSearchBody {
@@ -61,6 +62,7 @@ export function parseFacetSearchBody(body: unknown): FacetSearchBody {
     q: (q as string | null | undefined) ?? null,
     filter: filter ?? null,
     matchingStrategy: (matchingStrategy as MatchingStrategyName | undefined) ?? 'last',
+    exhaustiveFacetCount: exhaustiveFacetCount === true,
   };
 }
 
@@ -82,10 +84,21 @@ export const facetSearchRoutes: RouteSpec[] = [
       }
       const ruleFilter = tenantFilter(request.access, uid);
       const filter = ruleFilter === null ? body.filter : fuseFilters(body.filter, ruleFilter);
-      const results = await context.search.search({
-        indexUid: storageKeyOf(index), q: body.q, hitsWanted: 0, matchingStrategy: body.matchingStrategy, attributesToRetrieve: null,
-        exhaustiveCount: false, options: { facets: [body.facetName], ...(filter === null ? {} : { filter }) },
-      }, index.shardCount);
+      const options: Record<string, unknown> = { facets: [body.facetName], ...(filter === null ? {} : { filter }) };
+      const query = { indexUid: storageKeyOf(index), q: body.q, hitsWanted: 0, matchingStrategy: body.matchingStrategy, attributesToRetrieve: null, exhaustiveCount: false };
+      if (body.exhaustiveFacetCount && index.settings.distinctAttribute) {
+        // Meilisearch's exhaustive count applies the distinct attribute to the candidates: one document per
+        // value, the lowest id. First every shard's lowest per value, then the counts over those.
+        const firsts = await context.search.search({ ...query, options: { ...options, distinctFacets: 'mins' } }, index.shardCount);
+        const mins = new Map<string, number>();
+        for (const result of firsts) {
+          for (const [key, docId] of Object.entries((result.extras as { distinctMins?: Record<string, number> } | null)?.distinctMins ?? {})) {
+            mins.set(key, Math.min(mins.get(key) ?? Infinity, docId));
+          }
+        }
+        options['distinctFacets'] = [...mins.values()];
+      }
+      const results = await context.search.search({ ...query, options }, index.shardCount);
       const merged = mergeFacetExtras(results.map((result) => result.extras as FacetExtras | null));
       const counts = merged?.facetDistribution?.[body.facetName] ?? {};
       const typoTolerance = index.settings.typoTolerance;

@@ -7,7 +7,10 @@ import { parseSortCriterion } from '../filter/sort-criteria.js';
 import { parseCustomFieldRule } from '../ranking/custom-field.js';
 import type { SortOrder } from '../ranking/sort.js';
 import { attributePatternsOf } from '../filter/attribute-patterns.js';
-import { distinctKeyOf, keepFirstPerKey } from './distinct.js';
+import roaring from 'roaring';
+import { distinctKeyOf, keepFirstPerKey, type DistinctKeyOf } from './distinct.js';
+
+const { RoaringBitmap32 } = roaring;
 import { facetPartials, type FacetPartials } from './facet-distribution.js';
 import { evaluateFilter } from './filter-evaluator.js';
 import { haversineMeters } from '../filter/geo-distance.js';
@@ -42,6 +45,13 @@ export interface PlannedQuery {
   budget: SearchBudget;
   /** matchingStrategy frequency: each term's documents in the whole index, summed by the front (ShardSearchRequest). */
   termDocCounts?: readonly number[] | null;
+  /**
+   * Facet search's exhaustiveFacetCount with a distinct attribute (milli counts facets over the
+   * candidates after distinct: per value, the document of lowest id). 'mins': answer each key's lowest
+   * matching document id (extras.distinctMins); a set: count facets over the documents without a
+   * key and these (the front's lowest per key) only.
+   */
+  distinctFacets?: 'mins' | ReadonlySet<number>;
 }
 
 export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, query: PlannedQuery): PlannedSearchResult {
@@ -51,6 +61,7 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
   const partials: FacetPartials[] = [];
   const distinctKeys = new Set<string>();
   let withoutDistinctKey = 0;
+  const distinctMins: Record<string, number> = {};
   for (const shard of shards) {
     const budget = query.budget;
     const restrictTo = plan.filter ? evaluateFilter(plan.filter, shard.facets, shard.documents, budget) : null;
@@ -69,7 +80,8 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
     lists.push(plan.geoPoint ? result.hits.map((hit) => withGeoDistance(shard, hit, plan.geoPoint!)) : result.hits);
     if (plan.facets) {
       const filterable = attributePatternsOf(shard.config.settings.filterableAttributes ?? []);
-      partials.push(facetPartials(shard.facets, result.universe, expandFacetNames(plan.facets, shard.facets.fields.keys(), filterable), budget));
+      partials.push(facetPartials(shard.facets, facetCandidates(result.universe, distinct, query.distinctFacets, distinctMins, budget),
+        expandFacetNames(plan.facets, shard.facets.fields.keys(), filterable), budget));
     }
   }
   let hits: PlannedHit[];
@@ -80,6 +92,7 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
   }
   let extras: Record<string, unknown> | null = null;
   if (plan.facets) extras = mergePartials(partials, plan.facets);
+  if (query.distinctFacets === 'mins' && plan.distinct) (extras ??= {})['distinctMins'] = distinctMins;
   if (plan.distinct) {
     // The same value may match in several shards: the front counts the union of the keys.
     candidates = distinctKeys.size + withoutDistinctKey;
@@ -101,6 +114,25 @@ export function termDocCountsOfShards(shards: readonly ShardIndex[], q: string, 
     sums = counts.map((count, term) => count + (sums[term] ?? 0));
   }
   return { candidates: 0, hits: [], extras: { termDocCounts: sums }, rankingEntries: null };
+}
+
+/**
+ * The documents facets are counted on (PlannedQuery.distinctFacets); notes each key's lowest document
+ * in `mins` when asked. Past the search's deadline the documents not read yet are left out (a degraded count).
+ */
+function facetCandidates(universe: roaring.RoaringBitmap32, keyOf: DistinctKeyOf | null, distinctFacets: PlannedQuery['distinctFacets'],
+  mins: Record<string, number>, budget: SearchBudget): roaring.RoaringBitmap32 {
+  if (keyOf === null || distinctFacets === undefined) return universe;
+  const kept = new RoaringBitmap32();
+  let step = 0;
+  for (const docId of universe) {
+    if (++step % 4096 === 0 && budget.passed()) break;
+    const key = keyOf(docId);
+    if (key === null) kept.add(docId);
+    else if (distinctFacets === 'mins') mins[key] = Math.min(mins[key] ?? Infinity, docId);
+    else if (distinctFacets.has(docId)) kept.add(docId);
+  }
+  return kept;
 }
 
 function sortOrderProvider(shard: ShardIndex, budget: SearchBudget): (criterion: string) => SortOrder | null {

@@ -187,11 +187,13 @@ export class ShardEngine {
     // matchingStrategy frequency over several shards (front/search-dispatcher.ts): first the terms' counts, then the search with their sums.
     if (query.options?.['termDocCountsOnly'] === true) return termDocCountsOfShards(shards, query.q ?? '', budget);
     const termDocCounts = query.options?.['termDocCounts'];
+    const distinctFacets = query.options?.['distinctFacets'];
     const plan = compileSearchPlan(state.config.settings, query.options);
     budget.yieldPoint();
     return searchShards(shards, plan, {
       q: query.q, hitsWanted: query.hitsWanted, matchingStrategy: query.matchingStrategy, budget,
       ...(Array.isArray(termDocCounts) ? { termDocCounts: termDocCounts as number[] } : {}),
+      ...(distinctFacets === 'mins' ? { distinctFacets: 'mins' as const } : Array.isArray(distinctFacets) ? { distinctFacets: new Set(distinctFacets as number[]) } : {}),
     });
   }
 

@@ -196,3 +196,29 @@ test('word concatenation (2- and 3-grams) and splitting, at their typo cost', as
   t.deepEqual(await ids('sunflower'.repeat(12)), []);
   t.true(Array.isArray(await ids(Array.from({ length: 10 }, () => 'sun flower').join(' '))));
 });
+
+test('facet search exhaustiveFacetCount: with a distinct attribute, one document per distinct value counts', async (t) => {
+  const index = 'facet_exhaustive';
+  await server.client.run('PATCH', `/indexes/${index}/settings`, { body: { filterableAttributes: ['genre', 'family'], distinctAttribute: 'family' } });
+  await server.client.addDocuments(index, [
+    { id: 1, family: 'a', genre: 'Horror', title: 'night one' },
+    { id: 2, family: 'a', genre: 'Horror', title: 'night two' },
+    { id: 3, family: 'b', genre: 'Romance', title: 'night three' },
+    { id: 4, genre: 'Romance', title: 'night four' },
+    { id: 5, genre: 'Horror', title: 'day five' },
+  ]);
+  const counts = async (body: Record<string, unknown>) => {
+    const response = await server.client.post(`/indexes/${index}/facet-search`, { facetName: 'genre', ...body });
+    if (response.status !== 200) throw new Error(response.text);
+    return Object.fromEntries(response.body.facetHits.map((hit: { value: string; count: number }) => [hit.value, hit.count]));
+  };
+  t.deepEqual(await counts({}), { Horror: 3, Romance: 2 }, 'not exhaustive: every matching document');
+  t.deepEqual(await counts({ exhaustiveFacetCount: false }), { Horror: 3, Romance: 2 });
+  t.deepEqual(await counts({ exhaustiveFacetCount: true }), { Horror: 2, Romance: 2 }, 'family a counts once');
+  t.deepEqual(await counts({ exhaustiveFacetCount: true, q: 'night' }), { Horror: 1, Romance: 2 });
+  t.deepEqual(await counts({ exhaustiveFacetCount: true, filter: 'genre = Romance' }), { Romance: 2 });
+  t.deepEqual(await counts({ exhaustiveFacetCount: true, facetQuery: 'hor' }), { Horror: 2 });
+  const bad = await server.client.post(`/indexes/${index}/facet-search`, { facetName: 'genre', exhaustiveFacetCount: 'yes' });
+  t.is(bad.status, 400);
+  t.is(bad.body.code, 'invalid_facet_search_exhaustive_facet_count');
+});
