@@ -50,7 +50,10 @@ export function parseQueryParts(q: string, options: QueryParseOptions): ParsedQu
 
   const closePhrase = () => {
     if (phrase && phrase.words.some((word) => word !== null)) {
-      if (phrase.negative) negativePhrases.push(trimGaps(phrase.words));
+      // Negative phrases are verified document by document (as positive ones): at most as many as terms.
+      if (phrase.negative) {
+        if (negativePhrases.length < MAX_QUERY_TERMS) negativePhrases.push(trimGaps(phrase.words));
+      }
       else if (terms.length < MAX_QUERY_TERMS) terms.push({ kind: 'phrase', words: trimGaps(phrase.words), position: phrase.position + leadingGaps(phrase.words) });
     }
     phrase = null;
