@@ -28,6 +28,7 @@ interface FacetSearchBody {
   matchingStrategy: MatchingStrategyName;
   /** rankingScoreThreshold and attributesToSearchOn, as the search's options. */
   searchOptions: Record<string, unknown>;
+  exhaustiveFacetCount: boolean;
 }
 
 export function parseFacetSearchBody(body: unknown): FacetSearchBody {
@@ -71,6 +72,7 @@ export function parseFacetSearchBody(body: unknown): FacetSearchBody {
     q: (q as string | null | undefined) ?? null,
     filter: filter ?? null,
     matchingStrategy: (matchingStrategy as MatchingStrategyName | undefined) ?? 'last',
+    exhaustiveFacetCount: exhaustiveFacetCount === true,
   };
 }
 
@@ -92,16 +94,31 @@ export const facetSearchRoutes: RouteSpec[] = [
       }
       const ruleFilter = tenantFilter(request.access, uid);
       const filter = ruleFilter === null ? body.filter : fuseFilters(body.filter, ruleFilter);
-      const results = await context.search.search({
-        // With a threshold, Meilisearch's search for the candidates ranks up to its default limit: the
-        // threshold leaves out what it reaches below it.
-        indexUid: storageKeyOf(index), q: body.q, hitsWanted: body.searchOptions['rankingScoreThreshold'] === undefined ? 0 : DEFAULT_SEARCH_LIMIT,
-        matchingStrategy: body.matchingStrategy, attributesToRetrieve: null,
-        exhaustiveCount: false, options: { facets: [body.facetName], ...(filter === null ? {} : { filter }), ...body.searchOptions },
-      }, index.shardCount);
+      const options: Record<string, unknown> = { facets: [body.facetName], ...(filter === null ? {} : { filter }), ...body.searchOptions };
+      // With a threshold, Meilisearch's search for the candidates ranks up to its default limit: the
+      // threshold leaves out what it reaches below it.
+      const hitsWanted = body.searchOptions['rankingScoreThreshold'] === undefined ? 0 : DEFAULT_SEARCH_LIMIT;
+      const query = { indexUid: storageKeyOf(index), q: body.q, hitsWanted, matchingStrategy: body.matchingStrategy, attributesToRetrieve: null, exhaustiveCount: false };
+      if (body.exhaustiveFacetCount && index.settings.distinctAttribute) {
+        // Meilisearch's exhaustive count applies the distinct attribute to the candidates: one document per
+        // value, the lowest id. First every shard's lowest per value, then the counts over those.
+        const firsts = await context.search.search({ ...query, options: { ...options, distinctFacets: 'mins' } }, index.shardCount);
+        const mins = new Map<string, number>();
+        for (const result of firsts) {
+          for (const [key, docId] of Object.entries((result.extras as { distinctMins?: Record<string, number> } | null)?.distinctMins ?? {})) {
+            mins.set(key, Math.min(mins.get(key) ?? Infinity, docId));
+          }
+        }
+        options['distinctFacets'] = [...mins.values()];
+      }
+      const results = await context.search.search({ ...query, options }, index.shardCount);
       const merged = mergeFacetExtras(results.map((result) => result.extras as FacetExtras | null));
       const counts = merged?.facetDistribution?.[body.facetName] ?? {};
-      const matches = facetQueryMatcher(body.facetQuery);
+      const typoTolerance = index.settings.typoTolerance;
+      const matches = facetQueryMatcher(body.facetQuery, {
+        enabled: typoTolerance.enabled, oneTypo: typoTolerance.minWordSizeForTypos.oneTypo, twoTypos: typoTolerance.minWordSizeForTypos.twoTypos,
+        disabledOnFacet: typoTolerance.disableOnAttributes.includes(body.facetName), exactWords: typoTolerance.disableOnWords,
+      });
       const faceting = index.settings.faceting;
       const order = faceting.sortFacetValuesBy[body.facetName] ?? faceting.sortFacetValuesBy['*'] ?? 'alpha';
       const hits = Object.entries(counts).filter(([value]) => matches(value)).map(([value, count]) => ({ value, count }));
@@ -109,7 +126,8 @@ export const facetSearchRoutes: RouteSpec[] = [
         ? (a, b) => b.count - a.count || compareFacetValues(a.value, b.value)
         : (a, b) => compareFacetValues(a.value, b.value));
       const facetHits = hits.slice(0, faceting.maxValuesPerFacet);
-      const processingTimeMs = Math.round(performance.now() - started);
+      // Whole milliseconds elapsed, truncated as Rust's Duration::as_millis (the official client's snapshots pin 0).
+      const processingTimeMs = Math.floor(performance.now() - started);
       return { status: 200, body: JSON.stringify({ facetHits, facetQuery: body.facetQuery, processingTimeMs }) };
     },
   },

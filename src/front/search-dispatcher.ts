@@ -112,8 +112,26 @@ export class SearchDispatcher {
     this.stats = new DispatchStats(runners.length);
   }
 
-  /** One result per involved worker; rejects with the first shard error. */
+  /**
+   * One result per involved worker; rejects with the first shard error. matchingStrategy frequency
+   * over several shards takes two rounds: the terms' document counts from every shard, then the
+   * search with their sums, so every shard drops the same terms (ranking/words.ts).
+   */
   search(query: ShardQuery, shardCount: number): Promise<ShardQueryResultMessage[]> {
+    if (query.matchingStrategy !== 'frequency' || !query.q || shardCount < 2) return this.dispatch(query, shardCount);
+    const counting: ShardQuery = { indexUid: query.indexUid, q: query.q, hitsWanted: 0, matchingStrategy: query.matchingStrategy,
+      attributesToRetrieve: null, exhaustiveCount: false, options: { termDocCountsOnly: true } };
+    return this.dispatch(counting, shardCount).then((results) => {
+      const sums: number[] = [];
+      for (const result of results) {
+        const counts = (result.extras as { termDocCounts?: number[] } | null)?.termDocCounts ?? [];
+        counts.forEach((count, term) => (sums[term] = (sums[term] ?? 0) + count));
+      }
+      return this.dispatch({ ...query, options: { ...query.options, termDocCounts: sums } }, shardCount);
+    });
+  }
+
+  private dispatch(query: ShardQuery, shardCount: number): Promise<ShardQueryResultMessage[]> {
     const waiting = this.queued + this.waitingInPorts;
     if (waiting >= this.maxQueued) {
       this.stats.refused++;

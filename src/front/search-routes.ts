@@ -68,7 +68,7 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
   const hitIds: number[] = [];
   const hitJson = hitDocuments(context.storedDocuments, key, hits, hitIds);
   const finished = performance.now();
-  const processingTimeMs = Math.round(finished - started);
+  const processingTimeMs = Math.floor(finished - started); // truncated, as Rust's Duration::as_millis
   const answer: SearchAnswer = { hitDocuments: hitJson, query: parameters.q ?? '', processingTimeMs, window, candidates, facets, hitIds };
   if (parameters.options.showPerformanceDetails === true) {
     // Where this search's time went, as the front sees it (Meilisearch's `performanceDetails` shape:

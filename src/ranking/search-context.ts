@@ -20,6 +20,11 @@ export interface SearchContext {
    * Absent (tests' contexts): searchScratchOf gives a new one per call.
    */
   readonly scratch?: SearchScratch;
+  /**
+   * Optional: [term] = the documents the term matches in the whole index (every shard), for
+   * matchingStrategy frequency; absent: this shard's (termDocs sizes).
+   */
+  readonly termDocCounts?: readonly number[];
   /** Every document matching term `term` (any derivation). Do not mutate. */
   termDocs(term: number): roaring.RoaringBitmap32;
   /** [k]: documents whose best match of `term` has exactly k typos (disjoint). Do not mutate. */

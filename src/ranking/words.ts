@@ -1,7 +1,10 @@
 // words: more matched query terms first. matchingStrategy `last` drops terms from the end of the
 // query one at a time (phrases are never dropped, and at least one term stays); `all` keeps only
-// documents with every term. Score = number of terms dropped. `frequency` behaves as `last` for now:
-// dropping the most frequent terms first would depend on each shard's statistics, breaking score absoluteness.
+// documents with every term; `frequency` (milli's removal_order_for_terms_matching_strategy_frequency)
+// drops the terms matching the most documents first, terms of equal frequency together, a term
+// matching none first of all; the least frequent stay unless a phrase does. Frequencies are over the
+// whole index: the front sums every shard's (SearchContext.termDocCounts), so every shard drops alike.
+// Score = the removal step (milli's words rank counts steps, not terms).
 import type roaring from 'roaring';
 import type { MatchingStrategyName } from '../protocol/messages.js';
 import { TIMED_OUT_SCORE, type Bucket, type RankingRule } from './ranking-rule.js';
@@ -11,12 +14,24 @@ import { OWNED_BITMAPS, type BitmapSource } from './scratch-bitmaps.js';
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
 /** The successive term sets the words rule tries, most complete first. */
-export function termRemovalSteps(ctx: Pick<SearchContext, 'terms'>, terms: ActiveTerms, strategy: MatchingStrategyName): ActiveTerms[] {
+export function termRemovalSteps(ctx: Pick<SearchContext, 'terms' | 'termDocs' | 'termDocCounts'>, terms: ActiveTerms, strategy: MatchingStrategyName): ActiveTerms[] {
   const steps: ActiveTerms[] = [terms];
   if (strategy === 'all') return steps;
   const removable = terms.filter((term) => ctx.terms[term]!.kind === 'word');
   const keepsPhrase = removable.length < terms.length;
   let current = [...terms];
+  if (strategy === 'frequency') {
+    const frequency = (term: number) => {
+      const count = ctx.termDocCounts?.[term] ?? ctx.termDocs(term).size;
+      return count === 0 ? Infinity : count;
+    };
+    const levels = [...new Set(removable.map(frequency))].sort((a, b) => b - a);
+    for (let level = 0; level < (keepsPhrase ? levels.length : levels.length - 1); level++) {
+      current = current.filter((term) => ctx.terms[term]!.kind !== 'word' || frequency(term) !== levels[level]);
+      steps.push(current);
+    }
+    return steps;
+  }
   for (let k = removable.length - 1; k >= (keepsPhrase ? 0 : 1); k--) {
     const dropped = removable[k]!;
     current = current.filter((term) => term !== dropped);

@@ -9,7 +9,7 @@ import { compileIndexConfig, type IndexConfig } from './index-config.js';
 import { ShardIndex } from './shard-index.js';
 import type { SlicedJobs } from './sliced-jobs.js';
 import { compileSearchPlan } from './search/search-plan.js';
-import { searchShards, type PlannedHit } from './search/shaped-search.js';
+import { searchShards, termDocCountsOfShards, type PlannedHit } from './search/shaped-search.js';
 import { LIGHT_SLICE_MS, SearchBudget, SLICE_MS, type Interleave } from './search/search-budget.js';
 import type { ScorePlan } from '../ranking/score-details.js';
 import { isHeavySearch } from '../protocol/search-weight.js';
@@ -226,15 +226,23 @@ export class ShardEngine {
     if (!state) throw new SkeinError('index_not_found', `Index \`${query.indexUid}\` not found.`);
     const budget = new SearchBudget(Date.now() + state.config.searchCutoffMs, interleave,
       query.options !== undefined && isHeavySearch(query.options) ? SLICE_MS : LIGHT_SLICE_MS);
+    const shards = query.shards.map((shard) => state.shards.get(shard)).filter((shard): shard is ShardIndex => shard !== undefined);
+    // matchingStrategy frequency over several shards (front/search-dispatcher.ts): first the terms' counts, then the search with their sums.
+    if (query.options?.['termDocCountsOnly'] === true) return termDocCountsOfShards(shards, query.q ?? '', budget);
+    const termDocCounts = query.options?.['termDocCounts'];
+    const distinctFacets = query.options?.['distinctFacets'];
     const plan = compileSearchPlan(state.config.settings, query.options);
     budget.yieldPoint();
-    const shards = query.shards.map((shard) => state.shards.get(shard)).filter((shard): shard is ShardIndex => shard !== undefined);
     const threshold = query.options?.['rankingScoreThreshold'];
     const rankingScoreThreshold = typeof threshold === 'number' ? threshold : null;
     // Meilisearch ranks up to maxTotalHits documents to count those above the threshold exactly in page mode.
     const hitsWanted = rankingScoreThreshold !== null && query.exhaustiveCount === true
       ? Math.max(query.hitsWanted, state.config.settings.pagination.maxTotalHits) : query.hitsWanted;
-    const result = searchShards(shards, plan, { q: query.q, hitsWanted, matchingStrategy: query.matchingStrategy, budget, rankingScoreThreshold });
+    const result = searchShards(shards, plan, {
+      q: query.q, hitsWanted, matchingStrategy: query.matchingStrategy, budget, rankingScoreThreshold,
+      ...(Array.isArray(termDocCounts) ? { termDocCounts: termDocCounts as number[] } : {}),
+      ...(distinctFacets === 'mins' ? { distinctFacets: 'mins' as const } : Array.isArray(distinctFacets) ? { distinctFacets: new Set(distinctFacets as number[]) } : {}),
+    });
     if (result.hits.length > query.hitsWanted) result.hits.length = query.hitsWanted;
     return result;
   }

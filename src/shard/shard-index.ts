@@ -3,7 +3,7 @@
 import roaring from 'roaring';
 import { analyzeDocument, analyzeDocumentInto } from '../analysis/document-tokens.js';
 import { selectsField } from '../documents/flatten.js';
-import { derivationsFromWords, deriveWordIds, exactAttributeKey, withSynonyms, type TermDerivations } from './words/derivations.js';
+import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, withSynonyms, withAlternatives, bestSplit, type TermDerivations } from './words/derivations.js';
 import { documentHasPhrase } from './documents/match-profile-builder.js';
 import { ForwardIndex } from './documents/forward-index.js';
 import { FacetStore } from './facets/facet-store.js';
@@ -188,8 +188,25 @@ export class ShardIndex {
   }
 
   /** `extraAlternatives`: synonyms the word has as part of a multi-word key (not cached: they depend on the query). */
-  derive(word: string, isPrefix: boolean, budget: number, extraAlternatives: readonly (readonly string[])[] = []): TermDerivations {
-    const derivations = this.cachedDerive(word, isPrefix, budget);
+  /**
+   * `split`: with the word's best split in two words of the shard (milli's split words, a one-typo
+   * derivation), unless that split is these words (an n-gram's own words: they match as the terms).
+   */
+  derive(word: string, isPrefix: boolean, budget: number, extraAlternatives: readonly (readonly string[])[] = [],
+    split: { unless: readonly string[] } | boolean = true): TermDerivations {
+    let derivations = this.cachedDerive(word, isPrefix, budget);
+    if (split !== false) {
+      // Memoized on the cached derivations (itself when the word has no split), as their other memos.
+      let withSplit = derivations.withSplit;
+      if (withSplit === undefined) {
+        const best = bestSplit(this.vocabulary, word, (wordIds) => this.phraseDocs(wordIds));
+        withSplit = best === null ? derivations
+          : { ...withAlternatives(derivations, [{ wordIds: best.wordIds, docs: best.docs, typos: 1 }]), splitWordIds: best.wordIds };
+        derivations.withSplit = withSplit;
+      }
+      const unless = split === true ? null : split.unless.map((part) => this.vocabulary.idOf(part));
+      if (unless === null || withSplit.splitWordIds === undefined || withSplit.splitWordIds.some((id, k) => id !== unless[k]) || unless.length !== 2) derivations = withSplit;
+    }
     if (extraAlternatives.length === 0) return derivations;
     return withSynonyms(this.vocabulary, derivations, extraAlternatives, (wordIds) => this.phraseDocs(wordIds));
   }

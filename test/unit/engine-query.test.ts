@@ -57,3 +57,16 @@ test('typo budget follows minWordSizeForTypos, disableOnWords and enabled', (t) 
   t.is(typoBudget('ninechars', { ...policy, disableOnWords: new Set(['ninechars']) }), 0);
   t.is(typoBudget('four', { ...policy, oneTypo: 3, twoTypos: 4 }), 2);
 });
+
+test('negative terms: -word and -"phrase" apart from the terms, a lone or inner - negates nothing, negative phrases bounded', async (t) => {
+  const { parseQueryParts } = await import('../../src/query/parse-query.js');
+  const parse = (q: string) => parseQueryParts(q, { stopWords: new Set(['the']), prefixSearch: true });
+  const parsed = parse('-cat dog -"big red" -the fox');
+  t.deepEqual(parsed.terms.map((term) => (term.kind === 'word' ? term.word : term.words.join(' '))), ['dog', 'fox']);
+  t.deepEqual(parsed.negativeWords, ['cat', 'the']);
+  t.deepEqual(parsed.negativePhrases, [['big', 'red']]);
+  t.deepEqual(parse('a-b --c - d').negativeWords, []);
+  t.deepEqual(parse('"x -y"').negativeWords, [], 'inside a phrase');
+  t.deepEqual(parse('-"a. b"').negativePhrases, [['a'], ['b']], 'a hard separator splits a negative phrase into two negative ones');
+  t.is(parse(Array.from({ length: 50 }, (_, k) => `-"w${k} v${k}"`).join(' ')).negativePhrases.length, 10);
+});

@@ -119,7 +119,7 @@ export async function federatedSearch(queries: FederatedQuery[], federation: Fed
   for (const answer of answers) totalHits += answer.candidates;
   totalHits = Math.max(0, totalHits);
 
-  let body = `{"hits":[${hits.join(',')}],"processingTimeMs":${Math.round(performance.now() - started)},${paginationOf(federation, totalHits)}`;
+  let body = `{"hits":[${hits.join(',')}],"processingTimeMs":${Math.floor(performance.now() - started)},${paginationOf(federation, totalHits)}`;
   body += facetsJson(queries, answers, facetQuery, federation, context);
   if (federation.showPerformanceDetails) {
     const finished = performance.now();

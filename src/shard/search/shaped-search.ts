@@ -6,17 +6,20 @@ import { mergeRankedHits } from '../../ranking/merge-ranked-hits.js';
 import { parseSortCriterion } from '../../filter/sort-criteria.js';
 import { parseCustomFieldRule } from '../../ranking/custom-field.js';
 import type { SortOrder } from '../../ranking/sort.js';
-import { distinctKeyOf, keepFirstPerKey } from '../facets/distinct.js';
+import { distinctKeyOf, keepFirstPerKey, type DistinctKeyOf } from '../facets/distinct.js';
 import { facetPartials, type FacetPartials } from '../facets/facet-distribution.js';
 import { evaluateFilter } from '../facets/filter-evaluator.js';
 import { haversineMeters } from '../../filter/geo-distance.js';
 import { attributePatternsOf } from '../../filter/attribute-patterns.js';
+import roaring from 'roaring';
 import { expandFacetNames, type SearchPlan } from './search-plan.js';
 import type { ShardIndex } from '../shard-index.js';
 import type { SearchBudget } from './search-budget.js';
-import type { ShardHit } from './shard-search.js';
+import { shardTermDocCounts, type ShardHit } from './shard-search.js';
 import type { ScorePlan } from '../../ranking/score-details.js';
 import { sortOrderFor } from '../facets/sort-order.js';
+
+const { RoaringBitmap32 } = roaring;
 
 export interface PlannedHit extends ShardHit {
   /** Meters to the first `_geoPoint` of the sort, rounded; absent when the document has no `_geo`. */
@@ -44,6 +47,15 @@ export interface PlannedQuery {
   /** The deadline and yield points of every phase: filter, ranking, sort, distinct, facets (search-budget.ts). */
   budget: SearchBudget;
   rankingScoreThreshold?: number | null;
+  /** matchingStrategy frequency: each term's documents in the whole index, summed by the front (ShardSearchRequest). */
+  termDocCounts?: readonly number[] | null;
+  /**
+   * Facet search's exhaustiveFacetCount with a distinct attribute (milli counts facets over the
+   * candidates after distinct: per value, the document of lowest id). 'mins': answer each key's lowest
+   * matching document id (extras.distinctMins); a set: count facets over the documents without a
+   * key and these (the front's lowest per key) only.
+   */
+  distinctFacets?: 'mins' | ReadonlySet<number>;
 }
 
 export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, query: PlannedQuery): PlannedSearchResult {
@@ -54,6 +66,7 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
   const partials: FacetPartials[] = [];
   const distinctKeys = new Set<string>();
   let withoutDistinctKey = 0;
+  const distinctMins: Record<string, number> = {};
   for (const shard of shards) {
     const budget = query.budget;
     const restrictTo = plan.filter ? evaluateFilter(plan.filter, shard.facets, shard.documents, budget) : null;
@@ -61,7 +74,7 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
     const result = shard.search({
       q: query.q, hitsWanted: query.hitsWanted, matchingStrategy: query.matchingStrategy, budget,
       sort: plan.sortTexts, sortOrder: sortOrderProvider(shard, budget), restrictTo, distinct,
-      rankingScoreThreshold: query.rankingScoreThreshold ?? null,
+      rankingScoreThreshold: query.rankingScoreThreshold ?? null, termDocCounts: query.termDocCounts ?? null,
       ...(plan.rankingRules ? { rankingRules: plan.rankingRules } : {}),
     });
     candidates += result.candidates;
@@ -74,7 +87,7 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
     lists.push(plan.geoPoint ? result.hits.map((hit) => withGeoDistance(shard, hit, plan.geoPoint!)) : result.hits);
     if (plan.facets) {
       const names = expandFacetNames(plan.facets, shard.facets.fields.keys(), shard.config.settings.filterableAttributes ?? []);
-      partials.push(facetPartials(shard.facets, result.universe, names, budget));
+      partials.push(facetPartials(shard.facets, facetCandidates(result.universe, distinct, query.distinctFacets, distinctMins, budget), names, budget));
     }
   }
   let hits: PlannedHit[];
@@ -85,6 +98,7 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
   }
   let extras: Record<string, unknown> | null = null;
   if (plan.facets) extras = mergePartials(partials);
+  if (query.distinctFacets === 'mins' && plan.distinct) (extras ??= {})['distinctMins'] = distinctMins;
   if (plan.distinct) {
     // The same value may match in several shards: the front counts the union of the keys.
     candidates = distinctKeys.size + withoutDistinctKey;
@@ -93,6 +107,38 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
     extras['distinctCount'] = { keys: [...distinctKeys], withoutKey: withoutDistinctKey };
   }
   return { candidates, hits, extras, rankingEntries, scorePlan };
+}
+
+/**
+ * The first round of a matchingStrategy frequency search over several shards: each term's documents
+ * in the worker's shards (extras.termDocCounts), which the front sums for the search itself.
+ */
+export function termDocCountsOfShards(shards: readonly ShardIndex[], q: string, budget: SearchBudget): PlannedSearchResult {
+  let sums: number[] = [];
+  for (const shard of shards) {
+    const counts = shardTermDocCounts(shard, q, budget);
+    sums = counts.map((count, term) => count + (sums[term] ?? 0));
+  }
+  return { candidates: 0, hits: [], extras: { termDocCounts: sums }, rankingEntries: null, scorePlan: null };
+}
+
+/**
+ * The documents facets are counted on (PlannedQuery.distinctFacets); notes each key's lowest document
+ * in `mins` when asked. Past the search's deadline the documents not read yet are left out (a degraded count).
+ */
+function facetCandidates(universe: roaring.RoaringBitmap32, keyOf: DistinctKeyOf | null, distinctFacets: PlannedQuery['distinctFacets'],
+  mins: Record<string, number>, budget: SearchBudget): roaring.RoaringBitmap32 {
+  if (keyOf === null || distinctFacets === undefined) return universe;
+  const kept = new RoaringBitmap32();
+  let step = 0;
+  for (const docId of universe) {
+    if (++step % 4096 === 0 && budget.passed()) break;
+    const key = keyOf(docId);
+    if (key === null) kept.add(docId);
+    else if (distinctFacets === 'mins') mins[key] = Math.min(mins[key] ?? Infinity, docId);
+    else if (distinctFacets.has(docId)) kept.add(docId);
+  }
+  return kept;
 }
 
 function sortOrderProvider(shard: ShardIndex, budget: SearchBudget): (criterion: string) => SortOrder | null {

@@ -2,11 +2,11 @@
 // documents with the index's ranking rules. Placeholder search lists documents by ascending id.
 import roaring from 'roaring';
 import type { MatchingStrategyName } from '../../protocol/messages.js';
-import { parseQuery } from '../../query/parse-query.js';
-import type { QueryTerm } from '../../query/query-term.js';
+import { parseQueryParts, type ParsedQuery } from '../../query/parse-query.js';
+import type { QueryTerm, WordTerm } from '../../query/query-term.js';
 import { typoBudget } from '../../query/typo-budget.js';
 import { multiWordSynonyms } from '../../query/synonyms.js';
-import { exactAttributeKey, type TermDerivations } from '../words/derivations.js';
+import { exactAttributeKey, withAlternatives, type TermAlternative, type TermDerivations } from '../words/derivations.js';
 import { bucketSort, type RankedHit, type ScoreFloor } from '../../ranking/bucket-sort.js';
 import { ScorePlan } from '../../ranking/score-details.js';
 import { emptyProfile, type DocMatchProfile } from '../../ranking/match-profile.js';
@@ -58,6 +58,8 @@ export interface ShardSearchRequest {
   bitmapBuckets?: boolean;
   /** rankingScoreThreshold: hits scoring under it are left out, and so are they from candidates when the sort reached them. */
   rankingScoreThreshold?: number | null;
+  /** matchingStrategy frequency: each term's documents in the whole index (SearchContext.termDocCounts). */
+  termDocCounts?: readonly number[] | null;
 }
 
 export interface ShardHit extends RankedHit {
@@ -85,9 +87,10 @@ export interface ShardSearchResult {
 export function searchShard(shard: ShardIndex, request: ShardSearchRequest): ShardSearchResult {
   const config = shard.config;
   const budget = request.budget ?? new SearchBudget(request.deadline ?? Date.now() + config.searchCutoffMs);
-  const terms = request.q ? parseQuery(request.q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }) : [];
+  const parsed = request.q ? parseQueryParts(request.q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }) : null;
+  const terms = parsed?.terms ?? [];
   const placeholder = terms.length === 0;
-  const ctx = new ShardSearchContext(shard, terms, budget, request.bitmapBuckets ?? true);
+  const ctx = new ShardSearchContext(shard, terms, budget, request.bitmapBuckets ?? true, request.termDocCounts ?? undefined);
   const rules = reusableRulesFor({
     rankingRules: request.rankingRules ?? config.settings.rankingRules,
     placeholder,
@@ -96,7 +99,8 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
     ...(request.sortOrder ? { sortOrder: request.sortOrder } : {}),
   }, ctx.scratch);
   try {
-    return rankedSearch(shard, ctx, rules, request);
+    const excluded = parsed === null ? null : negativeDocs(shard, parsed);
+    return rankedSearch(shard, ctx, rules, excluded === null ? request : { ...request, restrictTo: withoutDocs(shard, request.restrictTo ?? null, excluded) });
   } finally {
     ctx.release();
   }
@@ -108,10 +112,13 @@ function rankedSearch(shard: ShardIndex, ctx: ShardSearchContext, rules: readonl
   const allTerms = terms.map((_, index) => index);
   // Read-only from here on (the rules copy what they narrow): with one term it is that term's own list.
   let universe: RoaringBitmap32;
+  /** The matching strategy's steps of terms kept (none for a placeholder search): the score plan's too. */
+  let removalSteps: readonly (readonly number[])[] = [];
   if (placeholder) {
     universe = request.restrictTo ? RoaringBitmap32.and(shard.documents, request.restrictTo) : shard.documents.clone();
   } else {
     const steps = termRemovalSteps(ctx, allTerms, request.matchingStrategy);
+    removalSteps = steps;
     const fewestTerms = steps[steps.length - 1]!;
     if (fewestTerms.length === 1) {
       universe = request.restrictTo ? RoaringBitmap32.and(ctx.termDocs(fewestTerms[0]!), request.restrictTo) : ctx.termDocs(fewestTerms[0]!);
@@ -126,7 +133,7 @@ function rankedSearch(shard: ShardIndex, ctx: ShardSearchContext, rules: readonl
     : null;
   // Made only when asked (a threshold, or hits showing their score): most searches never need it.
   let plan: ScorePlan | null = null;
-  const scorePlan = (): ScorePlan => (plan ??= scorePlanOf(shard, rules, terms, request.matchingStrategy));
+  const scorePlan = (): ScorePlan => (plan ??= scorePlanOf(shard, rules, terms, request.matchingStrategy, removalSteps));
   const threshold = request.rankingScoreThreshold ?? null;
   const floorOf = (): ScoreFloor | undefined => (threshold === null || !scorePlan().hasRankingRules ? undefined
     : { below: (score) => scorePlan().globalScore(score) < threshold, reached: false });
@@ -162,7 +169,8 @@ function bitmapOf(hits: readonly ShardHit[]): RoaringBitmap32 {
 }
 
 /** The plan turning this search's hit scores into Meilisearch's (score-details.ts). */
-function scorePlanOf(shard: ShardIndex, rules: readonly RankingRule[], terms: readonly QueryTerm[], matchingStrategy: MatchingStrategyName): ScorePlan {
+function scorePlanOf(shard: ShardIndex, rules: readonly RankingRule[], terms: readonly QueryTerm[], matchingStrategy: MatchingStrategyName,
+  removalSteps: readonly (readonly number[])[]): ScorePlan {
   const config = shard.config;
   const entryNames = rules.flatMap((rule): (string | null)[] => {
     if (!(rule instanceof SortRule)) return [rule.name];
@@ -173,10 +181,97 @@ function scorePlanOf(shard: ShardIndex, rules: readonly RankingRule[], terms: re
   const searchable = config.settings.searchableAttributes;
   return new ScorePlan({
     entryNames, terms, matchingStrategy,
-    removalSteps: terms.length === 0 ? [] : termRemovalSteps({ terms }, terms.map((_, index) => index), matchingStrategy),
+    removalSteps,
     typoBudgets: terms.map((term) => (term.kind === 'word' ? typoBudget(term.word, config.typoPolicy) : 0)),
     maxAttributeWeight: searchable.includes('*') ? 0 : Math.max(0, searchable.length - 1),
   });
+}
+
+/** Longest run of query words concatenated into one (milli's 2- and 3-grams). */
+const MAX_NGRAM_WORDS = 3;
+
+/**
+ * milli's n-grams: 2 or 3 query words in a row (soft separators only, no phrase) also match their
+ * concatenation (with its prefix, typo budget minus one per extra word, and synonyms), so a document
+ * holding `sunflower` matches `sun flower` whole. Its typo cost is the word count plus its typos
+ * (milli's typo graph): one per word, the first word carrying the concatenation's typos. term -> alternatives.
+ */
+function ngramAlternatives(shard: ShardIndex, terms: readonly QueryTerm[]): Map<number, TermAlternative[]> {
+  const out = new Map<number, TermAlternative[]>();
+  for (let first = 0; first + 1 < terms.length; first++) {
+    for (let count = 2; count <= MAX_NGRAM_WORDS && first + count <= terms.length; count++) {
+      const run = terms.slice(first, first + count);
+      if (run.some((term, k) => term.kind !== 'word' || (k > 0 && term.position !== run[k - 1]!.position + 1))) break;
+      const words = run.map((term) => (term as WordTerm).word);
+      const joined = words.join('');
+      const last = run[count - 1] as WordTerm;
+      const budget = Math.max(0, typoBudget(joined, shard.config.typoPolicy) - (count - 1));
+      // Without the concatenation's own split: milli drops it when it is the run's words, which it
+      // nearly always is, and finding it verifies documents (a third of an n-gram's cost).
+      const derivations = shard.derive(joined, last.isPrefix, budget, [], false);
+      if (derivations.docs.isEmpty) continue;
+      for (let typos = 0; typos < derivations.docsByTypo.length; typos++) {
+        const docs = derivations.docsByTypo[typos]!;
+        if (docs.isEmpty) continue;
+        const wordIds = derivations.words.filter((word) => word.typos === typos).map((word) => word.wordId);
+        for (let term = first; term < first + count; term++) {
+          const list = out.get(term) ?? [];
+          list.push({ wordIds, docs, typos: Math.min(2, term === first ? 1 + typos : 1) });
+          out.set(term, list);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** [term]: the documents each term of `q` matches in the shard (what matchingStrategy frequency weighs). */
+export function shardTermDocCounts(shard: ShardIndex, q: string, budget: SearchBudget): number[] {
+  const config = shard.config;
+  const terms = parseQueryParts(q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }).terms;
+  const ctx = new ShardSearchContext(shard, terms, budget, true);
+  try {
+    return terms.map((_, term) => ctx.termDocs(term).size);
+  } finally {
+    ctx.release();
+  }
+}
+
+/**
+ * The documents of the query's negative words (the exact word, in plain and typo-disabled spelling:
+ * milli's word_docids, no typo, prefix or synonym) and phrases; null when it has none.
+ */
+function negativeDocs(shard: ShardIndex, parsed: ParsedQuery): RoaringBitmap32 | null {
+  if (parsed.negativeWords.length === 0 && parsed.negativePhrases.length === 0) return null;
+  const vocabulary = shard.vocabulary;
+  const lists: RoaringBitmap32[] = [];
+  for (const word of parsed.negativeWords) {
+    for (const spelling of [word, exactAttributeKey(word)]) {
+      const id = vocabulary.idOf(spelling);
+      if (id !== undefined) lists.push(vocabulary.docs(id));
+    }
+  }
+  const excluded = RoaringBitmap32.orMany(lists);
+  for (const words of parsed.negativePhrases) {
+    const spellings = [(word: string) => word];
+    if (shard.config.exactAttributes.length > 0) spellings.push(exactAttributeKey);
+    for (const spell of spellings) phraseDocs(shard, words.map((word) => (word === null ? null : vocabulary.idOf(spell(word)) ?? -1)), excluded);
+  }
+  return excluded;
+}
+
+/** The documents a search may match once the excluded ones are taken out: an owned bitmap. */
+function withoutDocs(shard: ShardIndex, restrictTo: RoaringBitmap32 | null, excluded: RoaringBitmap32): RoaringBitmap32 {
+  return RoaringBitmap32.andNot(restrictTo ?? shard.documents, excluded);
+}
+
+/** Adds to `into` the documents holding the words (ids; null: any word, -1: a word the shard lacks) in a row within one field. */
+function phraseDocs(shard: ShardIndex, wordIds: readonly (number | null)[], into: RoaringBitmap32): void {
+  if (wordIds.includes(-1)) return;
+  const postings = wordIds.filter((id): id is number => id !== null).map((id) => shard.vocabulary.docs(id));
+  if (postings.length === 0) return;
+  const candidates = postings.reduce((acc, posting) => RoaringBitmap32.and(acc, posting));
+  for (const docId of candidates) if (documentHasPhrase(shard.forward, docId, wordIds as (number | null)[])) into.add(docId);
 }
 
 /** [key] for every key below the postings' limit (the length tells which keys are known). */
@@ -229,9 +324,11 @@ class ShardSearchContext implements SearchContext {
   private lentScratch: SearchScratch | null = null;
 
   constructor(private readonly shard: ShardIndex, readonly terms: readonly QueryTerm[], readonly searchBudget: SearchBudget,
-    private readonly bitmapBuckets: boolean) {
+    private readonly bitmapBuckets: boolean, readonly termDocCounts?: readonly number[]) {
     const keyRuns = multiWordSynonyms(terms, shard.config.synonyms);
-    terms.forEach((term, index) => (term.kind === 'word' ? this.matchWord(index, term.word, term.isPrefix, keyRuns.get(index)) : this.matchPhrase(index, term.words)));
+    const ngrams = ngramAlternatives(shard, terms);
+    terms.forEach((term, index) => (term.kind === 'word' ? this.matchWord(index, term.word, term.isPrefix, keyRuns.get(index), ngrams.get(index))
+      : this.matchPhrase(index, term.words)));
   }
 
   termDocs(term: number): RoaringBitmap32 {
@@ -499,8 +596,9 @@ class ShardSearchContext implements SearchContext {
     return fieldWordCount(this.shard.forward, docId, field);
   }
 
-  private matchWord(term: number, word: string, isPrefix: boolean, keyAlternatives?: readonly (readonly string[])[]): void {
-    const derivations = this.shard.derive(word, isPrefix, typoBudget(word, this.shard.config.typoPolicy), keyAlternatives);
+  private matchWord(term: number, word: string, isPrefix: boolean, keyAlternatives?: readonly (readonly string[])[], ngrams?: readonly TermAlternative[]): void {
+    let derivations = this.shard.derive(word, isPrefix, typoBudget(word, this.shard.config.typoPolicy), keyAlternatives);
+    if (ngrams !== undefined) derivations = withAlternatives(derivations, ngrams);
     this.derivations[term] = derivations;
     this.docs[term] = derivations.docs;
     this.docsByTypo[term] = derivations.docsByTypo;
@@ -520,9 +618,7 @@ class ShardSearchContext implements SearchContext {
     const vocabulary = this.shard.vocabulary;
     const wordIds = words.map((word) => (word === null ? null : vocabulary.idOf(word) ?? -1));
     if (wordIds.includes(-1)) return;
-    const postings = wordIds.filter((id): id is number => id !== null).map((id) => vocabulary.docs(id));
-    const candidates = postings.reduce((acc, posting) => RoaringBitmap32.and(acc, posting));
-    for (const docId of candidates) if (documentHasPhrase(this.shard.forward, docId, wordIds)) into.add(docId);
+    phraseDocs(this.shard, wordIds, into);
     this.phrases.push({ term, wordIds });
   }
 }

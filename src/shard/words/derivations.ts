@@ -35,6 +35,10 @@ export interface TermDerivations {
   exactDocsByPosition?: RoaringBitmap32[];
   wordIds?: number[];
   exactWordIds?: number[];
+  /** The word's split (ShardIndex.derive) among the words, when it has one. */
+  splitWordIds?: readonly number[];
+  /** Memo: these derivations with the word's split (themselves when it has none). */
+  withSplit?: TermDerivations;
   /** Memo: the words as match-profile-builder.ts's WordLookup.addTerm takes them (lookupArrays). */
   lookupArrays?: { wordIds: Int32Array; flags: Uint8Array };
 }
@@ -194,4 +198,86 @@ export function withSynonyms(vocabulary: Vocabulary, base: TermDerivations, alte
   const zeroTypo = RoaringBitmap32.orMany([base.docsByTypo[0]!, ...extra]);
   const docsByTypo = [zeroTypo, ...base.docsByTypo.slice(1).map((docs) => RoaringBitmap32.andNot(docs, zeroTypo))];
   return { words, docs: RoaringBitmap32.or(base.docs, zeroTypo), docsByTypo };
+}
+
+/** Words standing for a term at a typo cost: concatenations and splits of query words (query graph). */
+export interface TermAlternative {
+  /** One word (a concatenation), or two words in a row (a split). */
+  wordIds: readonly number[];
+  /** The documents holding it (for two words: in a row). */
+  docs: RoaringBitmap32;
+  /** Its cost for the typo rule, 1 or 2. */
+  typos: number;
+}
+
+/**
+ * The derivations with the alternatives added as non-exact words of their typo cost: a new object
+ * (the base may be the shard's cached one), docsByTypo kept disjoint (a document counts at its best).
+ */
+export function withAlternatives(base: TermDerivations, alternatives: readonly TermAlternative[]): TermDerivations {
+  const useful = alternatives.filter((alternative) => !alternative.docs.isEmpty);
+  if (useful.length === 0) return base;
+  const words = [...base.words];
+  const known = new Map(words.map((derivation, index) => [derivation.wordId, index]));
+  for (const alternative of useful) {
+    for (const wordId of alternative.wordIds) {
+      const at = known.get(wordId);
+      if (at === undefined) {
+        known.set(wordId, words.length);
+        words.push({ wordId, typos: alternative.typos, exact: false });
+      }
+    }
+  }
+  const levels = base.docsByTypo.map((docs) => docs);
+  for (let typos = 1; typos < 3; typos++) {
+    const extra = useful.filter((alternative) => Math.min(2, alternative.typos) === typos).map((alternative) => alternative.docs);
+    if (extra.length > 0) levels[typos] = RoaringBitmap32.orMany([levels[typos]!, ...extra]);
+  }
+  let seen = levels[0]!;
+  const docsByTypo = [seen];
+  for (let typos = 1; typos < 3; typos++) {
+    const level = RoaringBitmap32.andNot(levels[typos]!, seen);
+    docsByTypo.push(level);
+    seen = RoaringBitmap32.or(seen, level);
+  }
+  return { words, docs: seen, docsByTypo };
+}
+
+/** Document checks one split search may spend (a split's documents are verified in the forward index). */
+export const SPLIT_CHECKS_PER_WORD = 512;
+
+/**
+ * milli's split_best_frequency: the split of `word` into two words of the shard whose pair in a row
+ * holds the most documents (the first such split on a tie), with those documents; null when none.
+ * Splits are tried by their upper bound (the two words' common documents), best first, and verified
+ * until no other can beat the best or SPLIT_CHECKS_PER_WORD documents were read.
+ */
+export function bestSplit(vocabulary: Vocabulary, word: string, phraseDocs: (wordIds: number[], limit: number) => RoaringBitmap32):
+  { wordIds: [number, number]; docs: RoaringBitmap32 } | null {
+  const candidates: { at: number; left: number; right: number; bound: number }[] = [];
+  // Split points at code point boundaries (a surrogate pair stays whole).
+  for (let at = 1; at < word.length; at++) {
+    const code = word.charCodeAt(at);
+    if (code >= 0xdc00 && code <= 0xdfff) continue;
+    const left = vocabulary.idOf(word.slice(0, at));
+    if (left === undefined) continue;
+    const right = vocabulary.idOf(word.slice(at));
+    if (right === undefined) continue;
+    const bound = vocabulary.docs(left).andCardinality(vocabulary.docs(right));
+    if (bound > 0) candidates.push({ at, left, right, bound });
+  }
+  candidates.sort((a, b) => b.bound - a.bound || a.at - b.at);
+  let best: { at: number; wordIds: [number, number]; docs: RoaringBitmap32 } | null = null;
+  let checks = SPLIT_CHECKS_PER_WORD;
+  for (const candidate of candidates) {
+    if (best !== null && (candidate.bound < best.docs.size || (candidate.bound === best.docs.size && candidate.at > best.at))) break;
+    if (checks <= 0) break;
+    checks -= candidate.bound;
+    const docs = phraseDocs([candidate.left, candidate.right], candidate.bound);
+    if (docs.isEmpty) continue;
+    if (best === null || docs.size > best.docs.size || (docs.size === best.docs.size && candidate.at < best.at)) {
+      best = { at: candidate.at, wordIds: [candidate.left, candidate.right], docs };
+    }
+  }
+  return best === null ? null : { wordIds: best.wordIds, docs: best.docs };
 }
