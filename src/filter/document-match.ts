@@ -1,5 +1,5 @@
 // Does one document match a parsed filter? The same semantics as the shard's bitmap evaluator
-// (src/shard/filter-evaluator.ts) on a single flattened document, for places without a facet index:
+// (src/shard/facets/filter-evaluator.ts) on a single flattened document, for places without a facet index:
 // the scheduler's delete-by-filter reads the staged documents one by one.
 import { flattenDocument } from '../documents/flatten.js';
 import type { FilterNode, Token } from './filter-ast.js';

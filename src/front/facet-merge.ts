@@ -44,7 +44,7 @@ export function mergeFacetExtras(partials: ReadonlyArray<FacetExtras | null>): F
 
 /**
  * Shards may show one normalized value with different spellings ("Action" / "action"): they are one
- * bucket, shown with the smallest spelling, as a single shard would (src/shard/facet-store.ts).
+ * bucket, shown with the smallest spelling, as a single shard would (src/shard/facets/facet-store.ts).
  */
 function addCount(into: Record<string, number>, spellings: Map<string, string>, value: string, count: number): void {
   const normalized = normalizeFacetValue(value);

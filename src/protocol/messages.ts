@@ -58,7 +58,7 @@ export type ShardCommandMessage =
   | { kind: 'dropIndex'; commandId: number; indexUid: string }
   /** The worker's shards of the index now equal LMDB at this commit stamp (IndexRecord.commitSeq). */
   | { kind: 'indexCommitted'; commandId: number; indexUid: string; commitSeq: number }
-  /** Snapshot every shard whose committed state is not on disk yet (src/shard/snapshot-keeper.ts). */
+  /** Snapshot every shard whose committed state is not on disk yet (src/shard/snapshot/snapshot-keeper.ts). */
   /** prepareSearch: the scheduler is quiet (not shutting down), so the worker may spend seconds building. */
   /** untilSaved: acknowledged once the files are written (a snapshotCreation task copies them), not at once. */
   | { kind: 'saveSnapshots'; commandId: number; prepareSearch: boolean; untilSaved?: boolean }

@@ -1,5 +1,5 @@
 // How one document matches the query: for each query term, where it occurs. Built from the shard's
-// forward index (src/shard/match-profile-builder.ts); the per-document rules compute their score
+// forward index (src/shard/documents/match-profile-builder.ts); the per-document rules compute their score
 // from it alone, which is what makes scores absolute (independent of the shard holding the doc).
 
 export interface DocMatchProfile {

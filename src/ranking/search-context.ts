@@ -1,4 +1,4 @@
-// What ranking rules may ask of the search in progress. Implemented per shard (src/shard/shard-search.ts).
+// What ranking rules may ask of the search in progress. Implemented per shard (src/shard/search/shard-search.ts).
 import type roaring from 'roaring';
 import type { QueryTerm } from '../query/query-term.js';
 import type { DocMatchProfile } from './match-profile.js';

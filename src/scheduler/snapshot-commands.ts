@@ -1,4 +1,4 @@
-// The scheduler's part in shard snapshots (src/shard/snapshot-keeper.ts): after a batch's commit or
+// The scheduler's part in shard snapshots (src/shard/snapshot/snapshot-keeper.ts): after a batch's commit or
 // rollback it tells every worker the commit stamp of the state their shards of the index now hold,
 // read back from LMDB (this thread is its only writer, so that is exactly the committed state);
 // and after a quiet while, or at shutdown, it asks the workers to save their snapshots.

@@ -19,7 +19,7 @@ export interface IndexRecord {
   /**
    * Commit stamp: the uid of the last batch that committed a change to this index (documents,
    * settings, anything in this record). Batch uids are never reused, so a shard snapshot stamped with
-   * it holds exactly this committed state (src/shard/snapshot-keeper.ts). Absent in older records: 0.
+   * it holds exactly this committed state (src/shard/snapshot/snapshot-keeper.ts). Absent in older records: 0.
    */
   commitSeq?: number;
   /**

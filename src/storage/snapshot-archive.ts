@@ -1,6 +1,6 @@
 // User-facing snapshots (POST /snapshots, --schedule-snapshot, --import-snapshot): the archive's name
 // and layout, and the import at start. Not the shards' own restart files (<db-path>/snapshots/, see
-// src/shard/snapshot-files.ts), which an archive carries along so a server started from it restores
+// src/shard/snapshot/snapshot-files.ts), which an archive carries along so a server started from it restores
 // its shards instead of rebuilding them.
 //
 // `<snapshot-dir>/<db-name>.snapshot` (Meilisearch's name: the data folder's name + `.snapshot`) is a

@@ -1,4 +1,4 @@
-// Shard snapshots across restarts (src/shard/snapshot-keeper.ts): a valid snapshot is loaded instead
+// Shard snapshots across restarts (src/shard/snapshot/snapshot-keeper.ts): a valid snapshot is loaded instead
 // of a rebuild, and anything else (stale after a kill -9, other settings, corrupt, truncated) is
 // ignored in favour of LMDB. To tell which source a restart used, some tests edit a stored document
 // directly in LMDB while the server is down: a restored shard still knows the old words, a rebuilt

@@ -1,4 +1,4 @@
-// What searches learn of a pair's proximity costs past the pair tables (src/shard/pair-cost-memo.ts):
+// What searches learn of a pair's proximity costs past the pair tables (src/shard/pairs/pair-cost-memo.ts):
 // the costs proximity read, from KNOWN_COST_MIN on. Later searches of the pair bound proximity's rest classes by them and read fewer
 // documents, with the hits of reading every document; a write drops what was learned.
 import test from 'ava';

@@ -1,5 +1,5 @@
 // Searches whose last word is a prefix of many rare words take those words' pairs from prefix pair
-// tables (src/shard/prefix-pair-tables.ts): their hits and scores must be exactly those of reading
+// tables (src/shard/pairs/prefix-pair-tables.ts): their hits and scores must be exactly those of reading
 // every document (bitmapBuckets: false), before and after writes. Universes here are well above the
 // size the bucket sort reads directly, so proximity splits them from the tables.
 import test from 'ava';

@@ -1,4 +1,4 @@
-// Shard snapshots (src/shard/shard-snapshot.ts): a restored shard must answer every search exactly as
+// Shard snapshots (src/shard/snapshot/shard-snapshot.ts): a restored shard must answer every search exactly as
 // the shard it was taken from (randomized corpus with deletes and re-writes, before and after more
 // writes applied to both), and a file that is not exactly the expected snapshot must be refused.
 import test from 'ava';

@@ -41,7 +41,7 @@ export interface DocFacetValues {
   numbers: number[];
   /** Normalized strings (booleans as "true" / "false"). */
   strings: string[];
-  /** The document's distinct key once computed (src/shard/distinct.ts). */
+  /** The document's distinct key once computed (src/shard/facets/distinct.ts). */
   distinctKey?: string | null;
 }
 
