@@ -120,12 +120,12 @@ try {
         fetch(`${base}/indexes/x/documents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) }).catch(() => {});
       }, 1000);
     }
-    let offset = 1;
+    let offset = 0;
     for (let w = 0; w < windows; w++) {
-      const { stdout: out } = await promisify(execFile)('wrk', ['-t1', `-c${process.env.PROBE_CONNECTIONS ?? '64'}`, `-d${process.env.PROBE_WINDOW ?? '10s'}`, '-s', join(root, 'bench/cold-start-probe.lua'), base, '--', join(work, 'paths.txt'), String(offset)], { encoding: 'utf8' });
+      const { stdout: out } = await promisify(execFile)('wrk', ['-t1', `-c${process.env.PROBE_CONNECTIONS ?? '64'}`, `-d${process.env.PROBE_WINDOW ?? '10s'}`, '-s', join(root, 'bench/wrk-get-paths.lua'), base, '--', join(work, 'paths.txt'), String(offset)], { encoding: 'utf8' });
       const r = JSON.parse(out.split('WRK_RESULT ')[1]);
       offset += r.requests;
-      console.log(`window ${w + 1}: ${(r.requests / (r.durationMicros / 1e6)).toFixed(0)} req/s, p50 ${(r.p50Micros / 1000).toFixed(1)} ms, p99 ${(r.p99Micros / 1000).toFixed(1)} ms, max ${(r.maxMicros / 1000).toFixed(0)} ms, errors ${r.errors}; load average ${loadavg()[0].toFixed(2)}`);
+      console.log(`window ${w + 1}: ${(r.requests / (r.durationMicros / 1e6)).toFixed(0)} req/s, p50 ${(r.p50Micros / 1000).toFixed(1)} ms, p99 ${(r.p99Micros / 1000).toFixed(1)} ms, max ${(r.maxMicros / 1000).toFixed(0)} ms, errors ${r.connectErrors + r.readErrors + r.writeErrors + r.statusErrors + r.timeouts}; load average ${loadavg()[0].toFixed(2)}`);
     }
     if (writer) { clearInterval(writer); console.log(`write batches sent: ${writes}`); }
   }
