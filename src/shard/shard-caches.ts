@@ -9,7 +9,7 @@
 //   terms' derivation objects, bounded by their bitmaps' bytes, least recently used out.
 // The structures a shard derives from its documents and keeps up to date across writes (rank /
 // position postings, pair tables, prefix pair tables, sole-word fields, field-start pairs) are not
-// caches: they follow writes themselves (markChanged, invalidateWords) and stay.
+// caches: they follow writes themselves (markChanged, writeDocument) and stay.
 import { LRUCache } from 'lru-cache';
 import { derivationsFootprint, type TermDerivations } from './words/derivations.js';
 import type { PairLookupMemo } from './pairs/near-pair-postings.js';

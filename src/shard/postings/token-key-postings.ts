@@ -62,22 +62,19 @@ export class TokenKeyPostings implements DerivedStructure {
   /** While a full build runs in steps: the words written since it started (their lists in it are stale), and how many tokens. */
   private readonly writtenDuringBuilds = new Set<{ words: Uint8Array; tokens: number }>();
 
-  /** A write changed the words' documents (one entry per written token). */
-  invalidateWords(wordIds: readonly number[]): void {
+  /** Written tokens (one entry each) count towards a full rebuild and mark their words in the builds running in steps. */
+  private countWritten(wordIds: readonly number[]): void {
     this.writtenSinceBuild += wordIds.length;
     for (const during of this.writtenDuringBuilds) {
       during.tokens += wordIds.length;
       for (const wordId of wordIds) if (wordId < during.words.length) during.words[wordId] = 1;
     }
-    const byWord = this.byWord;
-    if (byWord.length === 0) return;
-    for (const wordId of wordIds) if (wordId < byWord.length) byWord[wordId] = undefined;
   }
 
   /**
    * A document just put in the forward index (`added`) or about to leave it: the lists kept as
-   * bitmaps by key (the frequent words) get or lose it in place; the others are dropped, as
-   * invalidateWords does (fewer than BITMAP_MIN_DOCUMENTS documents: rebuilt per word when asked).
+   * bitmaps by key (the frequent words) get or lose it in place; the others are dropped (fewer than
+   * BITMAP_MIN_DOCUMENTS documents: rebuilt per word when asked).
    * A write dropped every list of its words before, and the next searches rebuilt each frequent
    * word's lists from all its documents (15% of the worker with a 1,000-document batch a second on
    * 20,000 npm packages). `wordIds`: the document's tokens' words (a build running in steps marks them).
@@ -86,11 +83,7 @@ export class TokenKeyPostings implements DerivedStructure {
     // Every written token counts towards a full rebuild, as before: it puts the long tail back in the
     // arena (counting only the dropped lists left it to per-search rebuilds: a 100,000-document load
     // by batches, built after its first, then answered its queries half as fast).
-    this.writtenSinceBuild += wordIds.length;
-    for (const during of this.writtenDuringBuilds) {
-      during.tokens += wordIds.length;
-      for (const wordId of wordIds) if (wordId < during.words.length) during.words[wordId] = 1;
-    }
+    this.countWritten(wordIds);
     const byWord = this.byWord;
     if (byWord.length === 0) return;
     this.visitTokens(docId, (wordId, key) => {
