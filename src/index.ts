@@ -23,6 +23,8 @@ import { closeStorage, openStorage, type Storage } from './storage/environment.j
 import { importSnapshotAtStart } from './storage/snapshot-archive.js';
 import { clusterNodeName, startClusterNode, type ClusterNode } from './cluster/cluster-node.js';
 import { fetchBootstrapSnapshot, removeBootstrapSnapshot } from './cluster/snapshot-exchange.js';
+import { NetworkConfig } from './network/network-config.js';
+import { NetworkNode } from './network/network-node.js';
 
 export type { SkeinOptions, ResolvedOptions, SkeinEnv, TestHooksOptions } from './config/options.js';
 export type { ThreadEvent } from './front/worker-supervisor.js';
@@ -124,13 +126,14 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
     }, () => storage.root.resetReadTxn());
     threads.adoptScheduler(schedulerClient);
     await schedulerClient.ready(SCHEDULER_READY_TIMEOUT_MS);
+    const networkConfig = new NetworkConfig(options.dbPath);
     // Cluster mode (src/cluster): writes go through the JetStream task log, which feeds this scheduler.
     if (options.clusterNatsUrls.length > 0) {
       const clusterLog = log.for('meilisearch');
       cluster = await startClusterNode({
         urls: options.clusterNatsUrls, nodeName: options.clusterNodeName, replicas: options.clusterReplicas, httpAddr: options.httpAddr,
         snapshotDir: options.snapshotDir,
-        storage, scheduler: schedulerClient, log: (level, message) => clusterLog[level]({ cluster: true }, message),
+        storage, scheduler: schedulerClient, log: (level, message) => clusterLog[level]({ cluster: true }, message), network: networkConfig,
       });
     }
     const keys = KeyCache.fromStorage(options.masterKey, storage);
@@ -142,6 +145,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
       router: buildRouter(),
       context: {
         options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys, metrics, log,
+        network: new NetworkNode(networkConfig, search),
         // Cluster mode: also unavailable while the node catches up with the task log (src/cluster/log-follower.ts).
         threads: cluster ? { get available() { return threads.available && (cluster?.available ?? true); } } : threads,
       },

@@ -9,7 +9,7 @@ export const KEY_ACTIONS = [
   'settings.*', 'settings.get', 'settings.update',
   'stats.*', 'stats.get', 'metrics.*', 'metrics.get', 'dumps.*', 'dumps.create', 'snapshots.*', 'snapshots.create',
   'version', 'keys.create', 'keys.get', 'keys.update', 'keys.delete',
-  'experimental.get', 'experimental.update', 'export', 'network.get', 'network.update',
+  'experimental.get', 'experimental.update', 'export', 'network.*', 'network.get', 'network.update',
   'chatCompletions', 'chats.*', 'chats.get', 'chats.delete', 'chatsSettings.*', 'chatsSettings.get', 'chatsSettings.update',
   '*.get', 'webhooks.get', 'webhooks.update', 'webhooks.delete', 'webhooks.create', 'webhooks.*',
   'fields.post', 'dynamicSearchRules.*', 'dynamicSearchRules.get', 'dynamicSearchRules.create',

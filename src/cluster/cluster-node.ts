@@ -9,6 +9,8 @@ import { ClusterWrites } from './cluster-writes.js';
 import { LogFollower } from './log-follower.js';
 import { TaskLog } from './task-log.js';
 import { compactLog, uploadSnapshotWhenDone } from './snapshot-exchange.js';
+import type { NetworkConfig } from '../network/network-config.js';
+import { withShardGroupNames } from '../network/network-node.js';
 
 /** How often a node tries to compact the log (cheap when there is nothing to purge). */
 const COMPACT_EVERY_MS = 2000;
@@ -23,6 +25,8 @@ export interface ClusterNodeOptions {
   storage: Storage;
   scheduler: SchedulerClient;
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** /network's shard groups: document additions are split over them (src/network). */
+  network?: NetworkConfig;
 }
 
 export interface ClusterNode {
@@ -46,13 +50,13 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
     await taskLog.close();
     throw new Error('this data folder holds tasks of a single node: a cluster node starts from an empty folder (or a cluster snapshot)');
   }
-  const follower = new LogFollower({ taskLog, scheduler: options.scheduler, updateFilesDir: options.storage.updateFilesDir, appliedSeq, log: options.log });
+  const follower = new LogFollower({ taskLog, scheduler: options.scheduler, updateFilesDir: options.storage.updateFilesDir, appliedSeq, log: options.log, network: options.network });
   follower.start();
   const writes = new ClusterWrites(taskLog, follower, options.storage.updateFilesDir, nodeName, (uid) => {
     void uploadSnapshotWhenDone(taskLog, options.storage, options.snapshotDir, uid, options.log)
       .catch((cause) => options.log('warn', `snapshot upload failed: ${(cause as Error).message}`));
   });
-  options.scheduler.enqueueThrough = (content) => writes.enqueue(content);
+  options.scheduler.enqueueThrough = (content) => writes.enqueue(options.network ? withShardGroupNames(options.network, content) : content);
   options.log('info', `cluster node ${nodeName}: task log applied up to sequence ${appliedSeq}`);
   let compacting = false;
   const compactor = setInterval(() => {

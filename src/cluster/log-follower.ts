@@ -14,6 +14,8 @@ import type { ConsumerMessages } from '@nats-io/jetstream';
 import type { SchedulerClient } from '../front/scheduler-client.js';
 import type { TaskContent } from '../tasks/task-record.js';
 import { decodeEnvelope } from './task-envelope.js';
+import type { NetworkConfig } from '../network/network-config.js';
+import { withOwnShardGroup } from '../network/network-node.js';
 import { STREAM, type TaskLog } from './task-log.js';
 
 /** Nothing delivered for this long while the stream holds more: the consumer is recreated. */
@@ -27,6 +29,8 @@ export interface LogFollowerOptions {
   /** The last sequence this data folder applied (LMDB meta). */
   appliedSeq: number;
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** Sharding: a document addition keeps only this node's shard group's documents (src/network). */
+  network?: NetworkConfig;
 }
 
 export class LogFollower {
@@ -126,6 +130,7 @@ export class LogFollower {
           }
           content = { ...content, updateFile: await this.writeUpdateFile(seq, bytes) };
         }
+        if (this.options.network) content = withOwnShardGroup(this.options.network, content);
         await this.options.scheduler.enqueueFromLog(content, seq, envelope.enqueuedAt);
         this.nextSeq = seq + 1;
         this.lastProgress = Date.now();

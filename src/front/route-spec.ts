@@ -1,6 +1,7 @@
 // What a route is: method, path pattern, the key action it needs, how it reads its body, and its handler.
 import type { ResolvedOptions } from '../config/options.js';
 import type { Storage } from '../storage/environment.js';
+import type { NetworkNode } from '../network/network-node.js';
 import type { KeyAction, KeyCache } from './authorization.js';
 import type { BodyKind, FrontReply, FrontRequest } from './http-types.js';
 import type { IndexCatalog } from './index-catalog.js';
@@ -28,6 +29,8 @@ export interface FrontContext {
   metrics: ServerMetrics;
   /** The server's logger and its sinks (server-log.ts; the /logs/* routes change them). */
   log: ServerLog;
+  /** /network and useNetwork (src/network). */
+  network?: NetworkNode;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

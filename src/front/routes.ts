@@ -20,6 +20,7 @@ import { swapIndexesRoutes } from './swap-indexes-routes.js';
 import { tasksRoutes } from './tasks-routes.js';
 import { batchesRoutes } from './batches-routes.js';
 import { fieldsRoutes } from './fields-routes.js';
+import { networkRoutes } from '../network/network-routes.js';
 
 /** Every route (the security matrix test walks them all). */
 export function allRoutes(): RouteSpec[] {
@@ -37,6 +38,7 @@ export function allRoutes(): RouteSpec[] {
     ...fieldsRoutes,
     ...keysRoutes,
     ...experimentalFeaturesRoutes,
+    ...networkRoutes,
     ...previewRoutes,
     ...metricsRoutes,
     ...swapIndexesRoutes,

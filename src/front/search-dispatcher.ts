@@ -117,8 +117,10 @@ export class SearchDispatcher {
    * over several shards takes two rounds: the terms' document counts from every shard, then the
    * search with their sums, so every shard drops the same terms (ranking/words.ts).
    */
-  search(query: ShardQuery, shardCount: number): Promise<ShardQueryResultMessage[]> {
-    if (query.matchingStrategy !== 'frequency' || !query.q || shardCount < 2) return this.dispatch(query, shardCount);
+  search(query: ShardQuery, shardCount: number, scoresWanted = false): Promise<ShardQueryResultMessage[]> {
+    // A network search (src/network) counts terms over every shard group itself and sends the sums.
+    const counted = query.options.termDocCounts !== undefined || query.options.termDocCountsOnly === true;
+    if (query.matchingStrategy !== 'frequency' || !query.q || shardCount < 2 || counted) return this.dispatch(query, shardCount, scoresWanted);
     const counting: ShardQuery = { indexUid: query.indexUid, q: query.q, hitsWanted: 0, matchingStrategy: query.matchingStrategy,
       attributesToRetrieve: null, exhaustiveCount: false, options: { termDocCountsOnly: true } };
     return this.dispatch(counting, shardCount).then((results) => {
@@ -127,11 +129,11 @@ export class SearchDispatcher {
         const counts = (result.extras as { termDocCounts?: number[] } | null)?.termDocCounts ?? [];
         counts.forEach((count, term) => (sums[term] = (sums[term] ?? 0) + count));
       }
-      return this.dispatch({ ...query, options: { ...query.options, termDocCounts: sums } }, shardCount);
+      return this.dispatch({ ...query, options: { ...query.options, termDocCounts: sums } }, shardCount, scoresWanted);
     });
   }
 
-  private dispatch(query: ShardQuery, shardCount: number): Promise<ShardQueryResultMessage[]> {
+  private dispatch(query: ShardQuery, shardCount: number, forceScores = false): Promise<ShardQueryResultMessage[]> {
     const waiting = this.queued + this.waitingInPorts;
     if (waiting >= this.maxQueued) {
       this.stats.refused++;
@@ -153,7 +155,7 @@ export class SearchDispatcher {
     return new Promise((resolve, reject) => {
       this.pending.set(requestId, { remaining: shardsByWorker.size, results: [], resolve, reject, failed: false });
       // One worker's hits need no merge, and so no scores.
-      const scoresWanted = shardsByWorker.size > 1;
+      const scoresWanted = forceScores || shardsByWorker.size > 1;
       const queues = isHeavySearch(query.options) ? this.heavyQueues : this.queues;
       for (const [worker, shards] of shardsByWorker) {
         queues[worker]!.push(shardQuery(query, requestId, shards, scoresWanted));

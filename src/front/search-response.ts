@@ -17,6 +17,8 @@ export interface SearchAnswer {
   hitIds?: number[];
   /** showPerformanceDetails: step -> "1.23ms". */
   performanceDetails?: Record<string, string>;
+  /** useNetwork: the remotes that did not answer, by name (Meilisearch's `remoteErrors`; src/network). */
+  remoteErrors?: Record<string, unknown>;
 }
 
 /** The body as one string (multi-search embeds it; the single search writes searchResponseBody). */
@@ -32,6 +34,7 @@ export function searchResponseBody(answer: SearchAnswer): ListBody {
   else if (facets?.facetDistribution) tail += `,"facetDistribution":${JSON.stringify(facets.facetDistribution)}`;
   if (facets?.facetStats) tail += `,"facetStats":${JSON.stringify(facets.facetStats)}`;
   if (answer.performanceDetails) tail += `,"performanceDetails":${JSON.stringify(answer.performanceDetails)}`;
+  if (answer.remoteErrors) tail += `,"remoteErrors":${JSON.stringify(answer.remoteErrors)}`;
   return { head: HITS_HEAD, items: answer.hitDocuments, tail: `${tail}}` };
 }
 

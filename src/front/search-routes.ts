@@ -12,6 +12,7 @@ import type { FrontContext, RouteSpec } from './route-spec.js';
 import { parseSearchBody, parseSearchQuery, type SearchParameters } from './search-params.js';
 import { searchResponseBody, type SearchAnswer } from './search-response.js';
 import { mergeShardResults } from './shard-results.js';
+import type { ShardQuery } from './search-dispatcher.js';
 import { hitDocuments } from './stored-hits.js';
 
 export const searchRoutes: RouteSpec[] = [
@@ -38,25 +39,16 @@ async function search(request: FrontRequest, context: FrontContext, parse: () =>
  */
 export async function searchIndex(access: Access, context: FrontContext, uid: string, parameters: SearchParameters,
   started = performance.now()): Promise<SearchAnswer> {
-  const index = context.indexes.require(uid);
-  // A tenant token's rule filter is ANDed with the request's (auth.md §7).
-  const ruleFilter = tenantFilter(access, uid);
-  if (ruleFilter !== null) parameters.options.filter = fuseFilters(parameters.options.filter ?? null, ruleFilter);
-  const window = searchWindow(parameters, index.settings.pagination.maxTotalHits);
-  // Shards and documents are named by the record's storage key: resolved once, so a swap meanwhile
-  // cannot mix the two sides in one answer (src/scheduler/index-swap.ts).
-  const key = storageKeyOf(index);
+  const useNetwork = parameters.options.useNetwork === true;
+  delete parameters.options.useNetwork;
+  const { index, key, window, query } = shardQueryOf(access, context, uid, parameters);
   const dispatched = performance.now();
-  const results = await context.search.search({
-    indexUid: key,
-    q: parameters.q,
-    hitsWanted: window.hitsWanted,
-    matchingStrategy: parameters.matchingStrategy,
-    attributesToRetrieve: retrievalWithVectors(effectiveAttributesToRetrieve(parameters.attributesToRetrieve, index.settings.displayedAttributes),
-      index.fieldDistribution, parameters.options.retrieveVectors === true),
-    exhaustiveCount: window.mode === 'page',
-    options: parameters.options,
-  }, index.shardCount);
+  // useNetwork over shard groups (src/network): every group's results, merged below as shards' are.
+  const network = useNetwork ? context.network?.forSearch() ?? null : null;
+  let remoteErrors: SearchAnswer['remoteErrors'];
+  let results;
+  if (network) ({ results, remoteErrors } = await network.search(uid, query, index.shardCount, parameters));
+  else results = await context.search.search(query, index.shardCount);
   const answered = performance.now();
   const { hits, candidates } = mergeShardResults(results, window.offset, window.limit);
   let facets: FacetExtras | null = null;
@@ -70,6 +62,7 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
   const finished = performance.now();
   const processingTimeMs = Math.floor(finished - started); // truncated, as Rust's Duration::as_millis
   const answer: SearchAnswer = { hitDocuments: hitJson, query: parameters.q ?? '', processingTimeMs, window, candidates, facets, hitIds };
+  if (remoteErrors) answer.remoteErrors = remoteErrors;
   if (parameters.options.showPerformanceDetails === true) {
     // Where this search's time went, as the front sees it (Meilisearch's `performanceDetails` shape:
     // step path -> duration); the shard step covers queueing, ranking, filters and facets on the workers.
@@ -82,6 +75,29 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
     };
   }
   return answer;
+}
+
+/** The search's message to the shards (also a network search's, on every node: src/network). */
+export function shardQueryOf(access: Access, context: FrontContext, uid: string, parameters: SearchParameters) {
+  const index = context.indexes.require(uid);
+  // A tenant token's rule filter is ANDed with the request's (auth.md §7).
+  const ruleFilter = tenantFilter(access, uid);
+  if (ruleFilter !== null) parameters.options.filter = fuseFilters(parameters.options.filter ?? null, ruleFilter);
+  const window = searchWindow(parameters, index.settings.pagination.maxTotalHits);
+  // Shards and documents are named by the record's storage key: resolved once, so a swap meanwhile
+  // cannot mix the two sides in one answer (src/scheduler/index-swap.ts).
+  const key = storageKeyOf(index);
+  const query: ShardQuery = {
+    indexUid: key,
+    q: parameters.q,
+    hitsWanted: window.hitsWanted,
+    matchingStrategy: parameters.matchingStrategy,
+    attributesToRetrieve: retrievalWithVectors(effectiveAttributesToRetrieve(parameters.attributesToRetrieve, index.settings.displayedAttributes),
+      index.fieldDistribution, parameters.options.retrieveVectors === true),
+    exhaustiveCount: window.mode === 'page',
+    options: parameters.options,
+  };
+  return { index, key, window, query };
 }
 
 function milliseconds(value: number): string {

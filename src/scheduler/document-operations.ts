@@ -7,6 +7,7 @@ import { documentIdOf } from '../documents/document-id.js';
 import { documentJson, parseExactJson, parseStoredJson } from '../documents/exact-json.js';
 import { checkGeoField, isGeoEnabled } from '../documents/geo-field.js';
 import { resolvePrimaryKey } from '../documents/primary-key.js';
+import { rendezvousGroup } from '../documents/shard-group.js';
 import { SkeinError } from '../errors/index.js';
 import type { IndexRecord } from '../storage/records.js';
 import type { TaskContent } from '../tasks/task-record.js';
@@ -93,8 +94,17 @@ export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddit
   record.primaryKey = primaryKey;
   const geoEnabled = isGeoEnabled(record.settings);
   let indexed = 0;
+  // Cluster sharding: every line advances the sequence on every node, kept or not, so a document's
+  // internal id (ties' order) is the same in every group as in one node holding them all.
+  const groups = content.shardGroups && content.shardGroups.own !== null && content.shardGroups.names.length > 0 ? content.shardGroups : null;
   for (let i = 0; i < documents.length; i++) {
     const externalId = ids[i];
+    const lineSeq = groups ? record.nextSeq++ : -1;
+    if (groups && rendezvousGroup(externalId, groups.names) !== groups.own) {
+      // Checked on every node, so the task fails alike everywhere (on the document as sent).
+      if (geoEnabled) checkGeoField(documents[i].document, externalId, stage.uid);
+      continue;
+    }
     const existingDocId = stage.docIdOf(externalId);
     if (existingDocId === undefined && content.skipCreation === true) continue;
     indexed++;
@@ -107,7 +117,7 @@ export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddit
     if (merged !== null) text = documentJson(merged);
     // As milli's geo extractor, on the document as stored (an update's merged one); a failure fails the task whole.
     if (geoEnabled) checkGeoField(merged ?? documents[i].document, externalId, stage.uid);
-    const docId = existingDocId ?? newDocId(record, externalId);
+    const docId = existingDocId ?? (groups ? composeDocId(lineSeq, shardOf(externalId, record.shardCount), record.shardCount) : newDocId(record, externalId));
     if (previous !== undefined) {
       countFields(record, previous, -1);
       record.rawDocumentDbSize -= Buffer.byteLength(previousText!);

@@ -35,6 +35,11 @@ type TaskRequest =
       allowIndexCreation?: boolean;
       /** skipCreation=true: documents whose id is not in the index yet are skipped, not created. */
       skipCreation?: boolean;
+      /**
+       * Cluster sharding (src/network): the network's shard group names when the task was published,
+       * and this node's group, set when it applies the task: it keeps only its group's documents.
+       */
+      shardGroups?: { names: string[]; own: string | null };
     }
   | { type: 'documentDeletion'; indexUid: string; ids: string[] }
   | { type: 'documentDeletion'; indexUid: string; clear: true }

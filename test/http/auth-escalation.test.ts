@@ -56,7 +56,7 @@ const HANDLER_CHECKED = new Set(['search', 'documents.get', 'indexes.create', 'i
 /** Actions a key restricted to some indexes may not even be created with (Meilisearch's DenyIndexScope, as held). */
 const DENIED_TO_SCOPED_KEYS = new Set(['keys.get', 'keys.create', 'keys.update', 'keys.delete', 'version',
   'dumps.*', 'dumps.create', 'snapshots.*', 'snapshots.create', 'metrics.*', 'metrics.get', 'tasks.compact',
-  'experimental.get', 'experimental.update', 'export', 'network.get', 'network.update',
+  'experimental.get', 'experimental.update', 'export', 'network.*', 'network.get', 'network.update',
   'chats.*', 'chats.get', 'chats.delete', 'chatsSettings.*', 'chatsSettings.get', 'chatsSettings.update',
   'webhooks.*', 'webhooks.get', 'webhooks.create', 'webhooks.update', 'webhooks.delete',
   'dynamicSearchRules.*', 'dynamicSearchRules.get', 'dynamicSearchRules.create', 'dynamicSearchRules.update', 'dynamicSearchRules.delete']);

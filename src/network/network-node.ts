@@ -1,0 +1,36 @@
+// A node's place in the network (issue 23), composed once per server on the main thread by
+// src/index.ts: the configuration /network reads and changes (network-config.ts) and the search over
+// the shard groups that `useNetwork` asks for (network-search.ts).
+import type { SearchDispatcher } from '../front/search-dispatcher.js';
+import type { TaskContent } from '../tasks/task-record.js';
+import type { NetworkConfig } from './network-config.js';
+import { NetworkSearch } from './network-search.js';
+
+export class NetworkNode {
+  private readonly search: NetworkSearch;
+
+  constructor(readonly config: NetworkConfig, dispatcher: SearchDispatcher) {
+    this.search = new NetworkSearch(config, dispatcher);
+  }
+
+  /** The network search when the network has shard groups; null: a local search answers. */
+  forSearch(): NetworkSearch | null {
+    return this.config.groupNames.length > 0 ? this.search : null;
+  }
+}
+
+/**
+ * Cluster mode, the node publishing a document addition: the group names it is split over (every node
+ * places its documents by these, whatever its own configuration says when it applies the task).
+ */
+export function withShardGroupNames(config: NetworkConfig, content: TaskContent): TaskContent {
+  if (content.type !== 'documentAdditionOrUpdate') return content;
+  const names = config.groupNames;
+  return names.length === 0 ? content : { ...content, shardGroups: { names, own: null } };
+}
+
+/** Cluster mode, a node applying a document addition from the log: its own group, so it keeps only those documents. */
+export function withOwnShardGroup(config: NetworkConfig, content: TaskContent): TaskContent {
+  if (content.type !== 'documentAdditionOrUpdate' || !content.shardGroups) return content;
+  return { ...content, shardGroups: { names: content.shardGroups.names, own: config.ownGroup } };
+}

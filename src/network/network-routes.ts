@@ -1,0 +1,50 @@
+// GET / PATCH /network (Meilisearch's shape: self, remotes, shards, leader) and the route a network
+// search asks a remote group through (network-search.ts). Main thread.
+import { SkeinError } from '../errors/index.js';
+import { jsonReply } from '../front/http-types.js';
+import { validateIndexUid } from '../front/index-uid.js';
+import type { FrontContext, RouteSpec } from '../front/route-spec.js';
+import { parseSearchBody } from '../front/search-params.js';
+import { shardQueryOf } from '../front/search-routes.js';
+import { readFeatures } from '../storage/experimental-features.js';
+import { encodeShardResults, parseRemoteShardSearch } from './shard-search-wire.js';
+
+export const networkRoutes: RouteSpec[] = [
+  {
+    method: 'GET', path: '/network', action: 'network.get', body: 'none',
+    handle: (_request, context) => jsonReply(200, networkOf(context).current),
+  },
+  {
+    method: 'PATCH', path: '/network', action: 'network.update', body: 'json',
+    handle: (request, context) => jsonReply(200, networkOf(context).patch(request.json)),
+  },
+  {
+    // Skein's own route (not Meilisearch's): one group's part of a network search, scores included.
+    method: 'POST', path: '/indexes/{indexUid}/_network-shard-search', action: 'search', body: 'json',
+    handle: async (request, context) => {
+      const uid = validateIndexUid(request.params.indexUid!);
+      const remote = parseRemoteShardSearch(request.json);
+      const parameters = parseSearchBody(remote.search);
+      delete parameters.options.useNetwork;
+      const { index, key, query } = shardQueryOf(request.access, context, uid, parameters);
+      if (remote.termDocCountsOnly) {
+        Object.assign(query, { hitsWanted: 0, attributesToRetrieve: null, exhaustiveCount: false, options: { termDocCountsOnly: true } });
+      } else if (remote.termDocCounts) query.options = { ...query.options, termDocCounts: remote.termDocCounts };
+      const results = await context.search.search(query, index.shardCount, true);
+      const body = encodeShardResults(results, (docId) => {
+        const bytes = context.storedDocuments.get([key, docId]);
+        return bytes === undefined ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+      });
+      return { status: 200, body };
+    },
+  },
+];
+
+function networkOf(context: FrontContext) {
+  if (!readFeatures(context.storage.meta).network) {
+    throw new SkeinError('feature_not_enabled',
+      'Using the /network route requires enabling the `network` experimental feature. See https://github.com/orgs/meilisearch/discussions/805');
+  }
+  if (!context.network) throw new SkeinError('internal', 'This server has no network configuration.');
+  return context.network.config;
+}
