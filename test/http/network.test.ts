@@ -1,0 +1,136 @@
+// GET / PATCH /network on a single node (src/network/network-config.ts): Meilisearch's shape (self,
+// remotes {url, searchApiKey, writeApiKey}, shards {name: {remotes}}, leader), the `network` feature
+// required, Meilisearch's merge (absent keeps, null removes), invalid_network_* / missing_network_url
+// errors, the network.* key actions, the value kept across a restart; useNetwork over a network whose
+// only group is this node answers as a local search.
+import test from 'ava';
+import { Client, withTempDir, withTestServer } from './harness.js';
+
+const MASTER = 'network-master-key-0123456789';
+
+async function enableNetwork(client: Client): Promise<void> {
+  const response = await client.patch('/experimental-features', { network: true });
+  if (response.status !== 200) throw new Error(response.text);
+}
+
+test('/network needs the network feature, then merges a PATCH and keeps it across a restart', (t) =>
+  withTempDir(async (dbPath) => {
+    await withTestServer({ dbPath, workers: 1, shardsPerIndex: 1 }, async ({ client }) => {
+      const off = await client.get('/network');
+      t.is(off.status, 400);
+      t.is(off.body.code, 'feature_not_enabled');
+      t.is((await client.patch('/network', { self: 'a' })).body.code, 'feature_not_enabled');
+      await enableNetwork(client);
+      const empty = await client.get('/network');
+      t.is(empty.status, 200);
+      t.deepEqual({ ...empty.body, version: null }, { self: null, remotes: {}, shards: {}, leader: null, version: null });
+
+      const first = await client.patch('/network', {
+        self: 'ms-0',
+        remotes: { 'ms-0': { url: 'http://127.0.0.1:7700' }, 'ms-1': { url: 'http://127.0.0.1:7701', searchApiKey: 'foo', writeApiKey: 'bar' } },
+        shards: { s0: { remotes: ['ms-0'] }, s1: { remotes: ['ms-1'] } },
+      });
+      t.is(first.status, 200, first.text);
+      t.deepEqual(first.body.remotes, {
+        'ms-0': { url: 'http://127.0.0.1:7700', searchApiKey: null, writeApiKey: null },
+        'ms-1': { url: 'http://127.0.0.1:7701', searchApiKey: 'foo', writeApiKey: 'bar' },
+      });
+      t.deepEqual(first.body.shards, { s0: { remotes: ['ms-0'] }, s1: { remotes: ['ms-1'] } });
+      // Absent keeps, null resets a key, a removed remote leaves its shards.
+      const second = await client.patch('/network', {
+        remotes: { 'ms-1': { searchApiKey: null }, 'ms-2': { url: 'https://example.org' } },
+        shards: { s1: { addRemotes: ['ms-2'] } },
+      });
+      t.is(second.status, 200, second.text);
+      t.is(second.body.self, 'ms-0');
+      t.deepEqual(second.body.remotes['ms-1'], { url: 'http://127.0.0.1:7701', searchApiKey: null, writeApiKey: 'bar' });
+      t.deepEqual(second.body.shards.s1, { remotes: ['ms-1', 'ms-2'] });
+      const third = await client.patch('/network', { remotes: { 'ms-1': null } });
+      t.deepEqual(third.body.shards, { s0: { remotes: ['ms-0'] }, s1: { remotes: ['ms-2'] } });
+      t.not(third.body.version, second.body.version);
+    });
+    await withTestServer({ dbPath, workers: 1, shardsPerIndex: 1 }, async ({ client }) => {
+      const after = await client.get('/network');
+      t.is(after.status, 200);
+      t.is(after.body.self, 'ms-0');
+      t.deepEqual(Object.keys(after.body.remotes), ['ms-0', 'ms-2']);
+    });
+  }));
+
+test('PATCH /network refuses bad values with Meilisearch codes and changes nothing', (t) =>
+  withTestServer({ workers: 1, shardsPerIndex: 1 }, async ({ client }) => {
+    await enableNetwork(client);
+    const cases: Array<[unknown, string]> = [
+      [[], 'bad_request'],
+      [{ selfie: 'a' }, 'bad_request'],
+      [{ self: 3 }, 'invalid_network_self'],
+      [{ leader: true }, 'invalid_network_leader'],
+      [{ remotes: [] }, 'invalid_network_remotes'],
+      [{ remotes: { a: 'http://x' } }, 'invalid_network_remotes'],
+      [{ remotes: { a: { url: 'http://x', other: 1 } } }, 'invalid_network_remotes'],
+      [{ remotes: { a: {} } }, 'missing_network_url'],
+      [{ remotes: { a: { url: 5 } } }, 'invalid_network_url'],
+      [{ remotes: { a: { url: 'not a url' } } }, 'invalid_network_url'],
+      [{ remotes: { a: { url: 'ftp://x' } } }, 'invalid_network_url'],
+      [{ remotes: { a: { url: 'http://x', searchApiKey: 1 } } }, 'invalid_network_search_api_key'],
+      [{ remotes: { a: { url: 'http://x', writeApiKey: [] } } }, 'invalid_network_write_api_key'],
+      [{ shards: { s: { remotes: ['nobody'] } } }, 'invalid_network_shards'],
+      [{ shards: { s: { remotes: 'a' } } }, 'invalid_network_shards'],
+      [{ shards: { s: { owners: [] } } }, 'invalid_network_shards'],
+      [{ self: 'x'.repeat(100_000) }, 'invalid_network_self'],
+    ];
+    for (const [body, code] of cases) {
+      const response = await client.patch('/network', body);
+      t.is(response.status, 400, JSON.stringify(body).slice(0, 80));
+      t.is(response.body.code, code, JSON.stringify(body).slice(0, 80));
+      t.is(response.body.type, 'invalid_request');
+      t.true(response.body.message.length < 600);
+    }
+    t.is((await client.patch('/network', { remotes: { a: { url: 'http://x' } } })).status, 200);
+    const nullUrl = await client.patch('/network', { remotes: { a: { url: null } } });
+    t.is(nullUrl.body.code, 'invalid_network_url');
+    t.is(nullUrl.body.message, 'Field `.remotes.a.url` cannot be set to `null`');
+    t.deepEqual((await client.get('/network')).body.remotes, { a: { url: 'http://x', searchApiKey: null, writeApiKey: null } });
+  }));
+
+test('network.get / network.update / network.* key actions decide who reads and changes /network', (t) =>
+  withTestServer({ workers: 1, shardsPerIndex: 1, masterKey: MASTER }, async ({ client }) => {
+    const admin = client.withKey(MASTER);
+    await enableNetwork(admin);
+    const key = async (actions: string[]) => (await admin.post('/keys', { actions, indexes: ['*'], expiresAt: null })).body.key as string;
+    const reader = client.withKey(await key(['network.get']));
+    const writer = client.withKey(await key(['network.update']));
+    const both = client.withKey(await key(['network.*']));
+    const searcher = client.withKey(await key(['search']));
+    t.is((await reader.get('/network')).status, 200);
+    t.is((await reader.patch('/network', { self: 'a' })).status, 403);
+    t.is((await writer.patch('/network', { self: 'a' })).status, 200);
+    t.is((await writer.get('/network')).status, 403);
+    t.is((await both.get('/network')).status, 200);
+    t.is((await both.patch('/network', { self: 'b' })).status, 200);
+    t.is((await searcher.get('/network')).status, 403);
+    t.is((await new (client.constructor as typeof Client)(client.baseUrl).get('/network')).status, 401);
+    const scoped = await admin.post('/keys', { actions: ['network.*'], indexes: ['movies'], expiresAt: null });
+    t.is(scoped.status, 400, 'a global action on an index-scoped key');
+  }));
+
+test('useNetwork over a network whose one group is this node answers as the local search; the shard-search route checks its input', (t) =>
+  withTestServer({ workers: 1, shardsPerIndex: 1 }, async ({ client, port }) => {
+    await enableNetwork(client);
+    const documents = Array.from({ length: 40 }, (_, i) => ({ id: i, title: `word${i % 7} common`, genre: i % 3 === 0 ? 'a' : 'b' }));
+    const task = await client.post('/indexes/docs/documents', documents);
+    await client.waitForTask(task.body.taskUid);
+    await client.waitForTask((await client.patch('/indexes/docs/settings', { filterableAttributes: ['genre'] })).body.taskUid);
+    await client.patch('/network', { self: 'me', remotes: { me: { url: `http://127.0.0.1:${port}` } }, shards: { only: { remotes: ['me'] } } });
+    const body = { q: 'common', facets: ['genre'], limit: 7, offset: 3 };
+    const local = await client.post('/indexes/docs/search', body);
+    const network = await client.post('/indexes/docs/search', { ...body, useNetwork: true });
+    t.is(network.status, 200, network.text);
+    const strip = (answer: Record<string, unknown>) => ({ ...answer, processingTimeMs: 0 });
+    t.deepEqual(strip(network.body), strip(local.body));
+    const bad = await client.post('/indexes/docs/_network-shard-search', { search: { q: 1 } });
+    t.is(bad.status, 400);
+    t.is(bad.body.code, 'invalid_search_q');
+    const counts = await client.post('/indexes/docs/_network-shard-search', { search: {}, termDocCounts: [-1] });
+    t.is(counts.body.code, 'bad_request');
+  }));
