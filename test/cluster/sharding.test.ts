@@ -1,0 +1,115 @@
+// Cluster sharding (issue 23): 3 nats-server + 3 Skein processes, /network with 3 shard groups (one
+// node each), so every node keeps only its group's documents (rendezvous placement by the task log
+// message's group names). A search with useNetwork answers exactly as a single node holding every
+// document: same hits, order, facet counts, totals, pagination, on a few hundred real-text queries
+// (npm package names and summaries). A group's node that does not answer is skipped for the next node
+// of the group; a group with no live node is reported in `remoteErrors`.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import test from 'ava';
+import { startTestServer } from '../http/harness.js';
+import { call, waitForTask } from './cluster-client.js';
+import { freePort, LocalCluster, REPO_ROOT } from './local-cluster.js';
+
+function packages(): Array<Record<string, unknown>> {
+  const lines = readFileSync(join(REPO_ROOT, 'test/http/fixtures/npm-packages.tsv'), 'utf8').split('\n').slice(1).filter(Boolean);
+  return lines.map((line, i) => {
+    const [name, version, downloads, summary] = line.split('\t');
+    return { id: i, name, version, downloads: Number(downloads), summary: summary ?? '', scope: name!.startsWith('@') ? name!.split('/')[0] : 'none',
+      band: Number(downloads) > 100_000 ? 'high' : Number(downloads) > 1000 ? 'mid' : 'low' };
+  });
+}
+
+/** Seeded queries from the documents' own words: single words, pairs, prefixes, typos, with facets, filters, sort and pages. */
+function queries(docs: Array<Record<string, unknown>>, count: number): Array<Record<string, unknown>> {
+  let seed = 42;
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const words = [...new Set(docs.flatMap((doc) => `${doc.name} ${doc.summary}`.toLowerCase().split(/[^a-z0-9]+/)).filter((word) => word.length > 2))];
+  const pick = () => words[Math.floor(random() * words.length)]!;
+  const out: Array<Record<string, unknown>> = [];
+  for (let i = 0; i < count; i++) {
+    const kind = i % 8;
+    let q = kind === 0 ? pick() : kind === 1 ? `${pick()} ${pick()}` : kind === 2 ? pick().slice(0, 3) : kind === 3 ? pick().replace(/[aeiou]/, 'x') : pick();
+    if (kind === 7) q = '';
+    const query: Record<string, unknown> = { q };
+    if (i % 3 === 0) query.facets = ['band', 'scope'];
+    if (i % 5 === 0) query.filter = 'downloads > 1000';
+    if (i % 7 === 0) query.sort = ['downloads:desc'];
+    if (i % 4 === 1) Object.assign(query, { offset: 3, limit: 9 });
+    if (i % 11 === 0) Object.assign(query, { page: 2, hitsPerPage: 5 });
+    if (i % 13 === 0) query.matchingStrategy = 'frequency';
+    if (i % 17 === 0) query.distinct = 'band';
+    out.push(query);
+  }
+  return out;
+}
+
+function comparable(body: Record<string, unknown>): Record<string, unknown> {
+  const { processingTimeMs: _time, ...rest } = body;
+  return rest;
+}
+
+test.serial('an index over 3 shard groups answers useNetwork searches exactly as one node with every document; a dead node of a group is skipped; a dead group is reported', async (t) => {
+  const docs = packages();
+  const cluster = new LocalCluster({ size: 3 });
+  const single = await startTestServer({ workers: 1, shardsPerIndex: 1 });
+  await cluster.start();
+  try {
+    const urls = cluster.nodes.map((node) => node.url) as [string, string, string];
+    const deadPort = await freePort();
+    const remotes = { skein1: { url: urls[0] }, skein2: { url: urls[1] }, skein3: { url: urls[2] }, ghost: { url: `http://127.0.0.1:${deadPort}` } };
+    // Group g2's first listed node never answers: every search through it goes on to skein2.
+    const shards = { g1: { remotes: ['skein1'] }, g2: { remotes: ['ghost', 'skein2'] }, g3: { remotes: ['skein3'] } };
+    for (const [i, url] of urls.entries()) {
+      t.is((await call(url, 'PATCH', '/experimental-features', { network: true })).status, 200);
+      const patched = await call(url, 'PATCH', '/network', { self: `skein${i + 1}`, remotes, shards });
+      t.is(patched.status, 200, JSON.stringify(patched.body));
+    }
+    const settings = { filterableAttributes: ['downloads', 'band', 'scope'], sortableAttributes: ['downloads'], searchableAttributes: ['name', 'summary'] };
+    const first = await call(urls[0], 'PATCH', '/indexes/npm/settings', settings);
+    // Through two nodes, as two tasks: the sequence runs across tasks and accepting nodes.
+    const half = Math.floor(docs.length / 2);
+    const addA = await call(urls[1], 'POST', '/indexes/npm/documents', docs.slice(0, half));
+    const addB = await call(urls[2], 'POST', '/indexes/npm/documents', docs.slice(half));
+    for (const url of urls) t.is(await waitForTask(url, addB.body.taskUid), 'succeeded');
+    await single.client.waitForTask((await single.client.patch('/indexes/npm/settings', settings)).body.taskUid);
+    await single.client.waitForTask((await single.client.post('/indexes/npm/documents', docs.slice(0, half))).body.taskUid);
+    await single.client.waitForTask((await single.client.post('/indexes/npm/documents', docs.slice(half))).body.taskUid);
+    t.truthy(first.body.taskUid >= 0 && addA.body.taskUid >= 0);
+
+    // Each node keeps only its group's share, and the shares add up to every document.
+    const counts = await Promise.all(urls.map(async (url) => (await call(url, 'GET', '/indexes/npm/stats')).body.numberOfDocuments as number));
+    t.is(counts.reduce((a, b) => a + b, 0), docs.length);
+    for (const count of counts) t.true(count > docs.length / 6 && count < docs.length / 2, `group share ${count} of ${docs.length}`);
+
+    let compared = 0;
+    for (const [i, query] of queries(docs, 300).entries()) {
+      const expected = await single.client.post('/indexes/npm/search', query);
+      t.is(expected.status, 200, JSON.stringify(expected.body));
+      const answer = await call(urls[i % 3], 'POST', '/indexes/npm/search', { ...query, useNetwork: true });
+      t.is(answer.status, 200, JSON.stringify(answer.body));
+      if (JSON.stringify(comparable(answer.body)) !== JSON.stringify(comparable(expected.body))) {
+        t.deepEqual(comparable(answer.body), comparable(expected.body), `query ${i} ${JSON.stringify(query)} through node ${i % 3 + 1}`);
+      }
+      compared++;
+    }
+    t.is(compared, 300);
+
+    // Without useNetwork a node answers from its own group only.
+    const local = await call(urls[0], 'POST', '/indexes/npm/search', { q: '', limit: 0 });
+    t.is(local.body.estimatedTotalHits, counts[0]);
+
+    // A whole group down (g3's only node): the others' hits, and the group in remoteErrors.
+    const some = { q: '', limit: 0, filter: 'downloads > 50000' };
+    const shares = await Promise.all(urls.map(async (url) => (await call(url, 'POST', '/indexes/npm/search', some)).body.estimatedTotalHits as number));
+    t.true(shares[0]! + shares[1]! < 1000 && shares[2]! > 0, JSON.stringify(shares));
+    cluster.killNode(2);
+    const partial = await call(urls[0], 'POST', '/indexes/npm/search', { ...some, useNetwork: true });
+    t.is(partial.status, 200, JSON.stringify(partial.body));
+    t.is(partial.body.estimatedTotalHits, shares[0]! + shares[1]!);
+    t.is(partial.body.remoteErrors?.skein3?.code, 'remote_could_not_send_request', JSON.stringify(partial.body));
+  } finally {
+    await cluster.stop();
+    await single.close();
+  }
+});
