@@ -16,7 +16,12 @@ export const networkRoutes: RouteSpec[] = [
   },
   {
     method: 'PATCH', path: '/network', action: 'network.update', body: 'json',
-    handle: (request, context) => jsonReply(200, networkOf(context).patch(request.json)),
+    handle: async (request, context) => {
+      const network = networkOf(context).patch(request.json);
+      // With a leader, Meilisearch v1.53 answers a networkTopologyChange task (here it only records the change).
+      if (network.leader !== null) return jsonReply(202, await context.scheduler.enqueue({ type: 'networkTopologyChange' }));
+      return jsonReply(200, network);
+    },
   },
   {
     // Skein's own route (not Meilisearch's): one group's part of a network search, scores included.

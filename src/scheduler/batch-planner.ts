@@ -43,6 +43,11 @@ export async function planBatch(batch: Batch, context: PlanningContext): Promise
     case 'indexSwap': return planSwapOrRename(batch.tasks[0], context.storage, context.now);
     case 'snapshotCreation': throw new Error('a snapshotCreation batch is processed by snapshot-task.ts, not planned');
     case 'dumpCreation': return planDump(batch.tasks[0], { storage: context.storage, dumpDir: 'dumps/', now: nowRfc3339, ...context.dump });
+    case 'networkTopologyChange': {
+      const plan = emptyPlan();
+      plan.results.set(batch.tasks[0].uid, { status: 'succeeded', details: batch.tasks[0].details, error: null });
+      return plan;
+    }
   }
 }
 

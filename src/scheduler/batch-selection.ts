@@ -12,6 +12,8 @@ export type Batch =
   /** Every enqueued snapshotCreation, together, before any index task (Meilisearch's create_batch order). */
   | { kind: 'snapshotCreation'; tasks: TaskRecord[] }
   | { kind: 'dumpCreation'; tasks: TaskRecord[] }
+  /** Records a network change already made (src/network): alone, succeeds at once. */
+  | { kind: 'networkTopologyChange'; tasks: TaskRecord[] }
   | { kind: 'index'; indexUid: string; tasks: TaskRecord[] };
 
 export interface BatchLimits {
@@ -41,6 +43,8 @@ export function selectBatch(enqueued: readonly TaskRecord[], limits: BatchLimits
   // Then a dump, alone, before index tasks (Meilisearch's autobatcher order).
   const dump = enqueued.find((task) => task.type === 'dumpCreation');
   if (dump) return { kind: 'dumpCreation', tasks: [dump] };
+  const network = enqueued.find((task) => task.type === 'networkTopologyChange');
+  if (network) return { kind: 'networkTopologyChange', tasks: [network] };
   const first = enqueued[0];
   if (isSwapOrRename(first.content)) return { kind: 'indexSwap', tasks: [first] };
   const indexUid = first.indexUid!;

@@ -33,7 +33,7 @@ export function checkedContent(raw: unknown): TaskContent {
     if (content.filter === null || typeof content.filter !== 'object') throw new SkeinError('bad_request', 'The task content has no filter.');
     return content;
   }
-  if (content.type === 'snapshotCreation') return content;
+  if (content.type === 'snapshotCreation' || content.type === 'networkTopologyChange') return content;
   throw new SkeinError('bad_request', `Task type \`${content.type}\` cannot be enqueued.`);
 }
 

@@ -33,6 +33,7 @@ export function initialDetails(content: TaskContent): TaskDetails | null {
     case 'taskDeletion':
       return { matchedTasks: content.matchedUids.length, deletedTasks: null, originalFilter: content.originalFilter };
     case 'snapshotCreation':
+    case 'networkTopologyChange':
       return null;
   }
 }

@@ -56,7 +56,9 @@ type TaskRequest =
   | TaskFilterContent<'taskCancelation'>
   | TaskFilterContent<'taskDeletion'>
   /** POST /snapshots or --schedule-snapshot (src/scheduler/snapshot-task.ts). */
-  | { type: 'snapshotCreation' };
+  | { type: 'snapshotCreation' }
+  /** PATCH /network with a leader (src/network): the network is already changed; the task only records it. */
+  | { type: 'networkTopologyChange' };
 
 /** One element of POST /swap-indexes, as Meilisearch's details show it. */
 export interface IndexSwapPair {

@@ -7,7 +7,8 @@
 // count from a heap of one head per query (O(needed · log queries)).
 import { performance } from 'node:perf_hooks';
 import type { Access } from '../../auth/index.js';
-import { asSkeinError, SkeinError } from '../../errors/index.js';
+import { asSkeinError, SkeinError, type ErrorBody } from '../../errors/index.js';
+import { emptyAnswer, remoteSearchAnswer } from '../../network/remote-query.js';
 import type { FacetExtras } from '../facet-merge.js';
 import { facetDistributionJson } from '../facet-merge.js';
 import type { FrontReply } from '../http-types.js';
@@ -62,8 +63,16 @@ export async function federatedSearch(queries: FederatedQuery[], federation: Fed
       delete parameters.options.facets;
     }
   });
-  const searches = queries.map(({ indexUid, parameters, position }, k) =>
-    searchIndex(access, context, indexUid, parameters).catch((cause: unknown) => {
+  // federationOptions.remote (src/network): a remote's query goes to it, unless it names this node.
+  const remoteErrors: Record<string, ErrorBody> = {};
+  const viaRemote = queries.map(({ options }) => options.remote !== null && options.remote !== context.network?.config.current.self);
+  const searches = queries.map(({ indexUid, parameters, position, options }, k) =>
+    (viaRemote[k] ? remoteSearchAnswer(context.network!.config, options.remote!, indexUid, parameters).catch((cause: unknown) => {
+      const error = asSkeinError(cause);
+      if (!error.code.startsWith('remote_')) throw error;
+      remoteErrors[options.remote!] = error.toBody();
+      return emptyAnswer(parameters);
+    }) : searchIndex(access, context, indexUid, parameters)).catch((cause: unknown) => {
       let error = asSkeinError(cause);
       if (error.code === 'invalid_search_facets' && facetQuery.get(indexUid) === k) {
         error = new SkeinError(error.code, `Inside \`.federation.facetsByIndex.${indexUid}\`: ${error.message}`);
@@ -112,7 +121,8 @@ export async function federatedSearch(queries: FederatedQuery[], federation: Fed
   const [from, to] = windowOf(federation);
   const hits = merged.slice(from, to).map(({ query, rank, weighted }) => {
     const { indexUid, position, options } = queries[query]!;
-    const federationJson = `{"indexUid":${JSON.stringify(indexUid)},"queriesPosition":${options.queryPosition ?? position},"weightedRankingScore":${weighted}}`;
+    const remote = options.remote === null ? '' : `,"remote":${JSON.stringify(options.remote)}`;
+    const federationJson = `{"indexUid":${JSON.stringify(indexUid)},"queriesPosition":${options.queryPosition ?? position},"weightedRankingScore":${weighted}${remote}}`;
     return withFederation(texts[query]![rank]!, federationJson, showScore[query]!);
   });
   let totalHits = -rejected;
@@ -121,6 +131,7 @@ export async function federatedSearch(queries: FederatedQuery[], federation: Fed
 
   let body = `{"hits":[${hits.join(',')}],"processingTimeMs":${Math.floor(performance.now() - started)},${paginationOf(federation, totalHits)}`;
   body += facetsJson(queries, answers, facetQuery, federation, context);
+  if (Object.keys(remoteErrors).length > 0) body += `,"remoteErrors":${JSON.stringify(remoteErrors)}`;
   if (federation.showPerformanceDetails) {
     const finished = performance.now();
     body += `,"performanceDetails":${JSON.stringify({

@@ -154,9 +154,11 @@ export function checkFederatedQuery(query: Record<string, unknown>, uid: string,
   }
   if (options.remote !== null) {
     requireNetwork(context, 'Performing a remote federated search');
-    // Skein has no network of remotes: no remote is ever registered.
-    throw new SkeinError('invalid_multi_search_remote',
-      `Invalid \`.federation_options.remote\`: remote \`${options.remote.slice(0, 128)}\` is not registered`);
+    // The remotes of /network (src/network).
+    if (!Object.hasOwn(context.network?.config.current.remotes ?? {}, options.remote)) {
+      throw new SkeinError('invalid_multi_search_remote',
+        `Invalid \`.federation_options.remote\`: remote \`${options.remote.slice(0, 128)}\` is not registered`);
+    }
   }
   if (options.queryPosition !== null) requireNetwork(context, 'Using `federationOptions.queryPosition`');
 }
