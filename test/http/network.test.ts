@@ -4,7 +4,7 @@
 // errors, the network.* key actions, the value kept across a restart; useNetwork over a network whose
 // only group is this node answers as a local search.
 import test from 'ava';
-import { Client, withTempDir, withTestServer } from './harness.js';
+import { Client, freePort, startTestServer, withTempDir, withTestServer } from './harness.js';
 
 const MASTER = 'network-master-key-0123456789';
 
@@ -134,3 +134,49 @@ test('useNetwork over a network whose one group is this node answers as the loca
     const counts = await client.post('/indexes/docs/_network-shard-search', { search: {}, termDocCounts: [-1] });
     t.is(counts.body.code, 'bad_request');
   }));
+
+test('federationOptions.remote sends a query to that remote (self: answered here), marks _federation.remote, and reports a dead remote in remoteErrors', async (t) => {
+  const here = await startTestServer({ workers: 1, shardsPerIndex: 1 });
+  const there = await startTestServer({ workers: 1, shardsPerIndex: 1, masterKey: MASTER });
+  try {
+    const other = there.client.withKey(MASTER);
+    const searchKey = (await other.post('/keys', { actions: ['search'], indexes: ['*'], expiresAt: null })).body.key as string;
+    await here.client.waitForTask((await here.client.post('/indexes/books/documents', [{ id: 1, title: 'red river' }, { id: 2, title: 'blue river' }])).body.taskUid);
+    await other.waitForTask((await other.post('/indexes/books/documents', [{ id: 10, title: 'red river delta' }, { id: 11, title: 'green hill' }])).body.taskUid);
+    await enableNetwork(here.client);
+    const deadPort = await freePort();
+    const set = await here.client.patch('/network', { self: 'here', remotes: {
+      here: { url: `http://127.0.0.1:${here.port}` }, there: { url: `http://127.0.0.1:${there.port}`, searchApiKey: searchKey },
+      gone: { url: `http://127.0.0.1:${deadPort}` },
+    } });
+    t.is(set.status, 200, set.text);
+    const federated = await here.client.post('/multi-search', { federation: {}, queries: [
+      { indexUid: 'books', q: 'river', federationOptions: { remote: 'here' } },
+      { indexUid: 'books', q: 'river', federationOptions: { remote: 'there', weight: 0.5 } },
+    ] });
+    t.is(federated.status, 200, federated.text);
+    t.deepEqual(federated.body.hits.map((hit: any) => [hit.id, hit._federation.remote]), [[1, 'here'], [2, 'here'], [10, 'there']]);
+    t.is(federated.body.estimatedTotalHits, 3);
+    t.is(federated.body.remoteErrors, undefined);
+    const partial = await here.client.post('/multi-search', { federation: {}, queries: [
+      { indexUid: 'books', q: 'river' },
+      { indexUid: 'books', q: 'river', federationOptions: { remote: 'gone' } },
+    ] });
+    t.is(partial.status, 200, partial.text);
+    t.deepEqual(partial.body.hits.map((hit: any) => hit.id), [1, 2]);
+    t.is(partial.body.remoteErrors.gone.code, 'remote_could_not_send_request');
+    // A wrong key on the remote: remote_invalid_api_key, in remoteErrors too.
+    await here.client.patch('/network', { remotes: { there: { searchApiKey: 'not-a-key' } } });
+    const refused = await here.client.post('/multi-search', { federation: {}, queries: [{ indexUid: 'books', q: 'river', federationOptions: { remote: 'there' } }] });
+    t.is(refused.body.remoteErrors.there.code, 'remote_invalid_api_key');
+    // With a leader, PATCH /network answers a networkTopologyChange task that succeeds.
+    const task = await here.client.patch('/network', { leader: 'here', shards: { s: { remotes: ['here'] } } });
+    t.is(task.status, 202, task.text);
+    t.is(task.body.type, 'networkTopologyChange');
+    t.is((await here.client.waitForTask(task.body.taskUid)).status, 'succeeded');
+    t.is((await here.client.patch('/network', { leader: null })).status, 200);
+  } finally {
+    await here.close();
+    await there.close();
+  }
+});
