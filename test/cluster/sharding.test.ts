@@ -95,6 +95,18 @@ test.serial('an index over 3 shard groups answers useNetwork searches exactly as
     }
     t.is(compared, 300);
 
+    // Multi-search, plain and federated, with useNetwork on each query: as the single node's.
+    const multi = { queries: [{ indexUid: 'npm', q: 'react', facets: ['band'], useNetwork: true }, { indexUid: 'npm', q: 'parser', limit: 5, useNetwork: true }] };
+    const federated = { federation: { limit: 15 }, queries: [{ indexUid: 'npm', q: 'react', useNetwork: true }, { indexUid: 'npm', q: 'vue', federationOptions: { weight: 0.8 }, useNetwork: true }] };
+    const strip = (body: any) => JSON.parse(JSON.stringify(body, (key, value) => (key === 'processingTimeMs' ? 0 : value)));
+    const withoutNetwork = (body: any) => ({ ...body, queries: body.queries.map(({ useNetwork: _drop, ...query }: any) => query) });
+    for (const body of [multi, federated]) {
+      const expected = await single.client.post('/multi-search', withoutNetwork(body));
+      const answer = await call(urls[1], 'POST', '/multi-search', body);
+      t.is(answer.status, 200, JSON.stringify(answer.body));
+      t.deepEqual(strip(answer.body), strip(expected.body));
+    }
+
     // Without useNetwork a node answers from its own group only.
     const local = await call(urls[0], 'POST', '/indexes/npm/search', { q: '', limit: 0 });
     t.is(local.body.estimatedTotalHits, counts[0]);
