@@ -134,7 +134,7 @@ export const LAUNCH_OPTIONS: readonly LaunchOption[] = [
   { flag: 'experimental-personalization-api-key', env: 'MEILI_EXPERIMENTAL_PERSONALIZATION_API_KEY', kind: 'text', group: 'Experimental',
     description: 'API key of the personalization service', noEffect: NO_FEATURE },
   { flag: 'experimental-allowed-ip-networks', env: 'MEILI_EXPERIMENTAL_ALLOWED_IP_NETWORKS', kind: 'ipNetworks', group: 'Experimental',
-    description: 'Internal networks outgoing requests may reach (comma-separated CIDRs)', noEffect: 'Skein makes no outgoing requests' },
+    description: 'Internal networks outgoing requests may reach (comma-separated CIDRs)', noEffect: 'not enforced: /network remotes (useNetwork, federationOptions.remote) may be any URL' },
   { flag: 'experimental-no-edition-2024-for-settings', env: 'MEILI_EXPERIMENTAL_NO_EDITION_2024_FOR_SETTINGS', kind: 'flag', group: 'Experimental',
     description: 'Index settings without the 2024 indexer', noEffect: NO_INDEXER },
   { flag: 'experimental-s3-role-arn', env: 'MEILI_EXPERIMENTAL_S3_ROLE_ARN', kind: 'text', group: 'Experimental', description: 'S3 snapshots: IAM role', noEffect: NO_S3 },

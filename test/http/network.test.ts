@@ -180,3 +180,19 @@ test('federationOptions.remote sends a query to that remote (self: answered here
     await there.close();
   }
 });
+
+test('the shard-search route a network search uses is authorized like a search of its index', (t) =>
+  withTestServer({ workers: 1, shardsPerIndex: 1, masterKey: MASTER }, async ({ client }) => {
+    const admin = client.withKey(MASTER);
+    await admin.waitForTask((await admin.post('/indexes/secret/documents', [{ id: 1, title: 'classified' }])).body.taskUid);
+    await admin.waitForTask((await admin.post('/indexes/open/documents', [{ id: 1, title: 'public' }])).body.taskUid);
+    const openOnly = client.withKey((await admin.post('/keys', { actions: ['search'], indexes: ['open'], expiresAt: null })).body.key);
+    const refused = await openOnly.post('/indexes/secret/_network-shard-search', { search: { q: 'classified' } });
+    t.is(refused.status, 403);
+    t.is(refused.body.code, 'invalid_api_key');
+    const allowed = await openOnly.post('/indexes/open/_network-shard-search', { search: { q: 'public' } });
+    t.is(allowed.status, 200, allowed.text);
+    t.is(allowed.body.results[0].hits[0][2], '{"id":1,"title":"public"}');
+    t.is(allowed.body.results[0].hits[0][0], 0);
+    t.is((await new Client(client.baseUrl).post('/indexes/open/_network-shard-search', { search: { q: 'public' } })).status, 401);
+  }));
