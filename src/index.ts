@@ -145,7 +145,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
       router: buildRouter(),
       context: {
         options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys, metrics, log,
-        network: new NetworkNode(networkConfig, search),
+        network: new NetworkNode(networkConfig, search, storage.meta),
         // Cluster mode: also unavailable while the node catches up with the task log (src/cluster/log-follower.ts).
         threads: cluster ? { get available() { return threads.available && (cluster?.available ?? true); } } : threads,
       },

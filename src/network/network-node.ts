@@ -2,6 +2,8 @@
 // src/index.ts: the configuration /network reads and changes (network-config.ts) and the search over
 // the shard groups that `useNetwork` asks for (network-search.ts).
 import type { SearchDispatcher } from '../front/search-dispatcher.js';
+import type { Storage } from '../storage/environment.js';
+import { readFeatures } from '../storage/experimental-features.js';
 import type { TaskContent } from '../tasks/task-record.js';
 import type { NetworkConfig } from './network-config.js';
 import { NetworkSearch } from './network-search.js';
@@ -9,13 +11,13 @@ import { NetworkSearch } from './network-search.js';
 export class NetworkNode {
   private readonly search: NetworkSearch;
 
-  constructor(readonly config: NetworkConfig, dispatcher: SearchDispatcher) {
+  constructor(readonly config: NetworkConfig, dispatcher: SearchDispatcher, private readonly meta: Storage['meta']) {
     this.search = new NetworkSearch(config, dispatcher);
   }
 
-  /** The network search when the network has shard groups; null: a local search answers. */
+  /** The network search when the `network` feature is on and the network has shard groups; null: a local search answers. */
   forSearch(): NetworkSearch | null {
-    return this.config.groupNames.length > 0 ? this.search : null;
+    return this.config.groupNames.length > 0 && readFeatures(this.meta).network ? this.search : null;
   }
 }
 

@@ -107,9 +107,12 @@ test.serial('an index over 3 shard groups answers useNetwork searches exactly as
       t.deepEqual(strip(answer.body), strip(expected.body));
     }
 
-    // Without useNetwork a node answers from its own group only.
+    // Without useNetwork a node answers from its own group only; so does useNetwork with the network feature off.
     const local = await call(urls[0], 'POST', '/indexes/npm/search', { q: '', limit: 0 });
     t.is(local.body.estimatedTotalHits, counts[0]);
+    await call(urls[0], 'PATCH', '/experimental-features', { network: false });
+    t.is((await call(urls[0], 'POST', '/indexes/npm/search', { q: '', limit: 0, useNetwork: true })).body.estimatedTotalHits, counts[0]);
+    await call(urls[0], 'PATCH', '/experimental-features', { network: true });
 
     // A whole group down (g3's only node): the others' hits, and the group in remoteErrors.
     const some = { q: '', limit: 0, filter: 'downloads > 50000' };
