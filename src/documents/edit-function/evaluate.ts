@@ -392,7 +392,7 @@ export class Evaluation {
   private property(target: Value, name: string, pos: Pos): Value {
     if (target instanceof Map) return target.has(name) ? target.get(name)! : null;
     if ((typeof target === 'string' || Array.isArray(target)) && (name === 'len' || name === 'is_empty')) {
-      const length = typeof target === 'string' ? [...target].length : target.length;
+      const length = typeof target === 'string' ? characterCount(target) : target.length;
       return name === 'len' ? BigInt(length) : length === 0;
     }
     if (target instanceof RRange && (name === 'start' || name === 'end')) return name === 'start' ? target.start : target.end;
@@ -407,8 +407,8 @@ export class Evaluation {
       return target.has(key) ? target.get(key)! : null;
     }
     if (typeof target === 'string') {
+      this.charge(Math.floor(target.length / 4));
       const chars = [...target];
-      this.charge(Math.floor(chars.length / CHARS_PER_OPERATION));
       return new RChar(chars[this.stringIndex(chars, index, pos)]!);
     }
     if (typeof target === 'bigint' && typeof index === 'bigint') {
@@ -664,10 +664,14 @@ export class Evaluation {
 
     if (typeof self === 'string') {
       this.charge(Math.floor(self.length / CHARS_PER_OPERATION));
-      const chars = () => [...self];
+      // Splitting into characters costs far more than scanning: charged apart.
+      const chars = () => {
+        this.charge(Math.floor(self.length / 4));
+        return [...self];
+      };
       const done = (updated: string) => ({ result: null, updated: this.text(updated) });
       switch (`${name}/${args.length}`) {
-        case 'len/0': return { result: BigInt(chars().length) };
+        case 'len/0': return { result: BigInt(characterCount(self)) };
         case 'is_empty/0': return { result: self.length === 0 };
         case 'bytes/0': return { result: BigInt(Buffer.byteLength(self)) };
         case 'to_upper/0': return { result: this.text(self.toUpperCase()) };
@@ -950,6 +954,16 @@ function isPlaceExpr(expr: Expr): boolean {
   if (expr.t === 'var') return true;
   if ((expr.t === 'prop' || expr.t === 'index') && !expr.safe) return isPlaceExpr(expr.target);
   return false;
+}
+
+/** Rhai counts characters (Unicode scalar values), not UTF-16 units. */
+function characterCount(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) count--;
+  }
+  return count;
 }
 
 function clampIndex(index: bigint, length: number): number {
