@@ -14,8 +14,8 @@ export function applyDocumentDeletionByFilter(stage: StagedIndex, filter: unknow
   return applyDocumentDeletion(stage, documentsMatchingFilter(stage, filter).map(([externalId]) => externalId));
 }
 
-/** Every live document the filter matches: [externalId, docId, stored text]; a bad filter throws invalid_document_filter. */
-export function documentsMatchingFilter(stage: StagedIndex, filter: unknown): [string, number, string][] {
+/** Every live document the filter matches: [externalId, docId]; a bad filter throws invalid_document_filter. */
+export function documentsMatchingFilter(stage: StagedIndex, filter: unknown): [string, number][] {
   const record = requireIndex(stage);
   let node;
   try {
@@ -26,10 +26,10 @@ export function documentsMatchingFilter(stage: StagedIndex, filter: unknown): [s
     if (cause instanceof SkeinError) throw new SkeinError(cause.code, `Index \`${stage.uid}\`: ${cause.message}`);
     throw cause;
   }
-  const matching: [string, number, string][] = [];
+  const matching: [string, number][] = [];
   for (const [externalId, docId] of stage.liveExternalIds()) {
     const text = stage.document(docId);
-    if (text !== undefined && documentMatches(node, JSON.parse(text) as Record<string, unknown>)) matching.push([externalId, docId, text]);
+    if (text !== undefined && documentMatches(node, JSON.parse(text) as Record<string, unknown>)) matching.push([externalId, docId]);
   }
   return matching;
 }

@@ -32,7 +32,8 @@ export interface EditionHooks {
  */
 export async function applyDocumentEdition(stage: StagedIndex, content: DocumentEdition, hooks: EditionHooks = {}): Promise<{ editedDocuments: number; deletedDocuments: number }> {
   const record = requireIndex(stage);
-  const matched = content.filter == null ? liveDocuments(stage) : documentsMatchingFilter(stage, content.filter);
+  // Ids only: each text is read when its turn comes (an index's texts are not all held at once).
+  const matched = content.filter == null ? [...stage.liveExternalIds()] : documentsMatchingFilter(stage, content.filter);
   if (matched.length === 0) return { editedDocuments: 0, deletedDocuments: 0 };
   const uid = stage.uid;
   const fail = (message: string, code: 'edit_documents_by_function_error' = 'edit_documents_by_function_error') => new SkeinError(code, `Index \`${uid}\`: ${message}`);
@@ -48,7 +49,9 @@ export async function applyDocumentEdition(stage: StagedIndex, content: Document
   const geoEnabled = isGeoEnabled(record.settings);
   const deleted: string[] = [];
   let sliceStart = performance.now();
-  for (const [externalId, docId, text] of matched) {
+  for (const [externalId, docId] of matched) {
+    const text = stage.document(docId);
+    if (text === undefined) continue;
     let outcome;
     try {
       outcome = editDocument(program, text, context);
@@ -79,13 +82,4 @@ export async function applyDocumentEdition(stage: StagedIndex, content: Document
   }
   applyDocumentDeletion(stage, deleted);
   return { editedDocuments: matched.length, deletedDocuments: matched.length };
-}
-
-function liveDocuments(stage: StagedIndex): [string, number, string][] {
-  const out: [string, number, string][] = [];
-  for (const [externalId, docId] of stage.liveExternalIds()) {
-    const text = stage.document(docId);
-    if (text !== undefined) out.push([externalId, docId, text]);
-  }
-  return out;
 }
