@@ -43,7 +43,11 @@ export function isKnownAction(action: string): boolean {
 export function expandActions(held: readonly string[]): Set<string> {
   const out = new Set<string>();
   for (const action of held) {
-    if (action === '*') for (const one of CONCRETE) out.add(one);
+    if (action === '*') {
+      for (const one of CONCRETE) out.add(one);
+      // Meilisearch's Action::All holds every action, wildcards included: `documents.*` is a route's action too (documents/edit).
+      out.add('documents.*');
+    }
     else if (action === '*.get') for (const one of READ_ACTIONS) out.add(one);
     else if (action.endsWith('.*')) {
       const prefix = action.slice(0, -1);

@@ -154,6 +154,8 @@ function kindToDump(task: TaskRecord, keys: DumpKey[]): unknown {
       if ('clear' in content) return 'documentClear';
       if ('byFilter' in content) return { documentDeletionByFilter: { filter: content.byFilter } };
       return { documentDeletion: { documents_ids: content.ids } };
+    case 'documentEdition':
+      return { documentEdition: { filter: content.filter ?? null, context: content.context ?? null, function: content.function } };
     case 'settingsUpdate':
       return { settings: { settings: content.settings, is_deletion: content.isDeletion, allow_index_creation: content.allowIndexCreation !== false } };
     case 'indexCreation':
@@ -201,6 +203,9 @@ function detailsToDump(task: TaskRecord): unknown {
       return { IndexInfo: { primary_key: d.primaryKey ?? null, new_index_uid: d.newIndexUid ?? null, old_index_uid: d.oldIndexUid ?? null } };
     case 'indexDeletion':
       return { ClearAll: { deleted_documents: d.deletedDocuments ?? null } };
+    case 'documentEdition':
+      return { DocumentEdition: { deleted_documents: d.deletedDocuments ?? null, edited_documents: d.editedDocuments ?? null,
+        original_filter: d.originalFilter ?? null, context: d.context ?? null, function: d.function ?? '' } };
     case 'documentDeletion':
       if ('clear' in content) return { ClearAll: { deleted_documents: d.deletedDocuments ?? null } };
       if ('byFilter' in content) return { DocumentDeletionByFilter: { original_filter: d.originalFilter ?? '', deleted_documents: d.deletedDocuments ?? null } };
@@ -310,7 +315,9 @@ function contentFromKind(kind: string, f: Record<string, unknown>, indexUid: str
     case 'dumpCreation': return ['dumpCreation', { type: 'dumpCreation' } as unknown as TaskContent];
     case 'snapshotCreation': return ['snapshotCreation', { type: 'snapshotCreation' } as unknown as TaskContent];
     case 'indexSwap': return ['indexSwap', { type: 'indexSwap', swaps: f.swaps ?? [] } as unknown as TaskContent];
-    case 'documentEdition': return ['documentEdition', { type: 'documentEdition', indexUid: uid } as unknown as TaskContent];
+    case 'documentEdition':
+      return ['documentEdition', { type: 'documentEdition', indexUid: uid, filter: f.filter ?? null,
+        context: (f.context as Record<string, unknown> | null) ?? null, function: typeof f.function === 'string' ? f.function : '' }];
     case 'export': return ['export', { type: 'export' } as unknown as TaskContent];
     case 'upgradeDatabase': return ['upgradeDatabase', { type: 'upgradeDatabase' } as unknown as TaskContent];
     case 'indexCompaction': return ['indexCompaction', { type: 'indexCompaction', indexUid: uid } as unknown as TaskContent];

@@ -45,7 +45,7 @@ const TASK_SLICE = 10_000;
 export const DUMP_IMPORT_IN_PROGRESS = 'dumpImportInProgress';
 
 /** Task types the scheduler can run once imported enqueued; enqueued tasks of other types are imported failed. */
-const RUNNABLE = new Set(['documentAdditionOrUpdate', 'documentDeletion', 'settingsUpdate', 'indexCreation', 'indexUpdate',
+const RUNNABLE = new Set(['documentAdditionOrUpdate', 'documentEdition', 'documentDeletion', 'settingsUpdate', 'indexCreation', 'indexUpdate',
   'indexDeletion', 'taskCancelation', 'taskDeletion', 'dumpCreation', 'snapshotCreation']);
 
 export interface DumpImportOptions {

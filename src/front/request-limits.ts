@@ -29,6 +29,8 @@ export const REQUEST_LIMITS = {
   settingsWords: 100_000,
   /** Characters of one attribute name, sort criterion or locale in such a list. */
   nameChars: 1024,
+  /** The Rhai function of POST /documents/edit: characters (the interpreter's work per document is bounded apart). */
+  editFunctionChars: 65_536,
   /** Queries of one multi-search. */
   multiSearchQueries: 1000,
 } as const;

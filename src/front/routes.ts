@@ -2,6 +2,7 @@
 import { documentsRoutes } from './documents-routes.js';
 import { dumpsRoutes } from './dumps-routes.js';
 import { documentsFilterRoutes } from './documents-filter.js';
+import { documentsEditRoutes } from './documents-edit-routes.js';
 import { experimentalFeaturesRoutes } from './experimental-features-routes.js';
 import { facetSearchRoutes } from './facet-search-routes.js';
 import { indexesRoutes } from './indexes-routes.js';
@@ -31,6 +32,7 @@ export function allRoutes(): RouteSpec[] {
     ...searchRoutes,
     ...facetSearchRoutes,
     ...documentsFilterRoutes,
+    ...documentsEditRoutes,
     ...multiSearchRoutes,
     ...settingsRoutes,
     ...tasksRoutes,

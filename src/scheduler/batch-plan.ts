@@ -33,6 +33,9 @@ export interface BatchPlan {
   swap?: SwapPlan | null;
 }
 
+/** A cancelation of a task in the batch being processed: the batch stops, nothing of it is kept. */
+export class BatchAborted extends Error {}
+
 export function emptyPlan(): BatchPlan {
   return { results: new Map(), index: null, canceledUids: [], canceledBy: null, deletedUids: [] };
 }

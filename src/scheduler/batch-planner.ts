@@ -6,7 +6,7 @@ import type { Storage } from '../storage/environment.js';
 import { FINISHED_STATUSES, type TaskRecord } from '../tasks/task-record.js';
 import { failedDetails, succeededDetails, type TaskDetails } from '../tasks/task-details.js';
 import type { Batch } from './batch-selection.js';
-import { emptyPlan, type BatchPlan } from './batch-plan.js';
+import { BatchAborted, emptyPlan, type BatchPlan } from './batch-plan.js';
 import { isGeoEnabled } from '../documents/geo-field.js';
 import { applyClear, applyDocumentDeletion, applyUpdateFile, checkGeoOfDocuments, type Slicing } from './document-operations.js';
 import { applyIndexCreation, applyIndexDeletion, applyIndexUpdate, ensureIndex, indexNotFound } from './index-operations.js';
@@ -14,6 +14,7 @@ import { planSwapOrRename } from './index-swap.js';
 import { mergeSettings } from './settings-merge.js';
 import { StagedIndex } from './staged-index.js';
 import { applyDocumentDeletionByFilter } from './delete-by-filter.js';
+import { applyDocumentEdition } from './document-edition.js';
 import { planDump, type DumpContext } from './dump-batch.js';
 import { nowRfc3339 } from '../tasks/timestamps.js';
 
@@ -31,6 +32,8 @@ export interface PlanningContext {
   base?: StagedIndex;
   /** How long document additions are planned between two pauses (PLANNING_SLICES unless given). */
   slicing?: Slicing;
+  /** Throws when the batch was canceled meanwhile (checked between slices of a long documentEdition). */
+  checkAbort?: () => void;
   /** Where dumpCreation writes (dump-batch.ts); its failure point. */
   dump?: Omit<DumpContext, 'storage'>;
 }
@@ -118,6 +121,7 @@ async function planIndexBatch(indexUid: string, tasks: TaskRecord[], context: Pl
       changed = true;
       plan.results.set(task.uid, { status: 'succeeded', details: succeededDetails(task.details, counts), error: null });
     } catch (cause) {
+      if (cause instanceof BatchAborted) throw cause;
       plan.results.set(task.uid, { status: 'failed', details: failedDetails(task.details), error: asSkeinError(cause).toBody() });
     }
   }
@@ -134,6 +138,8 @@ async function applyTask(stage: StagedIndex, task: TaskRecord, context: Planning
     case 'documentDeletion':
       if ('byFilter' in content) return { deletedDocuments: applyDocumentDeletionByFilter(stage, content.byFilter) };
       return { deletedDocuments: 'clear' in content ? applyClear(stage) : applyDocumentDeletion(stage, content.ids) };
+    case 'documentEdition':
+      return applyDocumentEdition(stage, content, { checkAbort: context.checkAbort });
     case 'settingsUpdate': {
       const before = stage.record!.settings;
       stage.record!.settings = mergeSettings(before, content.settings, content.isDeletion);

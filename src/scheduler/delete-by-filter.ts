@@ -11,6 +11,11 @@ import type { StagedIndex } from './staged-index.js';
 
 /** Returns deletedDocuments. */
 export function applyDocumentDeletionByFilter(stage: StagedIndex, filter: unknown): number {
+  return applyDocumentDeletion(stage, documentsMatchingFilter(stage, filter).map(([externalId]) => externalId));
+}
+
+/** Every live document the filter matches: [externalId, docId]; a bad filter throws invalid_document_filter. */
+export function documentsMatchingFilter(stage: StagedIndex, filter: unknown): [string, number][] {
   const record = requireIndex(stage);
   let node;
   try {
@@ -21,10 +26,10 @@ export function applyDocumentDeletionByFilter(stage: StagedIndex, filter: unknow
     if (cause instanceof SkeinError) throw new SkeinError(cause.code, `Index \`${stage.uid}\`: ${cause.message}`);
     throw cause;
   }
-  const matching: string[] = [];
+  const matching: [string, number][] = [];
   for (const [externalId, docId] of stage.liveExternalIds()) {
     const text = stage.document(docId);
-    if (text !== undefined && documentMatches(node, JSON.parse(text) as Record<string, unknown>)) matching.push(externalId);
+    if (text !== undefined && documentMatches(node, JSON.parse(text) as Record<string, unknown>)) matching.push([externalId, docId]);
   }
-  return applyDocumentDeletion(stage, matching);
+  return matching;
 }

@@ -129,6 +129,15 @@ export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddit
   return indexed;
 }
 
+/** Replaces a stored document's text (same external id and docId): field counts and sizes follow. */
+export function replaceDocument(stage: StagedIndex, externalId: string, docId: number, previousText: string, text: string): void {
+  const record = requireIndex(stage);
+  countFields(record, JSON.parse(previousText) as Document, -1);
+  countFields(record, JSON.parse(text) as Document, +1);
+  record.rawDocumentDbSize += Buffer.byteLength(text) - Buffer.byteLength(previousText);
+  stage.putDocument(externalId, docId, text);
+}
+
 /** Every live document's `_geo`, checked when a settings update enables geo; the first invalid one throws. */
 export function checkGeoOfDocuments(stage: StagedIndex): void {
   for (const [externalId, docId] of stage.liveExternalIds()) {

@@ -4,6 +4,7 @@
 // every task of the batch failed, in one transaction). A cancelation enqueued while a batch it matches
 // is in flight sets the abort flag, checked between steps: the batch is rolled back and its tasks
 // re-enqueued, so the cancelation (selected first) then cancels them.
+import { BatchAborted } from './batch-plan.js';
 import { asSkeinError, SkeinError, type ErrorBody } from '../errors/index.js';
 import type { Storage } from '../storage/environment.js';
 import type { TaskRecord } from '../tasks/task-record.js';
@@ -63,7 +64,6 @@ export interface SnapshotBatchRunner {
   run(tasks: TaskRecord[], checkAbort: () => void, enqueued: () => Iterable<TaskRecord>): Promise<BatchPlan>;
 }
 
-class BatchAborted extends Error {}
 
 /** What the front drops from its caches: the index's uid and, when its data is stored under another name, that key; a swap's uids. */
 function changedNames(plan: BatchPlan): string[] {
@@ -271,7 +271,7 @@ export class Scheduler {
     try {
       if (covered) this.plannedAheadCount++;
       plan = covered ? takePlan(ahead!, tasks[0].startedAt!) : batch.kind === 'snapshotCreation' ? await this.runSnapshot(tasks) : await planBatch({ ...batch, tasks } as typeof batch, {
-        storage, shardsPerIndex: this.options.shardsPerIndex, now: tasks[0].startedAt!, isEnqueued: (uid) => this.queue.has(uid),
+        storage, shardsPerIndex: this.options.shardsPerIndex, now: tasks[0].startedAt!, isEnqueued: (uid) => this.queue.has(uid), checkAbort: () => this.checkAbort(),
         dump: { dumpDir: this.options.dumpDir ?? 'dumps/', now: this.now, failurePoint: this.failurePoint },
       });
       this.checkAbort();

@@ -11,7 +11,7 @@ import type { TaskContent, TaskRecord } from '../tasks/task-record.js';
 
 export const NEXT_TASK_UID = 'nextTaskUid';
 
-const INDEX_TASK_TYPES = new Set(['documentAdditionOrUpdate', 'documentDeletion', 'settingsUpdate', 'indexCreation', 'indexUpdate', 'indexDeletion']);
+const INDEX_TASK_TYPES = new Set(['documentAdditionOrUpdate', 'documentEdition', 'documentDeletion', 'settingsUpdate', 'indexCreation', 'indexUpdate', 'indexDeletion']);
 
 /** The front validated the request; this only guards the thread against a malformed message. */
 export function checkedContent(raw: unknown): TaskContent {

@@ -1,7 +1,7 @@
 // The runtime-togglable experimental features (Meilisearch v1.53's RuntimeTogglableFeatures, in its
 // order): stored as one JSON object under the `meta` key EXPERIMENTAL_FEATURES, written by the
 // scheduler only (UpdateFeatures message), read by the front for GET /experimental-features.
-// None gates anything in Skein yet: they are stored and reported.
+// Most are only stored and reported; routes gated by one call requireFeature (documents/edit, tasks/{uid}/documents, logs).
 import type { Database } from 'lmdb';
 import { SkeinError } from '../errors/index.js';
 import { EXPERIMENTAL_FEATURES } from './meta-keys.js';

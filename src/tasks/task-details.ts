@@ -14,6 +14,9 @@ export function initialDetails(content: TaskContent): TaskDetails | null {
       if ('clear' in content) return { deletedDocuments: null };
       if ('byFilter' in content) return { providedIds: 0, deletedDocuments: null, originalFilter: JSON.stringify(content.byFilter) };
       return { providedIds: content.ids.length, deletedDocuments: null, originalFilter: null };
+    case 'documentEdition':
+      return { editedDocuments: null, deletedDocuments: null, originalFilter: content.filter == null ? null : JSON.stringify(content.filter),
+        context: content.context, function: content.function };
     case 'settingsUpdate':
       return settingsDetails(content.settings, content.isDeletion);
     case 'indexCreation':
@@ -38,7 +41,7 @@ export function initialDetails(content: TaskContent): TaskDetails | null {
   }
 }
 
-const COUNTED_ON_FINISH = ['indexedDocuments', 'deletedDocuments', 'canceledTasks', 'deletedTasks'];
+const COUNTED_ON_FINISH = ['indexedDocuments', 'editedDocuments', 'deletedDocuments', 'canceledTasks', 'deletedTasks'];
 
 /** Details of a task that failed or was canceled: the counts it would have reported become 0. */
 export function failedDetails(details: TaskDetails | null): TaskDetails | null {

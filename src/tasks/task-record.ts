@@ -45,6 +45,8 @@ type TaskRequest =
   | { type: 'documentDeletion'; indexUid: string; clear: true }
   /** Delete by filter: `filter` as sent (string or array form), checked when the task is processed. */
   | { type: 'documentDeletion'; indexUid: string; byFilter: unknown }
+  /** POST /documents/edit: `filter` as sent (null: every document), the Rhai `function`, its `context` object (src/scheduler/document-edition.ts). */
+  | { type: 'documentEdition'; indexUid: string; filter: unknown; context: Record<string, unknown> | null; function: string }
   | { type: 'settingsUpdate'; indexUid: string; settings: Record<string, unknown>; isDeletion: boolean; allowIndexCreation?: boolean }
   | { type: 'indexCreation'; indexUid: string; primaryKey: string | null }
   /** newIndexUid: PATCH /indexes/{uid} with `uid` (a rename, Meilisearch 1.18); absent: none. */
