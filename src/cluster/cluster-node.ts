@@ -6,6 +6,7 @@ import type { SchedulerClient } from '../front/scheduler-client.js';
 import type { Storage } from '../storage/environment.js';
 import { appliedLogSeq } from '../scheduler/task-enqueue.js';
 import { ClusterWrites } from './cluster-writes.js';
+import { ConfigLog } from './config-log.js';
 import { LogFollower } from './log-follower.js';
 import { TaskLog } from './task-log.js';
 import { compactLog, uploadSnapshotWhenDone } from './snapshot-exchange.js';
@@ -53,6 +54,9 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
       .catch((cause) => options.log('warn', `snapshot upload failed: ${(cause as Error).message}`));
   });
   options.scheduler.enqueueThrough = (content) => writes.enqueue(content);
+  const config = new ConfigLog(taskLog, options.scheduler, options.storage, options.replicas, nodeName, options.log);
+  await config.start();
+  options.scheduler.configThrough = config;
   options.log('info', `cluster node ${nodeName}: task log applied up to sequence ${appliedSeq}`);
   let compacting = false;
   const compactor = setInterval(() => {
@@ -67,11 +71,13 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
     nodeName,
     follower,
     get available() {
-      return follower.available;
+      return follower.available && config.available;
     },
     async close() {
       clearInterval(compactor);
       options.scheduler.enqueueThrough = null;
+      options.scheduler.configThrough = null;
+      await config.stop();
       await follower.stop();
       await taskLog.close();
     },

@@ -145,8 +145,13 @@ export class TaskLog {
 
   /** Publishes until acknowledged; resolves with the stream sequence (the same on a retry: deduplication). */
   async publish(frame: Uint8Array, msgID: string): Promise<number> {
+    return this.publishTo(SUBJECT, frame, msgID);
+  }
+
+  /** `publish` on another stream's subject (config-log.ts). */
+  async publishTo(subject: string, frame: Uint8Array, msgID: string): Promise<number> {
     const ack = await retryUntil(Date.now() + PUBLISH_DEADLINE_MS,
-      () => this.js.publish(SUBJECT, frame, { msgID, timeout: 2000, retries: 1 }), () => this.closed);
+      () => this.js.publish(subject, frame, { msgID, timeout: 2000, retries: 1 }), () => this.closed);
     return ack.seq;
   }
 
