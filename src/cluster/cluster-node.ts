@@ -7,6 +7,7 @@ import type { Storage } from '../storage/environment.js';
 import { appliedLogSeq } from '../scheduler/task-enqueue.js';
 import { ClusterWrites } from './cluster-writes.js';
 import { ConfigLog } from './config-log.js';
+import { FinishedBarrier } from './finished-barrier.js';
 import { LogFollower } from './log-follower.js';
 import { TaskLog } from './task-log.js';
 import { compactLog, uploadSnapshotWhenDone } from './snapshot-exchange.js';
@@ -47,7 +48,9 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
     await taskLog.close();
     throw new Error('this data folder holds tasks of a single node: a cluster node starts from an empty folder (or a cluster snapshot)');
   }
-  const follower = new LogFollower({ taskLog, scheduler: options.scheduler, updateFilesDir: options.storage.updateFilesDir, appliedSeq, log: options.log });
+  let stopping = false;
+  const barrier = new FinishedBarrier(options.storage, () => stopping);
+  const follower = new LogFollower({ taskLog, scheduler: options.scheduler, updateFilesDir: options.storage.updateFilesDir, appliedSeq, log: options.log, barrier });
   follower.start();
   const writes = new ClusterWrites(taskLog, follower, options.storage.updateFilesDir, nodeName, (uid) => {
     void uploadSnapshotWhenDone(taskLog, options.storage, options.snapshotDir, uid, options.log)
@@ -75,6 +78,7 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
     },
     async close() {
       clearInterval(compactor);
+      stopping = true;
       options.scheduler.enqueueThrough = null;
       options.scheduler.configThrough = null;
       await config.stop();

@@ -26,6 +26,8 @@ export interface LogFollowerOptions {
   updateFilesDir: string;
   /** The last sequence this data folder applied (LMDB meta). */
   appliedSeq: number;
+  /** Holds a cancelation or deletion until every task before it finished here (finished-barrier.ts). */
+  barrier?: { before(content: TaskContent): Promise<void> };
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
 
@@ -125,6 +127,12 @@ export class LogFollower {
             throw new Error(`payload of sequence ${seq}: ${bytes.length} bytes, ${envelope.payloadBytes} expected`);
           }
           content = { ...content, updateFile: await this.writeUpdateFile(seq, bytes) };
+        }
+        if (this.options.barrier) {
+          // Waiting on this node's own tasks is not a stalled consumer (watch()).
+          const alive = setInterval(() => { this.lastProgress = Date.now(); }, 500);
+          await this.options.barrier.before(content).finally(() => clearInterval(alive));
+          if (this.stopped) return;
         }
         await this.options.scheduler.enqueueFromLog(content, seq, envelope.enqueuedAt);
         this.nextSeq = seq + 1;
