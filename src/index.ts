@@ -23,6 +23,7 @@ import { closeStorage, openStorage, type Storage } from './storage/environment.j
 import { importSnapshotAtStart } from './storage/snapshot-archive.js';
 import { clusterNodeName, startClusterNode, type ClusterNode } from './cluster/cluster-node.js';
 import { fetchBootstrapSnapshot, removeBootstrapSnapshot } from './cluster/snapshot-exchange.js';
+import { serveRestoringOnGap, type StartHooks } from './cluster/rejoin.js';
 
 export type { SkeinOptions, ResolvedOptions, SkeinEnv, TestHooksOptions } from './config/options.js';
 export type { ThreadEvent } from './front/worker-supervisor.js';
@@ -56,6 +57,12 @@ const SCHEDULER_READY_TIMEOUT_MS = 30_000;
 const SHUTDOWN_SNAPSHOT_TIMEOUT_MS = 7_000;
 
 export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer> {
+  // Cluster mode: a gap in the task log restarts the node from the latest cluster snapshot (src/cluster/rejoin.ts).
+  if (resolveOptions(input).clusterNatsUrls.length > 0) return serveRestoringOnGap(input, startServerOnce);
+  return startServerOnce(input, null);
+}
+
+async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): Promise<SkeinServer> {
   const options = resolveOptions(input);
   const { host, port: wantedPort } = parseHttpAddr(options.httpAddr);
   // The server's one logger: the front's lines and, over their log ports, the threads' (front/server-log.ts).
@@ -131,6 +138,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
         urls: options.clusterNatsUrls, nodeName: options.clusterNodeName, replicas: options.clusterReplicas, httpAddr: options.httpAddr,
         snapshotDir: options.snapshotDir,
         storage, scheduler: schedulerClient, log: (level, message) => clusterLog[level]({ cluster: true }, message),
+        ...(hooks ? { onGap: (reason: string) => hooks.onClusterGap(reason, (message) => clusterLog.warn({ cluster: true }, message)) } : {}),
       });
     }
     const keys = KeyCache.fromStorage(options.masterKey, storage);
@@ -150,6 +158,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
       requests: metrics.requests,
       log,
     });
+    await hooks?.beforeListen();
     const listenSocket = await listenExclusively(front.app, host, wantedPort);
     const port = uws.us_socket_local_port(listenSocket);
     const notice = masterKeyNotice(options);

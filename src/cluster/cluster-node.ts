@@ -25,6 +25,8 @@ export interface ClusterNodeOptions {
   storage: Storage;
   scheduler: SchedulerClient;
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** A gap in the task log this node cannot fill by following it (rejoin.ts restores the latest snapshot). */
+  onGap?: (reason: string) => void;
 }
 
 export interface ClusterNode {
@@ -50,7 +52,8 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
   }
   let stopping = false;
   const barrier = new FinishedBarrier(options.storage, () => stopping);
-  const follower = new LogFollower({ taskLog, scheduler: options.scheduler, updateFilesDir: options.storage.updateFilesDir, appliedSeq, log: options.log, barrier });
+  const follower = new LogFollower({ taskLog, scheduler: options.scheduler, updateFilesDir: options.storage.updateFilesDir, appliedSeq, log: options.log, barrier,
+    ...(options.onGap ? { onGap: options.onGap } : {}) });
   follower.start();
   const writes = new ClusterWrites(taskLog, follower, options.storage.updateFilesDir, nodeName, (uid) => {
     void uploadSnapshotWhenDone(taskLog, options.storage, options.snapshotDir, uid, options.log)

@@ -26,6 +26,8 @@ export interface LogFollowerOptions {
   updateFilesDir: string;
   /** The last sequence this data folder applied (LMDB meta). */
   appliedSeq: number;
+  /** Called once when the follower stopped for good on a gap (cluster-node.ts: the node restores the latest snapshot). */
+  onGap?: (reason: string) => void;
   /** Holds a cancelation or deletion until every task before it finished here (finished-barrier.ts). */
   barrier?: { before(content: TaskContent): Promise<void> };
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
@@ -102,6 +104,8 @@ export class LogFollower {
           if (message.seq < this.nextSeq) continue; // delivered again after a recreation
           if (message.seq > this.nextSeq) {
             this.options.log('warn', `task log: sequence ${message.seq} delivered while ${this.nextSeq} was expected; resuming from ${this.nextSeq}`);
+            await this.checkGap().catch(() => {});
+            await new Promise((resolve) => setTimeout(resolve, 250));
             break;
           }
           await this.apply(message.seq, message.data);
@@ -165,6 +169,17 @@ export class LogFollower {
     return name;
   }
 
+  /** A purge past the next sequence wanted: the follower stops for good (onGap: the node restores a snapshot). */
+  private async checkGap(): Promise<boolean> {
+    const { firstSeq } = await this.options.taskLog.streamState();
+    if (firstSeq <= this.nextSeq || this.fatal !== null) return this.fatal !== null;
+    this.fatal = `the task log starts at sequence ${firstSeq}, past ${this.nextSeq} which this node needs: it must start from a snapshot`;
+    this.options.log('error', this.fatal);
+    this.messages?.stop();
+    this.options.onGap?.(this.fatal);
+    return true;
+  }
+
   /** The ordered consumer's trap: recreate it when the stream moved on and nothing arrives. */
   private async watch(): Promise<void> {
     if (!this.stopped && this.reportedSeq !== this.appliedSeq) {
@@ -173,13 +188,8 @@ export class LogFollower {
     }
     if (this.stopped || this.fatal !== null || Date.now() - this.lastProgress < STALL_MS) return;
     try {
-      const { firstSeq, lastSeq } = await this.options.taskLog.streamState();
-      if (firstSeq > this.nextSeq) {
-        this.fatal = `the task log starts at sequence ${firstSeq}, past ${this.nextSeq} which this node needs: it must start from a snapshot`;
-        this.options.log('error', this.fatal);
-        this.messages?.stop();
-        return;
-      }
+      const { lastSeq } = await this.options.taskLog.streamState();
+      if (await this.checkGap()) return;
       if (lastSeq >= this.nextSeq) {
         this.options.log('warn', `task log consumer stalled at sequence ${this.nextSeq} (stream at ${lastSeq}): recreating it`);
         this.lastProgress = Date.now();
