@@ -8,6 +8,7 @@ import { appliedLogSeq } from '../scheduler/task-enqueue.js';
 import { ClusterWrites } from './cluster-writes.js';
 import { ConfigLog } from './config-log.js';
 import { FinishedBarrier } from './finished-barrier.js';
+import { PayloadLedger } from './payload-ledger.js';
 import { LogFollower } from './log-follower.js';
 import { TaskLog } from './task-log.js';
 import { compactLog, uploadSnapshotWhenDone } from './snapshot-exchange.js';
@@ -55,10 +56,12 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
   const follower = new LogFollower({ taskLog, scheduler: options.scheduler, updateFilesDir: options.storage.updateFilesDir, appliedSeq, log: options.log, barrier,
     ...(options.onGap ? { onGap: options.onGap } : {}) });
   follower.start();
+  const payloads = new PayloadLedger(options.storage.dbPath);
+  if (payloads.size > 0) await payloads.boundUnacknowledged((await taskLog.streamStateRetried()).lastSeq);
   const writes = new ClusterWrites(taskLog, follower, options.storage.updateFilesDir, nodeName, (uid) => {
     void uploadSnapshotWhenDone(taskLog, options.storage, options.snapshotDir, uid, options.log)
       .catch((cause) => options.log('warn', `snapshot upload failed: ${(cause as Error).message}`));
-  });
+  }, payloads);
   options.scheduler.enqueueThrough = (content) => writes.enqueue(content);
   const config = new ConfigLog(taskLog, options.scheduler, options.storage, options.replicas, nodeName, options.log);
   await config.start();

@@ -7,11 +7,12 @@
 // reads answered from the imported state, GET /health 503 until it caught up with the log. The folder
 // moved aside is removed once the new server listens.
 import { createServer, type Server } from 'node:http';
-import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseHttpAddr, resolveOptions, type SkeinOptions } from '../config/options.js';
 import { SkeinError } from '../errors/index.js';
 import { LOCK_FILE_NAME } from '../storage/data-folder-lock.js';
+import { CARRIED_LEDGER_FILE, LEDGER_FILE } from './payload-ledger.js';
 
 export interface RestartableServer {
   address: string;
@@ -65,6 +66,8 @@ export async function serveRestoringOnGap<S extends RestartableServer>(input: Sk
     while (!closed) {
       try {
         current = await start(again, hooks);
+        // The payloads this node put in the Object Store are still to be deleted once purged (payload-ledger.ts).
+        if (existsSync(join(aside, LEDGER_FILE))) copyFileSync(join(aside, LEDGER_FILE), join(dbPath, CARRIED_LEDGER_FILE));
         rmSync(aside, { recursive: true, force: true });
         log('restored from the latest cluster snapshot; catching up with the task log');
         return;
