@@ -54,8 +54,8 @@ test.serial('a node that finds the log purged past it restores the latest snapsh
       for (;;) {
         const health = await call(c, 'GET', '/health', undefined, 2000).catch(() => ({ status: 0, body: null }));
         const stats = await call(c, 'GET', '/stats', undefined, 2000).catch(() => ({ status: 0, body: null }));
-        if (stats.status === 503) seen.add(stats.body?.code);
-        if (health.status === 200 && seen.size > 0) break;
+        if (stats.status === 503) seen.add(String(stats.body?.code));
+        if (health.status === 200 && seen.has('cluster_node_restoring')) break;
         if (Date.now() > until) throw new Error(`node 3 not back: ${JSON.stringify([...seen])} ${cluster.nodes[2]!.output.slice(-10).join('\n')}`);
         await sleep(50);
       }
