@@ -15,6 +15,7 @@ import type { SchedulerClient } from '../front/scheduler-client.js';
 import type { KeyCommand } from '../protocol/messages.js';
 import type { Storage } from '../storage/environment.js';
 import { appliedConfigSeq } from '../scheduler/config-entry.js';
+import { readFeatures } from '../storage/experimental-features.js';
 import type { TaskLog } from './task-log.js';
 
 export const CONFIG_STREAM = 'skein-config';
@@ -133,7 +134,7 @@ export class ConfigLog {
   /** An entry applied before (a replay answers nothing): what is stored now. */
   private currentOutcome(entry: ConfigEntry): unknown {
     this.storage.root.resetReadTxn();
-    if (entry.kind === 'features') return null;
+    if (entry.kind === 'features') return readFeatures(this.storage.meta);
     return entry.command.op === 'delete' ? null : this.storage.keys.get(entry.command.op === 'create' ? entry.command.record.uid : entry.command.uid) ?? null;
   }
 
