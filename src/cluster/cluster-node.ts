@@ -57,14 +57,23 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
     ...(options.onGap ? { onGap: options.onGap } : {}) });
   follower.start();
   const payloads = new PayloadLedger(options.storage.dbPath);
-  if (payloads.size > 0) await payloads.boundUnacknowledged((await taskLog.streamStateRetried()).lastSeq);
   const writes = new ClusterWrites(taskLog, follower, options.storage.updateFilesDir, nodeName, (uid) => {
     void uploadSnapshotWhenDone(taskLog, options.storage, options.snapshotDir, uid, options.log)
       .catch((cause) => options.log('warn', `snapshot upload failed: ${(cause as Error).message}`));
   }, payloads);
-  options.scheduler.enqueueThrough = (content) => writes.enqueue(content);
   const config = new ConfigLog(taskLog, options.scheduler, options.storage, options.replicas, nodeName, options.log);
-  await config.start();
+  try {
+    await config.start();
+    if (payloads.size > 0) await payloads.boundUnacknowledged((await taskLog.streamStateRetried()).lastSeq);
+  } catch (cause) {
+    stopping = true;
+    await config.stop();
+    await follower.stop();
+    await taskLog.close();
+    throw cause;
+  }
+  // After the payload list's bounds: a write in flight must not be bounded by them.
+  options.scheduler.enqueueThrough = (content) => writes.enqueue(content);
   options.scheduler.configThrough = config;
   options.log('info', `cluster node ${nodeName}: task log applied up to sequence ${appliedSeq}`);
   let compacting = false;

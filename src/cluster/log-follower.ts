@@ -7,7 +7,8 @@
 // recovers by itself, so a watchdog compares the stream's last sequence with the next one wanted and
 // recreates the consumer from there when nothing arrived for a while; a purge moves lagging readers
 // past purged sequences silently, so a delivery past the next wanted sequence, or a stream whose first
-// sequence is past it, stops the follower (a snapshot must bootstrap this node: not built yet).
+// sequence is past it, stops the follower and reports the gap (onGap: rejoin.ts restores the node from
+// the latest cluster snapshot).
 import { open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConsumerMessages } from '@nats-io/jetstream';
