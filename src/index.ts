@@ -25,6 +25,7 @@ import { clusterNodeName, startClusterNode, type ClusterNode } from './cluster/c
 import { fetchBootstrapSnapshot, removeBootstrapSnapshot } from './cluster/snapshot-exchange.js';
 import { NetworkConfig } from './network/network-config.js';
 import { NetworkNode } from './network/network-node.js';
+import { serveRestoringOnGap, type StartHooks } from './cluster/rejoin.js';
 
 export type { SkeinOptions, ResolvedOptions, SkeinEnv, TestHooksOptions } from './config/options.js';
 export type { ThreadEvent } from './front/worker-supervisor.js';
@@ -58,6 +59,12 @@ const SCHEDULER_READY_TIMEOUT_MS = 30_000;
 const SHUTDOWN_SNAPSHOT_TIMEOUT_MS = 7_000;
 
 export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer> {
+  // Cluster mode: a gap in the task log restarts the node from the latest cluster snapshot (src/cluster/rejoin.ts).
+  if (resolveOptions(input).clusterNatsUrls.length > 0) return serveRestoringOnGap(input, startServerOnce);
+  return startServerOnce(input, null);
+}
+
+async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): Promise<SkeinServer> {
   const options = resolveOptions(input);
   const { host, port: wantedPort } = parseHttpAddr(options.httpAddr);
   // The server's one logger: the front's lines and, over their log ports, the threads' (front/server-log.ts).
@@ -134,6 +141,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
         urls: options.clusterNatsUrls, nodeName: options.clusterNodeName, replicas: options.clusterReplicas, httpAddr: options.httpAddr,
         snapshotDir: options.snapshotDir,
         storage, scheduler: schedulerClient, log: (level, message) => clusterLog[level]({ cluster: true }, message), network: networkConfig,
+        ...(hooks ? { onGap: (reason: string) => hooks.onClusterGap(reason, (message) => clusterLog.warn({ cluster: true }, message)) } : {}),
       });
     }
     const keys = KeyCache.fromStorage(options.masterKey, storage);
@@ -154,6 +162,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
       requests: metrics.requests,
       log,
     });
+    await hooks?.beforeListen();
     const listenSocket = await listenExclusively(front.app, host, wantedPort);
     const port = uws.us_socket_local_port(listenSocket);
     const notice = masterKeyNotice(options);

@@ -6,6 +6,9 @@ import type { SchedulerClient } from '../front/scheduler-client.js';
 import type { Storage } from '../storage/environment.js';
 import { appliedLogSeq } from '../scheduler/task-enqueue.js';
 import { ClusterWrites } from './cluster-writes.js';
+import { ConfigLog } from './config-log.js';
+import { FinishedBarrier } from './finished-barrier.js';
+import { PayloadLedger } from './payload-ledger.js';
 import { LogFollower } from './log-follower.js';
 import { TaskLog } from './task-log.js';
 import { compactLog, uploadSnapshotWhenDone } from './snapshot-exchange.js';
@@ -27,6 +30,8 @@ export interface ClusterNodeOptions {
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
   /** /network's shard groups: document additions are split over them (src/network). */
   network?: NetworkConfig;
+  /** A gap in the task log this node cannot fill by following it (rejoin.ts restores the latest snapshot). */
+  onGap?: (reason: string) => void;
 }
 
 export interface ClusterNode {
@@ -50,13 +55,30 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
     await taskLog.close();
     throw new Error('this data folder holds tasks of a single node: a cluster node starts from an empty folder (or a cluster snapshot)');
   }
-  const follower = new LogFollower({ taskLog, scheduler: options.scheduler, updateFilesDir: options.storage.updateFilesDir, appliedSeq, log: options.log, network: options.network });
+  let stopping = false;
+  const barrier = new FinishedBarrier(options.storage, () => stopping);
+  const follower = new LogFollower({ taskLog, scheduler: options.scheduler, updateFilesDir: options.storage.updateFilesDir, appliedSeq, log: options.log, barrier,
+    network: options.network, ...(options.onGap ? { onGap: options.onGap } : {}) });
   follower.start();
+  const payloads = new PayloadLedger(options.storage.dbPath);
   const writes = new ClusterWrites(taskLog, follower, options.storage.updateFilesDir, nodeName, (uid) => {
     void uploadSnapshotWhenDone(taskLog, options.storage, options.snapshotDir, uid, options.log)
       .catch((cause) => options.log('warn', `snapshot upload failed: ${(cause as Error).message}`));
-  });
+  }, payloads);
+  const config = new ConfigLog(taskLog, options.scheduler, options.storage, options.replicas, nodeName, options.log);
+  try {
+    await config.start();
+    if (payloads.size > 0) await payloads.boundUnacknowledged((await taskLog.streamStateRetried()).lastSeq);
+  } catch (cause) {
+    stopping = true;
+    await config.stop();
+    await follower.stop();
+    await taskLog.close();
+    throw cause;
+  }
+  // After the payload list's bounds: a write in flight must not be bounded by them.
   options.scheduler.enqueueThrough = (content) => writes.enqueue(options.network ? withShardGroupNames(options.network, content) : content);
+  options.scheduler.configThrough = config;
   options.log('info', `cluster node ${nodeName}: task log applied up to sequence ${appliedSeq}`);
   let compacting = false;
   const compactor = setInterval(() => {
@@ -71,11 +93,14 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
     nodeName,
     follower,
     get available() {
-      return follower.available;
+      return follower.available && config.available;
     },
     async close() {
       clearInterval(compactor);
+      stopping = true;
       options.scheduler.enqueueThrough = null;
+      options.scheduler.configThrough = null;
+      await config.stop();
       await follower.stop();
       await taskLog.close();
     },

@@ -12,14 +12,12 @@ import { nowRfc3339 } from '../tasks/timestamps.js';
 import type { LogFollower } from './log-follower.js';
 import { encodeEnvelope, type TaskEnvelope } from './task-envelope.js';
 import { INLINE_PAYLOAD_LIMIT, type TaskLog } from './task-log.js';
+import type { PayloadLedger } from './payload-ledger.js';
 
 /** How long a write waits for this node to apply it before answering anyway (it is durable in the log). */
 const LOCAL_APPLY_WAIT_MS = 10_000;
 
 export class ClusterWrites implements PayloadOwner {
-  /** Payloads this node put in the Object Store, by the sequence of their task: deleted once compaction purged it. */
-  private readonly storedPayloads = new Map<number, string>();
-
   constructor(
     private readonly taskLog: TaskLog,
     private readonly follower: LogFollower,
@@ -27,15 +25,16 @@ export class ClusterWrites implements PayloadOwner {
     private readonly nodeName: string,
     /** A snapshotCreation this node published was applied here as task `uid` (its archive is then uploaded). */
     private readonly onSnapshotTask: (uid: number) => void = () => {},
+    /** Payloads this node put in the Object Store, kept in the data folder (payload-ledger.ts): deleted once compaction purged their task. */
+    private readonly payloads: PayloadLedger,
   ) {}
 
-  /** In memory only: a node restarted leaves its older payloads in the store (README "Cluster"). */
   async releasePayloadsBelow(firstSeq: number): Promise<void> {
-    for (const [seq, name] of this.storedPayloads) {
-      if (seq >= firstSeq) continue;
-      await this.taskLog.deletePayload(name);
-      this.storedPayloads.delete(seq);
-    }
+    const names = this.payloads.below(firstSeq);
+    for (const name of names) await this.taskLog.deletePayload(name).catch((cause) => {
+      if (!/not found/i.test((cause as Error).message)) throw cause;
+    });
+    await this.payloads.remove(names);
   }
 
   async enqueue(content: TaskContent): Promise<TaskSummary> {
@@ -51,6 +50,7 @@ export class ClusterWrites implements PayloadOwner {
         const { updateFile: _local, ...shared } = content;
         envelope = { ...envelope, content: shared as TaskContent, payloadBytes: bytes.length };
         if (bytes.length > INLINE_PAYLOAD_LIMIT) {
+          await this.payloads.putting(msgID);
           await this.taskLog.putPayload(msgID, bytes);
           envelope = { ...envelope, payload: 'object', object: msgID };
         } else {
@@ -59,8 +59,12 @@ export class ClusterWrites implements PayloadOwner {
         }
       }
       seq = await this.taskLog.publish(encodeEnvelope(envelope, inline), msgID);
-      if (envelope.payload === 'object') this.storedPayloads.set(seq, msgID);
+      if (envelope.payload === 'object') await this.payloads.published(msgID, seq);
     } catch (cause) {
+      // The ack may have been lost: the payload is bounded by the stream's end (released once purged past it).
+      if (envelope.payload === 'object') {
+        void this.taskLog.streamStateRetried().then(({ lastSeq }) => this.payloads.boundUnacknowledged(lastSeq, msgID), () => {});
+      }
       throw new SkeinError('internal', `The task log did not acknowledge the task: ${(cause as Error).message}.`);
     } finally {
       // Every node, this one included, writes its own copy from the log.

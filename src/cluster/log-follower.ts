@@ -7,7 +7,8 @@
 // recovers by itself, so a watchdog compares the stream's last sequence with the next one wanted and
 // recreates the consumer from there when nothing arrived for a while; a purge moves lagging readers
 // past purged sequences silently, so a delivery past the next wanted sequence, or a stream whose first
-// sequence is past it, stops the follower (a snapshot must bootstrap this node: not built yet).
+// sequence is past it, stops the follower and reports the gap (onGap: rejoin.ts restores the node from
+// the latest cluster snapshot).
 import { open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConsumerMessages } from '@nats-io/jetstream';
@@ -28,6 +29,10 @@ export interface LogFollowerOptions {
   updateFilesDir: string;
   /** The last sequence this data folder applied (LMDB meta). */
   appliedSeq: number;
+  /** Called once when the follower stopped for good on a gap (cluster-node.ts: the node restores the latest snapshot). */
+  onGap?: (reason: string) => void;
+  /** Holds a cancelation or deletion until every task before it finished here (finished-barrier.ts). */
+  barrier?: { before(content: TaskContent): Promise<void> };
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
   /** Sharding: a document addition keeps only this node's shard group's documents (src/network). */
   network?: NetworkConfig;
@@ -104,6 +109,8 @@ export class LogFollower {
           if (message.seq < this.nextSeq) continue; // delivered again after a recreation
           if (message.seq > this.nextSeq) {
             this.options.log('warn', `task log: sequence ${message.seq} delivered while ${this.nextSeq} was expected; resuming from ${this.nextSeq}`);
+            await this.checkGap().catch(() => {});
+            await new Promise((resolve) => setTimeout(resolve, 250));
             break;
           }
           await this.apply(message.seq, message.data);
@@ -131,6 +138,12 @@ export class LogFollower {
           content = { ...content, updateFile: await this.writeUpdateFile(seq, bytes) };
         }
         if (this.options.network) content = withOwnShardGroup(this.options.network, content);
+        if (this.options.barrier) {
+          // Waiting on this node's own tasks is not a stalled consumer (watch()).
+          const alive = setInterval(() => { this.lastProgress = Date.now(); }, 500);
+          await this.options.barrier.before(content).finally(() => clearInterval(alive));
+          if (this.stopped) return;
+        }
         await this.options.scheduler.enqueueFromLog(content, seq, envelope.enqueuedAt);
         this.nextSeq = seq + 1;
         this.lastProgress = Date.now();
@@ -162,6 +175,17 @@ export class LogFollower {
     return name;
   }
 
+  /** A purge past the next sequence wanted: the follower stops for good (onGap: the node restores a snapshot). */
+  private async checkGap(): Promise<boolean> {
+    const { firstSeq } = await this.options.taskLog.streamState();
+    if (firstSeq <= this.nextSeq || this.fatal !== null) return this.fatal !== null;
+    this.fatal = `the task log starts at sequence ${firstSeq}, past ${this.nextSeq} which this node needs: it must start from a snapshot`;
+    this.options.log('error', this.fatal);
+    this.messages?.stop();
+    this.options.onGap?.(this.fatal);
+    return true;
+  }
+
   /** The ordered consumer's trap: recreate it when the stream moved on and nothing arrives. */
   private async watch(): Promise<void> {
     if (!this.stopped && this.reportedSeq !== this.appliedSeq) {
@@ -170,13 +194,8 @@ export class LogFollower {
     }
     if (this.stopped || this.fatal !== null || Date.now() - this.lastProgress < STALL_MS) return;
     try {
-      const { firstSeq, lastSeq } = await this.options.taskLog.streamState();
-      if (firstSeq > this.nextSeq) {
-        this.fatal = `the task log starts at sequence ${firstSeq}, past ${this.nextSeq} which this node needs: it must start from a snapshot`;
-        this.options.log('error', this.fatal);
-        this.messages?.stop();
-        return;
-      }
+      const { lastSeq } = await this.options.taskLog.streamState();
+      if (await this.checkGap()) return;
       if (lastSeq >= this.nextSeq) {
         this.options.log('warn', `task log consumer stalled at sequence ${this.nextSeq} (stream at ${lastSeq}): recreating it`);
         this.lastProgress = Date.now();

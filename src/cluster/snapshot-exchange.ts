@@ -3,7 +3,7 @@
 // is in the log); a node starting on an empty data folder downloads the latest archive and imports it
 // (--import-snapshot's path), then follows the log from the sequence the archive's LMDB applied.
 import { existsSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Storage } from '../storage/environment.js';
@@ -45,10 +45,10 @@ export async function uploadSnapshotWhenDone(taskLog: TaskLog, storage: Storage,
     if (status === 'failed' || status === 'canceled' || status === undefined) return;
     if (status === 'succeeded') {
       const path = join(resolve(snapshotDir), snapshotFileName(storage.dbPath));
-      const bytes = await readFile(path);
+      const { size } = await stat(path);
       // The archive holds at least every task up to its own (sequence uid + 1): compaction may purge below the next one.
-      await taskLog.putObject(SNAPSHOT_OBJECT, bytes, { [SNAPSHOT_SEQ]: String(uid + 1) });
-      log('info', `snapshot of task ${uid} uploaded for joining nodes (${bytes.length} bytes)`);
+      await taskLog.putObjectFile(SNAPSHOT_OBJECT, path, { [SNAPSHOT_SEQ]: String(uid + 1) });
+      log('info', `snapshot of task ${uid} uploaded for joining nodes (${size} bytes)`);
       return;
     }
     await new Promise((done) => setTimeout(done, 250));
@@ -66,15 +66,14 @@ export async function fetchBootstrapSnapshot(options: { urls: string[]; nodeName
   if (existsSync(join(options.dbPath, 'lmdb'))) return null;
   const taskLog = await TaskLog.open({ urls: options.urls, nodeName: options.nodeName, replicas: options.replicas, log: options.log });
   try {
-    const bytes = await taskLog.getObject(SNAPSHOT_OBJECT);
-    if (bytes === null) {
+    const path = join(tmpdir(), `skein-join-${process.pid}-${Date.now()}.snapshot`);
+    if (!await taskLog.getObjectToFile(SNAPSHOT_OBJECT, path).catch(async (cause) => { await rm(path, { force: true }); throw cause; })) {
+      await rm(path, { force: true });
       const { firstSeq } = await taskLog.streamStateRetried();
       if (firstSeq > 1) throw new Error(`the task log ${STREAM} starts at sequence ${firstSeq} and no cluster snapshot exists: this node cannot join`);
       return null;
     }
-    const path = join(tmpdir(), `skein-join-${process.pid}-${Date.now()}.snapshot`);
-    await writeFile(path, bytes);
-    options.log('info', `joining from the latest cluster snapshot (${bytes.length} bytes)`);
+    options.log('info', `joining from the latest cluster snapshot (${(await stat(path)).size} bytes, streamed)`);
     return path;
   } finally {
     await taskLog.close();

@@ -6,6 +6,10 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { Objm, type ObjectStore } from '@nats-io/obj';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 
 export const STREAM = 'skein-tasks';
 export const SUBJECT = 'skein.tasks';
@@ -121,16 +125,53 @@ export class TaskLog {
     }, () => this.closed);
   }
 
-  /** A named object of the payload store (snapshots), replaced when it exists. */
-  async putObject(name: string, bytes: Uint8Array, metadata: Record<string, string> = {}): Promise<void> {
+  /** A file into a named object of the payload store (snapshots), streamed in the store's chunks: memory stays bounded. */
+  async putObjectFile(name: string, path: string, metadata: Record<string, string> = {}): Promise<void> {
     await retryUntil(Date.now() + PUBLISH_DEADLINE_MS, async () => {
-      await (await this.objects()).putBlob({ name, metadata }, bytes);
+      // A new stream per attempt: a failed one was consumed in part.
+      await (await this.objects()).put({ name, metadata }, Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>);
     }, () => this.closed);
   }
 
-  /** Retried: on a young cluster the bucket's creation by several nodes at once can time out. */
-  async getObject(name: string): Promise<Uint8Array | null> {
-    return retryUntil(Date.now() + START_DEADLINE_MS, async () => (await this.objects()).getBlob(name), () => this.closed);
+  /**
+   * A named object into the file at `path`, chunk by chunk through a pull consumer of at most 8 chunks
+   * (~1 MiB) ahead, each written before more is asked for: the library's get() enqueues every chunk the
+   * server pushes whatever the reader's pace. Size and SHA-256 digest checked; false when there is no
+   * such object. Retried: on a young cluster the bucket's creation by several nodes at once can time out.
+   */
+  async getObjectToFile(name: string, path: string): Promise<boolean> {
+    return retryUntil(Date.now() + START_DEADLINE_MS, async () => {
+      const info = await (await this.objects()).info(name);
+      if (info === null) return false;
+      const hash = createHash('sha256');
+      let received = 0;
+      const file = await open(path, 'w');
+      try {
+        if (info.size > 0) {
+          const consumer = await this.js.consumers.get(`OBJ_${PAYLOAD_BUCKET}`, { filter_subjects: `$O.${PAYLOAD_BUCKET}.C.${info.nuid}` });
+          const messages = await consumer.consume({ max_messages: 8 });
+          try {
+            for await (const message of messages) {
+              hash.update(message.data);
+              await file.write(message.data);
+              received += message.data.length;
+              if (message.info.pending === 0) break;
+            }
+          } finally {
+            messages.stop();
+          }
+        }
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      const digest = hash.digest('base64url');
+      const expected = info.digest.replace(/^SHA-256=/, '').replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+      if (received !== info.size || digest !== expected) {
+        throw new Error(`object ${name} read back as ${received} bytes (digest ${digest}), ${info.size} (${expected}) expected`);
+      }
+      return true;
+    }, () => this.closed);
   }
 
   async deletePayload(name: string): Promise<void> {
@@ -145,8 +186,13 @@ export class TaskLog {
 
   /** Publishes until acknowledged; resolves with the stream sequence (the same on a retry: deduplication). */
   async publish(frame: Uint8Array, msgID: string): Promise<number> {
+    return this.publishTo(SUBJECT, frame, msgID);
+  }
+
+  /** `publish` on another stream's subject (config-log.ts). */
+  async publishTo(subject: string, frame: Uint8Array, msgID: string): Promise<number> {
     const ack = await retryUntil(Date.now() + PUBLISH_DEADLINE_MS,
-      () => this.js.publish(SUBJECT, frame, { msgID, timeout: 2000, retries: 1 }), () => this.closed);
+      () => this.js.publish(subject, frame, { msgID, timeout: 2000, retries: 1 }), () => this.closed);
     return ack.seq;
   }
 

@@ -7,6 +7,8 @@ export const ERROR_CODES = {
   api_key_not_found: [404, 'invalid_request'],
   bad_request: [400, 'invalid_request'],
   batch_not_found: [404, 'invalid_request'],
+  // Skein's own (cluster mode): a node restoring the latest cluster snapshot after a gap in the task log (src/cluster/rejoin.ts).
+  cluster_node_restoring: [503, 'system'],
   database_size_limit_reached: [500, 'internal'],
   document_not_found: [404, 'invalid_request'],
   dump_already_processing: [409, 'invalid_request'],

@@ -95,14 +95,19 @@ export class SchedulerClient {
     return this.request((requestId) => ({ kind: 'enqueueTask', requestId, content, log: { seq, enqueuedAt } })) as Promise<TaskSummary | null>;
   }
 
+  /** Cluster mode: /keys writes and features changes go through the skein-config stream (src/cluster/config-log.ts), which calls the two below with its sequence. */
+  configThrough: { keyCommand(command: KeyCommand): Promise<unknown>; updateFeatures(patch: Record<string, boolean>): Promise<Record<string, boolean>> } | null = null;
+
   /** A /keys write; resolves with the stored record (null after a delete) once committed. */
-  keyCommand(command: KeyCommand): Promise<unknown> {
-    return this.request((requestId) => ({ kind: 'keyCommand', requestId, command }));
+  keyCommand(command: KeyCommand, logSeq?: number): Promise<unknown> {
+    if (this.configThrough && logSeq === undefined) return this.configThrough.keyCommand(command);
+    return this.request((requestId) => ({ kind: 'keyCommand', requestId, command, ...(logSeq ? { logSeq } : {}) }));
   }
 
   /** PATCH /experimental-features: resolves with every stored flag once the change is committed. */
-  updateFeatures(patch: Record<string, boolean>): Promise<Record<string, boolean>> {
-    return this.request((requestId) => ({ kind: 'updateFeatures', requestId, patch })) as Promise<Record<string, boolean>>;
+  updateFeatures(patch: Record<string, boolean>, logSeq?: number): Promise<Record<string, boolean>> {
+    if (this.configThrough && logSeq === undefined) return this.configThrough.updateFeatures(patch);
+    return this.request((requestId) => ({ kind: 'updateFeatures', requestId, patch, ...(logSeq ? { logSeq } : {}) })) as Promise<Record<string, boolean>>;
   }
 
   /**

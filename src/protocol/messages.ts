@@ -75,13 +75,14 @@ export type SchedulerMessage =
   | { kind: 'enqueueTask'; requestId: number; content: unknown; log?: { seq: number; enqueuedAt: string } }
   | { kind: 'taskEnqueued'; requestId: number; error: ErrorBody | null; summary: unknown }
   | { kind: 'indexesChanged'; indexUids: string[] }
-  | { kind: 'keyCommand'; requestId: number; command: KeyCommand }
+  /** logSeq (keyCommand, updateFeatures): cluster mode, its skein-config sequence, stored with the change (src/cluster/config-log.ts). */
+  | { kind: 'keyCommand'; requestId: number; command: KeyCommand; logSeq?: number }
   | { kind: 'keyCommandResult'; requestId: number; error: ErrorBody | null; record: unknown }
   /** Front -> scheduler at close: no new batch; shard snapshots saved; answered with shutdownPrepared. */
   | { kind: 'prepareShutdown'; requestId: number }
   | { kind: 'shutdownPrepared'; requestId: number }
   /** PATCH /experimental-features: the flags to change (validated by the front); answered with featuresUpdated. */
-  | { kind: 'updateFeatures'; requestId: number; patch: Record<string, boolean> }
+  | { kind: 'updateFeatures'; requestId: number; patch: Record<string, boolean>; logSeq?: number }
   | { kind: 'featuresUpdated'; requestId: number; error: ErrorBody | null; features: Record<string, boolean> | null };
 
 /** A /keys write; the front validated it, the scheduler commits it (records: src/auth/key-record.ts). */

@@ -37,7 +37,7 @@ export function encodeSchedulerMessage(message: SchedulerMessage): ArrayBuffer {
     case 'keyCommand': {
       const command = builder.createString(JSON.stringify(message.command));
       bodyType = fb.SchedulerMessageBody.KeyCommand;
-      body = fb.KeyCommand.createKeyCommand(builder, message.requestId, command);
+      body = fb.KeyCommand.createKeyCommand(builder, message.requestId, command, BigInt(message.logSeq ?? 0));
       break;
     }
     case 'keyCommandResult': {
@@ -54,7 +54,7 @@ export function encodeSchedulerMessage(message: SchedulerMessage): ArrayBuffer {
     case 'updateFeatures': {
       const patch = builder.createString(JSON.stringify(message.patch));
       bodyType = fb.SchedulerMessageBody.UpdateFeatures;
-      body = fb.UpdateFeatures.createUpdateFeatures(builder, message.requestId, patch);
+      body = fb.UpdateFeatures.createUpdateFeatures(builder, message.requestId, patch, BigInt(message.logSeq ?? 0));
       break;
     }
     case 'featuresUpdated': {
@@ -101,7 +101,8 @@ export function decodeSchedulerMessage(buffer: ArrayBuffer | Uint8Array): Schedu
     }
     case fb.SchedulerMessageBody.KeyCommand: {
       const command = message.body(new fb.KeyCommand()) as fb.KeyCommand;
-      return { kind: 'keyCommand', requestId: command.requestId(), command: JSON.parse(command.commandJson() ?? 'null') };
+      const logSeq = Number(command.logSeq());
+      return { kind: 'keyCommand', requestId: command.requestId(), command: JSON.parse(command.commandJson() ?? 'null'), ...(logSeq > 0 ? { logSeq } : {}) };
     }
     case fb.SchedulerMessageBody.KeyCommandResult: {
       const result = message.body(new fb.KeyCommandResult()) as fb.KeyCommandResult;
@@ -111,7 +112,8 @@ export function decodeSchedulerMessage(buffer: ArrayBuffer | Uint8Array): Schedu
     }
     case fb.SchedulerMessageBody.UpdateFeatures: {
       const update = message.body(new fb.UpdateFeatures()) as fb.UpdateFeatures;
-      return { kind: 'updateFeatures', requestId: update.requestId(), patch: JSON.parse(update.patchJson() ?? '{}') };
+      const logSeq = Number(update.logSeq());
+      return { kind: 'updateFeatures', requestId: update.requestId(), patch: JSON.parse(update.patchJson() ?? '{}'), ...(logSeq > 0 ? { logSeq } : {}) };
     }
     case fb.SchedulerMessageBody.FeaturesUpdated: {
       const updated = message.body(new fb.FeaturesUpdated()) as fb.FeaturesUpdated;

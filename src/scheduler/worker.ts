@@ -27,6 +27,7 @@ import type { TaskRecord } from '../tasks/task-record.js';
 import { summarizedTask } from '../tasks/task-view.js';
 import { failurePointHandler, type FailurePoint } from './failure-points.js';
 import { applyKeyCommand, seedDefaultKeys } from './key-store.js';
+import { applyConfigEntry } from './config-entry.js';
 import { ShardLink } from './shard-link.js';
 import { Scheduler } from './state-machine.js';
 import { saveSnapshots, SnapshotTrigger } from './snapshot-commands.js';
@@ -142,7 +143,8 @@ port.on('message', (buffer: ArrayBuffer | Uint8Array | ShardWorkerLifecycleMessa
   }
   if (message.kind === 'keyCommand') {
     try {
-      const record = applyKeyCommand(storage, message.command);
+      const { command } = message;
+      const record = message.logSeq ? applyConfigEntry(storage, message.logSeq, () => applyKeyCommand(storage, command)) : applyKeyCommand(storage, command);
       post({ kind: 'keyCommandResult', requestId: message.requestId, error: null, record });
     } catch (cause) {
       post({ kind: 'keyCommandResult', requestId: message.requestId, error: asSkeinError(cause).toBody(), record: null });
@@ -152,11 +154,12 @@ port.on('message', (buffer: ArrayBuffer | Uint8Array | ShardWorkerLifecycleMessa
   if (message.kind === 'updateFeatures') {
     // PATCH /experimental-features: merged with the stored flags and committed (synced) before the answer.
     try {
-      const features = storage.root.transactionSync(() => {
+      const merge = () => storage.root.transactionSync(() => {
         const merged = mergeFeatures(readFeatures(storage.meta), message.patch);
         storage.meta.put(EXPERIMENTAL_FEATURES, JSON.stringify(merged));
         return merged;
       });
+      const features = message.logSeq ? applyConfigEntry(storage, message.logSeq, merge) ?? readFeatures(storage.meta) : merge();
       post({ kind: 'featuresUpdated', requestId: message.requestId, error: null, features });
     } catch (cause) {
       post({ kind: 'featuresUpdated', requestId: message.requestId, error: asSkeinError(cause).toBody(), features: null });

@@ -14,3 +14,6 @@ export const INSTANCE_UID = 'instanceUid';
 
 /** Cluster mode (src/cluster): the last task log sequence applied, written with the task it enqueued (one transaction). */
 export const CLUSTER_APPLIED_SEQ = 'clusterAppliedSeq';
+
+/** Cluster mode (src/cluster/config-log.ts): the last skein-config sequence (keys, features) applied, written with its change. */
+export const CLUSTER_CONFIG_SEQ = 'clusterConfigSeq';

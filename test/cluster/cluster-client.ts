@@ -21,10 +21,10 @@ export async function call(url: string, method: string, path: string, body?: unk
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until `url` has task `uid` finished and nothing enqueued or processing; returns its status. */
-export async function waitForTask(url: string, uid: number, timeoutMs = 60_000): Promise<string> {
+export async function waitForTask(url: string, uid: number, timeoutMs = 60_000, key?: string): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const answer = await call(url, 'GET', `/tasks/${uid}`).catch(() => null);
+    const answer = await call(url, 'GET', `/tasks/${uid}`, undefined, 15_000, key).catch(() => null);
     const status = answer?.status === 200 ? answer.body.status : null;
     if (status === 'succeeded' || status === 'failed' || status === 'canceled') return status;
     if (Date.now() > deadline) throw new Error(`${url}: task ${uid} not finished after ${timeoutMs} ms (${JSON.stringify(answer?.body)})`);

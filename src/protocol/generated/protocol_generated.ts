@@ -1539,8 +1539,13 @@ commandJson(optionalEncoding?:any):string|Uint8Array|null {
   return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
 }
 
+logSeq():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readUint64(this.bb_pos + offset) : BigInt('0');
+}
+
 static startKeyCommand(builder:flatbuffers.Builder) {
-  builder.startObject(2);
+  builder.startObject(3);
 }
 
 static addRequestId(builder:flatbuffers.Builder, requestId:number) {
@@ -1551,15 +1556,20 @@ static addCommandJson(builder:flatbuffers.Builder, commandJsonOffset:flatbuffers
   builder.addFieldOffset(1, commandJsonOffset, 0);
 }
 
+static addLogSeq(builder:flatbuffers.Builder, logSeq:bigint) {
+  builder.addFieldInt64(2, logSeq, BigInt('0'));
+}
+
 static endKeyCommand(builder:flatbuffers.Builder):flatbuffers.Offset {
   const offset = builder.endObject();
   return offset;
 }
 
-static createKeyCommand(builder:flatbuffers.Builder, requestId:number, commandJsonOffset:flatbuffers.Offset):flatbuffers.Offset {
+static createKeyCommand(builder:flatbuffers.Builder, requestId:number, commandJsonOffset:flatbuffers.Offset, logSeq:bigint):flatbuffers.Offset {
   KeyCommand.startKeyCommand(builder);
   KeyCommand.addRequestId(builder, requestId);
   KeyCommand.addCommandJson(builder, commandJsonOffset);
+  KeyCommand.addLogSeq(builder, logSeq);
   return KeyCommand.endKeyCommand(builder);
 }
 }
@@ -1652,8 +1662,13 @@ patchJson(optionalEncoding?:any):string|Uint8Array|null {
   return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
 }
 
+logSeq():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readUint64(this.bb_pos + offset) : BigInt('0');
+}
+
 static startUpdateFeatures(builder:flatbuffers.Builder) {
-  builder.startObject(2);
+  builder.startObject(3);
 }
 
 static addRequestId(builder:flatbuffers.Builder, requestId:number) {
@@ -1664,15 +1679,20 @@ static addPatchJson(builder:flatbuffers.Builder, patchJsonOffset:flatbuffers.Off
   builder.addFieldOffset(1, patchJsonOffset, 0);
 }
 
+static addLogSeq(builder:flatbuffers.Builder, logSeq:bigint) {
+  builder.addFieldInt64(2, logSeq, BigInt('0'));
+}
+
 static endUpdateFeatures(builder:flatbuffers.Builder):flatbuffers.Offset {
   const offset = builder.endObject();
   return offset;
 }
 
-static createUpdateFeatures(builder:flatbuffers.Builder, requestId:number, patchJsonOffset:flatbuffers.Offset):flatbuffers.Offset {
+static createUpdateFeatures(builder:flatbuffers.Builder, requestId:number, patchJsonOffset:flatbuffers.Offset, logSeq:bigint):flatbuffers.Offset {
   UpdateFeatures.startUpdateFeatures(builder);
   UpdateFeatures.addRequestId(builder, requestId);
   UpdateFeatures.addPatchJson(builder, patchJsonOffset);
+  UpdateFeatures.addLogSeq(builder, logSeq);
   return UpdateFeatures.endUpdateFeatures(builder);
 }
 }
