@@ -7,6 +7,7 @@ import { walkFuzzy } from './fuzzy-walk.js';
 import { walkFirstLetterEdits } from './first-letter-edits.js';
 import { unionOfMany } from './bitmap-union.js';
 import type { Vocabulary } from './vocabulary.js';
+import type { CacheStamp } from '../shard-caches.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -39,6 +40,8 @@ export interface TermDerivations {
   splitWordIds?: readonly number[];
   /** Memo: these derivations with the word's split (themselves when it has none). */
   withSplit?: TermDerivations;
+  /** Set when the shard's cache holds them: checked against later writes before each use (shard-caches.ts). */
+  cachedAt?: CacheStamp;
   /** Memo: the words as match-profile-builder.ts's WordLookup.addTerm takes them (lookupArrays). */
   lookupArrays?: { wordIds: Int32Array; flags: Uint8Array };
 }
@@ -141,6 +144,48 @@ function collectTypos(vocabulary: Vocabulary, lists: readonly (readonly string[]
 }
 
 /**
+ * Whether deriveWordIds(vocabulary, word, isPrefix, budget) could take `candidate` were it a word with
+ * documents (what a cached walk is checked against when a word gets its first documents): the word or
+ * its marked spelling, with isPrefix a word starting with either, or within `budget` edits (optimal
+ * string alignment, with isPrefix of some prefix of the candidate). A superset: the first-letter rule
+ * and the caps only take fewer; a word outside the Basic Multilingual Plane is always a maybe.
+ */
+export function mayDerive(word: string, isPrefix: boolean, budget: number, candidate: string): boolean {
+  if (candidate === word) return true;
+  const marked = exactAttributeKey(word);
+  if (candidate === marked) return true;
+  if (isPrefix && (candidate.startsWith(word) || candidate.startsWith(marked))) return true;
+  if (budget <= 0 || word.length === 0) return false;
+  return withinEdits(word, candidate, budget, isPrefix);
+}
+
+/** Optimal string alignment distance of `a` to `b` (with `bPrefix`, to b's closest prefix) at most `budget`. */
+function withinEdits(a: string, b: string, budget: number, bPrefix: boolean): boolean {
+  const m = a.length;
+  const n = bPrefix ? Math.min(b.length, m + budget) : b.length;
+  if (bPrefix ? n < m - budget : Math.abs(n - m) > budget) return false;
+  for (let k = 0; k < m; k++) if (a.charCodeAt(k) >= 0xd800 && a.charCodeAt(k) <= 0xdfff) return true;
+  for (let k = 0; k < n; k++) if (b.charCodeAt(k) >= 0xd800 && b.charCodeAt(k) <= 0xdfff) return true;
+  let before = new Int32Array(n + 1);
+  let previous = Int32Array.from({ length: n + 1 }, (_, j) => j);
+  let current = new Int32Array(n + 1);
+  for (let i = 1; i <= m; i++) {
+    current[0] = i;
+    const ai = a.charCodeAt(i - 1);
+    for (let j = 1; j <= n; j++) {
+      const bj = b.charCodeAt(j - 1);
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (ai === bj ? 0 : 1));
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) value = Math.min(value, before[j - 2]! + 1);
+      current[j] = value;
+    }
+    [before, previous, current] = [previous, current, before];
+  }
+  if (!bPrefix) return previous[n]! <= budget;
+  for (let j = 0; j <= n; j++) if (previous[j]! <= budget) return true;
+  return false;
+}
+
+/**
  * The derivations of `word` from the ids deriveWordIds found; `idSpan`: the span of the shard's
  * document ids (bitmap-union.ts; Infinity: always roaring's orMany).
  */
@@ -153,7 +198,7 @@ export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTyp
     const ids = byTypo[typos]!;
     for (const wordId of ids) words.push({ wordId, typos, exact: typos === 0 && exactIds.includes(wordId) });
     // A lone word's own posting list is used as is, not copied: derivations are read-only and dropped
-    // by any write to the shard (ShardIndex.derive), and at a million documents the copies showed.
+    // by any write to the word (ShardIndex.cachedDerive), and at a million documents the copies showed.
     let union = ids.length === 1 ? vocabulary.docs(ids[0]!) : unionOfMany(ids.map((id) => vocabulary.docs(id)), idSpan);
     if (seen !== null && !union.isEmpty) union = RoaringBitmap32.andNot(union, seen);
     docsByTypo.push(union);
