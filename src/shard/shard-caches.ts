@@ -73,7 +73,7 @@ export class ShardCaches {
   private readonly derivationIds = new WeakMap<TermDerivations, number>();
   private nextDerivationId = 0;
 
-  constructor(vocabulary: Vocabulary) {
+  constructor(private readonly vocabulary: Vocabulary) {
     this.derivations = new WorthPerByteCache<TermDerivations>({
       maxBytes: DERIVATION_CACHE_BYTES, sizeOf: (derivations) => derivationsFootprint(vocabulary, derivations),
       maxRemembered: DERIVATION_WORTHS_REMEMBERED,
@@ -85,9 +85,14 @@ export class ShardCaches {
   /** By word id: `writes` at the latest write of a document holding (or having held) the word; 0: none since start. */
   private lastWritten = new Uint32Array(1024);
   /** Words whose posting list went from empty to not since the log was last emptied, in order. */
-  private appeared: number[] = [];
+  private appeared: string[] = [];
   /** Log positions dropped before `appeared[0]` (a position is absolute: appearedBefore + index). */
   private appearedBefore = 0;
+  /**
+   * The log cut into runs, each sorted once (when an entry is next checked), so an entry is checked
+   * against a run by a walk (prefix range, typo walk) instead of word by word: [start, end) absolute.
+   */
+  private runs: { start: number; end: number; sorted: string[] }[] = [];
 
   /**
    * A document holding (or having held) these words was written: entries stamped before may no longer
@@ -116,7 +121,7 @@ export class ShardCaches {
       this.forgetAppeared();
       return;
     }
-    this.appeared.push(wordId);
+    this.appeared.push(this.vocabulary.wordOf(wordId));
     if (this.appeared.length > APPEARED_LOG_LIMIT) this.clear();
   }
 
@@ -126,23 +131,33 @@ export class ShardCaches {
   }
 
   /**
-   * Whether an entry stamped `at` still holds, and if so stamps it anew: none of `wordIds` (its words)
-   * was written since, unless `changed(wordId)` says that write does not matter to it, and no word
-   * appeared since that `mayTake(word)`. The vocabulary's buffered additions must be applied first.
+   * Whether an entry stamped `at` still holds, and if so stamps it anew: none of `words` (its words)
+   * was written since, unless `changed(wordId)` says that write does not matter to it, and no run of
+   * words appeared since holds one it `mayTake` (a run begun before the stamp counts whole: a superset).
+   * The vocabulary's buffered additions must be applied first.
    */
-  holds(at: CacheStamp, wordIds: Iterable<number>, changed: ((wordId: number) => boolean) | null, mayTake: (word: string) => boolean,
-    wordOf: (wordId: number) => string): boolean {
-    if (at.writes === this.writes && at.appeared === this.appearedBefore + this.appeared.length) return true;
+  holds(at: CacheStamp, words: readonly { readonly wordId: number }[] | readonly number[], changed: ((wordId: number) => boolean) | null,
+    mayTake: (sorted: readonly string[]) => boolean): boolean {
+    const logEnd = this.appearedBefore + this.appeared.length;
+    if (at.writes === this.writes && at.appeared === logEnd) return true;
     if (at.appeared < this.appearedBefore) return false;
     const since = at.writes;
-    const lastWritten = this.lastWritten;
-    for (const wordId of wordIds) {
-      if (wordId < lastWritten.length && lastWritten[wordId]! > since && (changed === null || changed(wordId))) return false;
+    if (since !== this.writes) {
+      const lastWritten = this.lastWritten;
+      for (let k = 0; k < words.length; k++) {
+        const word = words[k]!;
+        const wordId = typeof word === 'number' ? word : word.wordId;
+        if (wordId < lastWritten.length && lastWritten[wordId]! > since && (changed === null || changed(wordId))) return false;
+      }
     }
-    const appeared = this.appeared;
-    for (let k = at.appeared - this.appearedBefore; k < appeared.length; k++) if (mayTake(wordOf(appeared[k]!))) return false;
+    if (at.appeared !== logEnd) {
+      const runs = this.runs;
+      const sealed = runs.length === 0 ? this.appearedBefore : runs[runs.length - 1]!.end;
+      if (sealed < logEnd) runs.push({ start: sealed, end: logEnd, sorted: this.appeared.slice(sealed - this.appearedBefore).sort() });
+      for (let k = runs.length - 1; k >= 0 && runs[k]!.end > at.appeared; k--) if (mayTake(runs[k]!.sorted)) return false;
+    }
     at.writes = this.writes;
-    at.appeared = this.appearedBefore + appeared.length;
+    at.appeared = logEnd;
     return true;
   }
 
@@ -163,6 +178,7 @@ export class ShardCaches {
   private forgetAppeared(): void {
     this.appearedBefore += this.appeared.length;
     this.appeared = [];
+    this.runs = [];
   }
 
   derivationId(derivations: TermDerivations): number {

@@ -3,7 +3,7 @@
 import roaring from 'roaring';
 import { analyzeDocument, analyzeDocumentInto } from '../analysis/document-tokens.js';
 import { selectsField } from '../documents/flatten.js';
-import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, mayDerive, withSynonyms, withAlternatives, bestSplit, type TermDerivations } from './words/derivations.js';
+import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, mayDeriveAny, withSynonyms, withAlternatives, bestSplit, type TermDerivations } from './words/derivations.js';
 import { documentHasPhrase } from './documents/match-profile-builder.js';
 import { ForwardIndex } from './documents/forward-index.js';
 import { FacetStore } from './facets/facet-store.js';
@@ -225,14 +225,13 @@ export class ShardIndex {
     // Buffered additions applied first: the words getting their first documents are logged before the checks.
     vocabulary.flush();
     const synonyms = this.config.synonyms.get(word) ?? [];
-    const mayTake = (candidate: string) => mayDerive(word, isPrefix, budget, candidate) || synonyms.some((words) => words.some((synonym) =>
-      candidate === synonym || candidate === exactAttributeKey(synonym)));
-    const wordOf = (wordId: number) => vocabulary.wordOf(wordId);
+    const mayTake = (sorted: readonly string[]) => mayDeriveAny(sorted, word, isPrefix, budget)
+      || synonyms.some((words) => words.some((synonym) => mayDeriveAny(sorted, synonym, false, 0)));
     let derivations = caches.derivations.get(key);
     if (derivations !== undefined) {
       const at = derivations.cachedAt!;
       const splitAt = { ...at };
-      if (!caches.holds(at, wordIdsOf(derivations.words), null, mayTake, wordOf)) {
+      if (!caches.holds(at, derivations.words, null, mayTake)) {
         caches.derivations.drop(key);
         derivations = undefined;
       } else if (derivations.withSplit !== undefined && this.splitWritten(word, splitAt)) derivations.withSplit = undefined;
@@ -240,7 +239,7 @@ export class ShardIndex {
     if (derivations === undefined) {
       let walked = caches.derivedWords.get(key);
       // A walk's words go stale only when one lost its last document (the others' documents are not in it).
-      if (walked !== undefined && !caches.holds(walked.at, walked.wordIds.flat(), (wordId) => vocabulary.docs(wordId).isEmpty, mayTake, wordOf)) walked = undefined;
+      if (walked !== undefined && !caches.holds(walked.at, walked.wordIds.flat(), (wordId) => vocabulary.docs(wordId).isEmpty, mayTake)) walked = undefined;
       if (walked === undefined) {
         walked = { wordIds: deriveWordIds(vocabulary, word, isPrefix, budget), at: caches.stamp() };
         caches.derivedWords.set(key, walked);
@@ -278,10 +277,6 @@ export class ShardIndex {
   search(request: ShardSearchRequest): ShardSearchResult {
     return searchShard(this, request);
   }
-}
-
-function* wordIdsOf(words: readonly { wordId: number }[]): Generator<number> {
-  for (let k = 0; k < words.length; k++) yield words[k]!.wordId;
 }
 
 /** The build's steps while `stale()` holds before each (it is stopped, unfinished, once not). */

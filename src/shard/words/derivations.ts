@@ -144,45 +144,23 @@ function collectTypos(vocabulary: Vocabulary, lists: readonly (readonly string[]
 }
 
 /**
- * Whether deriveWordIds(vocabulary, word, isPrefix, budget) could take `candidate` were it a word with
- * documents (what a cached walk is checked against when a word gets its first documents): the word or
- * its marked spelling, with isPrefix a word starting with either, or within `budget` edits (optimal
- * string alignment, with isPrefix of some prefix of the candidate). A superset: the first-letter rule
- * and the caps only take fewer; a word outside the Basic Multilingual Plane is always a maybe.
+ * Whether deriveWordIds(vocabulary, word, isPrefix, budget) could take some word of `sorted` (a sorted
+ * run of words that just got their first documents: what a cached walk is checked against): the word
+ * or its marked spelling, with isPrefix a word starting with either, or within `budget` edits of the
+ * word (walkFuzzy over the whole run: the walk's first-letter rule and caps only take fewer).
  */
-export function mayDerive(word: string, isPrefix: boolean, budget: number, candidate: string): boolean {
-  if (candidate === word) return true;
-  const marked = exactAttributeKey(word);
-  if (candidate === marked) return true;
-  if (isPrefix && (candidate.startsWith(word) || candidate.startsWith(marked))) return true;
-  if (budget <= 0 || word.length === 0) return false;
-  return withinEdits(word, candidate, budget, isPrefix);
-}
-
-/** Optimal string alignment distance of `a` to `b` (with `bPrefix`, to b's closest prefix) at most `budget`. */
-function withinEdits(a: string, b: string, budget: number, bPrefix: boolean): boolean {
-  const m = a.length;
-  const n = bPrefix ? Math.min(b.length, m + budget) : b.length;
-  if (bPrefix ? n < m - budget : Math.abs(n - m) > budget) return false;
-  for (let k = 0; k < m; k++) if (a.charCodeAt(k) >= 0xd800 && a.charCodeAt(k) <= 0xdfff) return true;
-  for (let k = 0; k < n; k++) if (b.charCodeAt(k) >= 0xd800 && b.charCodeAt(k) <= 0xdfff) return true;
-  let before = new Int32Array(n + 1);
-  let previous = Int32Array.from({ length: n + 1 }, (_, j) => j);
-  let current = new Int32Array(n + 1);
-  for (let i = 1; i <= m; i++) {
-    current[0] = i;
-    const ai = a.charCodeAt(i - 1);
-    for (let j = 1; j <= n; j++) {
-      const bj = b.charCodeAt(j - 1);
-      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (ai === bj ? 0 : 1));
-      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) value = Math.min(value, before[j - 2]! + 1);
-      current[j] = value;
-    }
-    [before, previous, current] = [previous, current, before];
+export function mayDeriveAny(sorted: readonly string[], word: string, isPrefix: boolean, budget: number): boolean {
+  for (const start of [word, exactAttributeKey(word)]) {
+    const [from, to] = prefixRange(sorted, start);
+    if (from < to && (isPrefix || sorted[from] === start)) return true;
   }
-  if (!bPrefix) return previous[n]! <= budget;
-  for (let j = 0; j <= n; j++) if (previous[j]! <= budget) return true;
-  return false;
+  if (budget <= 0 || word.length === 0) return false;
+  let found = false;
+  walkFuzzy(sorted, word, budget, isPrefix, () => {
+    found = true;
+    return false;
+  });
+  return found;
 }
 
 /**
