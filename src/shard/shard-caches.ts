@@ -55,6 +55,14 @@ const DERIVED_WORDS_CACHE_LIMIT = 65_536;
  */
 const APPEARED_LOG_LIMIT = 65_536;
 
+/**
+ * Runs of appeared words an entry is checked against at most (ShardCaches.holds): one is cut at each
+ * check that finds new words (under writes, every write slice), and an entry of a term not asked
+ * for this long is derived again instead of being walked against them all (with every run kept, the
+ * checks of rarely asked terms grew until searches under writes were slower than dropping everything).
+ */
+const RUNS_CHECKED = 8;
+
 /** When an entry was made or last found to hold (ShardCaches.holds): the writes counted and the appearance log's length then. */
 export interface CacheStamp {
   writes: number;
@@ -153,8 +161,15 @@ export class ShardCaches {
     if (at.appeared !== logEnd) {
       const runs = this.runs;
       const sealed = runs.length === 0 ? this.appearedBefore : runs[runs.length - 1]!.end;
-      if (sealed < logEnd) runs.push({ start: sealed, end: logEnd, sorted: this.appeared.slice(sealed - this.appearedBefore).sort() });
-      for (let k = runs.length - 1; k >= 0 && runs[k]!.end > at.appeared; k--) if (mayTake(runs[k]!.sorted)) return false;
+      if (sealed < logEnd) {
+        runs.push({ start: sealed, end: logEnd, sorted: this.appeared.slice(sealed - this.appearedBefore).sort() });
+        if (runs.length > 2 * RUNS_CHECKED) runs.splice(0, runs.length - RUNS_CHECKED);
+      }
+      // An entry more runs behind is derived again rather than checked (it was not asked meanwhile).
+      const from = runs.length - RUNS_CHECKED;
+      let k = runs.length - 1;
+      for (; k >= 0 && runs[k]!.end > at.appeared; k--) if (k < from || mayTake(runs[k]!.sorted)) return false;
+      if (k < 0 && at.appeared < (runs.length === 0 ? logEnd : runs[0]!.start)) return false;
     }
     at.writes = this.writes;
     at.appeared = logEnd;
