@@ -126,9 +126,10 @@ export class ShardEngine {
   /**
    * Applies upserts/deletes to one shard. An index first seen here (created by the same task
    * batch that adds its documents) starts with default settings until a LoadIndex says otherwise.
-   * `yieldPoint`: called after every WRITE_SLICE_MS of writing (worker.ts: answers the searches
-   * waiting meanwhile, for a bounded time), between groups of documents, so a search waits for a slice
-   * of a write, not its whole batch; it sees each document of the batch either old or new.
+   * `yieldPoint`: called after every WRITE_SLICE_MS of writing, or as long as the previous yield took
+   * if longer (worker.ts: answers the searches waiting meanwhile, for a bounded time), between groups
+   * of documents, so a search waits for a slice of a write, not its whole batch, and the write keeps
+   * half the thread; a search sees each document of the batch either old or new.
    */
   writeBatch(indexUid: string, shard: number, ops: readonly DocumentOpMessage[], yieldPoint: (() => void) | null = null): void {
     const target = this.shard(indexUid, shard);
@@ -152,8 +153,12 @@ export class ShardEngine {
         if (target.recentDocuments.size < RECENT_DOCUMENTS_LIMIT) target.recentDocuments.set(op.docId, text);
       }
       if (end < ops.length && performance.now() >= sliceEnd) {
+        const yielded = performance.now();
         yieldPoint!();
-        sliceEnd = performance.now() + WRITE_SLICE_MS;
+        // The next slice writes at least as long as the searches just took (a batch of them may run
+        // past the yield point's bound): under a steady search load the write keeps half the thread.
+        const now = performance.now();
+        sliceEnd = now + Math.max(WRITE_SLICE_MS, now - yielded);
       }
     }
     target.flushWrites();

@@ -360,9 +360,10 @@ const nestedBatches = new NestedBatches();
 
 /**
  * A write batch's yield point (ShardEngine.writeBatch, every 4 ms of writing): the searches waiting
- * are answered, as inside a running search, for at most as long again, so under a steady search load
- * writes still get about half the thread (Meilisearch keeps indexing to half the cores) and a search
- * waits for a write's slice, not its batch. The shard holds whole documents at that point.
+ * are answered, as inside a running search, until 4 ms have passed (a batch begun finishes), and the
+ * write then writes at least as long as they took, so under a steady search load writes keep half the
+ * thread (Meilisearch keeps indexing to half the cores) and a search waits for a write's slice, not
+ * its batch. The shard holds whole documents at that point.
  */
 const WRITE_YIELD_SEARCH_MS = 4;
 const writeYieldPoint = (): void => nestedBatches.answerWaiting(WRITE_YIELD_SEARCH_MS);
