@@ -1,6 +1,7 @@
 #!/bin/bash
 # scale.sh DIR FILE LABEL [PROFDIR]: fresh server from DIR's dist, import FILE (end to end), peak RSS, search latency, restart.
 set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
 DIR=$1; FILE=$2; LABEL=$3; PROF=${4:-}
 DB=/tmp/npmdata/db-$LABEL; rm -rf $DB
 PORT=$((20000 + RANDOM % 20000)); URL=http://127.0.0.1:$PORT
@@ -21,7 +22,7 @@ N=$(wc -l < $FILE)
 echo "[$LABEL] imported $N docs in $(echo "$T1 - $T0" | bc) s = $(echo "$N / ($T1 - $T0)" | bc) docs/s; load $(cat /proc/loadavg)"
 echo "[$LABEL] RSS now $(grep VmRSS /proc/$PID/status | awk '{print $2/1024}') MiB, peak $(grep VmHWM /proc/$PID/status | awk '{print $2/1024}') MiB"
 sleep 3
-echo "[$LABEL] search (4 conc., 1000 queries): $(node $(dirname $0)/probe.mjs $URL npm) load $(cat /proc/loadavg)"
+echo "[$LABEL] search (4 conc., 1000 queries): $(node $HERE/probe.mjs $URL npm) load $(cat /proc/loadavg)"
 echo "[$LABEL] RSS after searches $(grep VmRSS /proc/$PID/status | awk '{print $2/1024}') MiB, peak $(grep VmHWM /proc/$PID/status | awk '{print $2/1024}') MiB"
 sleep 20  # quiet time: structures built, then snapshots saved
 kill -INT $PID; wait $PID
