@@ -1,12 +1,18 @@
 // Everything one shard caches for its searches between writes, in one object (ShardIndex.caches), with
-// ONE place that drops it on a write (clearOnWrite, from ShardIndex.upsert / delete) and one account of
-// its bytes (byteSizes). Each cache's entries depend on the words and documents alone, so any write
-// may make any of them wrong:
+// one account of what writes changed since an entry was made (noteWrite, noteAppeared, holds) and one
+// of its bytes (byteSizes). Each cache's entries depend on some words alone: their documents, and
+// which words the lexicon walk would take (a word counts once it has documents):
 // - term derivations (words/derivations.ts) by word, prefix flag and typo budget, with what is memoized
-//   on them (unions by rank / position, word id lists); kept by worth per byte (worth-per-byte-cache.ts);
+//   on them (unions by rank / position, word id lists, the word's split); kept by worth per byte
+//   (worth-per-byte-cache.ts);
 // - the lexicon walks' results alone (word ids, no bitmaps), many more of them, least recently used out;
 // - pair lookup memos (pairs/shared-pair-memos.ts) by the near-pair build's generation and the two
 //   terms' derivation objects, bounded by their bitmaps' bytes, least recently used out.
+// An entry is checked when read (ShardIndex.cachedDerive) against the writes after it was stamped: it
+// went stale when a document written since holds or held one of its words, or a word it could take
+// got its first documents (new words, or words emptied once); a stale entry is dropped and derived
+// again, never answered. A pair memo is found only through its two derivation objects, so it lives as
+// long as both hold. Writes touching other words leave the entries as they are.
 // The structures a shard derives from its documents and keeps up to date across writes (rank /
 // position postings, pair tables, prefix pair tables, sole-word fields, field-start pairs) are not
 // caches: they follow writes themselves (markChanged, writeDocument) and stay.
@@ -43,30 +49,151 @@ const DERIVATION_WORTHS_REMEMBERED = 32_768;
 
 const DERIVED_WORDS_CACHE_LIMIT = 65_536;
 
+/**
+ * Words that got their first documents logged at most, then every entry is dropped (a bulk load
+ * interns most of its words: checking each entry against them would cost more than deriving again).
+ */
+const APPEARED_LOG_LIMIT = 65_536;
+
+/**
+ * Runs of appeared words an entry is checked against at most (ShardCaches.holds): one is cut at each
+ * check that finds new words (under writes, every write slice), and an entry of a term not asked
+ * for this long is derived again instead of being walked against them all (with every run kept, the
+ * checks of rarely asked terms grew until searches under writes were slower than dropping everything).
+ */
+const RUNS_CHECKED = 8;
+
+/** When an entry was made or last found to hold (ShardCaches.holds): the writes counted and the appearance log's length then. */
+export interface CacheStamp {
+  writes: number;
+  appeared: number;
+}
+
 /** Pair lookup memos per shard, by their bitmaps' bytes (pairs/shared-pair-memos.ts). */
 const PAIR_MEMO_BYTES = 32 * 2 ** 20;
 
 export class ShardCaches {
   readonly derivations: WorthPerByteCache<TermDerivations>;
   /** The lexicon walks' results alone (word ids, no bitmaps): small, so many more are kept. */
-  readonly derivedWords = new LRUCache<string, number[][]>({ max: DERIVED_WORDS_CACHE_LIMIT });
+  readonly derivedWords = new LRUCache<string, { wordIds: number[][]; at: CacheStamp }>({ max: DERIVED_WORDS_CACHE_LIMIT });
   readonly pairMemos = new LRUCache<string, PairLookupMemo>({ maxSize: PAIR_MEMO_BYTES, sizeCalculation: pairMemoBytes });
-  /** A number per derivation object, for the pair memos' keys (the objects are replaced at any write). */
+  /** A number per derivation object, for the pair memos' keys (the objects are replaced when they go stale). */
   private readonly derivationIds = new WeakMap<TermDerivations, number>();
   private nextDerivationId = 0;
 
-  constructor(vocabulary: Vocabulary) {
+  constructor(private readonly vocabulary: Vocabulary) {
     this.derivations = new WorthPerByteCache<TermDerivations>({
       maxBytes: DERIVATION_CACHE_BYTES, sizeOf: (derivations) => derivationsFootprint(vocabulary, derivations),
       maxRemembered: DERIVATION_WORTHS_REMEMBERED,
     });
   }
 
-  /** A write changed the shard's words or documents: nothing cached may be used again. */
-  clearOnWrite(): void {
+  /** Documents written (upserted or deleted) so far: each write a step. */
+  private writes = 0;
+  /** By word id: `writes` at the latest write of a document holding (or having held) the word; 0: none since start. */
+  private lastWritten = new Uint32Array(1024);
+  /** Words whose posting list went from empty to not since the log was last emptied, in order. */
+  private appeared: string[] = [];
+  /** Log positions dropped before `appeared[0]` (a position is absolute: appearedBefore + index). */
+  private appearedBefore = 0;
+  /**
+   * The log cut into runs, each sorted once (when an entry is next checked), so an entry is checked
+   * against a run by a walk (prefix range, typo walk) instead of word by word: [start, end) absolute.
+   */
+  private runs: { start: number; end: number; sorted: string[] }[] = [];
+
+  /**
+   * A document holding (or having held) these words was written: entries stamped before may no longer
+   * hold (ShardIndex.noteWrite, for every upsert and delete, before any search reads the caches again).
+   */
+  noteWrite(wordIds: readonly number[]): void {
+    const writes = ++this.writes;
+    let lastWritten = this.lastWritten;
+    for (let k = 0; k < wordIds.length; k++) {
+      const wordId = wordIds[k]!;
+      if (wordId >= lastWritten.length) {
+        const grown = new Uint32Array(Math.max(wordId + 1, lastWritten.length * 2));
+        grown.set(lastWritten);
+        this.lastWritten = lastWritten = grown;
+      }
+      lastWritten[wordId] = writes;
+    }
+  }
+
+  /**
+   * The word's posting list just got its first document (vocabulary.ts, when additions are applied):
+   * an entry's walk may now take it. Logged only while some entry could care; a long log drops all.
+   */
+  noteAppeared(wordId: number): void {
+    if (this.derivations.size === 0 && this.derivedWords.size === 0) {
+      this.forgetAppeared();
+      return;
+    }
+    this.appeared.push(this.vocabulary.wordOf(wordId));
+    if (this.appeared.length > APPEARED_LOG_LIMIT) this.clear();
+  }
+
+  /** What a new entry is checked against later (take it after the vocabulary's buffered additions were applied). */
+  stamp(): CacheStamp {
+    return { writes: this.writes, appeared: this.appearedBefore + this.appeared.length };
+  }
+
+  /**
+   * Whether an entry stamped `at` still holds, and if so stamps it anew: none of `words` (its words)
+   * was written since, unless `changed(wordId)` says that write does not matter to it, and no run of
+   * words appeared since holds one it `mayTake` (a run begun before the stamp counts whole: a superset).
+   * The vocabulary's buffered additions must be applied first.
+   */
+  holds(at: CacheStamp, words: readonly { readonly wordId: number }[] | readonly number[], changed: ((wordId: number) => boolean) | null,
+    mayTake: (sorted: readonly string[]) => boolean): boolean {
+    const logEnd = this.appearedBefore + this.appeared.length;
+    if (at.writes === this.writes && at.appeared === logEnd) return true;
+    if (at.appeared < this.appearedBefore) return false;
+    const since = at.writes;
+    if (since !== this.writes) {
+      const lastWritten = this.lastWritten;
+      for (let k = 0; k < words.length; k++) {
+        const word = words[k]!;
+        const wordId = typeof word === 'number' ? word : word.wordId;
+        if (wordId < lastWritten.length && lastWritten[wordId]! > since && (changed === null || changed(wordId))) return false;
+      }
+    }
+    if (at.appeared !== logEnd) {
+      const runs = this.runs;
+      const sealed = runs.length === 0 ? this.appearedBefore : runs[runs.length - 1]!.end;
+      if (sealed < logEnd) {
+        runs.push({ start: sealed, end: logEnd, sorted: this.appeared.slice(sealed - this.appearedBefore).sort() });
+        if (runs.length > 2 * RUNS_CHECKED) runs.splice(0, runs.length - RUNS_CHECKED);
+      }
+      // An entry more runs behind is derived again rather than checked (it was not asked meanwhile).
+      const from = runs.length - RUNS_CHECKED;
+      let k = runs.length - 1;
+      for (; k >= 0 && runs[k]!.end > at.appeared; k--) if (k < from || mayTake(runs[k]!.sorted)) return false;
+      if (k < 0 && at.appeared < (runs.length === 0 ? logEnd : runs[0]!.start)) return false;
+    }
+    at.writes = this.writes;
+    at.appeared = logEnd;
+    return true;
+  }
+
+  /** Whether the word was written since the stamp (with `holds`' preconditions). */
+  writtenSince(at: CacheStamp, wordId: number): boolean {
+    return wordId < this.lastWritten.length && this.lastWritten[wordId]! > at.writes;
+  }
+
+  /** Drops every entry (the settings changed, or the appearance log grew long). */
+  clear(): void {
     this.derivations.clear();
     if (this.derivedWords.size > 0) this.derivedWords.clear();
     if (this.pairMemos.size > 0) this.pairMemos.clear();
+    this.forgetAppeared();
+  }
+
+  /** Empties the appearance log: only when no entry is left that was stamped before its end. */
+  private forgetAppeared(): void {
+    this.appearedBefore += this.appeared.length;
+    this.appeared = [];
+    this.runs = [];
   }
 
   derivationId(derivations: TermDerivations): number {

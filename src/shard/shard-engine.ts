@@ -18,6 +18,10 @@ export type JsonDocument = Record<string, unknown>;
 
 /** Beyond this many upserts per write batch the JSON is not kept: memory over a few ms of visibility. */
 const RECENT_DOCUMENTS_LIMIT = 10_000;
+/** A write batch runs at least this long between two yield points (writeBatch). */
+const WRITE_SLICE_MS = 4;
+/** Documents written between two looks at the clock (a few dozen microseconds each). */
+const WRITE_GROUP = 32;
 
 /** Committed documents of an index, by internal id (LMDB in the worker, a Map in tests). */
 export interface DocumentSource {
@@ -122,23 +126,40 @@ export class ShardEngine {
   /**
    * Applies upserts/deletes to one shard. An index first seen here (created by the same task
    * batch that adds its documents) starts with default settings until a LoadIndex says otherwise.
+   * `yieldPoint`: called after every WRITE_SLICE_MS of writing, or as long as the previous yield took
+   * if longer (worker.ts: answers the searches waiting meanwhile, for a bounded time), between groups
+   * of documents, so a search waits for a slice of a write, not its whole batch, and the write keeps
+   * half the thread; a search sees each document of the batch either old or new.
    */
-  writeBatch(indexUid: string, shard: number, ops: readonly DocumentOpMessage[]): void {
+  writeBatch(indexUid: string, shard: number, ops: readonly DocumentOpMessage[], yieldPoint: (() => void) | null = null): void {
     const target = this.shard(indexUid, shard);
     target.previousRecentDocuments = target.recentDocuments;
     target.recentDocuments = new Map();
-    // Old versions go first, so (with the scheduler's one op per document) no removal below has to
-    // wait on the buffered additions of the batch; applying in order afterwards keeps any op list exact.
-    for (const op of ops) target.delete(op.docId);
-    for (const op of ops) {
-      if (op.kind === 'delete') {
-        target.delete(op.docId);
-        continue;
+    let sliceEnd = yieldPoint === null ? Infinity : performance.now() + WRITE_SLICE_MS;
+    for (let start = 0; start < ops.length; start += WRITE_GROUP) {
+      const end = Math.min(ops.length, start + WRITE_GROUP);
+      // A group's old versions go first, so (with the scheduler's one op per document) no removal below
+      // has to wait on the group's buffered additions; applying in order afterwards keeps any op list exact.
+      for (let k = start; k < end; k++) target.delete(ops[k]!.docId);
+      for (let k = start; k < end; k++) {
+        const op = ops[k]!;
+        if (op.kind === 'delete') {
+          target.delete(op.docId);
+          continue;
+        }
+        // Read once: a decoded write batch decodes the text from the message on each read.
+        const text = op.document;
+        target.upsert(op.docId, JSON.parse(text) as JsonDocument);
+        if (target.recentDocuments.size < RECENT_DOCUMENTS_LIMIT) target.recentDocuments.set(op.docId, text);
       }
-      // Read once: a decoded write batch decodes the text from the message on each read.
-      const text = op.document;
-      target.upsert(op.docId, JSON.parse(text) as JsonDocument);
-      if (target.recentDocuments.size < RECENT_DOCUMENTS_LIMIT) target.recentDocuments.set(op.docId, text);
+      if (end < ops.length && performance.now() >= sliceEnd) {
+        const yielded = performance.now();
+        yieldPoint!();
+        // The next slice writes at least as long as the searches just took (a batch of them may run
+        // past the yield point's bound): under a steady search load the write keeps half the thread.
+        const now = performance.now();
+        sliceEnd = now + Math.max(WRITE_SLICE_MS, now - yielded);
+      }
     }
     target.flushWrites();
   }

@@ -3,7 +3,7 @@
 import roaring from 'roaring';
 import { analyzeDocument, analyzeDocumentInto } from '../analysis/document-tokens.js';
 import { selectsField } from '../documents/flatten.js';
-import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, withSynonyms, withAlternatives, bestSplit, type TermDerivations } from './words/derivations.js';
+import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, mayDeriveAny, withSynonyms, withAlternatives, bestSplit, type TermDerivations } from './words/derivations.js';
 import { documentHasPhrase } from './documents/match-profile-builder.js';
 import { ForwardIndex } from './documents/forward-index.js';
 import { FacetStore } from './facets/facet-store.js';
@@ -15,7 +15,7 @@ import { NearPairPostings } from './pairs/near-pair-postings.js';
 import { FieldStartPairs } from './postings/field-start-pairs.js';
 import { SoleWordFields } from './postings/sole-word-fields.js';
 import { finishSteps } from './sliced-jobs.js';
-import { derivationCacheBytes, ShardCaches } from './shard-caches.js';
+import { derivationCacheBytes, ShardCaches, type CacheStamp } from './shard-caches.js';
 import type { DerivedStructure } from './derived-structure.js';
 import { idSpanOf } from './words/bitmap-union.js';
 import { fieldRankKey, positionKey, TokenKeyPostings } from './postings/token-key-postings.js';
@@ -43,7 +43,7 @@ export class ShardIndex {
   readonly fieldStartPairs = new FieldStartPairs(this.forward, this.documents);
   /** Every structure derived from the documents and kept across writes (derived-structure.ts), in build order. */
   readonly derived: readonly DerivedStructure[] = [this.rankPostings, this.positionPostings, this.nearPairs, this.soleWordFields, this.fieldStartPairs];
-  /** What searches cache between writes (derivations, lexicon walks, pair memos), dropped at any write. */
+  /** What searches cache between writes (derivations, lexicon walks, pair memos), each entry checked against the writes since it was made. */
   readonly caches = new ShardCaches(this.vocabulary);
   /**
    * JSON of the documents upserted by the latest write batch: the scheduler commits them to LMDB only
@@ -61,6 +61,7 @@ export class ShardIndex {
     const faceted = facetedFieldsOf(config.settings);
     this.facets = new FacetStore(faceted.isFaceted, faceted.geo, faceted.geojson);
     this.hasFacets = !faceted.none;
+    this.vocabulary.onFirstDocument = (wordId) => this.caches.noteAppeared(wordId);
   }
 
   get documentCount(): number {
@@ -134,12 +135,13 @@ export class ShardIndex {
 
   /**
    * A write to the document (`wordIds`: the words it now holds, or held), while it is in the forward
-   * index (just put, or about to leave): every derived structure is told, the caches dropped.
+   * index (just put, or about to leave): every derived structure is told, and the caches (the entries
+   * of these words go stale).
    */
   private noteWrite(docId: number, added: boolean, wordIds: readonly number[]): void {
     const derived = this.derived;
     for (let k = 0; k < derived.length; k++) derived[k]!.noteWrite(docId, added, wordIds);
-    this.caches.clearOnWrite();
+    this.caches.noteWrite(wordIds);
   }
 
   /**
@@ -211,23 +213,57 @@ export class ShardIndex {
     return withSynonyms(this.vocabulary, derivations, extraAlternatives, (wordIds) => this.phraseDocs(wordIds));
   }
 
+  /**
+   * The word's derivations, from the cache when they still hold: an entry is dropped when a document
+   * written since holds (or held) one of its words, or a word it could take got its first documents
+   * (shard-caches.ts); its split is derived again when a word the split could use was written.
+   */
   private cachedDerive(word: string, isPrefix: boolean, budget: number): TermDerivations {
     const key = `${isPrefix ? 'p' : 'w'}${budget}${word}`;
-    let derivations = this.caches.derivations.get(key);
+    const caches = this.caches;
+    const vocabulary = this.vocabulary;
+    // Buffered additions applied first: the words getting their first documents are logged before the checks.
+    vocabulary.flush();
+    const synonyms = this.config.synonyms.get(word) ?? [];
+    const mayTake = (sorted: readonly string[]) => mayDeriveAny(sorted, word, isPrefix, budget)
+      || synonyms.some((words) => words.some((synonym) => mayDeriveAny(sorted, synonym, false, 0)));
+    let derivations = caches.derivations.get(key);
+    if (derivations !== undefined) {
+      const at = derivations.cachedAt!;
+      const splitAt = { ...at };
+      if (!caches.holds(at, derivations.words, null, mayTake)) {
+        caches.derivations.drop(key);
+        derivations = undefined;
+      } else if (derivations.withSplit !== undefined && this.splitWritten(word, splitAt)) derivations.withSplit = undefined;
+    }
     if (derivations === undefined) {
-      let wordIds = this.caches.derivedWords.get(key);
-      if (wordIds === undefined) {
-        wordIds = deriveWordIds(this.vocabulary, word, isPrefix, budget);
-        this.caches.derivedWords.set(key, wordIds);
+      let walked = caches.derivedWords.get(key);
+      // A walk's words go stale only when one lost its last document (the others' documents are not in it).
+      if (walked !== undefined && !caches.holds(walked.at, walked.wordIds.flat(), (wordId) => vocabulary.docs(wordId).isEmpty, mayTake)) walked = undefined;
+      if (walked === undefined) {
+        walked = { wordIds: deriveWordIds(vocabulary, word, isPrefix, budget), at: caches.stamp() };
+        caches.derivedWords.set(key, walked);
       }
-      derivations = withSynonyms(this.vocabulary, derivationsFromWords(this.vocabulary, word, wordIds, idSpanOf(this.documents)),
-        this.config.synonyms.get(word) ?? [], (wordIds) => this.phraseDocs(wordIds));
+      derivations = withSynonyms(vocabulary, derivationsFromWords(vocabulary, word, walked.wordIds, idSpanOf(this.documents)),
+        synonyms, (wordIds) => this.phraseDocs(wordIds));
+      derivations.cachedAt = caches.stamp();
       const words = derivations.words.length;
       // The budget follows the shard's size (a restored shard never went through upsert).
-      this.caches.derivations.maxBytes = derivationCacheBytes(this.documents.size);
-      this.caches.derivations.offer(key, derivations, (bytes) => bytes + DERIVATION_WORK_PER_WORD * words);
+      caches.derivations.maxBytes = derivationCacheBytes(this.documents.size);
+      caches.derivations.offer(key, derivations, (bytes) => bytes + DERIVATION_WORK_PER_WORD * words);
     }
     return derivations;
+  }
+
+  /** Whether a word the split of `word` could use (its two parts, at any point) was written since `at`. */
+  private splitWritten(word: string, at: CacheStamp): boolean {
+    for (let cut = 1; cut < word.length; cut++) {
+      for (const part of [word.slice(0, cut), word.slice(cut)]) {
+        const wordId = this.vocabulary.idOf(part);
+        if (wordId !== undefined && this.caches.writtenSince(at, wordId)) return true;
+      }
+    }
+    return false;
   }
 
   /** Documents holding the words consecutively. */

@@ -1,10 +1,11 @@
-// A shard's caches (src/shard/shard-caches.ts): one object, dropped whole at any write, its bytes
-// accounted; answers after a write equal a fresh shard's.
+// A shard's caches (src/shard/shard-caches.ts): one object, its entries checked against the writes
+// since they were made (shard-caches-writes.test.ts: randomized), its bytes accounted; answers after
+// a write equal a fresh shard's.
 import test from 'ava';
 import { randomFrom } from './seeded-lcg.js';
 import { makeDocument, sameAnswers, twins } from './shard-twins.js';
 
-test('searches fill the shard caches (derivations, lexicon walks, pair memos); a write empties them all, and answers stay a fresh twin\'s', (t) => {
+test('searches fill the shard caches (derivations, lexicon walks, pair memos); a write to their words makes them stale, and answers stay a fresh twin\'s', (t) => {
   const { subject, reference } = twins(2_000, 7);
   subject.prepareForSearch();
   for (const q of ['star wars', 'the dark side', 'jedi empire back', 'ga', 'r1 r2']) subject.search({ q, hitsWanted: 20, matchingStrategy: 'last' });
@@ -12,13 +13,17 @@ test('searches fill the shard caches (derivations, lexicon walks, pair memos); a
   t.true(filled.derivations > 0, 'derivations held');
   t.true(filled.pairMemos > 0, 'pair memos held');
   t.true(filled.derivedWordsEntries > 0, 'lexicon walks held');
+  const star = subject.derive('star', false, 0);
   const random = randomFrom(8);
   const document = makeDocument(random, 5);
+  // Every queried word (and the words 'ga' and 'r1' stand for) in one document.
+  document['body'] = 'star wars the dark side jedi empire back galaxy r1 r10 r11 r12 r13 r14 r15 r16 r17 r18 r19 r2';
   subject.upsert(5, document);
   reference.upsert(5, document);
   subject.flushWrites();
   reference.flushWrites();
-  t.deepEqual(subject.caches.byteSizes(), { derivations: 0, pairMemos: 0, derivedWordsEntries: 0 });
+  for (const q of ['star wars', 'the dark side', 'jedi empire back', 'ga', 'r1 r2']) subject.search({ q, hitsWanted: 20, matchingStrategy: 'last' });
+  t.not(subject.derive('star', false, 0), star, 'a stale entry is derived again');
   sameAnswers(t, subject, reference, randomFrom(9), 30);
 });
 

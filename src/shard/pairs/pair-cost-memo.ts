@@ -4,7 +4,7 @@
 // proximity's rest classes (src/ranking/proximity-rest-classes.ts) bound documents by them without
 // reading: the class of every pair at "at least 3", read whole when the lead score equals its bound,
 // loses the documents known to cost more. A memo lives no longer than its documents (its terms'
-// derivations are dropped at any write to the shard), so what it knows stays true.
+// derivations are dropped when a write touches their words), so what it knows stays true.
 import type { KnownPairCosts } from '../../ranking/search-context.js';
 import { KNOWN_COST_MIN } from '../../ranking/proximity.js';
 

@@ -1,7 +1,7 @@
 // Per shard, the pair lookup memos kept across searches (near-pair-postings.ts PairLookupMemo), by
 // the two terms' derivation objects, in the shard's caches (shard-caches.ts ShardCaches.pairMemos): a
 // pair's gathered runs (and the rare documents read) depend on the words and the documents alone, and
-// a shard drops its caches at any write, so a memo is only ever found while its documents stand. Bounded by their bitmaps' bytes (measured again when a
+// a derivation is dropped when a write touches its words, so a memo is only ever found while its documents stand. Bounded by their bitmaps' bytes (measured again when a
 // lookup gathers a cost or what searches learned of its costs; the documents read later, a pair's few rare ones, are not). Runs on the
 // shard worker thread, one search at a time.
 import type { LRUCache } from 'lru-cache';

@@ -192,6 +192,11 @@ export class WorthPerByteCache<T> {
     if (this.admit(worth, bytes)) this.set(key, value, worth, unitWork);
   }
 
+  /** Drops the key's entry if held (it went stale); the key keeps its worth, as an evicted one. */
+  drop(key: string): void {
+    if (this.held.has(key)) this.evict(key);
+  }
+
   /** Drops the entry; the key keeps its worth (it comes back in when worth it again). */
   private evict(key: string): void {
     const entry = this.held.get(key)!;

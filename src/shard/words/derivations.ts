@@ -7,6 +7,7 @@ import { walkFuzzy } from './fuzzy-walk.js';
 import { walkFirstLetterEdits } from './first-letter-edits.js';
 import { unionOfMany } from './bitmap-union.js';
 import type { Vocabulary } from './vocabulary.js';
+import type { CacheStamp } from '../shard-caches.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -39,6 +40,8 @@ export interface TermDerivations {
   splitWordIds?: readonly number[];
   /** Memo: these derivations with the word's split (themselves when it has none). */
   withSplit?: TermDerivations;
+  /** Set when the shard's cache holds them: checked against later writes before each use (shard-caches.ts). */
+  cachedAt?: CacheStamp;
   /** Memo: the words as match-profile-builder.ts's WordLookup.addTerm takes them (lookupArrays). */
   lookupArrays?: { wordIds: Int32Array; flags: Uint8Array };
 }
@@ -141,6 +144,26 @@ function collectTypos(vocabulary: Vocabulary, lists: readonly (readonly string[]
 }
 
 /**
+ * Whether deriveWordIds(vocabulary, word, isPrefix, budget) could take some word of `sorted` (a sorted
+ * run of words that just got their first documents: what a cached walk is checked against): the word
+ * or its marked spelling, with isPrefix a word starting with either, or within `budget` edits of the
+ * word (walkFuzzy over the whole run: the walk's first-letter rule and caps only take fewer).
+ */
+export function mayDeriveAny(sorted: readonly string[], word: string, isPrefix: boolean, budget: number): boolean {
+  for (const start of [word, exactAttributeKey(word)]) {
+    const [from, to] = prefixRange(sorted, start);
+    if (from < to && (isPrefix || sorted[from] === start)) return true;
+  }
+  if (budget <= 0 || word.length === 0) return false;
+  let found = false;
+  walkFuzzy(sorted, word, budget, isPrefix, () => {
+    found = true;
+    return false;
+  });
+  return found;
+}
+
+/**
  * The derivations of `word` from the ids deriveWordIds found; `idSpan`: the span of the shard's
  * document ids (bitmap-union.ts; Infinity: always roaring's orMany).
  */
@@ -153,7 +176,7 @@ export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTyp
     const ids = byTypo[typos]!;
     for (const wordId of ids) words.push({ wordId, typos, exact: typos === 0 && exactIds.includes(wordId) });
     // A lone word's own posting list is used as is, not copied: derivations are read-only and dropped
-    // by any write to the shard (ShardIndex.derive), and at a million documents the copies showed.
+    // by any write to the word (ShardIndex.cachedDerive), and at a million documents the copies showed.
     let union = ids.length === 1 ? vocabulary.docs(ids[0]!) : unionOfMany(ids.map((id) => vocabulary.docs(id)), idSpan);
     if (seen !== null && !union.isEmpty) union = RoaringBitmap32.andNot(union, seen);
     docsByTypo.push(union);

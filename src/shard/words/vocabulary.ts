@@ -29,6 +29,8 @@ export class Vocabulary implements WordInterner {
   private pending = new Uint32Array(INITIAL_PENDING);
   private pendingLength = 0;
   readonly lexicon = new Lexicon();
+  /** Told of each word whose posting list gets its first document (or a first one again), as additions are applied (the shard's caches). */
+  onFirstDocument: ((wordId: number) => void) | null = null;
 
   idOf(word: string): number | undefined {
     return this.table.get(word);
@@ -105,8 +107,13 @@ export class Vocabulary implements WordInterner {
     if (length === 0) return;
     this.pendingLength = 0;
     // Few pairs, or few next to the vocabulary (the sort's arrays are as long as the vocabulary): one by one.
+    const onFirst = this.onFirstDocument;
     if (length < FEW_PAIRS || length < this.words.length / 8) {
-      for (let k = 0; k < length; k += 2) this.posting(pending[k]!).add(pending[k + 1]!);
+      for (let k = 0; k < length; k += 2) {
+        const posting = this.posting(pending[k]!);
+        if (onFirst !== null && posting.isEmpty) onFirst(pending[k]!);
+        posting.add(pending[k + 1]!);
+      }
       return;
     }
     // Counting sort by word: each word's documents keep their order (ascending in a bulk load), and
@@ -122,8 +129,10 @@ export class Vocabulary implements WordInterner {
       const start = starts[id]!;
       const end = starts[id + 1]!;
       if (end === start) continue;
-      if (end - start === 1) this.posting(id).add(byWord[start]!);
-      else this.posting(id).addMany(byWord.subarray(start, end));
+      const posting = this.posting(id);
+      if (onFirst !== null && posting.isEmpty) onFirst(id);
+      if (end - start === 1) posting.add(byWord[start]!);
+      else posting.addMany(byWord.subarray(start, end));
     }
     if (pending.length > INITIAL_PENDING * 64 && length < pending.length / 8) this.pending = new Uint32Array(INITIAL_PENDING);
   }

@@ -1,0 +1,155 @@
+// A shard's caches across writes (src/shard/shard-caches.ts): an entry is dropped only when a write
+// touched one of its words or a word it could take got its first documents, so the cache keeps what
+// the other writes leave alone. Randomized writes interleaved with repeated searches must answer
+// exactly as an index built fresh from the same documents: a stale entry must never answer.
+import test from 'ava';
+import { ShardIndex } from '../../src/shard/shard-index.js';
+import { compileIndexConfig } from '../../src/shard/index-config.js';
+import type { IndexSettings } from '../../src/settings/index-settings.js';
+import { randomFrom } from './seeded-lcg.js';
+import { makeDocument, WORDS } from './shard-twins.js';
+
+/** Words only later writes bring: typo neighbours and prefix extensions of the queried words, and rare words past the first ones. */
+const LATE_WORDS = ['stair', 'warz', 'jedis', 'empires', 'galaxies', 'dakr', 'sidewalk', 'hopes', 'starwars', 'ba', 'farther'];
+
+function lateDocument(random: () => number, id: number): Record<string, unknown> {
+  const document = makeDocument(random, id, 120);
+  if (random() < 0.5) document['title'] = `${document['title'] as string} ${LATE_WORDS[Math.floor(random() * LATE_WORDS.length)]!}`;
+  return document;
+}
+
+/** A fixed pool, so the same terms are asked again across writes (cached entries are read, not made anew). */
+function queryPool(random: () => number): string[] {
+  const pool = ['star wars', 'sta', 'stai', 'war', 'warz', 'jedi', 'jedis empire', 'the dark side', 'dakr', 'galaxy far away', 'gala',
+    'r1', 'r7', 'r70', 'r100', 'r11', 'side', 'sidewalk', 'hope', 'starwars', 'sidw', 'bak', 'back', 'far', 'farthr', 'r5 star'];
+  for (let k = 0; k < 14; k++) {
+    const words = Array.from({ length: 1 + Math.floor(random() * 3) }, () => (random() < 0.3 ? `r${Math.floor(random() * 120)}` : WORDS[Math.floor(random() * WORDS.length)]!));
+    pool.push(words.join(' '));
+  }
+  return pool;
+}
+
+function freshIndex(settings: Partial<IndexSettings>, documents: ReadonlyMap<number, Record<string, unknown>>): ShardIndex {
+  const shard = new ShardIndex(compileIndexConfig(settings));
+  for (const docId of [...documents.keys()].sort((a, b) => a - b)) shard.upsert(docId, documents.get(docId)!);
+  shard.flushWrites();
+  return shard;
+}
+
+const SETTINGS: Partial<IndexSettings>[] = [
+  {},
+  { synonyms: { r5: ['r105'], hope: ['r110 r111'], jedi: ['warz'] } },
+  // Typos from 3 letters (more typo walks), none in tags (their words interned under the marked spelling).
+  { typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 3, twoTypos: 5 }, disableOnWords: [], disableOnNumbers: false, disableOnAttributes: ['tags'] } },
+];
+
+for (let round = 0; round < 6; round++) {
+  test(`writes interleaved with repeated searches answer as a fresh index (round ${round})`, (t) => {
+    const settings = SETTINGS[round % SETTINGS.length]!;
+    const random = randomFrom(500 + round);
+    const documents = new Map<number, Record<string, unknown>>();
+    const subject = new ShardIndex(compileIndexConfig(settings));
+    const documentCount = 800;
+    for (let docId = 0; docId < documentCount; docId++) {
+      const document = makeDocument(random, docId, 60);
+      documents.set(docId, document);
+      subject.upsert(docId, document);
+    }
+    subject.flushWrites();
+    if (round % 2 === 0) subject.prepareForSearch();
+    const pool = queryPool(random);
+    let compared = 0;
+    for (let step = 0; step < 24; step++) {
+      // A few writes: rewrites with new and late words, deletions (a word may lose its last document, then come back).
+      const writes = 1 + Math.floor(random() * 4);
+      for (let k = 0; k < writes; k++) {
+        const docId = Math.floor(random() * (documentCount + 40));
+        if (random() < 0.3) {
+          subject.delete(docId);
+          documents.delete(docId);
+        } else {
+          const document = step < 4 ? makeDocument(random, docId, 60) : lateDocument(random, docId);
+          subject.upsert(docId, document);
+          documents.set(docId, document);
+        }
+      }
+      if (random() < 0.5) subject.flushWrites();
+      const reference = freshIndex(settings, documents);
+      for (let k = 0; k < 10; k++) {
+        const q = pool[Math.floor(random() * pool.length)]!;
+        const hitsWanted = random() < 0.3 ? 300 : 1 + Math.floor(random() * 30);
+        const matchingStrategy = random() < 0.7 ? 'last' as const : 'all' as const;
+        const expected = reference.search({ q, hitsWanted, matchingStrategy });
+        const actual = subject.search({ q, hitsWanted, matchingStrategy });
+        t.deepEqual(actual.hits, expected.hits, `step ${step} q=${JSON.stringify(q)} ${matchingStrategy}`);
+        t.is(actual.candidates, expected.candidates, `step ${step} q=${JSON.stringify(q)} ${matchingStrategy}`);
+        compared += actual.hits.length;
+      }
+    }
+    t.true(compared > 1000, `${compared} hits compared`);
+  });
+}
+
+/** The words a term stands for, by their text (word ids differ between two indexes). */
+function wordsOf(shard: ShardIndex, word: string, isPrefix: boolean, budget: number): string[] {
+  return shard.derive(word, isPrefix, budget).words.map((derivation) => `${shard.vocabulary.wordOf(derivation.wordId)}/${derivation.typos}/${derivation.exact}`).sort();
+}
+
+for (let round = 0; round < 3; round++) {
+  test(`writes interleaved with repeated derivations derive the words a fresh index does (round ${round})`, (t) => {
+    const settings = SETTINGS[round]!;
+    const random = randomFrom(700 + round);
+    const documents = new Map<number, Record<string, unknown>>();
+    const subject = new ShardIndex(compileIndexConfig(settings));
+    for (let docId = 0; docId < 300; docId++) {
+      const document = makeDocument(random, docId, 60);
+      documents.set(docId, document);
+      subject.upsert(docId, document);
+    }
+    const terms = ['star', 'sta', 'stai', 'warz', 'jedi', 'dakr', 'r1', 'r7', 'r70', 'side', 'farthr', 'starwars', 'ba', 'gal', 'r105'];
+    for (let step = 0; step < 40; step++) {
+      for (let k = 0; k < 3; k++) {
+        const docId = Math.floor(random() * 320);
+        if (random() < 0.4) {
+          subject.delete(docId);
+          documents.delete(docId);
+        } else {
+          const document = lateDocument(random, docId);
+          subject.upsert(docId, document);
+          documents.set(docId, document);
+        }
+      }
+      const reference = freshIndex(settings, documents);
+      for (const term of terms) {
+        for (const [isPrefix, budget] of [[false, 0], [true, 0], [false, 1], [true, 2]] as const) {
+          t.deepEqual(wordsOf(subject, term, isPrefix, budget), wordsOf(reference, term, isPrefix, budget), `step ${step} ${term} ${isPrefix} ${budget}`);
+        }
+      }
+    }
+  });
+}
+
+test('a write keeps the cached derivations of the words it does not touch, and drops those it does', (t) => {
+  const shard = new ShardIndex(compileIndexConfig({}));
+  shard.upsert(1, { id: 1, title: 'star wars' });
+  shard.upsert(2, { id: 2, title: 'dark side' });
+  const star = shard.derive('star', false, 1);
+  const dark = shard.derive('dark', true, 0);
+  t.is(shard.derive('star', false, 1), star, 'read again from the cache');
+  shard.upsert(3, { id: 3, title: 'galaxy wars' });
+  t.is(shard.derive('star', false, 1), star, 'kept: the write holds neither star nor a word it could take');
+  t.is(shard.derive('dark', true, 0), dark);
+  shard.upsert(4, { id: 4, title: 'stay darker' });
+  const starAgain = shard.derive('star', false, 1);
+  t.not(starAgain, star, 'stay is one typo from star: derived again');
+  t.deepEqual(starAgain.docs.toArray(), [1, 4]);
+  t.not(shard.derive('dark', true, 0), dark, 'darker starts with dark: derived again');
+  const galaxy = shard.derive('galaxy', false, 0);
+  shard.delete(3);
+  t.not(shard.derive('galaxy', false, 0), galaxy, 'its document deleted: derived again');
+  t.deepEqual(shard.derive('galaxy', false, 0).docs.toArray(), []);
+  const wars = shard.derive('wars', false, 0);
+  shard.upsert(5, { id: 5, title: 'empire' });
+  t.is(shard.derive('wars', false, 0), wars);
+  t.true(shard.caches.byteSizes().derivations > 0);
+});
