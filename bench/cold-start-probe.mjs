@@ -13,7 +13,7 @@
 import { spawn, execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,9 +79,11 @@ const list = mode === 'unique' ? Array.from({ length: 200_000 }, query)
 const work = mkdtempSync(join(tmpdir(), 'cold-probe-'));
 writeFileSync(join(work, 'paths.txt'), list.map(pathOf).join('\n') + '\n');
 
-// PROBE_NODE_ARGS: node flags for the server (e.g. --cpu-prof --cpu-prof-dir=DIR).
+// PROBE_NODE_ARGS: node flags for the server (e.g. --cpu-prof --cpu-prof-dir=DIR); PROBE_SERVER_OUT: a file for the
+// server's stdout (e.g. what --trace-gc prints).
+const serverOut = process.env.PROBE_SERVER_OUT ? openSync(process.env.PROBE_SERVER_OUT, 'w') : 'ignore';
 const server = spawn('node', [...(process.env.PROBE_NODE_ARGS ?? '').split(' ').filter(Boolean), join(root, 'dist/src/cli.js'), '--db-path', join(work, 'db'), '--http-addr', `127.0.0.1:${port}`,
-  '--no-analytics', '--log-level', 'off', ...serverExtra], { stdio: ['ignore', 'ignore', 'inherit'] });
+  '--no-analytics', '--log-level', 'off', ...serverExtra], { stdio: ['ignore', serverOut, 'inherit'] });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function waitTask(uid) {
   for (;;) {

@@ -15,6 +15,7 @@ import type { NestedBatchAnswer } from '../protocol/messages.js';
 interface WaitingBatch {
   resolve: (answer: ArrayBuffer) => void;
   reject: (error: Error) => void;
+  onPartial: ((answer: ArrayBuffer) => void) | undefined;
 }
 
 export class QueryPort {
@@ -38,16 +39,21 @@ export class QueryPort {
         return;
       }
       const waiting = this.waiting.get(answer.batch);
+      // Some of its results, answered while one of its searches runs on: the batch stays in flight.
+      if (answer.partial === true) return waiting?.onPartial?.(answer.answer);
       this.waiting.delete(answer.batch);
       waiting?.resolve(answer.answer);
     });
   }
 
-  /** Transfers the batch (its buffer is detached here) and resolves with the worker's QueryBatchResult. */
-  readonly run = (batch: ArrayBuffer): Promise<ArrayBuffer> => {
+  /**
+   * Transfers the batch (its buffer is detached here) and resolves with the worker's QueryBatchResult;
+   * `onPartial` gets the results the worker sent ahead of it (QueryBatchResults too), if any.
+   */
+  readonly run = (batch: ArrayBuffer, onPartial?: (answer: ArrayBuffer) => void): Promise<ArrayBuffer> => {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
-      this.waiting.set(++this.posted, { resolve, reject });
+      this.waiting.set(++this.posted, { resolve, reject, onPartial });
       this.port.postMessage(batch, [batch]);
     });
   };

@@ -18,8 +18,11 @@ import { PendingTable } from './pending-table.js';
 import { chooseReplica, queryAffinity } from './replica-choice.js';
 import { BATCH_SIZE_BUCKETS, BATCH_TIME_BUCKETS, Tally } from './tally.js';
 
-/** Sends one QueryBatch to one worker and resolves with its QueryBatchResult. */
-export type WorkerRunner = (batch: ArrayBuffer) => Promise<ArrayBuffer | Uint8Array>;
+/**
+ * Sends one QueryBatch to one worker and resolves with its QueryBatchResult; `onPartial` gets results
+ * the worker answers ahead of the rest (QueryBatchResults too: a long search's batch-mates).
+ */
+export type WorkerRunner = (batch: ArrayBuffer, onPartial?: (answer: ArrayBuffer) => void) => Promise<ArrayBuffer | Uint8Array>;
 
 export type ShardQuery = Omit<ShardQueryMessage, 'requestId' | 'shards' | 'scoresWanted'>;
 
@@ -277,13 +280,20 @@ export class SearchDispatcher {
       this.stats.batchSeconds[worker]!.observe((performance.now() - sentAt) / 1000);
       this.flushWorker(worker);
     };
-    this.runners[worker]!(batch).then(
+    // Results the worker sent ahead of the batch's answer (a long search's batch-mates).
+    let answeredAhead: ShardQueryResultMessage[] = [];
+    const onPartial = (partial: ArrayBuffer) => {
+      const results = decodeQueryBatchResult(partial);
+      answeredAhead = answeredAhead.concat(results);
+      this.deliver(results);
+    };
+    this.runners[worker]!(batch, onPartial).then(
       (answer) => {
         batchDone();
         const results = decodeQueryBatchResult(answer);
         this.deliver(results);
         // A batch the worker could not read comes back without results: its searches fail, not hang.
-        if (results.length < queue.length) this.failUnanswered(queue, results);
+        if (results.length + answeredAhead.length < queue.length) this.failUnanswered(queue, results.concat(answeredAhead));
       },
       (cause: unknown) => {
         batchDone();

@@ -99,7 +99,7 @@ export class WorkerSupervisor {
 
   /** Per worker: sends a QueryBatch to its current thread (SearchDispatcher's runners). */
   runners(): ((batch: ArrayBuffer) => Promise<ArrayBuffer>)[] {
-    return this.slots.map((slot) => (batch: ArrayBuffer) => slot.queryPort.run(batch));
+    return this.slots.map((slot) => (batch: ArrayBuffer, onPartial?: (answer: ArrayBuffer) => void) => slot.queryPort.run(batch, onPartial));
   }
 
   /** Every thread is there (GET /health). */

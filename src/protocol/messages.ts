@@ -141,6 +141,8 @@ export function isShardWorkerLifecycleMessage(message: unknown): message is Shar
 export interface NestedBatchAnswer {
   batch: number;
   answer: ArrayBuffer;
+  /** Some of the batch's results, sent at a yield point of one of its searches; the rest come later. */
+  partial?: boolean;
 }
 
 /** workerData of each shard worker thread. */

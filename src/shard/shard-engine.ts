@@ -10,9 +10,8 @@ import { ShardIndex } from './shard-index.js';
 import type { SlicedJobs } from './sliced-jobs.js';
 import { compileSearchPlan } from './search/search-plan.js';
 import { searchShards, termDocCountsOfShards, type PlannedHit } from './search/shaped-search.js';
-import { LIGHT_SLICE_MS, SearchBudget, SLICE_MS, type Interleave } from './search/search-budget.js';
+import { SearchBudget, SLICE_MS, type Interleave } from './search/search-budget.js';
 import type { ScorePlan } from '../ranking/score-details.js';
-import { isHeavySearch } from '../protocol/search-weight.js';
 
 export type JsonDocument = Record<string, unknown>;
 
@@ -246,7 +245,9 @@ export class ShardEngine {
     const state = this.indexes.get(query.indexUid);
     if (!state) throw new SkeinError('index_not_found', `Index \`${query.indexUid}\` not found.`);
     const budget = new SearchBudget(Date.now() + state.config.searchCutoffMs, interleave,
-      query.options !== undefined && isHeavySearch(query.options) ? SLICE_MS : LIGHT_SLICE_MS);
+      // Light or heavy, a search yields every SLICE_MS: its batch-mates answer at the first (worker.ts
+      // NestedBatches), the batches waiting in the port once it has run its slice (LIGHT_SLICE_MS when light).
+      SLICE_MS);
     const shards = query.shards.map((shard) => state.shards.get(shard)).filter((shard): shard is ShardIndex => shard !== undefined);
     // matchingStrategy frequency over several shards (front/search-dispatcher.ts): first the terms' counts, then the search with their sums.
     if (query.options?.['termDocCountsOnly'] === true) return termDocCountsOfShards(shards, query.q ?? '', budget);

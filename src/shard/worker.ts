@@ -22,6 +22,8 @@ import { SnapshotKeeper } from './snapshot/snapshot-keeper.js';
 import { SlicedJobs } from './sliced-jobs.js';
 import { ThreadFailurePoints, type ShardThreadFailurePoint } from '../protocol/thread-failure-points.js';
 import { ThreadLog } from '../protocol/thread-log.js';
+import { isHeavySearch } from '../protocol/search-weight.js';
+import { LIGHT_SLICE_MS, SLICE_MS } from './search/search-budget.js';
 
 const data = workerData as ShardWorkerData;
 /** Lines go to the front's logger over the log port the attach brings (protocol/thread-log.ts). */
@@ -272,10 +274,11 @@ function answer(query: ShardQueryMessage): ShardQueryResultMessage {
 }
 
 /**
- * One QueryBatch in, its QueryBatchResult out; each query's failure is its own result's error.
- * `nested`: run inside another search's yield point, which builds and prepares nothing.
+ * One QueryBatch in, its QueryBatchResult out (the results not already sent as partial answers: see
+ * NestedBatches); each query's failure is its own result's error. `batch`: its number on the query
+ * port. `nested`: run inside another search's yield point, which builds and prepares nothing.
  */
-function answerBatch(message: ArrayBuffer, nested = false): ArrayBuffer {
+function answerBatch(message: ArrayBuffer, batch: number, nested = false): ArrayBuffer {
   const queries = decodeQueryBatch(message);
   if (!nested) {
     try {
@@ -286,7 +289,35 @@ function answerBatch(message: ArrayBuffer, nested = false): ArrayBuffer {
     }
     background.runCatchUpSlice();
   }
-  const results = queries.map(answer);
+  const frame: BatchFrame = { batch, queries, results: new Array(queries.length), next: 0, portDueAt: 0, sliceMs: LIGHT_SLICE_MS, answeringAhead: false };
+  nestedBatches.frames.push(frame);
+  try {
+    while (frame.next < queries.length) {
+      const query = queries[frame.next++]!;
+      // The searches waiting in the port get in after this long (search-budget.ts).
+      frame.sliceMs = isHeavySearch(query.options) ? SLICE_MS : LIGHT_SLICE_MS;
+      frame.portDueAt = performance.now() + frame.sliceMs;
+      frame.results[frame.next - 1] = answer(query);
+    }
+  } finally {
+    nestedBatches.frames.pop();
+  }
+  return encodeResults(takeAnswered(frame));
+}
+
+/** The results answered and not yet sent, marked sent. */
+function takeAnswered(frame: BatchFrame): ShardQueryResultMessage[] {
+  const out: ShardQueryResultMessage[] = [];
+  for (let k = 0; k < frame.results.length; k++) {
+    const result = frame.results[k];
+    if (result === undefined || result === null) continue;
+    out.push(result);
+    frame.results[k] = null;
+  }
+  return out;
+}
+
+function encodeResults(results: ShardQueryResultMessage[]): ArrayBuffer {
   try {
     return encodeQueryBatchResult(results);
   } catch {
@@ -300,6 +331,22 @@ function answerBatch(message: ArrayBuffer, nested = false): ArrayBuffer {
       }
     }));
   }
+}
+
+/**
+ * A batch being answered: its queries in order, `next` the first not started; a result is undefined
+ * until answered, null once sent as a partial answer.
+ */
+interface BatchFrame {
+  batch: number;
+  queries: ShardQueryMessage[];
+  results: (ShardQueryResultMessage | null | undefined)[];
+  next: number;
+  /** When the search running now lets the batches waiting in the port in (performance.now()), and every how long. */
+  portDueAt: number;
+  sliceMs: number;
+  /** Its rest is being answered at a yield point of one of its searches (not again from theirs). */
+  answeringAhead: boolean;
 }
 
 /** Searches one inside another's yield point at most (each level holds its caller's stack and bitmaps). */
@@ -324,12 +371,42 @@ class NestedBatches {
   private depth = 0;
   /** Batches received on the query port (the front numbers the batches it posts the same way). */
   received = 0;
+  /** The batches being answered, outermost first: the last one's search is the one running. */
+  readonly frames: BatchFrame[] = [];
 
   attach(port: MessagePort): void {
     this.port = port;
   }
 
+  /**
+   * A yield point of the running search (every SLICE_MS): first the rest of its own batch is answered
+   * and sent with the results already made, as a partial answer (its batch-mates waited for the whole
+   * of a long search, and for the batches it answered nested: 15 searches answered late per long one,
+   * which made most of the latency tail at 64 connections); then, once the search has run its slice
+   * (LIGHT_SLICE_MS for a light one), the batches waiting in the port.
+   */
   readonly interleave = (): void => {
+    const port = this.port;
+    if (port === null || this.depth >= MAX_NESTED_DEPTH) return;
+    const frame = this.frames[this.frames.length - 1];
+    // Light searches only: heavy ones are batched apart (a multi-search of them is one batch, wanted whole).
+    if (frame !== undefined && frame.next < frame.queries.length && !frame.answeringAhead && frame.sliceMs === LIGHT_SLICE_MS) {
+      frame.answeringAhead = true;
+      try {
+        while (frame.next < frame.queries.length) {
+          const k = frame.next++;
+          frame.results[k] = answer(frame.queries[k]!);
+        }
+      } finally {
+        frame.answeringAhead = false;
+      }
+      const partial: NestedBatchAnswer = { batch: frame.batch, answer: encodeResults(takeAnswered(frame)), partial: true };
+      port.postMessage(partial, [partial.answer]);
+    }
+    if (frame !== undefined) {
+      if (performance.now() < frame.portDueAt) return;
+      frame.portDueAt = performance.now() + frame.sliceMs;
+    }
     this.answerWaiting(Infinity);
   };
 
@@ -345,7 +422,7 @@ class NestedBatches {
       this.depth++;
       let result: ArrayBuffer;
       try {
-        result = answerBatch(next.message as ArrayBuffer, true);
+        result = answerBatch(next.message as ArrayBuffer, batch, true);
       } catch (cause) {
         warn(`a query batch failed: ${(cause as Error).message}`);
         result = emptyBatchResult();
@@ -379,11 +456,11 @@ function attachQueryPort(port: MessagePort): void {
   nestedBatches.attach(port);
   // Synchronous: a batch is answered before the next 'message' (later ones may be answered inside it: NestedBatches).
   port.on('message', (batch: ArrayBuffer) => {
-    nestedBatches.received++;
+    const number = ++nestedBatches.received;
     failurePoints.reach('beforeQueryBatch');
     let result: ArrayBuffer;
     try {
-      result = answerBatch(batch);
+      result = answerBatch(batch, number);
     } catch (cause) {
       warn(`a query batch failed: ${(cause as Error).message}`);
       result = emptyBatchResult();

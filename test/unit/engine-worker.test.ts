@@ -10,7 +10,7 @@ import { defaultSettings } from '../../src/settings/index-settings.js';
 import { QueryPort } from '../../src/front/query-port.js';
 import { decodeQueryBatchResult, encodeQueryBatch } from '../../src/protocol/query-codec.js';
 import { decodeShardAck, encodeShardCommand } from '../../src/protocol/shard-command-codec.js';
-import type { ShardQueryMessage, ShardWorkerData } from '../../src/protocol/messages.js';
+import type { ShardQueryMessage, ShardQueryResultMessage, ShardWorkerData } from '../../src/protocol/messages.js';
 
 const workerFile = fileURLToPath(new URL('../../src/shard/worker.js', import.meta.url));
 
@@ -45,9 +45,12 @@ test('shard worker: loads from LMDB at start, answers query batches on its query
   const { channel, queryPort } = await startWorker(t, dbPath);
   const query = (q: string | null, extra: Partial<ShardQueryMessage> = {}): ShardQueryMessage => ({ requestId: 1, indexUid: 'books',
     shards: [0, 1], q, hitsWanted: 10, matchingStrategy: 'last', attributesToRetrieve: ['title'], exhaustiveCount: false, options: {}, scoresWanted: true, ...extra });
+  // A search that runs past its first yield point (a loaded machine) sends its batch-mates' results ahead.
   const run = async (queries: ShardQueryMessage[]) => {
     const buffer = encodeQueryBatch(queries);
-    return decodeQueryBatchResult(await queryPort.run(buffer));
+    const ahead: ShardQueryResultMessage[] = [];
+    const last = decodeQueryBatchResult(await queryPort.run(buffer, (partial) => ahead.push(...decodeQueryBatchResult(partial))));
+    return [...ahead, ...last].sort((a, b) => a.requestId - b.requestId);
   };
 
   const [dune, missing] = await run([query('dune'), query('dune', { requestId: 2, indexUid: 'nope' })]);

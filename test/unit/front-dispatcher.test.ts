@@ -206,3 +206,29 @@ test('shardQuery copies every field of the search and adds the routing ones', (t
   const search = query('dune');
   t.deepEqual(shardQuery(search, 7, [1, 3], true), { ...search, requestId: 7, shards: [1, 3], scoresWanted: true });
 });
+
+test('results a worker sends ahead of its batch answer (a long search\'s batch-mates) are delivered at once, and not failed when the answer leaves them out', async (t) => {
+  // Worker 0 holds 'slow' and 'quick' in one batch: it sends quick's result ahead, then slow's much later.
+  let release!: () => void;
+  const slowDone = new Promise<void>((resolve) => { release = resolve; });
+  const answerOf = (q: ShardQueryMessage) => ({ requestId: q.requestId, error: null, candidates: 1, hits: q.shards.map((shard) => ({ docId: shard, score: [0], document: '{}' })), extras: null });
+  const partialWorker = async (buffer: ArrayBuffer, onPartial?: (answer: ArrayBuffer) => void) => {
+    const queries = decodeQueryBatch(buffer);
+    const ahead = queries.filter((q) => q.q !== 'slow');
+    onPartial?.(encodeQueryBatchResult(ahead.map(answerOf)));
+    await slowDone;
+    return encodeQueryBatchResult(queries.filter((q) => q.q === 'slow').map(answerOf));
+  };
+  const batches: ShardQueryMessage[][][] = [];
+  const dispatcher = new SearchDispatcher([partialWorker, fakeWorker(1, batches)], 100);
+  const order: string[] = [];
+  // Two shards, one per worker: each search waits for both workers' parts.
+  const quick = dispatcher.search(query('quick'), 2).then((results) => { order.push('quick'); return results; });
+  const slow = dispatcher.search(query('slow'), 2).then((results) => { order.push('slow'); return results; });
+  const quickResults = await quick;
+  t.deepEqual(order, ['quick']);
+  t.is(quickResults.length, 2);
+  release();
+  await slow;
+  t.deepEqual(order, ['quick', 'slow']);
+});

@@ -2,7 +2,8 @@
 // is room or by evicting entries worth less per byte, so that a loop of keys bigger than the budget
 // keeps the same entries instead of evicting each one before it comes back (least recently used did).
 import test from 'ava';
-import { ADMISSION_MARGIN, WorthPerByteCache, WORTH_HALF_LIFE_LOOKUPS } from '../../src/shard/search/worth-per-byte-cache.js';
+import { ADMISSION_MARGIN, leastDenseCovering, WorthPerByteCache, WORTH_HALF_LIFE_LOOKUPS, type Held } from '../../src/shard/search/worth-per-byte-cache.js';
+import { randomFrom } from './seeded-lcg.js';
 import { derivationCacheBytes } from '../../src/shard/shard-caches.js';
 
 class FakeTable {
@@ -152,4 +153,42 @@ test('a stream of keys that never come back, into a full cache of many small ent
   t.true(elapsed < 4000, `${elapsed.toFixed(0)} ms`);
   t.true(cache.byteLength <= maxBytes);
   t.true(admitted > 20_000, `${admitted} admitted`);
+});
+
+test('the victims evicted are the fewest least worth per byte, as sorting them all would choose, ties in order', (t) => {
+  const random = randomFrom(23);
+  let compared = 0;
+  for (let round = 0; round < 500; round++) {
+    const count = 1 + Math.floor(random() * 200);
+    // Few distinct worths and sizes: many ties and many densities in one power of two; some worth 0.
+    const victims: [string, Held<null>][] = Array.from({ length: count }, (_, k) => [`v${k}`,
+      { value: null, bytes: 1 + Math.floor(random() * 8) * 100, worth: Math.floor(random() * 6) * (random() < 0.5 ? 1 : 1000), work: 0 }]);
+    const total = victims.reduce((sum, [, held]) => sum + held.bytes, 0);
+    const needed = 1 + Math.floor(random() * total * 1.2);
+    const density = (held: Held<null>) => held.worth / Math.max(1, held.bytes);
+    const sorted = [...victims].sort((a, b) => density(a[1]) - density(b[1]));
+    let freed = 0;
+    let take = 0;
+    while (freed < needed && take < sorted.length) freed += sorted[take++]![1].bytes;
+    const { evicted, next } = leastDenseCovering(victims, needed);
+    t.deepEqual(evicted.map(([key]) => key), sorted.slice(0, take).map(([key]) => key), `round ${round}`);
+    t.is(next === null ? null : density(next), take < sorted.length ? density(sorted[take]![1]) : null, `round ${round}`);
+    compared += take;
+  }
+  t.true(compared > 5000, `${compared}`);
+});
+
+test('aging halves every worth against new work, however many times it ages', (t) => {
+  // 'old' is worth 2^20 once; after k half-lives it is worth 2^(20-k): a newcomer worth more per byte
+  // by the admission margin evicts it from then on, and not before.
+  for (const halfLives of [1, 5, 19]) {
+    const cache = newBudget(1000);
+    cache.set('old', new FakeTable(1000), 2 ** 20);
+    for (let k = 0; k < halfLives * WORTH_HALF_LIFE_LOOKUPS; k++) cache.get('absent');
+    const worthNow = 2 ** (20 - halfLives);
+    t.false(cache.admit(worthNow * ADMISSION_MARGIN, 1000), `${halfLives}: just below`);
+    t.true(cache.has('old'));
+    t.true(cache.admit(worthNow * ADMISSION_MARGIN * 1.01, 1000), `${halfLives}: above`);
+    t.false(cache.has('old'));
+  }
 });

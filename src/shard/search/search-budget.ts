@@ -9,7 +9,8 @@ export const SLICE_MS = 4;
 /**
  * The same for the others, which rarely run that long: on a loaded machine (the OS taking the thread
  * away for milliseconds) a short slice made light searches answer the next batch nested, and so the
- * front send smaller batches.
+ * front send smaller batches. Their budget still yields every SLICE_MS: the worker answers the rest of
+ * their own batch at the first yield point, and reads the port only after this (worker.ts NestedBatches).
  */
 export const LIGHT_SLICE_MS = 20;
 

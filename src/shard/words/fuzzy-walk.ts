@@ -140,6 +140,8 @@ export interface PackedWords {
   lcp: Uint8Array;
   /** nextLower[i] = the first k > i with lcp[k] < lcp[i] (the list's length when none). */
   nextLower: Uint32Array;
+  /** Memo of first-letter-edits.ts's tailOrder: made on the first walk that needs it. */
+  tailOrder?: Uint32Array;
 }
 
 const packedMemo = new WeakMap<readonly string[], PackedWords>();
