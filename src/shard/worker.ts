@@ -28,7 +28,13 @@ const data = workerData as ShardWorkerData;
 const threadLog = new ThreadLog(`shard ${data.workerIndex}`, data.logThresholds);
 const warn = (message: string) => threadLog.write('milli', 'warn', message, { worker: data.workerIndex });
 const storage = openStorage(data.dbPath);
-const engine = new ShardEngine(data.workerIndex, data.workerCount);
+const committedDocuments: DocumentSource = {
+  get(indexUid, docId) {
+    const text = storage.documents.get([indexUid, docId]);
+    return text === undefined ? undefined : (JSON.parse(text) as JsonDocument);
+  },
+};
+const engine = new ShardEngine(data.workerIndex, data.workerCount, committedDocuments);
 const snapshots = new SnapshotKeeper(data.dbPath, engine, warn);
 /** Test hooks: where this thread dies when a test armed it (a no-op otherwise). */
 const failurePoints = new ThreadFailurePoints<ShardThreadFailurePoint>('shard', data.threadFailures, data.workerIndex);
@@ -43,12 +49,6 @@ const background = new SlicedJobs({
 });
 /** Keys of the saves snapshotCreation tasks wait for (one per command, so each gets its ack; apart from the quiet-time one). */
 const untilSavedJobs = new Set<object>();
-const committedDocuments: DocumentSource = {
-  get(indexUid, docId) {
-    const text = storage.documents.get([indexUid, docId]);
-    return text === undefined ? undefined : (JSON.parse(text) as JsonDocument);
-  },
-};
 
 /**
  * The index's stored documents of the shards this worker owns, parsed; the others are skipped unparsed.
