@@ -67,6 +67,13 @@ test('typo and exactness are computed on the listed attributes only; phrases too
     { title: 'Captain Marvel', desc: 'Captain the Marvel', id: '2' },
   ]);
   t.deepEqual(await ids('so_exact', { q: 'Captain Marvel', attributesToSearchOn: ['desc'] }), ['2', '1']);
+  // Highlighting and matchesPosition are not restricted: Meilisearch marks the query words in every attribute.
+  const formatted = await server.client.post('/indexes/so_exact/search', {
+    q: 'captain', attributesToSearchOn: ['desc'], attributesToHighlight: ['title', 'desc'], showMatchesPosition: true,
+  });
+  t.is(formatted.body.hits.length, 2);
+  t.is(formatted.body.hits[0]._formatted.title, '<em>Captain</em> Marvel');
+  t.deepEqual(Object.keys(formatted.body.hits[0]._matchesPosition).sort(), ['desc', 'title']);
   t.deepEqual(await ids('so_simple', { q: '"Captain Marvel"', attributesToSearchOn: ['desc'] }), ['1']);
   t.deepEqual(await ids('so_simple', { q: '"Captain Marvel"', attributesToSearchOn: ['title'] }), ['3']);
 });
