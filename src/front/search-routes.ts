@@ -13,6 +13,7 @@ import { parseSearchBody, parseSearchQuery, type SearchParameters } from './sear
 import { searchResponseBody, type SearchAnswer } from './search-response.js';
 import { mergeShardResults } from './shard-results.js';
 import { hitDocuments } from './stored-hits.js';
+import { SkeinError } from '../errors/index.js';
 
 export const searchRoutes: RouteSpec[] = [
   {
@@ -30,6 +31,20 @@ async function search(request: FrontRequest, context: FrontContext, parse: () =>
   const parameters = parse();
   const uid = validateIndexUid(request.params.indexUid!);
   return { status: 200, body: '', listBody: searchResponseBody(await searchIndex(request.access, context, uid, parameters, started)) };
+}
+
+/**
+ * A rejection handler for a search's dispatch: the workers name the index by its storage key in the
+ * errors Meilisearch prefixes with ``Index `uid`: `` (shard/search/search-plan.ts); they name it by
+ * `uid` instead, or not at all with null (facet search, whose errors Meilisearch does not prefix).
+ */
+export function errorNamingIndex(key: string, uid: string | null): (cause: unknown) => never {
+  const prefix = `Index \`${key}\`: `;
+  return (cause) => {
+    if (!(cause instanceof SkeinError) || !cause.message.startsWith(prefix) || uid === key) throw cause;
+    const rest = cause.message.slice(prefix.length);
+    throw new SkeinError(cause.code, uid === null ? rest : `Index \`${uid}\`: ${rest}`);
+  };
 }
 
 /**
@@ -56,7 +71,7 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
       index.fieldDistribution, parameters.options.retrieveVectors === true),
     exhaustiveCount: window.mode === 'page',
     options: parameters.options,
-  }, index.shardCount);
+  }, index.shardCount).catch(errorNamingIndex(key, uid));
   const answered = performance.now();
   const { hits, candidates } = mergeShardResults(results, window.offset, window.limit);
   let facets: FacetExtras | null = null;

@@ -234,7 +234,8 @@ export class ShardEngine {
     if (query.options?.['termDocCountsOnly'] === true) return termDocCountsOfShards(shards, query.q ?? '', budget, fieldRestriction);
     const termDocCounts = query.options?.['termDocCounts'];
     const distinctFacets = query.options?.['distinctFacets'];
-    const plan = compileSearchPlan(state.config.settings, query.options);
+    // Named by the engine's key (the storage key): the front names the index by its uid (front/index-scoped-errors.ts).
+    const plan = compileSearchPlan(state.config.settings, query.options, query.indexUid);
     budget.yieldPoint();
     const threshold = query.options?.['rankingScoreThreshold'];
     const rankingScoreThreshold = typeof threshold === 'number' ? threshold : null;
