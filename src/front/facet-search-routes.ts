@@ -95,7 +95,8 @@ export const facetSearchRoutes: RouteSpec[] = [
       }
       const ruleFilter = tenantFilter(request.access, uid);
       const filter = ruleFilter === null ? body.filter : fuseFilters(body.filter, ruleFilter);
-      const options: Record<string, unknown> = { facets: [body.facetName], ...(filter === null ? {} : { filter }), ...body.searchOptions };
+      // facetStringsOnly: Meilisearch's facet search answers string (and boolean) values only, never numbers.
+      const options: Record<string, unknown> = { facets: [body.facetName], facetStringsOnly: true, ...(filter === null ? {} : { filter }), ...body.searchOptions };
       // With a threshold, Meilisearch's search for the candidates ranks up to its default limit: the
       // threshold leaves out what it reaches below it.
       const hitsWanted = body.searchOptions['rankingScoreThreshold'] === undefined ? 0 : DEFAULT_SEARCH_LIMIT;

@@ -244,6 +244,7 @@ export class ShardEngine {
       ? Math.max(query.hitsWanted, state.config.settings.pagination.maxTotalHits) : query.hitsWanted;
     const result = searchShards(shards, plan, {
       q: query.q, hitsWanted, matchingStrategy: query.matchingStrategy, budget, rankingScoreThreshold, fieldRestriction,
+      facetStringsOnly: query.options?.['facetStringsOnly'] === true,
       ...(Array.isArray(termDocCounts) ? { termDocCounts: termDocCounts as number[] } : {}),
       ...(distinctFacets === 'mins' ? { distinctFacets: 'mins' as const } : Array.isArray(distinctFacets) ? { distinctFacets: new Set(distinctFacets as number[]) } : {}),
     });

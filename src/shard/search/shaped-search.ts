@@ -52,6 +52,8 @@ export interface PlannedQuery {
   termDocCounts?: readonly number[] | null;
   /** attributesToSearchOn (ShardSearchRequest.fieldRestriction). */
   fieldRestriction?: FieldRestriction | null;
+  /** Facet search: the facets' string values only (facetPartials). */
+  facetStringsOnly?: boolean;
   /**
    * Facet search's exhaustiveFacetCount with a distinct attribute (milli counts facets over the
    * candidates after distinct: per value, the document of lowest id). 'mins': answer each key's lowest
@@ -91,7 +93,8 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
     lists.push(plan.geoPoint ? result.hits.map((hit) => withGeoDistance(shard, hit, plan.geoPoint!)) : result.hits);
     if (plan.facets) {
       const names = expandFacetNames(plan.facets, shard.facets.fields.keys(), shard.config.settings.filterableAttributes ?? []);
-      partials.push(facetPartials(shard.facets, facetCandidates(result.universe, distinct, query.distinctFacets, distinctMins, budget), names, budget));
+      partials.push(facetPartials(shard.facets, facetCandidates(result.universe, distinct, query.distinctFacets, distinctMins, budget), names, budget,
+        query.facetStringsOnly === true));
     }
   }
   let hits: PlannedHit[];
