@@ -22,6 +22,7 @@ import { SnapshotKeeper } from './snapshot/snapshot-keeper.js';
 import { SlicedJobs } from './sliced-jobs.js';
 import { ThreadFailurePoints, type ShardThreadFailurePoint } from '../protocol/thread-failure-points.js';
 import { ThreadLog } from '../protocol/thread-log.js';
+import { warmUpSearchPaths } from './warm-up.js';
 
 const data = workerData as ShardWorkerData;
 /** Lines go to the front's logger over the log port the attach brings (protocol/thread-log.ts). */
@@ -398,5 +399,13 @@ export default async function handle(message: AttachWorkerPorts): Promise<null> 
   }
   attachSchedulerPort(message.schedulerPort);
   if (message.queryPort) attachQueryPort(message.queryPort);
+  // After a load (a new thread's, or a reload's: harmless twice): the first real searches then find the search paths compiled (warm-up.ts).
+  if (message.load) {
+    const startedAt = performance.now();
+    warmUpSearchPaths((error) => threadLog.write('milli', error === null ? 'debug' : 'warn', 'search paths warmed up', {
+      worker: data.workerIndex, durationMs: Math.round(performance.now() - startedAt), ...(error === null ? {} : { error: error.message }),
+    }));
+  }
   return null;
 }
+
