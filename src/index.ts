@@ -9,6 +9,7 @@ import { createHttpApp } from './front/http-server.js';
 import { IndexCatalog } from './front/index-catalog.js';
 import { IngestClient } from './front/ingest-client.js';
 import { listenExclusively } from './front/listen.js';
+import { warmUpFront } from './front/warm-up.js';
 import { ServerMetrics } from './front/metrics.js';
 import { buildRouter } from './front/routes.js';
 import { SchedulerClient } from './front/scheduler-client.js';
@@ -165,6 +166,8 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
     await hooks?.beforeListen();
     const listenSocket = await listenExclusively(front.app, host, wantedPort);
     const port = uws.us_socket_local_port(listenSocket);
+    // Off the request path and bounded (front/warm-up.ts): every worker answers a few batches once.
+    void warmUpFront(search, Math.max(options.workers, options.shardsPerIndex));
     const notice = masterKeyNotice(options);
     if (notice) serverLog.warn(notice);
     serverLog.info({ dbPath: options.dbPath, env: options.env, workers: options.workers, shardsPerIndex: options.shardsPerIndex },

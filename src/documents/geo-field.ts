@@ -77,7 +77,7 @@ export const GEOJSON_FIELD = '_geojson';
 /**
  * The points of a `_geojson` value (GeoJSON positions are [longitude, latitude]): a Point or
  * MultiPoint geometry, or a Feature / FeatureCollection / GeometryCollection holding them. Lines and
- * polygons are not indexed here (see DECISIONS.md).
+ * polygons: filter/geo-shapes.ts.
  */
 export function geojsonPointsOf(value: unknown, depth = 0): GeoPoint[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || depth > 8) return [];

@@ -5,6 +5,7 @@ import { flattenDocument } from '../documents/flatten.js';
 import type { FilterNode, Token } from './filter-ast.js';
 import { filterNumber, normalizeFacetValue } from './facet-value.js';
 import { geojsonPointsOf, geoPointOf, pointInPolygon } from '../documents/geo-field.js';
+import { boxPolygons, geojsonShapesOf, shapeIntersectsPolygon, shapeWithinRadius } from './geo-shapes.js';
 import { haversineMeters, withinRadius } from './geo-distance.js';
 
 interface FieldValues {
@@ -62,14 +63,17 @@ function matches(node: FilterNode, valuesOf: (field: string) => FieldValues | nu
     }
     case 'geoRadius': {
       const points = [geoPointOf(geo), ...geojsonPointsOf(geojson)];
-      return points.some((point) => point !== null && withinRadius(haversineMeters(node.lat, node.lng, point.lat, point.lng), node.meters));
+      return points.some((point) => point !== null && withinRadius(haversineMeters(node.lat, node.lng, point.lat, point.lng), node.meters))
+        || geojsonShapesOf(geojson).some((shape) => shapeWithinRadius(shape, node.lat, node.lng, node.meters));
     }
     case 'geoBoundingBox': {
       return [geoPointOf(geo), ...geojsonPointsOf(geojson)].some((point) => point !== null && point.lat <= node.top && point.lat >= node.bottom
-        && (node.left > node.right ? point.lng >= node.left || point.lng <= node.right : point.lng >= node.left && point.lng <= node.right));
+        && (node.left > node.right ? point.lng >= node.left || point.lng <= node.right : point.lng >= node.left && point.lng <= node.right))
+        || geojsonShapesOf(geojson).some((shape) => boxPolygons(node.top, node.bottom, node.left, node.right).some((box) => shapeIntersectsPolygon(shape, box)));
     }
     case 'geoPolygon':
-      return geojsonPointsOf(geojson).some((point) => pointInPolygon(point, node.points));
+      return geojsonPointsOf(geojson).some((point) => pointInPolygon(point, node.points))
+        || geojsonShapesOf(geojson).some((shape) => shapeIntersectsPolygon(shape, node.points));
   }
 }
 

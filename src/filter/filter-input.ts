@@ -48,14 +48,21 @@ function invalidExpression(code: FilterErrorCode, expected: string[], found: unk
   return new SkeinError(code, `Invalid syntax for the filter parameter: \`expected ${expected.join(', ')}, found: ${echoJson(found)}\`.`);
 }
 
-/** Every attribute of the filter must be filterable; the condition count stays under the limit. */
+/**
+ * Every attribute of the filter must be filterable; the condition count stays under the limit.
+ * `scope`: what a search makes of the filterable checks' errors (Meilisearch names the index in them, not in the count's).
+ */
 export function checkFilterAgainstSettings(node: FilterNode, filterablePatterns: readonly string[],
-  code: FilterErrorCode = 'invalid_search_filter'): void {
+  code: FilterErrorCode = 'invalid_search_filter', scope: (error: SkeinError) => SkeinError = (error) => error): void {
   const compiled = new PatternSet(filterablePatterns);
-  for (const token of filterFields(node)) {
-    if (!matchesAnyPattern(compiled, token.text)) throw notFilterable(code, token.text, filterablePatterns, token);
+  try {
+    for (const token of filterFields(node)) {
+      if (!matchesAnyPattern(compiled, token.text)) throw notFilterable(code, token.text, filterablePatterns, token);
+    }
+    checkGeoConditions(node, filterablePatterns, code);
+  } catch (cause) {
+    throw cause instanceof SkeinError ? scope(cause) : cause;
   }
-  checkGeoConditions(node, filterablePatterns, code);
   if (conditionCount(node) > MAX_CONDITIONS) {
     throw new SkeinError(code, `Too many filter conditions, can't process more than ${MAX_CONDITIONS} filters.`);
   }

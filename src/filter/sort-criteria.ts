@@ -38,7 +38,7 @@ export function parseSortCriterion(text: string): SortCriterion {
  * whose sort needs no `sort` ranking rule (rankingRules null).
  */
 export function checkSortParameter(sort: readonly string[], sortableAttributes: readonly string[], rankingRules: readonly string[] | null,
-  code: 'invalid_search_sort' | 'invalid_document_sort' = 'invalid_search_sort'): SortCriterion[] {
+  code: 'invalid_search_sort' | 'invalid_document_sort' = 'invalid_search_sort', scope: (error: SkeinError) => SkeinError = (error) => error): SortCriterion[] {
   const criteria = sort.map((text) => {
     try {
       return parseSortCriterion(text);
@@ -54,10 +54,10 @@ export function checkSortParameter(sort: readonly string[], sortableAttributes: 
     const available = sortableAttributes.length === 0
       ? 'This index does not have configured sortable attributes.'
       : `Available sortable attributes are: ${listForMessage(sortableAttributes)}.`;
-    throw new SkeinError(code, `Attribute \`${echo(field)}\` is not sortable. ${available}`);
+    throw scope(new SkeinError(code, `Attribute \`${echo(field)}\` is not sortable. ${available}`));
   }
   if (criteria.length > 0 && rankingRules !== null && !rankingRules.includes('sort')) {
-    throw new SkeinError('invalid_search_sort', 'You must specify where `sort` is listed in the rankingRules setting to use the sort parameter at search time.');
+    throw scope(new SkeinError('invalid_search_sort', 'You must specify where `sort` is listed in the rankingRules setting to use the sort parameter at search time.'));
   }
   return criteria;
 }

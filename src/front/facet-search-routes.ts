@@ -3,6 +3,7 @@
 // of the facet (an ordinary search with `facets: [facetName]` and no hits); the front keeps the
 // matching values, ordered by sortFacetValuesBy and cut at maxValuesPerFacet.
 import { storageKeyOf } from '../storage/records.js';
+import { errorNamingIndex } from './search-routes.js';
 import { performance } from 'node:perf_hooks';
 import { tenantFilter, fuseFilters } from '../auth/index.js';
 import { echo, SkeinError } from '../errors/index.js';
@@ -94,7 +95,8 @@ export const facetSearchRoutes: RouteSpec[] = [
       }
       const ruleFilter = tenantFilter(request.access, uid);
       const filter = ruleFilter === null ? body.filter : fuseFilters(body.filter, ruleFilter);
-      const options: Record<string, unknown> = { facets: [body.facetName], ...(filter === null ? {} : { filter }), ...body.searchOptions };
+      // facetStringsOnly: Meilisearch's facet search answers string (and boolean) values only, never numbers.
+      const options: Record<string, unknown> = { facets: [body.facetName], facetStringsOnly: true, ...(filter === null ? {} : { filter }), ...body.searchOptions };
       // With a threshold, Meilisearch's search for the candidates ranks up to its default limit: the
       // threshold leaves out what it reaches below it.
       const hitsWanted = body.searchOptions['rankingScoreThreshold'] === undefined ? 0 : DEFAULT_SEARCH_LIMIT;
@@ -102,7 +104,8 @@ export const facetSearchRoutes: RouteSpec[] = [
       if (body.exhaustiveFacetCount && index.settings.distinctAttribute) {
         // Meilisearch's exhaustive count applies the distinct attribute to the candidates: one document per
         // value, the lowest id. First every shard's lowest per value, then the counts over those.
-        const firsts = await context.search.search({ ...query, options: { ...options, distinctFacets: 'mins' } }, index.shardCount);
+        const firsts = await context.search.search({ ...query, options: { ...options, distinctFacets: 'mins' } }, index.shardCount)
+          .catch(errorNamingIndex(query.indexUid, null));
         const mins = new Map<string, number>();
         for (const result of firsts) {
           for (const [key, docId] of Object.entries((result.extras as { distinctMins?: Record<string, number> } | null)?.distinctMins ?? {})) {
@@ -111,7 +114,7 @@ export const facetSearchRoutes: RouteSpec[] = [
         }
         options['distinctFacets'] = [...mins.values()];
       }
-      const results = await context.search.search({ ...query, options }, index.shardCount);
+      const results = await context.search.search({ ...query, options }, index.shardCount).catch(errorNamingIndex(query.indexUid, null));
       const merged = mergeFacetExtras(results.map((result) => result.extras as FacetExtras | null));
       const counts = merged?.facetDistribution?.[body.facetName] ?? {};
       const typoTolerance = index.settings.typoTolerance;

@@ -14,6 +14,7 @@ import { searchResponseBody, type SearchAnswer } from './search-response.js';
 import { mergeShardResults } from './shard-results.js';
 import type { ShardQuery } from './search-dispatcher.js';
 import { hitDocuments } from './stored-hits.js';
+import { SkeinError } from '../errors/index.js';
 
 export const searchRoutes: RouteSpec[] = [
   {
@@ -34,6 +35,20 @@ async function search(request: FrontRequest, context: FrontContext, parse: () =>
 }
 
 /**
+ * A rejection handler for a search's dispatch: the workers name the index by its storage key in the
+ * errors Meilisearch prefixes with ``Index `uid`: `` (shard/search/search-plan.ts); they name it by
+ * `uid` instead, or not at all with null (facet search, whose errors Meilisearch does not prefix).
+ */
+export function errorNamingIndex(key: string, uid: string | null): (cause: unknown) => never {
+  const prefix = `Index \`${key}\`: `;
+  return (cause) => {
+    if (!(cause instanceof SkeinError) || !cause.message.startsWith(prefix) || uid === key) throw cause;
+    const rest = cause.message.slice(prefix.length);
+    throw new SkeinError(cause.code, uid === null ? rest : `Index \`${uid}\`: ${rest}`);
+  };
+}
+
+/**
  * One search of one index, answered as what its response body says. Everything up to the dispatch runs
  * synchronously, so searches started in one event-loop turn (multi-search) share the workers' batches.
  */
@@ -47,8 +62,8 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
   const network = useNetwork ? context.network?.forSearch() ?? null : null;
   let remoteErrors: SearchAnswer['remoteErrors'];
   let results;
-  if (network) ({ results, remoteErrors } = await network.search(uid, query, index.shardCount, parameters));
-  else results = await context.search.search(query, index.shardCount);
+  if (network) ({ results, remoteErrors } = await network.search(uid, query, index.shardCount, parameters).catch(errorNamingIndex(key, uid)));
+  else results = await context.search.search(query, index.shardCount).catch(errorNamingIndex(key, uid));
   const answered = performance.now();
   const { hits, candidates } = mergeShardResults(results, window.offset, window.limit);
   let facets: FacetExtras | null = null;

@@ -12,6 +12,7 @@ import { compileSearchPlan } from './search/search-plan.js';
 import { searchShards, termDocCountsOfShards, type PlannedHit } from './search/shaped-search.js';
 import { SearchBudget, SLICE_MS, type Interleave } from './search/search-budget.js';
 import type { ScorePlan } from '../ranking/score-details.js';
+import { FieldRestriction } from './search/field-restriction.js';
 
 export type JsonDocument = Record<string, unknown>;
 
@@ -76,7 +77,8 @@ export class ShardEngine {
   /** Shards whose stale structures a PrepareSearch builds in slices (query batches then neither build them at once nor queue another build). */
   private readonly preparingBeforeCommit = new Set<ShardIndex>();
 
-  constructor(readonly workerIndex = 0, readonly workerCount = 1) {}
+  /** `documents`: the committed documents, read when attributesToSearchOn needs a document's field names (field-restriction.ts). */
+  constructor(readonly workerIndex = 0, readonly workerCount = 1, private readonly documents: DocumentSource | null = null) {}
 
   hasIndex(indexUid: string): boolean {
     return this.indexes.has(indexUid);
@@ -250,10 +252,12 @@ export class ShardEngine {
       SLICE_MS);
     const shards = query.shards.map((shard) => state.shards.get(shard)).filter((shard): shard is ShardIndex => shard !== undefined);
     // matchingStrategy frequency over several shards (front/search-dispatcher.ts): first the terms' counts, then the search with their sums.
-    if (query.options?.['termDocCountsOnly'] === true) return termDocCountsOfShards(shards, query.q ?? '', budget);
+    const fieldRestriction = this.fieldRestrictionOf(query, state.config);
+    if (query.options?.['termDocCountsOnly'] === true) return termDocCountsOfShards(shards, query.q ?? '', budget, fieldRestriction);
     const termDocCounts = query.options?.['termDocCounts'];
     const distinctFacets = query.options?.['distinctFacets'];
-    const plan = compileSearchPlan(state.config.settings, query.options);
+    // Named by the engine's key (the storage key): the front names the index by its uid (front/index-scoped-errors.ts).
+    const plan = compileSearchPlan(state.config.settings, query.options, query.indexUid);
     budget.yieldPoint();
     const threshold = query.options?.['rankingScoreThreshold'];
     const rankingScoreThreshold = typeof threshold === 'number' ? threshold : null;
@@ -261,7 +265,8 @@ export class ShardEngine {
     const hitsWanted = rankingScoreThreshold !== null && query.exhaustiveCount === true
       ? Math.max(query.hitsWanted, state.config.settings.pagination.maxTotalHits) : query.hitsWanted;
     const result = searchShards(shards, plan, {
-      q: query.q, hitsWanted, matchingStrategy: query.matchingStrategy, budget, rankingScoreThreshold,
+      q: query.q, hitsWanted, matchingStrategy: query.matchingStrategy, budget, rankingScoreThreshold, fieldRestriction,
+      facetStringsOnly: query.options?.['facetStringsOnly'] === true,
       ...(Array.isArray(termDocCounts) ? { termDocCounts: termDocCounts as number[] } : {}),
       ...(distinctFacets === 'mins' ? { distinctFacets: 'mins' as const } : Array.isArray(distinctFacets) ? { distinctFacets: new Set(distinctFacets as number[]) } : {}),
     });
@@ -269,6 +274,17 @@ export class ShardEngine {
     return result;
   }
 
+
+  /** The search's attributesToSearchOn for its shards (null: every searchable field); documents read latest write first. */
+  private fieldRestrictionOf(query: EngineSearch, config: IndexConfig): FieldRestriction | null {
+    if (!query.q) return null;
+    const source = this.documents;
+    const documentOf = (docId: number): JsonDocument | undefined => {
+      const recent = this.recentDocument(query.indexUid, docId);
+      return recent !== undefined ? (JSON.parse(recent) as JsonDocument) : source?.get(query.indexUid, docId);
+    };
+    return FieldRestriction.of(query.options?.['attributesToSearchOn'], config.settings.searchableAttributes, config.analysis, documentOf);
+  }
 
   /**
    * The index's shards now equal LMDB (IndexCommitted, sent only when no write is ahead of the

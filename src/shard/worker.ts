@@ -24,13 +24,20 @@ import { ThreadFailurePoints, type ShardThreadFailurePoint } from '../protocol/t
 import { ThreadLog } from '../protocol/thread-log.js';
 import { isHeavySearch } from '../protocol/search-weight.js';
 import { LIGHT_SLICE_MS, SLICE_MS } from './search/search-budget.js';
+import { warmUpSearchPaths } from './warm-up.js';
 
 const data = workerData as ShardWorkerData;
 /** Lines go to the front's logger over the log port the attach brings (protocol/thread-log.ts). */
 const threadLog = new ThreadLog(`shard ${data.workerIndex}`, data.logThresholds);
 const warn = (message: string) => threadLog.write('milli', 'warn', message, { worker: data.workerIndex });
 const storage = openStorage(data.dbPath);
-const engine = new ShardEngine(data.workerIndex, data.workerCount);
+const committedDocuments: DocumentSource = {
+  get(indexUid, docId) {
+    const text = storage.documents.get([indexUid, docId]);
+    return text === undefined ? undefined : (JSON.parse(text) as JsonDocument);
+  },
+};
+const engine = new ShardEngine(data.workerIndex, data.workerCount, committedDocuments);
 const snapshots = new SnapshotKeeper(data.dbPath, engine, warn);
 /** Test hooks: where this thread dies when a test armed it (a no-op otherwise). */
 const failurePoints = new ThreadFailurePoints<ShardThreadFailurePoint>('shard', data.threadFailures, data.workerIndex);
@@ -45,12 +52,6 @@ const background = new SlicedJobs({
 });
 /** Keys of the saves snapshotCreation tasks wait for (one per command, so each gets its ack; apart from the quiet-time one). */
 const untilSavedJobs = new Set<object>();
-const committedDocuments: DocumentSource = {
-  get(indexUid, docId) {
-    const text = storage.documents.get([indexUid, docId]);
-    return text === undefined ? undefined : (JSON.parse(text) as JsonDocument);
-  },
-};
 
 /**
  * The index's stored documents of the shards this worker owns, parsed; the others are skipped unparsed.
@@ -494,5 +495,13 @@ export default async function handle(message: AttachWorkerPorts): Promise<null> 
   }
   attachSchedulerPort(message.schedulerPort);
   if (message.queryPort) attachQueryPort(message.queryPort);
+  // After a load (a new thread's, or a reload's: harmless twice): the first real searches then find the search paths compiled (warm-up.ts).
+  if (message.load) {
+    const startedAt = performance.now();
+    warmUpSearchPaths((error) => threadLog.write('milli', error === null ? 'debug' : 'warn', 'search paths warmed up', {
+      worker: data.workerIndex, durationMs: Math.round(performance.now() - startedAt), ...(error === null ? {} : { error: error.message }),
+    }));
+  }
   return null;
 }
+

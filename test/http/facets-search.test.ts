@@ -76,3 +76,21 @@ test('facetDistribution lists facets by name and keeps count order for numeric v
   const counted = await server.client.post('/indexes/years/search', { facets: ['year', 'kind'] });
   t.true(counted.text.includes('"facetDistribution":{"kind":{"A":3,"b":3},"year":{"2010":3,"1999":2,"5":1}}'), counted.text);
 });
+
+test('facet search answers string (and boolean) values only, as Meilisearch (facet_id_string_fst): numbers never, even spelled alike', async (t) => {
+  await server.client.run('PATCH', '/indexes/mixed_facets/settings', { body: { filterableAttributes: ['year', 'tag'] } });
+  await server.client.addDocuments('mixed_facets', [
+    { id: 1, year: 1965, tag: 'old' },
+    { id: 2, year: '1965', tag: true },
+    { id: 3, year: 1989, tag: 19 },
+    { id: 4, year: ['1989a', 2001], tag: ['old', false] },
+  ]);
+  t.deepEqual((await facetSearch({ facetName: 'year' }, 'mixed_facets')).facetHits, [{ value: '1965', count: 1 }, { value: '1989a', count: 1 }]);
+  t.deepEqual((await facetSearch({ facetName: 'year', facetQuery: '19' }, 'mixed_facets')).facetHits, [{ value: '1965', count: 1 }, { value: '1989a', count: 1 }]);
+  t.deepEqual((await facetSearch({ facetName: 'year', facetQuery: '2001' }, 'mixed_facets')).facetHits, []);
+  t.deepEqual((await facetSearch({ facetName: 'tag' }, 'mixed_facets')).facetHits,
+    [{ value: 'false', count: 1 }, { value: 'old', count: 2 }, { value: 'true', count: 1 }]);
+  // The search's facetDistribution still counts numbers.
+  const distribution = await server.client.post('/indexes/mixed_facets/search', { facets: ['year'] });
+  t.deepEqual(distribution.body.facetDistribution.year, { 1965: 2, 1989: 1, '1989a': 1, 2001: 1 });
+});

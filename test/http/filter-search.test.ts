@@ -99,7 +99,7 @@ test('filter errors point at the failing part', async (t) => {
   const notFilterable = await server.client.post('/indexes/movies/search', { filter: 'title = Alpha' });
   t.is(notFilterable.status, 400);
   t.is(notFilterable.body.message,
-    'Attribute `title` is not filterable. Available filterable attribute patterns are: `_geo`, `director`, `genre`, `rating`, `tags`, `year`.\n1:6 title = Alpha');
+    'Index `movies`: Attribute `title` is not filterable. Available filterable attribute patterns are: `_geo`, `director`, `genre`, `rating`, `tags`, `year`.\n1:6 title = Alpha');
   const shape = await server.client.post('/indexes/movies/search', { filter: [1] });
   t.is(shape.body.code, 'invalid_search_filter');
 });
@@ -139,7 +139,7 @@ test('sort errors', async (t) => {
   const notSortable = await server.client.post('/indexes/movies/search', { sort: ['genre:asc'] });
   t.is(notSortable.status, 400);
   t.is(notSortable.body.code, 'invalid_search_sort');
-  t.is(notSortable.body.message, 'Attribute `genre` is not sortable. Available sortable attributes are: `_geo`, `rating`, `title`, `year`.');
+  t.is(notSortable.body.message, 'Index `movies`: Attribute `genre` is not sortable. Available sortable attributes are: `_geo`, `rating`, `title`, `year`.');
   const syntax = await server.client.post('/indexes/movies/search', { sort: ['year'] });
   t.is(syntax.body.message, 'Invalid syntax for the sort parameter: expected expression ending by `:asc` or `:desc`, found `year`.');
 });

@@ -288,7 +288,7 @@ export function documentHasPhrase(forward: ForwardIndex, docId: number, wordIds:
  * Keys (field << 16 | position) where the phrase starts, ascending. Tokens are stored in field then
  * position order, so the keys of each phrase word come out sorted and a start is checked by scanning.
  */
-function phraseStarts(data: Uint32Array, offset: number, wordIds: (number | null)[], firstOnly = false): number[] {
+export function phraseStarts(data: Uint32Array, offset: number, wordIds: (number | null)[], firstOnly = false): number[] {
   const keysOf: number[][] = wordIds.map(() => []);
   const tokenCount = tokenCountAt(data, offset);
   const start = tokensStartAt(data, offset);

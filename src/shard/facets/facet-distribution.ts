@@ -14,10 +14,11 @@ const STEP = 2048;
 
 /**
  * Past the budget's deadline the counting stops: the distribution then holds the values counted so
- * far (a degraded answer, as the rest of the search's).
+ * far (a degraded answer, as the rest of the search's). `stringsOnly`: facet search, which answers
+ * string (and boolean) values only, as Meilisearch's (its facet_id_string_fst).
  */
 export function facetPartials(store: FacetStore, candidates: roaring.RoaringBitmap32, facets: readonly string[],
-  budget: SearchBudget = SearchBudget.unbounded()): FacetPartials {
+  budget: SearchBudget = SearchBudget.unbounded(), stringsOnly = false): FacetPartials {
   const facetDistribution: Record<string, Record<string, number>> = {};
   const facetStats: Record<string, { min: number; max: number }> = {};
   for (const name of facets) {
@@ -27,7 +28,7 @@ export function facetPartials(store: FacetStore, candidates: roaring.RoaringBitm
     if (!field || candidates.isEmpty || budget.passed()) continue;
     if (field.strings.size <= candidates.size) countStringsByValue(field, candidates, counts, budget);
     else countStringsByDocument(field, candidates, counts, budget);
-    if (budget.passed()) continue;
+    if (budget.passed() || stringsOnly) continue;
     countNumbers(field, candidates, counts, budget);
     const stats = numericStats(field, candidates);
     if (stats) facetStats[name] = stats;

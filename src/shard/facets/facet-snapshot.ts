@@ -5,6 +5,7 @@ import roaring from 'roaring';
 import { decodeBitmaps, encodeBitmaps } from '../snapshot/bitmap-list-codec.js';
 import { FieldFacets, LazyBitmap, type DocFacetValues, type FacetStore } from './facet-store.js';
 import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from '../snapshot/snapshot-container.js';
+import type { GeoShape } from '../../filter/geo-shapes.js';
 
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
@@ -28,6 +29,8 @@ export interface FacetSections {
   geoPoints: number;
   /** `_geojson` points: per document its id and point count, then the [lat, lng] pairs (absent when none). */
   geojson?: { docIds: number; counts: number; points: number };
+  /** `_geojson` lines and polygons: [docId, shapes] pairs as JSON (absent when none). */
+  geojsonShapes?: number;
 }
 
 export function encodeFacets(writer: SnapshotWriter, facets: FacetStore): FacetSections {
@@ -43,6 +46,7 @@ export function encodeFacets(writer: SnapshotWriter, facets: FacetStore): FacetS
   }
   const sections: FacetSections = { fields, geoDocIds: writer.add(geoDocIds), geoPoints: writer.add(geoPoints) };
   if (facets.geojson.size > 0) sections.geojson = encodeGeojson(writer, facets);
+  if (facets.geojsonShapes.size > 0) sections.geojsonShapes = writer.addJson([...facets.geojsonShapes]);
   return sections;
 }
 
@@ -128,6 +132,11 @@ export function restoreFacets(reader: SnapshotReader, sections: FacetSections, t
       }
       target.geojson.set(docIds[k]!, points);
     }
+  }
+  if (sections.geojsonShapes !== undefined) {
+    const pairs = reader.json(sections.geojsonShapes) as [number, GeoShape[]][];
+    if (!Array.isArray(pairs)) throw new SnapshotFormatError('geojson shapes');
+    for (const [docId, shapes] of pairs) target.geojsonShapes.set(docId, shapes);
   }
 }
 

@@ -4,6 +4,7 @@
 import roaring from 'roaring';
 import { flattenDocument } from '../../documents/flatten.js';
 import { geojsonPointsOf, geoPointOf } from '../../documents/geo-field.js';
+import { geojsonShapesOf, type GeoShape } from '../../filter/geo-shapes.js';
 import { normalizeFacetValue } from '../../filter/facet-value.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -204,6 +205,8 @@ export class FacetStore {
   readonly geo = new Map<number, GeoPoint>();
   /** `_geojson` points (Point / MultiPoint geometries) for `_geoPolygon`, when `_geojson` is filterable. */
   readonly geojson = new Map<number, GeoPoint[]>();
+  /** `_geojson` lines and polygons (filter/geo-shapes.ts), when `_geojson` is filterable. */
+  readonly geojsonShapes = new Map<number, GeoShape[]>();
 
   constructor(private readonly isFaceted: (field: string) => boolean, private readonly geoEnabled: boolean,
     private readonly geojsonEnabled = false) {}
@@ -229,6 +232,8 @@ export class FacetStore {
     if (this.geojsonEnabled) {
       const points = geojsonPointsOf(document['_geojson']);
       if (points.length > 0) this.geojson.set(docId, points);
+      const shapes = geojsonShapesOf(document['_geojson']);
+      if (shapes.length > 0) this.geojsonShapes.set(docId, shapes);
     }
   }
 
@@ -236,6 +241,7 @@ export class FacetStore {
     for (const field of this.fields.values()) field.remove(docId);
     this.geo.delete(docId);
     this.geojson.delete(docId);
+    this.geojsonShapes.delete(docId);
   }
 }
 

@@ -7,6 +7,7 @@ import { filterNumber, normalizeFacetValue } from '../../filter/facet-value.js';
 import type { FacetStore, FieldFacets } from './facet-store.js';
 import { haversineMeters, withinRadius } from '../../filter/geo-distance.js';
 import { pointInPolygon } from '../../documents/geo-field.js';
+import { boxPolygons, shapeIntersectsPolygon, shapeWithinRadius } from '../../filter/geo-shapes.js';
 import type { SearchBudget } from '../search/search-budget.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -124,6 +125,8 @@ function exact(node: FilterNode, store: FacetStore, allDocuments: RoaringBitmap3
       for (const [docId, points] of store.geojson) {
         if (points.some((point) => withinRadius(haversineMeters(node.lat, node.lng, point.lat, point.lng), node.meters))) inside.push(docId);
       }
+      // Lines and polygons coming within the radius (cellulite's in_circle).
+      for (const [docId, shapes] of store.geojsonShapes) if (shapes.some((shape) => shapeWithinRadius(shape, node.lat, node.lng, node.meters))) inside.push(docId);
       out.addMany(inside);
       return out;
     }
@@ -140,11 +143,16 @@ function exact(node: FilterNode, store: FacetStore, allDocuments: RoaringBitmap3
           && (wraps ? point.lng >= node.left || point.lng <= node.right : point.lng >= node.left && point.lng <= node.right));
         if (inside) out.add(docId);
       }
+      // Lines and polygons crossing the box (milli: in_shape with the box as a polygon).
+      const boxes = boxPolygons(node.top, node.bottom, node.left, node.right);
+      for (const [docId, shapes] of store.geojsonShapes) if (shapes.some((shape) => boxes.some((box) => shapeIntersectsPolygon(shape, box)))) out.add(docId);
       return out;
     }
     case 'geoPolygon': {
       const inside: number[] = [];
       for (const [docId, points] of store.geojson) if (points.some((point) => pointInPolygon(point, node.points))) inside.push(docId);
+      // Lines and polygons the polygon intersects (cellulite's in_shape).
+      for (const [docId, shapes] of store.geojsonShapes) if (shapes.some((shape) => shapeIntersectsPolygon(shape, node.points))) inside.push(docId);
       const out = new RoaringBitmap32();
       out.addMany(inside);
       return out;

@@ -27,16 +27,21 @@ export interface SearchPlan {
 /** Browsing documents (GET /documents, POST /documents/fetch): sort criteria only, then internal id order. */
 const DOCUMENTS_ORDER: readonly string[] = Object.freeze(['sort']);
 
-export function compileSearchPlan(settings: IndexSettings, options: Record<string, unknown> | undefined): SearchPlan {
-  const filterable = attributePatternsOf(settings.filterableAttributes ?? []);
-  const filter = parseFilterParameter(options?.['filter'] ?? null);
-  if (filter) checkFilterAgainstSettings(filter, filterable);
-  const sortTexts = Array.isArray(options?.['sort']) ? (options!['sort'] as string[]) : null;
+/**
+ * `indexName`: the index as the errors of a search name it (Meilisearch's ``Index `uid`: `` before the
+ * errors its search raises against the settings, not before syntax errors); the documents routes name none.
+ */
+export function compileSearchPlan(settings: IndexSettings, options: Record<string, unknown> | undefined, indexName: string | null = null): SearchPlan {
   // options.documents: a documents route, whose sort needs no `sort` ranking rule and has its own error code.
   const documents = options?.['documents'] === true;
+  const scope = documents || indexName === null ? (error: SkeinError) => error : inIndex(indexName);
+  const filterable = attributePatternsOf(settings.filterableAttributes ?? []);
+  const filter = parseFilterParameter(options?.['filter'] ?? null);
+  if (filter) checkFilterAgainstSettings(filter, filterable, 'invalid_search_filter', scope);
+  const sortTexts = Array.isArray(options?.['sort']) ? (options!['sort'] as string[]) : null;
   const sortCriteria = !sortTexts ? []
     : documents ? checkSortParameter(sortTexts, settings.sortableAttributes ?? [], null, 'invalid_document_sort')
-      : checkSortParameter(sortTexts, settings.sortableAttributes ?? [], settings.rankingRules ?? []);
+      : checkSortParameter(sortTexts, settings.sortableAttributes ?? [], settings.rankingRules ?? [], 'invalid_search_sort', scope);
   const facets = Array.isArray(options?.['facets']) ? checkFacets(options!['facets'] as string[], settings.filterableAttributes ?? []) : null;
   let distinct = documents ? null : settings.distinctAttribute ?? null;
   const requestedDistinct = options?.['distinct'];
@@ -45,11 +50,17 @@ export function compileSearchPlan(settings: IndexSettings, options: Record<strin
       const available = filterable.length === 0
         ? 'This index does not have configured filterable attributes.'
         : `Available filterable attributes patterns are: ${listForMessage(filterable)}.`;
-      throw new SkeinError('invalid_search_distinct', `Attribute \`${echo(requestedDistinct)}\` is not filterable and thus, cannot be used as distinct attribute. ${available}`);
+      throw scope(new SkeinError('invalid_search_distinct', `Attribute \`${echo(requestedDistinct)}\` is not filterable and thus, cannot be used as distinct attribute. ${available}`));
     }
     distinct = requestedDistinct;
   }
-  if (Array.isArray(options?.['attributesToSearchOn'])) checkAttributesToSearchOn(settings, options!['attributesToSearchOn'] as string[]);
+  if (Array.isArray(options?.['attributesToSearchOn'])) {
+    try {
+      checkAttributesToSearchOn(settings, options!['attributesToSearchOn'] as string[]);
+    } catch (cause) {
+      throw cause instanceof SkeinError ? scope(cause) : cause;
+    }
+  }
   const geoPoint = sortCriteria.find((criterion) => criterion.point)?.point ?? null;
   return { filter, sortTexts, sortCriteria, facets, distinct, geoPoint, rankingRules: documents ? DOCUMENTS_ORDER : null };
 }
@@ -74,6 +85,11 @@ function checkAttributesToSearchOn(settings: IndexSettings, names: readonly stri
     throw new SkeinError('invalid_search_attributes_to_search_on',
       `Attribute \`${echo(name)}\` is not searchable. Available searchable attributes are: \`${valid.join(', ')}${hidden ? ', <..hidden-attributes>' : ''}\`.`);
   }
+}
+
+/** Meilisearch's ``Index `uid`: `` prefix (MeilisearchHttpError::Milli with the index name). */
+export function inIndex(indexName: string): (error: SkeinError) => SkeinError {
+  return (error) => new SkeinError(error.code, `Index \`${indexName}\`: ${error.message}`);
 }
 
 function checkFacets(facets: string[], filterableSetting: readonly unknown[]): string[] {

@@ -18,6 +18,7 @@ import type { SearchBudget } from './search-budget.js';
 import { shardTermDocCounts, type ShardHit } from './shard-search.js';
 import type { ScorePlan } from '../../ranking/score-details.js';
 import { sortOrderFor } from '../facets/sort-order.js';
+import type { FieldRestriction } from './field-restriction.js';
 
 const { RoaringBitmap32 } = roaring;
 
@@ -49,6 +50,10 @@ export interface PlannedQuery {
   rankingScoreThreshold?: number | null;
   /** matchingStrategy frequency: each term's documents in the whole index, summed by the front (ShardSearchRequest). */
   termDocCounts?: readonly number[] | null;
+  /** attributesToSearchOn (ShardSearchRequest.fieldRestriction). */
+  fieldRestriction?: FieldRestriction | null;
+  /** Facet search: the facets' string values only (facetPartials). */
+  facetStringsOnly?: boolean;
   /**
    * Facet search's exhaustiveFacetCount with a distinct attribute (milli counts facets over the
    * candidates after distinct: per value, the document of lowest id). 'mins': answer each key's lowest
@@ -75,6 +80,7 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
       q: query.q, hitsWanted: query.hitsWanted, matchingStrategy: query.matchingStrategy, budget,
       sort: plan.sortTexts, sortOrder: sortOrderProvider(shard, budget), restrictTo, distinct,
       rankingScoreThreshold: query.rankingScoreThreshold ?? null, termDocCounts: query.termDocCounts ?? null,
+      fieldRestriction: query.fieldRestriction ?? null,
       ...(plan.rankingRules ? { rankingRules: plan.rankingRules } : {}),
     });
     candidates += result.candidates;
@@ -87,7 +93,8 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
     lists.push(plan.geoPoint ? result.hits.map((hit) => withGeoDistance(shard, hit, plan.geoPoint!)) : result.hits);
     if (plan.facets) {
       const names = expandFacetNames(plan.facets, shard.facets.fields.keys(), shard.config.settings.filterableAttributes ?? []);
-      partials.push(facetPartials(shard.facets, facetCandidates(result.universe, distinct, query.distinctFacets, distinctMins, budget), names, budget));
+      partials.push(facetPartials(shard.facets, facetCandidates(result.universe, distinct, query.distinctFacets, distinctMins, budget), names, budget,
+        query.facetStringsOnly === true));
     }
   }
   let hits: PlannedHit[];
@@ -113,10 +120,11 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
  * The first round of a matchingStrategy frequency search over several shards: each term's documents
  * in the worker's shards (extras.termDocCounts), which the front sums for the search itself.
  */
-export function termDocCountsOfShards(shards: readonly ShardIndex[], q: string, budget: SearchBudget): PlannedSearchResult {
+export function termDocCountsOfShards(shards: readonly ShardIndex[], q: string, budget: SearchBudget,
+  fieldRestriction: FieldRestriction | null = null): PlannedSearchResult {
   let sums: number[] = [];
   for (const shard of shards) {
-    const counts = shardTermDocCounts(shard, q, budget);
+    const counts = shardTermDocCounts(shard, q, budget, fieldRestriction);
     sums = counts.map((count, term) => count + (sums[term] ?? 0));
   }
   return { candidates: 0, hits: [], extras: { termDocCounts: sums }, rankingEntries: null, scorePlan: null };

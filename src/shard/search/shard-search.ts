@@ -28,6 +28,8 @@ import type { ScratchBitmaps } from '../../ranking/scratch-bitmaps.js';
 import { giveBackSearchScratch, takeSearchScratch } from './thread-scratch.js';
 import type { SearchScratch } from '../../ranking/search-scratch.js';
 import { SearchBudget } from './search-budget.js';
+import type { FieldRestriction } from './field-restriction.js';
+import { occurrenceTypos } from '../../ranking/match-profile.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -60,6 +62,8 @@ export interface ShardSearchRequest {
   rankingScoreThreshold?: number | null;
   /** matchingStrategy frequency: each term's documents in the whole index (SearchContext.termDocCounts). */
   termDocCounts?: readonly number[] | null;
+  /** attributesToSearchOn: the fields the query words are looked for in (null: every searchable field). */
+  fieldRestriction?: FieldRestriction | null;
 }
 
 export interface ShardHit extends RankedHit {
@@ -90,7 +94,10 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
   const parsed = request.q ? parseQueryParts(request.q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }) : null;
   const terms = parsed?.terms ?? [];
   const placeholder = terms.length === 0;
-  const ctx = new ShardSearchContext(shard, terms, budget, request.bitmapBuckets ?? true, request.termDocCounts ?? undefined);
+  const restriction = request.fieldRestriction ?? null;
+  // Restricted: the postings by rank, position and pair hold every field, so every document is read (the bitmapBuckets false reference).
+  const ctx = new ShardSearchContext(shard, terms, budget, restriction === null && (request.bitmapBuckets ?? true), request.termDocCounts ?? undefined, restriction);
+  if (restriction !== null && !placeholder) ctx.restrictTermDocs(request.restrictTo ?? null);
   const rules = reusableRulesFor({
     rankingRules: request.rankingRules ?? config.settings.rankingRules,
     placeholder,
@@ -99,7 +106,7 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
     ...(request.sortOrder ? { sortOrder: request.sortOrder } : {}),
   }, ctx.scratch);
   try {
-    const excluded = parsed === null ? null : negativeDocs(shard, parsed);
+    const excluded = parsed === null ? null : negativeDocs(shard, parsed, restriction);
     return rankedSearch(shard, ctx, rules, excluded === null ? request : { ...request, restrictTo: withoutDocs(shard, request.restrictTo ?? null, excluded) });
   } finally {
     ctx.release();
@@ -226,11 +233,12 @@ function ngramAlternatives(shard: ShardIndex, terms: readonly QueryTerm[]): Map<
 }
 
 /** [term]: the documents each term of `q` matches in the shard (what matchingStrategy frequency weighs). */
-export function shardTermDocCounts(shard: ShardIndex, q: string, budget: SearchBudget): number[] {
+export function shardTermDocCounts(shard: ShardIndex, q: string, budget: SearchBudget, restriction: FieldRestriction | null = null): number[] {
   const config = shard.config;
   const terms = parseQueryParts(q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }).terms;
-  const ctx = new ShardSearchContext(shard, terms, budget, true);
+  const ctx = new ShardSearchContext(shard, terms, budget, restriction === null, undefined, restriction);
   try {
+    if (restriction !== null) ctx.restrictTermDocs(null);
     return terms.map((_, term) => ctx.termDocs(term).size);
   } finally {
     ctx.release();
@@ -241,21 +249,27 @@ export function shardTermDocCounts(shard: ShardIndex, q: string, budget: SearchB
  * The documents of the query's negative words (the exact word, in plain and typo-disabled spelling:
  * milli's word_docids, no typo, prefix or synonym) and phrases; null when it has none.
  */
-function negativeDocs(shard: ShardIndex, parsed: ParsedQuery): RoaringBitmap32 | null {
+function negativeDocs(shard: ShardIndex, parsed: ParsedQuery, restriction: FieldRestriction | null): RoaringBitmap32 | null {
   if (parsed.negativeWords.length === 0 && parsed.negativePhrases.length === 0) return null;
   const vocabulary = shard.vocabulary;
   const lists: RoaringBitmap32[] = [];
+  const wordIds = new Set<number>();
   for (const word of parsed.negativeWords) {
     for (const spelling of [word, exactAttributeKey(word)]) {
       const id = vocabulary.idOf(spelling);
-      if (id !== undefined) lists.push(vocabulary.docs(id));
+      if (id !== undefined) {
+        lists.push(vocabulary.docs(id));
+        wordIds.add(id);
+      }
     }
   }
-  const excluded = RoaringBitmap32.orMany(lists);
+  let excluded = RoaringBitmap32.orMany(lists);
+  // attributesToSearchOn: a negative word excludes the documents holding it in the fields searched only (milli's restricted word_docids).
+  if (restriction !== null) excluded = new RoaringBitmap32(excluded.toArray().filter((docId) => restriction.holdsWord(shard.forward, docId, wordIds)));
   for (const words of parsed.negativePhrases) {
     const spellings = [(word: string) => word];
     if (shard.config.exactAttributes.length > 0) spellings.push(exactAttributeKey);
-    for (const spell of spellings) phraseDocs(shard, words.map((word) => (word === null ? null : vocabulary.idOf(spell(word)) ?? -1)), excluded);
+    for (const spell of spellings) phraseDocs(shard, words.map((word) => (word === null ? null : vocabulary.idOf(spell(word)) ?? -1)), excluded, restriction);
   }
   return excluded;
 }
@@ -266,12 +280,16 @@ function withoutDocs(shard: ShardIndex, restrictTo: RoaringBitmap32 | null, excl
 }
 
 /** Adds to `into` the documents holding the words (ids; null: any word, -1: a word the shard lacks) in a row within one field. */
-function phraseDocs(shard: ShardIndex, wordIds: readonly (number | null)[], into: RoaringBitmap32): void {
+function phraseDocs(shard: ShardIndex, wordIds: readonly (number | null)[], into: RoaringBitmap32, restriction: FieldRestriction | null = null): void {
   if (wordIds.includes(-1)) return;
   const postings = wordIds.filter((id): id is number => id !== null).map((id) => shard.vocabulary.docs(id));
   if (postings.length === 0) return;
   const candidates = postings.reduce((acc, posting) => RoaringBitmap32.and(acc, posting));
-  for (const docId of candidates) if (documentHasPhrase(shard.forward, docId, wordIds as (number | null)[])) into.add(docId);
+  for (const docId of candidates) {
+    const holds = restriction === null ? documentHasPhrase(shard.forward, docId, wordIds as (number | null)[])
+      : restriction.holdsPhrase(shard.forward, docId, wordIds as (number | null)[]);
+    if (holds) into.add(docId);
+  }
 }
 
 /** [key] for every key below the postings' limit (the length tells which keys are known). */
@@ -324,7 +342,7 @@ class ShardSearchContext implements SearchContext {
   private lentScratch: SearchScratch | null = null;
 
   constructor(private readonly shard: ShardIndex, readonly terms: readonly QueryTerm[], readonly searchBudget: SearchBudget,
-    private readonly bitmapBuckets: boolean, readonly termDocCounts?: readonly number[]) {
+    private readonly bitmapBuckets: boolean, readonly termDocCounts?: readonly number[], private readonly restriction: FieldRestriction | null = null) {
     const keyRuns = multiWordSynonyms(terms, shard.config.synonyms);
     const ngrams = ngramAlternatives(shard, terms);
     terms.forEach((term, index) => (term.kind === 'word' ? this.matchWord(index, term.word, term.isPrefix, keyRuns.get(index), ngrams.get(index))
@@ -333,6 +351,37 @@ class ShardSearchContext implements SearchContext {
 
   termDocs(term: number): RoaringBitmap32 {
     return this.docs[term]!;
+  }
+
+  /**
+   * attributesToSearchOn: each term's documents (and by best typo count) narrowed to those holding it
+   * in a field the search reads, from the restricted profile of every document holding some term
+   * (within `limit`, the filter's documents). Past the deadline the documents not read yet are left
+   * out (proven matches only, as a cut filter).
+   */
+  restrictTermDocs(limit: RoaringBitmap32 | null): void {
+    const termCount = this.terms.length;
+    const all = RoaringBitmap32.orMany(this.docs);
+    if (limit !== null) all.andInPlace(limit);
+    const byTypo: number[][][] = this.terms.map(() => [[], [], []]);
+    let read = 0;
+    for (const docId of all) {
+      if ((++read & 255) === 0 && Date.now() > this.deadline) break;
+      const profile = this.profile(docId);
+      for (let term = 0; term < termCount; term++) {
+        const count = profile.counts[term]!;
+        if (count === 0) continue;
+        const list = profile.occurrences[term]!;
+        let best = 2;
+        for (let k = 0; k < count && best > 0; k++) best = Math.min(best, occurrenceTypos(list[k]!));
+        byTypo[term]![best]!.push(docId);
+      }
+    }
+    for (let term = 0; term < termCount; term++) {
+      const levels = byTypo[term]!.map((ids) => new RoaringBitmap32(ids));
+      this.docsByTypo[term] = levels;
+      this.docs[term] = RoaringBitmap32.orMany(levels);
+    }
   }
 
   /**
@@ -541,7 +590,8 @@ class ShardSearchContext implements SearchContext {
 
   /** Not cached, and reused: valid until the next call (the bucket sort reads each document once per run of scoring rules). */
   profile(docId: number): DocMatchProfile {
-    return buildProfile(this.shard.forward, docId, this.words(), this.phrases, this.profileScratch());
+    const profile = buildProfile(this.shard.forward, docId, this.words(), this.phrases, this.profileScratch());
+    return this.restriction === null ? profile : this.restriction.restrictProfile(profile);
   }
 
   /** The reader it returns is valid until the next call (its offsets are the thread's, reused). */
@@ -551,6 +601,7 @@ class ShardSearchContext implements SearchContext {
     const data = this.shard.forward.arena;
     const words = this.words();
     const scratch = this.profileScratch();
+    const restriction = this.restriction;
     // Entries are loaded ahead in chunks (touchEntries): all at once, a long run's would leave the caches before being read.
     let touchedTo = 0;
     return (index) => {
@@ -558,7 +609,8 @@ class ShardSearchContext implements SearchContext {
         touchedTo = Math.min(docIds.length, index + TOUCH_AHEAD);
         touchEntries(data, offsets, index, touchedTo);
       }
-      return buildProfileAt(data, offsets[index]!, docIds[index]!, words, this.phrases, scratch);
+      const profile = buildProfileAt(data, offsets[index]!, docIds[index]!, words, this.phrases, scratch);
+      return restriction === null ? profile : restriction.restrictProfile(profile);
     };
   }
 

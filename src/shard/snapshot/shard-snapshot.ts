@@ -19,7 +19,8 @@ import type { RestoredTokenKeyPostings, TokenKeyPostings, TokenKeyPostingsState 
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
 /** Bump when what a snapshot holds, or how, changes: older files are then ignored (rebuilt). */
-export const SHARD_SNAPSHOT_VERSION = 2;
+// 3: the facets' `_geojson` lines and polygons (geojsonShapes).
+export const SHARD_SNAPSHOT_VERSION = 3;
 
 export interface ShardSnapshotIdentity {
   indexUid: string;

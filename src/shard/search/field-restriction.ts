@@ -1,0 +1,130 @@
+// attributesToSearchOn in a shard: which of a document's searchable fields a search reads. Meilisearch
+// (milli's SearchContext::attributes_to_search_on): `*` lifts the restriction; a name selects the
+// searchable field of that name (and, as Skein's check of the list accepts, the fields inside it: `a`
+// selects `a.b`); a name with `*` selects the fields its pattern matches (`*.title`, `details.*`);
+// other names select nothing. Fields keep their rank (the
+// attribute rule's order is the searchableAttributes one, whatever the list's order).
+//
+// The forward index knows a field by its ordinal in the document and its rank, not its name (with
+// searchableAttributes `*` the rank is the ordinal): the names are read from the document itself when
+// the rank cannot tell (analyzeDocument gives the fields with words in forward-index order).
+import { analyzeDocument, type DocumentAnalysisOptions } from '../../analysis/document-tokens.js';
+import { matchesPattern } from '../../filter/attribute-patterns.js';
+import { occurrenceField, occurrenceRank, type DocMatchProfile } from '../../ranking/match-profile.js';
+import { phraseStarts } from '../documents/match-profile-builder.js';
+import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
+
+/** The stored document of a shard's doc id (the latest written first), or undefined. */
+export type StoredDocumentOf = (docId: number) => Record<string, unknown> | undefined;
+
+/** Documents whose field verdicts one search keeps (two passes read the same documents: term documents, then ranking). */
+const MAX_REMEMBERED_DOCUMENTS = 65_536;
+
+const NO_FIELD: Uint8Array = new Uint8Array(0);
+
+export class FieldRestriction {
+  private readonly exact: ReadonlySet<string>;
+  private readonly patterns: readonly string[];
+  /**
+   * With explicit searchableAttributes: per rank, false when no name can select a field of that
+   * selector (the field is its selector or a path inside it), so no document is read for it.
+   */
+  private readonly rankMayMatch: readonly boolean[] | null;
+  /** docId -> 1 per field ordinal the search reads (this search's only). */
+  private readonly verdicts = new Map<number, Uint8Array>();
+
+  private constructor(names: readonly string[], searchable: readonly string[], private readonly analysis: DocumentAnalysisOptions,
+    private readonly documentOf: StoredDocumentOf | null) {
+    this.exact = new Set(names.filter((name) => !name.includes('*')));
+    // A name with `*` equal to a field's name selects that field alone: kept among the exact ones too.
+    this.patterns = names.filter((name) => name.includes('*'));
+    for (const name of this.patterns) (this.exact as Set<string>).add(name);
+    this.rankMayMatch = searchable.includes('*') ? null
+      : searchable.map((selector) => this.patterns.length > 0
+        || names.some((name) => name === selector || name.startsWith(`${selector}.`) || selector.startsWith(`${name}.`)));
+  }
+
+  /** null when the search reads every searchable field (no list, or `*` in it). */
+  static of(names: unknown, searchable: readonly string[], analysis: DocumentAnalysisOptions, documentOf: StoredDocumentOf | null): FieldRestriction | null {
+    if (!Array.isArray(names)) return null;
+    const strings = names.filter((name): name is string => typeof name === 'string');
+    if (strings.includes('*')) return null;
+    return new FieldRestriction(strings, searchable, analysis, documentOf);
+  }
+
+  private selects(field: string): boolean {
+    if (this.exact.has(field)) return true;
+    for (let dot = field.indexOf('.'); dot >= 0; dot = field.indexOf('.', dot + 1)) if (this.exact.has(field.slice(0, dot))) return true;
+    for (const pattern of this.patterns) if (matchesPattern(pattern, field)) return true;
+    return false;
+  }
+
+  /** 1 per field ordinal of the document the search reads (NO_FIELD: none). */
+  private verdictOf(docId: number): Uint8Array {
+    let verdict = this.verdicts.get(docId);
+    if (verdict !== undefined) return verdict;
+    const document = this.documentOf?.(docId);
+    if (document === undefined) verdict = NO_FIELD;
+    else {
+      const fields = analyzeDocument(document, this.analysis);
+      verdict = new Uint8Array(fields.length);
+      for (let k = 0; k < fields.length; k++) verdict[k] = this.selects(fields[k]!.field) ? 1 : 0;
+    }
+    if (this.verdicts.size < MAX_REMEMBERED_DOCUMENTS) this.verdicts.set(docId, verdict);
+    return verdict;
+  }
+
+  /** Drops from the profile the occurrences in fields the search does not read (in place); returns it. */
+  restrictProfile(profile: DocMatchProfile): DocMatchProfile {
+    const { occurrences, counts } = profile;
+    const mayMatch = this.rankMayMatch;
+    let verdict: Uint8Array | null = null;
+    for (let term = 0; term < counts.length; term++) {
+      const list = occurrences[term]!;
+      const count = counts[term]!;
+      let kept = 0;
+      for (let k = 0; k < count; k++) {
+        const occurrence = list[k]!;
+        if (mayMatch !== null && mayMatch[occurrenceRank(occurrence)] !== true) continue;
+        verdict ??= this.verdictOf(profile.docId);
+        if (verdict[occurrenceField(occurrence)] !== 1) continue;
+        list[kept++] = occurrence;
+      }
+      counts[term] = kept;
+    }
+    return profile;
+  }
+
+  /** Whether the document's field (ordinal, rank) is read by the search. */
+  reads(docId: number, field: number, rank: number): boolean {
+    if (this.rankMayMatch !== null && this.rankMayMatch[rank] !== true) return false;
+    return this.verdictOf(docId)[field] === 1;
+  }
+
+  /** Whether the document holds one of the words (ids) in a field the search reads: the negative operator's test. */
+  holdsWord(forward: ForwardIndex, docId: number, wordIds: ReadonlySet<number>): boolean {
+    const data = forward.arena;
+    const offset = forward.offsetOf(docId);
+    if (offset < 0) return false;
+    const start = tokensStartAt(data, offset);
+    const end = start + tokenCountAt(data, offset) * 2;
+    for (let at = start; at < end; at += 2) {
+      if (!wordIds.has(data[at]!)) continue;
+      const field = data[at + 1]! >>> 16;
+      if (this.reads(docId, field, fieldRankAt(data, offset, field))) return true;
+    }
+    return false;
+  }
+
+  /** Whether the phrase (word ids, null: any word) stands in a row in a field the search reads. */
+  holdsPhrase(forward: ForwardIndex, docId: number, wordIds: (number | null)[]): boolean {
+    const data = forward.arena;
+    const offset = forward.offsetOf(docId);
+    if (offset < 0) return false;
+    for (const key of phraseStarts(data, offset, wordIds)) {
+      const field = key >>> 16;
+      if (this.reads(docId, field, fieldRankAt(data, offset, field))) return true;
+    }
+    return false;
+  }
+}
