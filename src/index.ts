@@ -42,6 +42,10 @@ export interface ServerTestHooks {
   /** The thread named by `failure` dies the next time it reaches the point (once). */
   armThreadFailure(failure: ThreadFailure): void;
   disarmThreadFailures(): void;
+  /** Resolves once a thread waits at the pause armed at this point (`how: 'pause'`). */
+  whenThreadPaused(failure: Pick<ThreadFailure, 'thread' | 'point'>): Promise<void>;
+  /** The threads paused at this point go on. */
+  releaseThreadPause(failure: Pick<ThreadFailure, 'thread' | 'point'>): void;
   /** Terminates a shard worker's thread now (an exit without error event). */
   terminateShardWorker(worker: number): Promise<void>;
   /** Dead threads are not replaced until the returned function is called. */
@@ -180,6 +184,8 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
         testHooks: {
           armThreadFailure: (failure: ThreadFailure) => failures.arm(failure),
           disarmThreadFailures: () => failures.clear(),
+          whenThreadPaused: (failure: Pick<ThreadFailure, 'thread' | 'point'>) => failures.whenPaused(failure),
+          releaseThreadPause: (failure: Pick<ThreadFailure, 'thread' | 'point'>) => failures.release(failure),
           terminateShardWorker: (worker: number) => threads.terminateShardWorker(worker),
           holdReplacements: () => threads.holdReplacements(),
         },

@@ -29,7 +29,8 @@ export interface ThreadEvent {
   thread: 'shard' | 'scheduler';
   /** The shard worker's index (shard events only). */
   worker?: number;
-  event: 'died' | 'replaced';
+  /** stopping: close() asks the scheduler thread to end. */
+  event: 'died' | 'replaced' | 'stopping';
 }
 
 export interface SupervisorOptions {
@@ -176,6 +177,7 @@ export class WorkerSupervisor {
   /** Stops every thread (after beginClose). */
   async stopThreads(): Promise<void> {
     this.closing = true;
+    this.options.onThreadEvent?.({ thread: 'scheduler', event: 'stopping' });
     if (this.scheduler) await this.scheduler.thread.terminate();
     for (const slot of this.slots) slot.queryPort.close();
     await Promise.allSettled(this.slots.map((slot) => slot.pool?.destroy()));

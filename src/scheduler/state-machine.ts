@@ -282,7 +282,7 @@ export class Scheduler {
       this.checkAbort();
       this.setState('committing');
       this.failurePoint('beforeCommit');
-      outcome = commitBatch(storage, tasks, plan, this.now(), this.progressTrace());
+      outcome = commitBatch(storage, tasks, plan, this.now(), this.progressTrace(), () => this.failurePoint('duringCommit'));
       this.failurePoint('afterCommit');
       for (const task of outcome.canceled) this.queue.delete(task.uid);
     } catch (cause) {
