@@ -173,7 +173,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
           await cluster?.close();
           cluster = null;
           await threads.beginClose();
-          await schedulerClient.prepareShutdown(SHUTDOWN_SNAPSHOT_TIMEOUT_MS);
+          await threads.stopScheduler(SHUTDOWN_SNAPSHOT_TIMEOUT_MS);
           // Kept-alive connections would otherwise still be served, on stopped threads and closed storage.
           front.closeConnections();
           await stopAll();

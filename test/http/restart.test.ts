@@ -1,6 +1,6 @@
 // Durability: everything survives close() + startServer on the same dbPath, and kill -9 of the CLI process.
 import test from 'ava';
-import { freePort, sleep, spawnCli, startTestServer, stopChild, withTempDir, withTestServer, type Client, type TestServer } from './harness.js';
+import { freePort, spawnCli, startTestServer, stopChild, withTempDir, withTestServer, type Client, type TestServer } from './harness.js';
 
 const MOVIES = [
   { id: 1, title: 'Carol', overview: 'romance in new york' },
@@ -87,7 +87,9 @@ test('close while the scheduler is inside its commit transaction: the close ends
     const lateUid = await first.client.enqueue('POST', '/indexes/cc_movies/documents', { body: [{ id: 10, title: 'Late arrival' }] });
     await first.testHooks!.whenThreadPaused(duringCommit);
     // Bounded: before the fix this close never ended (and its threads stay behind).
-    const closed = await Promise.race([first.close().then(() => true), sleep(30_000).then(() => false)]);
+    let timer: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([first.close().then(() => true), new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), 30_000); })]);
+    clearTimeout(timer);
     t.true(closed, 'close() ended');
     if (!closed) return;
 
