@@ -46,6 +46,10 @@ export interface ServerTestHooks {
   /** The thread named by `failure` dies the next time it reaches the point (once). */
   armThreadFailure(failure: ThreadFailure): void;
   disarmThreadFailures(): void;
+  /** Resolves once a thread waits at the pause armed at this point (`how: 'pause'`). */
+  whenThreadPaused(failure: Pick<ThreadFailure, 'thread' | 'point'>): Promise<void>;
+  /** The threads paused at this point go on. */
+  releaseThreadPause(failure: Pick<ThreadFailure, 'thread' | 'point'>): void;
   /** Terminates a shard worker's thread now (an exit without error event). */
   terminateShardWorker(worker: number): Promise<void>;
   /** Dead threads are not replaced until the returned function is called. */
@@ -185,7 +189,7 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
           await cluster?.close();
           cluster = null;
           await threads.beginClose();
-          await schedulerClient.prepareShutdown(SHUTDOWN_SNAPSHOT_TIMEOUT_MS);
+          await threads.stopScheduler(SHUTDOWN_SNAPSHOT_TIMEOUT_MS);
           // Kept-alive connections would otherwise still be served, on stopped threads and closed storage.
           front.closeConnections();
           await stopAll();
@@ -196,6 +200,8 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
         testHooks: {
           armThreadFailure: (failure: ThreadFailure) => failures.arm(failure),
           disarmThreadFailures: () => failures.clear(),
+          whenThreadPaused: (failure: Pick<ThreadFailure, 'thread' | 'point'>) => failures.whenPaused(failure),
+          releaseThreadPause: (failure: Pick<ThreadFailure, 'thread' | 'point'>) => failures.release(failure),
           terminateShardWorker: (worker: number) => threads.terminateShardWorker(worker),
           holdReplacements: () => threads.holdReplacements(),
         },

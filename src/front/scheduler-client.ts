@@ -111,15 +111,24 @@ export class SchedulerClient {
   }
 
   /**
-   * At close: the scheduler starts no new batch and the shard workers save their snapshots. Resolves
-   * when they did, or after `timeoutMs` (a restart then rebuilds what was not saved), never rejects.
+   * At close: the scheduler starts no new batch, the shard workers save their snapshots, then the
+   * thread ends itself (scheduler/worker.ts: never inside a write transaction). Resolves once it
+   * exited, or after `timeoutMs` (a restart then rebuilds what was not saved), never rejects.
    */
   async prepareShutdown(timeoutMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => { timer = setTimeout(resolve, timeoutMs); });
-    const prepared = this.request((requestId) => ({ kind: 'prepareShutdown', requestId })).then(() => {}, () => {});
+    const exited = this.whenExited();
+    const prepared = this.request((requestId) => ({ kind: 'prepareShutdown', requestId })).then(() => exited, () => exited);
     await Promise.race([prepared, timeout]);
     clearTimeout(timer);
+  }
+
+  /** Resolves when the attached thread is gone (at once when it is). */
+  whenExited(): Promise<void> {
+    const worker = this.worker;
+    if (!this.alive || worker.threadId === -1) return Promise.resolve();
+    return new Promise((resolve) => worker.once('exit', () => resolve()));
   }
 
   /** Sends one message that the scheduler answers, matched by requestId. */

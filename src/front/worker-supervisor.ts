@@ -29,7 +29,8 @@ export interface ThreadEvent {
   thread: 'shard' | 'scheduler';
   /** The shard worker's index (shard events only). */
   worker?: number;
-  event: 'died' | 'replaced';
+  /** stopping: close() asks the scheduler thread to end. */
+  event: 'died' | 'replaced' | 'stopping';
 }
 
 export interface SupervisorOptions {
@@ -75,6 +76,7 @@ export class WorkerSupervisor {
   private scheduler: SchedulerClient | null = null;
   private schedulerUp = false;
   private closing = false;
+  private schedulerStopAsked = false;
   /** Replacements, one after the other. */
   private jobs: Promise<void> = Promise.resolve();
   private readonly restarts = new Map<string, number[]>();
@@ -173,10 +175,26 @@ export class WorkerSupervisor {
     clearTimeout(timer);
   }
 
+  /**
+   * At close, after beginClose: the scheduler starts no new batch, the shard workers save their
+   * snapshots and the scheduler thread ends itself (SchedulerClient.prepareShutdown); at most `timeoutMs`.
+   */
+  async stopScheduler(timeoutMs: number): Promise<void> {
+    if (!this.scheduler) return;
+    this.schedulerStopAsked = true;
+    this.options.onThreadEvent?.({ thread: 'scheduler', event: 'stopping' });
+    await this.scheduler.prepareShutdown(timeoutMs);
+  }
+
   /** Stops every thread (after beginClose). */
   async stopThreads(): Promise<void> {
     this.closing = true;
-    if (this.scheduler) await this.scheduler.thread.terminate();
+    // It ended itself after stopScheduler (never inside a write transaction); terminated only when it did not
+    // (a start that failed, or a thread stuck past the bound), which deadlocks if it is inside one.
+    if (this.scheduler?.alive) {
+      if (this.schedulerStopAsked) this.log.warn('the scheduler thread did not end by itself; terminating it');
+      await this.scheduler.thread.terminate();
+    }
     for (const slot of this.slots) slot.queryPort.close();
     await Promise.allSettled(this.slots.map((slot) => slot.pool?.destroy()));
   }

@@ -27,13 +27,15 @@ export type SchedulerThreadFailurePoint = (typeof FAILURE_POINTS)[number];
  * exit: process.exit in the thread (an exit without error event); throw: an uncaught error (an error
  * event, then the exit); oom: the thread allocates until its heap is exhausted (ERR_WORKER_OUT_OF_MEMORY:
  * start the server with small shardWorkerResourceLimits, or this takes the machine's memory).
+ * pause: not a death, a breakpoint: the thread blocks at the point (Atomics.wait, so nothing else of it
+ * runs) until the front releases it (ThreadFailureArming.whenPaused / release), then goes on.
  */
-export type ThreadDeath = 'exit' | 'throw' | 'oom';
-const DEATH_CODES: Record<ThreadDeath, number> = { exit: 0, throw: 1, oom: 2 };
+export type ThreadDeath = 'exit' | 'throw' | 'oom' | 'pause';
+const DEATH_CODES: Record<ThreadDeath, number> = { exit: 0, throw: 1, oom: 2, pause: 3 };
 
 export type ThreadFailure =
   | { thread: 'shard'; point: ShardThreadFailurePoint; /** Any worker when omitted. */ worker?: number; how?: ThreadDeath }
-  | { thread: 'scheduler'; point: SchedulerThreadFailurePoint; how?: 'exit' };
+  | { thread: 'scheduler'; point: SchedulerThreadFailurePoint; how?: 'exit' | 'pause' };
 
 /** Slots of armed failures; each is [state, point code, worker (-1: any), death code]. */
 const SLOTS = 16;
@@ -41,6 +43,8 @@ const FIELDS = 4;
 const IDLE = 0;
 const ARMED = 1;
 const FIRED = 2;
+/** A pause reached: its thread waits on the slot's state until the front sets it to FIRED. */
+const PAUSED = 3;
 
 function pointCode(failure: Pick<ThreadFailure, 'thread' | 'point'>): number {
   const names: readonly string[] = failure.thread === 'shard' ? SHARD_THREAD_FAILURE_POINTS : FAILURE_POINTS;
@@ -58,7 +62,8 @@ export class ThreadFailureArming {
     const code = pointCode(failure);
     for (let slot = 0; slot < SLOTS; slot++) {
       const base = slot * FIELDS;
-      if (Atomics.load(this.slots, base) === ARMED) continue;
+      const state = Atomics.load(this.slots, base);
+      if (state === ARMED || state === PAUSED) continue;
       Atomics.store(this.slots, base + 1, code);
       Atomics.store(this.slots, base + 2, failure.thread === 'shard' ? failure.worker ?? -1 : -1);
       Atomics.store(this.slots, base + 3, DEATH_CODES[failure.how ?? 'exit']);
@@ -68,13 +73,48 @@ export class ThreadFailureArming {
     throw new Error(`at most ${SLOTS} thread failures may be armed at once`);
   }
 
-  /** Disarms everything not fired yet. */
+  /** Disarms everything not fired yet, and releases the threads paused. */
   clear(): void {
     for (let slot = 0; slot < SLOTS; slot++) Atomics.compareExchange(this.slots, slot * FIELDS, ARMED, IDLE);
+    for (let slot = 0; slot < SLOTS; slot++) this.releaseSlot(slot);
+  }
+
+  /** Resolves once a thread reached the armed pause at this point and waits there. */
+  async whenPaused(failure: Pick<ThreadFailure, 'thread' | 'point'>): Promise<void> {
+    const code = pointCode(failure);
+    for (;;) {
+      let armed = -1;
+      for (let slot = 0; slot < SLOTS; slot++) {
+        const base = slot * FIELDS;
+        if (this.slots[base + 1] !== code || this.slots[base + 3] !== DEATH_CODES.pause) continue;
+        const state = Atomics.load(this.slots, base);
+        if (state === PAUSED) return;
+        if (state === ARMED) armed = base;
+      }
+      if (armed < 0) throw new Error(`no pause is armed at ${failure.thread} point \`${failure.point}\``);
+      // The thread notifies the slot when it pauses there.
+      await waitAsync(this.slots, armed, ARMED).value;
+    }
+  }
+
+  /** Lets the threads paused at this point go on. */
+  release(failure: Pick<ThreadFailure, 'thread' | 'point'>): void {
+    const code = pointCode(failure);
+    for (let slot = 0; slot < SLOTS; slot++) if (this.slots[slot * FIELDS + 1] === code) this.releaseSlot(slot);
+  }
+
+  private releaseSlot(slot: number): void {
+    const base = slot * FIELDS;
+    if (Atomics.compareExchange(this.slots, base, PAUSED, FIRED) === PAUSED) Atomics.notify(this.slots, base);
   }
 }
 
 export class ThreadDeathError extends Error {}
+
+/** Node 20's Atomics.waitAsync (not in this TypeScript lib's typings yet). */
+const waitAsync = (Atomics as unknown as {
+  waitAsync(array: Int32Array, index: number, value: number): { value: Promise<string> | string };
+}).waitAsync;
 
 /**
  * A thread's side: `reach(point)` ends the thread when an arming for this point (and worker) is
@@ -101,6 +141,12 @@ export class ThreadFailurePoints<P extends string> {
       if (Atomics.load(slots, base) !== ARMED || slots[base + 1] !== code) continue;
       const worker = slots[base + 2]!;
       if (worker !== -1 && worker !== this.worker) continue;
+      if (slots[base + 3] === DEATH_CODES.pause) {
+        if (Atomics.compareExchange(slots, base, ARMED, PAUSED) !== ARMED) continue;
+        Atomics.notify(slots, base);
+        while (Atomics.load(slots, base) === PAUSED) Atomics.wait(slots, base, PAUSED);
+        continue;
+      }
       if (Atomics.compareExchange(slots, base, ARMED, FIRED) !== ARMED) continue;
       const message = `${this.thread} thread failure point ${point} reached`;
       if (slots[base + 3] === DEATH_CODES.throw) throw new ThreadDeathError(message);

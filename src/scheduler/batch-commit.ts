@@ -57,8 +57,9 @@ export interface CommitOutcome {
 }
 
 /** The batch's effects and every task status change, in one transaction. */
+/** `during`: called inside the transaction, after the index's writes (the `duringCommit` failure point). */
 export function commitBatch(storage: Storage, tasks: TaskRecord[], plan: BatchPlan, finishedAt: string,
-  progressTrace: Record<string, string> = {}): CommitOutcome {
+  progressTrace: Record<string, string> = {}, during: () => void = () => {}): CommitOutcome {
   const finished = tasks.map((task) => {
     const result = plan.results.get(task.uid)!;
     return { ...task, status: result.status, details: result.details, error: result.error, finishedAt };
@@ -74,6 +75,7 @@ export function commitBatch(storage: Storage, tasks: TaskRecord[], plan: BatchPl
   storage.root.transactionSync(() => {
     if (plan.index) writeIndex(storage, plan, tasks[0].batchUid ?? 0);
     if (plan.swap) writeSwap(storage, plan.swap);
+    during();
     for (const task of finished) storage.tasks.put(task.uid, task);
     for (const task of canceled) storage.tasks.put(task.uid, task);
     putFinishedBatch(storage, [...finished, ...canceled], finishedAt, progressTrace);

@@ -13,6 +13,8 @@ export const FAILURE_POINTS = [
   'afterShardsApplied',
   /** Just before the commit transaction starts. */
   'beforeCommit',
+  /** Inside the commit transaction, after the index's writes: nothing of the batch is durable yet. */
+  'duringCommit',
   /** After the commit transaction returned, before indexesChanged and update-file deletion. */
   'afterCommit',
   /** After a new task is persisted, before its taskEnqueued answer is posted. */

@@ -282,7 +282,7 @@ export class Scheduler {
       this.checkAbort();
       this.setState('committing');
       this.failurePoint('beforeCommit');
-      outcome = commitBatch(storage, tasks, plan, this.now(), this.progressTrace());
+      outcome = commitBatch(storage, tasks, plan, this.now(), this.progressTrace(), () => this.failurePoint('duringCommit'));
       this.failurePoint('afterCommit');
       for (const task of outcome.canceled) this.queue.delete(task.uid);
     } catch (cause) {
@@ -415,9 +415,8 @@ export class Scheduler {
    * queue holds the next: no build (it would be redone after every batch). Never fails the batch.
    */
   private async prepareSearchWhenLast(plan: IndexPlan): Promise<void> {
-    // Off unless SKEIN_PREPARE_SEARCH=1: with it, restart.test's close-and-restart hung in about half
-    // of its runs (10 of 10 passed without it); the cause is not found yet (DECISIONS, session 26).
-    if (process.env['SKEIN_PREPARE_SEARCH'] !== '1') return;
+    // SKEIN_PREPARE_SEARCH=0 turns it off (figures: bench/cold-start-probe.mjs on vs off).
+    if (process.env['SKEIN_PREPARE_SEARCH'] === '0') return;
     if (this.queue.size > 0 || this.hasWritesSentAhead() || plan.stage.record === null) return;
     const indexUid = plan.stage.key;
     const workers = Array.from({ length: this.options.shards.workerCount }, (_, worker) => worker);

@@ -171,9 +171,16 @@ port.on('message', (buffer: ArrayBuffer | Uint8Array | ShardWorkerLifecycleMessa
     scheduler.pause();
     snapshotTrigger.stop();
     // A snapshotCreation in process stops after its current step first (snapshot-task.ts).
+    // Then the thread ends itself, here, between two turns: never inside a write transaction (they are
+    // synchronous). A terminate() from the front could land inside one (a batch in flight commits
+    // meanwhile), and lmdb-js's cleanup of the thread then waits forever on the write lock the thread
+    // itself holds: close() hung (PrepareSearch made it likely: the shutdown's save acks it, so the batch commits now).
     void (snapshotCreator?.stop() ?? Promise.resolve())
       .then(() => saveSnapshots(shardLink, log, false))
-      .then(() => post({ kind: 'shutdownPrepared', requestId: message.requestId }));
+      .then(() => {
+        post({ kind: 'shutdownPrepared', requestId: message.requestId });
+        process.exit(0);
+      });
     return;
   }
   if (message.kind !== 'enqueueTask') return;

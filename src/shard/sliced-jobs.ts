@@ -9,8 +9,17 @@
 
 export type SlicedJob = Generator<Promise<unknown> | void, void, unknown>;
 
-/** Documents a sliced build visits per step (~1-2 ms of forward-index reading); tests lower it to get many steps. */
-export const SLICE_POLICY = { documentsPerStep: 4096 };
+/**
+ * Work per step of a sliced job (each ~1-2 ms); tests lower them to get many steps. documentsPerStep:
+ * documents a build visits (forward-index reading); the snapshot encode (shard/snapshot/): bitmaps
+ * serialized, words listed, and bytes checksummed per step.
+ */
+export const SLICE_POLICY = { documentsPerStep: 4096, bitmapsPerStep: 1024, wordsPerStep: 4096, bytesPerStep: 1 << 20 };
+
+/** Whether a sliced job at item `index` should end its step first, `perStep` items a step (SLICE_POLICY). */
+export function stepEndsEvery(index: number, perStep: number): boolean {
+  return index > 0 && index % perStep === 0;
+}
 
 /** Whether a sliced build visiting documents[index] should end its step first. */
 export function stepEndsAt(index: number): boolean {

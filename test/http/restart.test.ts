@@ -1,6 +1,6 @@
 // Durability: everything survives close() + startServer on the same dbPath, and kill -9 of the CLI process.
 import test from 'ava';
-import { freePort, spawnCli, stopChild, withTempDir, withTestServer, type Client } from './harness.js';
+import { freePort, spawnCli, startTestServer, stopChild, withTempDir, withTestServer, type Client, type TestServer } from './harness.js';
 
 const MOVIES = [
   { id: 1, title: 'Carol', overview: 'romance in new york' },
@@ -60,6 +60,44 @@ test('indexes, documents, settings and tasks survive close and restart; an enque
 
       const next = await after.createIndex('rs_third');
       t.is(next.uid, lateUid + 1, 'task uids continue from the stored maximum');
+    });
+  }));
+
+// The hang of session 26 (PrepareSearch on: the shutdown's snapshot save ended the prepare, whose ack
+// let the batch commit while close() stopped the threads): a scheduler thread terminated inside its
+// commit transaction never finished exiting (lmdb-js's cleanup waits on the write lock its own thread
+// holds), so close() never resolved. Here the scheduler is held inside the transaction (a pause at
+// `duringCommit`) until close() asks it to end: the close must end, with the batch committed.
+test('close while the scheduler is inside its commit transaction: the close ends and the batch is kept', (t) =>
+  withTempDir(async (dbPath) => {
+    const duringCommit = { thread: 'scheduler', point: 'duringCommit' } as const;
+    let server: TestServer | null = null;
+    server = await startTestServer({
+      dbPath,
+      testHooks: {
+        onThreadEvent: (event) => {
+          // After the stop request was made (a microtask later), never before it.
+          if (event.thread === 'scheduler' && event.event === 'stopping') void Promise.resolve().then(() => server?.testHooks?.releaseThreadPause(duringCommit));
+        },
+      },
+    });
+    const first = server;
+    await first.client.addDocuments('cc_movies', MOVIES);
+    first.testHooks!.armThreadFailure({ ...duringCommit, how: 'pause' });
+    const lateUid = await first.client.enqueue('POST', '/indexes/cc_movies/documents', { body: [{ id: 10, title: 'Late arrival' }] });
+    await first.testHooks!.whenThreadPaused(duringCommit);
+    // Bounded: before the fix this close never ended (and its threads stay behind).
+    let timer: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([first.close().then(() => true), new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), 30_000); })]);
+    clearTimeout(timer);
+    t.true(closed, 'close() ended');
+    if (!closed) return;
+
+    await withTestServer({ dbPath }, async (second) => {
+      const late = await second.client.waitForTask(lateUid);
+      t.is(late.status, 'succeeded');
+      t.deepEqual(await searchIds(second.client, 'cc_movies', 'late'), [10]);
+      t.is((await second.client.get('/indexes/cc_movies/documents')).body.total, MOVIES.length + 1);
     });
   }));
 

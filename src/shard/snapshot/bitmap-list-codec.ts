@@ -1,6 +1,7 @@
 // Many roaring bitmaps <-> one byte buffer (each in the portable format, back to back) and the end
 // offset of each: a snapshot section pair written and read without a file or an object per bitmap.
 import roaring from 'roaring';
+import { finishSteps, SLICE_POLICY, stepEndsEvery } from '../sliced-jobs.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -12,9 +13,15 @@ export interface EncodedBitmaps {
 }
 
 export function encodeBitmaps(bitmaps: readonly RoaringBitmap32[]): EncodedBitmaps {
+  return finishSteps(encodeBitmapsSteps(bitmaps));
+}
+
+/** encodeBitmaps in steps of SLICE_POLICY.bitmapsPerStep bitmaps (a quiet-time snapshot save runs between searches). */
+export function* encodeBitmapsSteps(bitmaps: readonly RoaringBitmap32[]): Generator<void, EncodedBitmaps> {
   const ends = new Uint32Array(bitmaps.length);
   let total = 0;
   for (let k = 0; k < bitmaps.length; k++) {
+    if (stepEndsEvery(k, SLICE_POLICY.bitmapsPerStep)) yield;
     total += bitmaps[k]!.getSerializationSizeInBytes('portable');
     if (total > 0xffffffff) throw new Error('bitmap list over 4 GiB');
     ends[k] = total;
@@ -22,6 +29,7 @@ export function encodeBitmaps(bitmaps: readonly RoaringBitmap32[]): EncodedBitma
   const bytes = Buffer.allocUnsafe(total);
   let start = 0;
   for (let k = 0; k < bitmaps.length; k++) {
+    if (stepEndsEvery(k, SLICE_POLICY.bitmapsPerStep)) yield;
     bitmaps[k]!.serialize('portable', bytes.subarray(start, ends[k]!));
     start = ends[k]!;
   }

@@ -9,7 +9,8 @@
 import { createHash } from 'node:crypto';
 import roaring from 'roaring';
 import type { IndexSettings } from '../../settings/index-settings.js';
-import { encodeBitmaps, SerializedBitmaps } from './bitmap-list-codec.js';
+import { encodeBitmapsSteps, SerializedBitmaps } from './bitmap-list-codec.js';
+import { finishSteps } from '../sliced-jobs.js';
 import { encodeFacets, restoreFacets, type FacetSections } from '../facets/facet-snapshot.js';
 import type { IndexConfig } from '../index-config.js';
 import { ShardIndex } from '../shard-index.js';
@@ -38,13 +39,25 @@ export function settingsFingerprint(settings: IndexSettings): string {
 const enum ListKind { Unbuilt = 0, InArena = 1, Pairs = 2, Bitmaps = 3 }
 
 export function encodeShardSnapshot(index: ShardIndex, identity: ShardSnapshotIdentity): Uint8Array[] {
+  return finishSteps(encodeShardSnapshotSteps(index, identity));
+}
+
+/**
+ * encodeShardSnapshot in steps of about a millisecond (SLICE_POLICY): the quiet-time save runs between
+ * searches, and as one step (190-310 ms at 100,000 npm documents) it held the searches landing during
+ * it. A write, reload, load or drop cancels the job; searches only build lazy lists meanwhile: a rank /
+ * position structure is listed from one exportState (a full rebuild replaces its arrays, and the lists
+ * listed are not changed in place), so what is encoded is one consistent state of it.
+ */
+export function* encodeShardSnapshotSteps(index: ShardIndex, identity: ShardSnapshotIdentity): Generator<void, Uint8Array[]> {
   const writer = new SnapshotWriter();
-  const vocabulary = index.vocabulary.exportState();
-  const postings = encodeBitmaps(vocabulary.postings);
+  const vocabulary = yield* index.vocabulary.exportStateSteps();
+  const postings = yield* encodeBitmapsSteps(vocabulary.postings);
   const forward = index.forward.exportState();
   const documents = index.documents.serialize('portable');
+  const words = yield* writer.addJsonArraySteps(vocabulary.words);
   const sections = {
-    words: writer.addJson(vocabulary.words),
+    words,
     postingBytes: writer.add(postings.bytes),
     postingEnds: writer.add(postings.ends),
     sortedIds: writer.add(vocabulary.sortedIds),
@@ -53,10 +66,14 @@ export function encodeShardSnapshot(index: ShardIndex, identity: ShardSnapshotId
     offsetValues: writer.add(forward.offsets.values),
     documents: writer.add(documents),
   };
-  const rank = encodeTokenKeyPostings(writer, index.rankPostings.exportState());
-  const position = encodeTokenKeyPostings(writer, index.positionPostings.exportState());
+  yield;
+  const rank = yield* encodeTokenKeyPostings(writer, index.rankPostings.exportState());
+  yield;
+  const position = yield* encodeTokenKeyPostings(writer, index.positionPostings.exportState());
+  yield;
   const facets = encodeFacets(writer, index.facets);
-  return writer.chunks({
+  yield;
+  return yield* writer.chunksSteps({
     version: SHARD_SNAPSHOT_VERSION, ...identity, sections, rank, position, facets,
     garbage: forward.garbage, offsetCount: forward.offsets.count, documentCount: index.documents.size,
   });
@@ -76,11 +93,12 @@ interface TokenKeySections {
   writtenSinceBuild: number;
 }
 
-function encodeTokenKeyPostings(writer: SnapshotWriter, state: TokenKeyPostingsState): TokenKeySections {
+function* encodeTokenKeyPostings(writer: SnapshotWriter, state: TokenKeyPostingsState): Generator<void, TokenKeySections> {
   const kinds = new Uint8Array(state.byWord.length);
   const pairArrays: Uint32Array[] = [];
   const keyCounts: number[] = [];
   const bitmaps: RoaringBitmap32[] = [];
+  // Listed in one step: a search may build a word's lists between two steps (byWord is its live array).
   state.byWord.forEach((lists, wordId) => {
     if (lists === undefined) kinds[wordId] = ListKind.Unbuilt;
     else if (lists === null) kinds[wordId] = ListKind.InArena;
@@ -98,7 +116,8 @@ function encodeTokenKeyPostings(writer: SnapshotWriter, state: TokenKeyPostingsS
   pairArrays.forEach((pairs, k) => { total += pairs.length; pairEnds[k] = total; });
   const pairs = new Uint32Array(total);
   pairArrays.forEach((array, k) => pairs.set(array, k === 0 ? 0 : pairEnds[k - 1]!));
-  const encoded = encodeBitmaps(bitmaps);
+  yield;
+  const encoded = yield* encodeBitmapsSteps(bitmaps);
   return {
     kinds: writer.add(kinds),
     pairEnds: writer.add(pairEnds),

@@ -6,6 +6,7 @@
 // and the caller rebuilds the shard from LMDB instead.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
+import { finishSteps, SLICE_POLICY } from '../sliced-jobs.js';
 
 const MAGIC = Buffer.from('SKEINSNP', 'latin1');
 const CONTAINER_VERSION = 1;
@@ -36,7 +37,22 @@ export class SnapshotWriter {
     return this.add(Buffer.from(JSON.stringify(value), 'utf8'));
   }
 
+  /** addJson of an array of strings, stringified SLICE_POLICY.wordsPerStep items a step (the same text). */
+  *addJsonArraySteps(items: readonly string[]): Generator<void, number> {
+    const parts: string[] = [];
+    for (let start = 0; start < items.length; start += SLICE_POLICY.wordsPerStep) {
+      if (start > 0) yield;
+      parts.push(JSON.stringify(items.slice(start, start + SLICE_POLICY.wordsPerStep)).slice(1, -1));
+    }
+    return this.add(Buffer.from(`[${parts.join(',')}]`, 'utf8'));
+  }
+
   chunks(meta: Record<string, unknown>): Uint8Array[] {
+    return finishSteps(this.chunksSteps(meta));
+  }
+
+  /** chunks in steps: the checksum over SLICE_POLICY.bytesPerStep bytes a step. */
+  *chunksSteps(meta: Record<string, unknown>): Generator<void, Uint8Array[]> {
     const metaBytes = Buffer.from(JSON.stringify({ ...meta, sectionLengths: this.sections.map((section) => section.byteLength) }), 'utf8');
     const body: Uint8Array[] = [metaBytes, new Uint8Array(padding(metaBytes.length))];
     let cursor = HEADER_BYTES + metaBytes.length + padding(metaBytes.length);
@@ -46,7 +62,12 @@ export class SnapshotWriter {
     }
     let crc = 0;
     // Empty chunks skipped: zlib.crc32 answers 0 for an empty view of an empty ArrayBuffer, whatever the running value.
-    for (const chunk of body) if (chunk.byteLength > 0) crc = crc32(chunk, crc);
+    for (const chunk of body) {
+      for (let start = 0; start < chunk.byteLength; start += SLICE_POLICY.bytesPerStep) {
+        crc = crc32(chunk.subarray(start, start + SLICE_POLICY.bytesPerStep), crc);
+        yield;
+      }
+    }
     const header = Buffer.alloc(HEADER_BYTES);
     MAGIC.copy(header, 0);
     header.writeUInt32LE(CONTAINER_VERSION, 8);

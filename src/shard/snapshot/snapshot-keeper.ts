@@ -9,7 +9,7 @@ import { primaryOwnerOfShard } from '../../protocol/placement.js';
 import type { IndexConfig } from '../index-config.js';
 import type { ShardEngine } from '../shard-engine.js';
 import type { ShardIndex } from '../shard-index.js';
-import { decodeShardSnapshot, encodeShardSnapshot, settingsFingerprint, type ShardSnapshotIdentity } from './shard-snapshot.js';
+import { decodeShardSnapshot, encodeShardSnapshot, encodeShardSnapshotSteps, settingsFingerprint, type ShardSnapshotIdentity } from './shard-snapshot.js';
 import { SnapshotFormatError } from './snapshot-container.js';
 import { openSnapshotFile, removeSnapshots, removeTemporaryFiles, snapshotFolder, snapshotPath, writeFileAtomically, writeFileInSteps } from './snapshot-files.js';
 import type { SlicedJob } from '../sliced-jobs.js';
@@ -92,8 +92,8 @@ export class SnapshotKeeper {
   }
 
   /**
-   * saveAll as a sliced job (quiet time, between searches): a shard's encoding is one step, its file
-   * is written in steps (writeFileInSteps). The job must be cancelled by any write, reload, load or
+   * saveAll as a sliced job (quiet time, between searches): a shard is encoded in steps of about a
+   * millisecond (encodeShardSnapshotSteps), its file written in steps (writeFileInSteps). The job must be cancelled by any write, reload, load or
    * drop (the shard's arrays are read as they are); a shard whose index lost the stamp meanwhile is
    * not renamed into place either way.
    */
@@ -102,7 +102,7 @@ export class SnapshotKeeper {
       const { indexUid, shard, shardIndex, stamp } = due;
       let chunks: Uint8Array[];
       try {
-        chunks = this.encode(due);
+        chunks = yield* encodeShardSnapshotSteps(shardIndex, this.identity(indexUid, shard, due.shardCount, stamp, due.config));
       } catch (cause) {
         this.log(`[shard] snapshot of ${indexUid}/${shard} failed: ${(cause as Error).message}`);
         continue;

@@ -5,6 +5,7 @@
 import roaring from 'roaring';
 import type { WordInterner } from '../../analysis/tokenize-ids.js';
 import { Lexicon } from './lexicon.js';
+import { finishSteps, SLICE_POLICY, stepEndsEvery } from '../sliced-jobs.js';
 import { WordTable } from './word-table.js';
 import type { SerializedBitmaps } from '../snapshot/bitmap-list-codec.js';
 
@@ -153,6 +154,11 @@ export class Vocabulary implements WordInterner {
 
   /** Snapshot hook (shard-snapshot.ts): words by id, their postings, and the lexicon's order as word ids. */
   exportState(): VocabularyState {
+    return finishSteps(this.exportStateSteps());
+  }
+
+  /** exportState in steps (a quiet-time snapshot save between searches; a write cancels it, nothing else changes the vocabulary). */
+  *exportStateSteps(): Generator<void, VocabularyState> {
     this.flush();
     const lists = this.lexicon.lists();
     const sortedIds = new Uint32Array(this.lexicon.size);
@@ -162,10 +168,17 @@ export class Vocabulary implements WordInterner {
     let i = 0;
     let j = 0;
     while (i < first.length || j < second.length) {
+      if (stepEndsEvery(at, SLICE_POLICY.wordsPerStep)) yield;
       const word = j >= second.length || (i < first.length && first[i]! <= second[j]!) ? first[i++]! : second[j++]!;
       sortedIds[at++] = this.table.get(word)!;
     }
-    return { words: this.words, postings: Array.from({ length: this.words.length }, (_, id) => this.posting(id)), sortedIds };
+    const postings = new Array<RoaringBitmap32>(this.words.length);
+    for (let id = 0; id < postings.length; id++) {
+      // Decoding a list a snapshot stored costs about what serializing it does.
+      if (stepEndsEvery(id, SLICE_POLICY.bitmapsPerStep)) yield;
+      postings[id] = this.posting(id);
+    }
+    return { words: this.words, postings, sortedIds };
   }
 
   /** Snapshot hook: fills an empty vocabulary with words and their postings (decoded when first read). */
