@@ -2,7 +2,7 @@
 // §3: such a typo counts double, so it is only looked for with the two-typo budget). Walking the whole
 // lexicon outside the query's first letter for them costs a Damerau-Levenshtein row per visited trie
 // node; the edit can only be one of four shapes, so the candidates are generated and looked up instead.
-import { lowerBound, prefixRange } from './lexicon.js';
+import { lowerBound, prefixRange, type LexiconListMemos } from './lexicon.js';
 import type { FuzzyVisitor } from './fuzzy-walk.js';
 
 /**
@@ -12,7 +12,7 @@ import type { FuzzyVisitor } from './fuzzy-walk.js';
  * budget of 1 over that range. Returns false if the visitor stopped the walk.
  */
 export function walkFirstLetterEdits(sorted: readonly string[], query: string, asPrefix: boolean, visit: FuzzyVisitor,
-  from: number, to: number): boolean {
+  from: number, to: number, memos: LexiconListMemos | null = null): boolean {
   const first = query.charAt(0);
   const rest = query.slice(1);
   const variants = new Set<string>();
@@ -23,7 +23,7 @@ export function walkFirstLetterEdits(sorted: readonly string[], query: string, a
     variants.add(query.charAt(1) + first + query.slice(2));
   }
   // Substituting or inserting a first letter: only letters some word starts with can match.
-  const runs = firstLetterRuns(sorted);
+  const runs = firstLetterRuns(sorted, memos);
   const found: number[] = [];
   const firstCode = query.length === 0 ? -1 : query.charCodeAt(0);
   for (const [code, [start, end]] of runs) {
@@ -83,15 +83,13 @@ function isLetterEdit(word: string, query: string, rest: string, asPrefix: boole
   return (word.length === query.length && word.startsWith(rest, 1)) || (word.length === query.length + 1 && word.startsWith(query, 1));
 }
 
-const runsMemo = new WeakMap<readonly string[], { length: number; runs: Map<number, [number, number]> }>();
-
 /**
- * Per first UTF-16 unit of the list's words, their range [start, end) (-1: empty words), kept per list
- * until it changes length (lexicon lists are replaced, or grow, when words are added): finding them
- * by binary searches on every typo walk showed in profiles.
+ * Per first UTF-16 unit of the list's words, their range [start, end) (-1: empty words), kept in
+ * `memos` (the lexicon's; null: not kept) until the list changes length (lexicon lists are replaced,
+ * or grow, when words are added): finding them by binary searches on every typo walk showed in profiles.
  */
-function firstLetterRuns(sorted: readonly string[]): Map<number, [number, number]> {
-  const memo = runsMemo.get(sorted);
+function firstLetterRuns(sorted: readonly string[], memos: LexiconListMemos | null): Map<number, [number, number]> {
+  const memo = memos?.firstLetterRuns.get(sorted);
   if (memo !== undefined && memo.length === sorted.length) return memo.runs;
   const runs = new Map<number, [number, number]>();
   for (let index = 0; index < sorted.length;) {
@@ -102,6 +100,6 @@ function firstLetterRuns(sorted: readonly string[]): Map<number, [number, number
     runs.set(code, [index, end]);
     index = end;
   }
-  runsMemo.set(sorted, { length: sorted.length, runs });
+  memos?.firstLetterRuns.set(sorted, { length: sorted.length, runs });
   return runs;
 }
