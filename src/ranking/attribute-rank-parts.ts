@@ -3,7 +3,7 @@
 // document, so the score chain only reads the documents of the best buckets (score-chain.ts).
 import type roaring from 'roaring';
 import { bestCostPartsLazily, partsBySumLazily, type OrderedPart } from './score-layers.js';
-import { scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
+import { rankingMemosOf, scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
 
 /**
  * Scores up to this are split exactly; documents scoring above it (deep ranks, many terms, absent
@@ -33,7 +33,7 @@ export function attributeRankParts(ctx: SearchContext, universe: roaring.Roaring
   // multi-word synonyms: the first part is then a list as it is (at a million documents, a copy of a
   // word's first-field documents per query spared).
   const bitmaps = scratchOf(ctx);
-  if (costs.length === 1) return bestCostPartsLazily(universe, costs[0]!, isTermsOwnDocs(ctx, universe, terms), bitmaps);
+  if (costs.length === 1) return bestCostPartsLazily(universe, costs[0]!, isTermsOwnDocs(ctx, universe, terms) ? rankingMemosOf(ctx).within : null, bitmaps);
   // Lazily: the score chain mostly takes the first part, and its documents of one sum need only each term's first ranks.
   return partsBySumLazily(universe, costs, maxSum, bitmaps);
 }

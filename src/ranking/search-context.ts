@@ -4,6 +4,7 @@ import type { QueryTerm } from '../query/query-term.js';
 import type { DocMatchProfile } from './match-profile.js';
 import { OWNED_BITMAPS, type BitmapSource } from './scratch-bitmaps.js';
 import { SearchScratch } from './search-scratch.js';
+import { RankingMemos } from './ranking-memos.js';
 
 export interface SearchContext {
   readonly terms: readonly QueryTerm[];
@@ -20,6 +21,8 @@ export interface SearchContext {
    * Absent (tests' contexts): searchScratchOf gives a new one per call.
    */
   readonly scratch?: SearchScratch;
+  /** Optional: the shard's memos of the rules (ranking-memos.ts). Absent (tests' contexts): nothing is kept. */
+  readonly rankingMemos?: RankingMemos;
   /**
    * Optional: [term] = the documents the term matches in the whole index (every shard), for
    * matchingStrategy frequency; absent: this shard's (termDocs sizes).
@@ -111,4 +114,9 @@ export function scratchOf(ctx: SearchContext): BitmapSource {
 /** The search's scratch (see SearchContext.scratch). */
 export function searchScratchOf(ctx: SearchContext): SearchScratch {
   return ctx.scratch ?? new SearchScratch();
+}
+
+/** The shard's memos of the rules (see SearchContext.rankingMemos); a new, unkept one without. */
+export function rankingMemosOf(ctx: SearchContext): RankingMemos {
+  return ctx.rankingMemos ?? new RankingMemos();
 }

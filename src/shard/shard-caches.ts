@@ -6,7 +6,8 @@
 //   on them (unions by rank / position, word id lists); kept by worth per byte (worth-per-byte-cache.ts);
 // - the lexicon walks' results alone (word ids, no bitmaps), many more of them, least recently used out;
 // - pair lookup memos (pairs/shared-pair-memos.ts) by the near-pair build's generation and the two
-//   terms' derivation objects, bounded by their bitmaps' bytes, least recently used out.
+//   terms' derivation objects, bounded by their bitmaps' bytes, least recently used out;
+// - the ranking rules' memos over the derivations' lists (ranking/ranking-memos.ts), weak by list.
 // The structures a shard derives from its documents and keeps up to date across writes (rank /
 // position postings, pair tables, prefix pair tables, sole-word fields, field-start pairs) are not
 // caches: they follow writes themselves (markChanged, writeDocument) and stay.
@@ -15,6 +16,7 @@ import { derivationsFootprint, type TermDerivations } from './words/derivations.
 import type { PairLookupMemo } from './pairs/near-pair-postings.js';
 import { pairMemoBytes } from './pairs/shared-pair-memos.js';
 import { WorthPerByteCache } from './search/worth-per-byte-cache.js';
+import { RankingMemos } from '../ranking/ranking-memos.js';
 import type { Vocabulary } from './words/vocabulary.js';
 
 /**
@@ -51,6 +53,8 @@ export class ShardCaches {
   /** The lexicon walks' results alone (word ids, no bitmaps): small, so many more are kept. */
   readonly derivedWords = new LRUCache<string, number[][]>({ max: DERIVED_WORDS_CACHE_LIMIT });
   readonly pairMemos = new LRUCache<string, PairLookupMemo>({ maxSize: PAIR_MEMO_BYTES, sizeCalculation: pairMemoBytes });
+  /** The ranking rules' memos (a WeakMap cannot be cleared: replaced whole at a write). */
+  rankingMemos = new RankingMemos();
   /** A number per derivation object, for the pair memos' keys (the objects are replaced at any write). */
   private readonly derivationIds = new WeakMap<TermDerivations, number>();
   private nextDerivationId = 0;
@@ -67,6 +71,7 @@ export class ShardCaches {
     this.derivations.clear();
     if (this.derivedWords.size > 0) this.derivedWords.clear();
     if (this.pairMemos.size > 0) this.pairMemos.clear();
+    this.rankingMemos = new RankingMemos();
   }
 
   derivationId(derivations: TermDerivations): number {

@@ -27,6 +27,7 @@ import { remeasureSharedPairMemo, sharedPairMemo } from '../pairs/shared-pair-me
 import type { ScratchBitmaps } from '../../ranking/scratch-bitmaps.js';
 import { giveBackSearchScratch, takeSearchScratch } from './thread-scratch.js';
 import type { SearchScratch } from '../../ranking/search-scratch.js';
+import type { RankingMemos } from '../../ranking/ranking-memos.js';
 import { SearchBudget } from './search-budget.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -349,6 +350,11 @@ class ShardSearchContext implements SearchContext {
   /** See SearchContext.scratchBitmaps: valid until release(), so nothing that outlives the search may keep one. */
   get scratchBitmaps(): ScratchBitmaps {
     return this.scratch.bitmaps;
+  }
+
+  /** See SearchContext.rankingMemos: the shard's (ShardCaches). */
+  get rankingMemos(): RankingMemos {
+    return this.shard.caches.rankingMemos;
   }
 
   /** See SearchContext.scratch: this search's alone until release(). */
