@@ -4,7 +4,7 @@
 import roaring from 'roaring';
 import { positionCost } from './word-position.js';
 import { bestCostPartsLazily, partsBySumLazily, type OrderedPart } from './score-layers.js';
-import { rankingMemosOf, scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
+import { acceleratorOf, rankingMemosOf, scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
 import type { RankingMemos } from './ranking-memos.js';
 import { isTermsOwnDocs } from './attribute-rank-parts.js';
 
@@ -40,11 +40,11 @@ export function costUnions(byPosition: readonly RoaringBitmap32[], queryPosition
  * postings (phrases) or sits too far in the query for any cost to be certain.
  */
 export function wordPositionParts(ctx: SearchContext, universe: roaring.RoaringBitmap32, terms: ActiveTerms): Iterable<OrderedPart> | null {
-  if (ctx.termDocsByPosition === undefined) return null;
+  const accelerator = acceleratorOf(ctx);
   const costs: (readonly RoaringBitmap32[])[] = [];
   let maxSum = Infinity;
   for (const term of terms) {
-    const byPosition = ctx.termDocsByPosition(term);
+    const byPosition = accelerator.termDocsByPosition(term);
     if (byPosition === null) return null;
     const queryPosition = ctx.terms[term]!.position;
     // Positions from byPosition.length on are unknown: only costs below the cost of the first unknown
