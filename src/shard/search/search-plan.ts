@@ -9,6 +9,7 @@ import { checkFacetPatterns, filterableRulesOf, selectFacetFields } from '../../
 import { checkSortParameter } from '../../filter/sort-criteria.js';
 import type { SortCriterion } from '../../ranking/sort-key.js';
 import type { IndexSettings } from '../../settings/index-settings.js';
+import type { ShardSearchOptions } from '../../protocol/messages.js';
 
 export interface SearchPlan {
   filter: FilterNode | null;
@@ -27,19 +28,19 @@ export interface SearchPlan {
 /** Browsing documents (GET /documents, POST /documents/fetch): sort criteria only, then internal id order. */
 const DOCUMENTS_ORDER: readonly string[] = Object.freeze(['sort']);
 
-export function compileSearchPlan(settings: IndexSettings, options: Record<string, unknown> | undefined): SearchPlan {
+export function compileSearchPlan(settings: IndexSettings, options: ShardSearchOptions | undefined): SearchPlan {
   const filterable = attributePatternsOf(settings.filterableAttributes ?? []);
-  const filter = parseFilterParameter(options?.['filter'] ?? null);
+  const filter = parseFilterParameter(options?.filter ?? null);
   if (filter) checkFilterAgainstSettings(filter, filterable);
-  const sortTexts = Array.isArray(options?.['sort']) ? (options!['sort'] as string[]) : null;
+  const sortTexts = options?.sort ?? null;
   // options.documents: a documents route, whose sort needs no `sort` ranking rule and has its own error code.
-  const documents = options?.['documents'] === true;
+  const documents = options?.documents === true;
   const sortCriteria = !sortTexts ? []
     : documents ? checkSortParameter(sortTexts, settings.sortableAttributes ?? [], null, 'invalid_document_sort')
       : checkSortParameter(sortTexts, settings.sortableAttributes ?? [], settings.rankingRules ?? []);
-  const facets = Array.isArray(options?.['facets']) ? checkFacets(options!['facets'] as string[], settings.filterableAttributes ?? []) : null;
+  const facets = options?.facets ? checkFacets(options.facets, settings.filterableAttributes ?? []) : null;
   let distinct = documents ? null : settings.distinctAttribute ?? null;
-  const requestedDistinct = options?.['distinct'];
+  const requestedDistinct = options?.distinct;
   if (typeof requestedDistinct === 'string') {
     if (!matchesAnyPattern(filterable, requestedDistinct)) {
       const available = filterable.length === 0
@@ -49,7 +50,7 @@ export function compileSearchPlan(settings: IndexSettings, options: Record<strin
     }
     distinct = requestedDistinct;
   }
-  if (Array.isArray(options?.['attributesToSearchOn'])) checkAttributesToSearchOn(settings, options!['attributesToSearchOn'] as string[]);
+  if (options?.attributesToSearchOn) checkAttributesToSearchOn(settings, options.attributesToSearchOn);
   const geoPoint = sortCriteria.find((criterion) => criterion.point)?.point ?? null;
   return { filter, sortTexts, sortCriteria, facets, distinct, geoPoint, rankingRules: documents ? DOCUMENTS_ORDER : null };
 }
