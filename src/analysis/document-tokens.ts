@@ -21,6 +21,8 @@ export interface DocumentAnalysisOptions {
   stopWords: ReadonlySet<string>;
   /** The index's separator settings (separatorTokens / nonSeparatorTokens); default separators when absent. */
   classify?: CharClassifier;
+  /** The fields' ranks by searchableAttributes, memoized (FieldRanks; index-config.ts makes one per settings). Absent: made per document. */
+  fieldRanks?: FieldRanks;
 }
 
 /**
@@ -139,32 +141,37 @@ interface TokenSink {
   ids: number[] | null;
 }
 
-const rankCaches = new WeakMap<DocumentAnalysisOptions, (field: string) => number>();
+/**
+ * Index of the first searchable selector selecting a field (-1: none), per field name. Owner: the
+ * index's compiled settings (IndexConfig.analysis.fieldRanks), one per settings of an index in a
+ * worker, replaced with them. Size: at most MAX_CACHED_FIELDS names (later ones are computed each time).
+ */
+export class FieldRanks {
+  private readonly ranks = new Map<string, number>();
+  /** The first index of each selector: a field's rank is the least over itself and its dotted prefixes (linear in the field's length, not in the number of selectors). */
+  private readonly firstIndex = new Map<string, number>();
 
-/** Index of the first searchable selector selecting the field (-1: none), memoized per settings. */
-function selectorRanks(options: DocumentAnalysisOptions): (field: string) => number {
-  let rankOf = rankCaches.get(options);
-  if (rankOf === undefined) {
-    const ranks = new Map<string, number>();
-    // The first index of each selector: a field's rank is the least over itself and its dotted prefixes
-    // (linear in the field's length, not in the number of selectors).
-    const firstIndex = new Map<string, number>();
-    options.searchableAttributes.forEach((selector, k) => { if (!firstIndex.has(selector)) firstIndex.set(selector, k); });
-    rankOf = (field) => {
-      let rank = ranks.get(field);
-      if (rank === undefined) {
-        rank = firstIndex.get(field) ?? -1;
-        for (let dot = field.indexOf('.'); dot >= 0; dot = field.indexOf('.', dot + 1)) {
-          const prefixRank = firstIndex.get(field.slice(0, dot));
-          if (prefixRank !== undefined && (rank < 0 || prefixRank < rank)) rank = prefixRank;
-        }
-        if (ranks.size < MAX_CACHED_FIELDS) ranks.set(field, rank);
-      }
-      return rank;
-    };
-    rankCaches.set(options, rankOf);
+  constructor(searchableAttributes: readonly string[]) {
+    searchableAttributes.forEach((selector, k) => { if (!this.firstIndex.has(selector)) this.firstIndex.set(selector, k); });
   }
-  return rankOf;
+
+  readonly rankOf = (field: string): number => {
+    let rank = this.ranks.get(field);
+    if (rank === undefined) {
+      rank = this.firstIndex.get(field) ?? -1;
+      for (let dot = field.indexOf('.'); dot >= 0; dot = field.indexOf('.', dot + 1)) {
+        const prefixRank = this.firstIndex.get(field.slice(0, dot));
+        if (prefixRank !== undefined && (rank < 0 || prefixRank < rank)) rank = prefixRank;
+      }
+      if (this.ranks.size < MAX_CACHED_FIELDS) this.ranks.set(field, rank);
+    }
+    return rank;
+  };
+}
+
+/** Index of the first searchable selector selecting the field (-1: none), memoized per settings (FieldRanks). */
+function selectorRanks(options: DocumentAnalysisOptions): (field: string) => number {
+  return (options.fieldRanks ?? new FieldRanks(options.searchableAttributes)).rankOf;
 }
 
 const MAX_CACHED_FIELDS = 4096;

@@ -7,12 +7,12 @@ import { mergeRankedHits } from '../ranking/merge-ranked-hits.js';
 type KeyedHit = HitMessage & { distinctKey: string | null };
 
 export function hasDistinctKeys(results: readonly ShardQueryResultMessage[]): boolean {
-  return results.some((result) => Array.isArray(result.extras?.['distinctKeys']));
+  return results.some((result) => Array.isArray(result.extras?.distinctKeys));
 }
 
 export function mergeDistinctHits(results: readonly ShardQueryResultMessage[], offset: number, limit: number): HitMessage[] {
   const lists: KeyedHit[][] = results.map((result) => {
-    const keys = (result.extras?.['distinctKeys'] ?? []) as (string | null)[];
+    const keys = result.extras?.distinctKeys ?? [];
     return result.hits.map((hit, k) => ({ ...hit, distinctKey: keys[k] ?? null }));
   });
   const seen = new Set<string>();
@@ -34,7 +34,7 @@ export function distinctCandidates(results: readonly ShardQueryResultMessage[]):
   const keys = new Set<string>();
   let withoutKey = 0;
   for (const result of results) {
-    const count = result.extras?.['distinctCount'] as { keys: string[]; withoutKey: number } | undefined;
+    const count = result.extras?.distinctCount;
     if (!count) continue;
     for (const key of count.keys) keys.add(key);
     withoutKey += count.withoutKey;

@@ -18,6 +18,7 @@ import { checkFilterSize, checkListLength, REQUEST_LIMITS } from './request-limi
 import { mergeShardResults } from './shard-results.js';
 import { hitDocuments } from './stored-hits.js';
 import type { FrontContext, RouteSpec } from './route-spec.js';
+import type { FilterParameter } from '../protocol/messages.js';
 
 export interface DocumentsFetch {
   offset: number;
@@ -68,7 +69,8 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
     indexUid: key, q: null, hitsWanted: offset + limit, matchingStrategy: 'last',
     attributesToRetrieve: fields === null || fields.includes('*') ? null : fields, exhaustiveCount: true,
     // documents: the shards order by the sort alone and check it with invalid_document_sort (search-plan.ts).
-    options: { filter: request.filter, documents: true, ...(sorted ? { sort: request.sort } : {}) },
+    // (the filter was checked above: parseFilterParameter)
+    options: { filter: request.filter as FilterParameter | null, documents: true, ...(sorted ? { sort: request.sort } : {}) },
   }, record.shardCount);
   const { hits, candidates: total } = mergeShardResults(results, offset, limit);
   const documents = hitDocuments(context.storage.documents, key, hits).map((text) => documentTextWithVectors(String(text), request.retrieveVectors));

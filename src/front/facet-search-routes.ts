@@ -9,9 +9,9 @@ import { tenantFilter, fuseFilters } from '../auth/index.js';
 import { echo, SkeinError } from '../errors/index.js';
 import { attributePatternsOf, listForMessage, matchesAnyPattern } from '../filter/attribute-patterns.js';
 import { facetQueryMatcher } from '../filter/facet-query.js';
-import type { MatchingStrategyName } from '../protocol/messages.js';
+import type { FilterParameter, MatchingStrategyName, ShardSearchOptions } from '../protocol/messages.js';
 import { denyUnknownFields, invalidValueType, isPlainObject, missingField, unknownValue } from './deserr-messages.js';
-import { compareFacetValues, mergeFacetExtras, type FacetExtras } from './facet-merge.js';
+import { compareFacetValues, mergeFacetExtras } from './facet-merge.js';
 import { validateIndexUid } from './index-uid.js';
 import { checkFilterSize, checkListLength, checkTextLength, REQUEST_LIMITS } from './request-limits.js';
 import type { RouteSpec } from './route-spec.js';
@@ -28,7 +28,7 @@ interface FacetSearchBody {
   filter: unknown;
   matchingStrategy: MatchingStrategyName;
   /** rankingScoreThreshold and attributesToSearchOn, as the search's options. */
-  searchOptions: Record<string, unknown>;
+  searchOptions: Pick<ShardSearchOptions, 'rankingScoreThreshold' | 'attributesToSearchOn'>;
   exhaustiveFacetCount: boolean;
 }
 
@@ -60,11 +60,11 @@ export function parseFacetSearchBody(body: unknown): FacetSearchBody {
   if (exhaustiveFacetCount !== undefined && exhaustiveFacetCount !== null && typeof exhaustiveFacetCount !== 'boolean') {
     throw invalidValueType('invalid_facet_search_exhaustive_facet_count', '.exhaustiveFacetCount', 'a boolean', exhaustiveFacetCount);
   }
-  const searchOptions: Record<string, unknown> = {};
-  for (const name of ['rankingScoreThreshold', 'attributesToSearchOn']) {
+  const searchOptions: FacetSearchBody['searchOptions'] = {};
+  for (const name of ['rankingScoreThreshold', 'attributesToSearchOn'] as const) {
     if (body[name] === undefined || body[name] === null) continue;
     checkFieldType(name, body[name]);
-    searchOptions[name] = body[name];
+    (searchOptions as Record<string, unknown>)[name] = body[name];
   }
   return {
     searchOptions,
@@ -96,10 +96,11 @@ export const facetSearchRoutes: RouteSpec[] = [
       const ruleFilter = tenantFilter(request.access, uid);
       const filter = ruleFilter === null ? body.filter : fuseFilters(body.filter, ruleFilter);
       // facetStringsOnly: Meilisearch's facet search answers string (and boolean) values only, never numbers.
-      const options: Record<string, unknown> = { facets: [body.facetName], facetStringsOnly: true, ...(filter === null ? {} : { filter }), ...body.searchOptions };
+      // (the filters are parsed by the shards: filter/filter-input.ts)
+      const options: ShardSearchOptions = { facets: [body.facetName], facetStringsOnly: true, ...(filter === null ? {} : { filter: filter as FilterParameter }), ...body.searchOptions };
       // With a threshold, Meilisearch's search for the candidates ranks up to its default limit: the
       // threshold leaves out what it reaches below it.
-      const hitsWanted = body.searchOptions['rankingScoreThreshold'] === undefined ? 0 : DEFAULT_SEARCH_LIMIT;
+      const hitsWanted = body.searchOptions.rankingScoreThreshold === undefined ? 0 : DEFAULT_SEARCH_LIMIT;
       const query = { indexUid: storageKeyOf(index), q: body.q, hitsWanted, matchingStrategy: body.matchingStrategy, attributesToRetrieve: null, exhaustiveCount: false };
       if (body.exhaustiveFacetCount && index.settings.distinctAttribute) {
         // Meilisearch's exhaustive count applies the distinct attribute to the candidates: one document per
@@ -108,14 +109,14 @@ export const facetSearchRoutes: RouteSpec[] = [
           .catch(errorNamingIndex(query.indexUid, null));
         const mins = new Map<string, number>();
         for (const result of firsts) {
-          for (const [key, docId] of Object.entries((result.extras as { distinctMins?: Record<string, number> } | null)?.distinctMins ?? {})) {
+          for (const [key, docId] of Object.entries(result.extras?.distinctMins ?? {})) {
             mins.set(key, Math.min(mins.get(key) ?? Infinity, docId));
           }
         }
-        options['distinctFacets'] = [...mins.values()];
+        options.distinctFacets = [...mins.values()];
       }
       const results = await context.search.search({ ...query, options }, index.shardCount).catch(errorNamingIndex(query.indexUid, null));
-      const merged = mergeFacetExtras(results.map((result) => result.extras as FacetExtras | null));
+      const merged = mergeFacetExtras(results.map((result) => result.extras));
       const counts = merged?.facetDistribution?.[body.facetName] ?? {};
       const typoTolerance = index.settings.typoTolerance;
       const matches = facetQueryMatcher(body.facetQuery, {

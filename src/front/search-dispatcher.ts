@@ -129,7 +129,7 @@ export class SearchDispatcher {
     return this.dispatch(counting, shardCount).then((results) => {
       const sums: number[] = [];
       for (const result of results) {
-        const counts = (result.extras as { termDocCounts?: number[] } | null)?.termDocCounts ?? [];
+        const counts = result.extras?.termDocCounts ?? [];
         counts.forEach((count, term) => (sums[term] = (sums[term] ?? 0) + count));
       }
       return this.dispatch({ ...query, options: { ...query.options, termDocCounts: sums } }, shardCount, scoresWanted);

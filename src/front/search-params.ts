@@ -1,8 +1,8 @@
 // Search parameters from a POST body or a GET query string, type-checked with Meilisearch's codes
-// and messages. The typed hot fields are pulled out; every other accepted field travels untouched
-// to the shards in `options`, where the search engine gives them meaning.
+// and messages. The typed hot fields are pulled out; every other accepted field goes into `options`
+// (SearchOptions), whose ShardSearchOptions fields travel to the shards (protocol/messages.ts).
 import { SkeinError, type ErrorCode } from '../errors/index.js';
-import type { MatchingStrategyName } from '../protocol/messages.js';
+import type { MatchingStrategyName, ShardSearchOptions } from '../protocol/messages.js';
 import {
   booleanParameter, denyUnknownFields, denyUnknownParameters, invalidParameter, invalidValueType, isPlainObject,
   listParameter, unknownParameterValue, unknownValue, usizeParameter,
@@ -17,7 +17,22 @@ export interface SearchParameters {
   hitsPerPage: number | null;
   attributesToRetrieve: string[] | null;
   matchingStrategy: MatchingStrategyName;
-  options: Record<string, unknown>;
+  options: SearchOptions;
+}
+
+/**
+ * A search's options besides the hot fields: the shards' (ShardSearchOptions, the only ones that cross
+ * the thread boundary) and those only the front reads. Each checked by checkFieldType (and the
+ * bounds of request-limits.ts) before toParameters makes them this type.
+ */
+export interface SearchOptions extends ShardSearchOptions {
+  vector?: number[] | null;
+  media?: unknown;
+  hybrid?: unknown;
+  showPerformanceDetails?: boolean | null;
+  locales?: string[] | null;
+  personalize?: unknown;
+  useNetwork?: boolean | null;
 }
 
 export const DEFAULT_SEARCH_LIMIT = 20;
@@ -114,10 +129,12 @@ export function parseSearchQuery(query: URLSearchParams): SearchParameters {
 }
 
 function toParameters(body: Record<string, unknown>): SearchParameters {
-  const options: Record<string, unknown> = {};
+  const fields: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(body)) {
-    if (!TYPED_FIELDS.has(name) && value !== undefined) options[name] = value;
+    if (!TYPED_FIELDS.has(name) && value !== undefined) fields[name] = value;
   }
+  // Every field was type-checked (checkFieldType, or the GET parsers): this is where they become typed.
+  const options = fields as SearchOptions;
   return {
     q: (body.q as string | null | undefined) ?? null,
     offset: (body.offset as number | undefined) ?? 0,

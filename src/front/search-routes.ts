@@ -15,6 +15,7 @@ import { mergeShardResults } from './shard-results.js';
 import type { ShardQuery } from './search-dispatcher.js';
 import { hitDocuments } from './stored-hits.js';
 import { SkeinError } from '../errors/index.js';
+import type { FilterParameter } from '../protocol/messages.js';
 
 export const searchRoutes: RouteSpec[] = [
   {
@@ -68,7 +69,7 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
   const { hits, candidates } = mergeShardResults(results, window.offset, window.limit);
   let facets: FacetExtras | null = null;
   if (parameters.options.facets !== undefined && parameters.options.facets !== null) {
-    facets = mergeFacetExtras(results.map((result) => result.extras as FacetExtras | null)) ?? { facetDistribution: {} };
+    facets = mergeFacetExtras(results.map((result) => result.extras)) ?? { facetDistribution: {} };
     if (facets.facetDistribution) facets.facetDistributionJson = facetDistributionJson(facets.facetDistribution, index.settings.faceting);
   }
   const merged = performance.now();
@@ -97,7 +98,8 @@ export function shardQueryOf(access: Access, context: FrontContext, uid: string,
   const index = context.indexes.require(uid);
   // A tenant token's rule filter is ANDed with the request's (auth.md §7).
   const ruleFilter = tenantFilter(access, uid);
-  if (ruleFilter !== null) parameters.options.filter = fuseFilters(parameters.options.filter ?? null, ruleFilter);
+  // (a tenant token's filter, like the request's, is parsed by the shards: filter/filter-input.ts)
+  if (ruleFilter !== null) parameters.options.filter = fuseFilters(parameters.options.filter ?? null, ruleFilter) as FilterParameter;
   const window = searchWindow(parameters, index.settings.pagination.maxTotalHits);
   // Shards and documents are named by the record's storage key: resolved once, so a swap meanwhile
   // cannot mix the two sides in one answer (src/scheduler/index-swap.ts).

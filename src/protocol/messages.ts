@@ -17,8 +17,8 @@ export interface ShardQueryMessage {
   /** null: every displayed attribute. Already intersected with displayedAttributes by the front. */
   attributesToRetrieve: string[] | null;
   exhaustiveCount: boolean;
-  /** Shaping parameters other than the typed ones (filter, facets, sort, highlight, crop...). */
-  options: Record<string, unknown>;
+  /** The search's shaping options (filter, facets, sort, highlight, crop...): ShardSearchOptions. */
+  options: ShardSearchOptions;
   /** false: the hits are the search's only list (nothing to merge in the front), sent without scores. */
   scoresWanted: boolean;
 }
@@ -43,8 +43,73 @@ export interface ShardQueryResultMessage {
   error: ErrorBody | null;
   candidates: number;
   hits: HitMessage[];
-  /** Partials for facet distribution and stats; null when not asked. */
-  extras: Record<string, unknown> | null;
+  /** Partials for facet distribution and stats, distinct keys, term counts; null when none was asked. */
+  extras: ShardExtras | null;
+}
+
+/** A filter as the search API takes it: an expression, or an array (AND) of expressions and arrays (OR); parsed by the worker (filter/filter-input.ts). */
+export type FilterParameter = string | readonly unknown[];
+
+/**
+ * The shaping options of one search as a shard worker reads them, ONE typed structure for both ends
+ * of the query port. The front validates every field with Meilisearch's codes (front/search-params.ts)
+ * and builds them (search, facet search, documents and multi-search routes); query-codec.ts carries
+ * exactly these fields (SHARD_SEARCH_OPTION_NAMES) as the JSON text of ShardQuery.options_json (a
+ * filter is a tree), which the worker decodes once per query in decodeQueryBatch. Absent and null
+ * are the same. The front's other options (vector, hybrid, showPerformanceDetails...) never cross.
+ */
+export interface ShardSearchOptions {
+  filter?: FilterParameter | null;
+  sort?: string[] | null;
+  facets?: string[] | null;
+  distinct?: string | null;
+  attributesToSearchOn?: string[] | null;
+  rankingScoreThreshold?: number | null;
+  retrieveVectors?: boolean | null;
+  attributesToHighlight?: string[] | null;
+  attributesToCrop?: string[] | null;
+  cropLength?: number | null;
+  cropMarker?: string | null;
+  highlightPreTag?: string | null;
+  highlightPostTag?: string | null;
+  showMatchesPosition?: boolean | null;
+  showRankingScore?: boolean | null;
+  showRankingScoreDetails?: boolean | null;
+  /** The documents routes (GET /documents, POST /documents/fetch): order by the sort alone, invalid_document_sort (search-plan.ts). */
+  documents?: boolean;
+  /** matchingStrategy frequency over several shards, first round: only the terms' document counts (ShardExtras.termDocCounts). */
+  termDocCountsOnly?: boolean;
+  /** Its second round: the terms' document counts summed over every shard (front/search-dispatcher.ts). */
+  termDocCounts?: number[];
+  /** Facet search's exhaustive count with a distinct attribute: 'mins', each value's lowest document id (ShardExtras.distinctMins); then those ids, counted alone. */
+  distinctFacets?: 'mins' | number[];
+  /** Facet search: string (and boolean) facet values only, never numbers, as Meilisearch's facet search. */
+  facetStringsOnly?: boolean;
+}
+
+/** Every field of ShardSearchOptions: what query-codec.ts encodes (the compiler checks the list is whole). */
+const SHARD_SEARCH_OPTION_FIELDS: Record<keyof ShardSearchOptions, true> = {
+  filter: true, sort: true, facets: true, distinct: true, attributesToSearchOn: true, rankingScoreThreshold: true,
+  retrieveVectors: true, attributesToHighlight: true, attributesToCrop: true, cropLength: true, cropMarker: true,
+  highlightPreTag: true, highlightPostTag: true, showMatchesPosition: true, showRankingScore: true, showRankingScoreDetails: true,
+  documents: true, termDocCountsOnly: true, termDocCounts: true, distinctFacets: true, facetStringsOnly: true,
+};
+export const SHARD_SEARCH_OPTION_NAMES: readonly (keyof ShardSearchOptions)[] = Object.freeze(Object.keys(SHARD_SEARCH_OPTION_FIELDS) as (keyof ShardSearchOptions)[]);
+
+/** What a worker's search sends back besides its hits (ShardQueryResult.extras_json), each merged by the front. */
+export interface ShardExtras {
+  /** facets: every value's count in the worker's matching documents (front/facet-merge.ts sums them). */
+  facetDistribution?: Record<string, Record<string, number>>;
+  /** facets: the numeric values' min and max. */
+  facetStats?: Record<string, { min: number; max: number }>;
+  /** distinct: the hits' distinct keys, aligned with the hits (front/distinct-merge.ts). */
+  distinctKeys?: (string | null)[];
+  /** distinct: the matching documents' keys and the number without one. */
+  distinctCount?: { keys: string[]; withoutKey: number };
+  /** distinctFacets 'mins': per distinct value, its lowest matching document id. */
+  distinctMins?: Record<string, number>;
+  /** termDocCountsOnly: [term] = its documents in the worker's shards. */
+  termDocCounts?: number[];
 }
 
 export type DocumentOpMessage =

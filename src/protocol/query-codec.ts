@@ -3,7 +3,8 @@
 import * as flatbuffers from 'flatbuffers';
 import * as fb from './generated/protocol_generated.js';
 import { byteBufferOf, finishToTransferable, readError, readStrings, writeError, writeStrings } from './flatbuffer-io.js';
-import type { MatchingStrategyName, ShardQueryMessage, ShardQueryResultMessage, HitMessage } from './messages.js';
+import { SHARD_SEARCH_OPTION_NAMES, type MatchingStrategyName, type ShardExtras, type ShardQueryMessage, type ShardQueryResultMessage,
+  type ShardSearchOptions, type HitMessage } from './messages.js';
 
 const STRATEGY_TO_FB: Record<MatchingStrategyName, fb.MatchingStrategy> = {
   last: fb.MatchingStrategy.Last,
@@ -21,7 +22,8 @@ export function encodeQueryBatch(queries: ShardQueryMessage[]): ArrayBuffer {
     const attributes = query.attributesToRetrieve === null
       ? 0
       : fb.ShardQuery.createAttributesToRetrieveVector(builder, writeStrings(builder, query.attributesToRetrieve));
-    const options = Object.keys(query.options).length === 0 ? 0 : builder.createString(JSON.stringify(query.options));
+    const optionsJson = encodeSearchOptions(query.options);
+    const options = optionsJson === null ? 0 : builder.createString(optionsJson);
     return fb.ShardQuery.createShardQuery(builder, query.requestId, indexUid, shards, q, query.hitsWanted,
       STRATEGY_TO_FB[query.matchingStrategy], attributes, query.exhaustiveCount, options, query.scoresWanted);
   });
@@ -46,11 +48,26 @@ export function decodeQueryBatch(message: ArrayBuffer | Uint8Array): ShardQueryM
         ? null
         : readStrings(query.attributesToRetrieveLength(), (j) => query.attributesToRetrieve(j)),
       exhaustiveCount: query.exhaustiveCount(),
-      options: optionsJson ? JSON.parse(optionsJson) : {},
+      options: optionsJson ? decodeSearchOptions(optionsJson) : {},
       scoresWanted: query.scoresWanted(),
     });
   }
   return out;
+}
+
+/**
+ * The JSON text of the options' ShardSearchOptions fields alone (the front's own options stay in the
+ * front); null when there is none. (The replacer list filters object keys at every depth: no field
+ * of ShardSearchOptions holds an object.)
+ */
+export function encodeSearchOptions(options: ShardSearchOptions): string | null {
+  const json = JSON.stringify(options, SHARD_SEARCH_OPTION_NAMES as string[]);
+  return json === '{}' ? null : json;
+}
+
+/** The worker's one decoding of a search's options: the text encodeSearchOptions wrote from a validated ShardSearchOptions. */
+function decodeSearchOptions(json: string): ShardSearchOptions {
+  return JSON.parse(json) as ShardSearchOptions;
 }
 
 // An empty list (retrieve nothing) and an absent list (retrieve everything) differ.
@@ -119,7 +136,7 @@ export function decodeQueryBatchResult(message: ArrayBuffer | Uint8Array): Shard
       error: readError(result.error()),
       candidates: result.candidates(),
       hits,
-      extras: extras ? JSON.parse(extras) : null,
+      extras: extras ? JSON.parse(extras) as ShardExtras : null,
     });
   }
   return out;

@@ -3,7 +3,7 @@
 // document, so the score chain only reads the documents of the best buckets (score-chain.ts).
 import type roaring from 'roaring';
 import { bestCostPartsLazily, partsBySumLazily, type OrderedPart } from './score-layers.js';
-import { scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
+import { acceleratorOf, rankingMemosOf, scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
 
 /**
  * Scores up to this are split exactly; documents scoring above it (deep ranks, many terms, absent
@@ -17,11 +17,11 @@ export const ATTRIBUTE_RANK_SPLIT_MAX = 11;
  * Null when some term has no rank postings (phrases).
  */
 export function attributeRankParts(ctx: SearchContext, universe: roaring.RoaringBitmap32, terms: ActiveTerms): Iterable<OrderedPart> | null {
-  if (ctx.termDocsByRank === undefined) return null;
+  const accelerator = acceleratorOf(ctx);
   const costs: roaring.RoaringBitmap32[][] = [];
   let maxSum = ATTRIBUTE_RANK_SPLIT_MAX;
   for (const term of terms) {
-    const byRank = ctx.termDocsByRank(term);
+    const byRank = accelerator.termDocsByRank(term);
     if (byRank === null || byRank.length === 0) return null;
     // Ranks from byRank.length on are unknown, so sums are only certain below it.
     maxSum = Math.min(maxSum, byRank.length - 1);
@@ -33,7 +33,7 @@ export function attributeRankParts(ctx: SearchContext, universe: roaring.Roaring
   // multi-word synonyms: the first part is then a list as it is (at a million documents, a copy of a
   // word's first-field documents per query spared).
   const bitmaps = scratchOf(ctx);
-  if (costs.length === 1) return bestCostPartsLazily(universe, costs[0]!, isTermsOwnDocs(ctx, universe, terms), bitmaps);
+  if (costs.length === 1) return bestCostPartsLazily(universe, costs[0]!, isTermsOwnDocs(ctx, universe, terms) ? rankingMemosOf(ctx).within : null, bitmaps);
   // Lazily: the score chain mostly takes the first part, and its documents of one sum need only each term's first ranks.
   return partsBySumLazily(universe, costs, maxSum, bitmaps);
 }

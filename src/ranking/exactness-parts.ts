@@ -5,7 +5,7 @@
 import type roaring from 'roaring';
 import { EXACT_FIELD, exactnessScore, FIELD_STARTS_WITH_QUERY, NO_EXACT_FIELD, STATE_SPAN } from './exactness.js';
 import { NO_DOCUMENTS, partsBySum, type OrderedPart } from './score-layers.js';
-import { scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
+import { acceleratorOf, scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
 import { OWNED_BITMAPS, type BitmapSource } from './scratch-bitmaps.js';
 import { positionCount } from '../query/query-term.js';
 
@@ -13,10 +13,11 @@ type RoaringBitmap32 = roaring.RoaringBitmap32;
 
 /** Every part with its score, ascending (the rest's made only when asked for); null when the postings cannot tell (phrases, far query positions). */
 export function exactnessParts(ctx: SearchContext, universe: RoaringBitmap32, terms: ActiveTerms): Iterable<OrderedPart> | null {
-  if (ctx.termExactDocs === undefined || ctx.termExactDocsAtPosition === undefined || terms.length === 0) return null;
+  if (terms.length === 0) return null;
+  const accelerator = acceleratorOf(ctx);
   const exactDocs: RoaringBitmap32[] = [];
   for (const term of terms) {
-    const docs = ctx.termExactDocs(term);
+    const docs = accelerator.termExactDocs(term);
     if (docs === null) return null;
     exactDocs.push(docs);
   }
@@ -29,12 +30,12 @@ export function exactnessParts(ctx: SearchContext, universe: RoaringBitmap32, te
   // The first two terms' field starts: one field holding both (a word in most documents is at
   // position 0 of one field and 1 of another in thousands that no field starts with the query).
   const fieldStarts = fromStart && terms.length >= 2 && ctx.terms[terms[0]!]!.position === 0 && ctx.terms[terms[1]!]!.position === 1
-    ? ctx.termsExactFieldStartDocs?.(terms[0]!, terms[1]!, universe) ?? null : null;
+    ? accelerator.termsExactFieldStartDocs(terms[0]!, terms[1]!, universe) : null;
   let mayStartWithQuery: RoaringBitmap32 | null = fieldStarts?.starts ?? (fromStart ? null : NO_DOCUMENTS);
   for (let k = fieldStarts === null ? 0 : 2; k < terms.length; k++) {
     const term = terms[k]!;
     if (mayStartWithQuery !== null && mayStartWithQuery.isEmpty) break;
-    const docs = ctx.termExactDocsAtPosition(term, ctx.terms[term]!.position);
+    const docs = accelerator.termExactDocsAtPosition(term, ctx.terms[term]!.position);
     if (docs === null) return null;
     if (mayStartWithQuery === null) mayStartWithQuery = bitmaps.and(universe, docs);
     else mayStartWithQuery.andInPlace(docs);
@@ -48,7 +49,7 @@ export function exactnessParts(ctx: SearchContext, universe: RoaringBitmap32, te
   };
   // One word at position 0: a field starting with it holds it at 0, and equals it when that is its only word.
   const soleWord = terms.length === 1 && ctx.terms[terms[0]!]!.kind === 'word' && ctx.terms[terms[0]!]!.position === 0
-    ? ctx.termExactSoleFieldDocs?.(terms[0]!, mayStartWithQuery) ?? null : null;
+    ? accelerator.termExactSoleFieldDocs(terms[0]!, mayStartWithQuery) : null;
   // The slots of byScore are narrowed in place (addTo): each is a bitmap of this function's own, or
   // soleWord (made for it), or a part of the rest (made here), never one of the context's lists.
   let toRead = mayStartWithQuery;
@@ -70,7 +71,7 @@ export function exactnessParts(ctx: SearchContext, universe: RoaringBitmap32, te
   if (!toRead.isEmpty) {
     // Through profilesOf when the shard has it: it looks the documents up at once (cache misses overlap).
     const toReadIds = toRead.toUint32Array();
-    const profileAt = ctx.profilesOf?.(toReadIds) ?? ((index: number) => ctx.profile(toReadIds[index]!));
+    const profileAt = accelerator.profilesOf(toReadIds) ?? ((index: number) => ctx.profile(toReadIds[index]!));
     for (let index = 0; index < toReadIds.length; index++) {
       const docId = toReadIds[index]!;
       const score = exactnessScore(ctx, profileAt(index), terms);

@@ -4,7 +4,7 @@
 // those buckets hold too few hits (score-chain.ts).
 import type roaring from 'roaring';
 import { NO_DOCUMENTS, partsBySum, type OrderedPart } from './score-layers.js';
-import { scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
+import { acceleratorOf, scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
 import { restClasses } from './proximity-rest-classes.js';
 
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -18,7 +18,7 @@ type RoaringBitmap32 = roaring.RoaringBitmap32;
  * pair tables instead of one) were most of the cost of the split.
  */
 export function proximityParts(ctx: SearchContext, universe: RoaringBitmap32, terms: ActiveTerms): Iterable<OrderedPart> | null {
-  if (terms.length < 2 || ctx.termPairDocsWithin === undefined) return null;
+  if (terms.length < 2) return null;
   if (terms.some((term) => ctx.terms[term]!.kind !== 'word')) return null;
   const adjacent = docsWithEveryPairWithin(ctx, terms, 1, universe);
   if (adjacent === null) return null;
@@ -54,7 +54,7 @@ function partsAfterAdjacent(ctx: SearchContext, terms: ActiveTerms, remaining: R
   } else {
     const costs: RoaringBitmap32[][] = [];
     for (let k = 1; k < terms.length; k++) {
-      const adjacent = ctx.termPairDocsWithin!(terms[k - 1]!, terms[k]!, 1, close);
+      const adjacent = acceleratorOf(ctx).termPairDocsWithin(terms[k - 1]!, terms[k]!, 1, close);
       if (adjacent === null) return null;
       costs.push([adjacent, bitmaps.andNot(close, adjacent)]);
     }
@@ -76,14 +76,14 @@ function partsAfterAdjacent(ctx: SearchContext, terms: ActiveTerms, remaining: R
  * where the two terms stand in no common field).
  */
 function restPart(ctx: SearchContext, terms: ActiveTerms, rest: RoaringBitmap32): OrderedPart {
-  return terms.length >= 3 || ctx.allFieldRanksListed?.() === true ? { docs: rest, score: null, lowerBounds: () => restClasses(ctx, terms, rest) } : { docs: rest, score: null };
+  return terms.length >= 3 || acceleratorOf(ctx).allFieldRanksListed() ? { docs: rest, score: null, lowerBounds: () => restClasses(ctx, terms, rest) } : { docs: rest, score: null };
 }
 
 /** The documents of `universe` where every consecutive pair costs at most `cost`, narrowed pair by pair (each lookup reads less). */
 function docsWithEveryPairWithin(ctx: SearchContext, terms: ActiveTerms, cost: 1 | 2, universe: RoaringBitmap32): RoaringBitmap32 | null {
   let docs = universe;
   for (let k = 1; k < terms.length && !docs.isEmpty; k++) {
-    const within = ctx.termPairDocsWithin!(terms[k - 1]!, terms[k]!, cost, docs);
+    const within = acceleratorOf(ctx).termPairDocsWithin(terms[k - 1]!, terms[k]!, cost, docs);
     if (within === null) return null;
     docs = within;
   }

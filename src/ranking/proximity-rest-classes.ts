@@ -4,7 +4,7 @@
 // bound is above the lead score of as many documents as it needs (score-chain.ts scoreBoundedClasses).
 import type roaring from 'roaring';
 import type { BoundedClass } from './score-layers.js';
-import { scratchOf, searchScratchOf, type ActiveTerms, type KnownPairCosts, type SearchContext } from './search-context.js';
+import { acceleratorOf, scratchOf, searchScratchOf, type ActiveTerms, type KnownPairCosts, type SearchContext } from './search-context.js';
 import { FAR_PAIR_COST } from './proximity.js';
 
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -60,8 +60,8 @@ export function restClasses(ctx: SearchContext, terms: ActiveTerms, rest: Roarin
     const stamp = scratch.pairStamp * 16;
     // One pair: the rest has it at 3 or more (no lookup would tell more).
     if (pairs > 1) {
-      const adjacent = ctx.termPairDocsSettled?.(left, right, 1, rest) ?? null;
-      const close = adjacent === null ? null : ctx.termPairDocsSettled!(left, right, 2, rest);
+      const adjacent = acceleratorOf(ctx).termPairDocsSettled(left, right, 1, rest);
+      const close = adjacent === null ? null : acceleratorOf(ctx).termPairDocsSettled(left, right, 2, rest);
       if (adjacent === null || close === null) return [{ docIds: restIds, atLeast: pairs + 2 }];
       // The lowest bound wins: 2, then 1 over it.
       mark(close.within, stamp + 2, bounds, scratch.restIds);
@@ -72,7 +72,7 @@ export function restClasses(ctx: SearchContext, terms: ActiveTerms, rest: Roarin
     // Exact costs over any bound.
     const far = docsNeverInOneField(ctx, left, right, rest);
     if (far !== null) mark(far, stamp + FAR_PAIR_COST, bounds, scratch.restIds);
-    const known = ctx.termPairKnownCosts?.(left, right) ?? null;
+    const known = acceleratorOf(ctx).termPairKnownCosts(left, right);
     if (known !== null) markKnown(restIds, known, stamp, bounds);
     addInto(sums, bounds, restIds, stamp);
   }
@@ -189,9 +189,10 @@ function placeBySum(restIds: Uint32Array, sums: Uint8Array, floor: number, next:
  * ranks past them). Read-only (may be `docs` itself).
  */
 function docsNeverInOneField(ctx: SearchContext, left: number, right: number, docs: RoaringBitmap32): RoaringBitmap32 | null {
-  if (ctx.allFieldRanksListed?.() !== true) return null;
-  const leftByRank = ctx.termDocsByRank?.(left) ?? null;
-  const rightByRank = ctx.termDocsByRank?.(right) ?? null;
+  const accelerator = acceleratorOf(ctx);
+  if (!accelerator.allFieldRanksListed()) return null;
+  const leftByRank = accelerator.termDocsByRank(left);
+  const rightByRank = accelerator.termDocsByRank(right);
   if (leftByRank === null || rightByRank === null) return null;
   const bitmaps = scratchOf(ctx);
   let never: RoaringBitmap32 | null = null;

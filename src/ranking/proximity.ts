@@ -5,7 +5,7 @@ import { positionCount } from '../query/query-term.js';
 import { occurrenceField, occurrencePosition, type DocMatchProfile } from './match-profile.js';
 import { PerDocumentRule } from './per-document-rule.js';
 import { proximityParts } from './proximity-parts.js';
-import type { ActiveTerms, SearchContext } from './search-context.js';
+import { acceleratorOf, type ActiveTerms, type SearchContext } from './search-context.js';
 
 export const MAX_PAIR_DISTANCE = 7;
 export const FAR_PAIR_COST = 8;
@@ -37,7 +37,7 @@ export function proximityScore(ctx: SearchContext, profile: DocMatchProfile, ter
     const cost = pairCost(profile.occurrences[left]!, profile.counts[left]!, positionCount(ctx.terms[left]!),
       profile.occurrences[right]!, profile.counts[right]!);
     // What the pair tables cannot tell (they stop at 2): the rest classes of later searches leave it unread.
-    if (cost >= KNOWN_COST_MIN && ctx.notePairCost !== undefined) ctx.notePairCost(left, right, profile.docId, cost);
+    if (cost >= KNOWN_COST_MIN) acceleratorOf(ctx).notePairCost(left, right, profile.docId, cost);
     total += cost;
     const pairsLeft = terms.length - 1 - k;
     if (total + pairsLeft > stopAbove) return total + pairsLeft;

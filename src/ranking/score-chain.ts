@@ -3,7 +3,7 @@
 // ascending order — exactly the buckets the rules would have produced one after the other.
 import roaring from 'roaring';
 import type { RankingRule } from './ranking-rule.js';
-import { searchScratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
+import { acceleratorOf, searchScratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
 import type { SearchScratch } from './search-scratch.js';
 import type { OrderedPart } from './score-layers.js';
 import { byAscendingId, groupsInOrder, ScoredRun } from './scored-run.js';
@@ -131,7 +131,7 @@ function splitByFirstScoredRule(ctx: SearchContext, rules: readonly RankingRule[
   for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
     const rule = rules[ruleIndex]!;
     if ((rule.constantScore?.(ctx, terms) ?? null) !== null) continue;
-    const readDirectlyMax = rule.readDirectlyMax ?? (ctx.postingsStale?.() === true ? READ_DIRECTLY_WHILE_STALE_MAX : READ_DIRECTLY_MAX);
+    const readDirectlyMax = rule.readDirectlyMax ?? (acceleratorOf(ctx).postingsStale() ? READ_DIRECTLY_WHILE_STALE_MAX : READ_DIRECTLY_MAX);
     if (universe.size <= readDirectlyMax) return null;
     const parts = rule.orderedParts?.(ctx, universe, terms) ?? null;
     if (parts === null) return null;

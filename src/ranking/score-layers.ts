@@ -3,6 +3,7 @@
 // position cost). Shared by the rules' orderedParts (ranking-rule.ts).
 import roaring from 'roaring';
 import { OWNED_BITMAPS, type BitmapSource } from './scratch-bitmaps.js';
+import type { RankingMemos } from './ranking-memos.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -229,8 +230,10 @@ export function bestCostParts(universe: RoaringBitmap32, byCost: readonly Roarin
  * Each part is cut from what the earlier ones left only when asked for, and the score chain usually
  * stops after the first (a one-word query's documents with the word in their first field).
  * The parts are read-only (the first may be a list of `byCost` itself); those made come from `bitmaps`.
+ * `listsLikelyWithin`: when the lists usually lie within the universe, the memo of subset answers
+ * (RankingMemos.within); null: they are not.
  */
-export function* bestCostPartsLazily(universe: RoaringBitmap32, byCost: readonly RoaringBitmap32[], listsLikelyWithin = false,
+export function* bestCostPartsLazily(universe: RoaringBitmap32, byCost: readonly RoaringBitmap32[], listsLikelyWithin: RankingMemos['within'] | null = null,
   bitmaps: BitmapSource = OWNED_BITMAPS, costCount = byCost.length): Generator<OrderedPart> {
   // What the parts so far left of the universe (the universe itself, read-only, until one is taken;
   // then a bitmap of this function's own, narrowed in place).
@@ -241,7 +244,7 @@ export function* bestCostPartsLazily(universe: RoaringBitmap32, byCost: readonly
     // `listsLikelyWithin` (the lists usually lie within the universe, as a term's lists in its own
     // documents): a first part within it is its list itself, read-only, not a copy made and dropped.
     // (Checked: a multi-word synonym's words have documents where they are not consecutive.)
-    const part = listsLikelyWithin && remaining === universe && isWithin(docs, universe) ? docs : bitmaps.and(remaining, docs);
+    const part = listsLikelyWithin !== null && remaining === universe && isWithin(docs, universe, listsLikelyWithin) ? docs : bitmaps.and(remaining, docs);
     if (part.isEmpty) continue;
     yield { docs: part, score: cost };
     if (part.size === remaining.size) return;
@@ -251,19 +254,11 @@ export function* bestCostPartsLazily(universe: RoaringBitmap32, byCost: readonly
   if (!remaining.isEmpty) yield { docs: remaining, score: null };
 }
 
-/**
- * Per list, the last universe it was found within (or not): the lists and universes asked about are
- * a term's memoized lists and its own documents, read-only and kept as long as its derivations, and
- * the same term comes back query after query. A subset test reads the whole list (a one-word query's
- * first list: ~5% of its time); the answer for the same two bitmaps is the same.
- */
-const withinMemo = new WeakMap<RoaringBitmap32, { universe: RoaringBitmap32; within: boolean }>();
-
-/** docs ⊆ universe, memoized per (list, universe): both must be read-only for as long as they are asked about. */
-function isWithin(docs: RoaringBitmap32, universe: RoaringBitmap32): boolean {
-  const known = withinMemo.get(docs);
+/** docs ⊆ universe, memoized per (list, universe) in `memo` (RankingMemos.within): both must be read-only for as long as they are asked about. */
+function isWithin(docs: RoaringBitmap32, universe: RoaringBitmap32, memo: RankingMemos['within']): boolean {
+  const known = memo.get(docs);
   if (known !== undefined && known.universe === universe) return known.within;
   const within = docs.isSubset(universe);
-  withinMemo.set(docs, { universe, within });
+  memo.set(docs, { universe, within });
   return within;
 }

@@ -2,7 +2,7 @@
 // vectors' groups in ascending order.
 import roaring from 'roaring';
 import { TIMED_OUT_SCORE, type RankingRule } from './ranking-rule.js';
-import { searchScratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
+import { acceleratorOf, searchScratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
 import type { SearchScratch } from './search-scratch.js';
 import type { ScoreGroup } from './score-chain.js';
 import { orderByScores } from './score-order.js';
@@ -127,7 +127,7 @@ export class ScoredRun {
   read(docIds: Uint32Array): void {
     const { ctx, rules, terms, constants, lead, bound, scores } = this;
     const width = rules.length;
-    const profileAt = lead >= 0 && !this.timedOut ? ctx.profilesOf?.(docIds) ?? ((index: number) => ctx.profile(docIds[index]!)) : null;
+    const profileAt = lead >= 0 && !this.timedOut ? acceleratorOf(ctx).profilesOf(docIds) ?? ((index: number) => ctx.profile(docIds[index]!)) : null;
     for (let i = 0; i < docIds.length; i++) {
       const at = (this.rows + i) * width;
       if (!this.timedOut && (this.rows + i) % DEADLINE_CHECK_EVERY === DEADLINE_CHECK_EVERY - 1 && Date.now() > ctx.deadline) this.timedOut = true;

@@ -4,27 +4,22 @@
 import roaring from 'roaring';
 import { positionCost } from './word-position.js';
 import { bestCostPartsLazily, partsBySumLazily, type OrderedPart } from './score-layers.js';
-import { scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
+import { acceleratorOf, rankingMemosOf, scratchOf, type ActiveTerms, type SearchContext } from './search-context.js';
+import type { RankingMemos } from './ranking-memos.js';
 import { isTermsOwnDocs } from './attribute-rank-parts.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
 /**
- * costUnions' results per term's position lists (the shard memoizes those on the term's derivations,
- * so these live as long as they do) and query position: at a million documents, making them anew for
- * each query was the largest source of bitmaps made and dropped per query (a fifth of the bytes),
- * and native bitmaps' memory is what brings on the collector's full collections.
- */
-const costUnionsMemo = new WeakMap<readonly RoaringBitmap32[], (readonly RoaringBitmap32[] | undefined)[]>();
-
-/**
  * [cost]: the documents holding the term at a position costing that much from `queryPosition`, for
  * costs up to `certainCosts`. A cost of one position is that position's list itself (read-only, as
- * the parts' callers treat them); only costs of two positions are unions.
+ * the parts' callers treat them); only costs of two positions are unions. Kept in `memo` (RankingMemos.costUnions)
+ * per lists and query position: certainCosts follows from the lists' length and the query position.
  */
-export function costUnions(byPosition: readonly RoaringBitmap32[], queryPosition: number, certainCosts: number): readonly RoaringBitmap32[] {
-  let perQueryPosition = costUnionsMemo.get(byPosition);
+export function costUnions(byPosition: readonly RoaringBitmap32[], queryPosition: number, certainCosts: number,
+  memo: RankingMemos['costUnions']): readonly RoaringBitmap32[] {
+  let perQueryPosition = memo.get(byPosition);
   const known = perQueryPosition?.[queryPosition];
   // certainCosts follows from the lists' length and the query position: the memo's is the same.
   if (known !== undefined) return known;
@@ -34,7 +29,7 @@ export function costUnions(byPosition: readonly RoaringBitmap32[], queryPosition
     if (cost <= certainCosts) byCost[cost]!.push(docs);
   });
   const unions = byCost.map((lists) => (lists.length === 1 ? lists[0]! : RoaringBitmap32.orMany(lists)));
-  if (perQueryPosition === undefined) costUnionsMemo.set(byPosition, (perQueryPosition = []));
+  if (perQueryPosition === undefined) memo.set(byPosition, (perQueryPosition = []));
   perQueryPosition[queryPosition] = unions;
   return unions;
 }
@@ -45,11 +40,11 @@ export function costUnions(byPosition: readonly RoaringBitmap32[], queryPosition
  * postings (phrases) or sits too far in the query for any cost to be certain.
  */
 export function wordPositionParts(ctx: SearchContext, universe: roaring.RoaringBitmap32, terms: ActiveTerms): Iterable<OrderedPart> | null {
-  if (ctx.termDocsByPosition === undefined) return null;
+  const accelerator = acceleratorOf(ctx);
   const costs: (readonly RoaringBitmap32[])[] = [];
   let maxSum = Infinity;
   for (const term of terms) {
-    const byPosition = ctx.termDocsByPosition(term);
+    const byPosition = accelerator.termDocsByPosition(term);
     if (byPosition === null) return null;
     const queryPosition = ctx.terms[term]!.position;
     // Positions from byPosition.length on are unknown: only costs below the cost of the first unknown
@@ -57,9 +52,9 @@ export function wordPositionParts(ctx: SearchContext, universe: roaring.RoaringB
     const certainCosts = positionCost(Math.max(0, byPosition.length - queryPosition)) - 1;
     if (certainCosts < 0) return null;
     maxSum = Math.min(maxSum, certainCosts);
-    const unions = costUnions(byPosition, queryPosition, certainCosts);
+    const unions = costUnions(byPosition, queryPosition, certainCosts, rankingMemosOf(ctx).costUnions);
     // One term: its parts are its best costs, cut lazily (maxSum is its own certain costs).
-    if (terms.length === 1) return bestCostPartsLazily(universe, unions, isTermsOwnDocs(ctx, universe, terms), scratchOf(ctx));
+    if (terms.length === 1) return bestCostPartsLazily(universe, unions, isTermsOwnDocs(ctx, universe, terms) ? rankingMemosOf(ctx).within : null, scratchOf(ctx));
     costs.push(unions);
   }
   // A document of the rest has some term costing more than its certain costs, hence more than maxSum.

@@ -2,7 +2,7 @@
 import { defaultSettings, DEFAULT_SEARCH_CUTOFF_MS, type IndexSettings } from '../settings/index-settings.js';
 import { normalizeWord } from '../analysis/normalize.js';
 import { classifierFor } from '../analysis/separators.js';
-import type { DocumentAnalysisOptions } from '../analysis/document-tokens.js';
+import { FieldRanks, type DocumentAnalysisOptions } from '../analysis/document-tokens.js';
 import { typoPolicyOf, type TypoPolicy } from '../query/typo-budget.js';
 import { normalizeSynonyms, type SynonymMap } from '../query/synonyms.js';
 
@@ -34,7 +34,10 @@ export function compileIndexConfig(partial: Partial<IndexSettings> | null | unde
   const stopWords = new Set(settings.stopWords.map(normalizeWord));
   return {
     settings,
-    analysis: { searchableAttributes: settings.searchableAttributes, stopWords, classify: classifierFor(settings.separatorTokens, settings.nonSeparatorTokens, settings.dictionary) },
+    analysis: {
+      searchableAttributes: settings.searchableAttributes, stopWords, classify: classifierFor(settings.separatorTokens, settings.nonSeparatorTokens, settings.dictionary),
+      fieldRanks: new FieldRanks(settings.searchableAttributes),
+    },
     stopWords,
     typoPolicy: typoPolicyOf(settings.typoTolerance),
     prefixSearch: settings.prefixSearch !== 'disabled',

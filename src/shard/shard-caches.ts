@@ -13,6 +13,8 @@
 // got its first documents (new words, or words emptied once); a stale entry is dropped and derived
 // again, never answered. A pair memo is found only through its two derivation objects, so it lives as
 // long as both hold. Writes touching other words leave the entries as they are.
+// - the ranking rules' memos over the derivations' lists (ranking/ranking-memos.ts), weak by list,
+//   replaced whole at any write (rankingMemos).
 // The structures a shard derives from its documents and keeps up to date across writes (rank /
 // position postings, pair tables, prefix pair tables, sole-word fields, field-start pairs) are not
 // caches: they follow writes themselves (markChanged, writeDocument) and stay.
@@ -21,6 +23,7 @@ import { derivationsFootprint, type TermDerivations } from './words/derivations.
 import type { PairLookupMemo } from './pairs/near-pair-postings.js';
 import { pairMemoBytes } from './pairs/shared-pair-memos.js';
 import { WorthPerByteCache } from './search/worth-per-byte-cache.js';
+import { RankingMemos } from '../ranking/ranking-memos.js';
 import type { Vocabulary } from './words/vocabulary.js';
 
 /**
@@ -77,6 +80,11 @@ export class ShardCaches {
   /** The lexicon walks' results alone (word ids, no bitmaps): small, so many more are kept. */
   readonly derivedWords = new LRUCache<string, { wordIds: number[][]; at: CacheStamp }>({ max: DERIVED_WORDS_CACHE_LIMIT });
   readonly pairMemos = new LRUCache<string, PairLookupMemo>({ maxSize: PAIR_MEMO_BYTES, sizeCalculation: pairMemoBytes });
+  /** The ranking rules' memos (a WeakMap cannot be cleared: dropped whole at any write, made again when next asked for). */
+  private memos: RankingMemos | null = null;
+  get rankingMemos(): RankingMemos {
+    return (this.memos ??= new RankingMemos());
+  }
   /** A number per derivation object, for the pair memos' keys (the objects are replaced when they go stale). */
   private readonly derivationIds = new WeakMap<TermDerivations, number>();
   private nextDerivationId = 0;
@@ -107,6 +115,7 @@ export class ShardCaches {
    * hold (ShardIndex.noteWrite, for every upsert and delete, before any search reads the caches again).
    */
   noteWrite(wordIds: readonly number[]): void {
+    this.memos = null;
     const writes = ++this.writes;
     let lastWritten = this.lastWritten;
     for (let k = 0; k < wordIds.length; k++) {
@@ -186,6 +195,7 @@ export class ShardCaches {
     this.derivations.clear();
     if (this.derivedWords.size > 0) this.derivedWords.clear();
     if (this.pairMemos.size > 0) this.pairMemos.clear();
+    this.memos = null;
     this.forgetAppeared();
   }
 

@@ -3,7 +3,7 @@
 // threads and no LMDB here: documents come in through DocumentSource, so tests and the bench call it directly.
 import { SkeinError } from '../errors/skein-error.js';
 import { shardsOwnedBy } from '../protocol/placement.js';
-import type { DocumentOpMessage, MatchingStrategyName } from '../protocol/messages.js';
+import type { DocumentOpMessage, MatchingStrategyName, ShardExtras, ShardSearchOptions } from '../protocol/messages.js';
 import type { IndexSettings } from '../settings/index-settings.js';
 import { compileIndexConfig, type IndexConfig } from './index-config.js';
 import { ShardIndex } from './shard-index.js';
@@ -35,7 +35,7 @@ export interface EngineSearch {
   hitsWanted: number;
   matchingStrategy: MatchingStrategyName;
   /** Shaping options of the query (sort, filter... as the front sends them). */
-  options?: Record<string, unknown>;
+  options?: ShardSearchOptions;
   /** Page mode: with rankingScoreThreshold, up to maxTotalHits hits are ranked so the count is exact. */
   exhaustiveCount?: boolean;
 }
@@ -44,7 +44,7 @@ export interface EngineSearchResult {
   candidates: number;
   hits: PlannedHit[];
   /** Facet partials and distinct keys for the front (shaped-search.ts). */
-  extras: Record<string, unknown> | null;
+  extras: ShardExtras | null;
   /** Which score entries are ranking rules' (not sort criteria's); null = all. */
   rankingEntries: boolean[] | null;
   /** Meilisearch's scores of the hits (score-details.ts); null when no shard was searched. */
@@ -253,22 +253,21 @@ export class ShardEngine {
     const shards = query.shards.map((shard) => state.shards.get(shard)).filter((shard): shard is ShardIndex => shard !== undefined);
     // matchingStrategy frequency over several shards (front/search-dispatcher.ts): first the terms' counts, then the search with their sums.
     const fieldRestriction = this.fieldRestrictionOf(query, state.config);
-    if (query.options?.['termDocCountsOnly'] === true) return termDocCountsOfShards(shards, query.q ?? '', budget, fieldRestriction);
-    const termDocCounts = query.options?.['termDocCounts'];
-    const distinctFacets = query.options?.['distinctFacets'];
+    if (query.options?.termDocCountsOnly === true) return termDocCountsOfShards(shards, query.q ?? '', budget, fieldRestriction);
+    const termDocCounts = query.options?.termDocCounts;
+    const distinctFacets = query.options?.distinctFacets;
     // Named by the engine's key (the storage key): the front names the index by its uid (front/index-scoped-errors.ts).
     const plan = compileSearchPlan(state.config.settings, query.options, query.indexUid);
     budget.yieldPoint();
-    const threshold = query.options?.['rankingScoreThreshold'];
-    const rankingScoreThreshold = typeof threshold === 'number' ? threshold : null;
+    const rankingScoreThreshold = query.options?.rankingScoreThreshold ?? null;
     // Meilisearch ranks up to maxTotalHits documents to count those above the threshold exactly in page mode.
     const hitsWanted = rankingScoreThreshold !== null && query.exhaustiveCount === true
       ? Math.max(query.hitsWanted, state.config.settings.pagination.maxTotalHits) : query.hitsWanted;
     const result = searchShards(shards, plan, {
       q: query.q, hitsWanted, matchingStrategy: query.matchingStrategy, budget, rankingScoreThreshold, fieldRestriction,
-      facetStringsOnly: query.options?.['facetStringsOnly'] === true,
-      ...(Array.isArray(termDocCounts) ? { termDocCounts: termDocCounts as number[] } : {}),
-      ...(distinctFacets === 'mins' ? { distinctFacets: 'mins' as const } : Array.isArray(distinctFacets) ? { distinctFacets: new Set(distinctFacets as number[]) } : {}),
+      facetStringsOnly: query.options?.facetStringsOnly === true,
+      ...(termDocCounts !== undefined ? { termDocCounts } : {}),
+      ...(distinctFacets === 'mins' ? { distinctFacets: 'mins' as const } : distinctFacets !== undefined ? { distinctFacets: new Set(distinctFacets) } : {}),
     });
     if (result.hits.length > query.hitsWanted) result.hits.length = query.hitsWanted;
     return result;
@@ -283,7 +282,7 @@ export class ShardEngine {
       const recent = this.recentDocument(query.indexUid, docId);
       return recent !== undefined ? (JSON.parse(recent) as JsonDocument) : source?.get(query.indexUid, docId);
     };
-    return FieldRestriction.of(query.options?.['attributesToSearchOn'], config.settings.searchableAttributes, config.analysis, documentOf);
+    return FieldRestriction.of(query.options?.attributesToSearchOn, config.settings.searchableAttributes, config.analysis, documentOf);
   }
 
   /**

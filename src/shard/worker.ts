@@ -9,7 +9,7 @@ import { decodeShardCommand, encodeShardAck } from '../protocol/shard-command-co
 import { numbersPrintAsWritten, parseExactJson, stringifyExactJson } from '../documents/exact-json.js';
 import { FieldSelection, projectDocument } from '../documents/projection.js';
 import { vectorsOf } from '../documents/vectors-field.js';
-import { buildMatcher, formatHit, needsFormatting, type FormattingOptions } from '../formatting/index.js';
+import { buildMatcher, formatHit, needsFormatting } from '../formatting/index.js';
 import { TAG_CHARS_PER_SEARCH } from '../formatting/highlight.js';
 import { scoreFieldsOf } from '../formatting/score-fields.js';
 import type { ScorePlan } from '../ranking/score-details.js';
@@ -203,7 +203,7 @@ type HitShaper = (stored: JsonDocument, score: readonly number[], geoDistance: n
 
 /** `scorePlan`: the search's (score-details.ts), for `_rankingScore` and `_rankingScoreDetails`. */
 function hitShaper(query: ShardQueryMessage, scorePlan: ScorePlan | null): HitShaper {
-  const options = (query.options ?? {}) as FormattingOptions & { retrieveVectors?: unknown };
+  const options = query.options;
   const config = engine.configOf(query.indexUid);
   if (!config || !needsFormatting(options)) {
     const selection = query.attributesToRetrieve === null ? null : new FieldSelection(query.attributesToRetrieve);
@@ -241,7 +241,7 @@ function hitShaper(query: ShardQueryMessage, scorePlan: ScorePlan | null): HitSh
  */
 function storedTextIsTheHit(query: ShardQueryMessage): boolean {
   const all = query.attributesToRetrieve === null || query.attributesToRetrieve.includes('*');
-  const options = (query.options ?? {}) as FormattingOptions & { retrieveVectors?: unknown };
+  const options = query.options;
   return all && !needsFormatting(options) && options.retrieveVectors !== true;
 }
 

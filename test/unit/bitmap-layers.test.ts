@@ -5,6 +5,7 @@ import test from 'ava';
 import roaring from 'roaring';
 import { TypoRule } from '../../src/ranking/typo.js';
 import { bestCostParts, bestCostPartsLazily, partsBySum, partsBySumLazily } from '../../src/ranking/score-layers.js';
+import { RankingMemos } from '../../src/ranking/ranking-memos.js';
 import type { BitmapSource } from '../../src/ranking/scratch-bitmaps.js';
 import type { SearchContext } from '../../src/ranking/search-context.js';
 import { randomFrom } from './seeded-lcg.js';
@@ -147,7 +148,7 @@ test('bestCostPartsLazily with lists likely within the universe: the same parts,
       return within ? RoaringBitmap32.and(list, universe) : list;
     });
     const eager = partsBySum(universe, [bestCostParts(universe, byCost)], byCost.length - 1);
-    const lazy = [...bestCostPartsLazily(universe, byCost, true)];
+    const lazy = [...bestCostPartsLazily(universe, byCost, new RankingMemos().within)];
     t.deepEqual(lazy.map((part) => [part.score, part.docs.toArray()]), eager.map((part) => [part.score, part.docs.toArray()]), `round ${round}`);
     const first = byCost.find((list) => !list.isEmpty && !RoaringBitmap32.and(list, universe).isEmpty);
     if (first === undefined) continue;
@@ -161,6 +162,7 @@ test('bestCostPartsLazily with lists likely within the universe: the same parts,
 
 test('bestCostPartsLazily with lists likely within: the subset answer remembered per (list, universe) is never reused for another universe', (t) => {
   const random = randomFrom(31);
+  const memo = new RankingMemos().within;
   for (let round = 0; round < 200; round++) {
     const universe = randomSet(random, 0.2 + random() * 0.8);
     if (universe.isEmpty) continue;
@@ -168,15 +170,15 @@ test('bestCostPartsLazily with lists likely within: the subset answer remembered
     if (first.size < 2) continue;
     const byCost = [first, randomSet(random, random())];
     // Asked twice with its universe (within: the list as is, both times) ...
-    for (let ask = 0; ask < 2; ask++) t.is(bestCostPartsLazily(universe, byCost, true).next().value?.docs, first, `round ${round}`);
+    for (let ask = 0; ask < 2; ask++) t.is(bestCostPartsLazily(universe, byCost, memo).next().value?.docs, first, `round ${round}`);
     // ... then with a smaller universe the same list is not within: its part is cut, never the list itself.
     const smaller = universe.clone();
     smaller.remove(first.minimum());
-    const part = bestCostPartsLazily(smaller, byCost, true).next().value!;
+    const part = bestCostPartsLazily(smaller, byCost, memo).next().value!;
     t.not(part.docs, first, `round ${round}`);
     t.deepEqual(part.docs.toArray(), RoaringBitmap32.and(first, smaller).toArray(), `round ${round}`);
     // And with the first universe again, the list as is once more.
-    t.is(bestCostPartsLazily(universe, byCost, true).next().value?.docs, first, `round ${round}`);
+    t.is(bestCostPartsLazily(universe, byCost, memo).next().value?.docs, first, `round ${round}`);
   }
 });
 

@@ -6,7 +6,7 @@ import { exactnessParts, splitByExactDocs } from '../../src/ranking/exactness-pa
 import { NO_EXACT_FIELD, STATE_SPAN } from '../../src/ranking/exactness.js';
 import { NO_DOCUMENTS } from '../../src/ranking/score-layers.js';
 import { ScratchBitmaps } from '../../src/ranking/scratch-bitmaps.js';
-import type { SearchContext } from '../../src/ranking/search-context.js';
+import { CANNOT_TELL, type SearchContext } from '../../src/ranking/search-context.js';
 import { randomFrom } from './seeded-lcg.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -43,10 +43,13 @@ test('exactnessParts when no document may start with the query: parts by inexact
       scratchBitmaps: new ScratchBitmaps(),
       termDocs: () => universe,
       termDocsByTypo: () => [universe],
-      termExactDocs: (term: number) => exact[term]!,
-      // No document holds the first term exactly at its query position: none may start with the query.
-      termExactDocsAtPosition: (term: number) => (term === 0 ? NO_DOCUMENTS : exact[term]!),
-      termExactSoleFieldDocs: () => NO_DOCUMENTS,
+      accelerator: {
+        ...CANNOT_TELL,
+        termExactDocs: (term: number) => exact[term]!,
+        // No document holds the first term exactly at its query position: none may start with the query.
+        termExactDocsAtPosition: (term: number) => (term === 0 ? NO_DOCUMENTS : exact[term]!),
+        termExactSoleFieldDocs: () => NO_DOCUMENTS,
+      },
       profile: () => { throw new Error('no document is read'); },
       fieldWordCount: () => 0,
     } as unknown as SearchContext;
@@ -81,10 +84,13 @@ test('exactnessParts: the rest (no field starting with the query) is cut only on
     scratchBitmaps: counting,
     termDocs: () => universe,
     termDocsByTypo: () => [universe],
-    termExactDocs: () => exact,
-    termExactDocsAtPosition: () => atStart,
-    // Documents 1 and 2 have a field made of the word alone; 3 a field starting with it.
-    termExactSoleFieldDocs: () => scratch.fromIds([1, 2]),
+    accelerator: {
+      ...CANNOT_TELL,
+      termExactDocs: () => exact,
+      termExactDocsAtPosition: () => atStart,
+      // Documents 1 and 2 have a field made of the word alone; 3 a field starting with it.
+      termExactSoleFieldDocs: () => scratch.fromIds([1, 2]),
+    },
     profile: () => { throw new Error('no document is read'); },
     fieldWordCount: () => 0,
   } as unknown as SearchContext;

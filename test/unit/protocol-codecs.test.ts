@@ -5,6 +5,8 @@ import {
   type SchedulerMessage, type ShardCommandMessage, type ShardQueryMessage,
 } from '../../src/protocol/index.js';
 import { ownersOfShard, shardsOwnedBy } from '../../src/protocol/placement.js';
+import { SHARD_SEARCH_OPTION_NAMES, type ShardSearchOptions } from '../../src/protocol/messages.js';
+import { encodeSearchOptions } from '../../src/protocol/query-codec.js';
 
 const query: ShardQueryMessage = {
   requestId: 7, indexUid: 'movies', shards: [0, 2], q: 'star wars', hitsWanted: 20, matchingStrategy: 'all',
@@ -18,16 +20,34 @@ test('a query batch survives encoding', (t) => {
   t.deepEqual(decodeQueryBatch(encodeQueryBatch([query, placeholder, empty, unscored])), [query, placeholder, empty, unscored]);
 });
 
+test('a query carries its ShardSearchOptions, every field typed, and none of the front\'s own options', (t) => {
+  const options: ShardSearchOptions = {
+    filter: ['genre = drama', ['year > 2000', 'year < 1950']], sort: ['year:desc'], facets: ['genre'], distinct: 'saga',
+    attributesToSearchOn: ['title'], rankingScoreThreshold: 0.5, retrieveVectors: true, attributesToHighlight: ['*'],
+    attributesToCrop: ['overview:5'], cropLength: 7, cropMarker: '..', highlightPreTag: '<b>', highlightPostTag: '</b>',
+    showMatchesPosition: true, showRankingScore: true, showRankingScoreDetails: false, documents: true,
+    termDocCountsOnly: false, termDocCounts: [3, 0, 12], distinctFacets: [4, 9],
+  };
+  t.deepEqual(Object.keys(options).sort(), [...SHARD_SEARCH_OPTION_NAMES].sort(), 'the test sets every field');
+  const [decoded] = decodeQueryBatch(encodeQueryBatch([{ ...query, options }]));
+  t.deepEqual(decoded!.options, options);
+  // What only the front reads (front/search-params.ts SearchOptions) stays there.
+  const withFrontOnly = { ...options, showPerformanceDetails: true, hybrid: { embedder: 'x' }, vector: [1, 2], useNetwork: false } as ShardSearchOptions;
+  t.deepEqual(decodeQueryBatch(encodeQueryBatch([{ ...query, options: withFrontOnly }]))[0]!.options, options);
+  t.is(encodeSearchOptions({ showPerformanceDetails: true } as ShardSearchOptions), null, 'no shard field: no options text at all');
+  t.deepEqual(decodeQueryBatch(encodeQueryBatch([{ ...query, options: { distinctFacets: 'mins' } }]))[0]!.options, { distinctFacets: 'mins' });
+});
+
 test('query results survive encoding, errors and documents left to the front (null) included', (t) => {
   const results = [
     { requestId: 1, error: null, candidates: 3, hits: [{ docId: 4, score: [0, 1.5], document: '{"id":1}' }, { docId: 5, score: [1], document: null }, { docId: 6, score: [2], document: '' }, { docId: 7, score: [], document: null }], extras: null },
-    { requestId: 2, error: { code: 'index_not_found', message: 'Index `x` not found.', type: 'internal' as const, link: '' }, candidates: 0, hits: [], extras: { a: 1 } },
+    { requestId: 2, error: { code: 'index_not_found', message: 'Index `x` not found.', type: 'internal' as const, link: '' }, candidates: 0, hits: [], extras: { termDocCounts: [1, 0] } },
     { requestId: 3, error: null, candidates: 2, hits: [{ docId: 9, score: [3], document: '{"id":9}' }, { docId: 10, score: [], document: null }], extras: null },
   ];
   const decoded = decodeQueryBatchResult(encodeQueryBatchResult(results));
   t.deepEqual(decoded[0], results[0]);
   t.is(decoded[1]!.error!.code, 'index_not_found');
-  t.deepEqual(decoded[1]!.extras, { a: 1 });
+  t.deepEqual(decoded[1]!.extras, { termDocCounts: [1, 0] });
   t.deepEqual(decoded[2], results[2], 'hits of a later result decode whole, not as views of earlier ones');
 });
 

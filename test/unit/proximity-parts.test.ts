@@ -6,7 +6,7 @@ import roaring from 'roaring';
 import { proximityParts } from '../../src/ranking/proximity-parts.js';
 import { restClasses } from '../../src/ranking/proximity-rest-classes.js';
 import { KNOWN_COST_MIN } from '../../src/ranking/proximity.js';
-import type { SearchContext } from '../../src/ranking/search-context.js';
+import { CANNOT_TELL, type SearchContext } from '../../src/ranking/search-context.js';
 import { randomFrom } from './seeded-lcg.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -22,6 +22,8 @@ function contextOf(costs: number[][], termCount: number, lookups: number[]): Sea
     termDocsByTypo: () => [],
     profile: () => { throw new Error('parts read no document'); },
     fieldWordCount: () => 0,
+    accelerator: {
+    ...CANNOT_TELL,
     termPairDocsWithin: (left, right, cost, universe) => {
       lookups.push(cost);
       return new RoaringBitmap32(universe.toArray().filter((docId) => costs[docId]![left]! <= cost && right === left + 1));
@@ -31,6 +33,7 @@ function contextOf(costs: number[][], termCount: number, lookups: number[]): Sea
       within: new RoaringBitmap32(universe.toArray().filter((docId) => docId % 5 !== 0 && costs[docId]![left]! <= cost && right === left + 1)),
       unsettled: new RoaringBitmap32(universe.toArray().filter((docId) => docId % 5 === 0)),
     }),
+    },
   };
 }
 
@@ -123,10 +126,14 @@ test('proximity rest classes: a pair in no common field rank is bound by the far
     const scoreOf = (docId: number) => costs[docId]!.reduce((sum, cost) => sum + cost, 0);
     const rest = new RoaringBitmap32(Array.from({ length: DOCS }, (_, docId) => docId).filter((docId) => scoreOf(docId) >= pairs + 2));
     const listed = round % 4 !== 3;
+    const base = contextOf(costs, termCount, []);
     const ctx: SearchContext = {
-      ...contextOf(costs, termCount, []),
-      allFieldRanksListed: () => listed,
-      termDocsByRank: (term) => [0, 1, 2].map((rank) => new RoaringBitmap32(ranks.flatMap((termRanks, docId) => (termRanks[term]!.includes(rank) ? [docId] : [])))),
+      ...base,
+      accelerator: {
+        ...base.accelerator!,
+        allFieldRanksListed: () => listed,
+        termDocsByRank: (term) => [0, 1, 2].map((rank) => new RoaringBitmap32(ranks.flatMap((termRanks, docId) => (termRanks[term]!.includes(rank) ? [docId] : [])))),
+      },
     };
     const terms = Array.from({ length: termCount }, (_, term) => term);
     const classes = restClasses(ctx, terms, rest);
@@ -168,11 +175,15 @@ test('proximity rest classes: known costs bound documents by their exact cost', 
       const docIds = Array.from({ length: DOCS }, (_, docId) => docId).filter((docId) => costs[docId]![pair]! >= KNOWN_COST_MIN && random() < knownShare);
       return { docIds: Uint32Array.from(docIds), costs: Uint8Array.from(docIds.map((docId) => costs[docId]![pair]!)) };
     });
+    const base = contextOf(costs, termCount, []);
     const ctx: SearchContext = {
-      ...contextOf(costs, termCount, []),
-      allFieldRanksListed: () => true,
-      termDocsByRank: (term) => [0, 1, 2].map((rank) => new RoaringBitmap32(ranks.flatMap((termRanks, docId) => (termRanks[term]!.includes(rank) ? [docId] : [])))),
-      termPairKnownCosts: (left) => known[left]!,
+      ...base,
+      accelerator: {
+        ...base.accelerator!,
+        allFieldRanksListed: () => true,
+        termDocsByRank: (term) => [0, 1, 2].map((rank) => new RoaringBitmap32(ranks.flatMap((termRanks, docId) => (termRanks[term]!.includes(rank) ? [docId] : [])))),
+        termPairKnownCosts: (left) => known[left]!,
+      },
     };
     const terms = Array.from({ length: termCount }, (_, term) => term);
     const classes = restClasses(ctx, terms, rest);

@@ -6,7 +6,7 @@ import roaring from 'roaring';
 import { READ_BY_CLASS_MIN, scoreChainGroups } from '../../src/ranking/score-chain.js';
 import type { RankingRule } from '../../src/ranking/ranking-rule.js';
 import type { OrderedPart } from '../../src/ranking/score-layers.js';
-import type { SearchContext } from '../../src/ranking/search-context.js';
+import { CANNOT_TELL, type SearchContext } from '../../src/ranking/search-context.js';
 import { emptyProfile } from '../../src/ranking/match-profile.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -156,7 +156,7 @@ test('documents read in a run: the best `needed` by score vector then id, as sor
 test('while the postings wait for a rebuild, universes up to 256 documents are read rather than split', (t) => {
   const universe = range(0, 200);
   for (const stale of [true, false]) {
-    const ctx = { ...contextReading(() => {}), postingsStale: () => stale };
+    const ctx: SearchContext = { ...contextReading(() => {}), accelerator: { ...CANNOT_TELL, postingsStale: () => stale } };
     const pulled = { count: 0, calls: 0 };
     [...scoreChainGroups(ctx, [countingRule([{ docs: universe, score: 0 }], pulled)], universe, [0], 5)];
     t.is(pulled.calls, stale ? 0 : 1, `stale: ${stale}`);

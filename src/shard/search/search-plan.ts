@@ -9,6 +9,7 @@ import { checkFacetPatterns, filterableRulesOf, selectFacetFields } from '../../
 import { checkSortParameter } from '../../filter/sort-criteria.js';
 import type { SortCriterion } from '../../ranking/sort-key.js';
 import type { IndexSettings } from '../../settings/index-settings.js';
+import type { ShardSearchOptions } from '../../protocol/messages.js';
 
 export interface SearchPlan {
   filter: FilterNode | null;
@@ -31,20 +32,20 @@ const DOCUMENTS_ORDER: readonly string[] = Object.freeze(['sort']);
  * `indexName`: the index as the errors of a search name it (Meilisearch's ``Index `uid`: `` before the
  * errors its search raises against the settings, not before syntax errors); the documents routes name none.
  */
-export function compileSearchPlan(settings: IndexSettings, options: Record<string, unknown> | undefined, indexName: string | null = null): SearchPlan {
+export function compileSearchPlan(settings: IndexSettings, options: ShardSearchOptions | undefined, indexName: string | null = null): SearchPlan {
   // options.documents: a documents route, whose sort needs no `sort` ranking rule and has its own error code.
-  const documents = options?.['documents'] === true;
+  const documents = options?.documents === true;
   const scope = documents || indexName === null ? (error: SkeinError) => error : inIndex(indexName);
   const filterable = attributePatternsOf(settings.filterableAttributes ?? []);
-  const filter = parseFilterParameter(options?.['filter'] ?? null);
+  const filter = parseFilterParameter(options?.filter ?? null);
   if (filter) checkFilterAgainstSettings(filter, filterable, 'invalid_search_filter', scope);
-  const sortTexts = Array.isArray(options?.['sort']) ? (options!['sort'] as string[]) : null;
+  const sortTexts = options?.sort ?? null;
   const sortCriteria = !sortTexts ? []
     : documents ? checkSortParameter(sortTexts, settings.sortableAttributes ?? [], null, 'invalid_document_sort')
       : checkSortParameter(sortTexts, settings.sortableAttributes ?? [], settings.rankingRules ?? [], 'invalid_search_sort', scope);
-  const facets = Array.isArray(options?.['facets']) ? checkFacets(options!['facets'] as string[], settings.filterableAttributes ?? []) : null;
+  const facets = options?.facets ? checkFacets(options.facets, settings.filterableAttributes ?? []) : null;
   let distinct = documents ? null : settings.distinctAttribute ?? null;
-  const requestedDistinct = options?.['distinct'];
+  const requestedDistinct = options?.distinct;
   if (typeof requestedDistinct === 'string') {
     if (!matchesAnyPattern(filterable, requestedDistinct)) {
       const available = filterable.length === 0
@@ -54,9 +55,9 @@ export function compileSearchPlan(settings: IndexSettings, options: Record<strin
     }
     distinct = requestedDistinct;
   }
-  if (Array.isArray(options?.['attributesToSearchOn'])) {
+  if (options?.attributesToSearchOn) {
     try {
-      checkAttributesToSearchOn(settings, options!['attributesToSearchOn'] as string[]);
+      checkAttributesToSearchOn(settings, options.attributesToSearchOn);
     } catch (cause) {
       throw cause instanceof SkeinError ? scope(cause) : cause;
     }

@@ -1,7 +1,7 @@
 // One query over the shards a worker owns, with its shaping (search-plan.ts): the filter as a bitmap
 // per shard, sort orders from each shard's facet store, distinct keys, facet partials, and each
 // hit's `_geoDistance`. Returns the worker's best hits merged, and `extras` for the front.
-import type { MatchingStrategyName } from '../../protocol/messages.js';
+import type { MatchingStrategyName, ShardExtras } from '../../protocol/messages.js';
 import { mergeRankedHits } from '../../ranking/merge-ranked-hits.js';
 import { parseSortCriterion } from '../../filter/sort-criteria.js';
 import { parseCustomFieldRule } from '../../ranking/custom-field.js';
@@ -34,7 +34,7 @@ export interface PlannedSearchResult {
    * Facet partials ({facetDistribution, facetStats}) and, with distinct, `distinctKeys` aligned with
    * hits plus `distinctCount` ({keys, withoutKey}) so the front counts matches exactly.
    */
-  extras: Record<string, unknown> | null;
+  extras: ShardExtras | null;
   /** See ShardSearchResult.rankingEntries (the same for every shard of one query). */
   rankingEntries: boolean[] | null;
   /** See ShardSearchResult.scorePlan; null when no shard was searched. */
@@ -103,15 +103,15 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
   } else {
     hits = mergeRankedHits(lists, 0, query.hitsWanted);
   }
-  let extras: Record<string, unknown> | null = null;
+  let extras: ShardExtras | null = null;
   if (plan.facets) extras = mergePartials(partials);
-  if (query.distinctFacets === 'mins' && plan.distinct) (extras ??= {})['distinctMins'] = distinctMins;
+  if (query.distinctFacets === 'mins' && plan.distinct) (extras ??= {}).distinctMins = distinctMins;
   if (plan.distinct) {
     // The same value may match in several shards: the front counts the union of the keys.
     candidates = distinctKeys.size + withoutDistinctKey;
     extras ??= {};
-    extras['distinctKeys'] = hits.map((hit) => hit.distinctKey ?? null);
-    extras['distinctCount'] = { keys: [...distinctKeys], withoutKey: withoutDistinctKey };
+    extras.distinctKeys = hits.map((hit) => hit.distinctKey ?? null);
+    extras.distinctCount = { keys: [...distinctKeys], withoutKey: withoutDistinctKey };
   }
   return { candidates, hits, extras, rankingEntries, scorePlan };
 }
@@ -168,7 +168,7 @@ function withGeoDistance(shard: ShardIndex, hit: PlannedHit, point: { lat: numbe
 }
 
 /** The worker's shards summed (the front sums the workers the same way, facet-merge.ts). */
-function mergePartials(partials: readonly FacetPartials[]): Record<string, unknown> {
+function mergePartials(partials: readonly FacetPartials[]): ShardExtras {
   const facetDistribution: Record<string, Record<string, number>> = {};
   const facetStats: Record<string, { min: number; max: number }> = {};
   for (const partial of partials) {

@@ -16,7 +16,7 @@ import { SortRule, type SortOrder } from '../../ranking/sort.js';
 import { NO_DOCUMENTS } from '../../ranking/score-layers.js';
 import { costNote, withNotedCosts } from '../pairs/pair-cost-memo.js';
 import { distinctKeysOf, keepFirstPerKey, type DistinctKeyOf } from '../facets/distinct.js';
-import type { KnownPairCosts, SearchContext } from '../../ranking/search-context.js';
+import { CANNOT_TELL, type KnownPairCosts, type SearchAccelerator, type SearchContext } from '../../ranking/search-context.js';
 import { docsMatchingAll, termRemovalSteps } from '../../ranking/words.js';
 import { buildProfile, buildProfileAt, documentHasPhrase, documentOffsets, fieldWordCount, lookupArrays, touchEntries, TOUCH_AHEAD, WordLookup, type PhraseOfTerm } from '../documents/match-profile-builder.js';
 import type { ShardIndex } from '../shard-index.js';
@@ -27,6 +27,7 @@ import { remeasureSharedPairMemo, sharedPairMemo } from '../pairs/shared-pair-me
 import type { ScratchBitmaps } from '../../ranking/scratch-bitmaps.js';
 import { giveBackSearchScratch, takeSearchScratch } from './thread-scratch.js';
 import type { SearchScratch } from '../../ranking/search-scratch.js';
+import type { RankingMemos } from '../../ranking/ranking-memos.js';
 import { SearchBudget } from './search-budget.js';
 import type { FieldRestriction } from './field-restriction.js';
 import { occurrenceTypos } from '../../ranking/match-profile.js';
@@ -54,10 +55,16 @@ export interface ShardSearchRequest {
   /** distinct: the key of each document (null = no value, always kept). */
   distinct?: DistinctKeyOf | null;
   /**
-   * false: rules never split buckets from rank/position postings, every document of a scored run is
-   * read (the reference the equivalence test holds the bitmap buckets to). Default true.
+   * false: the reference path, the search context's accelerator answering "cannot tell" to everything
+   * (CANNOT_TELL): rules never split buckets from postings or pair tables, every document of a scored
+   * run is read (what the equivalence tests hold the shortcuts to). Default true.
    */
   bitmapBuckets?: boolean;
+  /**
+   * Tests: the accelerator this search uses, made from the shard's (withCannotTell turns methods off,
+   * so each is held to the reference path alone; a wrapper may count their answers).
+   */
+  wrapAccelerator?: (accelerator: SearchAccelerator) => SearchAccelerator;
   /** rankingScoreThreshold: hits scoring under it are left out, and so are they from candidates when the sort reached them. */
   rankingScoreThreshold?: number | null;
   /** matchingStrategy frequency: each term's documents in the whole index (SearchContext.termDocCounts). */
@@ -96,7 +103,8 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
   const placeholder = terms.length === 0;
   const restriction = request.fieldRestriction ?? null;
   // Restricted: the postings by rank, position and pair hold every field, so every document is read (the bitmapBuckets false reference).
-  const ctx = new ShardSearchContext(shard, terms, budget, restriction === null && (request.bitmapBuckets ?? true), request.termDocCounts ?? undefined, restriction);
+  const ctx = new ShardSearchContext(shard, terms, budget, restriction === null && (request.bitmapBuckets ?? true), request.termDocCounts ?? undefined,
+    request.wrapAccelerator, restriction);
   if (restriction !== null && !placeholder) ctx.restrictTermDocs(request.restrictTo ?? null);
   const rules = reusableRulesFor({
     rankingRules: request.rankingRules ?? config.settings.rankingRules,
@@ -236,7 +244,7 @@ function ngramAlternatives(shard: ShardIndex, terms: readonly QueryTerm[]): Map<
 export function shardTermDocCounts(shard: ShardIndex, q: string, budget: SearchBudget, restriction: FieldRestriction | null = null): number[] {
   const config = shard.config;
   const terms = parseQueryParts(q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }).terms;
-  const ctx = new ShardSearchContext(shard, terms, budget, restriction === null, undefined, restriction);
+  const ctx = new ShardSearchContext(shard, terms, budget, restriction === null, undefined, undefined, restriction);
   try {
     if (restriction !== null) ctx.restrictTermDocs(null);
     return terms.map((_, term) => ctx.termDocs(term).size);
@@ -313,7 +321,12 @@ function exactWordIds(derivations: TermDerivations): readonly number[] {
   return (derivations.exactWordIds ??= derivations.words.filter((word) => word.exact).map((word) => word.wordId));
 }
 
-class ShardSearchContext implements SearchContext {
+class ShardSearchContext implements SearchContext, SearchAccelerator {
+  /**
+   * See SearchContext.accelerator: this context's own shortcuts; CANNOT_TELL with bitmapBuckets false
+   * (the reference path); wrapped by the request's wrapAccelerator (tests).
+   */
+  readonly accelerator: SearchAccelerator;
   private readonly docs: RoaringBitmap32[] = [];
   private readonly docsByTypo: RoaringBitmap32[][] = [];
   /** Per word term, its derivations (their rank unions are memoized on them); undefined for phrases. */
@@ -342,7 +355,9 @@ class ShardSearchContext implements SearchContext {
   private lentScratch: SearchScratch | null = null;
 
   constructor(private readonly shard: ShardIndex, readonly terms: readonly QueryTerm[], readonly searchBudget: SearchBudget,
-    private readonly bitmapBuckets: boolean, readonly termDocCounts?: readonly number[], private readonly restriction: FieldRestriction | null = null) {
+    bitmapBuckets: boolean, readonly termDocCounts?: readonly number[], wrapAccelerator?: (accelerator: SearchAccelerator) => SearchAccelerator,
+    private readonly restriction: FieldRestriction | null = null) {
+    this.accelerator = !bitmapBuckets ? CANNOT_TELL : wrapAccelerator !== undefined ? wrapAccelerator(this) : this;
     const keyRuns = multiWordSynonyms(terms, shard.config.synonyms);
     const ngrams = ngramAlternatives(shard, terms);
     terms.forEach((term, index) => (term.kind === 'word' ? this.matchWord(index, term.word, term.isPrefix, keyRuns.get(index), ngrams.get(index))
@@ -400,6 +415,11 @@ class ShardSearchContext implements SearchContext {
     return this.scratch.bitmaps;
   }
 
+  /** See SearchContext.rankingMemos: the shard's (ShardCaches). */
+  get rankingMemos(): RankingMemos {
+    return this.shard.caches.rankingMemos;
+  }
+
   /** See SearchContext.scratch: this search's alone until release(). */
   get scratch(): SearchScratch {
     return (this.lentScratch ??= takeSearchScratch());
@@ -410,7 +430,7 @@ class ShardSearchContext implements SearchContext {
   }
 
   termDocsByRank(term: number): readonly RoaringBitmap32[] | null {
-    const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
+    const derivations = this.derivations[term];
     if (derivations === undefined) return null;
     // Memoized on the derivations, which the shard caches between writes (as long as the postings hold).
     return (derivations.docsByRank ??= unionByKey(this.shard.rankPostings, derivations));
@@ -422,13 +442,13 @@ class ShardSearchContext implements SearchContext {
   }
 
   termDocsByPosition(term: number): readonly RoaringBitmap32[] | null {
-    const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
+    const derivations = this.derivations[term];
     if (derivations === undefined) return null;
     return (derivations.docsByPosition ??= unionByKey(this.shard.positionPostings, derivations));
   }
 
   termExactDocs(term: number): RoaringBitmap32 | null {
-    const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
+    const derivations = this.derivations[term];
     if (derivations === undefined) return null;
     // A lone exact word's own list as is (read-only), as the rank unions do: no copy in the cache.
     const exactIds = exactWordIds(derivations);
@@ -437,7 +457,7 @@ class ShardSearchContext implements SearchContext {
   }
 
   termExactDocsAtPosition(term: number, position: number): RoaringBitmap32 | null {
-    const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
+    const derivations = this.derivations[term];
     const postings = this.shard.positionPostings;
     if (derivations === undefined || position >= postings.limit) return null;
     const byPosition = (derivations.exactDocsByPosition ??= postings.unionByKey(exactWordIds(derivations)));
@@ -445,14 +465,14 @@ class ShardSearchContext implements SearchContext {
   }
 
   termExactSoleFieldDocs(term: number, universe: RoaringBitmap32): RoaringBitmap32 | null {
-    const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
+    const derivations = this.derivations[term];
     if (derivations === undefined) return null;
     return this.shard.soleWordFields.docsOf(exactWordIds(derivations), universe, this.scratchBitmaps);
   }
 
   termsExactFieldStartDocs(first: number, second: number, universe: RoaringBitmap32): FieldStartDocs | null {
-    const firstDerivations = this.bitmapBuckets ? this.derivations[first] : undefined;
-    const secondDerivations = this.bitmapBuckets ? this.derivations[second] : undefined;
+    const firstDerivations = this.derivations[first];
+    const secondDerivations = this.derivations[second];
     if (firstDerivations === undefined || secondDerivations === undefined) return null;
     return this.shard.fieldStartPairs.docsOf(exactWordIds(firstDerivations), exactWordIds(secondDerivations), universe, this.scratchBitmaps);
   }
@@ -534,7 +554,7 @@ class ShardSearchContext implements SearchContext {
   }
 
   private pairSide(term: number): PairSide | null {
-    const derivations = this.bitmapBuckets ? this.derivations[term] : undefined;
+    const derivations = this.derivations[term];
     if (derivations === undefined) return null;
     const queryTerm = this.terms[term]!;
     const side: PairSide = { wordIds: wordIdsOf(derivations), set: this.termWordSet(term) };

@@ -105,18 +105,17 @@ export function deriveWordIds(vocabulary: Vocabulary, word: string, isPrefix: bo
   return byTypo.map((ids) => [...ids.keys()]);
 }
 
-const listIds = new WeakMap<readonly string[], Int32Array>();
-
 /**
- * The word id of each entry of a lexicon list, kept per list until it changes length (lists are
- * replaced, or grow, when words are added): a prefix stands for thousands of words, and looking each
- * one up by its text was most of the cost of deriving it.
+ * The word id of each entry of a lexicon list, kept in the lexicon's memos until the list changes
+ * length (lists are replaced, or grow, when words are added): a prefix stands for thousands of words,
+ * and looking each one up by its text was most of the cost of deriving it.
  */
 function idsOfList(vocabulary: Vocabulary, list: readonly string[]): Int32Array {
-  let ids = listIds.get(list);
+  const memos = vocabulary.lexicon.memos;
+  let ids = memos.ids.get(list);
   if (ids === undefined || ids.length !== list.length) {
     ids = Int32Array.from(list, (word) => vocabulary.idOf(word) ?? -1);
-    listIds.set(list, ids);
+    memos.ids.set(list, ids);
   }
   return ids;
 }
@@ -132,14 +131,16 @@ function collectTypos(vocabulary: Vocabulary, lists: readonly (readonly string[]
     walkFuzzy(list, word, budget, isPrefix, (_candidate, distance, index) => {
       if (distance > 0 && !full(distance)) considerId(ids[index], distance);
       return !(full(1) && (budget < 2 || full(2)));
-    }, sameStart, sameEnd);
+    }, sameStart, sameEnd, vocabulary.lexicon.memos);
     if (budget < 2) continue;
     // A different first letter is a typo that counts double: allowed only as the whole two-typo budget.
     const elsewhere = (_candidate: string, distance: number, index: number) => {
       if (distance > 0 && !full(2)) considerId(ids[index], 2);
       return !full(2);
     };
-    if (walkFirstLetterEdits(list, word, isPrefix, elsewhere, 0, sameStart)) walkFirstLetterEdits(list, word, isPrefix, elsewhere, sameEnd, list.length);
+    if (walkFirstLetterEdits(list, word, isPrefix, elsewhere, 0, sameStart, vocabulary.lexicon.memos)) {
+      walkFirstLetterEdits(list, word, isPrefix, elsewhere, sameEnd, list.length, vocabulary.lexicon.memos);
+    }
   }
 }
 

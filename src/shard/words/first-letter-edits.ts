@@ -2,7 +2,7 @@
 // §3: such a typo counts double, so it is only looked for with the two-typo budget). Walking the whole
 // lexicon outside the query's first letter for them costs a Damerau-Levenshtein row per visited trie
 // node; the edit can only be one of four shapes, so the candidates are generated and looked up instead.
-import { lowerBound, prefixRange } from './lexicon.js';
+import { lowerBound, prefixRange, type LexiconListMemos } from './lexicon.js';
 import { packedWords, type FuzzyVisitor, type PackedWords } from './fuzzy-walk.js';
 
 /**
@@ -19,7 +19,7 @@ import { packedWords, type FuzzyVisitor, type PackedWords } from './fuzzy-walk.j
  * cost a budget-2 derivation more than its whole fuzzy walk, to find 0.1 words on average.
  */
 export function walkFirstLetterEdits(sorted: readonly string[], query: string, asPrefix: boolean, visit: FuzzyVisitor,
-  from: number, to: number): boolean {
+  from: number, to: number, memos: LexiconListMemos | null = null): boolean {
   const first = query.charAt(0);
   const found: number[] = [];
   if (from >= to) return true;
@@ -37,7 +37,7 @@ export function walkFirstLetterEdits(sorted: readonly string[], query: string, a
     }
   }
   // Substituting or inserting a first letter: the word's tail is (starts with) the query's, or the query.
-  const packed = packedWords(sorted);
+  const packed = packedWords(sorted, memos);
   const order = tailOrder(packed);
   for (const tail of [query.slice(1), query]) {
     const [start, end] = tailRange(packed, order, tail, asPrefix);

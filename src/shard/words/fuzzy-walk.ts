@@ -8,6 +8,8 @@
 // one packed array of char codes per list (packedWords): reading each word's string object, scattered
 // over the heap, was a third of the walk.
 
+import type { LexiconListMemos } from './lexicon.js';
+
 /** `index`: the word's place in the list. Return false to stop the walk. */
 export type FuzzyVisitor = (word: string, distance: number, index: number) => boolean;
 
@@ -18,7 +20,7 @@ export type FuzzyVisitor = (word: string, distance: number, index: number) => bo
  * Returns false if the visitor stopped the walk.
  */
 export function walkFuzzy(sorted: readonly string[], query: string, maxDistance: number, asPrefix: boolean,
-  visit: FuzzyVisitor, from = 0, to = sorted.length): boolean {
+  visit: FuzzyVisitor, from = 0, to = sorted.length, memos: LexiconListMemos | null = null): boolean {
   const n = query.length;
   const width = n + 1;
   const over = maxDistance + 1;
@@ -31,7 +33,7 @@ export function walkFuzzy(sorted: readonly string[], query: string, maxDistance:
   let prefixBest = new Int32Array(capacity);
   for (let j = 0; j <= n; j++) rows[j] = Math.min(j, over);
   prefixBest[0] = Math.min(n, over);
-  const { codes, starts, lcp, nextLower } = packedWords(sorted);
+  const { codes, starts, lcp, nextLower } = packedWords(sorted, memos);
   let validDepth = 0;
   let index = from;
   while (index < to) {
@@ -144,14 +146,12 @@ export interface PackedWords {
   tailOrder?: Uint32Array;
 }
 
-const packedMemo = new WeakMap<readonly string[], PackedWords>();
-
 /**
- * The list packed for walks, kept per list until it changes length (lexicon lists are replaced, or
- * grow, when words are added).
+ * The list packed for walks, kept in `memos` (the lexicon's; null: not kept) until the list changes
+ * length (lexicon lists are replaced, or grow, when words are added).
  */
-export function packedWords(sorted: readonly string[]): PackedWords {
-  const memo = packedMemo.get(sorted);
+export function packedWords(sorted: readonly string[], memos: LexiconListMemos | null = null): PackedWords {
+  const memo = memos?.packed.get(sorted);
   if (memo !== undefined && memo.starts.length === sorted.length + 1) return memo;
   const count = sorted.length;
   const starts = new Uint32Array(count + 1);
@@ -180,7 +180,7 @@ export function packedWords(sorted: readonly string[]): PackedWords {
     stack.push(i);
   }
   const packed = { codes, starts, lcp, nextLower };
-  packedMemo.set(sorted, packed);
+  memos?.packed.set(sorted, packed);
   return packed;
 }
 

@@ -2,10 +2,28 @@
 // pending list sorted on demand; it is merged into the big sorted list only when it has grown to a
 // fraction of it, so a stream of writes interleaved with queries does not re-sort the whole lexicon.
 
+import type { PackedWords } from './fuzzy-walk.js';
+
 const MERGE_FRACTION = 8;
 const MERGE_MIN = 4096;
 
+/**
+ * What the lexicon walks derive from one sorted list and keep for the next walks: the word id of each
+ * entry (derivations.ts), the list packed for typo walks (fuzzy-walk.ts, with the tail order
+ * first-letter-edits.ts adds to it). Owner: the shard's Lexicon (`memos`), one per shard. Lifetime: an entry
+ * lives as long as its list (weak by list: lists() replaces the sorted list on a merge, adoptSorted or
+ * reset) and is made again when the list changed length (the pending list grows in place). Size: at
+ * most one entry of each kind per live list (two lists: sorted and pending), each linear in the list:
+ * ids 4 bytes a word, packed words 2 bytes a character plus 9 bytes a word (13 with the tail order).
+ */
+export class LexiconListMemos {
+  readonly ids = new WeakMap<readonly string[], Int32Array>();
+  readonly packed = new WeakMap<readonly string[], PackedWords>();
+}
+
 export class Lexicon {
+  /** The lists' memos (LexiconListMemos): pass them to the walks over lists(). */
+  readonly memos = new LexiconListMemos();
   private sorted: string[] = [];
   private pending: string[] = [];
   private pendingIsSorted = true;
