@@ -19,7 +19,8 @@ test('npm pack ships dist/src, the build stamp, the install scripts and the READ
   }
   const unwanted = paths.filter((path) => /^(src|test|bench|schemas|native|dist\/test|dist\/bench)\//.test(path) || path.endsWith('.map'));
   t.deepEqual(unwanted, []);
-  t.true(pack!.entryCount < 700, `${pack!.entryCount} files`);
+  // About two files (.js, .d.ts) per source file (~330 now): the bound catches a whole stray tree, not growth.
+  t.true(pack!.entryCount < 900, `${pack!.entryCount} files`);
 });
 
 test('the skein bin is dist/src/cli.js, a node script', (t) => {
