@@ -20,6 +20,10 @@ export type JsonDocument = Record<string, unknown>;
 const RECENT_DOCUMENTS_LIMIT = 10_000;
 /** A write batch runs at least this long between two yield points (writeBatch). */
 const WRITE_SLICE_MS = 4;
+/** How a write batch is cut by its yield points (writeBatch): every `sliceMs` of writing, and with `fairShare` at least as long as the last yield took. */
+export interface WriteSlicing { sliceMs: number; fairShare: boolean }
+/** The worker's: tests pass { sliceMs: 0, fairShare: false } to yield after every group, whatever the machine's speed. */
+const WRITE_SLICING: WriteSlicing = Object.freeze({ sliceMs: WRITE_SLICE_MS, fairShare: true });
 /** Documents written between two looks at the clock (a few dozen microseconds each). */
 const WRITE_GROUP = 32;
 
@@ -132,11 +136,12 @@ export class ShardEngine {
    * of documents, so a search waits for a slice of a write, not its whole batch, and the write keeps
    * half the thread; a search sees each document of the batch either old or new.
    */
-  writeBatch(indexUid: string, shard: number, ops: readonly DocumentOpMessage[], yieldPoint: (() => void) | null = null): void {
+  writeBatch(indexUid: string, shard: number, ops: readonly DocumentOpMessage[], yieldPoint: (() => void) | null = null,
+    slicing: WriteSlicing = WRITE_SLICING): void {
     const target = this.shard(indexUid, shard);
     target.previousRecentDocuments = target.recentDocuments;
     target.recentDocuments = new Map();
-    let sliceEnd = yieldPoint === null ? Infinity : performance.now() + WRITE_SLICE_MS;
+    let sliceEnd = yieldPoint === null ? Infinity : performance.now() + slicing.sliceMs;
     for (let start = 0; start < ops.length; start += WRITE_GROUP) {
       const end = Math.min(ops.length, start + WRITE_GROUP);
       // A group's old versions go first, so (with the scheduler's one op per document) no removal below
@@ -159,7 +164,7 @@ export class ShardEngine {
         // The next slice writes at least as long as the searches just took (a batch of them may run
         // past the yield point's bound): under a steady search load the write keeps half the thread.
         const now = performance.now();
-        sliceEnd = now + Math.max(WRITE_SLICE_MS, now - yielded);
+        sliceEnd = now + (slicing.fairShare ? Math.max(slicing.sliceMs, now - yielded) : slicing.sliceMs);
       }
     }
     target.flushWrites();
