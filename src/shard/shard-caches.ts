@@ -190,7 +190,7 @@ export class ShardCaches {
     return wordId < this.lastWritten.length && this.lastWritten[wordId]! > at.writes;
   }
 
-  /** Drops every entry (the settings changed, or the appearance log grew long). */
+  /** Drops every entry (the settings changed, the appearance log grew long, or a large write batch: ShardEngine.writeBatch). */
   clear(): void {
     this.derivations.clear();
     if (this.derivedWords.size > 0) this.derivedWords.clear();
