@@ -1,6 +1,7 @@
 // A search hit's JSON with its formatting members (spec 4.2.4 rules 10-12): the retrieved document,
 // then `_formatted` (highlighted / cropped; numbers become strings), `_matchesPosition` (UTF-8 byte
 // offsets) and `_rankingScore`, in Meilisearch's key order.
+import type { ShardSearchOptions } from '../protocol/messages.js';
 import { JsonNumberText } from '../documents/exact-json.js';
 import { FieldSelection, projectDocument } from '../documents/projection.js';
 import { formatText, matchPositions, type MatchPosition, type TagBudget, type TextFormat } from './highlight.js';
@@ -15,17 +16,8 @@ export const DEFAULT_PRE_TAG = '<em>';
 export const DEFAULT_POST_TAG = '</em>';
 
 /** The formatting fields of a search query as the front forwards them in ShardQueryMessage.options. */
-export interface FormattingOptions {
-  attributesToHighlight?: string[] | null;
-  attributesToCrop?: string[] | null;
-  cropLength?: number | null;
-  cropMarker?: string | null;
-  highlightPreTag?: string | null;
-  highlightPostTag?: string | null;
-  showMatchesPosition?: boolean | null;
-  showRankingScore?: boolean | null;
-  showRankingScoreDetails?: boolean | null;
-}
+export type FormattingOptions = Pick<ShardSearchOptions, 'attributesToHighlight' | 'attributesToCrop' | 'cropLength' | 'cropMarker'
+  | 'highlightPreTag' | 'highlightPostTag' | 'showMatchesPosition' | 'showRankingScore' | 'showRankingScoreDetails'>;
 
 export interface HitToFormat {
   /** The stored document. */

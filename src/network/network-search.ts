@@ -12,10 +12,10 @@ import type { SearchDispatcher, ShardQuery } from '../front/search-dispatcher.js
 import type { SearchParameters } from '../front/search-params.js';
 import type { ShardQueryResultMessage } from '../protocol/messages.js';
 import type { NetworkConfig } from './network-config.js';
+import { postToRemote } from './remote-post.js';
 import { decodeShardResults, searchBodyOf, type RemoteShardSearch } from './shard-search-wire.js';
 
 /** A remote that does not answer within this is skipped for the group's next node. */
-const REMOTE_TIMEOUT_MS = 30_000;
 
 export interface NetworkAnswer {
   results: ShardQueryResultMessage[];
@@ -84,24 +84,8 @@ export class NetworkSearch {
 }
 
 async function askRemote(name: string, url: string, apiKey: string | null, uid: string, request: RemoteShardSearch): Promise<ShardQueryResultMessage[]> {
-  const target = `${url.replace(/\/+$/, '')}/indexes/${encodeURIComponent(uid)}/_network-shard-search`;
-  let response: Response;
-  try {
-    response = await fetch(target, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}) },
-      body: JSON.stringify(request),
-      signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS),
-    });
-  } catch (cause) {
-    const error = cause as Error;
-    if (error.name === 'TimeoutError') throw new SkeinError('remote_timeout', `Remote \`${name}\` did not answer within ${REMOTE_TIMEOUT_MS} ms.`);
-    throw new SkeinError('remote_could_not_send_request', `Could not send the request to remote \`${name}\`: ${(error.cause as Error | undefined)?.message ?? error.message}.`);
-  }
-  const text = await response.text().catch(() => '');
-  if (response.status === 401 || response.status === 403) {
-    throw new SkeinError('remote_invalid_api_key', `Remote \`${name}\` refused the search API key (status ${response.status}).`);
-  }
+  const response = await postToRemote(name, url, `/indexes/${encodeURIComponent(uid)}/_network-shard-search`, apiKey, request);
+  const text = response.text;
   if (response.status >= 400 && response.status < 500) {
     // The same engine refused the same search: its own error, as a local search would answer.
     const body = parseJson(text) as ErrorBody | null;

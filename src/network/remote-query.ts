@@ -7,34 +7,21 @@ import type { SearchParameters } from '../front/search-params.js';
 import type { SearchAnswer } from '../front/search-response.js';
 import { searchWindow } from '../front/pagination.js';
 import type { NetworkConfig } from './network-config.js';
+import { postToRemote } from './remote-post.js';
 import { searchBodyOf } from './shard-search-wire.js';
 
-const REMOTE_TIMEOUT_MS = 30_000;
 
 export async function remoteSearchAnswer(config: NetworkConfig, name: string, indexUid: string, parameters: SearchParameters): Promise<SearchAnswer> {
   const remote = config.current.remotes[name];
   if (!remote) throw new SkeinError('invalid_multi_search_remote', `Invalid \`.federation_options.remote\`: remote \`${name.slice(0, 128)}\` is not registered`);
-  let response: Response;
-  try {
-    response = await fetch(`${remote.url.replace(/\/+$/, '')}/indexes/${encodeURIComponent(indexUid)}/search`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...(remote.searchApiKey ? { Authorization: `Bearer ${remote.searchApiKey}` } : {}) },
-      body: JSON.stringify(searchBodyOf(parameters)),
-      signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS),
-    });
-  } catch (cause) {
-    const error = cause as Error;
-    if (error.name === 'TimeoutError') throw new SkeinError('remote_timeout', `Remote \`${name}\` did not answer within ${REMOTE_TIMEOUT_MS} ms.`);
-    throw new SkeinError('remote_could_not_send_request', `Could not send the request to remote \`${name}\`: ${(error.cause as Error | undefined)?.message ?? error.message}.`);
-  }
-  const text = await response.text().catch(() => '');
+  const response = await postToRemote(name, remote.url, `/indexes/${encodeURIComponent(indexUid)}/search`, remote.searchApiKey, searchBodyOf(parameters));
+  const text = response.text;
   let body: Record<string, unknown> | null = null;
   try {
     body = JSON.parse(text) as Record<string, unknown>;
   } catch {
     // reported below
   }
-  if (response.status === 401 || response.status === 403) throw new SkeinError('remote_invalid_api_key', `Remote \`${name}\` refused the search API key (status ${response.status}).`);
   if (response.status >= 400 && response.status < 500) {
     throw new SkeinError('remote_bad_request', `Remote \`${name}\` refused the query: ${typeof body?.message === 'string' ? body.message : `status ${response.status}`}`);
   }
