@@ -74,14 +74,38 @@ function geoProblem(value: unknown, id: string): string | null {
 /** Meilisearch's is_geojson_filtering_enabled: `_geojson` matched by a filterable pattern. */
 export const GEOJSON_FIELD = '_geojson';
 
+/** How deep Features and collections may nest in a `_geojson` value before the rest is ignored. */
+const GEOJSON_MAX_DEPTH = 8;
+
 /**
- * The points of a `_geojson` value (GeoJSON positions are [longitude, latitude]): a Point or
- * MultiPoint geometry, or a Feature / FeatureCollection / GeometryCollection holding them. Lines and
- * polygons: filter/geo-shapes.ts.
+ * The geometries of a `_geojson` value: the value itself, or those a Feature / FeatureCollection /
+ * GeometryCollection holds (nested at most GEOJSON_MAX_DEPTH deep). Read by geojsonPointsOf and
+ * filter/geo-shapes.ts geojsonShapesOf.
  */
-export function geojsonPointsOf(value: unknown, depth = 0): GeoPoint[] {
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || depth > 8) return [];
+export function geojsonGeometries(value: unknown, depth = 0): Record<string, unknown>[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || depth > GEOJSON_MAX_DEPTH) return [];
   const record = value as Record<string, unknown>;
+  switch (record['type']) {
+    case 'Feature':
+      return geojsonGeometries(record['geometry'], depth + 1);
+    case 'FeatureCollection':
+      return Array.isArray(record['features']) ? record['features'].flatMap((feature) => geojsonGeometries(feature, depth + 1)) : [];
+    case 'GeometryCollection':
+      return Array.isArray(record['geometries']) ? record['geometries'].flatMap((geometry) => geojsonGeometries(geometry, depth + 1)) : [];
+    default:
+      return [record];
+  }
+}
+
+/**
+ * The points of a `_geojson` value (GeoJSON positions are [longitude, latitude]): its Point and
+ * MultiPoint geometries (geojsonGeometries). Lines and polygons: filter/geo-shapes.ts.
+ */
+export function geojsonPointsOf(value: unknown): GeoPoint[] {
+  return geojsonGeometries(value).flatMap(pointsOfGeometry);
+}
+
+function pointsOfGeometry(record: Record<string, unknown>): GeoPoint[] {
   const position = (item: unknown): GeoPoint | null => {
     if (!Array.isArray(item) || item.length < 2) return null;
     const lng = finiteCoordinate(item[0]);
@@ -95,12 +119,6 @@ export function geojsonPointsOf(value: unknown, depth = 0): GeoPoint[] {
     }
     case 'MultiPoint':
       return Array.isArray(record['coordinates']) ? record['coordinates'].map(position).filter((point): point is GeoPoint => point !== null) : [];
-    case 'Feature':
-      return geojsonPointsOf(record['geometry'], depth + 1);
-    case 'FeatureCollection':
-      return Array.isArray(record['features']) ? record['features'].flatMap((feature) => geojsonPointsOf(feature, depth + 1)) : [];
-    case 'GeometryCollection':
-      return Array.isArray(record['geometries']) ? record['geometries'].flatMap((geometry) => geojsonPointsOf(geometry, depth + 1)) : [];
     default:
       return [];
   }

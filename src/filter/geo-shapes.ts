@@ -5,7 +5,7 @@
 // `_geoRadius` (in_circle). Points stay in FacetStore.geojson; this file is the lines and polygons:
 // extraction and the intersection tests, in the longitude/latitude plane (as geo_types' polygons),
 // the circle by distance to the shape in a local equirectangular projection around its centre.
-import { finiteCoordinate, pointInPolygon, type GeoPoint } from '../documents/geo-field.js';
+import { finiteCoordinate, geojsonGeometries, pointInPolygon, type GeoPoint } from '../documents/geo-field.js';
 import { haversineMeters } from './geo-distance.js';
 
 /** A line (one ring: its path) or a polygon (rings: the outer one, then holes). */
@@ -13,8 +13,6 @@ export interface GeoShape {
   kind: 'line' | 'polygon';
   rings: GeoPoint[][];
 }
-
-const MAX_DEPTH = 8;
 
 function position(item: unknown): GeoPoint | null {
   if (!Array.isArray(item) || item.length < 2 || typeof item[0] === 'string' || typeof item[1] === 'string') return null;
@@ -34,9 +32,11 @@ function polygon(rings: unknown): GeoShape | null {
 }
 
 /** The lines and polygons of a `_geojson` value (its points: geojsonPointsOf). */
-export function geojsonShapesOf(value: unknown, depth = 0): GeoShape[] {
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || depth > MAX_DEPTH) return [];
-  const record = value as Record<string, unknown>;
+export function geojsonShapesOf(value: unknown): GeoShape[] {
+  return geojsonGeometries(value).flatMap(shapesOfGeometry);
+}
+
+function shapesOfGeometry(record: Record<string, unknown>): GeoShape[] {
   const coordinates = record['coordinates'];
   switch (record['type']) {
     case 'LineString': {
@@ -51,12 +51,6 @@ export function geojsonShapesOf(value: unknown, depth = 0): GeoShape[] {
     }
     case 'MultiPolygon':
       return Array.isArray(coordinates) ? coordinates.map(polygon).filter((shape): shape is GeoShape => shape !== null) : [];
-    case 'Feature':
-      return geojsonShapesOf(record['geometry'], depth + 1);
-    case 'FeatureCollection':
-      return Array.isArray(record['features']) ? record['features'].flatMap((feature) => geojsonShapesOf(feature, depth + 1)) : [];
-    case 'GeometryCollection':
-      return Array.isArray(record['geometries']) ? record['geometries'].flatMap((geometry) => geojsonShapesOf(geometry, depth + 1)) : [];
     default:
       return [];
   }

@@ -277,23 +277,11 @@ export class Evaluation {
   }
 
   private arrayIndex(array: Value[], index: Value, pos: Pos): number {
-    if (typeof index !== 'bigint') throw new RhaiRuntimeError(`Indexer unavailable: ${typeName(index)}`, pos);
-    const i = index < 0n ? BigInt(array.length) + index : index;
-    if (i < 0n || i >= BigInt(array.length)) {
-      throw new RhaiRuntimeError(array.length === 0 ? `Array index ${index} out of bounds: array is empty`
-        : `Array index ${index} out of bounds: array has ${array.length} element${array.length === 1 ? '' : 's'}`, pos);
-    }
-    return Number(i);
+    return elementIndex(array.length, index, pos, 'Array', 'array', 'element');
   }
 
   private stringIndex(chars: string[], index: Value, pos: Pos): number {
-    if (typeof index !== 'bigint') throw new RhaiRuntimeError(`Indexer unavailable: ${typeName(index)}`, pos);
-    const i = index < 0n ? BigInt(chars.length) + index : index;
-    if (i < 0n || i >= BigInt(chars.length)) {
-      throw new RhaiRuntimeError(chars.length === 0 ? `String index ${index} out of bounds: string is empty`
-        : `String index ${index} out of bounds: string has ${chars.length} character${chars.length === 1 ? '' : 's'}`, pos);
-    }
-    return Number(i);
+    return elementIndex(chars.length, index, pos, 'String', 'string', 'character');
   }
 
   // ---- expressions ----
@@ -983,3 +971,14 @@ function sizeOf(value: Value): number {
 }
 
 export type { FnDef };
+
+/** An index into `length` elements (negative: from the end), with Rhai's messages when out of bounds. */
+function elementIndex(length: number, index: Value, pos: Pos, kind: string, noun: string, unit: string): number {
+  if (typeof index !== 'bigint') throw new RhaiRuntimeError(`Indexer unavailable: ${typeName(index)}`, pos);
+  const i = index < 0n ? BigInt(length) + index : index;
+  if (i < 0n || i >= BigInt(length)) {
+    throw new RhaiRuntimeError(length === 0 ? `${kind} index ${index} out of bounds: ${noun} is empty`
+      : `${kind} index ${index} out of bounds: ${noun} has ${length} ${unit}${length === 1 ? '' : 's'}`, pos);
+  }
+  return Number(i);
+}
