@@ -47,7 +47,7 @@ async function throughput(urls: string[]): Promise<number> {
     const child = spawn('wrk', ['-t1', `-c${Math.max(2, Math.round(12 / urls.length))}`, `-d${WRK_SECONDS}s`, '-s', script, `${url}/indexes/items/search`]);
     let out = '';
     child.stdout.on('data', (chunk) => { out += chunk; });
-    child.on('exit', () => {
+    child.on('close', () => {
       const match = /Requests\/sec:\s+([\d.]+)/.exec(out);
       if (match) resolve(Number(match[1])); else reject(new Error(out));
     });

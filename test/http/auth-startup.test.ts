@@ -10,7 +10,7 @@ function runCli(args: string[]): Promise<{ code: number | null; output: string }
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('exit', (code) => resolve({ code, output }));
+    child.on('close', (code) => resolve({ code, output })); // after the pipes are drained, unlike 'exit'
   });
 }
 

@@ -32,7 +32,8 @@ function runCli(args: string[], options: { cwd?: string; env?: Record<string, st
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
-    child.on('exit', (code) => {
+    // 'close', not 'exit': 'exit' can come before the pipes are drained, so the output could be empty.
+    child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
