@@ -16,6 +16,7 @@ import { validateIndexUid } from './index-uid.js';
 import { checkFilterSize, checkListLength, checkTextLength, REQUEST_LIMITS } from './request-limits.js';
 import type { RouteSpec } from './route-spec.js';
 import { checkFieldType, DEFAULT_SEARCH_LIMIT } from './search-params.js';
+import { processingTimeOf, slowestWorkerMs } from './search-time.js';
 
 const FIELDS = ['facetQuery', 'facetName', 'q', 'vector', 'hybrid', 'filter', 'matchingStrategy', 'attributesToSearchOn',
   'rankingScoreThreshold', 'locales', 'exhaustiveFacetCount'];
@@ -81,10 +82,11 @@ export const facetSearchRoutes: RouteSpec[] = [
   {
     method: 'POST', path: '/indexes/{indexUid}/facet-search', action: 'search', body: 'json',
     handle: async (request, context) => {
-      const started = performance.now();
       const body = parseFacetSearchBody(request.json);
       const uid = validateIndexUid(request.params.indexUid!);
       const index = context.indexes.require(uid);
+      // Timed from here, as Meilisearch's (search-time.ts): its body parsing and index lookup come before.
+      const started = performance.now();
       if (index.settings.facetSearch === false) throw new SkeinError('facet_search_disabled', 'The facet search is disabled for this index');
       const filterable = attributePatternsOf(index.settings.filterableAttributes ?? []);
       if (!matchesAnyPattern(filterable, body.facetName)) {
@@ -102,11 +104,17 @@ export const facetSearchRoutes: RouteSpec[] = [
       // threshold leaves out what it reaches below it.
       const hitsWanted = body.searchOptions.rankingScoreThreshold === undefined ? 0 : DEFAULT_SEARCH_LIMIT;
       const query = { indexUid: storageKeyOf(index), q: body.q, hitsWanted, matchingStrategy: body.matchingStrategy, attributesToRetrieve: null, exhaustiveCount: false };
+      // processingTimeMs: the front's work and the workers' own time (search-time.ts), as Meilisearch's.
+      let waitedMs = 0;
+      let workersMs: number | undefined = 0;
       if (body.exhaustiveFacetCount && index.settings.distinctAttribute) {
         // Meilisearch's exhaustive count applies the distinct attribute to the candidates: one document per
         // value, the lowest id. First every shard's lowest per value, then the counts over those.
+        const sent = performance.now();
         const firsts = await context.search.search({ ...query, options: { ...options, distinctFacets: 'mins' } }, index.shardCount)
           .catch(errorNamingIndex(query.indexUid, null));
+        waitedMs += performance.now() - sent;
+        workersMs = slowestWorkerMs(firsts);
         const mins = new Map<string, number>();
         for (const result of firsts) {
           for (const [key, docId] of Object.entries(result.extras?.distinctMins ?? {})) {
@@ -115,7 +123,11 @@ export const facetSearchRoutes: RouteSpec[] = [
         }
         options.distinctFacets = [...mins.values()];
       }
+      const sent = performance.now();
       const results = await context.search.search({ ...query, options }, index.shardCount).catch(errorNamingIndex(query.indexUid, null));
+      waitedMs += performance.now() - sent;
+      const lastWorkersMs = slowestWorkerMs(results);
+      workersMs = workersMs === undefined || lastWorkersMs === undefined ? undefined : workersMs + lastWorkersMs;
       const merged = mergeFacetExtras(results.map((result) => result.extras));
       const counts = merged?.facetDistribution?.[body.facetName] ?? {};
       const typoTolerance = index.settings.typoTolerance;
@@ -130,8 +142,7 @@ export const facetSearchRoutes: RouteSpec[] = [
         ? (a, b) => b.count - a.count || compareFacetValues(a.value, b.value)
         : (a, b) => compareFacetValues(a.value, b.value));
       const facetHits = hits.slice(0, faceting.maxValuesPerFacet);
-      // Whole milliseconds elapsed, truncated as Rust's Duration::as_millis (the official client's snapshots pin 0).
-      const processingTimeMs = Math.floor(performance.now() - started);
+      const processingTimeMs = processingTimeOf(performance.now() - started, waitedMs, workersMs);
       return { status: 200, body: JSON.stringify({ facetHits, facetQuery: body.facetQuery, processingTimeMs }) };
     },
   },

@@ -15,6 +15,7 @@ import type { ShardQueryMessage, ShardQueryResultMessage } from '../protocol/mes
 import { ownersOfShard } from '../protocol/placement.js';
 import { isHeavySearch } from '../protocol/search-weight.js';
 import { PendingTable } from './pending-table.js';
+import { slowestWorkerMs } from './search-time.js';
 import { chooseReplica, queryAffinity } from './replica-choice.js';
 import { BATCH_SIZE_BUCKETS, BATCH_TIME_BUCKETS, Tally } from './tally.js';
 
@@ -132,7 +133,12 @@ export class SearchDispatcher {
         const counts = result.extras?.termDocCounts ?? [];
         counts.forEach((count, term) => (sums[term] = (sums[term] ?? 0) + count));
       }
-      return this.dispatch({ ...query, options: { ...query.options, termDocCounts: sums } }, shardCount, scoresWanted);
+      // The counting round is part of the search (its time on the workers, ShardQueryResultMessage.searchMs).
+      const countingMs = slowestWorkerMs(results) ?? 0;
+      return this.dispatch({ ...query, options: { ...query.options, termDocCounts: sums } }, shardCount, scoresWanted).then((answers) => {
+        for (const answer of answers) if (answer.searchMs !== undefined) answer.searchMs += countingMs;
+        return answers;
+      });
     });
   }
 

@@ -12,6 +12,7 @@ import type { FrontContext, RouteSpec } from './route-spec.js';
 import { parseSearchBody, parseSearchQuery, type SearchParameters } from './search-params.js';
 import { searchResponseBody, type SearchAnswer } from './search-response.js';
 import { mergeShardResults } from './shard-results.js';
+import { processingTimeOf, slowestWorkerMs } from './search-time.js';
 import type { ShardQuery } from './search-dispatcher.js';
 import { hitDocuments } from './stored-hits.js';
 import { SkeinError } from '../errors/index.js';
@@ -76,7 +77,8 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
   const hitIds: number[] = [];
   const hitJson = hitDocuments(context.storedDocuments, key, hits, hitIds);
   const finished = performance.now();
-  const processingTimeMs = Math.floor(finished - started); // truncated, as Rust's Duration::as_millis
+  // From the dispatch, as Meilisearch's, whose body parsing and index lookup come before (search-time.ts).
+  const processingTimeMs = processingTimeOf(finished - dispatched, answered - dispatched, slowestWorkerMs(results));
   const answer: SearchAnswer = { hitDocuments: hitJson, query: parameters.q ?? '', processingTimeMs, window, candidates, facets, hitIds };
   if (remoteErrors) answer.remoteErrors = remoteErrors;
   if (parameters.options.showPerformanceDetails === true) {

@@ -45,6 +45,11 @@ export interface ShardQueryResultMessage {
   hits: HitMessage[];
   /** Partials for facet distribution and stats, distinct keys, term counts; null when none was asked. */
   extras: ShardExtras | null;
+  /**
+   * The worker's time on this search (ms): what Meilisearch's processingTimeMs counts, not the hop to the
+   * worker nor the batches it answered inside the search (front/search-time.ts). Absent: not measured (a remote's).
+   */
+  searchMs?: number;
 }
 
 /** A filter as the search API takes it: an expression, or an array (AND) of expressions and arrays (OR); parsed by the worker (filter/filter-input.ts). */

@@ -97,6 +97,7 @@ export function encodeQueryBatchResult(results: ShardQueryResultMessage[]): Arra
     if (hits) fb.ShardQueryResult.addHits(builder, hits);
     if (bareDocIds) fb.ShardQueryResult.addBareHitDocIds(builder, bareDocIds);
     if (extras) fb.ShardQueryResult.addExtrasJson(builder, extras);
+    if (result.searchMs !== undefined) fb.ShardQueryResult.addSearchMs(builder, result.searchMs);
     return fb.ShardQueryResult.endShardQueryResult(builder);
   });
   const vector = fb.QueryBatchResult.createResultsVector(builder, offsets);
@@ -137,6 +138,7 @@ export function decodeQueryBatchResult(message: ArrayBuffer | Uint8Array): Shard
       candidates: result.candidates(),
       hits,
       extras: extras ? JSON.parse(extras) as ShardExtras : null,
+      searchMs: result.searchMs(),
     });
   }
   return out;

@@ -249,6 +249,9 @@ function storedTextIsTheHit(query: ShardQueryMessage): boolean {
 const NO_SCORES: number[] = [];
 
 function answer(query: ShardQueryMessage): ShardQueryResultMessage {
+  // Its own time, as Meilisearch's processingTimeMs: the searches it answered at its yield points left out.
+  const started = performance.now();
+  const lentBefore = nestedBatches.lentMs;
   try {
     const result = engine.search(query, nestedBatches.interleave);
     const verbatim = storedTextIsTheHit(query);
@@ -268,9 +271,9 @@ function answer(query: ShardQueryMessage): ShardQueryResultMessage {
       const document = shape(stored, hit.score, hit.geoDistance);
       return { docId: hit.docId, score, document: exact ? stringifyExactJson(document) : JSON.stringify(document) };
     });
-    return { requestId: query.requestId, error: null, candidates: result.candidates, hits, extras: result.extras };
+    return { requestId: query.requestId, error: null, candidates: result.candidates, hits, extras: result.extras, searchMs: nestedBatches.ownTimeSince(started, lentBefore) };
   } catch (cause) {
-    return { requestId: query.requestId, error: asSkeinError(cause).toBody(), candidates: 0, hits: [], extras: null };
+    return { requestId: query.requestId, error: asSkeinError(cause).toBody(), candidates: 0, hits: [], extras: null, searchMs: nestedBatches.ownTimeSince(started, lentBefore) };
   }
 }
 
@@ -374,9 +377,16 @@ class NestedBatches {
   received = 0;
   /** The batches being answered, outermost first: the last one's search is the one running. */
   readonly frames: BatchFrame[] = [];
+  /** Time (ms) the running searches lent to others at their yield points, summed: a search leaves its share out of its searchMs. */
+  lentMs = 0;
 
   attach(port: MessagePort): void {
     this.port = port;
+  }
+
+  /** The time since `started` less what was lent since `lentBefore` (this.lentMs then). */
+  ownTimeSince(started: number, lentBefore: number): number {
+    return performance.now() - started - (this.lentMs - lentBefore);
   }
 
   /**
@@ -387,6 +397,17 @@ class NestedBatches {
    * (LIGHT_SLICE_MS for a light one), the batches waiting in the port.
    */
   readonly interleave = (): void => {
+    // Set, not added: the searches answered here lent time of their own, which this span already holds.
+    const lentBefore = this.lentMs;
+    const started = performance.now();
+    try {
+      this.answerAtYieldPoint();
+    } finally {
+      this.lentMs = lentBefore + (performance.now() - started);
+    }
+  };
+
+  private answerAtYieldPoint(): void {
     const port = this.port;
     if (port === null || this.depth >= MAX_NESTED_DEPTH) return;
     const frame = this.frames[this.frames.length - 1];
@@ -409,7 +430,7 @@ class NestedBatches {
       frame.portDueAt = performance.now() + frame.sliceMs;
     }
     this.answerWaiting(Infinity);
-  };
+  }
 
   /** Answers the batches waiting (and arriving meanwhile) until none is left or `forMs` has passed. */
   answerWaiting(forMs: number): void {

@@ -40,21 +40,22 @@ test('a query carries its ShardSearchOptions, every field typed, and none of the
 
 test('query results survive encoding, errors and documents left to the front (null) included', (t) => {
   const results = [
-    { requestId: 1, error: null, candidates: 3, hits: [{ docId: 4, score: [0, 1.5], document: '{"id":1}' }, { docId: 5, score: [1], document: null }, { docId: 6, score: [2], document: '' }, { docId: 7, score: [], document: null }], extras: null },
-    { requestId: 2, error: { code: 'index_not_found', message: 'Index `x` not found.', type: 'internal' as const, link: '' }, candidates: 0, hits: [], extras: { termDocCounts: [1, 0] } },
-    { requestId: 3, error: null, candidates: 2, hits: [{ docId: 9, score: [3], document: '{"id":9}' }, { docId: 10, score: [], document: null }], extras: null },
+    { requestId: 1, error: null, candidates: 3, hits: [{ docId: 4, score: [0, 1.5], document: '{"id":1}' }, { docId: 5, score: [1], document: null }, { docId: 6, score: [2], document: '' }, { docId: 7, score: [], document: null }], extras: null, searchMs: 0.25 },
+    { requestId: 2, error: { code: 'index_not_found', message: 'Index `x` not found.', type: 'internal' as const, link: '' }, candidates: 0, hits: [], extras: { termDocCounts: [1, 0] }, searchMs: 3.5 },
+    { requestId: 3, error: null, candidates: 2, hits: [{ docId: 9, score: [3], document: '{"id":9}' }, { docId: 10, score: [], document: null }], extras: null, searchMs: 0 },
   ];
   const decoded = decodeQueryBatchResult(encodeQueryBatchResult(results));
   t.deepEqual(decoded[0], results[0]);
   t.is(decoded[1]!.error!.code, 'index_not_found');
   t.deepEqual(decoded[1]!.extras, { termDocCounts: [1, 0] });
+  t.is(decoded[1]!.searchMs, 3.5, "the worker's time on the search (front/search-time.ts)");
   t.deepEqual(decoded[2], results[2], 'hits of a later result decode whole, not as views of earlier ones');
 });
 
 test('hits that are doc ids alone travel as one id vector and decode whole', (t) => {
-  const bare = { requestId: 4, error: null, candidates: 9, hits: [{ docId: 8, score: [], document: null }, { docId: 3, score: [], document: null }], extras: null };
-  const none = { requestId: 5, error: null, candidates: 0, hits: [], extras: null };
-  const mixed = { requestId: 6, error: null, candidates: 2, hits: [{ docId: 1, score: [], document: null }, { docId: 2, score: [], document: '{"id":2}' }], extras: null };
+  const bare = { requestId: 4, error: null, candidates: 9, hits: [{ docId: 8, score: [], document: null }, { docId: 3, score: [], document: null }], extras: null, searchMs: 0.5 };
+  const none = { requestId: 5, error: null, candidates: 0, hits: [], extras: null, searchMs: 0 };
+  const mixed = { requestId: 6, error: null, candidates: 2, hits: [{ docId: 1, score: [], document: null }, { docId: 2, score: [], document: '{"id":2}' }], extras: null, searchMs: 1.75 };
   const decoded = decodeQueryBatchResult(encodeQueryBatchResult([bare, none, mixed]));
   t.deepEqual(decoded, [bare, none, mixed]);
   const tableSize = encodeQueryBatchResult([{ ...bare, hits: [...bare.hits, { docId: 9, score: [1], document: null }] }]).byteLength;

@@ -571,8 +571,13 @@ bareHitDocIdsArray():Uint32Array|null {
   return offset ? new Uint32Array(this.bb!.bytes().buffer, this.bb!.bytes().byteOffset + this.bb!.__vector(this.bb_pos + offset), this.bb!.__vector_len(this.bb_pos + offset)) : null;
 }
 
+searchMs():number {
+  const offset = this.bb!.__offset(this.bb_pos, 16);
+  return offset ? this.bb!.readFloat32(this.bb_pos + offset) : 0.0;
+}
+
 static startShardQueryResult(builder:flatbuffers.Builder) {
-  builder.startObject(6);
+  builder.startObject(7);
 }
 
 static addRequestId(builder:flatbuffers.Builder, requestId:number) {
@@ -626,6 +631,10 @@ static createBareHitDocIdsVector(builder:flatbuffers.Builder, data:number[]|Uint
 
 static startBareHitDocIdsVector(builder:flatbuffers.Builder, numElems:number) {
   builder.startVector(4, numElems, 4);
+}
+
+static addSearchMs(builder:flatbuffers.Builder, searchMs:number) {
+  builder.addFieldFloat32(6, searchMs, 0.0);
 }
 
 static endShardQueryResult(builder:flatbuffers.Builder):flatbuffers.Offset {
