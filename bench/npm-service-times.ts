@@ -79,7 +79,7 @@ const byCpu = Float64Array.from(cpu).sort();
 const cpuTotal = byCpu.reduce((a, b) => a + b, 0);
 const cpuTop = (share: number) => byCpu.slice(Math.floor(byCpu.length * (1 - share))).reduce((a, b) => a + b, 0) / cpuTotal * 100;
 console.log(`cpu: the costliest 1% of queries take ${cpuTop(0.01).toFixed(0)}% of it, the costliest 0.1% ${cpuTop(0.001).toFixed(0)}%`);
-console.log(`cpu per query: p50 ${percentile(byCpu, 0.5).toFixed(3)} p90 ${percentile(byCpu, 0.9).toFixed(3)} p99 ${percentile(byCpu, 0.99).toFixed(2)} p99.9 ${percentile(byCpu, 0.999).toFixed(2)} max ${byCpu[byCpu.length - 1]!.toFixed(1)} ms; >10 ms: ${byCpu.filter((t) => t > 10).length}`);
+console.log(`cpu per query: mean ${(cpuTotal / byCpu.length).toFixed(3)} p50 ${percentile(byCpu, 0.5).toFixed(3)} p90 ${percentile(byCpu, 0.9).toFixed(3)} p99 ${percentile(byCpu, 0.99).toFixed(2)} p99.9 ${percentile(byCpu, 0.999).toFixed(2)} max ${byCpu[byCpu.length - 1]!.toFixed(1)} ms; >10 ms: ${byCpu.filter((t) => t > 10).length}`);
 // By CPU time: on a shared machine the wall time of a query includes the OS giving the core away.
 const order = [...times.keys()].sort((a, b) => cpu[b]! - cpu[a]!).slice(0, Number(slowestArg));
 for (const i of order) console.log(`${times[i]!.toFixed(2).padStart(8)} ms (cpu ${cpu[i]!.toFixed(1)}, gc ${gcIn(i).toFixed(1)})  #${from + i} ${queries[i]!.kind.padEnd(10)} ${JSON.stringify(queries[i]!.q)}`);

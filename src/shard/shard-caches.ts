@@ -186,6 +186,11 @@ export class ShardCaches {
   }
 
   /** Whether the word was written since the stamp (with `holds`' preconditions). */
+  /** Whether any word was written since `at` (when not, writtenSince is false for every word). */
+  anyWrittenSince(at: CacheStamp): boolean {
+    return this.writes > at.writes;
+  }
+
   writtenSince(at: CacheStamp, wordId: number): boolean {
     return wordId < this.lastWritten.length && this.lastWritten[wordId]! > at.writes;
   }

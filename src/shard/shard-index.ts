@@ -257,6 +257,8 @@ export class ShardIndex {
 
   /** Whether a word the split of `word` could use (its two parts, at any point) was written since `at`. */
   private splitWritten(word: string, at: CacheStamp): boolean {
+    // Most searches come between writes: no word to look up (two lookups per cut of every cached word).
+    if (!this.caches.anyWrittenSince(at)) return false;
     for (let cut = 1; cut < word.length; cut++) {
       for (const part of [word.slice(0, cut), word.slice(cut)]) {
         const wordId = this.vocabulary.idOf(part);

@@ -74,6 +74,44 @@ test('the walk agrees with the reference distance on random lexicons, whole word
   }
 });
 
+test('the walk agrees with the reference distance on deep random lexicons of few letters (swaps, dead letters, budgets 1 and 2), stopped early too', (t) => {
+  // Few letters and long words: many nodes at the budget whose children mostly cannot stay within it
+  // (skipped before their row), and many swaps that can; a visitor stopping after k words must see the first k.
+  let state = 1234;
+  const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const prefixDistance = (query: string, word: string) => Math.min(...Array.from({ length: word.length + 1 }, (_, k) => osa(query, word.slice(0, k))));
+  for (let round = 0; round < 400; round++) {
+    const letters = ['ab', 'abc', 'abcd', 'aé\u00e8x'][round % 4]!;
+    const randomWord = (max: number) => Array.from({ length: 1 + Math.floor(random() * max) }, () => letters[Math.floor(random() * letters.length)]).join('');
+    const words = [...new Set(Array.from({ length: 1 + Math.floor(random() * 300) }, () => randomWord(12)))].sort();
+    // Queries near a word of the list (a swap or two edits away) as well as random ones.
+    const base = words[Math.floor(random() * words.length)]!;
+    const at = Math.floor(random() * Math.max(1, base.length - 1));
+    const query = round % 3 === 0 ? randomWord(10) : round % 3 === 1 ? base.slice(0, at) + base.charAt(at + 1) + base.charAt(at) + base.slice(at + 2)
+      : base.slice(0, at) + randomWord(2) + base.slice(at + 1);
+    for (const asPrefix of [false, true]) {
+      for (const max of [1, 2]) {
+        const distanceOf = (word: string) => (asPrefix ? prefixDistance(query, word) : osa(query, word));
+        const expected = words.filter((word) => distanceOf(word) <= max).map((word) => `${word}:${distanceOf(word)}`);
+        const found: string[] = [];
+        t.true(walkFuzzy(words, query, max, asPrefix, (word, distance) => {
+          found.push(`${word}:${distance}`);
+          return true;
+        }));
+        t.deepEqual(found, expected, `${query} max ${max} prefix ${asPrefix}`);
+        const stopAfter = 1 + Math.floor(random() * 4);
+        const first: string[] = [];
+        const finished = walkFuzzy(words, query, max, asPrefix, (word, distance) => {
+          first.push(`${word}:${distance}`);
+          return first.length < stopAfter;
+        });
+        t.deepEqual(first, expected.slice(0, stopAfter), `${query} max ${max} prefix ${asPrefix} stopped after ${stopAfter}`);
+        t.is(finished, expected.length < stopAfter);
+      }
+    }
+  }
+});
+
 test('prefix walk: a word matches when one of its prefixes is within the distance', (t) => {
   const found: [string, number][] = [];
   walkFuzzy(['american', 'amerigo', 'amelie', 'banana', 'mer'].sort(), 'ameri', 1, true, (word, distance) => {

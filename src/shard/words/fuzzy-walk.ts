@@ -31,8 +31,11 @@ export function walkFuzzy(sorted: readonly string[], query: string, maxDistance:
   let rows = new Int32Array(capacity * width);
   // Best distance of the query against any prefix of the current path, at each depth.
   let prefixBest = new Int32Array(capacity);
+  // The minimum of each row's band (row d's, at d).
+  let rowMins = new Int32Array(capacity);
   for (let j = 0; j <= n; j++) rows[j] = Math.min(j, over);
   prefixBest[0] = Math.min(n, over);
+  rowMins[0] = 0;
   const { codes, starts, lcp, nextLower } = packedWords(sorted, memos);
   let validDepth = 0;
   let index = from;
@@ -47,11 +50,16 @@ export function walkFuzzy(sorted: readonly string[], query: string, maxDistance:
       const grownBest = new Int32Array(capacity);
       grownBest.set(prefixBest);
       prefixBest = grownBest;
+      const grownMins = new Int32Array(capacity);
+      grownMins.set(rowMins);
+      rowMins = grownMins;
     }
     // The rows of the previous word (the one before, or the first of a skipped run ending here) stay
     // valid for the prefix this word shares with it: lcp[index] (see endOfPrefixRun).
     const depth = index === from ? 0 : Math.min(lcp[index]!, validDepth, length);
     let skippedAt = -1;
+    // Skipped at a letter whose row was not computed: rows (and prefixBest) valid to skippedAt - 1 only.
+    let deadLetter = false;
     for (let d = depth + 1; d <= length; d++) {
       const base = d * width;
       const above = base - width;
@@ -60,6 +68,16 @@ export function walkFuzzy(sorted: readonly string[], query: string, maxDistance:
       const previousChar = d >= 2 ? codes[wordStart + d - 2]! : -1;
       const low = Math.max(0, d - maxDistance);
       const high = Math.min(n, d + maxDistance);
+      // Row d - 1 at the budget (and, for a prefix walk, no prefix of the path within it): row d stays
+      // within the budget only where this letter matches (see mayStayWithin), so a letter that cannot is skipped
+      // with its subtree without computing its row (a Levenshtein automaton's dead transitions). Most
+      // rows of a walk were such dead ends, one per child of a node at the budget.
+      if (rowMins[d - 1] === maxDistance && !(asPrefix && prefixBest[d - 1]! <= maxDistance)
+        && !mayStayWithin(rows, queryCodes, width, maxDistance, d, low, high, char)) {
+        skippedAt = d;
+        deadLetter = true;
+        break;
+      }
       // The band's neighbours, read by this row and the next, hold the clamp (or the true column 0).
       if (low > 0) rows[base + low - 1] = low - 1 === 0 ? Math.min(d, over) : over;
       if (high < n) rows[base + high + 1] = over;
@@ -94,10 +112,22 @@ export function walkFuzzy(sorted: readonly string[], query: string, maxDistance:
       }
       const last = high === n ? rows[base + n]! : over;
       prefixBest[d] = Math.min(prefixBest[d - 1]!, last);
+      rowMins[d] = rowMin;
       if (rowMin > maxDistance) {
         skippedAt = d;
         break;
       }
+    }
+    if (deadLetter) {
+      // The next sibling whose letter may stay within the budget, found by a binary search over the
+      // letters at that depth (the words sharing word[0, skippedAt - 1) are one run, in letter order):
+      // the siblings in between were one walk step each, most of a walk's steps.
+      const at = skippedAt - 1;
+      const runEnd = endOfPrefixRun(lcp, nextLower, at, index, to);
+      const target = nextLetterWithin(rows, queryCodes, width, maxDistance, skippedAt, codes[wordStart + at]!);
+      index = target < 0 ? runEnd : firstWithLetterAtLeast(codes, starts, at, target, index + 1, runEnd);
+      validDepth = at;
+      continue;
     }
     if (skippedAt >= 0) {
       // No extension of word[0, skippedAt) can get back under the budget (row minima never decrease).
@@ -115,6 +145,49 @@ export function walkFuzzy(sorted: readonly string[], query: string, maxDistance:
     index++;
   }
   return true;
+}
+
+/**
+ * Whether row d can hold a value within the budget when row d - 1's minimum is the budget: only
+ * through a match of `char` on the diagonal from a cell at the budget (a deletion, insertion or
+ * substitution adds one to a value at least the budget). A swap adds no case: its cell of row d - 2
+ * is at most the budget minus one, so the cell of row d - 1 below it, one column left of the swap's,
+ * is within the budget and `char` (the swap's query letter there) matches on its diagonal; at the
+ * band's left edge the swap's cell is outside row d - 2's reach (its distance is at least the budget).
+ * Row d - 1's band covers the cells read.
+ */
+function mayStayWithin(rows: Int32Array, queryCodes: Int32Array, width: number, maxDistance: number, d: number,
+  low: number, high: number, char: number): boolean {
+  const above = (d - 1) * width;
+  for (let j = low > 1 ? low : 1; j <= high; j++) {
+    if (queryCodes[j - 1] === char && rows[above + j - 1]! <= maxDistance) return true;
+  }
+  return false;
+}
+
+/** The smallest letter after `after` that mayStayWithin takes at row d (-1: none). */
+function nextLetterWithin(rows: Int32Array, queryCodes: Int32Array, width: number, maxDistance: number, d: number, after: number): number {
+  const above = (d - 1) * width;
+  const low = Math.max(1, d - maxDistance);
+  const high = Math.min(queryCodes.length, d + maxDistance);
+  let best = -1;
+  for (let j = low; j <= high; j++) {
+    const letter = queryCodes[j - 1]!;
+    if (letter > after && (best < 0 || letter < best) && rows[above + j - 1]! <= maxDistance) best = letter;
+  }
+  return best;
+}
+
+/** First index in [from, to) whose letter at `at` is at least `letter` (every word there has one, in ascending order). */
+function firstWithLetterAtLeast(codes: Uint16Array, starts: Uint32Array, at: number, letter: number, from: number, to: number): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (codes[starts[middle]! + at]! < letter) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /**
