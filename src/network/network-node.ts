@@ -31,8 +31,12 @@ export function withShardGroupNames(config: NetworkConfig, content: TaskContent)
   return names.length === 0 ? content : { ...content, shardGroups: { names, own: null } };
 }
 
-/** Cluster mode, a node applying a document addition from the log: its own group, so it keeps only those documents. */
+/**
+ * Cluster mode, a node applying a document addition from the log: its own group, so it keeps only
+ * those documents, and its name (once a topology change was applied, the groups it recorded decide:
+ * scheduler/network-move.ts).
+ */
 export function withOwnShardGroup(config: NetworkConfig, content: TaskContent): TaskContent {
   if (content.type !== 'documentAdditionOrUpdate' || !content.shardGroups) return content;
-  return { ...content, shardGroups: { names: content.shardGroups.names, own: config.ownGroup } };
+  return { ...content, shardGroups: { names: content.shardGroups.names, own: config.ownGroup, self: config.current.self } };
 }
