@@ -8,7 +8,8 @@ import { jsonReply } from '../front/http-types.js';
 import { isPlainObject } from '../front/deserr-messages.js';
 import { validateIndexUid } from '../front/index-uid.js';
 import type { FrontContext, RouteSpec } from '../front/route-spec.js';
-import { previousPlacement, readMoveState, type ExportPage } from '../scheduler/network-move.js';
+import type { ExportPage } from '../scheduler/network-move.js';
+import { readMoveState } from '../storage/network-placement.js';
 import { storageKeyOf } from '../storage/records.js';
 import { FINISHED_STATUSES, type TaskRecord } from '../tasks/task-record.js';
 
@@ -53,15 +54,12 @@ function movePhase(context: FrontContext, uid: number): string {
  * its documents are then exactly the log's state before the task (every task after it waits).
  */
 function exportPage(context: FrontContext, uid: string, taskUid: number, group: string, after: string | null, limit: number): ExportPage {
-  const phase = movePhase(context, taskUid);
+  const state = readMoveState(context.storage);
   const notReady: ExportPage = { ready: false, documents: [], after, done: false };
-  if (phase !== 'import' && phase !== 'wait') return notReady;
-  const task = context.storage.tasks.get(taskUid) as TaskRecord | undefined;
-  if (!task || task.content.type !== 'networkTopologyChange' || !task.content.next) return notReady;
-  const previous = previousPlacement(context.storage, task.content);
-  const previousNames = Object.keys(previous).sort();
-  const nextNames = Object.keys(task.content.next).sort();
-  const own = ownGroupIn(previous, context.network?.config.current.self ?? null);
+  if (state === null || state.uid !== taskUid || (state.phase !== 'import' && state.phase !== 'wait')) return notReady;
+  const previousNames = Object.keys(state.previous).sort();
+  const nextNames = Object.keys(state.next).sort();
+  const own = ownGroupIn(state.previous, context.network?.config.current.self ?? null);
   const record = context.storage.indexes.get(uid);
   if (!record) throw new SkeinError('index_not_found', `Index \`${uid}\` not found.`);
   const key = storageKeyOf(record);

@@ -4,6 +4,7 @@
 import type { SearchDispatcher } from '../front/search-dispatcher.js';
 import type { Storage } from '../storage/environment.js';
 import { readFeatures } from '../storage/experimental-features.js';
+import { servingPlacement } from '../storage/network-placement.js';
 import type { TaskContent } from '../tasks/task-record.js';
 import type { NetworkConfig } from './network-config.js';
 import { NetworkSearch } from './network-search.js';
@@ -12,7 +13,7 @@ export class NetworkNode {
   private readonly search: NetworkSearch;
 
   constructor(readonly config: NetworkConfig, dispatcher: SearchDispatcher, private readonly meta: Storage['meta']) {
-    this.search = new NetworkSearch(config, dispatcher);
+    this.search = new NetworkSearch(config, dispatcher, () => servingPlacement({ meta }));
   }
 
   /** The network search when the `network` feature is on and the network has shard groups; null: a local search answers. */

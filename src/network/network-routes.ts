@@ -8,6 +8,7 @@ import type { FrontContext, RouteSpec } from '../front/route-spec.js';
 import { parseSearchBody } from '../front/search-params.js';
 import { shardQueryOf } from '../front/search-routes.js';
 import { readFeatures } from '../storage/experimental-features.js';
+import { servingPlacement } from '../storage/network-placement.js';
 import { moveRoutes } from './move-routes.js';
 import { encodeShardResults, parseRemoteShardSearch } from './shard-search-wire.js';
 
@@ -45,7 +46,13 @@ export const networkRoutes: RouteSpec[] = [
       if (remote.termDocCountsOnly) {
         Object.assign(query, { hitsWanted: 0, attributesToRetrieve: null, exhaustiveCount: false, options: { termDocCountsOnly: true } });
       } else if (remote.termDocCounts) query.options = { ...query.options, termDocCounts: remote.termDocCounts };
+      // A topology change under way: this node answers only at the asking node's version of the groups (network-search.ts).
+      const version = () => servingPlacement(context.storage).version;
+      const mismatch = () => jsonReply(409, { ...new SkeinError('network_placement_mismatch',
+        `This node's documents follow the shard groups of version ${version()}, not ${remote.placementVersion}.`).toBody(), placementVersion: version() });
+      if (remote.placementVersion !== undefined && version() !== remote.placementVersion) return mismatch();
       const results = await context.search.search(query, index.shardCount, true);
+      if (remote.placementVersion !== undefined && version() !== remote.placementVersion) return mismatch();
       const body = encodeShardResults(results, (docId) => {
         const bytes = context.storedDocuments.get([key, docId]);
         return bytes === undefined ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');

@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { keepsDocument, ownGroupIn, samePlacement, sourceGroups, type Placement } from '../documents/shard-group.js';
 import { SkeinError } from '../errors/index.js';
 import type { Storage } from '../storage/environment.js';
+import { MOVE_STATE, PLACEMENT, PLACEMENT_UID, readMoveState, readPlacement, type MoveState } from '../storage/network-placement.js';
 import { storageKeyOf } from '../storage/records.js';
 import type { TaskContent, TaskRecord } from '../tasks/task-record.js';
 import { succeededDetails } from '../tasks/task-details.js';
@@ -28,46 +29,16 @@ import { emptyPlan, type BatchPlan } from './batch-plan.js';
 import { StagedIndex } from './staged-index.js';
 import { applyDocumentDeletion, importDocument } from './document-operations.js';
 
-export const MOVE_STATE = 'networkMove';
-export const PLACEMENT = 'networkPlacement';
-/** Documents a step imports or drops (one LMDB transaction, one write batch per shard). */
-export const MOVE_PAGE = 1000;
+/** Documents a step imports or drops (one LMDB transaction, one write batch per shard); SKEIN_MOVE_PAGE for tests. */
+export const MOVE_PAGE = Number(process.env['SKEIN_MOVE_PAGE']) > 0 ? Number(process.env['SKEIN_MOVE_PAGE']) : 1000;
 /** A node of the new groups unreachable this long fails the task (nothing lost: the documents stay where they were, some twice). */
 const UNREACHABLE_LIMIT_MS = 60_000;
 const POLL_MS = 250;
 const REMOTE_TIMEOUT_MS = 10_000;
 
-export type MovePhase = 'import' | 'wait' | 'drop';
-
-export interface MoveState {
-  uid: number;
-  phase: MovePhase;
-  /** Position in the sorted index uids, and in the source groups (import). */
-  index: number;
-  group: number;
-  /** The last external id fetched or scanned (null: from the start). */
-  after: string | null;
-  imported: number;
-  moved: number;
-  /** When a node was first found unreachable in this phase (ms since epoch), else null. */
-  unreachableSince: number | null;
-  /** wait: whether this node holds documents to give away (scanned once). */
-  drops?: boolean;
-}
-
 interface NetworkFile {
   self: string | null;
   remotes: Record<string, { url: string; searchApiKey: string | null }>;
-}
-
-export function readMoveState(storage: Pick<Storage, 'meta'>): MoveState | null {
-  const text = storage.meta.get(MOVE_STATE);
-  return typeof text === 'string' ? (JSON.parse(text) as MoveState) : null;
-}
-
-export function readPlacement(storage: Pick<Storage, 'meta'>): Placement | null {
-  const text = storage.meta.get(PLACEMENT);
-  return typeof text === 'string' ? (JSON.parse(text) as Placement) : null;
 }
 
 /** The groups a node's documents were placed by before task `content` (the last change applied, else the publisher's). */
@@ -118,9 +89,9 @@ export async function planNetworkMoveStep(task: TaskRecord, context: MoveContext
   const self = network.self;
   const stored = readMoveState(storage);
   const state: MoveState = stored?.uid === task.uid ? stored
-    : { uid: task.uid, phase: 'import', index: 0, group: 0, after: null, imported: 0, moved: 0, unreachableSince: null };
+    : { uid: task.uid, phase: 'import', previous, next, index: 0, group: 0, after: null, imported: 0, moved: 0, unreachableSince: null };
   const finish = (): BatchPlan => {
-    plan.meta = [[MOVE_STATE, null], [PLACEMENT, JSON.stringify(next)]];
+    plan.meta = [[MOVE_STATE, null], [PLACEMENT, JSON.stringify(next)], [PLACEMENT_UID, String(task.uid)]];
     plan.results.set(task.uid, { status: 'succeeded', details: succeededDetails(task.details, { movedDocuments: state.moved }), error: null });
     return plan;
   };
