@@ -41,6 +41,8 @@ export class NetworkSearch {
    * Past PLACEMENT_WAIT_MS it is answered with what the groups hold (a document may then count twice).
    */
   async search(uid: string, query: ShardQuery, shardCount: number, parameters: SearchParameters): Promise<NetworkAnswer> {
+    // SKEIN_NETWORK_VERSIONS=0: the configuration's groups, no version (the figure without it: rebalance-figures.ts).
+    if (process.env['SKEIN_NETWORK_VERSIONS'] === '0') return this.searchAt(uid, query, shardCount, parameters, null, undefined);
     const deadline = Date.now() + PLACEMENT_WAIT_MS;
     for (;;) {
       const serving = this.serving();
