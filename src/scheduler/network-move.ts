@@ -128,13 +128,14 @@ export async function planNetworkMoveStep(task: TaskRecord, context: MoveContext
     const remotes = (previous[group] ?? []).filter((name) => name !== self);
     let page: ExportPage | null = null;
     let failure = `group \`${group}\` has no other node`;
+    let behind = false;
     for (const name of remotes) {
       const remote = network.remotes[name];
       if (!remote) continue;
       try {
         page = await askExport(remote, uid, { task: task.uid, group: own, after: state.after, limit: MOVE_PAGE });
         if (page.ready) break;
-        failure = `remote \`${name}\` did not reach task ${task.uid} yet`;
+        behind = true; // alive, not at this task yet: waited for without a limit (it applies the same log)
         page = null;
       } catch (cause) {
         failure = `remote \`${name}\`: ${(cause as Error).message}`;
@@ -143,6 +144,11 @@ export async function planNetworkMoveStep(task: TaskRecord, context: MoveContext
     if (page === null) {
       if (remotes.length === 0) {
         advanceImport(state, sources.length);
+        return step();
+      }
+      if (behind) {
+        state.unreachableSince = null;
+        await sleep(POLL_MS);
         return step();
       }
       return waitOrFail(group, failure);
