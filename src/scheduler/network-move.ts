@@ -13,15 +13,17 @@
 //    (GET /_network-move/{taskUid}): a document is never missing from every group.
 // 3. drop: it deletes, one page a step, the documents it no longer keeps; the new groups are recorded
 //    (meta `networkPlacement`), and from then on decide where later additions go on this node.
-// Searches see Meilisearch's window (its documents are exported, imported, then deleted at the
-// source once every remote imported): between a document's import and its source's drop, a
-// useNetwork search may count it twice; never zero times. README "Cluster" has the figures.
+// A useNetwork search reads every group at one version of the groups (storage/network-placement.ts:
+// this task's uid from the drop step on), so a document is never missing; between its import and its
+// source's drop it may count twice, Meilisearch's own window (its documents are exported, imported,
+// then deleted at the source once every remote imported). README "Cluster" has the figures.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keepsDocument, ownGroupIn, samePlacement, sourceGroups, type Placement } from '../documents/shard-group.js';
 import { SkeinError } from '../errors/index.js';
 import type { Storage } from '../storage/environment.js';
-import { MOVE_STATE, PLACEMENT, PLACEMENT_UID, readMoveState, readPlacement, type MoveState } from '../storage/network-placement.js';
+import { NETWORK_MOVE as MOVE_STATE, NETWORK_PLACEMENT as PLACEMENT, NETWORK_PLACEMENT_UID as PLACEMENT_UID } from '../storage/meta-keys.js';
+import { readMoveState, readPlacement, type MoveState } from '../storage/network-placement.js';
 import { storageKeyOf } from '../storage/records.js';
 import type { TaskContent, TaskRecord } from '../tasks/task-record.js';
 import { succeededDetails } from '../tasks/task-details.js';
@@ -34,6 +36,8 @@ export const MOVE_PAGE = Number(process.env['SKEIN_MOVE_PAGE']) > 0 ? Number(pro
 /** A node of the new groups unreachable this long fails the task (nothing lost: the documents stay where they were, some twice). */
 const UNREACHABLE_LIMIT_MS = 60_000;
 const POLL_MS = 250;
+/** External ids a step reads at most when it looks for documents to drop. */
+const SCAN_STEP = 20 * MOVE_PAGE;
 const REMOTE_TIMEOUT_MS = 10_000;
 
 interface NetworkFile {
@@ -172,7 +176,12 @@ export async function planNetworkMoveStep(task: TaskRecord, context: MoveContext
   const own = ownGroupIn(next, self);
   const names = Object.keys(next).sort();
   if (state.phase === 'wait') {
-    state.drops ??= hasDocumentsToDrop(storage, indexes, names, own);
+    if (state.drops === undefined) {
+      // Scanned in bounded steps (SCAN_STEP ids each), from where the last step stopped.
+      const found = scanForDrops(storage, indexes, names, own, state);
+      if (found === null) return step();
+      Object.assign(state, { drops: found, index: 0, after: null });
+    }
     if (!state.drops) return finish();
     const others = [...new Set(Object.values(next).flat())].filter((name) => name !== self).sort();
     for (const name of others) {
@@ -210,7 +219,7 @@ export async function planNetworkMoveStep(task: TaskRecord, context: MoveContext
   for (const { key: entry } of storage.externalIds.getRange({ start: [key, state.after ?? ''], end: [key, '\uffff'] })) {
     const externalId = entry[1];
     if (state.after !== null && externalId === state.after) continue;
-    if (dropped.length >= MOVE_PAGE || scanned >= 20 * MOVE_PAGE) {
+    if (dropped.length >= MOVE_PAGE || scanned >= SCAN_STEP) {
       reachedEnd = false;
       break;
     }
@@ -238,15 +247,25 @@ function advanceImport(state: MoveState, sourceCount: number): void {
   }
 }
 
-/** Whether this node holds a document it does not keep under the new groups (a scan of the external ids). */
-function hasDocumentsToDrop(storage: Storage, indexes: string[], names: string[], own: string | null): boolean {
+/**
+ * Whether this node holds a document it does not keep under the new groups: true or false once
+ * known, null when this step's share of the scan ended first (the cursor is left in `state`).
+ */
+function scanForDrops(storage: Storage, indexes: string[], names: string[], own: string | null, state: MoveState): boolean | null {
   if (own === null || names.length === 0) return false;
-  for (const uid of indexes) {
-    const record = storage.indexes.get(uid);
+  let scanned = 0;
+  for (; state.index < indexes.length; state.index++, state.after = null) {
+    const record = storage.indexes.get(indexes[state.index]!);
     if (!record) continue;
     const key = storageKeyOf(record);
-    for (const entry of storage.externalIds.getKeys({ start: [key, ''], end: [key, '\uffff'] })) {
-      if (!keepsDocument(entry[1], names, own)) return true;
+    for (const entry of storage.externalIds.getKeys({ start: [key, state.after ?? ''], end: [key, '\uffff'] })) {
+      const externalId = entry[1] as string;
+      if (state.after !== null && externalId === state.after) continue;
+      if (!keepsDocument(externalId, names, own)) return true;
+      if (++scanned >= SCAN_STEP) {
+        state.after = externalId;
+        return null;
+      }
     }
   }
   return false;

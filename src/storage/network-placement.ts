@@ -5,9 +5,7 @@
 import type { Placement } from '../documents/shard-group.js';
 import type { Storage } from './environment.js';
 
-export const MOVE_STATE = 'networkMove';
-export const PLACEMENT = 'networkPlacement';
-export const PLACEMENT_UID = 'networkPlacementUid';
+import { NETWORK_MOVE, NETWORK_PLACEMENT, NETWORK_PLACEMENT_UID } from './meta-keys.js';
 
 export type MovePhase = 'import' | 'wait' | 'drop';
 
@@ -31,12 +29,12 @@ export interface MoveState {
 }
 
 export function readMoveState(storage: Pick<Storage, 'meta'>): MoveState | null {
-  const text = storage.meta.get(MOVE_STATE);
+  const text = storage.meta.get(NETWORK_MOVE);
   return typeof text === 'string' ? (JSON.parse(text) as MoveState) : null;
 }
 
 export function readPlacement(storage: Pick<Storage, 'meta'>): Placement | null {
-  const text = storage.meta.get(PLACEMENT);
+  const text = storage.meta.get(NETWORK_PLACEMENT);
   return typeof text === 'string' ? (JSON.parse(text) as Placement) : null;
 }
 
@@ -54,6 +52,6 @@ export function servingPlacement(storage: Pick<Storage, 'meta'>): { version: num
 }
 
 function previousVersion(storage: Pick<Storage, 'meta'>): number {
-  const value = storage.meta.get(PLACEMENT_UID);
+  const value = storage.meta.get(NETWORK_PLACEMENT_UID);
   return value === undefined ? -1 : Number(value);
 }
