@@ -37,3 +37,38 @@ function mix(value: number): number {
   h ^= h >>> 16;
   return h >>> 0;
 }
+
+/** Which remotes hold each shard group (/network's `shards`, names only): one side of a topology change. */
+export type Placement = Record<string, string[]>;
+
+/** The group of `placement` listing `self` (the first by name); null: none, or no self. */
+export function ownGroupIn(placement: Placement, self: string | null): string | null {
+  if (self === null) return null;
+  for (const name of Object.keys(placement).sort()) if (placement[name]!.includes(self)) return name;
+  return null;
+}
+
+/**
+ * Whether a node whose group is `own` keeps the document under a placement of these group names: a
+ * node in no group (or a network without groups) keeps every document, as the log's additions do.
+ */
+export function keepsDocument(externalId: string, names: readonly string[], own: string | null): boolean {
+  return own === null || names.length === 0 || rendezvousGroup(externalId, names) === own;
+}
+
+export function samePlacement(a: Placement, b: Placement): boolean {
+  const names = Object.keys(a).sort();
+  if (JSON.stringify(names) !== JSON.stringify(Object.keys(b).sort())) return false;
+  return names.every((name) => JSON.stringify([...a[name]!].sort()) === JSON.stringify([...b[name]!].sort()));
+}
+
+/**
+ * The groups of `previous` a node must fetch documents from when the placement becomes `next`
+ * (issue 23's rebalancing): every group but its own, when it held one group's share; none when it
+ * held everything (no group, or no groups at all) or keeps nothing new (no group in `next`).
+ */
+export function sourceGroups(previous: Placement, next: Placement, self: string | null): string[] {
+  const before = ownGroupIn(previous, self);
+  if (before === null || ownGroupIn(next, self) === null) return [];
+  return Object.keys(previous).sort().filter((name) => name !== before);
+}

@@ -6,7 +6,8 @@
 // Where Skein differs: there is no write leader (any node takes writes through the task log, so
 // `leader` is stored and shown only); the group names a document addition is split over travel in
 // its task-log message, so every node places documents alike even while their configurations
-// differ; changing `shards` moves no stored document (Meilisearch's networkTopologyChange task does).
+// differ; changing `shards` in cluster mode publishes a networkTopologyChange task that moves the
+// documents (network-routes.ts, scheduler/network-move.ts).
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,6 +4,7 @@
 import type { SearchDispatcher } from '../front/search-dispatcher.js';
 import type { Storage } from '../storage/environment.js';
 import { readFeatures } from '../storage/experimental-features.js';
+import { servingPlacement } from '../storage/network-placement.js';
 import type { TaskContent } from '../tasks/task-record.js';
 import type { NetworkConfig } from './network-config.js';
 import { NetworkSearch } from './network-search.js';
@@ -12,7 +13,7 @@ export class NetworkNode {
   private readonly search: NetworkSearch;
 
   constructor(readonly config: NetworkConfig, dispatcher: SearchDispatcher, private readonly meta: Storage['meta']) {
-    this.search = new NetworkSearch(config, dispatcher);
+    this.search = new NetworkSearch(config, dispatcher, () => servingPlacement({ meta }));
   }
 
   /** The network search when the `network` feature is on and the network has shard groups; null: a local search answers. */
@@ -31,8 +32,12 @@ export function withShardGroupNames(config: NetworkConfig, content: TaskContent)
   return names.length === 0 ? content : { ...content, shardGroups: { names, own: null } };
 }
 
-/** Cluster mode, a node applying a document addition from the log: its own group, so it keeps only those documents. */
+/**
+ * Cluster mode, a node applying a document addition from the log: its own group, so it keeps only
+ * those documents, and its name (once a topology change was applied, the groups it recorded decide:
+ * scheduler/network-move.ts).
+ */
 export function withOwnShardGroup(config: NetworkConfig, content: TaskContent): TaskContent {
   if (content.type !== 'documentAdditionOrUpdate' || !content.shardGroups) return content;
-  return { ...content, shardGroups: { names: content.shardGroups.names, own: config.ownGroup } };
+  return { ...content, shardGroups: { names: content.shardGroups.names, own: config.ownGroup, self: config.current.self } };
 }

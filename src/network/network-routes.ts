@@ -1,5 +1,6 @@
 // GET / PATCH /network (Meilisearch's shape: self, remotes, shards, leader) and the route a network
 // search asks a remote group through (network-search.ts). Main thread.
+import { samePlacement, type Placement } from '../documents/shard-group.js';
 import { SkeinError } from '../errors/index.js';
 import { jsonReply } from '../front/http-types.js';
 import { validateIndexUid } from '../front/index-uid.js';
@@ -7,6 +8,8 @@ import type { FrontContext, RouteSpec } from '../front/route-spec.js';
 import { parseSearchBody } from '../front/search-params.js';
 import { shardQueryOf } from '../front/search-routes.js';
 import { readFeatures } from '../storage/experimental-features.js';
+import { servingPlacement } from '../storage/network-placement.js';
+import { moveRoutes } from './move-routes.js';
 import { encodeShardResults, parseRemoteShardSearch } from './shard-search-wire.js';
 
 export const networkRoutes: RouteSpec[] = [
@@ -17,9 +20,17 @@ export const networkRoutes: RouteSpec[] = [
   {
     method: 'PATCH', path: '/network', action: 'network.update', body: 'json',
     handle: async (request, context) => {
-      const network = networkOf(context).patch(request.json);
-      // With a leader, Meilisearch v1.53 answers a networkTopologyChange task (here it only records the change).
-      if (network.leader !== null) return jsonReply(202, await context.scheduler.enqueue({ type: 'networkTopologyChange' }));
+      const config = networkOf(context);
+      const previous = placementOf(config.current);
+      const network = config.patch(request.json);
+      // Cluster mode: new shard groups move the documents whose group changed (scheduler/network-move.ts),
+      // through the task log, so every node moves at the same point of it.
+      const next = placementOf(network);
+      const moves = context.scheduler.enqueueThrough !== null && !samePlacement(previous, next);
+      const change = moves ? { type: 'networkTopologyChange' as const, previous, next } : { type: 'networkTopologyChange' as const };
+      // With a leader, Meilisearch v1.53 answers the networkTopologyChange task; without, the network (the task is in /tasks).
+      if (network.leader !== null) return jsonReply(202, await context.scheduler.enqueue(change));
+      if (moves) await context.scheduler.enqueue(change);
       return jsonReply(200, network);
     },
   },
@@ -35,7 +46,13 @@ export const networkRoutes: RouteSpec[] = [
       if (remote.termDocCountsOnly) {
         Object.assign(query, { hitsWanted: 0, attributesToRetrieve: null, exhaustiveCount: false, options: { termDocCountsOnly: true } });
       } else if (remote.termDocCounts) query.options = { ...query.options, termDocCounts: remote.termDocCounts };
+      // A topology change under way: this node answers only at the asking node's version of the groups (network-search.ts).
+      const version = () => servingPlacement(context.storage).version;
+      const mismatch = () => jsonReply(409, { ...new SkeinError('network_placement_mismatch',
+        `This node's documents follow the shard groups of version ${version()}, not ${remote.placementVersion}.`).toBody(), placementVersion: version() });
+      if (remote.placementVersion !== undefined && version() !== remote.placementVersion) return mismatch();
       const results = await context.search.search(query, index.shardCount, true);
+      if (remote.placementVersion !== undefined && version() !== remote.placementVersion) return mismatch();
       const body = encodeShardResults(results, (docId) => {
         const bytes = context.storedDocuments.get([key, docId]);
         return bytes === undefined ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
@@ -43,7 +60,12 @@ export const networkRoutes: RouteSpec[] = [
       return { status: 200, body };
     },
   },
+  ...moveRoutes,
 ];
+
+function placementOf(network: { shards: Record<string, { remotes: string[] }> }): Placement {
+  return Object.fromEntries(Object.entries(network.shards).map(([name, shard]) => [name, [...shard.remotes]]));
+}
 
 function networkOf(context: FrontContext) {
   if (!readFeatures(context.storage.meta).network) {

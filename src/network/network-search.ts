@@ -11,11 +11,14 @@ import { SkeinError, type ErrorBody } from '../errors/index.js';
 import type { SearchDispatcher, ShardQuery } from '../front/search-dispatcher.js';
 import type { SearchParameters } from '../front/search-params.js';
 import type { ShardQueryResultMessage } from '../protocol/messages.js';
+import { ownGroupIn, type Placement } from '../documents/shard-group.js';
 import type { NetworkConfig } from './network-config.js';
 import { postToRemote } from './remote-post.js';
 import { decodeShardResults, searchBodyOf, type RemoteShardSearch } from './shard-search-wire.js';
 
-/** A remote that does not answer within this is skipped for the group's next node. */
+/** How long a search waits for the groups to be at one version during a topology change. */
+const PLACEMENT_WAIT_MS = 3000;
+const PLACEMENT_POLL_MS = 20;
 
 export interface NetworkAnswer {
   results: ShardQueryResultMessage[];
@@ -27,47 +30,80 @@ export class NetworkSearch {
   /** Which node of a group a search tries first: turns, so a group's nodes share the searches. */
   private turn = 0;
 
-  constructor(private readonly config: NetworkConfig, private readonly local: SearchDispatcher) {}
+  constructor(private readonly config: NetworkConfig, private readonly local: SearchDispatcher,
+    /** The groups this node's documents follow and their version (storage/network-placement.ts). */
+    private readonly serving: () => { version: number; placement: Placement | null }) {}
 
+  /**
+   * Every group answers at this node's version of the groups: during a topology change a node that
+   * is at another one answers `network_placement_mismatch` (another node of its group is tried); then
+   * the search waits for this node to reach the newer version, or for the others to, and runs again.
+   * Past PLACEMENT_WAIT_MS it is answered with what the groups hold (a document may then count twice).
+   */
   async search(uid: string, query: ShardQuery, shardCount: number, parameters: SearchParameters): Promise<NetworkAnswer> {
+    // SKEIN_NETWORK_VERSIONS=0: the configuration's groups, no version (the figure without it: rebalance-figures.ts).
+    if (process.env['SKEIN_NETWORK_VERSIONS'] === '0') return this.searchAt(uid, query, shardCount, parameters, null, undefined);
+    const deadline = Date.now() + PLACEMENT_WAIT_MS;
+    for (;;) {
+      const serving = this.serving();
+      const strict = Date.now() < deadline;
+      const answer = await this.searchAt(uid, query, shardCount, parameters, serving.placement, strict ? serving.version : undefined);
+      if (answer.mismatch === undefined) {
+        if (!strict || this.serving().version === serving.version) return answer;
+        continue;
+      }
+      if (answer.mismatch > serving.version) {
+        while (this.serving().version < answer.mismatch && Date.now() < deadline) await sleep(PLACEMENT_POLL_MS);
+      } else await sleep(PLACEMENT_POLL_MS);
+    }
+  }
+
+  private async searchAt(uid: string, query: ShardQuery, shardCount: number, parameters: SearchParameters, placement: Placement | null,
+    placementVersion: number | undefined): Promise<NetworkAnswer & { mismatch?: number }> {
     const body = searchBodyOf(parameters);
+    const versioned = placementVersion === undefined ? {} : { placementVersion };
     if (query.matchingStrategy === 'frequency' && query.q) {
       // As the dispatcher does over its workers: the terms' document counts summed over every group first.
       const counting: ShardQuery = { indexUid: query.indexUid, q: query.q, hitsWanted: 0, matchingStrategy: query.matchingStrategy,
         attributesToRetrieve: null, exhaustiveCount: false, options: { termDocCountsOnly: true } };
-      const counted = await this.fanOut(uid, counting, shardCount, { search: body, termDocCountsOnly: true });
-      if (counted.remoteErrors) return counted;
+      const counted = await this.fanOut(uid, counting, shardCount, { search: body, termDocCountsOnly: true, ...versioned }, placement);
+      if (counted.remoteErrors || counted.mismatch !== undefined) return counted;
       const sums: number[] = [];
       for (const result of counted.results) {
         const counts = (result.extras as { termDocCounts?: number[] } | null)?.termDocCounts ?? [];
         counts.forEach((count, term) => (sums[term] = (sums[term] ?? 0) + count));
       }
       for (let term = 0; term < sums.length; term++) sums[term] ??= 0;
-      return this.fanOut(uid, { ...query, options: { ...query.options, termDocCounts: sums } }, shardCount, { search: body, termDocCounts: sums });
+      return this.fanOut(uid, { ...query, options: { ...query.options, termDocCounts: sums } }, shardCount, { search: body, termDocCounts: sums, ...versioned }, placement);
     }
-    return this.fanOut(uid, query, shardCount, { search: body });
+    return this.fanOut(uid, query, shardCount, { search: body, ...versioned }, placement);
   }
 
-  private async fanOut(uid: string, query: ShardQuery, shardCount: number, remote: RemoteShardSearch): Promise<NetworkAnswer> {
-    const own = this.config.ownGroup;
+  private async fanOut(uid: string, query: ShardQuery, shardCount: number, remote: RemoteShardSearch, placement: Placement | null):
+  Promise<NetworkAnswer & { mismatch?: number }> {
+    const groups = placement ? Object.keys(placement).sort() : this.config.groupNames;
+    const own = placement ? ownGroupIn(placement, this.config.current.self) : this.config.ownGroup;
     const turn = this.turn++;
-    const answers = await Promise.all(this.config.groupNames.map((group) => group === own
+    const answers = await Promise.all(groups.map((group) => group === own
       ? this.local.search(query, shardCount, true).then((results) => ({ results, error: null }))
-      : this.searchGroup(group, uid, remote, turn)));
+      : this.searchGroup(placement ? placement[group] ?? [] : this.config.current.shards[group]?.remotes ?? [], group, uid, remote, turn)));
     const results: ShardQueryResultMessage[] = [];
     let remoteErrors: Record<string, ErrorBody> | undefined;
+    let mismatch: number | undefined;
     for (const answer of answers) {
-      if (answer.error) (remoteErrors ??= {})[answer.error.remote] = answer.error.body;
+      if ('mismatch' in answer && answer.mismatch !== undefined) mismatch = Math.max(mismatch ?? -1, answer.mismatch);
+      else if (answer.error) (remoteErrors ??= {})[answer.error.remote] = answer.error.body;
       else results.push(...answer.results);
     }
+    if (mismatch !== undefined) return { results: [], mismatch };
     return remoteErrors ? { results, remoteErrors } : { results };
   }
 
   /** One node of the group, trying the next on a failure to answer; a refused search (4xx) fails the whole search. */
-  private async searchGroup(group: string, uid: string, request: RemoteShardSearch, turn: number):
-  Promise<{ results: ShardQueryResultMessage[]; error: { remote: string; body: ErrorBody } | null }> {
-    const names = this.config.current.shards[group]?.remotes ?? [];
+  private async searchGroup(names: readonly string[], group: string, uid: string, request: RemoteShardSearch, turn: number):
+  Promise<{ results: ShardQueryResultMessage[]; error: { remote: string; body: ErrorBody } | null; mismatch?: number }> {
     let last: { remote: string; body: ErrorBody } = { remote: group, body: new SkeinError('remote_could_not_send_request', `Shard \`${group}\` has no remote.`).toBody() };
+    let mismatch: number | undefined;
     for (let k = 0; k < names.length; k++) {
       const name = names[(turn + k) % names.length]!;
       const remote = this.config.current.remotes[name];
@@ -75,17 +111,34 @@ export class NetworkSearch {
       try {
         return { results: await askRemote(name, remote.url, remote.searchApiKey, uid, request), error: null };
       } catch (cause) {
+        if (cause instanceof PlacementMismatch) {
+          mismatch = Math.max(mismatch ?? -1, cause.version);
+          continue;
+        }
         if (cause instanceof SkeinError && cause.status < 500 && cause.code !== 'remote_invalid_api_key') throw cause;
         last = { remote: name, body: (cause instanceof SkeinError ? cause : new SkeinError('remote_could_not_send_request', String(cause))).toBody() };
       }
     }
-    return { results: [], error: last };
+    return mismatch !== undefined ? { results: [], error: null, mismatch } : { results: [], error: last };
   }
 }
+
+/** A remote at another version of the groups than the search (a topology change under way). */
+class PlacementMismatch extends Error {
+  constructor(readonly version: number) {
+    super(`placement version ${version}`);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function askRemote(name: string, url: string, apiKey: string | null, uid: string, request: RemoteShardSearch): Promise<ShardQueryResultMessage[]> {
   const response = await postToRemote(name, url, `/indexes/${encodeURIComponent(uid)}/_network-shard-search`, apiKey, request);
   const text = response.text;
+  if (response.status === 409) {
+    const body = parseJson(text) as { code?: unknown; placementVersion?: unknown } | null;
+    if (body?.code === 'network_placement_mismatch' && typeof body.placementVersion === 'number') throw new PlacementMismatch(body.placementVersion);
+  }
   if (response.status >= 400 && response.status < 500) {
     // The same engine refused the same search: its own error, as a local search would answer.
     const body = parseJson(text) as ErrorBody | null;

@@ -12,6 +12,8 @@ export interface RemoteShardSearch {
   search: Record<string, unknown>;
   termDocCountsOnly?: true;
   termDocCounts?: number[];
+  /** The groups' version the asking node searches at (storage/network-placement.ts); absent: any. */
+  placementVersion?: number;
 }
 
 /** Bounds of what a remote accepts besides the search body (that one is bounded by its parser). */
@@ -38,6 +40,7 @@ export function parseRemoteShardSearch(body: unknown): RemoteShardSearch {
   if (!isPlainObject(body) || !isPlainObject(body.search)) throw new SkeinError('bad_request', 'A network shard search needs a `search` object.');
   const out: RemoteShardSearch = { search: body.search };
   if (body.termDocCountsOnly === true) out.termDocCountsOnly = true;
+  if (Number.isSafeInteger(body.placementVersion)) out.placementVersion = body.placementVersion as number;
   if (body.termDocCounts !== undefined) {
     const counts = body.termDocCounts;
     if (!Array.isArray(counts) || counts.length > MAX_TERMS || !counts.every((count) => Number.isSafeInteger(count) && (count as number) >= 0)) {

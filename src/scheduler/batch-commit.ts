@@ -54,12 +54,15 @@ export interface CommitOutcome {
   canceled: TaskRecord[];
   /** Update files no task needs any more (delete after the commit). */
   updateFiles: string[];
+  /** A step of a longer task (BatchPlan.continues): its tasks, enqueued again. */
+  requeued?: TaskRecord[];
 }
 
 /** The batch's effects and every task status change, in one transaction. */
 /** `during`: called inside the transaction, after the index's writes (the `duringCommit` failure point). */
 export function commitBatch(storage: Storage, tasks: TaskRecord[], plan: BatchPlan, finishedAt: string,
   progressTrace: Record<string, string> = {}, during: () => void = () => {}): CommitOutcome {
+  if (plan.continues) return commitStep(storage, tasks, plan, during);
   const finished = tasks.map((task) => {
     const result = plan.results.get(task.uid)!;
     return { ...task, status: result.status, details: result.details, error: result.error, finishedAt };
@@ -75,6 +78,7 @@ export function commitBatch(storage: Storage, tasks: TaskRecord[], plan: BatchPl
   storage.root.transactionSync(() => {
     if (plan.index) writeIndex(storage, plan, tasks[0].batchUid ?? 0);
     if (plan.swap) writeSwap(storage, plan.swap);
+    writeMeta(storage, plan);
     during();
     for (const task of finished) storage.tasks.put(task.uid, task);
     for (const task of canceled) storage.tasks.put(task.uid, task);
@@ -85,6 +89,27 @@ export function commitBatch(storage: Storage, tasks: TaskRecord[], plan: BatchPl
     storage.meta.put(PENDING_UPDATE_FILE_DELETIONS, JSON.stringify(updateFiles));
   });
   return { finished, canceled, updateFiles };
+}
+
+/** One step of a longer task: its writes and progress, the tasks back to enqueued (their batch record goes). */
+function commitStep(storage: Storage, tasks: TaskRecord[], plan: BatchPlan, during: () => void): CommitOutcome {
+  const requeued = tasks.map((task) => ({ ...task, status: 'enqueued' as const, batchUid: null, startedAt: null }));
+  storage.root.transactionSync(() => {
+    if (plan.index) writeIndex(storage, plan, tasks[0].batchUid ?? 0);
+    writeMeta(storage, plan);
+    during();
+    for (const task of requeued) storage.tasks.put(task.uid, task);
+    if (tasks[0]?.batchUid != null) storage.batches.remove(tasks[0].batchUid);
+    storage.meta.put(PROCESSING_INDEX_UIDS, '[]');
+  });
+  return { finished: [], canceled: [], updateFiles: [], requeued };
+}
+
+function writeMeta(storage: Storage, plan: BatchPlan): void {
+  for (const [key, value] of plan.meta ?? []) {
+    if (value === null) storage.meta.remove(key);
+    else storage.meta.put(key, value);
+  }
 }
 
 function writeIndex(storage: Storage, plan: BatchPlan, batchUid: number): void {

@@ -31,6 +31,10 @@ export interface BatchPlan {
   deletedUids: number[];
   /** A swap or rename (index-swap.ts): records moved, older tasks renamed; null otherwise. */
   swap?: SwapPlan | null;
+  /** `meta` entries written in the batch's transaction (null: removed): a topology change's progress (network-move.ts). */
+  meta?: Array<[string, string | null]>;
+  /** A step of a longer task (network-move.ts): its tasks go back to the queue, not finished, and no batch is recorded. */
+  continues?: boolean;
 }
 
 /** A cancelation of a task in the batch being processed: the batch stops, nothing of it is kept. */

@@ -7,6 +7,7 @@ import { FINISHED_STATUSES, type TaskRecord } from '../tasks/task-record.js';
 import { failedDetails, succeededDetails, type TaskDetails } from '../tasks/task-details.js';
 import type { Batch } from './batch-selection.js';
 import { BatchAborted, emptyPlan, type BatchPlan } from './batch-plan.js';
+import { placedAddition } from './network-move.js';
 import { isGeoEnabled } from '../documents/geo-field.js';
 import { applyClear, applyDocumentDeletion, applyUpdateFile, checkGeoOfDocuments, type Slicing } from './document-operations.js';
 import { applyIndexCreation, applyIndexDeletion, applyIndexUpdate, ensureIndex, indexNotFound } from './index-operations.js';
@@ -134,7 +135,7 @@ async function applyTask(stage: StagedIndex, task: TaskRecord, context: Planning
   const content = task.content;
   switch (content.type) {
     case 'documentAdditionOrUpdate':
-      return { indexedDocuments: await applyUpdateFile(stage, content, context.storage.updateFilesDir, context.slicing ?? PLANNING_SLICES) };
+      return { indexedDocuments: await applyUpdateFile(stage, placedAddition(context.storage, content) as typeof content, context.storage.updateFilesDir, context.slicing ?? PLANNING_SLICES) };
     case 'documentDeletion':
       if ('byFilter' in content) return { deletedDocuments: applyDocumentDeletionByFilter(stage, content.byFilter) };
       return { deletedDocuments: 'clear' in content ? applyClear(stage) : applyDocumentDeletion(stage, content.ids) };

@@ -43,9 +43,9 @@ export function selectBatch(enqueued: readonly TaskRecord[], limits: BatchLimits
   // Then a dump, alone, before index tasks (Meilisearch's autobatcher order).
   const dump = enqueued.find((task) => task.type === 'dumpCreation');
   if (dump) return { kind: 'dumpCreation', tasks: [dump] };
-  const network = enqueued.find((task) => task.type === 'networkTopologyChange');
-  if (network) return { kind: 'networkTopologyChange', tasks: [network] };
   const first = enqueued[0];
+  // A topology change runs once every task before it finished, and before any after it (network-move.ts).
+  if (first.type === 'networkTopologyChange') return { kind: 'networkTopologyChange', tasks: [first] };
   if (isSwapOrRename(first.content)) return { kind: 'indexSwap', tasks: [first] };
   const indexUid = first.indexUid!;
   const tasks = [first];
@@ -56,6 +56,7 @@ export function selectBatch(enqueued: readonly TaskRecord[], limits: BatchLimits
       const task = enqueued[i];
       // A later task may not be moved before a swap or rename of this index.
       if (isSwapOrRename(task.content) && indexesOfTask(task.content).includes(indexUid)) break;
+      if (task.type === 'networkTopologyChange') break;
       if (task.indexUid !== indexUid) continue;
       if (!autobatch.accepts(task.content)) break;
       documents += documentsOf(task.content);

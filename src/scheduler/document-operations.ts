@@ -129,6 +129,20 @@ export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddit
   return indexed;
 }
 
+/**
+ * A document another shard group gave this node (a topology change, network-move.ts), with the
+ * internal id it has in every group: as stored there, counts and sizes follow. Idempotent.
+ */
+export function importDocument(stage: StagedIndex, externalId: string, docId: number, text: string): void {
+  const record = requireIndex(stage);
+  const existing = stage.docIdOf(externalId);
+  if (existing !== undefined) removeDocument(stage, record, externalId, existing);
+  record.documentCount++;
+  record.rawDocumentDbSize += Buffer.byteLength(text);
+  countFields(record, JSON.parse(text) as Document, +1);
+  stage.putDocument(externalId, docId, text);
+}
+
 /** Replaces a stored document's text (same external id and docId): field counts and sizes follow. */
 export function replaceDocument(stage: StagedIndex, externalId: string, docId: number, previousText: string, text: string): void {
   const record = requireIndex(stage);

@@ -14,6 +14,7 @@ import type { BatchPlan, IndexPlan } from './batch-plan.js';
 import { planBatch } from './batch-planner.js';
 import { canPlanAhead, coveredTasks, takePlan, type PlanAhead } from './plan-ahead.js';
 import { DEFAULT_BATCH_LIMITS, selectBatch, type BatchLimits } from './batch-selection.js';
+import { planNetworkMoveStep } from './network-move.js';
 import { batchStopReason } from './batch-stop-reason.js';
 import { traceDuration } from '../tasks/batch-record.js';
 import { noFailurePoints, type FailurePointHandler } from './failure-points.js';
@@ -270,13 +271,14 @@ export class Scheduler {
     let outcome: CommitOutcome | null = null;
     try {
       if (covered) this.plannedAheadCount++;
-      plan = covered ? takePlan(ahead!, tasks[0].startedAt!) : batch.kind === 'snapshotCreation' ? await this.runSnapshot(tasks) : await planBatch({ ...batch, tasks } as typeof batch, {
+      plan = covered ? takePlan(ahead!, tasks[0].startedAt!) : batch.kind === 'snapshotCreation' ? await this.runSnapshot(tasks)
+        : batch.kind === 'networkTopologyChange' ? await planNetworkMoveStep(tasks[0]!, { storage, now: tasks[0]!.startedAt! }) : await planBatch({ ...batch, tasks } as typeof batch, {
         storage, shardsPerIndex: this.options.shardsPerIndex, now: tasks[0].startedAt!, isEnqueued: (uid) => this.queue.has(uid), checkAbort: () => this.checkAbort(),
         dump: { dumpDir: this.options.dumpDir ?? 'dumps/', now: this.now, failurePoint: this.failurePoint },
       });
       this.checkAbort();
       this.setState('applyingToShards');
-      if (plan.index) await this.applyToShards(plan.index, covered ? ahead!.sent : null);
+      if (plan.index) await this.applyToShards(plan.index, covered ? ahead!.sent : null, batch.kind !== 'networkTopologyChange');
       if (plan.index) await this.prepareSearchWhenLast(plan.index);
       this.failurePoint('afterShardsApplied');
       this.checkAbort();
@@ -285,6 +287,10 @@ export class Scheduler {
       outcome = commitBatch(storage, tasks, plan, this.now(), this.progressTrace(), () => this.failurePoint('duringCommit'));
       this.failurePoint('afterCommit');
       for (const task of outcome.canceled) this.queue.delete(task.uid);
+      if (outcome.requeued) {
+        // A step of a topology change (network-move.ts): back in the queue, in uid order, to run next.
+        this.queue = new Map([...this.queue.values(), ...outcome.requeued].sort((a, b) => a.uid - b.uid).map((task) => [task.uid, task]));
+      }
     } catch (cause) {
       await this.recoverFromFailedBatch(tasks, plan, cause);
     } finally {
@@ -329,7 +335,7 @@ export class Scheduler {
   }
 
   /** sentAhead: the acknowledgement of the plan's writes when they were sent ahead (plan-ahead.ts). */
-  private async applyToShards(plan: IndexPlan, sentAhead: Promise<void> | null): Promise<void> {
+  private async applyToShards(plan: IndexPlan, sentAhead: Promise<void> | null, mayPlanAhead = true): Promise<void> {
     let acknowledged = sentAhead;
     if (acknowledged === null) {
       const { prepare, writes } = applyCommands(plan, this.options.shards.workerCount);
@@ -337,7 +343,7 @@ export class Scheduler {
       acknowledged = this.sendAll(writes);
       acknowledged.catch(() => {}); // awaited below; not an unhandled rejection while planning ahead
     }
-    await this.planAheadWhileApplying(plan, acknowledged);
+    if (mayPlanAhead) await this.planAheadWhileApplying(plan, acknowledged);
     await acknowledged;
   }
 

@@ -17,3 +17,8 @@ export const CLUSTER_APPLIED_SEQ = 'clusterAppliedSeq';
 
 /** Cluster mode (src/cluster/config-log.ts): the last skein-config sequence (keys, features) applied, written with its change. */
 export const CLUSTER_CONFIG_SEQ = 'clusterConfigSeq';
+
+/** Cluster sharding (storage/network-placement.ts): a topology change in progress, the groups the documents follow and that change's uid. */
+export const NETWORK_MOVE = 'networkMove';
+export const NETWORK_PLACEMENT = 'networkPlacement';
+export const NETWORK_PLACEMENT_UID = 'networkPlacementUid';

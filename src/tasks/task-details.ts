@@ -36,12 +36,13 @@ export function initialDetails(content: TaskContent): TaskDetails | null {
     case 'taskDeletion':
       return { matchedTasks: content.matchedUids.length, deletedTasks: null, originalFilter: content.originalFilter };
     case 'snapshotCreation':
-    case 'networkTopologyChange':
       return null;
+    case 'networkTopologyChange':
+      return content.next ? { movedDocuments: null } : null;
   }
 }
 
-const COUNTED_ON_FINISH = ['indexedDocuments', 'editedDocuments', 'deletedDocuments', 'canceledTasks', 'deletedTasks'];
+const COUNTED_ON_FINISH = ['indexedDocuments', 'editedDocuments', 'deletedDocuments', 'canceledTasks', 'deletedTasks', 'movedDocuments'];
 
 /** Details of a task that failed or was canceled: the counts it would have reported become 0. */
 export function failedDetails(details: TaskDetails | null): TaskDetails | null {

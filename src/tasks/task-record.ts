@@ -39,7 +39,7 @@ type TaskRequest =
        * Cluster sharding (src/network): the network's shard group names when the task was published,
        * and this node's group, set when it applies the task: it keeps only its group's documents.
        */
-      shardGroups?: { names: string[]; own: string | null };
+      shardGroups?: { names: string[]; own: string | null; self?: string | null };
     }
   | { type: 'documentDeletion'; indexUid: string; ids: string[] }
   | { type: 'documentDeletion'; indexUid: string; clear: true }
@@ -59,8 +59,12 @@ type TaskRequest =
   | TaskFilterContent<'taskDeletion'>
   /** POST /snapshots or --schedule-snapshot (src/scheduler/snapshot-task.ts). */
   | { type: 'snapshotCreation' }
-  /** PATCH /network with a leader (src/network): the network is already changed; the task only records it. */
-  | { type: 'networkTopologyChange' };
+  /**
+   * PATCH /network (src/network): with `next`, a change of the shard groups in cluster mode, which
+   * moves the documents whose group changed (scheduler/network-move.ts); `previous`: the publisher's
+   * groups before (used when no change was applied yet). Without: only records a change (a leader).
+   */
+  | { type: 'networkTopologyChange'; previous?: Record<string, string[]>; next?: Record<string, string[]> };
 
 /** One element of POST /swap-indexes, as Meilisearch's details show it. */
 export interface IndexSwapPair {

@@ -77,3 +77,15 @@ test('a swap or rename is batched alone, and additions after a swap of their ind
   t.is(renameFirst.kind, 'indexSwap');
   t.is(selectBatch([add('y'), rename, add('y')])!.tasks.length, 1, 'additions to the new name wait for the rename');
 });
+
+test('a topology change runs after every task before it and alone; additions after it are not batched with those before it', (t) => {
+  const change = () => task({ type: 'networkTopologyChange', previous: { g1: ['n1'] }, next: { g1: ['n1'], g2: ['n2'] } });
+  const queue = [add('a'), change(), add('a'), add('b')];
+  const first = selectBatch(queue)!;
+  t.is(first.kind, 'index');
+  t.deepEqual(uids(first.tasks), [queue[0].uid]);
+  const second = selectBatch(queue.slice(1))!;
+  t.is(second.kind, 'networkTopologyChange');
+  t.deepEqual(uids(second.tasks), [queue[1].uid]);
+  t.deepEqual(uids(selectBatch(queue.slice(2))!.tasks), [queue[2].uid]);
+});
