@@ -62,3 +62,40 @@ test('retrieveVectors and cropLength of the wrong type: their own codes, on sear
   const zero = await client.post('/indexes/paths/search', { q: 'world', attributesToCrop: ['title'], cropLength: 0 });
   t.is(zero.status, 200);
 });
+
+test('CONTAINS needs the containsFilter feature on every filter route (feature_not_enabled at the keyword); STARTS WITH does not; then it filters', async (t) => {
+  const { client } = server;
+  await client.run('PATCH', '/indexes/contains/settings', { body: { filterableAttributes: ['title'] } });
+  await client.addDocuments('contains', [{ id: 1, title: 'hello world' }, { id: 2, title: 'goodbye moon' }, { id: 3, title: 'worldly' }]);
+  const message = 'Using `CONTAINS` in a filter requires enabling the `contains filter` experimental feature. See https://github.com/orgs/meilisearch/discussions/763\n7:15 title CONTAINS world';
+  const expected = { message, code: 'feature_not_enabled', type: 'invalid_request', link: 'https://docs.meilisearch.com/errors#feature_not_enabled' };
+  t.deepEqual((await client.post('/indexes/contains/search', { filter: 'title CONTAINS world' })).body, expected);
+  t.deepEqual((await client.get('/indexes/contains/search?filter=title%20CONTAINS%20world')).body, expected);
+  t.deepEqual((await client.post('/indexes/contains/documents/fetch', { filter: 'title CONTAINS world' })).body, expected);
+  t.deepEqual((await client.post('/indexes/contains/facet-search', { facetName: 'title', filter: 'title CONTAINS world' })).body, expected);
+  t.deepEqual((await client.post('/indexes/contains/documents/delete', { filter: 'title CONTAINS world' })).body, expected);
+  const multi = await client.post('/multi-search', { queries: [{ indexUid: 'contains' }, { indexUid: 'contains', filter: [['id = 1', 'title NOT CONTAINS moon']] }] });
+  t.is(multi.status, 400);
+  t.is(multi.body.code, 'feature_not_enabled');
+  t.true(multi.body.message.startsWith('Inside `.queries[1]`: Using `CONTAINS` in a filter'), multi.body.message);
+  t.true(multi.body.message.endsWith('\n11:19 title NOT CONTAINS moon'), multi.body.message);
+  // A filter that does not parse is its syntax error first; STARTS WITH needs no feature.
+  t.is((await client.post('/indexes/contains/search', { filter: 'title CONTAINS' })).body.code, 'invalid_search_filter');
+  const startsWith = await client.post('/indexes/contains/search', { filter: 'title STARTS WITH world' });
+  t.is(startsWith.status, 200);
+  t.deepEqual(startsWith.body.hits.map((hit: { id: number }) => hit.id), [3]);
+  // A word merely holding the letters is no operator.
+  t.is((await client.post('/indexes/contains/search', { filter: 'title = "CONTAINS"' })).status, 200);
+
+  const enabled = await client.patch('/experimental-features', { containsFilter: true });
+  t.is(enabled.status, 200);
+  try {
+    const found = await client.post('/indexes/contains/search', { filter: 'title CONTAINS world' });
+    t.is(found.status, 200);
+    t.deepEqual(found.body.hits.map((hit: { id: number }) => hit.id), [1, 3]);
+    const fetched = await client.post('/indexes/contains/documents/fetch', { filter: 'title NOT CONTAINS world' });
+    t.deepEqual(fetched.body.results.map((hit: { id: number }) => hit.id), [2]);
+  } finally {
+    await client.patch('/experimental-features', { containsFilter: false });
+  }
+});
