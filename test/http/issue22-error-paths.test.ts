@@ -99,3 +99,50 @@ test('CONTAINS needs the containsFilter feature on every filter route (feature_n
     await client.patch('/experimental-features', { containsFilter: false });
   }
 });
+
+test('federated queries whose ranking rules cannot be compared: invalid_multi_search_query_ranking_rules with Meilisearch\'s canonicalization notes', async (t) => {
+  const { client } = server;
+  await client.addDocuments('fed_sort', [{ id: 1, name: 'pésti', mother: 'a', father: 'z' }, { id: 2, name: 'jean', mother: 'b', father: 'y' }]);
+  await client.run('PATCH', '/indexes/fed_sort/settings', {
+    body: { sortableAttributes: ['mother', 'father'], rankingRules: ['sort', 'words', 'typo', 'proximity', 'attribute', 'exactness'] },
+  });
+  const placeholderNotes = (query: number) => `  - note: The ranking rules of query #${query} were modified during canonicalization:\n`
+    + ['words', 'typo', 'proximity', 'attribute', 'exactness'].map((rule, k) => `    ${k + 1}. Removed relevancy rule \`${rule}\` at position #${k + 1} in ranking rules because the query is a placeholder search (\`q\`: "")\n`).join('');
+  const opposite = '  1. `queries[0].sort[0]`, `fed_sort.rankingRules[0]`: ascending sort rule(s) on field `mother`\n'
+    + '  2. `queries[1].sort[0]`, `fed_sort.rankingRules[0]`: descending sort rule(s) on field `mother`\n  - cannot compare two sort rules in opposite directions\n';
+  // Meilisearch's federation_sort_same_indexes_same_criterion_opposite_direction.
+  const placeholders = await client.post('/multi-search', { federation: {}, queries: [
+    { indexUid: 'fed_sort', q: '', sort: ['mother:asc'], showRankingScore: true },
+    { indexUid: 'fed_sort', q: '', sort: ['mother:desc'], showRankingScore: true },
+  ] });
+  t.is(placeholders.status, 400);
+  t.deepEqual(placeholders.body, {
+    message: `Inside \`.queries[1]\`: The results of queries #0 and #1 are incompatible: \n${opposite}${placeholderNotes(0)}${placeholderNotes(1)}`,
+    code: 'invalid_multi_search_query_ranking_rules', type: 'invalid_request', link: 'https://docs.meilisearch.com/errors#invalid_multi_search_query_ranking_rules',
+  });
+  const keywords = await client.post('/multi-search', { federation: {}, queries: [
+    { indexUid: 'fed_sort', q: 'pésti', sort: ['mother:asc'] }, { indexUid: 'fed_sort', q: 'jean', sort: ['mother:desc'] },
+  ] });
+  t.is(keywords.body.message, `Inside \`.queries[1]\`: The results of queries #0 and #1 are incompatible: \n${opposite}`);
+  // Across indexes, in uid order: a relevancy rule against a sort rule (the default rules coalesced, as
+  // Meilisearch's federation_sort_different_ranking_rules); the keyword query's unused `sort` is a note.
+  await client.addDocuments('fed_plain', [{ id: 1, name: 'jean' }]);
+  const across = await client.post('/multi-search', { federation: {}, queries: [
+    { indexUid: 'fed_sort', q: '', sort: ['father:asc'] }, { indexUid: 'fed_plain', q: 'jean' },
+  ] });
+  t.is(across.status, 400);
+  t.is(across.body.message, 'Inside `.queries[0]`: The results of queries #1 and #0 are incompatible: \n'
+    + '  1. `queries[1]`, `fed_plain.rankingRules[0..=5]`: relevancy rule(s) words, typo, proximity, attributeRank, wordPosition, exactness\n'
+    + '  2. `queries[0].sort[0]`, `fed_sort.rankingRules[0]`: ascending sort rule(s) on field `father`\n  - cannot compare a relevancy rule with a sort rule\n'
+    + '  - note: The ranking rules of query #1 were modified during canonicalization:\n   1. Removed rule `sort` at position #4 in ranking rules because `query.sort` is empty\n'
+    + placeholderNotes(0));
+  // Comparable rules still merge; a multi-search without federation never checks.
+  const same = await client.post('/multi-search', { federation: {}, queries: [
+    { indexUid: 'fed_sort', q: '', sort: ['mother:asc'] }, { indexUid: 'fed_sort', q: 'jean', sort: ['father:asc'] },
+  ] });
+  t.is(same.status, 200, JSON.stringify(same.body).slice(0, 300));
+  const plain = await client.post('/multi-search', { queries: [
+    { indexUid: 'fed_sort', q: '', sort: ['mother:asc'] }, { indexUid: 'fed_sort', q: '', sort: ['mother:desc'] },
+  ] });
+  t.is(plain.status, 200);
+});
