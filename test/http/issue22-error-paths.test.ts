@@ -146,3 +146,24 @@ test('federated queries whose ranking rules cannot be compared: invalid_multi_se
   ] });
   t.is(plain.status, 200);
 });
+
+test('proximityPrecision byAttribute: two words in one field are as near as adjacent ones, in different fields far; byWord tells distances', async (t) => {
+  const { client } = server;
+  await client.addDocuments('proximity', [
+    { id: 1, title: 'sun is a very bright star', body: 'nothing' },
+    { id: 2, title: 'sun star', body: 'nothing' },
+    { id: 3, title: 'sun', body: 'star' },
+  ]);
+  await client.run('PATCH', '/indexes/proximity/settings', { body: { rankingRules: ['words', 'proximity'] } });
+  const order = async () => {
+    const response = await client.post('/indexes/proximity/search', { q: 'sun star', showRankingScoreDetails: true });
+    t.is(response.status, 200);
+    return response.body.hits.map((hit: { id: number; _rankingScoreDetails: { proximity: { score: number } } }) => [hit.id, hit._rankingScoreDetails.proximity.score]);
+  };
+  t.deepEqual(await order(), [[2, 1], [1, 0.25], [3, 0.25]]);
+  await client.run('PUT', '/indexes/proximity/settings/proximity-precision', { body: 'byAttribute' });
+  // Ties keep the internal id order.
+  t.deepEqual(await order(), [[1, 1], [2, 1], [3, 0.25]]);
+  await client.run('DELETE', '/indexes/proximity/settings/proximity-precision');
+  t.deepEqual(await order(), [[2, 1], [1, 0.25], [3, 0.25]]);
+});

@@ -384,6 +384,7 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
   private offsets: Int32Array | null = null;
   /** postingsStale() answered false once in this search. */
   private postingsFresh = false;
+  readonly proximityByAttribute: boolean;
   /** The thread's search scratch while this search holds it (taken on first use, given back by release()). */
   private lentScratch: SearchScratch | null = null;
 
@@ -391,6 +392,7 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
     bitmapBuckets: boolean, readonly termDocCounts?: readonly number[], wrapAccelerator?: (accelerator: SearchAccelerator) => SearchAccelerator,
     private readonly restriction: FieldRestriction | null = null) {
     this.accelerator = !bitmapBuckets ? CANNOT_TELL : wrapAccelerator !== undefined ? wrapAccelerator(this) : this;
+    this.proximityByAttribute = shard.config.settings.proximityPrecision === 'byAttribute';
     const keyRuns = multiWordSynonyms(terms, shard.config.synonyms);
     const ngrams = ngramAlternatives(shard, terms);
     terms.forEach((term, index) => (term.kind === 'word' ? this.matchWord(index, term.word, term.isPrefix, keyRuns.get(index), ngrams.get(index))
