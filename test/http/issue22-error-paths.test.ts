@@ -167,3 +167,18 @@ test('proximityPrecision byAttribute: two words in one field are as near as adja
   await client.run('DELETE', '/indexes/proximity/settings/proximity-precision');
   t.deepEqual(await order(), [[2, 1], [1, 0.25], [3, 0.25]]);
 });
+
+test('prefixSearch disabled: the last query word matches whole words only; indexingTime matches prefixes again', async (t) => {
+  const { client } = server;
+  await client.addDocuments('prefix', [{ id: 1, title: 'hello world' }, { id: 2, title: 'help desk' }, { id: 3, title: 'hel' }]);
+  const ids = async (q: string) => {
+    const response = await client.post('/indexes/prefix/search', { q });
+    t.is(response.status, 200);
+    return response.body.hits.map((hit: { id: number }) => hit.id).sort();
+  };
+  t.deepEqual(await ids('hel'), [1, 2, 3]);
+  await client.run('PUT', '/indexes/prefix/settings/prefix-search', { body: 'disabled' });
+  t.deepEqual(await ids('hel'), [3]);
+  await client.run('PUT', '/indexes/prefix/settings/prefix-search', { body: 'indexingTime' });
+  t.deepEqual(await ids('hel'), [1, 2, 3]);
+});
