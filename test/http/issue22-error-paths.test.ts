@@ -182,3 +182,23 @@ test('prefixSearch disabled: the last query word matches whole words only; index
   await client.run('PUT', '/indexes/prefix/settings/prefix-search', { body: 'indexingTime' });
   t.deepEqual(await ids('hel'), [1, 2, 3]);
 });
+
+test('every task type name Meilisearch v1.53 has is accepted in types filters (tasks, batches, cancel, delete); an unknown one lists them all', async (t) => {
+  const { client } = server;
+  const TYPES = ['documentAdditionOrUpdate', 'documentEdition', 'documentDeletion', 'settingsUpdate', 'indexCreation', 'indexDeletion', 'indexUpdate',
+    'indexSwap', 'taskCancelation', 'taskDeletion', 'dumpCreation', 'snapshotCreation', 'export', 'upgradeDatabase', 'indexCompaction',
+    'networkTopologyChange', 'dsrUpdate', 'dsrClear'];
+  for (const type of TYPES) {
+    for (const path of [`/tasks?types=${type}`, `/batches?types=${type}`]) t.is((await client.get(path)).status, 200, path);
+  }
+  const all = TYPES.join(',');
+  t.is((await client.get(`/tasks?types=${all}`)).status, 200);
+  t.is((await client.post(`/tasks/cancel?types=${all}&uids=999999`)).status, 200);
+  t.is((await client.delete(`/tasks?types=${all}&uids=999999`)).status, 200);
+  const unknown = await client.get('/tasks?types=documentAddition');
+  t.is(unknown.status, 400);
+  t.deepEqual(unknown.body, {
+    message: `Task type \`documentAddition\` is invalid. Available task types are ${TYPES.map((type) => `\`${type}\``).join(', ')}.`,
+    code: 'invalid_task_types', type: 'invalid_request', link: 'https://docs.meilisearch.com/errors#invalid_task_types',
+  });
+});
