@@ -4,7 +4,7 @@
 // `invalid_document_geo_field`, but only while geo is enabled (`_geo` filterable or sortable), as
 // Meilisearch extracts `_geo` only then. `_geojson` points feed `_geoPolygon`.
 import { SkeinError } from '../errors/index.js';
-import { echoJson } from '../errors/echo.js';
+import { echo, echoJson } from '../errors/echo.js';
 import type { IndexSettings } from '../settings/index-settings.js';
 import { JsonNumberText } from './exact-json.js';
 
@@ -74,8 +74,181 @@ function geoProblem(value: unknown, id: string): string | null {
 /** Meilisearch's is_geojson_filtering_enabled: `_geojson` matched by a filterable pattern. */
 export const GEOJSON_FIELD = '_geojson';
 
-/** How deep Features and collections may nest in a `_geojson` value before the rest is ignored. */
-const GEOJSON_MAX_DEPTH = 8;
+/** Meilisearch's is_geojson_filtering_enabled: `_geojson` a plain entry of filterableAttributes (has_geojson). */
+export function isGeojsonEnabled(settings: IndexSettings): boolean {
+  return (settings.filterableAttributes ?? []).includes(GEOJSON_FIELD);
+}
+
+/** Which of a document's geo fields indexing reads (and so checks) under these settings. */
+export interface GeoChecks {
+  geo: boolean;
+  geojson: boolean;
+}
+
+export function geoChecksOf(settings: IndexSettings): GeoChecks {
+  return { geo: isGeoEnabled(settings), geojson: isGeojsonEnabled(settings) };
+}
+
+/** checkGeoField and checkGeojsonField, each while its extractor runs. */
+export function checkGeoFields(document: Record<string, unknown>, externalId: string, indexUid: string, checks: GeoChecks): void {
+  if (checks.geo) checkGeoField(document, externalId, indexUid);
+  if (checks.geojson) checkGeojsonField(document, indexUid);
+}
+
+/**
+ * Throws the error that fails the task when the document's `_geojson` is one milli's GeoJsonExtractor
+ * refuses: it parses the value with the geojson crate (0.24) and converts it to a geo_types geometry,
+ * and a geojson::Error is a UserError::GeoJsonError, code `invalid_document_geo_field`, its message the
+ * crate's own (no document id). Checked in the crate's order; unclosed rings pass (geo_types closes them).
+ * One walk over the value, depth bounded by the payload's (ingest/json-depth.ts).
+ */
+export function checkGeojsonField(document: Record<string, unknown>, indexUid: string): void {
+  if (!Object.prototype.hasOwnProperty.call(document, GEOJSON_FIELD)) return;
+  const problem = geojsonProblem(document[GEOJSON_FIELD]);
+  if (problem !== null) throw new SkeinError('invalid_document_geo_field', `Index \`${indexUid}\`: ${problem}`);
+}
+
+const GEOMETRY_TYPES = new Set(['Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon', 'GeometryCollection']);
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof JsonNumberText);
+}
+
+function isJsonNumber(value: unknown): boolean {
+  return typeof value === 'number' || value instanceof JsonNumberText;
+}
+
+function has(record: Record<string, unknown>, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(record, key);
+}
+
+/** The geojson crate's message for the first thing it refuses in `value`, or null. */
+export function geojsonProblem(value: unknown): string | null {
+  if (!isJsonObject(value)) return `Expected an owned Object, but got \`${echoJson(value)}\``;
+  const type = value['type'];
+  if (typeof type !== 'string') return 'Encountered an unknown \'geometry\' object type: `type`';
+  if (type === 'Feature') {
+    const problem = featureProblem(value);
+    if (problem !== null) return problem;
+    // geo_types::Geometry::try_from(Feature): a feature without a geometry has nothing to convert.
+    return value['geometry'] === null ? `Attempted to a convert a feature without a geometry into a geo_types::Geometry: \`${echoJson(serializedFeature(value))}\`` : null;
+  }
+  if (type === 'FeatureCollection') {
+    const problem = bboxProblem(value);
+    if (problem !== null) return problem;
+    if (!has(value, 'features')) return 'Expected a GeoJSON property for `features`, but got None';
+    const features = value['features'];
+    if (!Array.isArray(features)) return `Expected an Array value, but got \`${jsonKind(features)}\``;
+    for (const feature of features) {
+      const featureProblemText = isJsonObject(feature) ? featureProblem(feature) : `Expected an owned Object, but got \`${echoJson(feature)}\``;
+      if (featureProblemText !== null) return featureProblemText;
+    }
+    return null;
+  }
+  if (GEOMETRY_TYPES.has(type)) return geometryProblem(value);
+  return 'Expected a Feature, FeatureCollection, or Geometry, but got an empty type';
+}
+
+function typeProblem(record: Record<string, unknown>): string | null {
+  if (!has(record, 'type')) return 'Expected a GeoJSON property for `type`, but got None';
+  const type = record['type'];
+  return typeof type === 'string' ? null : `Expected a String value, but got a \`${echoJson(type)}\``;
+}
+
+function featureProblem(feature: Record<string, unknown>): string | null {
+  const typeText = typeProblem(feature);
+  if (typeText !== null) return typeText;
+  if (feature['type'] !== 'Feature') return `Expected a Feature mapping, but got a \`${echo(feature['type'] as string)}\``;
+  if (!has(feature, 'geometry')) return 'Expected a GeoJSON property for `geometry`, but got None';
+  const geometry = feature['geometry'];
+  if (isJsonObject(geometry)) {
+    const problem = geometryProblem(geometry);
+    if (problem !== null) return problem;
+  } else if (geometry !== null) {
+    return `Encountered neither object type nor null type for 'geometry' field on 'feature' object: \`${echoJson(geometry)}\``;
+  }
+  const properties = feature['properties'];
+  if (properties !== undefined && properties !== null && !isJsonObject(properties)) {
+    return `Encountered neither object type nor null type for 'properties' object: \`${echoJson(properties)}\``;
+  }
+  if (has(feature, 'id') && !isJsonNumber(feature['id']) && typeof feature['id'] !== 'string') {
+    return `Encountered neither number type nor string type for 'id' field on 'feature' object: \`${echoJson(feature['id'])}\``;
+  }
+  return bboxProblem(feature);
+}
+
+function bboxProblem(record: Record<string, unknown>): string | null {
+  const bbox = record['bbox'];
+  if (bbox === undefined || bbox === null) return null;
+  if (!Array.isArray(bbox)) return `Encountered non-array value for a 'bbox' object: \`${echoJson(bbox)}\``;
+  return bbox.every(isJsonNumber) ? null : 'Encountered non-numeric value within \'bbox\' array';
+}
+
+/** How deep each geometry type's `coordinates` nest arrays of positions. */
+const COORDINATE_DEPTH: Record<string, number> = { Point: 0, MultiPoint: 1, LineString: 1, MultiLineString: 2, Polygon: 2, MultiPolygon: 3 };
+
+function geometryProblem(geometry: Record<string, unknown>): string | null {
+  const bbox = bboxProblem(geometry);
+  if (bbox !== null) return bbox;
+  const typeText = typeProblem(geometry);
+  if (typeText !== null) return typeText;
+  const type = geometry['type'] as string;
+  if (type === 'GeometryCollection') {
+    if (!has(geometry, 'geometries')) return 'Expected a GeoJSON property for `geometries`, but got None';
+    const geometries = geometry['geometries'];
+    if (!Array.isArray(geometries)) return `Expected an Array value, but got \`${jsonKind(geometries)}\``;
+    for (const item of geometries) {
+      const problem = isJsonObject(item) ? geometryProblem(item) : `Expected an owned Object, but got \`${echoJson(item)}\``;
+      if (problem !== null) return problem;
+    }
+    return null;
+  }
+  const depth = COORDINATE_DEPTH[type];
+  if (depth === undefined) return `Encountered an unknown 'geometry' object type: \`${echo(type)}\``;
+  if (!has(geometry, 'coordinates')) return 'Expected a GeoJSON property for `coordinates`, but got None';
+  return coordinatesProblem(geometry['coordinates'], depth);
+}
+
+function coordinatesProblem(value: unknown, depth: number): string | null {
+  if (!Array.isArray(value)) return 'Expected an Array value, but got `None`';
+  if (depth === 0) {
+    if (value.length < 2) return `A position must contain two or more elements, but got \`${value.length}\``;
+    return value.every(isJsonNumber) ? null : 'Expected a floating-point value, but got None';
+  }
+  for (const item of value) {
+    const problem = coordinatesProblem(item, depth - 1);
+    if (problem !== null) return problem;
+  }
+  return null;
+}
+
+/** serde_json's Value kind names, as the crate's expect_owned_array reports them. */
+function jsonKind(value: unknown): string {
+  if (value === null || value === undefined) return 'Null';
+  if (typeof value === 'boolean') return 'Bool';
+  if (isJsonNumber(value)) return 'Number';
+  if (typeof value === 'string') return 'String';
+  return 'Object';
+}
+
+/** A Feature as the crate serializes it: type, geometry, properties, bbox, id, then its other members. */
+function serializedFeature(feature: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { type: 'Feature', geometry: null, properties: feature['properties'] ?? null };
+  if (feature['bbox'] !== undefined && feature['bbox'] !== null) out['bbox'] = feature['bbox'];
+  if (feature['id'] !== undefined) out['id'] = feature['id'];
+  for (const key in feature) {
+    if (!has(feature, key) || key === 'type' || key === 'geometry' || key === 'properties' || key === 'bbox' || key === 'id') continue;
+    out[key] = feature[key];
+  }
+  return out;
+}
+
+/**
+ * How deep Features and collections may nest in a `_geojson` value before the rest is ignored: above
+ * what a payload can hold (ingest/json-depth.ts: 127 levels, two per collection), so every shape
+ * Meilisearch indexes is read, and the walk's stack stays bounded whatever wrote the document.
+ */
+const GEOJSON_MAX_DEPTH = 64;
 
 /**
  * The geometries of a `_geojson` value: the value itself, or those a Feature / FeatureCollection /

@@ -22,7 +22,8 @@ export type FilterNode =
   | { kind: 'exists'; field: Token }
   | { kind: 'isNull'; field: Token }
   | { kind: 'isEmpty'; field: Token }
-  | { kind: 'contains'; field: Token; value: Token }
+  /** `keyword`: the `CONTAINS` word itself (the experimental feature's error points at it). */
+  | { kind: 'contains'; field: Token; value: Token; keyword?: Token }
   | { kind: 'startsWith'; field: Token; value: Token }
   // `numbers`: the argument tokens in order, for the range checks made after parsing (geo-arguments.ts).
   | { kind: 'geoRadius'; token: Token; lat: number; lng: number; meters: number; numbers: Token[] }

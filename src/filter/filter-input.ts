@@ -19,6 +19,39 @@ export function parseFilterParameter(filter: unknown, code: FilterErrorCode = 'i
   }
 }
 
+/**
+ * The `CONTAINS` keyword of the filter, when it uses one (Meilisearch's use_contains_operator), for the
+ * `containsFilter` experimental feature's check; null when it uses none or does not parse (its syntax
+ * error is then the one reported). Only parsed when the text holds the word.
+ */
+export function containsOperatorOf(filter: unknown): Token | null {
+  if (filter === null || filter === undefined || !(typeof filter === 'string' ? filter : JSON.stringify(filter)).includes('CONTAINS')) return null;
+  let node: FilterNode | null;
+  try {
+    node = parseShapes(filter, 'invalid_search_filter');
+  } catch {
+    return null;
+  }
+  const find = (item: FilterNode): Token | null => {
+    switch (item.kind) {
+      case 'and':
+      case 'or':
+        for (const child of item.children) {
+          const found = find(child);
+          if (found) return found;
+        }
+        return null;
+      case 'not':
+        return find(item.child);
+      case 'contains':
+        return item.keyword ?? item.field;
+      default:
+        return null;
+    }
+  };
+  return node === null ? null : find(node);
+}
+
 function parseShapes(filter: unknown, code: FilterErrorCode): FilterNode | null {
   if (filter === null || filter === undefined) return null;
   if (typeof filter === 'string') return parseFilterString(filter);

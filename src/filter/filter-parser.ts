@@ -51,6 +51,11 @@ class FilterParser {
     while (this.pos < this.source.length && /\s/.test(this.source[this.pos]!)) this.pos++;
   }
 
+  /** The token of the word just consumed by keyword(). */
+  lastWord(word: string): Token {
+    return { text: word, start: this.pos - word.length, end: this.pos, source: this.source };
+  }
+
   /** Consumes the keyword (after spaces) when it stands alone (not the start of a longer word). */
   keyword(word: string): boolean {
     const save = this.pos;
@@ -122,7 +127,7 @@ class FilterParser {
     if (operator) return { kind: 'compare', field, operator, value: this.value(false) };
     if (this.keyword('IN')) return { kind: 'in', field, values: this.valueList() };
     if (this.keyword('EXISTS')) return { kind: 'exists', field };
-    if (this.keyword('CONTAINS')) return { kind: 'contains', field, value: this.value(false) };
+    if (this.keyword('CONTAINS')) return { kind: 'contains', field, keyword: this.lastWord('CONTAINS'), value: this.value(false) };
     if (this.startsWithPhrase('STARTS', 'WITH')) return { kind: 'startsWith', field, value: this.value(false) };
     const save = this.pos;
     if (this.keyword('IS')) {
@@ -137,7 +142,7 @@ class FilterParser {
     if (this.keyword('NOT')) {
       if (this.keyword('IN')) return { kind: 'not', child: { kind: 'in', field, values: this.valueList() } };
       if (this.keyword('EXISTS')) return { kind: 'not', child: { kind: 'exists', field } };
-      if (this.keyword('CONTAINS')) return { kind: 'not', child: { kind: 'contains', field, value: this.value(false) } };
+      if (this.keyword('CONTAINS')) return { kind: 'not', child: { kind: 'contains', field, keyword: this.lastWord('CONTAINS'), value: this.value(false) } };
       if (this.startsWithPhrase('STARTS', 'WITH')) return { kind: 'not', child: { kind: 'startsWith', field, value: this.value(false) } };
       this.pos = save;
       this.invalidPrimary(start);

@@ -4,6 +4,7 @@
 // (src/scheduler/document-edition.ts). Key action `documents.*`: as Meilisearch's
 // ActionPolicy<DOCUMENTS_ALL>, only a key holding `*` reaches it (`documents.*` grants add/get/delete).
 import { compileEditFunction, RhaiSyntaxError } from '../documents/edit-function/index.js';
+import { requireContainsFeature } from '../storage/experimental-features.js';
 import { SkeinError } from '../errors/index.js';
 import { parseFilterParameter } from '../filter/filter-input.js';
 import { requireFeature } from '../storage/experimental-features.js';
@@ -51,6 +52,12 @@ export const documentsEditRoutes: RouteSpec[] = [
           throw cause;
         }
         if (node === null) throw new SkeinError('invalid_document_filter', 'Sending an empty filter is forbidden.');
+        try {
+          requireContainsFeature(context.storage.meta, filter);
+        } catch (cause) {
+          if (cause instanceof SkeinError) throw new SkeinError(cause.code, `Index \`${uid}\`: ${cause.message}`);
+          throw cause;
+        }
       }
       const editContext = body.context ?? null;
       if (editContext !== null && !isPlainObject(editContext)) {

@@ -2,6 +2,7 @@
 // the filter and no sort, whose hits come in ascending internal id order — the browse order — and whose
 // candidates are the total), and POST .../documents/delete (a task). Errors use invalid_document_filter.
 import { documentTextWithVectors } from '../documents/vectors-field.js';
+import { requireContainsFeature } from '../storage/experimental-features.js';
 import { storageKeyOf } from '../storage/records.js';
 import { numbersPrintAsWritten, parseExactJson, stringifyExactJson } from '../documents/exact-json.js';
 import { FieldSelection, projectDocument } from '../documents/projection.js';
@@ -43,6 +44,7 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
   const key = storageKeyOf(record);
   const node = parseFilterParameter(request.filter, 'invalid_document_filter');
   if (node) checkFilterAgainstSettings(node, attributePatternsOf(record.settings.filterableAttributes ?? []), 'invalid_document_filter');
+  requireContainsFeature(context.storage.meta, request.filter);
   const { offset, limit, fields } = request;
   const selection = fields === null ? null : new FieldSelection(fields);
   const page = (texts: string[], total: number) =>
@@ -175,6 +177,7 @@ export const documentsFilterRoutes: RouteSpec[] = [
       if (parseFilterParameter(filter, 'invalid_document_filter') === null) {
         throw new SkeinError('invalid_document_filter', 'Sending an empty filter is forbidden.');
       }
+      requireContainsFeature(context.storage.meta, filter);
       return jsonReply(202, await context.scheduler.enqueue({ type: 'documentDeletion', indexUid: uid, byFilter: filter, ...customMetadata(request.query) }));
     },
   },

@@ -3,6 +3,7 @@
 // of the facet (an ordinary search with `facets: [facetName]` and no hits); the front keeps the
 // matching values, ordered by sortFacetValuesBy and cut at maxValuesPerFacet.
 import { storageKeyOf } from '../storage/records.js';
+import { requireContainsFeature } from '../storage/experimental-features.js';
 import { errorNamingIndex } from './search-routes.js';
 import { performance } from 'node:perf_hooks';
 import { tenantFilter, fuseFilters } from '../auth/index.js';
@@ -97,6 +98,7 @@ export const facetSearchRoutes: RouteSpec[] = [
       }
       const ruleFilter = tenantFilter(request.access, uid);
       const filter = ruleFilter === null ? body.filter : fuseFilters(body.filter, ruleFilter);
+      requireContainsFeature(context.storage.meta, filter);
       // facetStringsOnly: Meilisearch's facet search answers string (and boolean) values only, never numbers.
       // (the filters are parsed by the shards: filter/filter-input.ts)
       const options: ShardSearchOptions = { facets: [body.facetName], facetStringsOnly: true, ...(filter === null ? {} : { filter: filter as FilterParameter }), ...body.searchOptions };

@@ -1,5 +1,6 @@
 // GET and POST /indexes/{uid}/search: validate, fan out to the shard workers, merge, answer.
 import { retrievalWithVectors } from '../documents/vectors-field.js';
+import { requireContainsFeature } from '../storage/experimental-features.js';
 import { storageKeyOf } from '../storage/records.js';
 import { performance } from 'node:perf_hooks';
 import { fuseFilters, tenantFilter, type Access } from '../auth/index.js';
@@ -102,6 +103,7 @@ export function shardQueryOf(access: Access, context: FrontContext, uid: string,
   const ruleFilter = tenantFilter(access, uid);
   // (a tenant token's filter, like the request's, is parsed by the shards: filter/filter-input.ts)
   if (ruleFilter !== null) parameters.options.filter = fuseFilters(parameters.options.filter ?? null, ruleFilter) as FilterParameter;
+  requireContainsFeature(context.storage.meta, parameters.options.filter);
   const window = searchWindow(parameters, index.settings.pagination.maxTotalHits);
   // Shards and documents are named by the record's storage key: resolved once, so a swap meanwhile
   // cannot mix the two sides in one answer (src/scheduler/index-swap.ts).

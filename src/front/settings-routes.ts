@@ -38,8 +38,12 @@ export function settingsView(settings: Partial<IndexSettings>): IndexSettings {
   return out as unknown as IndexSettings;
 }
 
-function enqueueSettings(request: FrontRequest, context: FrontContext, indexUid: string, settings: Record<string, unknown>, isDeletion: boolean) {
-  return context.scheduler.enqueue({ type: 'settingsUpdate', indexUid, settings, isDeletion, allowIndexCreation: request.access.allowIndexCreation });
+/**
+ * `reset`: a DELETE route, which never creates a missing index (Meilisearch's autobatcher: allow_index_creation
+ * && !is_deletion, every DELETE settings route registering is_deletion): the task fails with index_not_found.
+ */
+function enqueueSettings(request: FrontRequest, context: FrontContext, indexUid: string, settings: Record<string, unknown>, isDeletion: boolean, reset = isDeletion) {
+  return context.scheduler.enqueue({ type: 'settingsUpdate', indexUid, settings, isDeletion, allowIndexCreation: request.access.allowIndexCreation && !reset });
 }
 
 const everySettingReset = (): Record<string, unknown> => Object.fromEntries(SETTING_NAMES.map((name) => [name, null]));
@@ -90,7 +94,7 @@ export const settingsRoutes: RouteSpec[] = [
         handle: async (request, context) => {
           const uid = validateIndexUid(request.params.indexUid!);
           // A reset of one setting, not a DELETE /settings (isDeletion means "every setting").
-          return jsonReply(202, await enqueueSettings(request, context, uid, { [key]: null }, false));
+          return jsonReply(202, await enqueueSettings(request, context, uid, { [key]: null }, false, true));
         },
       },
     ];

@@ -18,7 +18,7 @@ type RoaringBitmap32 = roaring.RoaringBitmap32;
  * pair tables instead of one) were most of the cost of the split.
  */
 export function proximityParts(ctx: SearchContext, universe: RoaringBitmap32, terms: ActiveTerms): Iterable<OrderedPart> | null {
-  if (terms.length < 2) return null;
+  if (terms.length < 2 || ctx.proximityByAttribute === true) return null;
   if (terms.some((term) => ctx.terms[term]!.kind !== 'word')) return null;
   const adjacent = docsWithEveryPairWithin(ctx, terms, 1, universe);
   if (adjacent === null) return null;

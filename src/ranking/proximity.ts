@@ -34,6 +34,10 @@ export function proximityScore(ctx: SearchContext, profile: DocMatchProfile, ter
   for (let k = 1; k < terms.length; k++) {
     const left = terms[k - 1]!;
     const right = terms[k]!;
+    if (ctx.proximityByAttribute === true) {
+      total += sameField(profile.occurrences[left]!, profile.counts[left]!, profile.occurrences[right]!, profile.counts[right]!) ? 1 : FAR_PAIR_COST;
+      continue;
+    }
     const cost = pairCost(profile.occurrences[left]!, profile.counts[left]!, positionCount(ctx.terms[left]!),
       profile.occurrences[right]!, profile.counts[right]!);
     // What the pair tables cannot tell (they stop at 2): the rest classes of later searches leave it unread.
@@ -48,6 +52,18 @@ export function proximityScore(ctx: SearchContext, profile: DocMatchProfile, ter
 function everyTermOneWord(ctx: SearchContext, terms: ActiveTerms): boolean {
   for (let k = 0; k < terms.length; k++) if (positionCount(ctx.terms[terms[k]!]!) !== 1) return false;
   return true;
+}
+
+/** Whether the two terms' occurrences (each in field order) meet in one field: proximityPrecision `byAttribute`. */
+function sameField(left: readonly number[], leftTotal: number, right: readonly number[], rightTotal: number): boolean {
+  for (let i = 0, j = 0; i < leftTotal && j < rightTotal;) {
+    const leftField = occurrenceField(left[i]!);
+    const rightField = occurrenceField(right[j]!);
+    if (leftField === rightField) return true;
+    if (leftField < rightField) i++;
+    else j++;
+  }
+  return false;
 }
 
 function pairCost(left: readonly number[], leftTotal: number, leftLength: number, right: readonly number[], rightTotal: number): number {

@@ -33,6 +33,11 @@ export interface SearchContext {
    * (CANNOT_TELL), so the rules take the reference path. Rules reach it through acceleratorOf.
    */
   readonly accelerator?: SearchAccelerator;
+  /**
+   * proximityPrecision `byAttribute` (milli's db_cache: every pair lookup answers the documents holding
+   * both words in one field): a pair costs 1 in a same field, else the far cost; no pair table applies.
+   */
+  readonly proximityByAttribute?: boolean;
   /** Every document matching term `term` (any derivation). Do not mutate. */
   termDocs(term: number): roaring.RoaringBitmap32;
   /** [k]: documents whose best match of `term` has exactly k typos (disjoint). Do not mutate. */

@@ -8,7 +8,7 @@ import { failedDetails, succeededDetails, type TaskDetails } from '../tasks/task
 import type { Batch } from './batch-selection.js';
 import { BatchAborted, emptyPlan, type BatchPlan } from './batch-plan.js';
 import { placedAddition } from './network-move.js';
-import { isGeoEnabled } from '../documents/geo-field.js';
+import { geoChecksOf } from '../documents/geo-field.js';
 import { applyClear, applyDocumentDeletion, applyUpdateFile, checkGeoOfDocuments, type Slicing } from './document-operations.js';
 import { applyIndexCreation, applyIndexDeletion, applyIndexUpdate, ensureIndex, indexNotFound } from './index-operations.js';
 import { planSwapOrRename } from './index-swap.js';
@@ -144,8 +144,11 @@ async function applyTask(stage: StagedIndex, task: TaskRecord, context: Planning
     case 'settingsUpdate': {
       const before = stage.record!.settings;
       stage.record!.settings = mergeSettings(before, content.settings, content.isDeletion);
-      // Enabling geo reads every document's `_geo` (milli's GeoSettingExtractor): an invalid one fails the task.
-      if (!isGeoEnabled(before) && isGeoEnabled(stage.record!.settings)) checkGeoOfDocuments(stage);
+      // Enabling geo (geojson) reads every document's `_geo` (`_geojson`): milli's settings extractors; an invalid one fails the task.
+      const was = geoChecksOf(before);
+      const now = geoChecksOf(stage.record!.settings);
+      const checks = { geo: now.geo && !was.geo, geojson: now.geojson && !was.geojson };
+      if (checks.geo || checks.geojson) checkGeoOfDocuments(stage, checks);
       return {};
     }
     case 'indexCreation':

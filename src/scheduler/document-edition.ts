@@ -8,7 +8,7 @@
 import { documentIdOf } from '../documents/document-id.js';
 import { compileEditFunction, contextValue, DocumentMustBeObject, editDocument, RhaiRuntimeError, RhaiSyntaxError } from '../documents/edit-function/index.js';
 import { parseExactJson } from '../documents/exact-json.js';
-import { checkGeoField, isGeoEnabled } from '../documents/geo-field.js';
+import { checkGeoFields, geoChecksOf } from '../documents/geo-field.js';
 import { SkeinError } from '../errors/index.js';
 import type { TaskContent } from '../tasks/task-record.js';
 import { documentsMatchingFilter } from './delete-by-filter.js';
@@ -46,7 +46,7 @@ export async function applyDocumentEdition(stage: StagedIndex, content: Document
   }
   const context = contextValue(content.context);
   const primaryKey = record.primaryKey!;
-  const geoEnabled = isGeoEnabled(record.settings);
+  const geoChecks = geoChecksOf(record.settings);
   const deleted: string[] = [];
   let sliceStart = performance.now();
   for (const [externalId, docId] of matched) {
@@ -71,7 +71,7 @@ export async function applyDocumentEdition(stage: StagedIndex, content: Document
         throw cause;
       }
       if (newId !== externalId) throw fail('Document editions cannot modify a document\'s primary key');
-      if (geoEnabled) checkGeoField(document, externalId, uid);
+      checkGeoFields(document, externalId, uid, geoChecks);
       replaceDocument(stage, externalId, docId, text, outcome.text);
     }
     if (performance.now() - sliceStart >= SLICE_MS) {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { composeDocId, shardOf } from '../documents/doc-ids.js';
 import { documentIdOf } from '../documents/document-id.js';
 import { documentJson, parseExactJson, parseStoredJson } from '../documents/exact-json.js';
-import { checkGeoField, isGeoEnabled } from '../documents/geo-field.js';
+import { checkGeoFields, geoChecksOf, type GeoChecks } from '../documents/geo-field.js';
 import { resolvePrimaryKey } from '../documents/primary-key.js';
 import { rendezvousGroup } from '../documents/shard-group.js';
 import { SkeinError } from '../errors/index.js';
@@ -92,7 +92,7 @@ export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddit
   // Validate every id first: one bad document fails the task with nothing of it applied.
   const ids = documents.map(({ document }) => documentIdOf(document, primaryKey));
   record.primaryKey = primaryKey;
-  const geoEnabled = isGeoEnabled(record.settings);
+  const geoChecks = geoChecksOf(record.settings);
   let indexed = 0;
   // Cluster sharding: every line advances the sequence on every node, kept or not, so a document's
   // internal id (ties' order) is the same in every group as in one node holding them all.
@@ -102,7 +102,7 @@ export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddit
     const lineSeq = groups ? record.nextSeq++ : -1;
     if (groups && rendezvousGroup(externalId, groups.names) !== groups.own) {
       // Checked on every node, so the task fails alike everywhere (on the document as sent).
-      if (geoEnabled) checkGeoField(documents[i].document, externalId, stage.uid);
+      checkGeoFields(documents[i].document, externalId, stage.uid, geoChecks);
       continue;
     }
     const existingDocId = stage.docIdOf(externalId);
@@ -116,7 +116,7 @@ export function applyDocumentAddition(stage: StagedIndex, content: DocumentAddit
     const merged = content.method === 'update' && previous !== undefined ? { ...previous, ...documents[i].document } : null;
     if (merged !== null) text = documentJson(merged);
     // As milli's geo extractor, on the document as stored (an update's merged one); a failure fails the task whole.
-    if (geoEnabled) checkGeoField(merged ?? documents[i].document, externalId, stage.uid);
+    checkGeoFields(merged ?? documents[i].document, externalId, stage.uid, geoChecks);
     const docId = existingDocId ?? (groups ? composeDocId(lineSeq, shardOf(externalId, record.shardCount), record.shardCount) : newDocId(record, externalId));
     if (previous !== undefined) {
       countFields(record, previous, -1);
@@ -152,12 +152,12 @@ export function replaceDocument(stage: StagedIndex, externalId: string, docId: n
   stage.putDocument(externalId, docId, text);
 }
 
-/** Every live document's `_geo`, checked when a settings update enables geo; the first invalid one throws. */
-export function checkGeoOfDocuments(stage: StagedIndex): void {
+/** Every live document's `_geo` / `_geojson`, checked when a settings update enables them; the first invalid one throws. */
+export function checkGeoOfDocuments(stage: StagedIndex, checks: GeoChecks): void {
   for (const [externalId, docId] of stage.liveExternalIds()) {
     const text = stage.document(docId);
-    if (text === undefined || !text.includes('"_geo"')) continue;
-    checkGeoField(parseStoredJson(text) as Document, externalId, stage.uid);
+    if (text === undefined || !text.includes('"_geo')) continue;
+    checkGeoFields(parseStoredJson(text) as Document, externalId, stage.uid, checks);
   }
 }
 

@@ -4,6 +4,8 @@
 // Most are only stored and reported; routes gated by one call requireFeature (documents/edit, tasks/{uid}/documents, logs).
 import type { Database } from 'lmdb';
 import { SkeinError } from '../errors/index.js';
+import { positionedMessage } from '../filter/filter-error.js';
+import { containsOperatorOf } from '../filter/filter-input.js';
 import { EXPERIMENTAL_FEATURES } from './meta-keys.js';
 
 export const FEATURE_NAMES = [
@@ -38,6 +40,14 @@ export function mergeFeatures(current: ExperimentalFeatures, patch: Record<strin
  * Throws Meilisearch's FeatureNotEnabledError unless `feature` is on: "<what> requires enabling the
  * `<feature's words>` experimental feature. See <link>" (code feature_not_enabled).
  */
+/** Meilisearch's check_contains_filter: a filter using `CONTAINS` needs the `containsFilter` feature (feature_not_enabled, at the keyword). */
+export function requireContainsFeature(meta: MetaDb, filter: unknown): void {
+  const keyword = containsOperatorOf(filter);
+  if (keyword === null || readFeatures(meta).containsFilter) return;
+  throw new SkeinError('feature_not_enabled', positionedMessage('Using `CONTAINS` in a filter requires enabling the `contains filter` experimental feature. See https://github.com/orgs/meilisearch/discussions/763',
+    keyword.source, keyword.start, keyword.end));
+}
+
 export function requireFeature(meta: MetaDb, feature: FeatureName, disabledAction: string, words: string, link: string): void {
   if (readFeatures(meta)[feature]) return;
   throw new SkeinError('feature_not_enabled', `${disabledAction} requires enabling the \`${words}\` experimental feature. See ${link}`);

@@ -137,3 +137,25 @@ test.serial('search-cutoff-ms routes: the sub-route and the settings object set 
   t.is((await server.client.get('/indexes/heavy/settings/search-cutoff-ms')).body, null);
   t.is((await server.client.get('/indexes/heavy/settings')).body.searchCutoffMs, null);
 });
+
+test.serial('searchCutoffMs bounds the negative operator\'s check under attributesToSearchOn: the documents not read stay excluded', async (t) => {
+  // Every document holds `common` in its body, one in four in its title too: `-common` on the title
+  // reads every document's fields to tell which (field-restriction.ts), 20,000 of them.
+  const documents = Array.from({ length: 20_000 }, (_, id) => ({ id, title: `${id % 4 === 0 ? 'common' : 'rare'} title ${id}`, body: 'common words here' }));
+  await server.client.createIndex('negcut', 'id');
+  await server.client.run('PATCH', '/indexes/negcut/settings', { body: { pagination: { maxTotalHits: 50_000 } } });
+  for (let k = 0; k < documents.length; k += 10_000) await server.client.addDocuments('negcut', documents.slice(k, k + 10_000));
+  await buildNow('negcut');
+  const query = { q: '-common', attributesToSearchOn: ['title'], attributesToRetrieve: ['title'], limit: 50 };
+  const full = await timedPost('/indexes/negcut/search', query, 60_000);
+  t.is(full.status, 200, JSON.stringify(full.body).slice(0, 300));
+  t.is(full.body.estimatedTotalHits, 15_000, 'within the default cutoff every document is read');
+  await server.client.run('PATCH', '/indexes/negcut/settings', { body: { searchCutoffMs: 1 } });
+  await buildNow('negcut');
+  const cut = await timedPost('/indexes/negcut/search', query, 8_000);
+  t.is(cut.status, 200, JSON.stringify(cut.body).slice(0, 300));
+  t.log(`cutoff 1 ms: ${cut.ms.toFixed(0)} ms, estimatedTotalHits ${cut.body.estimatedTotalHits} (full: ${full.ms.toFixed(0)} ms)`);
+  // Cut short: fewer hits, and never one holding the word in its title (proven matches only).
+  t.true(cut.body.estimatedTotalHits < 15_000, `estimatedTotalHits ${cut.body.estimatedTotalHits}`);
+  for (const hit of cut.body.hits) t.false(hit.title.startsWith('common'), hit.title);
+});

@@ -115,6 +115,21 @@ test('nested attributes: exact paths and `*` patterns (`*.title`, `details.*`)',
   t.deepEqual(await ids('so_nested', { q: 'Captain Marvel', attributesToSearchOn: ['*.desc', '*.title'] }), ['3', '1', '2']);
 });
 
+test('a plain name selects that field only, not the fields inside it: milli restricts to the name\'s own field id, and an object\'s words are indexed under their full paths', async (t) => {
+  // `details` is an object in these documents: its words live in `details.title`, `details.desc`...
+  t.deepEqual(await ids('so_nested', { q: 'Captain Marvel', attributesToSearchOn: ['details'] }), []);
+  t.deepEqual(await ids('so_nested', { q: 'gold', attributesToSearchOn: ['details.outfit'] }), []);
+  t.deepEqual(await ids('so_nested', { q: 'gold', attributesToSearchOn: ['details.outfit.colors.secondary'] }), ['1']);
+  // A document whose `details` is a string is found through it; the object ones still are not.
+  await server.client.addDocuments('so_parent', [...NESTED, { id: '4', details: 'Captain Marvel in a string' }]);
+  t.deepEqual(await ids('so_parent', { q: 'Captain Marvel', attributesToSearchOn: ['details'] }), ['4']);
+  // Explicit searchableAttributes naming the parent: its inner fields are searchable, yet `details` still selects its own field only.
+  await server.client.run('PATCH', '/indexes/so_parent/settings', { body: { searchableAttributes: ['details', 'id'] } });
+  t.deepEqual(await ids('so_parent', { q: 'Captain Marvel', attributesToSearchOn: ['details'] }), ['4']);
+  t.deepEqual((await ids('so_parent', { q: 'Captain Marvel', attributesToSearchOn: ['details.title'] })).sort(), ['2', '3']);
+  t.is((await ids('so_parent', { q: 'Captain Marvel' })).length, 4);
+});
+
 test('documents written after the first search are restricted alike (the shard reads their fields anew)', async (t) => {
   await server.client.addDocuments('so_written', SIMPLE);
   t.deepEqual((await ids('so_written', { q: 'Captain Marvel', attributesToSearchOn: ['title'] })).sort(), ['2', '3']);

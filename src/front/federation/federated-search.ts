@@ -19,6 +19,7 @@ import { searchIndex } from '../search-routes.js';
 import type { SearchAnswer } from '../search-response.js';
 import { parseSearchBody, type SearchParameters } from '../search-params.js';
 import { requiredHitCount, type Federation, type FederationOptions } from './federation-params.js';
+import { rankingRulesMismatch } from './ranking-rules-compatibility.js';
 
 export interface FederatedQuery {
   indexUid: string;
@@ -66,6 +67,12 @@ export async function federatedSearch(queries: FederatedQuery[], federation: Fed
   // federationOptions.remote (src/network): a remote's query goes to it, unless it names this node.
   const remoteErrors: Record<string, ErrorBody> = {};
   const viaRemote = queries.map(({ options }) => options.remote !== null && options.remote !== context.network?.config.current.self);
+  // The local queries' ranking rules must be comparable (ranking-rules-compatibility.ts).
+  const mismatch = rankingRulesMismatch(queries.filter((_, k) => !viaRemote[k]).map(({ indexUid, parameters, position }) => ({
+    indexUid, position, q: parameters.q, sort: parameters.options.sort ?? null, matchingStrategy: parameters.matchingStrategy,
+    rankingRules: context.indexes.get(indexUid)?.settings.rankingRules ?? null,
+  })));
+  if (mismatch !== null) throw inQuery(mismatch.position, mismatch.error);
   const searches = queries.map(({ indexUid, parameters, position, options }, k) =>
     (viaRemote[k] ? remoteSearchAnswer(context.network!.config, options.remote!, indexUid, parameters).catch((cause: unknown) => {
       const error = asSkeinError(cause);

@@ -1,8 +1,8 @@
 // attributesToSearchOn in a shard: which of a document's searchable fields a search reads. Meilisearch
 // (milli's SearchContext::attributes_to_search_on): `*` lifts the restriction; a name selects the
-// searchable field of that name (and, as Skein's check of the list accepts, the fields inside it: `a`
-// selects `a.b`); a name with `*` selects the fields its pattern matches (`*.title`, `details.*`);
-// other names select nothing. Fields keep their rank (the
+// searchable field of that name only (its own field id: `a` holding an object selects nothing, its
+// words being indexed under `a.b`); a name with `*` selects the fields its pattern matches (`*.title`,
+// `details.*`); other names select nothing. Fields keep their rank (the
 // attribute rule's order is the searchableAttributes one, whatever the list's order).
 //
 // The forward index knows a field by its ordinal in the document and its rank, not its name (with
@@ -41,7 +41,7 @@ export class FieldRestriction {
     for (const name of this.patterns) (this.exact as Set<string>).add(name);
     this.rankMayMatch = searchable.includes('*') ? null
       : searchable.map((selector) => this.patterns.length > 0
-        || names.some((name) => name === selector || name.startsWith(`${selector}.`) || selector.startsWith(`${name}.`)));
+        || names.some((name) => name === selector || name.startsWith(`${selector}.`)));
   }
 
   /** null when the search reads every searchable field (no list, or `*` in it). */
@@ -54,7 +54,6 @@ export class FieldRestriction {
 
   private selects(field: string): boolean {
     if (this.exact.has(field)) return true;
-    for (let dot = field.indexOf('.'); dot >= 0; dot = field.indexOf('.', dot + 1)) if (this.exact.has(field.slice(0, dot))) return true;
     for (const pattern of this.patterns) if (matchesPattern(pattern, field)) return true;
     return false;
   }

@@ -114,7 +114,7 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
     ...(request.sortOrder ? { sortOrder: request.sortOrder } : {}),
   }, ctx.scratch);
   try {
-    const excluded = parsed === null ? null : negativeDocs(shard, parsed, restriction);
+    const excluded = parsed === null ? null : negativeDocs(shard, parsed, restriction, budget);
     return rankedSearch(shard, ctx, rules, excluded === null ? request : { ...request, restrictTo: withoutDocs(shard, request.restrictTo ?? null, excluded) });
   } finally {
     ctx.release();
@@ -255,9 +255,11 @@ export function shardTermDocCounts(shard: ShardIndex, q: string, budget: SearchB
 
 /**
  * The documents of the query's negative words (the exact word, in plain and typo-disabled spelling:
- * milli's word_docids, no typo, prefix or synonym) and phrases; null when it has none.
+ * milli's word_docids, no typo, prefix or synonym) and phrases; null when it has none. Reading
+ * documents (a restriction's fields, a phrase's positions) stops at the deadline: the documents not
+ * read yet stay excluded, so a cut search answers only proven matches, as a cut filter.
  */
-function negativeDocs(shard: ShardIndex, parsed: ParsedQuery, restriction: FieldRestriction | null): RoaringBitmap32 | null {
+function negativeDocs(shard: ShardIndex, parsed: ParsedQuery, restriction: FieldRestriction | null, budget: SearchBudget): RoaringBitmap32 | null {
   if (parsed.negativeWords.length === 0 && parsed.negativePhrases.length === 0) return null;
   const vocabulary = shard.vocabulary;
   const lists: RoaringBitmap32[] = [];
@@ -273,13 +275,34 @@ function negativeDocs(shard: ShardIndex, parsed: ParsedQuery, restriction: Field
   }
   let excluded = RoaringBitmap32.orMany(lists);
   // attributesToSearchOn: a negative word excludes the documents holding it in the fields searched only (milli's restricted word_docids).
-  if (restriction !== null) excluded = new RoaringBitmap32(excluded.toArray().filter((docId) => restriction.holdsWord(shard.forward, docId, wordIds)));
+  if (restriction !== null && !excluded.isEmpty) {
+    const held: number[] = [];
+    let read = 0;
+    let cutAt = -1;
+    for (const docId of excluded) {
+      if ((++read & 255) === 0 && budget.passed()) {
+        cutAt = docId;
+        break;
+      }
+      if (restriction.holdsWord(shard.forward, docId, wordIds)) held.push(docId);
+    }
+    const kept = new RoaringBitmap32(held);
+    if (cutAt >= 0) kept.orInPlace(unreadFrom(excluded, cutAt));
+    excluded = kept;
+  }
   for (const words of parsed.negativePhrases) {
     const spellings = [(word: string) => word];
     if (shard.config.exactAttributes.length > 0) spellings.push(exactAttributeKey);
-    for (const spell of spellings) phraseDocs(shard, words.map((word) => (word === null ? null : vocabulary.idOf(spell(word)) ?? -1)), excluded, restriction);
+    for (const spell of spellings) phraseDocs(shard, words.map((word) => (word === null ? null : vocabulary.idOf(spell(word)) ?? -1)), excluded, restriction, budget, true);
   }
   return excluded;
+}
+
+/** The documents of `docs` from `docId` on (those a loop cut at `docId` has not read). */
+function unreadFrom(docs: RoaringBitmap32, docId: number): RoaringBitmap32 {
+  const unread = docs.clone();
+  unread.removeRange(0, docId);
+  return unread;
 }
 
 /** The documents a search may match once the excluded ones are taken out: an owned bitmap. */
@@ -287,13 +310,23 @@ function withoutDocs(shard: ShardIndex, restrictTo: RoaringBitmap32 | null, excl
   return RoaringBitmap32.andNot(restrictTo ?? shard.documents, excluded);
 }
 
-/** Adds to `into` the documents holding the words (ids; null: any word, -1: a word the shard lacks) in a row within one field. */
-function phraseDocs(shard: ShardIndex, wordIds: readonly (number | null)[], into: RoaringBitmap32, restriction: FieldRestriction | null = null): void {
+/**
+ * Adds to `into` the documents holding the words (ids; null: any word, -1: a word the shard lacks) in a
+ * row within one field. Past the deadline the candidates not read yet are added too when `keepUnread`
+ * (a negative phrase: excluded unless proven absent), else left out.
+ */
+function phraseDocs(shard: ShardIndex, wordIds: readonly (number | null)[], into: RoaringBitmap32, restriction: FieldRestriction | null = null,
+  budget: SearchBudget | null = null, keepUnread = false): void {
   if (wordIds.includes(-1)) return;
   const postings = wordIds.filter((id): id is number => id !== null).map((id) => shard.vocabulary.docs(id));
   if (postings.length === 0) return;
   const candidates = postings.reduce((acc, posting) => RoaringBitmap32.and(acc, posting));
+  let read = 0;
   for (const docId of candidates) {
+    if (budget !== null && (++read & 255) === 0 && budget.passed()) {
+      if (keepUnread) into.orInPlace(unreadFrom(candidates, docId));
+      return;
+    }
     const holds = restriction === null ? documentHasPhrase(shard.forward, docId, wordIds as (number | null)[])
       : restriction.holdsPhrase(shard.forward, docId, wordIds as (number | null)[]);
     if (holds) into.add(docId);
@@ -351,6 +384,7 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
   private offsets: Int32Array | null = null;
   /** postingsStale() answered false once in this search. */
   private postingsFresh = false;
+  readonly proximityByAttribute: boolean;
   /** The thread's search scratch while this search holds it (taken on first use, given back by release()). */
   private lentScratch: SearchScratch | null = null;
 
@@ -358,6 +392,7 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
     bitmapBuckets: boolean, readonly termDocCounts?: readonly number[], wrapAccelerator?: (accelerator: SearchAccelerator) => SearchAccelerator,
     private readonly restriction: FieldRestriction | null = null) {
     this.accelerator = !bitmapBuckets ? CANNOT_TELL : wrapAccelerator !== undefined ? wrapAccelerator(this) : this;
+    this.proximityByAttribute = shard.config.settings.proximityPrecision === 'byAttribute';
     const keyRuns = multiWordSynonyms(terms, shard.config.synonyms);
     const ngrams = ngramAlternatives(shard, terms);
     terms.forEach((term, index) => (term.kind === 'word' ? this.matchWord(index, term.word, term.isPrefix, keyRuns.get(index), ngrams.get(index))
@@ -690,7 +725,7 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
     const vocabulary = this.shard.vocabulary;
     const wordIds = words.map((word) => (word === null ? null : vocabulary.idOf(word) ?? -1));
     if (wordIds.includes(-1)) return;
-    phraseDocs(this.shard, wordIds, into);
+    phraseDocs(this.shard, wordIds, into, null, this.searchBudget);
     this.phrases.push({ term, wordIds });
   }
 }
