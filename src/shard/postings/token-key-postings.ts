@@ -10,12 +10,14 @@
 // (key, docId) pairs instead (a bitmap costs ~0.5 KiB however small): after a full build, all in one
 // shared arena; rebuilt after a write, as a small typed array each, or nothing below
 // KEPT_MIN_DOCUMENTS (a typed array still costs ~0.2 KiB).
-import type { DerivedStructure } from '../derived-structure.js';
+import type { DerivedSnapshotPart, DerivedStructure } from '../derived-structure.js';
 import roaring from 'roaring';
 import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
 import type { Vocabulary } from '../words/vocabulary.js';
 import { finishSteps, stepEndsAt } from '../sliced-jobs.js';
 import type { SerializedBitmaps } from '../snapshot/bitmap-list-codec.js';
+import type { SnapshotReader, SnapshotWriter } from '../snapshot/snapshot-container.js';
+import { decodeTokenKeyPostings, encodeTokenKeyPostings, type TokenKeySections } from './token-key-snapshot.js';
 import { idSpanOf, unionOfMany } from '../words/bitmap-union.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -129,6 +131,15 @@ export class TokenKeyPostings implements DerivedStructure {
 
   /** Never deferred: searches build the lists they need at once (see DerivedStructure.deferBuilds). */
   deferBuilds(): void {}
+
+  /** DerivedStructure's snapshot member (token-key-snapshot.ts). */
+  *saveSnapshotSteps(writer: SnapshotWriter): Generator<void, DerivedSnapshotPart, unknown> {
+    return { ...(yield* encodeTokenKeyPostings(writer, this.exportState())) };
+  }
+
+  restoreSnapshot(reader: SnapshotReader, part: DerivedSnapshotPart): void {
+    if (part !== null) this.importState(decodeTokenKeyPostings(reader, part as unknown as TokenKeySections));
+  }
 
   /** Bytes of the lists held (bitmaps by their portable size) and of the rare words' arena. */
   get byteLength(): number {
