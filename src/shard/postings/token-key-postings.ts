@@ -86,6 +86,14 @@ export class TokenKeyPostings implements DerivedStructure {
     // arena (counting only the dropped lists left it to per-search rebuilds: a 100,000-document load
     // by batches, built after its first, then answered its queries half as fast).
     this.countWritten(wordIds);
+    // A full rebuild is due: nothing reads the lists before one replaces them (unionByKey rebuilds
+    // first, a build in steps swaps in its own), so they go now instead of being kept up to date: a
+    // bulk load built after its first batch (PrepareSearch) updated them in place for the rest of it
+    // (13% of the worker in the tail of 1M npm rows, then the rebuild).
+    if (this.needsRebuild) {
+      if (this.byWord.length > 0 || this.arena.length > 0) this.dropLists();
+      return;
+    }
     const byWord = this.byWord;
     if (byWord.length === 0) return;
     this.visitTokens(docId, (wordId, key) => {
@@ -102,6 +110,15 @@ export class TokenKeyPostings implements DerivedStructure {
         lists[key]!.remove(docId);
       }
     });
+  }
+
+  /** Every list and the arena dropped (a full rebuild is due); the rebuild bookkeeping stays. */
+  private dropLists(): void {
+    this.byWord = [];
+    this.serializedLists = null;
+    this.arena = new Uint32Array(0);
+    this.arenaStarts = new Uint32Array(0);
+    this.arenaEnds = new Uint32Array(0);
   }
 
   /**
