@@ -128,15 +128,16 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
   };
   try {
     // Each shard worker is a one-thread Piscina pool (that is what pins a shard to one thread); they
-    // load their shards in parallel, before the scheduler thread exists (front/worker-supervisor.ts).
-    const schedulerPorts = await threads.startShardWorkers();
+    // load their shards in parallel while the scheduler thread starts (front/worker-supervisor.ts).
+    const shardWorkers = threads.startShardWorkers();
     const indexes = new IndexCatalog(storage);
     const storedDocuments = new StoredDocumentCache(storage.documents);
-    const schedulerClient = new SchedulerClient(threads.createSchedulerThread(schedulerPorts), (uids) => {
+    const schedulerClient = new SchedulerClient(threads.createSchedulerThread(shardWorkers.schedulerPorts), (uids) => {
       indexes.invalidate(uids);
       storedDocuments.forget(uids);
     }, () => storage.root.resetReadTxn());
     threads.adoptScheduler(schedulerClient);
+    await shardWorkers.loaded;
     await schedulerClient.ready(SCHEDULER_READY_TIMEOUT_MS);
     const networkConfig = new NetworkConfig(options.dbPath);
     // Cluster mode (src/cluster): writes go through the JetStream task log, which feeds this scheduler.
