@@ -5,7 +5,7 @@ import test from 'ava';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import { decodeShardSnapshot, encodeShardSnapshot, settingsFingerprint, type ShardSnapshotIdentity } from '../../src/shard/snapshot/shard-snapshot.js';
-import { SnapshotFormatError, SnapshotReader } from '../../src/shard/snapshot/snapshot-container.js';
+import { SnapshotFormatError, SnapshotReader, SnapshotWriter } from '../../src/shard/snapshot/snapshot-container.js';
 import { openSnapshotFile, writeFileAtomically } from '../../src/shard/snapshot/snapshot-files.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -149,6 +149,27 @@ for (const round of [0, 1]) {
     sameAnswers(t, original, restored, randomFrom(100 + round));
   });
 }
+
+test('a format 3 snapshot (rank / position postings only) is still read: the other structures are built again, the answers the same', (t) => {
+  const random = randomFrom(75);
+  const config = compileIndexConfig({});
+  const original = new ShardIndex(config);
+  for (let docId = 0; docId < 3000; docId++) original.upsert(docId, makeDocument(random, docId));
+  original.trim();
+  original.prepareForSearch();
+  const identity = identityOf({});
+  // The same sections in the same order under format 3's meta: `rank` and `position` instead of `derived`.
+  const v4 = SnapshotReader.fromBytes(concat(encodeShardSnapshot(original, identity)));
+  const { derived, sectionLengths, ...meta } = v4.meta as Record<string, unknown> & { derived: unknown[]; sectionLengths: number[] };
+  const writer = new SnapshotWriter();
+  for (let section = 0; section < sectionLengths.length; section++) writer.add(v4.bytes(section));
+  const v3 = concat(writer.chunks({ ...meta, version: 3, rank: derived[0], position: derived[1] }));
+  const restored = decodeShardSnapshot(v3, identity, config);
+  t.false(restored.rankPostings.needsBuild);
+  t.true(restored.nearPairs.needsBuild, 'not in a format 3 file: built again');
+  t.true(restored.needsPreparing);
+  sameAnswers(t, original, restored, randomFrom(76));
+});
 
 test('an empty shard restores and takes writes', (t) => {
   const config = compileIndexConfig({ filterableAttributes: ['tags'] });
