@@ -4,13 +4,16 @@
 //
 //   npx tsc -p tsconfig.json && node dist/bench/answers-md5.js [--rows 20000] [--queries 2000] [--seed 26] [--shards 2]
 //     [--concurrency 8] [--cutoff 60000] [--dump /tmp/answers]   (writes <dump>.cold / .warm: query, answer per line)
+//     [--restart]   (the server is closed after indexing and started again on its folder: answers from restored snapshots)
 //
 // Data: the first `rows` rows of /work/.library/env/packages/npm.tsv (real npm names and summaries).
 // Queries: words, two- and three-word queries, prefixes, typos (one edit), some with a filter, a sort,
 // facets, an offset, or matchingStrategy "all", all drawn from the loaded text with a seeded PRNG.
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startTestServer } from '../test/http/harness.js';
 import { SeededRandom } from './seeded-random.js';
 
@@ -25,6 +28,7 @@ const { values } = parseArgs({
     dump: { type: 'string' },
     /** searchCutoffMs (default the server's 1500 ms): a loaded machine may cut cold searches short, which changes answers. */
     cutoff: { type: 'string' },
+    restart: { type: 'boolean', default: false },
   },
 });
 const ROWS = Number(values.rows);
@@ -89,9 +93,10 @@ function makeQueries(words: string[]): Record<string, unknown>[] {
 
 const rows = loadRows();
 const queries = makeQueries(wordsOf(rows));
-const server = await startTestServer({ workers: 1, shardsPerIndex: Number(values.shards) });
+const dbPath = mkdtempSync(join(tmpdir(), 'skein-answers-'));
+let server = await startTestServer({ workers: 1, shardsPerIndex: Number(values.shards), dbPath });
 try {
-  const client = server.client;
+  let client = server.client;
   await client.createIndex('npm', 'id');
   await client.run('PATCH', '/indexes/npm/settings', {
     body: {
@@ -101,6 +106,13 @@ try {
   });
   for (let start = 0; start < rows.length; start += 10_000) {
     await client.addDocuments('npm', rows.slice(start, start + 10_000));
+  }
+  if (values.restart) {
+    // close() saves every shard's snapshot; the new server restores them instead of re-indexing.
+    await server.close();
+    if (!existsSync(join(dbPath, 'snapshots', 'npm'))) throw new Error('no snapshot saved');
+    server = await startTestServer({ workers: 1, shardsPerIndex: Number(values.shards), dbPath });
+    client = server.client;
   }
   const answers: string[] = new Array(queries.length);
   const run = async () => {
@@ -131,4 +143,5 @@ try {
   console.log(JSON.stringify({ rows: rows.length, queries: queries.length, withHits: hits, md5Cold: cold, md5Warm: warm, warmQueriesPerSecond: Math.round(queries.length / seconds) }));
 } finally {
   await server.close();
+  rmSync(dbPath, { recursive: true, force: true });
 }

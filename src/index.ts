@@ -19,14 +19,12 @@ import { ServerLog } from './front/server-log.js';
 import { WorkerSupervisor } from './front/worker-supervisor.js';
 import { ThreadFailureArming, type ThreadFailure } from './protocol/thread-failure-points.js';
 import { lockDataFolder, type DataFolderLock } from './storage/data-folder-lock.js';
-import { importDumpAtStart } from './dump/import.js';
 import { closeStorage, openStorage, type Storage } from './storage/environment.js';
 import { importSnapshotAtStart } from './storage/snapshot-archive.js';
-import { clusterNodeName, startClusterNode, type ClusterNode } from './cluster/cluster-node.js';
-import { fetchBootstrapSnapshot, removeBootstrapSnapshot } from './cluster/snapshot-exchange.js';
+import type { ClusterNode } from './cluster/cluster-node.js';
 import { NetworkConfig } from './network/network-config.js';
 import { NetworkNode } from './network/network-node.js';
-import { serveRestoringOnGap, type StartHooks } from './cluster/rejoin.js';
+import type { StartHooks } from './cluster/rejoin.js';
 
 export type { SkeinOptions, ResolvedOptions, SkeinEnv, TestHooksOptions } from './config/options.js';
 export type { ThreadEvent } from './front/worker-supervisor.js';
@@ -65,7 +63,9 @@ const SHUTDOWN_SNAPSHOT_TIMEOUT_MS = 7_000;
 
 export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer> {
   // Cluster mode: a gap in the task log restarts the node from the latest cluster snapshot (src/cluster/rejoin.ts).
-  if (resolveOptions(input).clusterNatsUrls.length > 0) return serveRestoringOnGap(input, startServerOnce);
+  // Cluster and dump-import modules (NATS clients, roaring through the dump format...) are imported only
+  // when used: the main thread's module loading comes before the shard workers start, on the way to a restart's first answer.
+  if (resolveOptions(input).clusterNatsUrls.length > 0) return (await import('./cluster/rejoin.js')).serveRestoringOnGap(input, startServerOnce);
   return startServerOnce(input, null);
 }
 
@@ -78,19 +78,24 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
   // Before anything opens the folder: a second process on it would run a second scheduler.
   const lock = lockDataFolder(options.dbPath);
   // Cluster mode, empty data folder: the latest cluster snapshot is imported first (src/cluster/snapshot-exchange.ts).
-  const joinSnapshot = options.clusterNatsUrls.length > 0 && options.importSnapshot === null
-    ? await fetchBootstrapSnapshot({
+  const exchange = options.clusterNatsUrls.length > 0 ? await import('./cluster/snapshot-exchange.js') : null;
+  const clusterNodeName = exchange ? (await import('./cluster/cluster-node.js')).clusterNodeName : null;
+  const joinSnapshot = exchange && clusterNodeName && options.importSnapshot === null
+    ? await exchange.fetchBootstrapSnapshot({
       urls: options.clusterNatsUrls, nodeName: clusterNodeName(options.clusterNodeName, options.httpAddr), replicas: options.clusterReplicas,
       dbPath: options.dbPath, log: (level, message) => serverLog[level]({ cluster: true }, message),
     }).catch((cause) => { lock.release(); throw cause; })
     : null;
   await importSnapshotOrUnlock(joinSnapshot ? { ...options, importSnapshot: joinSnapshot } : options, lock);
-  await removeBootstrapSnapshot(joinSnapshot);
+  await exchange?.removeBootstrapSnapshot(joinSnapshot);
   // --import-dump: before any thread exists (src/dump/import.ts); a refusal or a failed import ends the start.
-  await importDumpAtStart({ ...options, log: (message) => console.error(`[dump] ${message}`) }).catch((cause) => {
-    lock.release();
-    throw cause;
-  });
+  if (options.importDump !== null) {
+    const { importDumpAtStart } = await import('./dump/import.js');
+    await importDumpAtStart({ ...options, log: (message) => console.error(`[dump] ${message}`) }).catch((cause) => {
+      lock.release();
+      throw cause;
+    });
+  }
   const storage = openStorageOrUnlock(options.dbPath, lock);
   const failures = input.testHooks ? new ThreadFailureArming() : null;
   const threads = new WorkerSupervisor({
@@ -128,20 +133,22 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
   };
   try {
     // Each shard worker is a one-thread Piscina pool (that is what pins a shard to one thread); they
-    // load their shards in parallel, before the scheduler thread exists (front/worker-supervisor.ts).
-    const schedulerPorts = await threads.startShardWorkers();
+    // load their shards in parallel while the scheduler thread starts (front/worker-supervisor.ts).
+    const shardWorkers = threads.startShardWorkers();
     const indexes = new IndexCatalog(storage);
     const storedDocuments = new StoredDocumentCache(storage.documents);
-    const schedulerClient = new SchedulerClient(threads.createSchedulerThread(schedulerPorts), (uids) => {
+    const schedulerClient = new SchedulerClient(threads.createSchedulerThread(shardWorkers.schedulerPorts), (uids) => {
       indexes.invalidate(uids);
       storedDocuments.forget(uids);
     }, () => storage.root.resetReadTxn());
     threads.adoptScheduler(schedulerClient);
+    await shardWorkers.loaded;
     await schedulerClient.ready(SCHEDULER_READY_TIMEOUT_MS);
     const networkConfig = new NetworkConfig(options.dbPath);
     // Cluster mode (src/cluster): writes go through the JetStream task log, which feeds this scheduler.
     if (options.clusterNatsUrls.length > 0) {
       const clusterLog = log.for('meilisearch');
+      const { startClusterNode } = await import('./cluster/cluster-node.js');
       cluster = await startClusterNode({
         urls: options.clusterNatsUrls, nodeName: options.clusterNodeName, replicas: options.clusterReplicas, httpAddr: options.httpAddr,
         snapshotDir: options.snapshotDir,

@@ -16,7 +16,7 @@ curl -s -X PATCH $URL/indexes/npm/settings -H 'content-type: application/json' -
 sleep 1
 echo "[$LABEL] load before import: $(cat /proc/loadavg)"
 T0=$(date +%s.%N)
-node dist/src/cli.js import -u $URL -i npm $FILE > /tmp/npmdata/import-$LABEL.log 2>&1
+if [ -n "${POST_ALL:-}" ]; then node $HERE/post-all.mjs $URL npm $FILE ${POST_ALL} > /tmp/npmdata/import-$LABEL.log 2>&1; else node dist/src/cli.js import -u $URL -i npm $FILE > /tmp/npmdata/import-$LABEL.log 2>&1; fi; cat /tmp/npmdata/import-$LABEL.log | tail -1
 T1=$(date +%s.%N)
 N=$(wc -l < $FILE)
 echo "[$LABEL] imported $N docs in $(echo "$T1 - $T0" | bc) s = $(echo "$N / ($T1 - $T0)" | bc) docs/s; load $(cat /proc/loadavg)"

@@ -3,7 +3,7 @@
 // Ready signal: once startup recovery is done (interrupted batches re-enqueued, uid counters restored,
 // leftover update files deleted), the thread posts ONE `indexesChanged` message carrying the uids of
 // ALL indexes. The front awaits that first indexesChanged before serving. (The shard workers load the
-// stored indexes themselves when they start, which happens before this thread is created.) Every later indexesChanged follows a finished
+// stored indexes themselves when they start, while this thread starts: commands sent meanwhile wait in their ports.) Every later indexesChanged follows a finished
 // batch and carries the uids of the indexes it touched (an empty list for task-only batches).
 //
 // Messages: parentPort receives `enqueueTask` ArrayBuffers and answers each with `taskEnqueued`

@@ -10,8 +10,15 @@
 // documents written since the build (searches read those one by one) and want a rebuild after an
 // eighth of the shard. Either way `needsBuild` is the one question, and a build in slices is made aside
 // and swapped in at its end, what is written meanwhile counting as written after it.
-// Snapshots (snapshot/shard-snapshot.ts) keep the rank and position postings; the others are built
-// again after a restore (lazily, or at quiet time).
+// Snapshots (snapshot/shard-snapshot.ts) keep each structure as its snapshot member writes it: a
+// restored shard answers at full speed without rebuilding anything (rebuilding the near-pair tables
+// held the first search after a restart at 1M npm rows ~0.5 s); what was stale when saved is stale
+// when restored, and one never built stays unbuilt.
+import type { SnapshotReader, SnapshotWriter } from './snapshot/snapshot-container.js';
+
+/** What a snapshot's meta holds of a structure: its section numbers and counts (JSON), null when nothing is kept. */
+export type DerivedSnapshotPart = Readonly<Record<string, unknown>> | null;
+
 export interface DerivedStructure {
   /**
    * A write to the document (upsert: `added`, or delete): `wordIds` are the words it holds or held, one
@@ -30,4 +37,16 @@ export interface DerivedStructure {
   deferBuilds(deferred: boolean): void;
   /** Bytes held (memory reports). */
   readonly byteLength: number;
+  /**
+   * Snapshot member: adds the structure's state to the writer's sections (views, no copies: the
+   * quiet-time save writes them before any write can change them, a write cancelling the save) and
+   * returns the part naming them. Every object it reads is taken in its first step: a build in
+   * slices swaps in new arrays when it ends, never changes the ones saved.
+   */
+  saveSnapshotSteps(writer: SnapshotWriter): Generator<void, DerivedSnapshotPart, unknown>;
+  /**
+   * Snapshot member: adopts a saved part (on a fresh instance over the restored vocabulary and forward
+   * index); null leaves it unbuilt. Throws SnapshotFormatError when the sections do not fit (the shard is rebuilt then).
+   */
+  restoreSnapshot(reader: SnapshotReader, part: DerivedSnapshotPart): void;
 }

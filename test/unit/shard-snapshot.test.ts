@@ -5,7 +5,7 @@ import test from 'ava';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import { decodeShardSnapshot, encodeShardSnapshot, settingsFingerprint, type ShardSnapshotIdentity } from '../../src/shard/snapshot/shard-snapshot.js';
-import { SnapshotFormatError, SnapshotReader } from '../../src/shard/snapshot/snapshot-container.js';
+import { SnapshotFormatError, SnapshotReader, SnapshotWriter } from '../../src/shard/snapshot/snapshot-container.js';
 import { openSnapshotFile, writeFileAtomically } from '../../src/shard/snapshot/snapshot-files.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -112,6 +112,64 @@ for (let round = 0; round < 6; round++) {
     t.deepEqual(facetState(restored), facetState(original));
   });
 }
+
+for (const round of [0, 1]) {
+  test(`a restored shard keeps every derived structure built: nothing to prepare, the same answers (round ${round})`, (t) => {
+    const random = randomFrom(70 + round);
+    const settings: Partial<IndexSettings> = round === 0 ? {} : { searchableAttributes: ['title', 'body'] };
+    const config = compileIndexConfig(settings);
+    const original = new ShardIndex(config);
+    const count = 3000;
+    for (let docId = 0; docId < count; docId++) original.upsert(docId, makeDocument(random, docId));
+    original.trim();
+    original.prepareForSearch();
+    // Writes after the build (fewer than a rebuild needs): the restored structures must still read these documents.
+    for (let k = 0; k < 60; k++) original.upsert(Math.floor(random() * count), makeDocument(random, 50_000 + k));
+    original.flushWrites();
+    t.false(original.needsPreparing);
+    const identity = identityOf(settings);
+    const restored = decodeShardSnapshot(concat(encodeShardSnapshot(original, identity)), identity, config);
+    t.deepEqual(restored.derived.map((structure) => structure.needsBuild), original.derived.map(() => false));
+    t.false(restored.needsPreparing, 'the restored shard has nothing to build');
+    t.true(restored.nearPairs.byteLength > 0 && restored.fieldStartPairs.byteLength > 0);
+    sameAnswers(t, original, restored, randomFrom(80 + round));
+    t.false(restored.needsPreparing, 'searches built nothing');
+    // Saved again from the restored shard (its lists partly still encoded): the same file.
+    t.deepEqual(concat(encodeShardSnapshot(restored, identity)), concat(encodeShardSnapshot(original, identity)));
+    const writes = randomFrom(90 + round);
+    for (let k = 0; k < 300; k++) {
+      const docId = Math.floor(writes() * (count + 100));
+      const document = makeDocument(writes, 60_000 + k);
+      for (const shard of [original, restored]) {
+        if (k % 4 === 0) shard.delete(docId);
+        else shard.upsert(docId, document);
+        shard.flushWrites();
+      }
+    }
+    sameAnswers(t, original, restored, randomFrom(100 + round));
+  });
+}
+
+test('a format 3 snapshot (rank / position postings only) is still read: the other structures are built again, the answers the same', (t) => {
+  const random = randomFrom(75);
+  const config = compileIndexConfig({});
+  const original = new ShardIndex(config);
+  for (let docId = 0; docId < 3000; docId++) original.upsert(docId, makeDocument(random, docId));
+  original.trim();
+  original.prepareForSearch();
+  const identity = identityOf({});
+  // The same sections in the same order under format 3's meta: `rank` and `position` instead of `derived`.
+  const v4 = SnapshotReader.fromBytes(concat(encodeShardSnapshot(original, identity)));
+  const { derived, sectionLengths, ...meta } = v4.meta as Record<string, unknown> & { derived: unknown[]; sectionLengths: number[] };
+  const writer = new SnapshotWriter();
+  for (let section = 0; section < sectionLengths.length; section++) writer.add(v4.bytes(section));
+  const v3 = concat(writer.chunks({ ...meta, version: 3, rank: derived[0], position: derived[1] }));
+  const restored = decodeShardSnapshot(v3, identity, config);
+  t.false(restored.rankPostings.needsBuild);
+  t.true(restored.nearPairs.needsBuild, 'not in a format 3 file: built again');
+  t.true(restored.needsPreparing);
+  sameAnswers(t, original, restored, randomFrom(76));
+});
 
 test('an empty shard restores and takes writes', (t) => {
   const config = compileIndexConfig({ filterableAttributes: ['tags'] });

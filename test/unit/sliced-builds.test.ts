@@ -213,6 +213,28 @@ test('writes between the slices of a build: searches after it answer as a shard 
   }
 }));
 
+test('once a full rebuild of the rank / position lists is due, writes drop the lists instead of updating them; searches answer as a shard built at once', (t) => {
+  const { subject, reference } = twins(6000, 41);
+  t.true(subject.rankPostings.needsRebuild);
+  subject.prepareForSearch();
+  reference.prepareForSearch();
+  t.true(subject.rankPostings.byteLength > 0);
+  // A few writes: updated in place (no rebuild due), so the lists stay.
+  rewriteAll([subject, reference], randomFrom(42), 50, 6000, 10_000, 5);
+  t.false(subject.rankPostings.needsRebuild);
+  t.true(subject.rankPostings.byteLength > 0, 'kept while no rebuild is due');
+  // Writes of more than a quarter of the tokens: a rebuild is due, the lists are gone (a bulk load no longer updates them in place).
+  const writes = randomFrom(43);
+  for (let chunk = 0; chunk < 40 && !subject.rankPostings.needsRebuild; chunk++) rewriteAll([subject, reference], writes, 500, 8000, 20_000 + chunk * 500, 7);
+  t.true(subject.rankPostings.needsRebuild);
+  t.is(subject.rankPostings.byteLength, 0);
+  t.is(subject.positionPostings.byteLength, 0);
+  sameAnswers(t, subject, reference, randomFrom(44), 40);
+  t.false(subject.rankPostings.needsRebuild, 'the first search rebuilt them');
+  rewriteAll([subject, reference], randomFrom(45), 100, 8000, 60_000, 3);
+  sameAnswers(t, subject, reference, randomFrom(46), 40);
+});
+
 test('a quiet-time build cancelled halfway leaves the shard consistent for writes and searches', withSmallSteps((t) => {
   const { subject, reference } = twins(900, 5);
   subject.prepareForSearch();

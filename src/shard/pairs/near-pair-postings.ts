@@ -9,7 +9,8 @@
 import roaring from 'roaring';
 import { tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
 import { BuiltOverDocuments } from '../postings/changes-since-build.js';
-import { PairTable } from './pair-table.js';
+import { PairTable, type PairTableState } from './pair-table.js';
+import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from '../snapshot/snapshot-container.js';
 import { stepEndsAt } from '../sliced-jobs.js';
 import { planShortPrefixes, PREFIX_THEN_WORD_GAP_1, PrefixPairTables, prefixPairDocs, prefixTableKey, prefixTableKeySpace, WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2, type PrefixTable, type ShortPrefixPlan } from './prefix-pair-tables.js';
 import { EXACT_ATTRIBUTE_MARK } from '../words/derivations.js';
@@ -173,6 +174,50 @@ export class NearPairPostings extends BuiltOverDocuments {
         }
       }
     }
+  }
+
+  /**
+   * The snapshot member's part (BuiltOverDocuments): the slots, the gap tables and the short
+   * prefixes' tables still held, each table's arrays as they are.
+   */
+  protected *savedStateSteps(writer: SnapshotWriter): Generator<void, Record<string, unknown>, unknown> {
+    const adopted = this.prefixTables.adoptedHeld();
+    const addTable = (table: PairTable) => {
+      const { keys, starts, docIds, tags } = table.state;
+      return [writer.add(keys), writer.add(starts), writer.add(docIds), tags === null ? -1 : writer.add(tags)];
+    };
+    return {
+      slotOfWord: writer.add(this.slotOfWord), slotCount: this.slotCount,
+      tables: this.tables.map(addTable),
+      prefixes: adopted.prefixes, prefixSplits: adopted.splits, prefixTables: adopted.tables.map(addTable),
+    };
+  }
+
+  protected restoreState(reader: SnapshotReader, part: Readonly<Record<string, unknown>>): void {
+    const tableAt = (sections: unknown): PairTable => {
+      if (!Array.isArray(sections) || sections.length !== 4) throw new SnapshotFormatError('pair table sections');
+      const [keys, starts, docIds, tags] = sections as number[];
+      const state: PairTableState = { keys: reader.uint32(keys!), starts: reader.uint32(starts!), docIds: reader.uint32(docIds!), tags: tags! < 0 ? null : reader.uint16(tags!) };
+      const table = PairTable.fromState(state);
+      if (table === null) throw new SnapshotFormatError('pair table');
+      return table;
+    };
+    const slotOfWord = reader.int32(part['slotOfWord'] as number);
+    const slotCount = part['slotCount'];
+    const prefixes = part['prefixes'];
+    const splits = part['prefixSplits'];
+    const prefixTables = part['prefixTables'];
+    if (typeof slotCount !== 'number' || slotCount > MAX_SLOTS || slotOfWord.length > this.vocabulary.size) throw new SnapshotFormatError('pair slots');
+    for (let wordId = 0; wordId < slotOfWord.length; wordId++) if (slotOfWord[wordId]! >= slotCount) throw new SnapshotFormatError('pair slots');
+    if (!Array.isArray(part['tables']) || part['tables'].length !== MAX_GAP) throw new SnapshotFormatError('pair tables');
+    if (!Array.isArray(prefixes) || !Array.isArray(splits) || !Array.isArray(prefixTables)
+      || splits.length !== prefixes.length || prefixTables.length !== prefixes.length) throw new SnapshotFormatError('prefix pair tables');
+    this.tables = (part['tables'] as unknown[]).map(tableAt);
+    this.slotOfWord = slotOfWord;
+    this.slotCount = slotCount;
+    this.prefixTables.clear(this.documents.size);
+    this.prefixTables.adopt(prefixes as string[], prefixTables.map(tableAt), splits as (string[] | null)[]);
+    this.generation++;
   }
 
   /** Bumped by each build: what a lookup gathered before it says nothing of the new slots (shared-pair-memos.ts). */

@@ -20,6 +20,14 @@ type RoaringBitmap32 = roaring.RoaringBitmap32;
  */
 const BITMAP_MIN_RUN = 4096;
 
+/** A table's arrays (PairTable.state, PairTable.fromState). */
+export interface PairTableState {
+  keys: Uint32Array;
+  starts: Uint32Array;
+  docIds: Uint32Array;
+  tags: Uint16Array | null;
+}
+
 export class PairTable {
   /** Bitmaps of the long runs handed out so far, by key index. */
   private readonly bitmaps = new Map<number, RoaringBitmap32>();
@@ -100,6 +108,22 @@ export class PairTable {
     }
     starts[keyCount] = written;
     return new PairTable(keys, starts, docIds.slice(0, written), tags === null ? null : tags.slice(0, written));
+  }
+
+  /** The arrays as they are (a snapshot's sections; do not mutate). */
+  get state(): PairTableState {
+    return { keys: this.keys, starts: this.starts, docIds: this.docIds, tags: this.tags };
+  }
+
+  /** A table from a snapshot's arrays; null when they do not form one (the caller rebuilds). */
+  static fromState(state: PairTableState): PairTable | null {
+    const { keys, starts, docIds, tags } = state;
+    if (starts.length !== keys.length + 1 || starts[0] !== 0 || starts[keys.length] !== docIds.length) return null;
+    if (tags !== null && tags.length !== docIds.length) return null;
+    for (let k = 0; k < keys.length; k++) {
+      if (starts[k]! > starts[k + 1]! || (k > 0 && keys[k - 1]! >= keys[k]!)) return null;
+    }
+    return new PairTable(keys, starts, docIds, tags);
   }
 
   static empty(): PairTable {

@@ -161,6 +161,8 @@ export class PrefixPairTables {
     maxBytes: PREFIX_TABLE_MEMORY.minBytes, sizeOf: (held) => held.table.byteLength + 64, sizeChanges: true,
   });
   private readonly views = new Map<string, PrefixTable>();
+  /** The prefixes of the tables adopted from the last build (a snapshot keeps those still held). */
+  private adoptedPrefixes: readonly string[] = [];
 
   constructor(private readonly vocabulary: Vocabulary, private readonly forward: ForwardIndex, private readonly documents: roaring.RoaringBitmap32) {}
 
@@ -168,6 +170,7 @@ export class PrefixPairTables {
   clear(documentCount: number): void {
     this.tables.clear();
     this.views.clear();
+    this.adoptedPrefixes = [];
     this.tables.maxBytes = Math.max(PREFIX_TABLE_MEMORY.minBytes, documentCount * PREFIX_TABLE_MEMORY.bytesPerDocument);
   }
 
@@ -178,10 +181,24 @@ export class PrefixPairTables {
 
   /** Tables built ahead (the short prefixes', split as `splits` tell), kept while the budget has room. */
   adopt(prefixes: readonly string[], tables: readonly PairTable[], splits: readonly (readonly string[] | null)[]): void {
+    this.adoptedPrefixes = [...this.adoptedPrefixes, ...prefixes];
     prefixes.forEach((prefix, index) => {
       const table = tables[index]!;
       if (this.tables.admit(0, table.byteLength)) this.tables.set(prefix, { table, splits: splits[index] ?? null });
     });
+  }
+
+  /** The adopted tables still held, with their prefixes and splits (what a snapshot keeps: the ones built on demand are not). */
+  adoptedHeld(): { prefixes: string[]; tables: PairTable[]; splits: (readonly string[] | null)[] } {
+    const held = { prefixes: [] as string[], tables: [] as PairTable[], splits: [] as (readonly string[] | null)[] };
+    for (const prefix of this.adoptedPrefixes) {
+      const entry = this.tables.has(prefix) ? this.tables.get(prefix, 0) : undefined;
+      if (entry === undefined) continue;
+      held.prefixes.push(prefix);
+      held.tables.push(entry.table);
+      held.splits.push(entry.splits);
+    }
+    return held;
   }
 
   /** Whether the prefix's lookups find a table now, its own or its short prefix's (tests). */

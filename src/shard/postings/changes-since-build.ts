@@ -1,9 +1,10 @@
 // The bookkeeping shared by a shard's structures built in one pass over its documents and then kept
 // while writes come (near-pair tables, sole-word fields): which documents changed since the build
 // (the structure says nothing true about them; searches read them instead), and when a rebuild pays.
-import type { DerivedStructure } from '../derived-structure.js';
+import type { DerivedSnapshotPart, DerivedStructure } from '../derived-structure.js';
 import roaring from 'roaring';
 import { finishSteps } from '../sliced-jobs.js';
+import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from '../snapshot/snapshot-container.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -67,6 +68,12 @@ export class ChangesSinceBuild {
   /** Never built, or enough changed (out of `documentCount`) that reading the changed documents costs more than a rebuild. */
   needsBuild(documentCount: number): boolean {
     return !this.isBuilt || this.changed.size >= Math.max(REBUILD_MIN_CHANGED, documentCount * REBUILD_SHARE);
+  }
+
+  /** Built as a snapshot kept it: `changed`, the documents written since that build. */
+  restoreBuilt(changed: RoaringBitmap32): void {
+    this.changed = changed;
+    this.isBuilt = true;
   }
 
   /** A build has just finished (`started`: what startBuild gave it, when documents could be written during the build). */
@@ -137,4 +144,36 @@ export abstract class BuiltOverDocuments implements DerivedStructure {
 
   /** The pass over the documents; it ends with this.changes.markBuilt(started). */
   protected abstract buildFrom(started: RoaringBitmap32): Generator<void, void, unknown>;
+
+  /**
+   * DerivedStructure's snapshot member: nothing when never built, else the documents changed since
+   * the build and what the subclass keeps of it (savedState, taken in this same first step).
+   */
+  *saveSnapshotSteps(writer: SnapshotWriter): Generator<void, DerivedSnapshotPart, unknown> {
+    if (!this.changes.built) return null;
+    const changed = this.changes.changed.serialize('portable');
+    const state = yield* this.savedStateSteps(writer);
+    return { ...state, changed: writer.add(changed) };
+  }
+
+  restoreSnapshot(reader: SnapshotReader, part: DerivedSnapshotPart): void {
+    if (part === null) return;
+    let changed: RoaringBitmap32;
+    try {
+      changed = RoaringBitmap32.deserialize(reader.bytes(part['changed'] as number), 'portable');
+    } catch (cause) {
+      throw new SnapshotFormatError(`changed documents: ${(cause as Error).message}`);
+    }
+    this.restoreState(reader, part);
+    this.changes.restoreBuilt(changed);
+  }
+
+  /**
+   * The built state's sections added to the writer (views of the arrays held), and their numbers;
+   * every object it reads is taken before its first yield (a build ending meanwhile swaps in new ones).
+   */
+  protected abstract savedStateSteps(writer: SnapshotWriter): Generator<void, Record<string, unknown>, unknown>;
+
+  /** Adopts what savedState wrote (checked: SnapshotFormatError when it does not fit). */
+  protected abstract restoreState(reader: SnapshotReader, part: Readonly<Record<string, unknown>>): void;
 }

@@ -16,6 +16,7 @@ import { stepEndsAt } from '../sliced-jobs.js';
 import { tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
 import { firstAtLeast } from '../pairs/pair-table.js';
 import type { BitmapSource } from '../../ranking/scratch-bitmaps.js';
+import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from '../snapshot/snapshot-container.js';
 
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
@@ -99,6 +100,26 @@ export class FieldStartPairs extends BuiltOverDocuments {
     this.docIds = sortedDocIds;
     this.alone = sortedAlone;
     this.changes.markBuilt(started);
+  }
+
+  /** The snapshot member's part (BuiltOverDocuments): the four arrays as they are. */
+  protected *savedStateSteps(writer: SnapshotWriter): Generator<void, Record<string, unknown>, unknown> {
+    return { segmentStarts: writer.add(this.segmentStarts), seconds: writer.add(this.seconds), docIds: writer.add(this.docIds), alone: writer.add(this.alone) };
+  }
+
+  protected restoreState(reader: SnapshotReader, part: Readonly<Record<string, unknown>>): void {
+    const segmentStarts = reader.uint32(part['segmentStarts'] as number);
+    const seconds = reader.uint32(part['seconds'] as number);
+    const docIds = reader.uint32(part['docIds'] as number);
+    const alone = reader.bytes(part['alone'] as number) as Uint8Array<ArrayBuffer>;
+    const count = seconds.length;
+    if (segmentStarts.length === 0 || segmentStarts[segmentStarts.length - 1] !== count || docIds.length !== count || alone.length !== count) {
+      throw new SnapshotFormatError('field start pairs');
+    }
+    this.segmentStarts = segmentStarts;
+    this.seconds = seconds;
+    this.docIds = docIds;
+    this.alone = alone;
   }
 
   /**

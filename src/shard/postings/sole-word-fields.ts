@@ -9,6 +9,8 @@ import { BuiltOverDocuments } from './changes-since-build.js';
 import { SLICE_POLICY, stepEndsAt } from '../sliced-jobs.js';
 import { tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
 import { OWNED_BITMAPS, type BitmapSource } from '../../ranking/scratch-bitmaps.js';
+import { encodeBitmapsSteps, SerializedBitmaps } from '../snapshot/bitmap-list-codec.js';
+import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from '../snapshot/snapshot-container.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -16,6 +18,11 @@ type RoaringBitmap32 = roaring.RoaringBitmap32;
 
 export class SoleWordFields extends BuiltOverDocuments {
   private byWord = new Map<number, RoaringBitmap32>();
+  /**
+   * As a snapshot kept them (restored): the words in ascending order and their lists, decoded on
+   * first use into byWord (a restored shard has ~10^5 of them, most never read before the next build).
+   */
+  private stored: { wordIds: Uint32Array; lists: SerializedBitmaps } | null = null;
 
   constructor(private readonly forward: ForwardIndex, documents: RoaringBitmap32) {
     super(documents);
@@ -25,7 +32,7 @@ export class SoleWordFields extends BuiltOverDocuments {
   get byteLength(): number {
     let bytes = 0;
     for (const docs of this.byWord.values()) bytes += docs.getSerializationSizeInBytes('portable');
-    return bytes;
+    return bytes + (this.stored === null ? 0 : this.stored.wordIds.byteLength + this.stored.lists.byteLength);
   }
 
   protected *buildFrom(started: RoaringBitmap32): Generator<void, void, unknown> {
@@ -51,7 +58,52 @@ export class SoleWordFields extends BuiltOverDocuments {
       }
     }
     this.byWord = byWord;
+    this.stored = null;
     this.changes.markBuilt(started);
+  }
+
+  /** The snapshot member's part (BuiltOverDocuments): the words and their lists, bitmaps back to back. */
+  protected *savedStateSteps(writer: SnapshotWriter): Generator<void, Record<string, unknown>, unknown> {
+    if (this.stored !== null) {
+      // Restored and not rebuilt since: the lists as the snapshot kept them (those decoded are the same).
+      const { wordIds, lists } = this.stored;
+      return { wordIds: writer.add(wordIds), listBytes: writer.add(lists.encoded.bytes), listEnds: writer.add(lists.encoded.ends) };
+    }
+    const entries = [...this.byWord].sort((a, b) => a[0] - b[0]);
+    const encoded = yield* encodeBitmapsSteps(entries.map(([, docs]) => docs));
+    return { wordIds: writer.add(Uint32Array.from(entries, ([wordId]) => wordId)), listBytes: writer.add(encoded.bytes), listEnds: writer.add(encoded.ends) };
+  }
+
+  protected restoreState(reader: SnapshotReader, part: Readonly<Record<string, unknown>>): void {
+    const wordIds = reader.uint32(part['wordIds'] as number);
+    let lists: SerializedBitmaps;
+    try {
+      lists = new SerializedBitmaps(reader.bytes(part['listBytes'] as number), reader.uint32(part['listEnds'] as number));
+    } catch (cause) {
+      throw new SnapshotFormatError(`sole-word fields: ${(cause as Error).message}`);
+    }
+    if (lists.length !== wordIds.length) throw new SnapshotFormatError('sole-word fields');
+    for (let k = 1; k < wordIds.length; k++) if (wordIds[k - 1]! >= wordIds[k]!) throw new SnapshotFormatError('sole-word fields order');
+    this.byWord = new Map();
+    this.stored = { wordIds, lists };
+  }
+
+  /** The word's list (decoded from the snapshot on first use), or undefined. */
+  private listOf(wordId: number): RoaringBitmap32 | undefined {
+    const list = this.byWord.get(wordId);
+    if (list !== undefined || this.stored === null) return list;
+    const { wordIds, lists } = this.stored;
+    let low = 0;
+    let high = wordIds.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (wordIds[middle]! < wordId) low = middle + 1;
+      else high = middle;
+    }
+    if (low === wordIds.length || wordIds[low] !== wordId) return undefined;
+    const decoded = lists.at(low);
+    this.byWord.set(wordId, decoded);
+    return decoded;
   }
 
   /**
@@ -64,7 +116,7 @@ export class SoleWordFields extends BuiltOverDocuments {
     // exact words): no union of the whole lists, no empty bitmap per missing word.
     let found: RoaringBitmap32 | null = null;
     for (const wordId of wordIds) {
-      const list = this.byWord.get(wordId);
+      const list = this.listOf(wordId);
       if (list === undefined || !list.intersects(universe)) continue;
       if (found === null) found = bitmaps.and(list, universe);
       else found.orInPlace(bitmaps.and(list, universe));

@@ -68,6 +68,16 @@ export class SerializedBitmaps {
     return this.ends.length;
   }
 
+  /** The bytes and ends as given (a snapshot saving them again). */
+  get encoded(): EncodedBitmaps {
+    return { bytes: this.bytes, ends: this.ends };
+  }
+
+  /** Bytes held (encoded). */
+  get byteLength(): number {
+    return this.bytes.byteLength + this.ends.byteLength;
+  }
+
   at(k: number): RoaringBitmap32 {
     const start = k === 0 ? 0 : this.ends[k - 1]!;
     return RoaringBitmap32.deserialize(this.bytes.subarray(start, this.ends[k]!), 'portable');

@@ -175,6 +175,12 @@ export class SnapshotReader {
     return aligned(bytes) ? new Uint32Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength / 4) : new Uint32Array(bytes.slice().buffer);
   }
 
+  uint16(section: number): Uint16Array<ArrayBuffer> {
+    const bytes = this.section(section);
+    if (bytes.byteLength % 2 !== 0) throw new SnapshotFormatError(`section ${section} length`);
+    return bytes.byteOffset % 2 === 0 ? new Uint16Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength / 2) : new Uint16Array(bytes.slice().buffer);
+  }
+
   int32(section: number): Int32Array<ArrayBuffer> {
     const bytes = this.section(section);
     return aligned(bytes) ? new Int32Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength / 4) : new Int32Array(bytes.slice().buffer);
