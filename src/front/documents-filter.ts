@@ -18,7 +18,9 @@ import { checkFilterSize, checkListLength, REQUEST_LIMITS } from './request-limi
 import { mergeShardResults } from './shard-results.js';
 import { hitDocuments } from './stored-hits.js';
 import type { FrontContext, RouteSpec } from './route-spec.js';
-import type { FilterParameter } from '../protocol/messages.js';
+import type { FilterParameter, ShardSearchOptions } from '../protocol/messages.js';
+import { resolveShardConditions } from '../filter/shard-filter.js';
+import { withShardFilter } from '../network/network-node.js';
 
 export interface DocumentsFetch {
   offset: number;
@@ -41,8 +43,15 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
   const record = context.indexes.require(uid);
   // The documents and shards are named by the record's storage key (a swap moves records, not data).
   const key = storageKeyOf(record);
-  const node = parseFilterParameter(request.filter, 'invalid_document_filter');
-  if (node) checkFilterAgainstSettings(node, attributePatternsOf(record.settings.filterableAttributes ?? []), 'invalid_document_filter');
+  let node = parseFilterParameter(request.filter, 'invalid_document_filter');
+  const options: ShardSearchOptions = withShardFilter(context.network, context.storage.meta, { filter: request.filter as FilterParameter | null, documents: true });
+  if (node) {
+    // `_shard`: resolved on this node; its errors keep the search code, as Meilisearch's (filter/shard-filter.ts).
+    const resolved = resolveShardConditions(node, options.shardFilter);
+    node = resolved.node;
+    checkFilterAgainstSettings(node, attributePatternsOf(record.settings.filterableAttributes ?? []), 'invalid_document_filter');
+    if (resolved.error) throw resolved.error;
+  }
   const { offset, limit, fields } = request;
   const selection = fields === null ? null : new FieldSelection(fields);
   const page = (texts: string[], total: number) =>
@@ -70,7 +79,7 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
     attributesToRetrieve: fields === null || fields.includes('*') ? null : fields, exhaustiveCount: true,
     // documents: the shards order by the sort alone and check it with invalid_document_sort (search-plan.ts).
     // (the filter was checked above: parseFilterParameter)
-    options: { filter: request.filter as FilterParameter | null, documents: true, ...(sorted ? { sort: request.sort } : {}) },
+    options: { ...options, ...(sorted ? { sort: request.sort } : {}) },
   }, record.shardCount);
   const { hits, candidates: total } = mergeShardResults(results, offset, limit);
   const documents = hitDocuments(context.storage.documents, key, hits).map((text) => documentTextWithVectors(String(text), request.retrieveVectors));

@@ -1,6 +1,9 @@
 // A node's place in the network (issue 23), composed once per server on the main thread by
 // src/index.ts: the configuration /network reads and changes (network-config.ts) and the search over
 // the shard groups that `useNetwork` asks for (network-search.ts).
+import type { ShardFilterContext } from '../filter/shard-filter.js';
+import { mayNameShard } from '../filter/shard-filter.js';
+import type { ShardSearchOptions } from '../protocol/messages.js';
 import type { SearchDispatcher } from '../front/search-dispatcher.js';
 import type { Storage } from '../storage/environment.js';
 import { readFeatures } from '../storage/experimental-features.js';
@@ -13,6 +16,12 @@ export class NetworkNode {
 
   constructor(readonly config: NetworkConfig, dispatcher: SearchDispatcher, private readonly meta: Storage['meta']) {
     this.search = new NetworkSearch(config, dispatcher);
+  }
+
+  /** What this node resolves a `_shard` filter with: it holds its own group's documents (filter/shard-filter.ts). */
+  shardFilterContext(): ShardFilterContext {
+    const own = this.config.ownGroup;
+    return [readFeatures(this.meta).network, this.config.groupNames, own === null ? [] : [own]];
   }
 
   /** The network search when the `network` feature is on and the network has shard groups; null: a local search answers. */
@@ -35,4 +44,11 @@ export function withShardGroupNames(config: NetworkConfig, content: TaskContent)
 export function withOwnShardGroup(config: NetworkConfig, content: TaskContent): TaskContent {
   if (content.type !== 'documentAdditionOrUpdate' || !content.shardGroups) return content;
   return { ...content, shardGroups: { names: content.shardGroups.names, own: config.ownGroup } };
+}
+
+/** A search's options, given the `_shard` context when its filter may name `_shard` (the shards resolve it). */
+export function withShardFilter<T extends ShardSearchOptions>(node: NetworkNode | null | undefined, meta: Storage['meta'], options: T): T {
+  if (!mayNameShard(options.filter)) return options;
+  options.shardFilter = node ? node.shardFilterContext() : [readFeatures(meta).network, [], []];
+  return options;
 }
