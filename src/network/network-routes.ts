@@ -7,6 +7,8 @@ import type { FrontContext, RouteSpec } from '../front/route-spec.js';
 import { parseSearchBody } from '../front/search-params.js';
 import { shardQueryOf } from '../front/search-routes.js';
 import { readFeatures } from '../storage/experimental-features.js';
+import { storageKeyOf } from '../storage/records.js';
+import { localDocumentResults, parseFetchBody } from '../front/documents-filter.js';
 import { encodeShardResults, parseRemoteShardSearch } from './shard-search-wire.js';
 
 export const networkRoutes: RouteSpec[] = [
@@ -41,6 +43,17 @@ export const networkRoutes: RouteSpec[] = [
         return bytes === undefined ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
       });
       return { status: 200, body };
+    },
+  },
+  {
+    // Skein's own route too: one group's part of a documents fetch over the network (documents-filter.ts).
+    method: 'POST', path: '/indexes/{indexUid}/_network-documents', action: 'documents.get', body: 'json',
+    handle: async (request, context) => {
+      const uid = validateIndexUid(request.params.indexUid!);
+      const fetch = parseFetchBody(request.json);
+      const key = storageKeyOf(context.indexes.require(uid));
+      const results = await localDocumentResults(context, uid, { ...fetch, useNetwork: null });
+      return { status: 200, body: encodeShardResults(results, (docId) => context.storage.documents.get([key, docId])) };
     },
   },
 ];

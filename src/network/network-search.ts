@@ -15,7 +15,9 @@ import type { NetworkConfig } from './network-config.js';
 import { postToRemote } from './remote-post.js';
 import { decodeShardResults, searchBodyOf, type RemoteShardSearch } from './shard-search-wire.js';
 
-/** A remote that does not answer within this is skipped for the group's next node. */
+/** The routes a remote group answers through (network-routes.ts): a search's, the documents routes'. */
+const REMOTE_SEARCH_ROUTE = '_network-shard-search';
+const REMOTE_DOCUMENTS_ROUTE = '_network-documents';
 
 export interface NetworkAnswer {
   results: ShardQueryResultMessage[];
@@ -48,12 +50,25 @@ export class NetworkSearch {
     return this.fanOut(uid, query, shardCount, { search: body });
   }
 
-  private async fanOut(uid: string, query: ShardQuery, shardCount: number, remote: RemoteShardSearch): Promise<NetworkAnswer> {
+  /**
+   * useNetwork on the documents routes (GET /documents, POST /documents/fetch): this node's group from
+   * `local`, every other group's from one of its nodes' `_network-documents` route, given `body` (a
+   * fetch body whose window starts at 0); the caller merges by sort values then internal id.
+   */
+  documents(uid: string, body: Record<string, unknown>, local: () => Promise<ShardQueryResultMessage[]>): Promise<NetworkAnswer> {
+    return this.gather(uid, local, REMOTE_DOCUMENTS_ROUTE, body);
+  }
+
+  private fanOut(uid: string, query: ShardQuery, shardCount: number, remote: RemoteShardSearch): Promise<NetworkAnswer> {
+    return this.gather(uid, () => this.local.search(query, shardCount, true), REMOTE_SEARCH_ROUTE, remote);
+  }
+
+  private async gather(uid: string, local: () => Promise<ShardQueryResultMessage[]>, route: string, remote: unknown): Promise<NetworkAnswer> {
     const own = this.config.ownGroup;
     const turn = this.turn++;
     const answers = await Promise.all(this.config.groupNames.map((group) => group === own
-      ? this.local.search(query, shardCount, true).then((results) => ({ results, error: null }))
-      : this.searchGroup(group, uid, remote, turn)));
+      ? local().then((results) => ({ results, error: null }))
+      : this.searchGroup(group, `/indexes/${encodeURIComponent(uid)}/${route}`, remote, turn)));
     const results: ShardQueryResultMessage[] = [];
     let remoteErrors: Record<string, ErrorBody> | undefined;
     for (const answer of answers) {
@@ -64,7 +79,7 @@ export class NetworkSearch {
   }
 
   /** One node of the group, trying the next on a failure to answer; a refused search (4xx) fails the whole search. */
-  private async searchGroup(group: string, uid: string, request: RemoteShardSearch, turn: number):
+  private async searchGroup(group: string, path: string, request: unknown, turn: number):
   Promise<{ results: ShardQueryResultMessage[]; error: { remote: string; body: ErrorBody } | null }> {
     const names = this.config.current.shards[group]?.remotes ?? [];
     let last: { remote: string; body: ErrorBody } = { remote: group, body: new SkeinError('remote_could_not_send_request', `Shard \`${group}\` has no remote.`).toBody() };
@@ -73,7 +88,7 @@ export class NetworkSearch {
       const remote = this.config.current.remotes[name];
       if (!remote) continue;
       try {
-        return { results: await askRemote(name, remote.url, remote.searchApiKey, uid, request), error: null };
+        return { results: await askRemote(name, remote.url, remote.searchApiKey, path, request), error: null };
       } catch (cause) {
         if (cause instanceof SkeinError && cause.status < 500 && cause.code !== 'remote_invalid_api_key') throw cause;
         last = { remote: name, body: (cause instanceof SkeinError ? cause : new SkeinError('remote_could_not_send_request', String(cause))).toBody() };
@@ -83,8 +98,8 @@ export class NetworkSearch {
   }
 }
 
-async function askRemote(name: string, url: string, apiKey: string | null, uid: string, request: RemoteShardSearch): Promise<ShardQueryResultMessage[]> {
-  const response = await postToRemote(name, url, `/indexes/${encodeURIComponent(uid)}/_network-shard-search`, apiKey, request);
+async function askRemote(name: string, url: string, apiKey: string | null, path: string, request: unknown): Promise<ShardQueryResultMessage[]> {
+  const response = await postToRemote(name, url, path, apiKey, request);
   const text = response.text;
   if (response.status >= 400 && response.status < 500) {
     // The same engine refused the same search: its own error, as a local search would answer.
