@@ -26,6 +26,8 @@ import { clusterNodeName, startClusterNode, type ClusterNode } from './cluster/c
 import { fetchBootstrapSnapshot, removeBootstrapSnapshot } from './cluster/snapshot-exchange.js';
 import { NetworkConfig } from './network/network-config.js';
 import { NetworkNode } from './network/network-node.js';
+import { IpPolicy } from './network/ip-policy.js';
+import { RemoteClient } from './network/remote-post.js';
 import { serveRestoringOnGap, type StartHooks } from './cluster/rejoin.js';
 
 export type { SkeinOptions, ResolvedOptions, SkeinEnv, TestHooksOptions } from './config/options.js';
@@ -158,7 +160,8 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
       router: buildRouter(),
       context: {
         options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys, metrics, log,
-        network: new NetworkNode(networkConfig, search, storage.meta),
+        network: new NetworkNode(networkConfig, search, storage.meta,
+          new RemoteClient(IpPolicy.fromList(options.experimentalAllowedIpNetworks), options.remoteTimeoutMs)),
         // Cluster mode: also unavailable while the node catches up with the task log (src/cluster/log-follower.ts).
         threads: cluster ? { get available() { return threads.available && (cluster?.available ?? true); } } : threads,
       },

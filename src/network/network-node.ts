@@ -10,12 +10,14 @@ import { readFeatures } from '../storage/experimental-features.js';
 import type { TaskContent } from '../tasks/task-record.js';
 import type { NetworkConfig } from './network-config.js';
 import { NetworkSearch } from './network-search.js';
+import type { RemoteClient } from './remote-post.js';
 
 export class NetworkNode {
   private readonly search: NetworkSearch;
 
-  constructor(readonly config: NetworkConfig, dispatcher: SearchDispatcher, private readonly meta: Storage['meta']) {
-    this.search = new NetworkSearch(config, dispatcher);
+  /** `remotes`: the one client every request to a remote goes through (its address policy and bounds). */
+  constructor(readonly config: NetworkConfig, dispatcher: SearchDispatcher, private readonly meta: Storage['meta'], readonly remotes: RemoteClient) {
+    this.search = new NetworkSearch(config, dispatcher, remotes);
   }
 
   /** What this node resolves a `_shard` filter with: it holds its own group's documents (filter/shard-filter.ts). */

@@ -12,7 +12,7 @@ import type { SearchDispatcher, ShardQuery } from '../front/search-dispatcher.js
 import type { SearchParameters } from '../front/search-params.js';
 import type { ShardQueryResultMessage } from '../protocol/messages.js';
 import type { NetworkConfig } from './network-config.js';
-import { postToRemote } from './remote-post.js';
+import type { RemoteClient } from './remote-post.js';
 import { decodeShardResults, searchBodyOf, type RemoteShardSearch } from './shard-search-wire.js';
 
 /** The routes a remote group answers through (network-routes.ts): a search's, the documents routes'. */
@@ -29,7 +29,7 @@ export class NetworkSearch {
   /** Which node of a group a search tries first: turns, so a group's nodes share the searches. */
   private turn = 0;
 
-  constructor(private readonly config: NetworkConfig, private readonly local: SearchDispatcher) {}
+  constructor(private readonly config: NetworkConfig, private readonly local: SearchDispatcher, private readonly remotes: RemoteClient) {}
 
   async search(uid: string, query: ShardQuery, shardCount: number, parameters: SearchParameters): Promise<NetworkAnswer> {
     const body = searchBodyOf(parameters);
@@ -88,7 +88,7 @@ export class NetworkSearch {
       const remote = this.config.current.remotes[name];
       if (!remote) continue;
       try {
-        return { results: await askRemote(name, remote.url, remote.searchApiKey, path, request), error: null };
+        return { results: await askRemote(this.remotes, name, remote.url, remote.searchApiKey, path, request), error: null };
       } catch (cause) {
         if (cause instanceof SkeinError && cause.status < 500 && cause.code !== 'remote_invalid_api_key') throw cause;
         last = { remote: name, body: (cause instanceof SkeinError ? cause : new SkeinError('remote_could_not_send_request', String(cause))).toBody() };
@@ -98,8 +98,8 @@ export class NetworkSearch {
   }
 }
 
-async function askRemote(name: string, url: string, apiKey: string | null, path: string, request: unknown): Promise<ShardQueryResultMessage[]> {
-  const response = await postToRemote(name, url, path, apiKey, request);
+async function askRemote(remotes: RemoteClient, name: string, url: string, apiKey: string | null, path: string, request: unknown): Promise<ShardQueryResultMessage[]> {
+  const response = await remotes.post(name, url, path, apiKey, request);
   const text = response.text;
   if (response.status >= 400 && response.status < 500) {
     // The same engine refused the same search: its own error, as a local search would answer.
