@@ -160,6 +160,7 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
       router: buildRouter(),
       context: {
         options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys, metrics, log,
+        ...(cluster ? { cluster } : {}),
         network: new NetworkNode(networkConfig, search, storage.meta,
           new RemoteClient(IpPolicy.fromList(options.experimentalAllowedIpNetworks), options.remoteTimeoutMs)),
         // Cluster mode: also unavailable while the node catches up with the task log (src/cluster/log-follower.ts).
