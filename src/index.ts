@@ -25,6 +25,8 @@ import type { ClusterNode } from './cluster/cluster-node.js';
 import { NetworkConfig } from './network/network-config.js';
 import { NetworkNode } from './network/network-node.js';
 import type { StartHooks } from './cluster/rejoin.js';
+import { IpPolicy } from './network/ip-policy.js';
+import { RemoteClient } from './network/remote-post.js';
 
 export type { SkeinOptions, ResolvedOptions, SkeinEnv, TestHooksOptions } from './config/options.js';
 export type { ThreadEvent } from './front/worker-supervisor.js';
@@ -165,7 +167,9 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
       router: buildRouter(),
       context: {
         options, storage, indexes, storedDocuments, scheduler: schedulerClient, search, ingest, keys, metrics, log,
-        network: new NetworkNode(networkConfig, search, storage.meta),
+        ...(cluster ? { cluster } : {}),
+        network: new NetworkNode(networkConfig, search, storage.meta,
+          new RemoteClient(IpPolicy.fromList(options.experimentalAllowedIpNetworks), options.remoteTimeoutMs)),
         // Cluster mode: also unavailable while the node catches up with the task log (src/cluster/log-follower.ts).
         threads: cluster ? { get available() { return threads.available && (cluster?.available ?? true); } } : threads,
       },

@@ -39,6 +39,8 @@ export interface ClusterNode {
   readonly follower: LogFollower;
   /** GET /health: false while catching up with the log or after a gap (log-follower.ts). */
   readonly available: boolean;
+  /** DELETE /cluster/nodes/{name}: compaction forgets that node (false: it never reported). */
+  forgetNode(name: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -95,6 +97,7 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
     get available() {
       return follower.available && config.available;
     },
+    forgetNode: (name) => taskLog.forgetNode(name),
     async close() {
       clearInterval(compactor);
       stopping = true;

@@ -81,6 +81,20 @@ export class ConfigLog {
     this.waiters.clear();
   }
 
+  /**
+   * Resolves true once this node applied every entry the stream holds now (false past `timeoutMs`): a
+   * key another node just created, missing here, is then found (keys-routes.ts). Polls: a rare path.
+   */
+  async appliedAll(timeoutMs = LOCAL_APPLY_WAIT_MS): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    const target = (await this.taskLog.jsm.streams.info(CONFIG_STREAM)).state.last_seq;
+    while (this.nextSeq <= target) {
+      if (this.stopped || Date.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return true;
+  }
+
   keyCommand(command: KeyCommand): Promise<unknown> {
     return this.publish({ v: 1, kind: 'key', command });
   }

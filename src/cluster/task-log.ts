@@ -94,7 +94,7 @@ export class TaskLog {
     await this.js.publish(`${PROGRESS_SUBJECT}.${subjectToken(this.options.nodeName)}`, new TextEncoder().encode(JSON.stringify({ seq })), { timeout: 2000 });
   }
 
-  /** The last applied sequence of every node that ever reported (a node gone for good must be removed by hand: its subject in skein-progress). */
+  /** The last applied sequence of every node that ever reported (a node gone for good is removed with forgetNode: DELETE /cluster/nodes/{name}). */
   async nodesProgress(): Promise<Map<string, number>> {
     const info = await this.jsm.streams.info(PROGRESS_STREAM, { subjects_filter: '>' });
     const progress = new Map<string, number>();
@@ -103,6 +103,15 @@ export class TaskLog {
       if (message) progress.set(subject.slice(PROGRESS_SUBJECT.length + 1), (message.json() as { seq: number }).seq);
     }
     return progress;
+  }
+
+  /** Forgets a node gone for good: its progress no longer holds compaction back. False: it never reported. */
+  async forgetNode(name: string): Promise<boolean> {
+    const subject = `${PROGRESS_SUBJECT}.${subjectToken(name)}`;
+    const info = await this.jsm.streams.info(PROGRESS_STREAM, { subjects_filter: subject });
+    if (!info.state.subjects?.[subject]) return false;
+    await this.jsm.streams.purge(PROGRESS_STREAM, { filter: subject });
+    return true;
   }
 
   /** Removes the task log's messages below `seq`. */

@@ -3,6 +3,7 @@
 // SkeinOptions field or is accepted with a warning saying it has no effect here. One table: the help,
 // the parser, the config-file keys and the warnings all read it.
 import { parseByteSize } from './byte-size.js';
+import { IpPolicy } from '../network/ip-policy.js';
 import type { LogLevel, LogsMode, SkeinEnv, SkeinOptions } from './options.js';
 
 /** How a value is read. `flag`: no value on the command line; MEILI_* "false", "0", "off", "no"... is false. */
@@ -134,7 +135,8 @@ export const LAUNCH_OPTIONS: readonly LaunchOption[] = [
   { flag: 'experimental-personalization-api-key', env: 'MEILI_EXPERIMENTAL_PERSONALIZATION_API_KEY', kind: 'text', group: 'Experimental',
     description: 'API key of the personalization service', noEffect: NO_FEATURE },
   { flag: 'experimental-allowed-ip-networks', env: 'MEILI_EXPERIMENTAL_ALLOWED_IP_NETWORKS', kind: 'ipNetworks', group: 'Experimental',
-    description: 'Internal networks outgoing requests may reach (comma-separated CIDRs)', noEffect: 'not enforced: /network remotes (useNetwork, federationOptions.remote) may be any URL' },
+    description: 'Non-global networks (comma-separated CIDRs, or `any`) /network remotes may be reached at; default: none',
+    apply: (o, v: string[]) => { o.experimentalAllowedIpNetworks = v; } },
   { flag: 'experimental-no-edition-2024-for-settings', env: 'MEILI_EXPERIMENTAL_NO_EDITION_2024_FOR_SETTINGS', kind: 'flag', group: 'Experimental',
     description: 'Index settings without the 2024 indexer', noEffect: NO_INDEXER },
   { flag: 'experimental-s3-role-arn', env: 'MEILI_EXPERIMENTAL_S3_ROLE_ARN', kind: 'text', group: 'Experimental', description: 'S3 snapshots: IAM role', noEffect: NO_S3 },
@@ -249,7 +251,13 @@ export function parseValue(option: LaunchOption, raw: unknown, source: 'cli' | '
     case 'ipNetworks': {
       const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
       if (list === null || !list.every((item) => typeof item === 'string')) throw new InvalidValue('expected comma-separated CIDR networks');
-      return list.map((item: string) => item.trim()).filter((item: string) => item !== '');
+      const networks = list.map((item: string) => item.trim()).filter((item: string) => item !== '');
+      try {
+        IpPolicy.fromList(networks);
+      } catch (cause) {
+        throw new InvalidValue((cause as Error).message);
+      }
+      return networks;
     }
   }
 }

@@ -73,6 +73,13 @@ export interface SkeinOptions {
   /** `--cluster-replicas`: replicas of the task log stream and the payload store (default 3; at most the NATS servers). */
   clusterReplicas?: number;
   /**
+   * `--experimental-allowed-ip-networks`: the non-global networks (CIDRs, or `any`) requests to /network
+   * remotes may reach; global addresses always. Empty (the default): no loopback, private... address (src/network/ip-policy.ts).
+   */
+  experimentalAllowedIpNetworks?: string[];
+  /** The deadline of one request to a /network remote, its answer included (default 25 s, Meilisearch's). */
+  remoteTimeoutMs?: number;
+  /**
    * Tests only (never reachable over HTTP): the server handle then has `testHooks` to arm thread
    * failure points (src/protocol/thread-failure-points.ts), and thread deaths and replacements are
    * reported here (src/front/worker-supervisor.ts).
@@ -132,6 +139,8 @@ export function resolveOptions(options: SkeinOptions = {}): ResolvedOptions {
     clusterNatsUrls: options.clusterNatsUrls ?? [],
     clusterNodeName: options.clusterNodeName ?? null,
     clusterReplicas: options.clusterReplicas ?? 3,
+    experimentalAllowedIpNetworks: options.experimentalAllowedIpNetworks ?? [],
+    remoteTimeoutMs: options.remoteTimeoutMs ?? 25_000,
   };
   if (!LOG_LEVELS.includes(resolved.logLevel)) {
     throw new Error(`invalid log level \`${resolved.logLevel}\`: expected one of ${LOG_LEVELS.map((level) => `\`${level}\``).join(', ')}`);

@@ -59,6 +59,7 @@ export const ERROR_CODES = {
   invalid_document_offset: [400, 'invalid_request'],
   invalid_document_retrieve_vectors: [400, 'invalid_request'],
   invalid_document_sort: [400, 'invalid_request'],
+  invalid_document_use_network: [400, 'invalid_request'],
   invalid_facet_search_exhaustive_facet_count: [400, 'invalid_request'],
   invalid_facet_search_facet_name: [400, 'invalid_request'],
   invalid_facet_search_name: [400, 'invalid_request'],

@@ -30,6 +30,7 @@ function matches(node: FilterNode, valuesOf: (field: string) => FieldValues | nu
     case 'and': return node.children.every((child) => matches(child, valuesOf, geo, geojson));
     case 'or': return node.children.some((child) => matches(child, valuesOf, geo, geojson));
     case 'not': return !matches(node.child, valuesOf, geo, geojson);
+    case 'constant': return node.matches;
     case 'compare': {
       const values = valuesOf(node.field.text);
       if (node.operator === '!=') return !(values !== null && equals(values, node.value));

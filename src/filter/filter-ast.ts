@@ -29,7 +29,9 @@ export type FilterNode =
   | { kind: 'geoRadius'; token: Token; lat: number; lng: number; meters: number; numbers: Token[] }
   | { kind: 'geoBoundingBox'; token: Token; top: number; right: number; bottom: number; left: number; numbers: Token[] }
   /** `_geoPolygon`: `points` as [lat, lng] (GeoJSON documents only, as Meilisearch). */
-  | { kind: 'geoPolygon'; token: Token; points: [number, number][]; numbers: Token[] };
+  | { kind: 'geoPolygon'; token: Token; points: [number, number][]; numbers: Token[] }
+  /** A `_shard` condition resolved on this node (shard-filter.ts): all its documents or none. */
+  | { kind: 'constant'; matches: boolean };
 
 /** Every attribute token the expression names, in order (geo conditions name none: filter-input.ts checks them). */
 export function filterFields(node: FilterNode, out: Token[] = []): Token[] {
@@ -44,6 +46,7 @@ export function filterFields(node: FilterNode, out: Token[] = []): Token[] {
     case 'geoRadius':
     case 'geoBoundingBox':
     case 'geoPolygon':
+    case 'constant':
       break;
     default:
       out.push(node.field);

@@ -19,7 +19,13 @@ import { checkFilterSize, checkListLength, REQUEST_LIMITS } from './request-limi
 import { mergeShardResults } from './shard-results.js';
 import { hitDocuments } from './stored-hits.js';
 import type { FrontContext, RouteSpec } from './route-spec.js';
-import type { FilterParameter } from '../protocol/messages.js';
+import type { FilterParameter, ShardQueryResultMessage, ShardSearchOptions } from '../protocol/messages.js';
+import type { FilterNode } from '../filter/filter-ast.js';
+import type { IndexRecord } from '../storage/records.js';
+import type { NetworkSearch } from '../network/network-search.js';
+import { readFeatures } from '../storage/experimental-features.js';
+import { resolveShardConditions } from '../filter/shard-filter.js';
+import { withShardFilter } from '../network/network-node.js';
 
 export interface DocumentsFetch {
   offset: number;
@@ -32,19 +38,22 @@ export interface DocumentsFetch {
   sort: string[] | null;
   /** `_vectors` shown (last) or hidden (documents/vectors-field.ts). */
   retrieveVectors: boolean;
+  /** Every shard group's documents (src/network), not only this node's; null: absent. */
+  useNetwork?: boolean | null;
 }
 
 /**
  * Browse with optional `ids` and `filter`. A filter alone is a placeholder search on the shards (hits
  * in ascending internal id order, the browse order); with ids, each listed document is matched here.
+ * `useNetwork`: every shard group's documents (fetchOverNetwork).
  */
 export async function fetchDocuments(context: FrontContext, uid: string, request: DocumentsFetch): Promise<string> {
+  const network = documentsNetwork(context, request.useNetwork);
+  if (network) return fetchOverNetwork(context, uid, request, network);
   const record = context.indexes.require(uid);
   // The documents and shards are named by the record's storage key (a swap moves records, not data).
   const key = storageKeyOf(record);
-  const node = parseFilterParameter(request.filter, 'invalid_document_filter');
-  if (node) checkFilterAgainstSettings(node, attributePatternsOf(record.settings.filterableAttributes ?? []), 'invalid_document_filter');
-  requireContainsFeature(context.storage.meta, request.filter);
+  const { node, options } = checkedFilter(context, record, request.filter);
   const { offset, limit, fields } = request;
   const selection = fields === null ? null : new FieldSelection(fields);
   const page = (texts: string[], total: number) =>
@@ -54,12 +63,7 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
     throw new SkeinError('feature_not_enabled', 'Fetching documents by `ids` with a `sort` is not supported by this server yet.');
   }
   if (request.ids !== null) {
-    const docIds = request.ids.filter(mayBeStoredId).map((id) => context.storage.externalIds.get([key, id])).filter((docId): docId is number => docId !== undefined);
-    const texts: string[] = [];
-    for (const docId of [...new Set(docIds)].sort((a, b) => a - b)) {
-      const text = context.storage.documents.get([key, docId]);
-      if (text !== undefined && (node === null || documentMatches(node, JSON.parse(text) as Record<string, unknown>))) texts.push(text);
-    }
+    const texts = documentsByIds(context, key, request.ids, node);
     return page(texts.slice(offset, offset + limit), texts.length);
   }
   if (node === null && !sorted) {
@@ -72,11 +76,99 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
     attributesToRetrieve: fields === null || fields.includes('*') ? null : fields, exhaustiveCount: true,
     // documents: the shards order by the sort alone and check it with invalid_document_sort (search-plan.ts).
     // (the filter was checked above: parseFilterParameter)
-    options: { filter: request.filter as FilterParameter | null, documents: true, ...(sorted ? { sort: request.sort } : {}) },
+    options: { ...options, ...(sorted ? { sort: request.sort } : {}) },
   }, record.shardCount);
   const { hits, candidates: total } = mergeShardResults(results, offset, limit);
   const documents = hitDocuments(context.storage.documents, key, hits).map((text) => documentTextWithVectors(String(text), request.retrieveVectors));
   return `{"results":[${documents.join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
+}
+
+/** The filter parsed, its `_shard` conditions resolved (their errors keep the search code, as Meilisearch's), checked against the settings. */
+function checkedFilter(context: FrontContext, record: IndexRecord, filter: unknown): { node: FilterNode | null; options: ShardSearchOptions } {
+  let node = parseFilterParameter(filter, 'invalid_document_filter');
+  const options: ShardSearchOptions = withShardFilter(context.network, context.storage.meta, { filter: filter as FilterParameter | null, documents: true });
+  if (node) {
+    const resolved = resolveShardConditions(node, options.shardFilter);
+    node = resolved.node;
+    checkFilterAgainstSettings(node, attributePatternsOf(record.settings.filterableAttributes ?? []), 'invalid_document_filter');
+    requireContainsFeature(context.storage.meta, filter);
+    if (resolved.error) throw resolved.error;
+  }
+  return { node, options };
+}
+
+/** The listed documents this node holds that match the filter, in internal id order. */
+function documentsByIds(context: FrontContext, key: string, ids: string[], node: FilterNode | null, docIdsOut?: number[]): string[] {
+  const docIds = ids.filter(mayBeStoredId).map((id) => context.storage.externalIds.get([key, id])).filter((docId): docId is number => docId !== undefined);
+  const texts: string[] = [];
+  for (const docId of [...new Set(docIds)].sort((a, b) => a - b)) {
+    const text = context.storage.documents.get([key, docId]);
+    if (text !== undefined && (node === null || documentMatches(node, JSON.parse(text) as Record<string, unknown>))) {
+      texts.push(text);
+      docIdsOut?.push(docId);
+    }
+  }
+  return texts;
+}
+
+/**
+ * `useNetwork` on a documents route: Meilisearch requires the network feature for the parameter itself;
+ * true, with shard groups: the network search (else this node answers alone, as a search does).
+ */
+export function documentsNetwork(context: FrontContext, useNetwork: boolean | null | undefined): NetworkSearch | null {
+  if (useNetwork === null || useNetwork === undefined) return null;
+  if (!readFeatures(context.storage.meta).network) {
+    throw new SkeinError('feature_not_enabled', 'passing `useNetwork` in a search query requires enabling the `network` experimental feature. See https://github.com/orgs/meilisearch/discussions/805');
+  }
+  return useNetwork ? context.network?.forSearch() ?? null : null;
+}
+
+/**
+ * This node's share of a documents request, as a shard search answers (hits with their sort values
+ * and internal ids, the count): what a network fetch merges, here and on the remote that is asked
+ * (`_network-documents`). The window starts at 0; hits carry their stored JSON unprojected.
+ */
+export async function localDocumentResults(context: FrontContext, uid: string, request: DocumentsFetch): Promise<ShardQueryResultMessage[]> {
+  const record = context.indexes.require(uid);
+  const key = storageKeyOf(record);
+  const { node, options } = checkedFilter(context, record, request.filter);
+  const sorted = request.sort !== null && request.sort.length > 0;
+  if (request.ids !== null && sorted) {
+    throw new SkeinError('feature_not_enabled', 'Fetching documents by `ids` with a `sort` is not supported by this server yet.');
+  }
+  const wanted = request.offset + request.limit;
+  if (request.ids !== null) {
+    const docIds: number[] = [];
+    const texts = documentsByIds(context, key, request.ids, node, docIds);
+    const hits = texts.slice(0, wanted).map((document, k) => ({ docId: docIds[k]!, score: [], document }));
+    return [{ requestId: 0, error: null, candidates: texts.length, hits, extras: null }];
+  }
+  const results = await context.search.search({
+    indexUid: key, q: null, hitsWanted: wanted, matchingStrategy: 'last', attributesToRetrieve: null, exhaustiveCount: true,
+    options: { ...options, ...(sorted ? { sort: request.sort } : {}) },
+  }, record.shardCount, true);
+  for (const result of results) {
+    for (const hit of result.hits) hit.document ??= context.storage.documents.get([key, hit.docId]) ?? null;
+    result.hits = result.hits.filter((hit) => hit.document !== null);
+  }
+  return results;
+}
+
+/**
+ * Every shard group's documents (Meilisearch's documents fetch over the network): each group's first
+ * offset + limit, merged by sort values then internal id (the order one node holding everything
+ * gives), the totals summed; a group none of whose nodes answered goes to `remoteErrors`.
+ */
+async function fetchOverNetwork(context: FrontContext, uid: string, request: DocumentsFetch, network: NetworkSearch): Promise<string> {
+  const { offset, limit, fields } = request;
+  const whole: DocumentsFetch = { ...request, offset: 0, limit: offset + limit };
+  const body = { offset: 0, limit: offset + limit, filter: request.filter, ids: request.ids, sort: request.sort };
+  const { results, remoteErrors } = await network.documents(uid, body, () => localDocumentResults(context, uid, whole));
+  const { hits, candidates } = mergeShardResults(results, offset, limit);
+  const selection = fields === null ? null : new FieldSelection(fields);
+  const documents = hits.map((hit) => documentTextWithVectors(projectText(hit.document!, selection), request.retrieveVectors));
+  const errors = remoteErrors ? `,"remoteErrors":${JSON.stringify(remoteErrors)}` : '';
+  return `{"results":[${documents.join(',')}],"offset":${offset},"limit":${limit},"total":${candidates}${errors}}`;
 }
 
 /** The stored JSON text, re-serialized only when some fields are selected. */
@@ -108,9 +200,9 @@ export function documentsFilterParameter(raw: string): unknown {
 }
 
 /** POST /indexes/{uid}/documents/fetch: the browse with a JSON body. */
-function parseFetchBody(body: unknown): DocumentsFetch {
+export function parseFetchBody(body: unknown): DocumentsFetch {
   if (!isPlainObject(body)) throw invalidValueType('bad_request', '.', 'an object', body);
-  denyUnknownFields(body, ['offset', 'limit', 'fields', 'retrieveVectors', 'filter', 'ids', 'sort']);
+  denyUnknownFields(body, ['offset', 'limit', 'fields', 'retrieveVectors', 'filter', 'ids', 'sort', 'useNetwork']);
   const usize = (name: string, code: 'invalid_document_offset' | 'invalid_document_limit', fallback: number): number => {
     const value = body[name];
     if (value === undefined || value === null) return fallback;
@@ -130,6 +222,9 @@ function parseFetchBody(body: unknown): DocumentsFetch {
   if (body.retrieveVectors !== undefined && body.retrieveVectors !== null && typeof body.retrieveVectors !== 'boolean') {
     throw invalidValueType('invalid_document_retrieve_vectors', '.retrieveVectors', 'a boolean', body.retrieveVectors);
   }
+  if (body.useNetwork !== undefined && body.useNetwork !== null && typeof body.useNetwork !== 'boolean') {
+    throw invalidValueType('invalid_document_use_network', '.useNetwork', 'a boolean', body.useNetwork);
+  }
   const sort = body.sort ?? null;
   if (sort !== null && (!Array.isArray(sort) || sort.some((criterion) => typeof criterion !== 'string'))) {
     throw invalidValueType('invalid_document_sort', '.sort', 'an array', sort);
@@ -143,6 +238,7 @@ function parseFetchBody(body: unknown): DocumentsFetch {
     ids: ids === null ? null : (ids as unknown[]).map((id) => (typeof id === 'string' ? id : JSON.stringify(id))),
     sort: sort as string[] | null,
     retrieveVectors: body.retrieveVectors === true,
+    useNetwork: (body.useNetwork ?? null) as boolean | null,
   };
 }
 

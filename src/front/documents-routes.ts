@@ -2,7 +2,7 @@
 // deletions (enqueued).
 import { documentTextWithVectors } from '../documents/vectors-field.js';
 import { storageKeyOf } from '../storage/records.js';
-import { documentsFilterParameter, exactJsonBody, fetchDocuments, projectText } from './documents-filter.js';
+import { documentsFilterParameter, documentsNetwork, exactJsonBody, fetchDocuments, projectText } from './documents-filter.js';
 import { echo, SkeinError } from '../errors/index.js';
 import { FieldSelection } from '../documents/projection.js';
 import { mayBeStoredId } from '../documents/document-id.js';
@@ -21,8 +21,8 @@ import { checkListLength, checkTextLength, REQUEST_LIMITS } from './request-limi
 import type { FrontContext, RouteSpec } from './route-spec.js';
 
 const ADD_PARAMETERS = ['primaryKey', 'csvDelimiter', 'customMetadata', 'skipCreation'];
-const BROWSE_PARAMETERS = ['offset', 'limit', 'fields', 'retrieveVectors', 'filter', 'ids', 'sort'];
-const GET_ONE_PARAMETERS = ['fields', 'retrieveVectors'];
+const BROWSE_PARAMETERS = ['offset', 'limit', 'fields', 'retrieveVectors', 'filter', 'ids', 'sort', 'useNetwork'];
+const GET_ONE_PARAMETERS = ['fields', 'retrieveVectors', 'useNetwork'];
 const PAYLOAD_TYPES: Record<string, PayloadContentType> = { 'application/json': 'json', 'application/x-ndjson': 'ndjson', 'text/csv': 'csv' };
 
 export const documentsRoutes: RouteSpec[] = [
@@ -45,11 +45,22 @@ export const documentsRoutes: RouteSpec[] = [
       denyUnknownParameters(request.query, GET_ONE_PARAMETERS);
       const fields = fieldsParameter(request.query);
       const retrieveVectors = booleanParameter(request.query, 'retrieveVectors', 'invalid_document_retrieve_vectors') === true;
+      const useNetwork = booleanParameter(request.query, 'useNetwork', 'invalid_document_use_network');
       const key = storageKeyOf(context.indexes.require(uid));
       const id = request.params.documentId!;
       const docId = mayBeStoredId(id) ? context.storage.externalIds.get([key, id]) : undefined;
       const text = docId === undefined ? undefined : context.storage.documents.get([key, docId]);
-      if (text === undefined) throw new SkeinError('document_not_found', `Document \`${echo(id)}\` not found.`);
+      if (text === undefined) {
+        // useNetwork: not here, then from the group that holds it (Meilisearch: a fetch by this id over the network).
+        if (documentsNetwork(context, useNetwork) === null) throw new SkeinError('document_not_found', `Document \`${echo(id)}\` not found.`);
+        const fetch = { offset: 0, limit: 1, fields, filter: null, ids: [id], sort: null, retrieveVectors, useNetwork };
+        return fetchDocuments(context, uid, fetch).then((body) => {
+          const found = (JSON.parse(body) as { results: unknown[] }).results[0];
+          if (found === undefined) throw new SkeinError('document_not_found', `Document \`${echo(id)}\` not found.`);
+          return { status: 200, body: JSON.stringify(found) };
+        });
+      }
+      documentsNetwork(context, useNetwork);
       return { status: 200, body: documentTextWithVectors(projectText(text, fields === null ? null : new FieldSelection(fields)), retrieveVectors) };
     },
   },
@@ -142,8 +153,9 @@ function browseDocuments(request: FrontRequest, context: FrontContext): FrontRep
   const record = context.indexes.require(uid);
   const filter = request.query.get('filter');
   if (filter !== null) checkTextLength('invalid_document_filter', { kind: 'query', name: 'filter' }, filter, REQUEST_LIMITS.filterChars);
-  if ((filter !== null && filter.trim() !== '') || (sort !== null && sort.length > 0)) {
-    const fetch = { offset, limit, fields, filter: filter === null || filter.trim() === '' ? null : documentsFilterParameter(filter), ids: listParameter(request.query, 'ids'), sort, retrieveVectors };
+  const useNetwork = booleanParameter(request.query, 'useNetwork', 'invalid_document_use_network');
+  if ((filter !== null && filter.trim() !== '') || (sort !== null && sort.length > 0) || useNetwork !== undefined) {
+    const fetch = { offset, limit, fields, filter: filter === null || filter.trim() === '' ? null : documentsFilterParameter(filter), ids: listParameter(request.query, 'ids'), sort, retrieveVectors, useNetwork };
     return fetchDocuments(context, uid, fetch).then((body) => ({ status: 200, body }));
   }
   const ids = listParameter(request.query, 'ids');

@@ -11,6 +11,7 @@ import { echo, SkeinError } from '../errors/index.js';
 import { attributePatternsOf, listForMessage, matchesAnyPattern } from '../filter/attribute-patterns.js';
 import { facetQueryMatcher } from '../filter/facet-query.js';
 import type { FilterParameter, MatchingStrategyName, ShardSearchOptions } from '../protocol/messages.js';
+import { withShardFilter } from '../network/network-node.js';
 import { denyUnknownFields, invalidValueType, isPlainObject, missingField, unknownValue } from './deserr-messages.js';
 import { compareFacetValues, mergeFacetExtras } from './facet-merge.js';
 import { validateIndexUid } from './index-uid.js';
@@ -101,7 +102,8 @@ export const facetSearchRoutes: RouteSpec[] = [
       requireContainsFeature(context.storage.meta, filter);
       // facetStringsOnly: Meilisearch's facet search answers string (and boolean) values only, never numbers.
       // (the filters are parsed by the shards: filter/filter-input.ts)
-      const options: ShardSearchOptions = { facets: [body.facetName], facetStringsOnly: true, ...(filter === null ? {} : { filter: filter as FilterParameter }), ...body.searchOptions };
+      const options: ShardSearchOptions = withShardFilter(context.network, context.storage.meta,
+        { facets: [body.facetName], facetStringsOnly: true, ...(filter === null ? {} : { filter: filter as FilterParameter }), ...body.searchOptions });
       // With a threshold, Meilisearch's search for the candidates ranks up to its default limit: the
       // threshold leaves out what it reaches below it.
       const hitsWanted = body.searchOptions.rankingScoreThreshold === undefined ? 0 : DEFAULT_SEARCH_LIMIT;

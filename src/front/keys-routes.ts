@@ -35,12 +35,12 @@ export const keysRoutes: RouteSpec[] = [
   },
   {
     method: 'GET', path: '/keys/{key}', action: 'keys.get', body: 'none',
-    handle: (request, context) => jsonReply(200, keyView(findKey(context, request.params.key!).record, masterKeyOf(context))),
+    handle: async (request, context) => jsonReply(200, keyView((await findKeyAfterLog(context, request.params.key!)).record, masterKeyOf(context))),
   },
   {
     method: 'PATCH', path: '/keys/{key}', action: 'keys.update', body: 'json',
     handle: async (request, context) => {
-      const entry = findKey(context, request.params.key!);
+      const entry = await findKeyAfterLog(context, request.params.key!);
       const patch = parsePatchKeyBody(request.json);
       const stored = await context.scheduler.keyCommand({ op: 'update', uid: entry.record.uid, ...patch, updatedAt: nowRfc3339() }) as KeyRecord;
       return jsonReply(200, keyView(stored, masterKeyOf(context)));
@@ -49,7 +49,7 @@ export const keysRoutes: RouteSpec[] = [
   {
     method: 'DELETE', path: '/keys/{key}', action: 'keys.delete', body: 'none',
     handle: async (request, context): Promise<FrontReply> => {
-      const entry = findKey(context, request.params.key!);
+      const entry = await findKeyAfterLog(context, request.params.key!);
       await context.scheduler.keyCommand({ op: 'delete', uid: entry.record.uid });
       return { status: 204, body: '' };
     },
@@ -62,6 +62,21 @@ function findKey(context: FrontContext, key: string): KeyEntry {
   const entry = isUuid(key) ? keys.byUid(key) : keys.byValue(key);
   if (!entry) throw new SkeinError('api_key_not_found', `API key \`${key}\` not found.`);
   return entry;
+}
+
+/**
+ * Cluster mode: a key not found here may have been created through another node and not applied here
+ * yet; this node first applies every config entry the log holds now (read-your-writes across nodes).
+ */
+async function findKeyAfterLog(context: FrontContext, key: string): Promise<KeyEntry> {
+  try {
+    return findKey(context, key);
+  } catch (cause) {
+    const config = context.scheduler.configThrough;
+    if (!(cause instanceof SkeinError) || cause.code !== 'api_key_not_found' || !config) throw cause;
+    await config.appliedAll().catch(() => false);
+    return findKey(context, key);
+  }
 }
 
 function masterKeyOf(context: FrontContext): string {

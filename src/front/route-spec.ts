@@ -31,6 +31,8 @@ export interface FrontContext {
   log: ServerLog;
   /** /network and useNetwork (src/network). */
   network?: NetworkNode;
+  /** Cluster mode (src/cluster): this node's name, and forgetting a node gone for good (DELETE /cluster/nodes/{name}). */
+  cluster?: { readonly nodeName: string; forgetNode(name: string): Promise<boolean> };
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

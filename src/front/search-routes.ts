@@ -18,6 +18,7 @@ import type { ShardQuery } from './search-dispatcher.js';
 import { hitDocuments } from './stored-hits.js';
 import { SkeinError } from '../errors/index.js';
 import type { FilterParameter } from '../protocol/messages.js';
+import { withShardFilter } from '../network/network-node.js';
 
 export const searchRoutes: RouteSpec[] = [
   {
@@ -104,6 +105,7 @@ export function shardQueryOf(access: Access, context: FrontContext, uid: string,
   // (a tenant token's filter, like the request's, is parsed by the shards: filter/filter-input.ts)
   if (ruleFilter !== null) parameters.options.filter = fuseFilters(parameters.options.filter ?? null, ruleFilter) as FilterParameter;
   requireContainsFeature(context.storage.meta, parameters.options.filter);
+  withShardFilter(context.network, context.storage.meta, parameters.options);
   const window = searchWindow(parameters, index.settings.pagination.maxTotalHits);
   // Shards and documents are named by the record's storage key: resolved once, so a swap meanwhile
   // cannot mix the two sides in one answer (src/scheduler/index-swap.ts).

@@ -1,7 +1,7 @@
 // GET / PATCH /network (Meilisearch's shape: self, remotes, shards, leader) and the route a network
 // search asks a remote group through (network-search.ts). Main thread.
 import { samePlacement, type Placement } from '../documents/shard-group.js';
-import { SkeinError } from '../errors/index.js';
+import { echo, SkeinError } from '../errors/index.js';
 import { jsonReply } from '../front/http-types.js';
 import { validateIndexUid } from '../front/index-uid.js';
 import type { FrontContext, RouteSpec } from '../front/route-spec.js';
@@ -10,6 +10,8 @@ import { shardQueryOf } from '../front/search-routes.js';
 import { readFeatures } from '../storage/experimental-features.js';
 import { servingPlacement } from '../storage/network-placement.js';
 import { moveRoutes } from './move-routes.js';
+import { storageKeyOf } from '../storage/records.js';
+import { localDocumentResults, parseFetchBody } from '../front/documents-filter.js';
 import { encodeShardResults, parseRemoteShardSearch } from './shard-search-wire.js';
 
 export const networkRoutes: RouteSpec[] = [
@@ -61,6 +63,30 @@ export const networkRoutes: RouteSpec[] = [
     },
   },
   ...moveRoutes,
+  {
+    // Skein's own route too: one group's part of a documents fetch over the network (documents-filter.ts).
+    method: 'POST', path: '/indexes/{indexUid}/_network-documents', action: 'documents.get', body: 'json',
+    handle: async (request, context) => {
+      const uid = validateIndexUid(request.params.indexUid!);
+      const fetch = parseFetchBody(request.json);
+      const key = storageKeyOf(context.indexes.require(uid));
+      const results = await localDocumentResults(context, uid, { ...fetch, useNetwork: null });
+      return { status: 200, body: encodeShardResults(results, (docId) => context.storage.documents.get([key, docId])) };
+    },
+  },
+  {
+    // Skein's own (cluster mode): a node gone for good stops holding the task log's compaction back
+    // (its subject in skein-progress). A live node forgotten reports again at its next task; if
+    // compaction purged past it meanwhile it restores itself from the latest snapshot (README "Cluster").
+    method: 'DELETE', path: '/cluster/nodes/{name}', action: 'network.update', body: 'none',
+    handle: async (request, context) => {
+      const name = request.params.name!;
+      if (!context.cluster) throw new SkeinError('bad_request', 'This server is not part of a cluster (--cluster-nats-urls).');
+      if (name === context.cluster.nodeName) throw new SkeinError('bad_request', `\`${echo(name)}\` is this node: stop it, then forget it through another node.`);
+      if (!await context.cluster.forgetNode(name)) throw new SkeinError('bad_request', `Node \`${echo(name)}\` has no progress in the cluster.`);
+      return { status: 204, body: '' };
+    },
+  },
 ];
 
 function placementOf(network: { shards: Record<string, { remotes: string[] }> }): Placement {

@@ -13,12 +13,15 @@ import type { SearchParameters } from '../front/search-params.js';
 import type { ShardQueryResultMessage } from '../protocol/messages.js';
 import { ownGroupIn, type Placement } from '../documents/shard-group.js';
 import type { NetworkConfig } from './network-config.js';
-import { postToRemote } from './remote-post.js';
+import type { RemoteClient } from './remote-post.js';
 import { decodeShardResults, searchBodyOf, type RemoteShardSearch } from './shard-search-wire.js';
 
 /** How long a search waits for the groups to be at one version during a topology change. */
 const PLACEMENT_WAIT_MS = 3000;
 const PLACEMENT_POLL_MS = 20;
+/** The routes a remote group answers through (network-routes.ts): a search's, the documents routes'. */
+const REMOTE_SEARCH_ROUTE = '_network-shard-search';
+const REMOTE_DOCUMENTS_ROUTE = '_network-documents';
 
 export interface NetworkAnswer {
   results: ShardQueryResultMessage[];
@@ -32,7 +35,9 @@ export class NetworkSearch {
 
   constructor(private readonly config: NetworkConfig, private readonly local: SearchDispatcher,
     /** The groups this node's documents follow and their version (storage/network-placement.ts). */
-    private readonly serving: () => { version: number; placement: Placement | null }) {}
+    private readonly serving: () => { version: number; placement: Placement | null },
+    /** The one client every request to a remote goes through (its address policy and bounds). */
+    private readonly remotes: RemoteClient) {}
 
   /**
    * Every group answers at this node's version of the groups: during a topology change a node that
@@ -79,14 +84,31 @@ export class NetworkSearch {
     return this.fanOut(uid, query, shardCount, { search: body, ...versioned }, placement);
   }
 
-  private async fanOut(uid: string, query: ShardQuery, shardCount: number, remote: RemoteShardSearch, placement: Placement | null):
+  /**
+   * useNetwork on the documents routes (GET /documents, POST /documents/fetch): this node's group from
+   * `local`, every other group's from one of its nodes' `_network-documents` route, given `body` (a
+   * fetch body whose window starts at 0), over the groups this node's documents follow now (no version
+   * check: a documents read during a topology change may see a moved document twice, as Meilisearch's);
+   * the caller merges by sort values then internal id.
+   */
+  documents(uid: string, body: Record<string, unknown>, local: () => Promise<ShardQueryResultMessage[]>): Promise<NetworkAnswer> {
+    return this.gather(uid, local, REMOTE_DOCUMENTS_ROUTE, body, this.serving().placement);
+  }
+
+  private fanOut(uid: string, query: ShardQuery, shardCount: number, remote: RemoteShardSearch, placement: Placement | null):
+  Promise<NetworkAnswer & { mismatch?: number }> {
+    return this.gather(uid, () => this.local.search(query, shardCount, true), REMOTE_SEARCH_ROUTE, remote, placement);
+  }
+
+  private async gather(uid: string, local: () => Promise<ShardQueryResultMessage[]>, route: string, remote: unknown, placement: Placement | null):
   Promise<NetworkAnswer & { mismatch?: number }> {
     const groups = placement ? Object.keys(placement).sort() : this.config.groupNames;
     const own = placement ? ownGroupIn(placement, this.config.current.self) : this.config.ownGroup;
     const turn = this.turn++;
     const answers = await Promise.all(groups.map((group) => group === own
-      ? this.local.search(query, shardCount, true).then((results) => ({ results, error: null }))
-      : this.searchGroup(placement ? placement[group] ?? [] : this.config.current.shards[group]?.remotes ?? [], group, uid, remote, turn)));
+      ? local().then((results) => ({ results, error: null }))
+      : this.searchGroup(placement ? placement[group] ?? [] : this.config.current.shards[group]?.remotes ?? [], group,
+        `/indexes/${encodeURIComponent(uid)}/${route}`, remote, turn)));
     const results: ShardQueryResultMessage[] = [];
     let remoteErrors: Record<string, ErrorBody> | undefined;
     let mismatch: number | undefined;
@@ -100,7 +122,7 @@ export class NetworkSearch {
   }
 
   /** One node of the group, trying the next on a failure to answer; a refused search (4xx) fails the whole search. */
-  private async searchGroup(names: readonly string[], group: string, uid: string, request: RemoteShardSearch, turn: number):
+  private async searchGroup(names: readonly string[], group: string, path: string, request: unknown, turn: number):
   Promise<{ results: ShardQueryResultMessage[]; error: { remote: string; body: ErrorBody } | null; mismatch?: number }> {
     let last: { remote: string; body: ErrorBody } = { remote: group, body: new SkeinError('remote_could_not_send_request', `Shard \`${group}\` has no remote.`).toBody() };
     let mismatch: number | undefined;
@@ -109,7 +131,7 @@ export class NetworkSearch {
       const remote = this.config.current.remotes[name];
       if (!remote) continue;
       try {
-        return { results: await askRemote(name, remote.url, remote.searchApiKey, uid, request), error: null };
+        return { results: await askRemote(this.remotes, name, remote.url, remote.searchApiKey, path, request), error: null };
       } catch (cause) {
         if (cause instanceof PlacementMismatch) {
           mismatch = Math.max(mismatch ?? -1, cause.version);
@@ -132,8 +154,8 @@ class PlacementMismatch extends Error {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function askRemote(name: string, url: string, apiKey: string | null, uid: string, request: RemoteShardSearch): Promise<ShardQueryResultMessage[]> {
-  const response = await postToRemote(name, url, `/indexes/${encodeURIComponent(uid)}/_network-shard-search`, apiKey, request);
+async function askRemote(remotes: RemoteClient, name: string, url: string, apiKey: string | null, path: string, request: unknown): Promise<ShardQueryResultMessage[]> {
+  const response = await remotes.post(name, url, path, apiKey, request);
   const text = response.text;
   if (response.status === 409) {
     const body = parseJson(text) as { code?: unknown; placementVersion?: unknown } | null;

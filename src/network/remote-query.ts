@@ -6,15 +6,15 @@ import { SkeinError } from '../errors/index.js';
 import type { SearchParameters } from '../front/search-params.js';
 import type { SearchAnswer } from '../front/search-response.js';
 import { searchWindow } from '../front/pagination.js';
-import type { NetworkConfig } from './network-config.js';
-import { postToRemote } from './remote-post.js';
+import type { NetworkNode } from './network-node.js';
 import { searchBodyOf } from './shard-search-wire.js';
 
 
-export async function remoteSearchAnswer(config: NetworkConfig, name: string, indexUid: string, parameters: SearchParameters): Promise<SearchAnswer> {
+export async function remoteSearchAnswer(network: NetworkNode, name: string, indexUid: string, parameters: SearchParameters): Promise<SearchAnswer> {
+  const config = network.config;
   const remote = config.current.remotes[name];
   if (!remote) throw new SkeinError('invalid_multi_search_remote', `Invalid \`.federation_options.remote\`: remote \`${name.slice(0, 128)}\` is not registered`);
-  const response = await postToRemote(name, remote.url, `/indexes/${encodeURIComponent(indexUid)}/search`, remote.searchApiKey, searchBodyOf(parameters));
+  const response = await network.remotes.post(name, remote.url, `/indexes/${encodeURIComponent(indexUid)}/search`, remote.searchApiKey, searchBodyOf(parameters));
   const text = response.text;
   let body: Record<string, unknown> | null = null;
   try {

@@ -23,6 +23,7 @@ const MAX_TERMS = 1000;
 export function searchBodyOf(parameters: SearchParameters): Record<string, unknown> {
   const body: Record<string, unknown> = { ...parameters.options };
   delete body.useNetwork;
+  delete body.shardFilter;
   if (parameters.q !== null) body.q = parameters.q;
   if (parameters.page !== null || parameters.hitsPerPage !== null) {
     if (parameters.page !== null) body.page = parameters.page;

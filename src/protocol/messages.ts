@@ -1,6 +1,7 @@
 // Plain TypeScript views of the messages in schemas/protocol.fbs. Code on either side of a
 // thread boundary builds and reads these; src/protocol/*-codec.ts turn them into flatbuffers.
 import type { ErrorBody } from '../errors/index.js';
+import type { ShardFilterContext } from '../filter/shard-filter.js';
 
 export type MatchingStrategyName = 'last' | 'all' | 'frequency';
 
@@ -90,6 +91,8 @@ export interface ShardSearchOptions {
   distinctFacets?: 'mins' | number[];
   /** Facet search: string (and boolean) facet values only, never numbers, as Meilisearch's facet search. */
   facetStringsOnly?: boolean;
+  /** The filter may name `_shard`: what this node resolves it with (filter/shard-filter.ts; set by the front). */
+  shardFilter?: ShardFilterContext;
 }
 
 /** Every field of ShardSearchOptions: what query-codec.ts encodes (the compiler checks the list is whole). */
@@ -97,7 +100,7 @@ const SHARD_SEARCH_OPTION_FIELDS: Record<keyof ShardSearchOptions, true> = {
   filter: true, sort: true, facets: true, distinct: true, attributesToSearchOn: true, rankingScoreThreshold: true,
   retrieveVectors: true, attributesToHighlight: true, attributesToCrop: true, cropLength: true, cropMarker: true,
   highlightPreTag: true, highlightPostTag: true, showMatchesPosition: true, showRankingScore: true, showRankingScoreDetails: true,
-  documents: true, termDocCountsOnly: true, termDocCounts: true, distinctFacets: true, facetStringsOnly: true,
+  documents: true, termDocCountsOnly: true, termDocCounts: true, distinctFacets: true, facetStringsOnly: true, shardFilter: true,
 };
 export const SHARD_SEARCH_OPTION_NAMES: readonly (keyof ShardSearchOptions)[] = Object.freeze(Object.keys(SHARD_SEARCH_OPTION_FIELDS) as (keyof ShardSearchOptions)[]);
 

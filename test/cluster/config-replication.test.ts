@@ -63,6 +63,22 @@ test.serial('a key created through node 1 authenticates on node 3, deleted throu
     t.is(lists[1], lists[0]);
     t.is(lists[2], lists[0]);
 
+    // Read-your-writes across nodes: node 3 frozen while node 1 creates a key; thawed, it is asked for
+    // the key at once (GET, PATCH, DELETE): it first applies what the config log holds, no 404.
+    for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
+      cluster.nodes[2]!.process!.kill('SIGSTOP');
+      let fresh;
+      try {
+        fresh = await call(a, 'POST', '/keys', { actions: ['search'], indexes: ['*'], expiresAt: null }, 15_000, MASTER);
+      } finally {
+        cluster.nodes[2]!.process!.kill('SIGCONT');
+      }
+      t.is(fresh.status, 201, JSON.stringify(fresh.body));
+      const answer = await call(c, method, `/keys/${fresh.body.uid}`, method === 'PATCH' ? { name: 'just made' } : undefined, 15_000, MASTER);
+      t.is(answer.status, method === 'DELETE' ? 204 : 200, `${method}: ${JSON.stringify(answer.body)}`);
+      if (method === 'PATCH') t.is(answer.body.name, 'just made');
+    }
+
     // Features: changed through node 2, seen on nodes 1 and 3.
     const patched = await call(b, 'PATCH', '/experimental-features', { containsFilter: true }, 15_000, MASTER);
     t.is(patched.status, 200, JSON.stringify(patched.body));

@@ -131,7 +131,9 @@ export class LocalCluster {
     const port = node.port || await freePort();
     const args = [CLI_PATH, '--db-path', node.dbPath, '--http-addr', `127.0.0.1:${port}`, '--workers', String(this.options.workers ?? 1),
       '--snapshot-dir', join(node.dbPath, 'snapshots-out'), '--dump-dir', join(node.dbPath, 'dumps'),
-      '--cluster-nats-urls', this.natsUrls, '--cluster-node-name', node.name, '--log-level', 'warn', ...(this.options.skeinArgs ?? []), ...extraArgs];
+      '--cluster-nats-urls', this.natsUrls, '--cluster-node-name', node.name, '--log-level', 'warn',
+      // The nodes are each other's /network remotes on loopback.
+      '--experimental-allowed-ip-networks', '127.0.0.0/8', ...(this.options.skeinArgs ?? []), ...extraArgs];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     node.process = child;
     node.port = port;

@@ -114,6 +114,25 @@ test.serial('an index over 3 shard groups answers useNetwork searches exactly as
     t.is((await call(urls[0], 'POST', '/indexes/npm/search', { q: '', limit: 0, useNetwork: true })).body.estimatedTotalHits, counts[0]);
     await call(urls[0], 'PATCH', '/experimental-features', { network: true });
 
+    // `_shard`: a node's own group is all its documents, another group none; through useNetwork each group answers for its own.
+    for (const [i, url] of urls.entries()) {
+      t.is((await call(url, 'POST', '/indexes/npm/search', { q: '', limit: 0, filter: `_shard = g${i + 1}` })).body.estimatedTotalHits, counts[i]);
+      t.is((await call(url, 'POST', '/indexes/npm/search', { q: '', limit: 0, filter: `_shard != g${i + 1}` })).body.estimatedTotalHits, 0);
+    }
+    const popular = (url: string, filter: string, useNetwork = false) =>
+      call(url, 'POST', '/indexes/npm/search', { q: '', limit: 0, filter: `downloads > 50000 AND ${filter}`, useNetwork }).then((answer) => answer.body.estimatedTotalHits as number);
+    const [popular2, popular3] = [await popular(urls[1], '_shard = g2'), await popular(urls[2], '_shard = g3')];
+    t.true(popular2 > 0 && popular3 > 0 && popular2 + popular3 < 1000);
+    t.is(await popular(urls[0], '_shard IN [g2, g3]', true), popular2 + popular3);
+    // useNetwork on the documents routes: as the single node's documents, order and totals.
+    for (const body of [{ offset: 40, limit: 25 }, { sort: ['downloads:desc'], offset: 7, limit: 30, fields: ['name', 'downloads'] },
+      { filter: 'band = high', limit: 50 }, { ids: ['3', '400', '77', '5'] }]) {
+      const expected = await single.client.post('/indexes/npm/documents/fetch', body);
+      const answer = await call(urls[1], 'POST', '/indexes/npm/documents/fetch', { ...body, useNetwork: true });
+      t.is(answer.status, 200, JSON.stringify(answer.body));
+      t.deepEqual(answer.body, expected.body, JSON.stringify(body));
+    }
+
     // A whole group down (g3's only node): the others' hits, and the group in remoteErrors.
     const some = { q: '', limit: 0, filter: 'downloads > 50000' };
     const shares = await Promise.all(urls.map(async (url) => (await call(url, 'POST', '/indexes/npm/search', some)).body.estimatedTotalHits as number));

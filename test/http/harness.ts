@@ -179,6 +179,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     shardsPerIndex: options.shardsPerIndex ?? 3,
     // POST /snapshots (the auth matrix walks it) writes here, not in the working directory's snapshots/.
     snapshotDir: join(dbPath, 'snapshot-archives'),
+    // Test servers are each other's /network remotes on loopback (Meilisearch's own test server allows any address).
+    experimentalAllowedIpNetworks: ['127.0.0.0/8'],
     ...(options.httpPayloadSizeLimit === undefined ? {} : { httpPayloadSizeLimit: options.httpPayloadSizeLimit }),
     ...(options.failurePoints === undefined ? {} : { failurePoints: options.failurePoints }),
     ...(options.masterKey === undefined ? {} : { masterKey: options.masterKey }),

@@ -24,6 +24,7 @@ function show(node: FilterNode | null): string {
     case 'geoRadius': return `radius(${node.lat},${node.lng},${node.meters})`;
     case 'geoBoundingBox': return `box(${node.top},${node.right},${node.bottom},${node.left})`;
     case 'geoPolygon': return `polygon(${node.points.map((point) => point.join(' ')).join(',')})`;
+    case 'constant': return String(node.matches);
   }
 }
 

@@ -74,7 +74,7 @@ export async function federatedSearch(queries: FederatedQuery[], federation: Fed
   })));
   if (mismatch !== null) throw inQuery(mismatch.position, mismatch.error);
   const searches = queries.map(({ indexUid, parameters, position, options }, k) =>
-    (viaRemote[k] ? remoteSearchAnswer(context.network!.config, options.remote!, indexUid, parameters).catch((cause: unknown) => {
+    (viaRemote[k] ? remoteSearchAnswer(context.network!, options.remote!, indexUid, parameters).catch((cause: unknown) => {
       const error = asSkeinError(cause);
       if (!error.code.startsWith('remote_')) throw error;
       remoteErrors[options.remote!] = error.toBody();

@@ -90,6 +90,8 @@ function exact(node: FilterNode, store: FacetStore, allDocuments: RoaringBitmap3
       return RoaringBitmap32.orMany(node.children.map((child) => exact(child, store, allDocuments)));
     case 'not':
       return RoaringBitmap32.andNot(allDocuments, exact(node.child, store, allDocuments));
+    case 'constant':
+      return node.matches ? allDocuments.clone() : new RoaringBitmap32();
     case 'compare':
       return compare(store.field(node.field.text), node.operator, node.value, allDocuments);
     case 'range': {

@@ -5,6 +5,7 @@ import { echo, SkeinError } from '../../errors/index.js';
 import { attributePatternsOf, listForMessage, matchesAnyPattern, PatternSet } from '../../filter/attribute-patterns.js';
 import type { FilterNode } from '../../filter/filter-ast.js';
 import { checkFilterAgainstSettings, parseFilterParameter } from '../../filter/filter-input.js';
+import { resolveShardConditions } from '../../filter/shard-filter.js';
 import { checkFacetPatterns, filterableRulesOf, selectFacetFields } from '../../filter/facet-patterns.js';
 import { checkSortParameter } from '../../filter/sort-criteria.js';
 import type { SortCriterion } from '../../ranking/sort-key.js';
@@ -37,8 +38,14 @@ export function compileSearchPlan(settings: IndexSettings, options: ShardSearchO
   const documents = options?.documents === true;
   const scope = documents || indexName === null ? (error: SkeinError) => error : inIndex(indexName);
   const filterable = attributePatternsOf(settings.filterableAttributes ?? []);
-  const filter = parseFilterParameter(options?.filter ?? null);
-  if (filter) checkFilterAgainstSettings(filter, filterable, 'invalid_search_filter', scope);
+  let filter = parseFilterParameter(options?.filter ?? null);
+  if (filter) {
+    // `_shard` conditions resolved first (the feature's error comes before any other), their errors after the filterable check.
+    const resolved = resolveShardConditions(filter, options?.shardFilter);
+    filter = resolved.node;
+    checkFilterAgainstSettings(filter, filterable, 'invalid_search_filter', scope);
+    if (resolved.error) throw scope(resolved.error);
+  }
   const sortTexts = options?.sort ?? null;
   const sortCriteria = !sortTexts ? []
     : documents ? checkSortParameter(sortTexts, settings.sortableAttributes ?? [], null, 'invalid_document_sort')
