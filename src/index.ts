@@ -111,6 +111,7 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
       dumpDir: options.dumpDir,
       snapshots: { dir: resolve(options.snapshotDir), scheduleSeconds: options.scheduleSnapshot },
       ...(options.clusterNatsUrls.length > 0 ? { clustered: true } : {}),
+      allowedIpNetworks: options.experimentalAllowedIpNetworks,
     },
     schedulerReadyTimeoutMs: SCHEDULER_READY_TIMEOUT_MS,
     failures,

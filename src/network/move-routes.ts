@@ -16,6 +16,8 @@ import { FINISHED_STATUSES, type TaskRecord } from '../tasks/task-record.js';
 /** External ids one export request reads at most (its documents are a share of them). */
 const SCAN_LIMIT = 20_000;
 const PAGE_LIMIT = 5_000;
+/** Stored JSON one export page carries at most (past its first document), well under the asking client's answer bound. */
+const PAGE_BYTES = 16 * 1024 * 1024;
 
 export const moveRoutes: RouteSpec[] = [
   {
@@ -66,16 +68,20 @@ function exportPage(context: FrontContext, uid: string, taskUid: number, group: 
   const documents: Array<[string, number, string]> = [];
   let last = after;
   let scanned = 0;
+  let bytes = 0;
   for (const { key: entry, value: docId } of context.storage.externalIds.getRange({ start: [key, after ?? ''], end: [key, '\uffff'] })) {
     const externalId = entry[1] as string;
     if (after !== null && externalId === after) continue;
-    if (documents.length >= limit || scanned >= SCAN_LIMIT) return { ready: true, documents, after: last, done: false };
+    if (documents.length >= limit || scanned >= SCAN_LIMIT || bytes >= PAGE_BYTES) return { ready: true, documents, after: last, done: false };
     scanned++;
     last = externalId;
     // Only documents this node kept under the old groups (a leftover copy elsewhere may be stale).
     if (!keepsDocument(externalId, previousNames, own) || rendezvousGroup(externalId, nextNames) !== group) continue;
     const text = context.storage.documents.get([key, docId as number]);
-    if (text !== undefined) documents.push([externalId, docId as number, text]);
+    if (text !== undefined) {
+      documents.push([externalId, docId as number, text]);
+      bytes += text.length;
+    }
   }
   return { ready: true, documents, after: last, done: true };
 }

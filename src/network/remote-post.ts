@@ -1,6 +1,8 @@
-// One POST to a remote of /network (front thread): the fan-out of a useNetwork search or documents
-// fetch (network-search.ts) and a federated query's federationOptions.remote (remote-query.ts). One
-// RemoteClient per server (NetworkNode's) owns the policy and the bounds:
+// One request to a remote of /network: on the front thread, the fan-out of a useNetwork search or
+// documents fetch (network-search.ts) and a federated query's federationOptions.remote
+// (remote-query.ts), through NetworkNode's RemoteClient; on the scheduler thread, a topology change's
+// pages of documents and phases (scheduler/network-move.ts), through the scheduler's. Each owns the
+// policy and the bounds:
 // - the addresses it may reach (ip-policy.ts, `--experimental-allowed-ip-networks`), checked on the
 //   URL's literal address and on every address its host name resolves to, at connection time;
 // - one deadline for the whole exchange, answer included (Meilisearch's 25 s), and a size bound on
@@ -45,6 +47,15 @@ export class RemoteClient {
 
   /** POSTs `body` as JSON to `url` + `path` with the remote's key; its status and text. */
   post(name: string, url: string, path: string, apiKey: string | null | undefined, body: unknown): Promise<RemoteAnswer> {
+    return this.send('POST', name, url, path, apiKey, Buffer.from(JSON.stringify(body)));
+  }
+
+  /** GETs `url` + `path` with the remote's key; its status and text. */
+  get(name: string, url: string, path: string, apiKey: string | null | undefined): Promise<RemoteAnswer> {
+    return this.send('GET', name, url, path, apiKey, null);
+  }
+
+  private send(method: 'GET' | 'POST', name: string, url: string, path: string, apiKey: string | null | undefined, payload: Buffer | null): Promise<RemoteAnswer> {
     let target: URL;
     try {
       target = new URL(`${url.replace(/\/+$/, '')}${path}`);
@@ -56,7 +67,6 @@ export class RemoteClient {
     if (literal && !this.policy.allows(target.hostname)) {
       return Promise.reject(cannotSend(`Rejected IP ${target.hostname}, outside --experimental-allowed-ip-networks`));
     }
-    const payload = Buffer.from(JSON.stringify(body));
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
       let settled = false;
@@ -71,14 +81,14 @@ export class RemoteClient {
       };
       const timer = setTimeout(() => finish(new SkeinError('remote_timeout', `Remote \`${name}\` did not answer within ${this.timeoutMs} ms.`)), this.timeoutMs);
       const request = send(target, {
-        method: 'POST', lookup: this.lookup,
-        headers: { 'Content-Type': 'application/json', 'Content-Length': payload.length, ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}) },
+        method, lookup: this.lookup,
+        headers: { ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}), ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}) },
       }, (response) => this.read(name, response, finish));
       request.on('error', (error) => {
         const cause = error instanceof RejectedAddress ? error : (error as Error & { cause?: Error }).cause ?? error;
         finish(cannotSend(cause instanceof RejectedAddress ? `Rejected IP: ${cause.message}` : cause.message));
       });
-      request.end(payload);
+      if (payload) request.end(payload); else request.end();
     });
   }
 

@@ -29,6 +29,8 @@ import type { TaskContent, TaskRecord } from '../tasks/task-record.js';
 import { succeededDetails } from '../tasks/task-details.js';
 import { emptyPlan, type BatchPlan } from './batch-plan.js';
 import { StagedIndex } from './staged-index.js';
+import { IpPolicy } from '../network/ip-policy.js';
+import { RemoteClient } from '../network/remote-post.js';
 import { applyDocumentDeletion, importDocument } from './document-operations.js';
 
 /** Documents a step imports or drops (one LMDB transaction, one write batch per shard); SKEIN_MOVE_PAGE for tests. */
@@ -38,7 +40,8 @@ const UNREACHABLE_LIMIT_MS = 60_000;
 const POLL_MS = 250;
 /** External ids a step reads at most when it looks for documents to drop. */
 const SCAN_STEP = 20 * MOVE_PAGE;
-const REMOTE_TIMEOUT_MS = 10_000;
+/** A topology change's request to another node (a page of documents, a phase) ends within this. */
+export const MOVE_REMOTE_TIMEOUT_MS = 10_000;
 
 interface NetworkFile {
   self: string | null;
@@ -76,6 +79,8 @@ export interface MoveContext {
   now: string;
   /** Sleeps between two polls (tests pass a shorter one). */
   sleep?: (ms: number) => Promise<void>;
+  /** The scheduler's client to the other nodes (its address policy and bounds); absent: only global addresses. */
+  remotes?: RemoteClient;
 }
 
 /** One step of the task; the plan `continues` until the last one, which succeeds or fails. */
@@ -83,6 +88,7 @@ export async function planNetworkMoveStep(task: TaskRecord, context: MoveContext
   const plan = emptyPlan();
   const content = task.content as Extract<TaskContent, { type: 'networkTopologyChange' }>;
   const { storage } = context;
+  const client = context.remotes ?? new RemoteClient(IpPolicy.fromList([]), MOVE_REMOTE_TIMEOUT_MS);
   if (!content.next) {
     plan.results.set(task.uid, { status: 'succeeded', details: task.details, error: null });
     return plan;
@@ -137,7 +143,7 @@ export async function planNetworkMoveStep(task: TaskRecord, context: MoveContext
       const remote = network.remotes[name];
       if (!remote) continue;
       try {
-        page = await askExport(remote, uid, { task: task.uid, group: own, after: state.after, limit: MOVE_PAGE });
+        page = await askExport(client, name, remote, uid, { task: task.uid, group: own, after: state.after, limit: MOVE_PAGE });
         if (page.ready) break;
         behind = true; // alive, not at this task yet: waited for without a limit (it applies the same log)
         page = null;
@@ -189,7 +195,7 @@ export async function planNetworkMoveStep(task: TaskRecord, context: MoveContext
       if (!remote) continue;
       let phase: string;
       try {
-        phase = await askPhase(remote, task.uid);
+        phase = await askPhase(client, name, remote, task.uid);
       } catch (cause) {
         return waitOrFail(name, (cause as Error).message);
       }
@@ -288,20 +294,27 @@ export interface ExportRequest {
   limit: number;
 }
 
-async function askExport(remote: { url: string; searchApiKey: string | null }, uid: string, request: ExportRequest): Promise<ExportPage> {
-  const response = await fetch(new URL(`/indexes/${encodeURIComponent(uid)}/_network-move-export`, remote.url), {
-    method: 'POST', body: JSON.stringify(request), signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS),
-    headers: { 'Content-Type': 'application/json', ...(remote.searchApiKey ? { Authorization: `Bearer ${remote.searchApiKey}` } : {}) },
-  });
+async function askExport(remotes: RemoteClient, name: string, remote: { url: string; searchApiKey: string | null }, uid: string, request: ExportRequest): Promise<ExportPage> {
+  const response = await remotes.post(name, remote.url, `/indexes/${encodeURIComponent(uid)}/_network-move-export`, remote.searchApiKey, request);
   if (response.status === 404) return { ready: true, documents: [], after: null, done: true }; // the index is gone there too
   if (response.status !== 200) throw new Error(`answered ${response.status}`);
-  return (await response.json()) as ExportPage;
+  return readAnswer<ExportPage>(response.text, (page) => typeof page.ready === 'boolean' && Array.isArray(page.documents) && typeof page.done === 'boolean');
 }
 
-async function askPhase(remote: { url: string; searchApiKey: string | null }, task: number): Promise<string> {
-  const response = await fetch(new URL(`/_network-move/${task}`, remote.url), {
-    signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS), headers: remote.searchApiKey ? { Authorization: `Bearer ${remote.searchApiKey}` } : {},
-  });
+async function askPhase(remotes: RemoteClient, name: string, remote: { url: string; searchApiKey: string | null }, task: number): Promise<string> {
+  const response = await remotes.get(name, remote.url, `/_network-move/${task}`, remote.searchApiKey);
   if (response.status !== 200) throw new Error(`answered ${response.status}`);
-  return ((await response.json()) as { phase: string }).phase;
+  return readAnswer<{ phase: string }>(response.text, (answer) => typeof answer.phase === 'string').phase;
+}
+
+/** A remote's JSON answer of the expected shape, or an error naming what came instead. */
+function readAnswer<T>(text: string, ok: (value: Record<string, unknown>) => boolean): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error(`answered something unreadable: ${text.slice(0, 128)}`);
+  }
+  if (typeof value !== 'object' || value === null || !ok(value as Record<string, unknown>)) throw new Error(`answered an unexpected body: ${text.slice(0, 128)}`);
+  return value as T;
 }

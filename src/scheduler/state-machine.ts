@@ -15,6 +15,7 @@ import { planBatch } from './batch-planner.js';
 import { canPlanAhead, coveredTasks, takePlan, type PlanAhead } from './plan-ahead.js';
 import { DEFAULT_BATCH_LIMITS, selectBatch, type BatchLimits } from './batch-selection.js';
 import { planNetworkMoveStep } from './network-move.js';
+import type { RemoteClient } from '../network/remote-post.js';
 import { batchStopReason } from './batch-stop-reason.js';
 import { traceDuration } from '../tasks/batch-record.js';
 import { noFailurePoints, type FailurePointHandler } from './failure-points.js';
@@ -59,6 +60,8 @@ export interface SchedulerOptions {
    * sequence - 1 on every node; the scheduler registers no task of its own (no automatic deletion).
    */
   clustered?: boolean;
+  /** What a topology change asks the other nodes through (network/remote-post.ts); absent: refused as no remote is allowed. */
+  remotes?: RemoteClient;
 }
 
 export interface SnapshotBatchRunner {
@@ -272,7 +275,7 @@ export class Scheduler {
     try {
       if (covered) this.plannedAheadCount++;
       plan = covered ? takePlan(ahead!, tasks[0].startedAt!) : batch.kind === 'snapshotCreation' ? await this.runSnapshot(tasks)
-        : batch.kind === 'networkTopologyChange' ? await planNetworkMoveStep(tasks[0]!, { storage, now: tasks[0]!.startedAt! }) : await planBatch({ ...batch, tasks } as typeof batch, {
+        : batch.kind === 'networkTopologyChange' ? await planNetworkMoveStep(tasks[0]!, { storage, now: tasks[0]!.startedAt!, ...(this.options.remotes ? { remotes: this.options.remotes } : {}) }) : await planBatch({ ...batch, tasks } as typeof batch, {
         storage, shardsPerIndex: this.options.shardsPerIndex, now: tasks[0].startedAt!, isEnqueued: (uid) => this.queue.has(uid), checkAbort: () => this.checkAbort(),
         dump: { dumpDir: this.options.dumpDir ?? 'dumps/', now: this.now, failurePoint: this.failurePoint },
       });

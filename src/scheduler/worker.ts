@@ -30,6 +30,9 @@ import { applyKeyCommand, seedDefaultKeys } from './key-store.js';
 import { applyConfigEntry } from './config-entry.js';
 import { ShardLink } from './shard-link.js';
 import { Scheduler } from './state-machine.js';
+import { MOVE_REMOTE_TIMEOUT_MS } from './network-move.js';
+import { IpPolicy } from '../network/ip-policy.js';
+import { RemoteClient } from '../network/remote-post.js';
 import { saveSnapshots, SnapshotTrigger } from './snapshot-commands.js';
 import { SnapshotCreator } from './snapshot-task.js';
 
@@ -72,6 +75,8 @@ const scheduler: Scheduler = new Scheduler({
   ...(snapshotCreator ? { snapshots: snapshotCreator } : {}),
   ...(data.dumpDir ? { dumpDir: data.dumpDir } : {}),
   ...(data.clustered ? { clustered: true } : {}),
+  // A topology change's pages and phases: the same address policy and bounds as the front's remote requests.
+  remotes: new RemoteClient(IpPolicy.fromList(data.allowedIpNetworks ?? []), MOVE_REMOTE_TIMEOUT_MS),
   onIndexesChanged: (indexUids) => {
     post({ kind: 'indexesChanged', indexUids });
     snapshotTrigger.poke();
