@@ -17,6 +17,7 @@ import type { Vocabulary } from '../words/vocabulary.js';
 import { finishSteps, stepEndsAt } from '../sliced-jobs.js';
 import type { SerializedBitmaps } from '../snapshot/bitmap-list-codec.js';
 import { idSpanOf, unionOfMany } from '../words/bitmap-union.js';
+import { NO_DOCUMENTS } from '../../ranking/score-layers.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -172,7 +173,8 @@ export class TokenKeyPostings implements DerivedStructure {
       const bitmaps = perKey[key] ?? [];
       if (loose[key] !== undefined) bitmaps.push(new RoaringBitmap32(loose[key]));
       // One list is returned as is (callers only read; a write drops it before it could change).
-      return bitmaps.length === 1 ? bitmaps[0]! : unionOfMany(bitmaps, idSpan);
+      // None: the shared empty one (kept in the derivation cache's rank / position memos, tens of thousands).
+      return bitmaps.length === 1 ? bitmaps[0]! : bitmaps.length === 0 ? NO_DOCUMENTS : unionOfMany(bitmaps, idSpan);
     });
   }
 
