@@ -72,21 +72,48 @@ export interface CacheStamp {
   appeared: number;
 }
 
+/**
+ * A lexicon walk's result: its word ids with 0, 1 and 2 typos, one after the other in one typed array
+ * ([0, oneTypo), [oneTypo, twoTypos), [twoTypos, end)), and its stamp's fields held inline: tens of
+ * thousands are kept, and a walk as arrays of arrays plus a stamp object was ~9 objects the collector
+ * marks (and copies when made) where this is 3.
+ */
+export interface WalkedWords extends CacheStamp {
+  readonly ids: Int32Array;
+  readonly oneTypo: number;
+  readonly twoTypos: number;
+}
+
+/** A walk's word ids by typo count packed with its stamp. */
+export function packWalk(byTypo: readonly (readonly number[])[], at: CacheStamp): WalkedWords {
+  const [exact = [], oneTypo = [], twoTypos = []] = byTypo;
+  const ids = new Int32Array(exact.length + oneTypo.length + twoTypos.length);
+  ids.set(exact);
+  ids.set(oneTypo, exact.length);
+  ids.set(twoTypos, exact.length + oneTypo.length);
+  return { ids, oneTypo: exact.length, twoTypos: exact.length + oneTypo.length, writes: at.writes, appeared: at.appeared };
+}
+
+/** The walk's word ids by typo count, as arrays (what derivationsFromWords takes). */
+export function walkByTypo(walk: WalkedWords): number[][] {
+  const { ids, oneTypo, twoTypos } = walk;
+  return [Array.from(ids.subarray(0, oneTypo)), Array.from(ids.subarray(oneTypo, twoTypos)), Array.from(ids.subarray(twoTypos))];
+}
+
 /** Pair lookup memos per shard, by their bitmaps' bytes (pairs/shared-pair-memos.ts). */
 const PAIR_MEMO_BYTES = 32 * 2 ** 20;
 
 export class ShardCaches {
   readonly derivations: WorthPerByteCache<TermDerivations>;
   /** The lexicon walks' results alone (word ids, no bitmaps): small, so many more are kept. */
-  readonly derivedWords = new LRUCache<string, { wordIds: number[][]; at: CacheStamp }>({ max: DERIVED_WORDS_CACHE_LIMIT });
+  readonly derivedWords = new LRUCache<string, WalkedWords>({ max: DERIVED_WORDS_CACHE_LIMIT });
   readonly pairMemos = new LRUCache<string, PairLookupMemo>({ maxSize: PAIR_MEMO_BYTES, sizeCalculation: pairMemoBytes });
   /** The ranking rules' memos (a WeakMap cannot be cleared: dropped whole at any write, made again when next asked for). */
   private memos: RankingMemos | null = null;
   get rankingMemos(): RankingMemos {
     return (this.memos ??= new RankingMemos());
   }
-  /** A number per derivation object, for the pair memos' keys (the objects are replaced when they go stale). */
-  private readonly derivationIds = new WeakMap<TermDerivations, number>();
+  /** The next number for a derivation object, for the pair memos' keys (the objects are replaced when they go stale). */
   private nextDerivationId = 0;
 
   constructor(private readonly vocabulary: Vocabulary) {
@@ -153,7 +180,7 @@ export class ShardCaches {
    * words appeared since holds one it `mayTake` (a run begun before the stamp counts whole: a superset).
    * The vocabulary's buffered additions must be applied first.
    */
-  holds(at: CacheStamp, words: readonly { readonly wordId: number }[] | readonly number[], changed: ((wordId: number) => boolean) | null,
+  holds(at: CacheStamp, words: readonly { readonly wordId: number }[] | readonly number[] | Int32Array, changed: ((wordId: number) => boolean) | null,
     mayTake: (sorted: readonly string[]) => boolean): boolean {
     const logEnd = this.appearedBefore + this.appeared.length;
     if (at.writes === this.writes && at.appeared === logEnd) return true;
@@ -206,10 +233,9 @@ export class ShardCaches {
     this.runs = [];
   }
 
+  /** The derivation object's number, kept on it (a WeakMap by object made the collector's marking walk its entries as ephemerons). */
   derivationId(derivations: TermDerivations): number {
-    let id = this.derivationIds.get(derivations);
-    if (id === undefined) this.derivationIds.set(derivations, (id = this.nextDerivationId++));
-    return id;
+    return (derivations.memoId ??= this.nextDerivationId++);
   }
 
   /** Bytes held per cache (the lexicon walks' entries are counted, not measured: word id arrays). */

@@ -43,6 +43,8 @@ export interface TermDerivations {
   withSplit?: TermDerivations;
   /** Set when the shard's cache holds them: checked against later writes before each use (shard-caches.ts). */
   cachedAt?: CacheStamp;
+  /** This object's number for the pair memos' keys, given by its shard's caches (ShardCaches.derivationId). */
+  memoId?: number;
   /** Memo: the words as match-profile-builder.ts's WordLookup.addTerm takes them (lookupArrays). */
   lookupArrays?: { wordIds: Int32Array; flags: Uint8Array };
 }
