@@ -73,13 +73,14 @@ export interface CacheStamp {
 }
 
 /**
- * A lexicon walk's result: its word ids with 0, 1 and 2 typos, one after the other in one typed array
- * ([0, oneTypo), [oneTypo, twoTypos), [twoTypos, end)), and its stamp's fields held inline: tens of
- * thousands are kept, and a walk as arrays of arrays plus a stamp object was ~9 objects the collector
- * marks (and copies when made) where this is 3.
+ * A lexicon walk's result: its word ids with 0, 1 and 2 typos, one after the other in one array of
+ * small integers ([0, oneTypo), [oneTypo, twoTypos), [twoTypos, end)), and its stamp's fields held
+ * inline: tens of thousands are kept, and a walk as arrays of arrays plus a stamp object was ~9 objects
+ * the collector marks (and copies when made) where this is 3 (a typed array would add a buffer the
+ * collector sweeps).
  */
 export interface WalkedWords extends CacheStamp {
-  readonly ids: Int32Array;
+  readonly ids: readonly number[];
   readonly oneTypo: number;
   readonly twoTypos: number;
 }
@@ -87,17 +88,13 @@ export interface WalkedWords extends CacheStamp {
 /** A walk's word ids by typo count packed with its stamp. */
 export function packWalk(byTypo: readonly (readonly number[])[], at: CacheStamp): WalkedWords {
   const [exact = [], oneTypo = [], twoTypos = []] = byTypo;
-  const ids = new Int32Array(exact.length + oneTypo.length + twoTypos.length);
-  ids.set(exact);
-  ids.set(oneTypo, exact.length);
-  ids.set(twoTypos, exact.length + oneTypo.length);
-  return { ids, oneTypo: exact.length, twoTypos: exact.length + oneTypo.length, writes: at.writes, appeared: at.appeared };
+  return { ids: [...exact, ...oneTypo, ...twoTypos], oneTypo: exact.length, twoTypos: exact.length + oneTypo.length, writes: at.writes, appeared: at.appeared };
 }
 
-/** The walk's word ids by typo count, as arrays (what derivationsFromWords takes). */
+/** The walk's word ids by typo count (what derivationsFromWords takes). */
 export function walkByTypo(walk: WalkedWords): number[][] {
   const { ids, oneTypo, twoTypos } = walk;
-  return [Array.from(ids.subarray(0, oneTypo)), Array.from(ids.subarray(oneTypo, twoTypos)), Array.from(ids.subarray(twoTypos))];
+  return [ids.slice(0, oneTypo), ids.slice(oneTypo, twoTypos), ids.slice(twoTypos)];
 }
 
 /** Pair lookup memos per shard, by their bitmaps' bytes (pairs/shared-pair-memos.ts). */
@@ -180,7 +177,7 @@ export class ShardCaches {
    * words appeared since holds one it `mayTake` (a run begun before the stamp counts whole: a superset).
    * The vocabulary's buffered additions must be applied first.
    */
-  holds(at: CacheStamp, words: readonly { readonly wordId: number }[] | readonly number[] | Int32Array, changed: ((wordId: number) => boolean) | null,
+  holds(at: CacheStamp, words: readonly { readonly wordId: number }[] | readonly number[], changed: ((wordId: number) => boolean) | null,
     mayTake: (sorted: readonly string[]) => boolean): boolean {
     const logEnd = this.appearedBefore + this.appeared.length;
     if (at.writes === this.writes && at.appeared === logEnd) return true;
