@@ -102,7 +102,10 @@ const PAIR_MEMO_BYTES = 32 * 2 ** 20;
 
 export class ShardCaches {
   readonly derivations: WorthPerByteCache<TermDerivations>;
-  /** The lexicon walks' results alone (word ids, no bitmaps): small, so many more are kept. */
+  /**
+   * The lexicon walks' results alone (word ids, no bitmaps) of derivations this cache refused or dropped:
+   * small, so many more are kept (a held derivation carries its own walk, TermDerivations.walk).
+   */
   readonly derivedWords = new LRUCache<string, WalkedWords>({ max: DERIVED_WORDS_CACHE_LIMIT });
   readonly pairMemos = new LRUCache<string, PairLookupMemo>({ maxSize: PAIR_MEMO_BYTES, sizeCalculation: pairMemoBytes });
   /** The ranking rules' memos (a WeakMap cannot be cleared: dropped whole at any write, made again when next asked for). */
@@ -235,8 +238,10 @@ export class ShardCaches {
     return (derivations.memoId ??= this.nextDerivationId++);
   }
 
-  /** Bytes held per cache (the lexicon walks' entries are counted, not measured: word id arrays). */
+  /** Bytes held per cache (the lexicon walks are counted, not measured: those of refused derivations and those kept with the held ones). */
   byteSizes(): { derivations: number; pairMemos: number; derivedWordsEntries: number } {
-    return { derivations: this.derivations.byteLength, pairMemos: this.pairMemos.calculatedSize, derivedWordsEntries: this.derivedWords.size };
+    let walks = this.derivedWords.size;
+    for (const derivations of this.derivations.values()) if (derivations.walk !== undefined) walks++;
+    return { derivations: this.derivations.byteLength, pairMemos: this.pairMemos.calculatedSize, derivedWordsEntries: walks };
   }
 }

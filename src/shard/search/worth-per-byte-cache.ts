@@ -86,6 +86,11 @@ export class WorthPerByteCache<T> {
     return this.held.size;
   }
 
+  /** The values held (reports, tests). */
+  *values(): IterableIterator<T> {
+    for (const entry of this.held.values()) yield entry.value;
+  }
+
   has(key: string): boolean {
     return this.held.has(key);
   }

@@ -7,7 +7,7 @@ import { walkFuzzy } from './fuzzy-walk.js';
 import { walkFirstLetterEdits } from './first-letter-edits.js';
 import { unionOfMany } from './bitmap-union.js';
 import type { Vocabulary } from './vocabulary.js';
-import type { CacheStamp } from '../shard-caches.js';
+import type { CacheStamp, WalkedWords } from '../shard-caches.js';
 import { NO_DOCUMENTS } from '../../ranking/score-layers.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -43,6 +43,8 @@ export interface TermDerivations {
   withSplit?: TermDerivations;
   /** Set when the shard's cache holds them: checked against later writes before each use (shard-caches.ts). */
   cachedAt?: CacheStamp;
+  /** The lexicon walk they were made from, while the shard's cache holds them (ShardIndex.cachedDerive). */
+  walk?: WalkedWords;
   /** This object's number for the pair memos' keys, given by its shard's caches (ShardCaches.derivationId). */
   memoId?: number;
   /** Memo: the words as match-profile-builder.ts's WordLookup.addTerm takes them (lookupArrays). */
