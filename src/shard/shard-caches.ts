@@ -47,6 +47,13 @@ const DERIVATION_CACHE_BYTES_PER_DOCUMENT = 400;
 export function derivationCacheBytes(documentCount: number): number {
   return Math.max(DERIVATION_CACHE_BYTES, documentCount * DERIVATION_CACHE_BYTES_PER_DOCUMENT);
 }
+/**
+ * Derivations kept per shard at most, whatever their bytes: each is ~15-20 objects in the old
+ * generation (words, bitmaps, memos, key), and small ones (a rare word's derivations cost ~300 bytes of
+ * the budget) could fill 128 MiB with ~450,000 entries, several million objects the collector marks at
+ * each full collection. 100k npm rows and 60,000 of the bench's queries derive ~72,000 terms.
+ */
+const DERIVATION_CACHE_ENTRIES = 65_536;
 /** Terms without derivations kept whose worth is remembered. */
 const DERIVATION_WORTHS_REMEMBERED = 32_768;
 
@@ -119,7 +126,7 @@ export class ShardCaches {
   constructor(private readonly vocabulary: Vocabulary) {
     this.derivations = new WorthPerByteCache<TermDerivations>({
       maxBytes: DERIVATION_CACHE_BYTES, sizeOf: (derivations) => derivationsFootprint(vocabulary, derivations),
-      maxRemembered: DERIVATION_WORTHS_REMEMBERED,
+      maxRemembered: DERIVATION_WORTHS_REMEMBERED, maxEntries: DERIVATION_CACHE_ENTRIES,
     });
   }
 
