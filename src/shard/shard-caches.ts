@@ -47,6 +47,13 @@ const DERIVATION_CACHE_BYTES_PER_DOCUMENT = 400;
 export function derivationCacheBytes(documentCount: number): number {
   return Math.max(DERIVATION_CACHE_BYTES, documentCount * DERIVATION_CACHE_BYTES_PER_DOCUMENT);
 }
+/**
+ * Derivations kept per shard at most, whatever their bytes: each is ~15-20 objects in the old
+ * generation (words, bitmaps, memos, key), and small ones (a rare word's derivations cost ~300 bytes of
+ * the budget) could fill 128 MiB with ~450,000 entries, several million objects the collector marks at
+ * each full collection. 100k npm rows and 60,000 of the bench's queries derive ~72,000 terms.
+ */
+const DERIVATION_CACHE_ENTRIES = 65_536;
 /** Terms without derivations kept whose worth is remembered. */
 const DERIVATION_WORTHS_REMEMBERED = 32_768;
 
@@ -72,27 +79,54 @@ export interface CacheStamp {
   appeared: number;
 }
 
+/**
+ * A lexicon walk's result: its word ids with 0, 1 and 2 typos, one after the other in one array of
+ * small integers ([0, oneTypo), [oneTypo, twoTypos), [twoTypos, end)), and its stamp's fields held
+ * inline: tens of thousands are kept, and a walk as arrays of arrays plus a stamp object was ~9 objects
+ * the collector marks (and copies when made) where this is 3 (a typed array would add a buffer the
+ * collector sweeps).
+ */
+export interface WalkedWords extends CacheStamp {
+  readonly ids: readonly number[];
+  readonly oneTypo: number;
+  readonly twoTypos: number;
+}
+
+/** A walk's word ids by typo count packed with its stamp. */
+export function packWalk(byTypo: readonly (readonly number[])[], at: CacheStamp): WalkedWords {
+  const [exact = [], oneTypo = [], twoTypos = []] = byTypo;
+  return { ids: [...exact, ...oneTypo, ...twoTypos], oneTypo: exact.length, twoTypos: exact.length + oneTypo.length, writes: at.writes, appeared: at.appeared };
+}
+
+/** The walk's word ids by typo count (what derivationsFromWords takes). */
+export function walkByTypo(walk: WalkedWords): number[][] {
+  const { ids, oneTypo, twoTypos } = walk;
+  return [ids.slice(0, oneTypo), ids.slice(oneTypo, twoTypos), ids.slice(twoTypos)];
+}
+
 /** Pair lookup memos per shard, by their bitmaps' bytes (pairs/shared-pair-memos.ts). */
 const PAIR_MEMO_BYTES = 32 * 2 ** 20;
 
 export class ShardCaches {
   readonly derivations: WorthPerByteCache<TermDerivations>;
-  /** The lexicon walks' results alone (word ids, no bitmaps): small, so many more are kept. */
-  readonly derivedWords = new LRUCache<string, { wordIds: number[][]; at: CacheStamp }>({ max: DERIVED_WORDS_CACHE_LIMIT });
+  /**
+   * The lexicon walks' results alone (word ids, no bitmaps) of derivations this cache refused or dropped:
+   * small, so many more are kept (a held derivation carries its own walk, TermDerivations.walk).
+   */
+  readonly derivedWords = new LRUCache<string, WalkedWords>({ max: DERIVED_WORDS_CACHE_LIMIT });
   readonly pairMemos = new LRUCache<string, PairLookupMemo>({ maxSize: PAIR_MEMO_BYTES, sizeCalculation: pairMemoBytes });
   /** The ranking rules' memos (a WeakMap cannot be cleared: dropped whole at any write, made again when next asked for). */
   private memos: RankingMemos | null = null;
   get rankingMemos(): RankingMemos {
     return (this.memos ??= new RankingMemos());
   }
-  /** A number per derivation object, for the pair memos' keys (the objects are replaced when they go stale). */
-  private readonly derivationIds = new WeakMap<TermDerivations, number>();
+  /** The next number for a derivation object, for the pair memos' keys (the objects are replaced when they go stale). */
   private nextDerivationId = 0;
 
   constructor(private readonly vocabulary: Vocabulary) {
     this.derivations = new WorthPerByteCache<TermDerivations>({
       maxBytes: DERIVATION_CACHE_BYTES, sizeOf: (derivations) => derivationsFootprint(vocabulary, derivations),
-      maxRemembered: DERIVATION_WORTHS_REMEMBERED,
+      maxRemembered: DERIVATION_WORTHS_REMEMBERED, maxEntries: DERIVATION_CACHE_ENTRIES,
     });
   }
 
@@ -211,14 +245,15 @@ export class ShardCaches {
     this.runs = [];
   }
 
+  /** The derivation object's number, kept on it (a WeakMap by object made the collector's marking walk its entries as ephemerons). */
   derivationId(derivations: TermDerivations): number {
-    let id = this.derivationIds.get(derivations);
-    if (id === undefined) this.derivationIds.set(derivations, (id = this.nextDerivationId++));
-    return id;
+    return (derivations.memoId ??= this.nextDerivationId++);
   }
 
-  /** Bytes held per cache (the lexicon walks' entries are counted, not measured: word id arrays). */
+  /** Bytes held per cache (the lexicon walks are counted, not measured: those of refused derivations and those kept with the held ones). */
   byteSizes(): { derivations: number; pairMemos: number; derivedWordsEntries: number } {
-    return { derivations: this.derivations.byteLength, pairMemos: this.pairMemos.calculatedSize, derivedWordsEntries: this.derivedWords.size };
+    let walks = this.derivedWords.size;
+    for (const derivations of this.derivations.values()) if (derivations.walk !== undefined) walks++;
+    return { derivations: this.derivations.byteLength, pairMemos: this.pairMemos.calculatedSize, derivedWordsEntries: walks };
   }
 }

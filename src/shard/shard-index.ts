@@ -15,7 +15,7 @@ import { NearPairPostings } from './pairs/near-pair-postings.js';
 import { FieldStartPairs } from './postings/field-start-pairs.js';
 import { SoleWordFields } from './postings/sole-word-fields.js';
 import { finishSteps } from './sliced-jobs.js';
-import { derivationCacheBytes, ShardCaches, type CacheStamp } from './shard-caches.js';
+import { derivationCacheBytes, packWalk, ShardCaches, walkByTypo, type CacheStamp, type WalkedWords } from './shard-caches.js';
 import type { DerivedStructure } from './derived-structure.js';
 import { idSpanOf } from './words/bitmap-union.js';
 import { fieldRankKey, positionKey, TokenKeyPostings } from './postings/token-key-postings.js';
@@ -203,7 +203,7 @@ export class ShardIndex {
       if (withSplit === undefined) {
         const best = bestSplit(this.vocabulary, word, (wordIds) => this.phraseDocs(wordIds));
         withSplit = best === null ? derivations
-          : { ...withAlternatives(derivations, [{ wordIds: best.wordIds, docs: best.docs, typos: 1 }]), splitWordIds: best.wordIds };
+          : { ...withAlternatives(derivations, [{ wordIds: best.wordIds, docs: best.docs, typos: 1 }]), splitWordIds: best.wordIds, memoId: undefined };
         derivations.withSplit = withSplit;
       }
       const unless = split === true ? null : split.unless.map((part) => this.vocabulary.idOf(part));
@@ -228,29 +228,34 @@ export class ShardIndex {
     const mayTake = (sorted: readonly string[]) => mayDeriveAny(sorted, word, isPrefix, budget)
       || synonyms.some((words) => words.some((synonym) => mayDeriveAny(sorted, synonym, false, 0)));
     let derivations = caches.derivations.get(key);
+    let walked: WalkedWords | undefined;
     if (derivations !== undefined) {
       const at = derivations.cachedAt!;
       const splitAt = { ...at };
       if (!caches.holds(at, derivations.words, null, mayTake)) {
         caches.derivations.drop(key);
+        walked = derivations.walk;
         derivations = undefined;
       } else if (derivations.withSplit !== undefined && this.splitWritten(word, splitAt)) derivations.withSplit = undefined;
     }
     if (derivations === undefined) {
-      let walked = caches.derivedWords.get(key);
+      walked ??= caches.derivedWords.get(key);
       // A walk's words go stale only when one lost its last document (the others' documents are not in it).
-      if (walked !== undefined && !caches.holds(walked.at, walked.wordIds.flat(), (wordId) => vocabulary.docs(wordId).isEmpty, mayTake)) walked = undefined;
-      if (walked === undefined) {
-        walked = { wordIds: deriveWordIds(vocabulary, word, isPrefix, budget), at: caches.stamp() };
-        caches.derivedWords.set(key, walked);
-      }
-      derivations = withSynonyms(vocabulary, derivationsFromWords(vocabulary, word, walked.wordIds, idSpanOf(this.documents)),
+      if (walked !== undefined && !caches.holds(walked, walked.ids, (wordId) => vocabulary.docs(wordId).isEmpty, mayTake)) walked = undefined;
+      if (walked === undefined) walked = packWalk(deriveWordIds(vocabulary, word, isPrefix, budget), caches.stamp());
+      derivations = withSynonyms(vocabulary, derivationsFromWords(vocabulary, word, walkByTypo(walked), idSpanOf(this.documents)),
         synonyms, (wordIds) => this.phraseDocs(wordIds));
       derivations.cachedAt = caches.stamp();
       const words = derivations.words.length;
       // The budget follows the shard's size (a restored shard never went through upsert).
       caches.derivations.maxBytes = derivationCacheBytes(this.documents.size);
       caches.derivations.offer(key, derivations, (bytes) => bytes + DERIVATION_WORK_PER_WORD * words);
+      // The walk goes with derivations the cache kept (derived again from it when they go stale), else
+      // to the walks' own cache: one copy, not one in each (a read-only run never read the second).
+      if (caches.derivations.has(key)) {
+        derivations.walk = walked;
+        caches.derivedWords.delete(key);
+      } else caches.derivedWords.set(key, walked);
     }
     return derivations;
   }

@@ -4,6 +4,7 @@
 import test from 'ava';
 import { randomFrom } from './seeded-lcg.js';
 import { makeDocument, sameAnswers, twins } from './shard-twins.js';
+import { NO_DOCUMENTS } from '../../src/ranking/score-layers.js';
 
 test('searches fill the shard caches (derivations, lexicon walks, pair memos); a write to their words makes them stale, and answers stay a fresh twin\'s', (t) => {
   const { subject, reference } = twins(2_000, 7);
@@ -48,4 +49,32 @@ test('every derived structure is told of writes, built at quiet time and counted
   subject.prepareForSearch();
   t.false(subject.needsPreparing);
   sameAnswers(t, subject, reference, randomFrom(13), 30);
+});
+
+test('cached derivations hold no empty bitmap of their own: empty typo levels and rank / position unions are the one frozen empty bitmap (fewer native objects for the collector)', (t) => {
+  const { subject } = twins(2_000, 7);
+  subject.prepareForSearch();
+  // Typos (levels without documents), prefixes, several words (rank and position unions), a word found nowhere.
+  for (const q of ['star wars', 'the dark side', 'jedi empire back', 'ga', 'r1 r2', 'stra wrs', 'galaxx', 'empire jed', 'zzqx star']) {
+    subject.search({ q, hitsWanted: 20, matchingStrategy: 'last' });
+  }
+  let bitmaps = 0;
+  let emptyLevels = 0;
+  const own: string[] = [];
+  for (const derivations of subject.caches.derivations.values()) {
+    const lists = [['docs', [derivations.docs]], ['docsByTypo', derivations.docsByTypo], ['docsByRank', derivations.docsByRank ?? []],
+      ['docsByPosition', derivations.docsByPosition ?? []]] as const;
+    for (const [field, list] of lists) {
+      for (const bitmap of list) {
+        bitmaps++;
+        if (!bitmap.isEmpty) continue;
+        if (bitmap === NO_DOCUMENTS) emptyLevels++;
+        else own.push(`${derivations.words.length} words: ${field}`);
+      }
+    }
+  }
+  t.true(bitmaps > 100, `bitmaps held ${bitmaps}`);
+  t.true(emptyLevels > 0, 'some levels are empty');
+  t.deepEqual(own, [], 'empty bitmaps of their own');
+  t.throws(() => NO_DOCUMENTS.add(1), undefined, 'the shared one is frozen');
 });

@@ -192,3 +192,22 @@ test('aging halves every worth against new work, however many times it ages', (t
     t.false(cache.has('old'));
   }
 });
+
+test('maxEntries bounds the entries whatever their bytes: newcomers evict those worth least per byte, by the margin, else are refused', (t) => {
+  const cache = new WorthPerByteCache<FakeTable>({ maxBytes: 1_000_000, sizeOf: (table) => table.byteLength, maxEntries: 64 });
+  for (let k = 0; k < 64; k++) cache.offer(`old${k}`, new FakeTable(10), () => 10 + k);
+  t.is(cache.size, 64);
+  cache.offer('new0', new FakeTable(10), () => 1000);
+  t.true(cache.has('new0'), 'a newcomer worth more per byte comes in');
+  t.false(cache.has('old0'), 'the entry worth least per byte went');
+  t.true(cache.size <= 64);
+  for (let k = 1; k < 200; k++) cache.offer(`new${k}`, new FakeTable(10), () => 1000);
+  t.is(cache.size, 64, 'never more than maxEntries, the bytes far under budget');
+  t.is(cache.byteLength, 640);
+  t.is([...Array(64).keys()].filter((k) => cache.has(`old${k}`)).length, 0, 'every old entry, worth less per byte by the margin, went');
+  cache.offer('low', new FakeTable(10), () => 1);
+  t.false(cache.has('low'), 'one worth less per byte than every entry is refused');
+  // set (entries handed over) keeps the bound too.
+  cache.set('handed', new FakeTable(10), 5000);
+  t.is(cache.size, 64);
+});

@@ -19,6 +19,7 @@ import type { SerializedBitmaps } from '../snapshot/bitmap-list-codec.js';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/snapshot-container.js';
 import { decodeTokenKeyPostings, encodeTokenKeyPostings, type TokenKeySections } from './token-key-snapshot.js';
 import { idSpanOf, unionOfMany } from '../words/bitmap-union.js';
+import { NO_DOCUMENTS } from '../../ranking/score-layers.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -200,7 +201,8 @@ export class TokenKeyPostings implements DerivedStructure {
       const bitmaps = perKey[key] ?? [];
       if (loose[key] !== undefined) bitmaps.push(new RoaringBitmap32(loose[key]));
       // One list is returned as is (callers only read; a write drops it before it could change).
-      return bitmaps.length === 1 ? bitmaps[0]! : unionOfMany(bitmaps, idSpan);
+      // None: the shared empty one (kept in the derivation cache's rank / position memos, tens of thousands).
+      return bitmaps.length === 1 ? bitmaps[0]! : bitmaps.length === 0 ? NO_DOCUMENTS : unionOfMany(bitmaps, idSpan);
     });
   }
 

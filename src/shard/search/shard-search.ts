@@ -336,7 +336,7 @@ function phraseDocs(shard: ShardIndex, wordIds: readonly (number | null)[], into
 /** [key] for every key below the postings' limit (the length tells which keys are known). */
 function unionByKey(postings: TokenKeyPostings, derivations: TermDerivations): RoaringBitmap32[] {
   const byKey = postings.unionByKey(derivations.words.map((word) => word.wordId));
-  while (byKey.length < postings.limit) byKey.push(new RoaringBitmap32());
+  while (byKey.length < postings.limit) byKey.push(NO_DOCUMENTS);
   return byKey;
 }
 
@@ -718,7 +718,7 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
     const docs = new RoaringBitmap32();
     for (const spell of spellings) this.matchPhraseSpelling(term, words.map((word) => (word === null ? null : spell(word))), docs);
     this.docs[term] = docs;
-    this.docsByTypo[term] = [docs, new RoaringBitmap32(), new RoaringBitmap32()];
+    this.docsByTypo[term] = [docs, NO_DOCUMENTS, NO_DOCUMENTS];
   }
 
   private matchPhraseSpelling(term: number, words: readonly (string | null)[], into: RoaringBitmap32): void {

@@ -16,6 +16,12 @@ export interface WorthPerByteCacheOptions<T> {
   sizeChanges?: boolean;
   /** Keys without an entry whose worth is remembered (the most recently asked). */
   maxRemembered?: number;
+  /**
+   * Entries held at most, whatever their bytes (default: no bound): each is objects the collector
+   * marks, and small entries under a large byte budget grew the old generation, whose full
+   * collections were a source of the search tail. Over it, the least worth per byte go as for bytes.
+   */
+  maxEntries?: number;
 }
 
 /** Worths halve after this many lookups (a few of the bench's loops). */
@@ -70,12 +76,14 @@ export class WorthPerByteCache<T> {
   private readonly sizeOf: (value: T) => number;
   private readonly sizeChanges: boolean;
   private readonly maxRemembered: number;
+  private readonly maxEntries: number;
 
   constructor(options: WorthPerByteCacheOptions<T>) {
     this.maxBytes = options.maxBytes;
     this.sizeOf = options.sizeOf;
     this.sizeChanges = options.sizeChanges ?? false;
     this.maxRemembered = options.maxRemembered ?? 8192;
+    this.maxEntries = options.maxEntries ?? Infinity;
   }
 
   get byteLength(): number {
@@ -84,6 +92,11 @@ export class WorthPerByteCache<T> {
 
   get size(): number {
     return this.held.size;
+  }
+
+  /** The values held (reports, tests). */
+  *values(): IterableIterator<T> {
+    for (const entry of this.held.values()) yield entry.value;
   }
 
   has(key: string): boolean {
@@ -142,7 +155,9 @@ export class WorthPerByteCache<T> {
    */
   admit(worth: number, bytes: number): boolean {
     const freeBytes = this.maxBytes - this.heldBytes;
-    if (bytes <= freeBytes) return true;
+    // Entries to make room for besides bytes (the newcomer's place under maxEntries).
+    const entriesOver = this.held.size + 1 - this.maxEntries;
+    if (bytes <= freeBytes && entriesOver <= 0) return true;
     if (bytes > this.maxBytes) return false;
     const density = worth * this.unit / bytes / ADMISSION_MARGIN;
     if (density <= this.floor) return false;
@@ -159,14 +174,19 @@ export class WorthPerByteCache<T> {
       }
     }
     this.floor = floor;
-    if (freeBytes + victimBytes < bytes) {
+    if (freeBytes + victimBytes < bytes || victims.length < entriesOver) {
       this.refusedDensity = density;
       this.refusedBytes = bytes;
       return false;
     }
-    // The victims least worth per byte first, up to room for the next newcomers too (EVICTION_SLACK).
+    // The victims least worth per byte first, up to room for the next newcomers too (EVICTION_SLACK),
+    // in bytes and, when full by count, in entries: the longer of the two runs (both are prefixes of
+    // the same order).
     const wanted = bytes + this.maxBytes * EVICTION_SLACK;
-    const { evicted, next } = leastDenseCovering(victims, wanted - freeBytes);
+    let { evicted, next } = leastDenseCovering(victims, wanted - freeBytes);
+    if (entriesOver > 0 && evicted.length < entriesOver + Math.floor(this.maxEntries * EVICTION_SLACK)) {
+      ({ evicted, next } = leastDenseCovering(victims, entriesOver + Math.floor(this.maxEntries * EVICTION_SLACK), () => 1));
+    }
     for (const [key] of evicted) this.evict(key);
     // The floor among those left: the next victim, or else none is below `density`.
     this.floor = next === null ? density : densityOf(next);
@@ -185,10 +205,10 @@ export class WorthPerByteCache<T> {
     this.heldBytes += bytes;
     this.floor = Math.min(this.floor, densityOf(entry));
     this.forgetRefusal();
-    if (this.heldBytes <= this.maxBytes) return;
+    if (this.heldBytes <= this.maxBytes && this.held.size <= this.maxEntries) return;
     const byDensity = [...this.held].filter(([other]) => other !== key).sort((a, b) => densityOf(a[1]) - densityOf(b[1]));
     for (const [victim] of byDensity) {
-      if (this.heldBytes <= this.maxBytes) break;
+      if (this.heldBytes <= this.maxBytes && this.held.size <= this.maxEntries) break;
       this.evict(victim);
     }
   }
@@ -250,7 +270,8 @@ const RESCALE_AT = 2 ** 600;
  */
 const BUCKETS_PER_OCTAVE = 64;
 
-export function leastDenseCovering<T>(victims: [string, Held<T>][], needed: number): { evicted: [string, Held<T>][]; next: Held<T> | null } {
+export function leastDenseCovering<T>(victims: [string, Held<T>][], needed: number,
+  sizeOf: (held: Held<T>) => number = (held) => held.bytes): { evicted: [string, Held<T>][]; next: Held<T> | null } {
   const buckets = new Map<number, [string, Held<T>][]>();
   for (const victim of victims) {
     const density = densityOf(victim[1]);
@@ -265,7 +286,7 @@ export function leastDenseCovering<T>(victims: [string, Held<T>][], needed: numb
   for (let b = 0; b < exponents.length; b++) {
     const bucket = buckets.get(exponents[b]!)!;
     let bucketBytes = 0;
-    for (const victim of bucket) bucketBytes += victim[1].bytes;
+    for (const victim of bucket) bucketBytes += sizeOf(victim[1]);
     bucket.sort((x, y) => densityOf(x[1]) - densityOf(y[1]));
     if (freed + bucketBytes < needed) {
       for (const victim of bucket) evicted.push(victim);
@@ -275,7 +296,7 @@ export function leastDenseCovering<T>(victims: [string, Held<T>][], needed: numb
     // needed is reached in this bucket.
     let k = 0;
     while (freed < needed && k < bucket.length) {
-      freed += bucket[k]![1].bytes;
+      freed += sizeOf(bucket[k]![1]);
       evicted.push(bucket[k++]!);
     }
     if (k < bucket.length) return { evicted, next: bucket[k]![1] };

@@ -7,7 +7,8 @@ import { walkFuzzy } from './fuzzy-walk.js';
 import { walkFirstLetterEdits } from './first-letter-edits.js';
 import { unionOfMany } from './bitmap-union.js';
 import type { Vocabulary } from './vocabulary.js';
-import type { CacheStamp } from '../shard-caches.js';
+import type { CacheStamp, WalkedWords } from '../shard-caches.js';
+import { NO_DOCUMENTS } from '../../ranking/score-layers.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -42,6 +43,10 @@ export interface TermDerivations {
   withSplit?: TermDerivations;
   /** Set when the shard's cache holds them: checked against later writes before each use (shard-caches.ts). */
   cachedAt?: CacheStamp;
+  /** The lexicon walk they were made from, while the shard's cache holds them (ShardIndex.cachedDerive). */
+  walk?: WalkedWords;
+  /** This object's number for the pair memos' keys, given by its shard's caches (ShardCaches.derivationId). */
+  memoId?: number;
   /** Memo: the words as match-profile-builder.ts's WordLookup.addTerm takes them (lookupArrays). */
   lookupArrays?: { wordIds: Int32Array; flags: Uint8Array };
 }
@@ -58,7 +63,7 @@ export function derivationsFootprint(vocabulary: Vocabulary, derivations: TermDe
   const counted = new Set<RoaringBitmap32>();
   let bytes = 256 + 32 * words.length;
   for (const docs of [derivations.docs, ...derivations.docsByTypo]) {
-    if (ownLists.has(docs) || counted.has(docs)) continue;
+    if (docs === NO_DOCUMENTS || ownLists.has(docs) || counted.has(docs)) continue;
     counted.add(docs);
     bytes += 64 + docs.getSerializationSizeInBytes('portable');
   }
@@ -180,8 +185,11 @@ export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTyp
     // by any write to the word (ShardIndex.cachedDerive), and at a million documents the copies showed.
     let union = ids.length === 1 ? vocabulary.docs(ids[0]!) : unionOfMany(ids.map((id) => vocabulary.docs(id)), idSpan);
     if (seen !== null && !union.isEmpty) union = RoaringBitmap32.andNot(union, seen);
+    // An empty level is the one shared empty bitmap: the cache holds tens of thousands of derivations,
+    // most with an empty level, and each native bitmap is an object the collector tracks and finalizes.
+    if (union.isEmpty) union = NO_DOCUMENTS;
     docsByTypo.push(union);
-    seen = seen === null ? union : union.isEmpty ? seen : RoaringBitmap32.or(seen, union);
+    seen = seen === null || seen.isEmpty ? union : union.isEmpty ? seen : RoaringBitmap32.or(seen, union);
   }
   return { words, docs: seen!, docsByTypo };
 }
