@@ -26,6 +26,7 @@ import { NetworkConfig } from './network/network-config.js';
 import { NetworkNode } from './network/network-node.js';
 import type { StartHooks } from './cluster/rejoin.js';
 import { IpPolicy } from './network/ip-policy.js';
+import { CommitFence } from './protocol/commit-fence.js';
 import { RemoteClient } from './network/remote-post.js';
 
 export type { SkeinOptions, ResolvedOptions, SkeinEnv, TestHooksOptions } from './config/options.js';
@@ -100,6 +101,7 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
   }
   const storage = openStorageOrUnlock(options.dbPath, lock);
   const failures = input.testHooks ? new ThreadFailureArming() : null;
+  const commitFence = new CommitFence();
   const threads = new WorkerSupervisor({
     shardWorkerFile: SHARD_WORKER,
     schedulerFile: SCHEDULER_WORKER,
@@ -112,6 +114,7 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
       snapshots: { dir: resolve(options.snapshotDir), scheduleSeconds: options.scheduleSnapshot },
       ...(options.clusterNatsUrls.length > 0 ? { clustered: true } : {}),
       allowedIpNetworks: options.experimentalAllowedIpNetworks,
+      commitFence: commitFence.buffer,
     },
     schedulerReadyTimeoutMs: SCHEDULER_READY_TIMEOUT_MS,
     failures,
@@ -138,11 +141,12 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
     // Each shard worker is a one-thread Piscina pool (that is what pins a shard to one thread); they
     // load their shards in parallel while the scheduler thread starts (front/worker-supervisor.ts).
     const shardWorkers = threads.startShardWorkers();
-    const indexes = new IndexCatalog(storage);
-    const storedDocuments = new StoredDocumentCache(storage.documents);
+    const indexes = new IndexCatalog(storage, commitFence);
+    const storedDocuments = new StoredDocumentCache(storage.documents, commitFence);
     const schedulerClient = new SchedulerClient(threads.createSchedulerThread(shardWorkers.schedulerPorts), (uids) => {
       indexes.invalidate(uids);
       storedDocuments.forget(uids);
+      commitFence.handled();
     }, () => storage.root.resetReadTxn());
     threads.adoptScheduler(schedulerClient);
     await shardWorkers.loaded;

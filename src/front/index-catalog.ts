@@ -8,6 +8,7 @@
 // of another uid holds therefore drops the whole cache first, so the view switches every pair at once.
 import { SkeinError } from '../errors/index.js';
 import type { Storage } from '../storage/environment.js';
+import type { CommitFence } from '../protocol/commit-fence.js';
 import { storageKeyOf, type IndexRecord } from '../storage/records.js';
 
 export class IndexCatalog {
@@ -17,9 +18,15 @@ export class IndexCatalog {
   /** Bumped whenever the whole cache is dropped (a swap seen before its announcement). */
   private generation = 0;
 
-  constructor(private readonly storage: Storage) {}
+  /** `fence`: whether every commit LMDB shows was announced (protocol/commit-fence.ts); absent: the cache always holds. */
+  constructor(private readonly storage: Storage, private readonly fence: CommitFence | null = null) {}
 
   get(uid: string): IndexRecord | null {
+    if (this.fence !== null && !this.fence.cachesHold()) {
+      // A commit not announced yet (or under way): its task may already read `succeeded`, so read LMDB.
+      this.storage.root.resetReadTxn();
+      return this.storage.indexes.get(uid) ?? null;
+    }
     let record = this.cache.get(uid);
     if (record === undefined) {
       record = this.storage.indexes.get(uid) ?? null;

@@ -7,6 +7,8 @@
 // Entries are dropped per index when the scheduler says the index changed (its commits), the same
 // signal on which the front renews its LMDB read transaction: until then LMDB shows the same bytes.
 
+import type { CommitFence } from '../protocol/commit-fence.js';
+
 /** Where the cache reads a document it does not hold: bytes that may be reused after the call (LMDB's getBinaryFast). */
 export interface StoredDocumentSource {
   getBinaryFast(key: [indexUid: string, docId: number]): Uint8Array | undefined;
@@ -94,10 +96,18 @@ export class StoredDocumentCache {
   hits = 0;
   misses = 0;
 
-  constructor(private readonly stored: StoredDocumentSource, private readonly maxBytes = STORED_DOCUMENT_CACHE_BYTES) {}
+  /** `fence`: whether every commit LMDB shows was announced (protocol/commit-fence.ts); absent: the cache always holds. */
+  constructor(private readonly stored: StoredDocumentSource, private readonly fence: CommitFence | null = null,
+    private readonly maxBytes = STORED_DOCUMENT_CACHE_BYTES) {}
 
   /** The document's stored JSON as UTF-8; the bytes stay valid (and unchanged) after later calls. */
   get(key: [indexUid: string, docId: number]): Uint8Array | undefined {
+    if (this.fence !== null && !this.fence.cachesHold()) {
+      // A commit not announced yet (or under way): what is held may be of before it, so read LMDB.
+      this.misses++;
+      const bytes = exactView(this.stored.getBinaryFast(key));
+      return bytes === undefined ? undefined : copyBytes(bytes);
+    }
     const [indexUid, docId] = key;
     const held = this.current.get(indexUid, docId);
     if (held !== undefined) {

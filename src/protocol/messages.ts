@@ -248,6 +248,8 @@ export interface SchedulerWorkerData {
   snapshots?: { dir: string; scheduleSeconds: number | null };
   /** Cluster mode: tasks come only from the task log (src/cluster); no task of the scheduler's own. */
   clustered?: boolean;
+  /** The commit counters shared with the front (protocol/commit-fence.ts). */
+  commitFence?: SharedArrayBuffer;
   /** `--experimental-allowed-ip-networks`: the remotes a topology change may ask (network/ip-policy.ts). */
   allowedIpNetworks?: string[];
   /** The log levels wanted per target and the thread's log port (protocol/thread-log.ts). */

@@ -16,6 +16,7 @@ import { canPlanAhead, coveredTasks, takePlan, type PlanAhead } from './plan-ahe
 import { DEFAULT_BATCH_LIMITS, selectBatch, type BatchLimits } from './batch-selection.js';
 import { planNetworkMoveStep } from './network-move.js';
 import type { RemoteClient } from '../network/remote-post.js';
+import type { CommitFence } from '../protocol/commit-fence.js';
 import { batchStopReason } from './batch-stop-reason.js';
 import { traceDuration } from '../tasks/batch-record.js';
 import { noFailurePoints, type FailurePointHandler } from './failure-points.js';
@@ -60,6 +61,8 @@ export interface SchedulerOptions {
    * sequence - 1 on every node; the scheduler registers no task of its own (no automatic deletion).
    */
   clustered?: boolean;
+  /** Read-your-writes for the front's caches (protocol/commit-fence.ts): a commit begins before its transaction, ends once announced. */
+  commitFence?: CommitFence;
   /** What a topology change asks the other nodes through (network/remote-post.ts); absent: refused as no remote is allowed. */
   remotes?: RemoteClient;
 }
@@ -272,6 +275,7 @@ export class Scheduler {
     this.failurePoint('afterMarkingProcessing');
     let plan: BatchPlan | null = null;
     let outcome: CommitOutcome | null = null;
+    let fenced = false;
     try {
       if (covered) this.plannedAheadCount++;
       plan = covered ? takePlan(ahead!, tasks[0].startedAt!) : batch.kind === 'snapshotCreation' ? await this.runSnapshot(tasks)
@@ -287,6 +291,8 @@ export class Scheduler {
       this.checkAbort();
       this.setState('committing');
       this.failurePoint('beforeCommit');
+      this.options.commitFence?.begin();
+      fenced = true;
       outcome = commitBatch(storage, tasks, plan, this.now(), this.progressTrace(), () => this.failurePoint('duringCommit'));
       this.failurePoint('afterCommit');
       for (const task of outcome.canceled) this.queue.delete(task.uid);
@@ -299,11 +305,13 @@ export class Scheduler {
     } finally {
       this.inFlight = new Set();
       this.trace = null;
+      if (fenced && !outcome) this.options.commitFence?.end(); // nothing committed: nothing to announce
     }
     // Outside the try: once committed, nothing may turn the batch into a failure.
     if (outcome) {
       this.options.onTasksFinished?.([...outcome.finished, ...outcome.canceled]);
       this.publish(plan, outcome.updateFiles);
+      if (fenced) this.options.commitFence?.end(); // after its indexesChanged was posted
     }
     // Not while the next batch's writes, sent ahead, are in the shards uncommitted (plan-ahead.ts).
     if (outcome && plan?.index && !this.hasWritesSentAhead()) this.announceCommitted(plan.index.uid);

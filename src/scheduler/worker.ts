@@ -30,6 +30,7 @@ import { applyKeyCommand, seedDefaultKeys } from './key-store.js';
 import { applyConfigEntry } from './config-entry.js';
 import { ShardLink } from './shard-link.js';
 import { Scheduler } from './state-machine.js';
+import { CommitFence } from '../protocol/commit-fence.js';
 import { MOVE_REMOTE_TIMEOUT_MS } from './network-move.js';
 import { IpPolicy } from '../network/ip-policy.js';
 import { RemoteClient } from '../network/remote-post.js';
@@ -64,6 +65,9 @@ shardLink.onWorkerStopped = (worker) => {
 const log = threadLog.textAt('index_scheduler', 'warn');
 /** POST /snapshots and --schedule-snapshot archives (src/scheduler/snapshot-task.ts). */
 const snapshotCreator = data.snapshots ? new SnapshotCreator({ storage, shards: shardLink, snapshotDir: data.snapshots.dir, failurePoint, log, clustered: data.clustered === true }) : null;
+// Read-your-writes for the front's caches; a thread replacing one that died inside a commit settles it.
+const commitFence = data.commitFence ? new CommitFence(data.commitFence) : null;
+commitFence?.settle();
 const scheduler: Scheduler = new Scheduler({
   storage,
   log,
@@ -77,8 +81,10 @@ const scheduler: Scheduler = new Scheduler({
   ...(data.clustered ? { clustered: true } : {}),
   // A topology change's pages and phases: the same address policy and bounds as the front's remote requests.
   remotes: new RemoteClient(IpPolicy.fromList(data.allowedIpNetworks ?? []), MOVE_REMOTE_TIMEOUT_MS),
+  ...(commitFence ? { commitFence } : {}),
   onIndexesChanged: (indexUids) => {
     post({ kind: 'indexesChanged', indexUids });
+    commitFence?.posted();
     snapshotTrigger.poke();
   },
 });
@@ -201,6 +207,7 @@ port.on('message', (buffer: ArrayBuffer | Uint8Array | ShardWorkerLifecycleMessa
 ready.then(
   (indexUids) => {
     post({ kind: 'indexesChanged', indexUids });
+    commitFence?.posted();
     scheduler.wake();
     snapshotTrigger.poke(); // shards rebuilt at start get their snapshots once things are quiet
   },

@@ -64,7 +64,7 @@ test('forget drops the index\'s documents only, and the next read sees the new t
 test('the budget holds: documents not asked for two generations are read again, those asked meanwhile are kept', (t) => {
   const texts = new Map(Array.from({ length: 10 }, (_, i) => [`m/${i}`, `{"i":${i}}`.padEnd(10, ' ')]));
   const { store, reads } = countingStore(texts);
-  const cache = new StoredDocumentCache(store, 60); // three 10-byte documents per generation
+  const cache = new StoredDocumentCache(store, null, 60); // three 10-byte documents per generation
   for (const docId of [0, 1, 2]) cache.get(['m', docId]); // generation A
   for (const docId of [3, 4, 5]) cache.get(['m', docId]); // B; A becomes previous
   cache.get(['m', 0]); // from the previous generation, into a new one, C: B becomes the previous one and A (1, 2) goes
@@ -108,7 +108,7 @@ test('documents over a quarter of a slab, and over half the budget, stay intact 
     },
   };
   for (const budget of [128 * 2 ** 20, 2 * 2 ** 20]) {
-    const cache = new StoredDocumentCache(store, budget);
+    const cache = new StoredDocumentCache(store, null, budget);
     const first = cache.get(['m', 1])!;
     cache.get(['m', 2]);
     t.is(first.length, big.length);
