@@ -15,6 +15,8 @@ export class IndexCatalog {
   private readonly cache = new Map<string, IndexRecord | null>();
   /** storage key -> the cached uid whose record holds it. */
   private readonly keyOwners = new Map<string, string>();
+  /** Records read from LMDB this event-loop turn while the cache does not hold (readThisTurn); null between turns. */
+  private turnReads: Map<string, IndexRecord | null> | null = null;
   /** Bumped whenever the whole cache is dropped (a swap seen before its announcement). */
   private generation = 0;
 
@@ -22,11 +24,7 @@ export class IndexCatalog {
   constructor(private readonly storage: Storage, private readonly fence: CommitFence | null = null) {}
 
   get(uid: string): IndexRecord | null {
-    if (this.fence !== null && !this.fence.cachesHold()) {
-      // A commit not announced yet (or under way): its task may already read `succeeded`, so read LMDB.
-      this.storage.root.resetReadTxn();
-      return this.storage.indexes.get(uid) ?? null;
-    }
+    if (this.fence !== null && !this.fence.cachesHold()) return this.readThisTurn(uid);
     let record = this.cache.get(uid);
     if (record === undefined) {
       record = this.storage.indexes.get(uid) ?? null;
@@ -72,6 +70,23 @@ export class IndexCatalog {
     // A read transaction opened before the scheduler's commit would still show the old record.
     this.storage.root.resetReadTxn();
     for (const uid of uids) this.forget(uid);
+  }
+
+  /**
+   * A commit not announced yet (or under way): its task may already read `succeeded`, so LMDB is read
+   * instead of the cache, from one read transaction per event-loop turn (renewed at the turn's first
+   * read, kept in `turnReads` until the next turn), so that a multi-search resolving its indexes in
+   * one turn still sees one side of a swap.
+   */
+  private readThisTurn(uid: string): IndexRecord | null {
+    if (this.turnReads === null) {
+      this.turnReads = new Map();
+      this.storage.root.resetReadTxn();
+      setImmediate(() => { this.turnReads = null; });
+    }
+    let record = this.turnReads.get(uid);
+    if (record === undefined) this.turnReads.set(uid, record = this.storage.indexes.get(uid) ?? null);
+    return record;
   }
 
   private remember(uid: string, record: IndexRecord | null): void {
