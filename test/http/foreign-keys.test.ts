@@ -1,0 +1,102 @@
+// The experimental `foreignKeys` setting (Meilisearch v1.39+): GET / PUT / DELETE
+// /indexes/{uid}/settings/foreign-keys and `foreignKeys` in PATCH /settings, shape
+// `[{foreignIndexUid, fieldName}]` checked with invalid_settings_foreign_keys, refused with
+// feature_not_enabled while the foreignKeys feature is off (a reset is always allowed), shown in
+// GET /settings only while the feature is on, kept across a restart.
+import test from 'ava';
+import { errorBody, withTempDir, withTestServer, type Client } from './harness.js';
+
+const KEYS = [
+  { foreignIndexUid: 'authors', fieldName: 'author' },
+  { foreignIndexUid: 'authors', fieldName: 'related_authors' },
+];
+
+const NOT_ENABLED = errorBody('setting `foreignKeys` in the index settings requires enabling the `foreign_keys` experimental feature. See https://github.com/orgs/meilisearch/discussions/873', 'feature_not_enabled');
+
+async function enableForeignKeys(client: Client, on = true): Promise<void> {
+  const patched = await client.patch('/experimental-features', { foreignKeys: on });
+  if (patched.status !== 200) throw new Error(patched.text);
+}
+
+test('foreignKeys: default [], PUT stores it (task details echo it), DELETE and PUT null reset it; GET /settings shows it only with the feature on; kept across a restart', (t) =>
+  withTempDir(async (dbPath) => {
+    await withTestServer({ dbPath, workers: 1, shardsPerIndex: 1 }, async ({ client }) => {
+      await client.createIndex('books');
+      t.deepEqual((await client.get('/indexes/books/settings/foreign-keys')).body, []);
+      t.false('foreignKeys' in (await client.get('/indexes/books/settings')).body, 'hidden while the feature is off');
+
+      await enableForeignKeys(client);
+      const settings = (await client.get('/indexes/books/settings')).body;
+      t.deepEqual(settings.foreignKeys, []);
+      const order = Object.keys(settings);
+      t.is(order.indexOf('foreignKeys'), order.indexOf('sortableAttributes') + 1, 'Meilisearch key order: after sortableAttributes');
+
+      const task = await client.run('PUT', '/indexes/books/settings/foreign-keys', { body: KEYS });
+      t.is(task.type, 'settingsUpdate');
+      t.deepEqual(task.details, { foreignKeys: KEYS });
+      t.deepEqual((await client.get('/indexes/books/settings/foreign-keys')).body, KEYS);
+      t.deepEqual((await client.get('/indexes/books/settings')).body.foreignKeys, KEYS);
+
+      await client.run('PUT', '/indexes/books/settings/foreign-keys', { body: null });
+      t.deepEqual((await client.get('/indexes/books/settings/foreign-keys')).body, []);
+
+      await client.run('PATCH', '/indexes/books/settings', { body: { foreignKeys: KEYS } });
+      t.deepEqual((await client.get('/indexes/books/settings/foreign-keys')).body, KEYS);
+    });
+    await withTestServer({ dbPath, workers: 1, shardsPerIndex: 1 }, async ({ client }) => {
+      t.deepEqual((await client.get('/indexes/books/settings/foreign-keys')).body, KEYS, 'kept across a restart');
+      const reset = await client.run('DELETE', '/indexes/books/settings/foreign-keys');
+      t.deepEqual(reset.details, { foreignKeys: null });
+      t.deepEqual((await client.get('/indexes/books/settings/foreign-keys')).body, []);
+    });
+  }));
+
+test('foreignKeys: setting it without the feature is feature_not_enabled (PUT and PATCH /settings); a reset is accepted', (t) =>
+  withTestServer({ workers: 1, shardsPerIndex: 1 }, async ({ client }) => {
+    await client.createIndex('books');
+    const put = await client.put('/indexes/books/settings/foreign-keys', KEYS);
+    t.is(put.status, 400);
+    t.deepEqual(put.body, NOT_ENABLED);
+    const patch = await client.patch('/indexes/books/settings', { foreignKeys: [] });
+    t.is(patch.status, 400);
+    t.deepEqual(patch.body, NOT_ENABLED);
+    await client.run('PUT', '/indexes/books/settings/foreign-keys', { body: null });
+    await client.run('DELETE', '/indexes/books/settings/foreign-keys');
+    await client.run('PATCH', '/indexes/books/settings', { body: { foreignKeys: null } });
+    await client.run('DELETE', '/indexes/books/settings');
+    // turned off again: refused again
+    await enableForeignKeys(client);
+    await client.run('PUT', '/indexes/books/settings/foreign-keys', { body: KEYS });
+    await enableForeignKeys(client, false);
+    t.deepEqual((await client.put('/indexes/books/settings/foreign-keys', KEYS)).body, NOT_ENABLED);
+    t.deepEqual((await client.get('/indexes/books/settings/foreign-keys')).body, KEYS, 'the sub-route shows the stored value whatever the feature');
+  }));
+
+test('foreignKeys: a bad shape is invalid_settings_foreign_keys with deserr wording, on the sub-route and in PATCH /settings', (t) =>
+  withTestServer({ workers: 1, shardsPerIndex: 1 }, async ({ client }) => {
+    await enableForeignKeys(client);
+    const code = 'invalid_settings_foreign_keys';
+    const cases: [unknown, string][] = [
+      [{ fieldName: 'a' }, 'Invalid value type: expected an array, but found an object: `{"fieldName":"a"}`'],
+      [['a'], 'Invalid value type at `[0]`: expected an object, but found a string: `"a"`'],
+      [[{ foreignIndexUid: 'authors' }], 'Missing field `fieldName` inside `[0]`'],
+      [[{ fieldName: 'author' }], 'Missing field `foreignIndexUid` inside `[0]`'],
+      [[{ foreignIndexUid: 'authors', fieldName: 3 }], 'Invalid value type at `[0].fieldName`: expected a string, but found a positive integer: `3`'],
+      [[{ foreignIndexUid: null, fieldName: 'a' }], 'Invalid value type at `[0].foreignIndexUid`: expected a string, but found null: `null`'],
+      [[{ foreignIndexUid: 'authors', fieldName: 'a', extra: 1 }], 'Unknown field `extra` inside `[0]`: expected one of `foreignIndexUid`, `fieldName`'],
+    ];
+    for (const [body, message] of cases) {
+      const response = await client.put('/indexes/books/settings/foreign-keys', body);
+      t.is(response.status, 400, JSON.stringify(body));
+      t.deepEqual(response.body, errorBody(message, code));
+    }
+    const patched = await client.patch('/indexes/books/settings', { foreignKeys: [{ foreignIndexUid: 'authors' }] });
+    t.is(patched.status, 400);
+    t.deepEqual(patched.body, errorBody('Missing field `fieldName` inside `.foreignKeys[0]`', code));
+    // bounded: more entries than the server accepts
+    const many = Array.from({ length: 10_001 }, (_, i) => ({ foreignIndexUid: 'a', fieldName: `f${i}` }));
+    const tooMany = await client.put('/indexes/books/settings/foreign-keys', many);
+    t.is(tooMany.status, 400);
+    t.is(tooMany.body.code, code);
+    t.is((await client.get('/indexes/books')).status, 404, 'nothing enqueued');
+  }));
