@@ -14,6 +14,7 @@ import { searchResponseBody, type SearchAnswer } from './search-response.js';
 import { mergeShardResults } from './shard-results.js';
 import type { ShardQuery } from './search-dispatcher.js';
 import { hitDocuments } from './stored-hits.js';
+import { hydrateHits } from './foreign-hydration.js';
 import { SkeinError } from '../errors/index.js';
 import type { FilterParameter } from '../protocol/messages.js';
 
@@ -74,7 +75,7 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
   }
   const merged = performance.now();
   const hitIds: number[] = [];
-  const hitJson = hitDocuments(context.storedDocuments, key, hits, hitIds);
+  const hitJson = hydrateHits(context, index.settings.foreignKeys, hitDocuments(context.storedDocuments, key, hits, hitIds));
   const finished = performance.now();
   const processingTimeMs = Math.floor(finished - started); // truncated, as Rust's Duration::as_millis
   const answer: SearchAnswer = { hitDocuments: hitJson, query: parameters.q ?? '', processingTimeMs, window, candidates, facets, hitIds };

@@ -100,3 +100,79 @@ test('foreignKeys: a bad shape is invalid_settings_foreign_keys with deserr word
     t.is(tooMany.body.code, code);
     t.is((await client.get('/indexes/books')).status, 404, 'nothing enqueued');
   }));
+
+test('hydration: search hits get the foreign documents (displayedAttributes of the foreign index, missing id -> {}, non-ids kept), _formatted too; not the documents routes; not with the feature off; a missing foreign index is index_not_found', (t) =>
+  withTestServer({ workers: 1, shardsPerIndex: 2 }, async ({ client }) => {
+    await enableForeignKeys(client);
+    // (raw text: 12345678901234567890 must reach the server as written)
+    await client.run('POST', '/indexes/authors/documents', { raw: '[{"id":1,"name":"Ursula","born":1929,"_vectors":{"manual":[0.1,0.2]}},'
+      + '{"id":2,"name":"Iain","born":1954,"royalties":12345678901234567890},{"id":"three","name":"Octavia","born":1947}]' });
+    await client.run('PUT', '/indexes/authors/settings/displayed-attributes', { body: ['id', 'name'] });
+    await client.addDocuments('books', [
+      { id: 10, title: 'Dispossessed', author: 1, related_authors: [2, 'three', 99, 1.5, true], info: { editor: 2 } },
+      { id: 11, title: 'Kindred', author: 'three', related_authors: [], info: [{ editor: 'nobody' }] },
+    ]);
+    await client.run('PATCH', '/indexes/books/settings', {
+      body: { foreignKeys: [
+        { foreignIndexUid: 'authors', fieldName: 'author' },
+        { foreignIndexUid: 'authors', fieldName: 'related_authors' },
+        { foreignIndexUid: 'authors', fieldName: 'info.editor' },
+      ] },
+    });
+    const ursula = { id: 1, name: 'Ursula' };
+    const iain = { id: 2, name: 'Iain' };
+    const octavia = { id: 'three', name: 'Octavia' };
+    const search = await client.post('/indexes/books/search', { q: 'dispossessed', attributesToHighlight: ['title'] });
+    t.is(search.status, 200, search.text);
+    const [hit] = search.body.hits;
+    t.deepEqual(hit.author, ursula);
+    t.deepEqual(hit.related_authors, [iain, octavia, {}, 1.5, true]);
+    t.deepEqual(hit.info, { editor: iain });
+    t.deepEqual(hit._formatted.author, { id: 1, name: 'Ursula' }, '_formatted: its id text "1" names the same document');
+    t.is(hit._formatted.title, '<em>Dispossessed</em>');
+
+    const other = await client.post('/indexes/books/search', { q: 'kindred' });
+    t.deepEqual(other.body.hits[0].author, octavia);
+    t.deepEqual(other.body.hits[0].info, [{ editor: {} }], 'through arrays of objects; an unknown id is {}');
+
+    // multi-search hydrates too
+    const multi = await client.post('/multi-search', { queries: [{ indexUid: 'books', q: 'kindred' }] });
+    t.deepEqual(multi.body.results[0].hits[0].author, octavia);
+
+    // the documents routes keep the ids
+    t.is((await client.get('/indexes/books/documents/10')).body.author, 1);
+    t.is((await client.post('/indexes/books/documents/fetch', {})).body.results[0].author, 1);
+
+    // the foreign index's whole document when every attribute is displayed, exact numbers kept, no _vectors
+    await client.run('DELETE', '/indexes/authors/settings/displayed-attributes');
+    const whole = await client.post('/indexes/books/search', { q: 'dispossessed' });
+    t.deepEqual(whole.body.hits[0].author, { id: 1, name: 'Ursula', born: 1929 });
+    t.true(whole.text.includes('"royalties":12345678901234567890'), whole.text);
+
+    await enableForeignKeys(client, false);
+    t.is((await client.post('/indexes/books/search', { q: 'dispossessed' })).body.hits[0].author, 1, 'feature off: no hydration');
+    await enableForeignKeys(client);
+
+    await client.run('DELETE', '/indexes/authors');
+    const missing = await client.post('/indexes/books/search', { q: 'dispossessed' });
+    t.is(missing.status, 404);
+    t.deepEqual(missing.body, errorBody('Index `authors` not found.', 'index_not_found'));
+  }));
+
+test('hydration is bounded: at most 1,000 distinct foreign documents are read per answer, the ids past it stay ids', (t) =>
+  withTestServer({ workers: 1, shardsPerIndex: 1 }, async ({ client }) => {
+    await enableForeignKeys(client);
+    await client.addDocuments('tags', Array.from({ length: 1100 }, (_, i) => ({ id: i, label: `t${i}` })));
+    await client.addDocuments('posts', [{ id: 1, title: 'many', tags: Array.from({ length: 1100 }, (_, i) => i) }]);
+    await client.run('PUT', '/indexes/posts/settings/foreign-keys', { body: [{ foreignIndexUid: 'tags', fieldName: 'tags' }] });
+    const started = Date.now();
+    const search = await client.post('/indexes/posts/search', { q: 'many' });
+    t.is(search.status, 200);
+    const tags = search.body.hits[0].tags as unknown[];
+    t.is(tags.length, 1100);
+    t.deepEqual(tags[0], { id: 0, label: 't0' });
+    t.deepEqual(tags[999], { id: 999, label: 't999' });
+    t.is(tags[1000], 1000);
+    t.is(tags[1099], 1099);
+    t.true(Date.now() - started < 5000);
+  }));
