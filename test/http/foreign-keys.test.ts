@@ -4,7 +4,8 @@
 // feature_not_enabled while the foreignKeys feature is off (a reset is always allowed), shown in
 // GET /settings only while the feature is on, kept across a restart.
 import test from 'ava';
-import { errorBody, withTempDir, withTestServer, type Client } from './harness.js';
+import { join } from 'node:path';
+import { errorBody, makeTempDir, withTempDir, withTestServer, type Client } from './harness.js';
 
 const KEYS = [
   { foreignIndexUid: 'authors', fieldName: 'author' },
@@ -176,3 +177,20 @@ test('hydration is bounded: at most 1,000 distinct foreign documents are read pe
     t.is(tags[1099], 1099);
     t.true(Date.now() - started < 5000);
   }));
+
+test('foreignKeys travel through a dump: written in its settings, restored by --import-dump (with the feature flag)', async (t) => {
+  const dumpDir = makeTempDir('skein-fk-dumps-');
+  const file = await withTestServer({ dumpDir, workers: 1, shardsPerIndex: 1 }, async ({ client }) => {
+    await enableForeignKeys(client);
+    await client.createIndex('authors');
+    await client.run('PUT', '/indexes/books/settings/foreign-keys', { body: KEYS });
+    const task = await client.waitForTask(await client.enqueue('POST', '/dumps'), 120_000);
+    t.is(task.status, 'succeeded');
+    return join(dumpDir, `${task.details.dumpUid}.dump`);
+  });
+  await withTestServer({ importDump: file, workers: 1, shardsPerIndex: 1 }, async ({ client }) => {
+    t.true((await client.get('/experimental-features')).body.foreignKeys);
+    t.deepEqual((await client.get('/indexes/books/settings/foreign-keys')).body, KEYS);
+    t.deepEqual((await client.get('/indexes/books/settings')).body.foreignKeys, KEYS);
+  });
+});
