@@ -149,6 +149,7 @@ export const ERROR_CODES = {
   invalid_settings_facet_search: [400, 'invalid_request'],
   invalid_settings_faceting: [400, 'invalid_request'],
   invalid_settings_filterable_attributes: [400, 'invalid_request'],
+  invalid_settings_foreign_keys: [400, 'invalid_request'],
   invalid_settings_localized_attributes: [400, 'invalid_request'],
   invalid_settings_non_separator_tokens: [400, 'invalid_request'],
   invalid_settings_pagination: [400, 'invalid_request'],

@@ -33,6 +33,8 @@ export const REQUEST_LIMITS = {
   editFunctionChars: 65_536,
   /** Queries of one multi-search. */
   multiSearchQueries: 1000,
+  /** Distinct foreign documents read to hydrate one search answer's hits (foreignKeys; further ids stay ids). */
+  hydratedForeignIds: 1000,
 } as const;
 
 /** `Invalid value at `.path`` for a JSON body, `Invalid value in parameter `name`` for a query string. */

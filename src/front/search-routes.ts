@@ -16,6 +16,7 @@ import { mergeShardResults } from './shard-results.js';
 import { processingTimeOf, slowestWorkerMs } from './search-time.js';
 import type { ShardQuery } from './search-dispatcher.js';
 import { hitDocuments } from './stored-hits.js';
+import { hydrateHits } from './foreign-hydration.js';
 import { SkeinError } from '../errors/index.js';
 import type { FilterParameter } from '../protocol/messages.js';
 import { withShardFilter } from '../network/network-node.js';
@@ -77,7 +78,7 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
   }
   const merged = performance.now();
   const hitIds: number[] = [];
-  const hitJson = hitDocuments(context.storedDocuments, key, hits, hitIds);
+  const hitJson = hydrateHits(context, index.settings.foreignKeys, hitDocuments(context.storedDocuments, key, hits, hitIds));
   const finished = performance.now();
   // From the dispatch, as Meilisearch's, whose body parsing and index lookup come before (search-time.ts).
   const processingTimeMs = processingTimeOf(finished - dispatched, answered - dispatched, slowestWorkerMs(results));

@@ -5,6 +5,7 @@ import { jsonReply, type FrontRequest } from './http-types.js';
 import { validateIndexUid } from './index-uid.js';
 import type { FrontContext, HttpMethod, RouteSpec } from './route-spec.js';
 import { validateSetting, validateSettingsBody } from './settings-validation.js';
+import { readFeatures, requireFeature } from '../storage/experimental-features.js';
 
 /** Sub-route name -> setting key and the verb that updates it (PATCH for object settings). */
 const SUB_ROUTES: Array<[string, keyof IndexSettings, HttpMethod]> = [
@@ -12,6 +13,7 @@ const SUB_ROUTES: Array<[string, keyof IndexSettings, HttpMethod]> = [
   ['searchable-attributes', 'searchableAttributes', 'PUT'],
   ['filterable-attributes', 'filterableAttributes', 'PUT'],
   ['sortable-attributes', 'sortableAttributes', 'PUT'],
+  ['foreign-keys', 'foreignKeys', 'PUT'],
   ['ranking-rules', 'rankingRules', 'PUT'],
   ['stop-words', 'stopWords', 'PUT'],
   ['non-separator-tokens', 'nonSeparatorTokens', 'PUT'],
@@ -39,10 +41,21 @@ export function settingsView(settings: Partial<IndexSettings>): IndexSettings {
 }
 
 /**
+ * Setting `foreignKeys` (not resetting it) needs the foreignKeys experimental feature, checked when
+ * enqueuing, as Meilisearch's validate_settings does; GET /settings shows it only while the feature is on.
+ */
+function requireForeignKeysFeature(context: FrontContext, settings: Record<string, unknown>): void {
+  if (settings.foreignKeys === undefined || settings.foreignKeys === null) return;
+  requireFeature(context.storage.meta, 'foreignKeys', 'setting `foreignKeys` in the index settings', 'foreign_keys',
+    'https://github.com/orgs/meilisearch/discussions/873');
+}
+
+/**
  * `reset`: a DELETE route, which never creates a missing index (Meilisearch's autobatcher: allow_index_creation
  * && !is_deletion, every DELETE settings route registering is_deletion): the task fails with index_not_found.
  */
 function enqueueSettings(request: FrontRequest, context: FrontContext, indexUid: string, settings: Record<string, unknown>, isDeletion: boolean, reset = isDeletion) {
+  requireForeignKeysFeature(context, settings);
   return context.scheduler.enqueue({ type: 'settingsUpdate', indexUid, settings, isDeletion, allowIndexCreation: request.access.allowIndexCreation && !reset });
 }
 
@@ -53,7 +66,9 @@ export const settingsRoutes: RouteSpec[] = [
     method: 'GET', path: '/indexes/{indexUid}/settings', action: 'settings.get', body: 'none',
     handle: (request, context) => {
       const uid = validateIndexUid(request.params.indexUid!);
-      return jsonReply(200, settingsView(context.indexes.require(uid).settings));
+      const view: Partial<IndexSettings> = settingsView(context.indexes.require(uid).settings);
+      if (!readFeatures(context.storage.meta).foreignKeys) delete view.foreignKeys;
+      return jsonReply(200, view);
     },
   },
   {

@@ -146,11 +146,36 @@ const pagination: Check = objectOf({
   },
 });
 
+/**
+ * `[{foreignIndexUid, fieldName}]` (Meilisearch's ForeignKey: both strings, both required, no other
+ * field); only the shape is checked, as Meilisearch does (a foreign index need not exist yet).
+ */
+const foreignKeys: Check = (value, path, code) => {
+  if (!Array.isArray(value)) throw invalidValueType(code, path, 'an array', value);
+  checkListLength(code, { kind: 'body', path }, value, REQUEST_LIMITS.settingsAttributes);
+  const fields = ['foreignIndexUid', 'fieldName'];
+  value.forEach((entry, i) => {
+    const entryPath = `${path}[${i}]`;
+    if (!isPlainObject(entry)) throw invalidValueType(code, entryPath, 'an object', entry);
+    for (const [name, field] of Object.entries(entry)) {
+      if (!fields.includes(name)) {
+        throw new SkeinError(code, `Unknown field \`${echo(name)}\` inside \`${entryPath}\`: expected one of ${fields.map((n) => `\`${n}\``).join(', ')}`);
+      }
+      if (typeof field !== 'string') throw invalidValueType(code, `${entryPath}.${name}`, 'a string', field);
+      checkTextLength(code, { kind: 'body', path: `${entryPath}.${name}` }, field, REQUEST_LIMITS.nameChars);
+    }
+    for (const name of fields) {
+      if (!Object.hasOwn(entry, name)) throw new SkeinError(code, `Missing field \`${name}\` inside \`${entryPath}\``);
+    }
+  });
+};
+
 const SETTING_CHECKS: Record<string, [Check, ErrorCode]> = {
   displayedAttributes: [attributeList, 'invalid_settings_displayed_attributes'],
   searchableAttributes: [attributeList, 'invalid_settings_searchable_attributes'],
   filterableAttributes: [filterableList, 'invalid_settings_filterable_attributes'],
   sortableAttributes: [attributeList, 'invalid_settings_sortable_attributes'],
+  foreignKeys: [foreignKeys, 'invalid_settings_foreign_keys'],
   rankingRules: [rankingRules, 'invalid_settings_ranking_rules'],
   stopWords: [wordList, 'invalid_settings_stop_words'],
   nonSeparatorTokens: [wordList, 'invalid_settings_non_separator_tokens'],

@@ -9,11 +9,18 @@ export interface TypoToleranceSettings {
   disableOnNumbers: boolean;
 }
 
+/** One entry of the experimental `foreignKeys` setting: `fieldName` holds ids of `foreignIndexUid`'s documents. */
+export interface ForeignKey {
+  foreignIndexUid: string;
+  fieldName: string;
+}
+
 export interface IndexSettings {
   displayedAttributes: string[];
   searchableAttributes: string[];
   filterableAttributes: unknown[];
   sortableAttributes: string[];
+  foreignKeys: ForeignKey[];
   rankingRules: string[];
   stopWords: string[];
   nonSeparatorTokens: string[];
@@ -43,6 +50,7 @@ export function defaultSettings(): IndexSettings {
     searchableAttributes: ['*'],
     filterableAttributes: [],
     sortableAttributes: [],
+    foreignKeys: [],
     rankingRules: [...DEFAULT_RANKING_RULES],
     stopWords: [],
     nonSeparatorTokens: [],

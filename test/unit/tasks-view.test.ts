@@ -61,5 +61,6 @@ test('settings details: submitted keys in struct order, resets rendered', (t) =>
   const reset = settingsDetails({}, true);
   t.deepEqual(reset.displayedAttributes, ['*']);
   t.is(reset.stopWords, null);
-  t.is(Object.keys(reset).length, 20);
+  t.is(reset.foreignKeys, null, 'Settings::cleared() resets foreignKeys too');
+  t.is(Object.keys(reset).length, 21);
 });
