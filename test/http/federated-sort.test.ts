@@ -129,3 +129,15 @@ test('without a sort the merge is by weighted score as before', async (t) => {
   t.deepEqual(scores, [...scores].sort((a: number, b: number) => b - a));
   for (const hit of answer.body.hits) t.false('_rankingScoreValues' in hit);
 });
+
+test('a query with a sort against one without: the hit with values left goes first (Meilisearch), whatever the query order', async (t) => {
+  // Placeholder searches: the unsorted query's hits have no score values at all, the sorted one's a sort value.
+  const answer = await post({ federation: {}, queries: [{ indexUid: 'shops_b', q: '' }, { indexUid: 'shops_a', q: '', sort: ['price:desc'] }] });
+  t.is(answer.status, 200, answer.text);
+  t.deepEqual(names(answer.body.hits).slice(0, 3), ['a:emerald shoe', 'a:copper shoe', 'a:anvil shoe']);
+  t.deepEqual(names(answer.body.hits).slice(3).sort(), ['b:bronze shoe', 'b:diamond shoe', 'b:felt shoe', 'b:glass shoe']);
+  // Opposite directions on one field cannot be merged (refused before any search).
+  const opposite = await post({ federation: {}, queries: [{ indexUid: 'shops_a', q: '', sort: ['price:asc'] }, { indexUid: 'shops_b', q: '', sort: ['price:desc'] }] });
+  t.is(opposite.status, 400, opposite.text);
+  t.is(opposite.body.code, 'invalid_multi_search_query_ranking_rules');
+});
