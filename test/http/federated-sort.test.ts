@@ -141,3 +141,39 @@ test('a query with a sort against one without: the hit with values left goes fir
   t.is(opposite.status, 400, opposite.text);
   t.is(opposite.body.code, 'invalid_multi_search_query_ranking_rules');
 });
+
+test('useNetwork queries of a federated search with a sort: every group\'s hits carry their sort values', async (t) => {
+  const there = await startTestServer({ workers: 1, shardsPerIndex: 1 });
+  try {
+    const here = server.client;
+    const settings = { sortableAttributes: ['n'] };
+    // Each node keeps the documents its group owns (rendezvous placement): here even n, there odd n.
+    await here.addDocuments('net_books', Array.from({ length: 8 }, (_, i) => ({ id: i + 1, n: 2 * (i + 1) })));
+    await here.run('PATCH', '/indexes/net_books/settings', { body: settings });
+    await there.client.addDocuments('net_books', Array.from({ length: 8 }, (_, i) => ({ id: i + 101, n: 2 * (i + 1) - 1 })));
+    await there.client.run('PATCH', '/indexes/net_books/settings', { body: settings });
+    await here.addDocuments('net_mags', [{ id: 1, n: 4.5 }, { id: 2, n: 10.5 }]);
+    await here.run('PATCH', '/indexes/net_mags/settings', { body: settings });
+    for (const client of [here, there.client]) t.is((await client.patch('/experimental-features', { network: true })).status, 200);
+    const remotes = { here: { url: `http://127.0.0.1:${server.port}` }, there: { url: `http://127.0.0.1:${there.port}` } };
+    const shards = { a: { remotes: ['here'] }, b: { remotes: ['there'] } };
+    for (const [client, self] of [[here, 'here'], [there.client, 'there']] as const) {
+      const set = await client.patch('/network', { self, remotes, shards });
+      t.is(set.status, 200, set.text);
+    }
+    const answer = await post({ federation: {}, queries: [
+      { indexUid: 'net_mags', q: '', sort: ['n:asc'] },
+      { indexUid: 'net_books', q: '', sort: ['n:asc'], useNetwork: true },
+    ] });
+    t.is(answer.status, 200, answer.text);
+    t.is(answer.body.remoteErrors, undefined, answer.text);
+    const values = answer.body.hits.map((hit: any) => hit.n as number);
+    t.deepEqual(values, [...values].sort((a, b) => a - b), JSON.stringify(values));
+    t.true(values.includes(4.5) && values.includes(10.5), JSON.stringify(values));
+    t.true(values.some((n: number) => n % 2 === 1) && values.some((n: number) => n % 2 === 0), JSON.stringify(values));
+    for (const hit of answer.body.hits) t.false('_rankingScoreValues' in hit);
+  } finally {
+    await server.client.patch('/network', { self: null, remotes: {}, shards: {} }).catch(() => undefined);
+    await there.close();
+  }
+});

@@ -108,7 +108,8 @@ export async function federatedSearch(queries: FederatedQuery[], federation: Fed
   const values = bySort ? texts.map((list) => list.map((text, rank) => {
     const [stripped, found] = takeScoreValues(text);
     list[rank] = stripped;
-    return found;
+    // A hit without them (a remote's): its `_rankingScore` alone.
+    return found ?? [scoreOf(stripped)];
   })) : null;
   const scores = texts.map((list, k) => list.map((text) => scoreOf(text) * queries[k]!.options.weight));
   const seen = new Map<string, Set<number>>();
@@ -116,8 +117,8 @@ export async function federatedSearch(queries: FederatedQuery[], federation: Fed
   let rejected = 0;
   const merged: Ranked[] = [];
   const order = values === null ? null : (a: Ranked, b: Ranked): number => compareScoreValues(
-    values[a.query]![a.rank] ?? [a.weighted], queries[a.query]!.options.weight, a.weighted,
-    values[b.query]![b.rank] ?? [b.weighted], queries[b.query]!.options.weight, b.weighted);
+    values[a.query]![a.rank]!, queries[a.query]!.options.weight, a.weighted,
+    values[b.query]![b.rank]!, queries[b.query]!.options.weight, b.weighted);
   for (const next of kMerge(scores, queries.map((query) => query.options.queryPosition ?? query.position), order)) {
     // With distinct, the whole merged list is walked so every rejected hit leaves the total (as Meilisearch).
     if (merged.length >= needed && federation.distinct === null) break;
