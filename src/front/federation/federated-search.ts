@@ -1,7 +1,8 @@
 // Federated multi-search (POST /multi-search with `federation`), as Meilisearch v1.5x answers it
 // (crates/meilisearch/src/search/federated/perform.rs): every query asks its index for the first
 // offset + limit hits (page * hitsPerPage), with `_rankingScore` forced on; the lists are k-way merged
-// by `_rankingScore × weight`, ties to the lower query position, a document met twice in one index
+// by `_rankingScore × weight` (with a sort: by score values, compareScoreValues), ties to the lower
+// query position, a document met twice in one index
 // kept once; each kept hit gains `_federation`. Facets: per index (`facetsByIndex`) or merged
 // (`mergeFacets`). Only the merged window's hits are rewritten; the merge takes at most the needed
 // count from a heap of one head per query (O(needed · log queries)).
