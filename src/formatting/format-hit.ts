@@ -99,6 +99,7 @@ export function formatHit(hit: HitToFormat, options: FormattingOptions, matcher:
   }
   if (options.showRankingScore === true) out._rankingScore = hit.scoreFields?.rankingScore ?? rankingScore(hit.score);
   if (options.showRankingScoreDetails === true && hit.scoreFields?.rankingScoreDetails) out._rankingScoreDetails = hit.scoreFields.rankingScoreDetails;
+  if (hit.scoreFields?.rankingScoreValues) out._rankingScoreValues = hit.scoreFields.rankingScoreValues;
   return out;
 }
 

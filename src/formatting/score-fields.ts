@@ -2,19 +2,23 @@
 // (src/ranking/score-details.ts) and the hit's score array; sort details read the stored document.
 import { parseSortCriterion } from '../filter/sort-criteria.js';
 import { haversineMeters } from '../filter/geo-distance.js';
-import { detailsJson, globalScoreOf, type ScorePlan } from '../ranking/score-details.js';
+import { detailsJson, globalScoreOf, type ScorePlan, type ScoreValue } from '../ranking/score-details.js';
 
 export interface ScoreFields {
   rankingScore: number;
   rankingScoreDetails?: Record<string, unknown>;
+  /** Federated search with a sort: Meilisearch's score values (ScorePlan.values). */
+  rankingScoreValues?: ScoreValue[];
 }
 
-export function scoreFieldsOf(plan: ScorePlan | null, score: readonly number[], stored: Record<string, unknown>, withDetails: boolean): ScoreFields {
-  if (plan === null) return { rankingScore: 1, ...(withDetails ? { rankingScoreDetails: {} } : {}) };
+export function scoreFieldsOf(plan: ScorePlan | null, score: readonly number[], stored: Record<string, unknown>, withDetails: boolean,
+  withValues = false): ScoreFields {
+  if (plan === null) return { rankingScore: 1, ...(withDetails ? { rankingScoreDetails: {} } : {}), ...(withValues ? { rankingScoreValues: [] } : {}) };
   const details = plan.details(score);
   const rankingScore = globalScoreOf(details);
-  if (!withDetails) return { rankingScore };
-  return { rankingScore, rankingScoreDetails: detailsJson(details, (criterion) => sortDetail(criterion, stored)) };
+  const values = withValues ? { rankingScoreValues: plan.values(score) } : {};
+  if (!withDetails) return { rankingScore, ...values };
+  return { rankingScore, rankingScoreDetails: detailsJson(details, (criterion) => sortDetail(criterion, stored)), ...values };
 }
 
 function sortDetail(criterion: string, stored: Record<string, unknown>): [string, Record<string, unknown>] {

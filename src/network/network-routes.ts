@@ -48,6 +48,7 @@ export const networkRoutes: RouteSpec[] = [
       if (remote.termDocCountsOnly) {
         Object.assign(query, { hitsWanted: 0, attributesToRetrieve: null, exhaustiveCount: false, options: { termDocCountsOnly: true } });
       } else if (remote.termDocCounts) query.options = { ...query.options, termDocCounts: remote.termDocCounts };
+      if (remote.rankingScoreValues && !remote.termDocCountsOnly) query.options = { ...query.options, rankingScoreValues: true };
       // A topology change under way: this node answers only at the asking node's version of the groups (network-search.ts).
       const version = () => servingPlacement(context.storage).version;
       const mismatch = () => jsonReply(409, { ...new SkeinError('network_placement_mismatch',

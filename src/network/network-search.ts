@@ -66,7 +66,8 @@ export class NetworkSearch {
   private async searchAt(uid: string, query: ShardQuery, shardCount: number, parameters: SearchParameters, placement: Placement | null,
     placementVersion: number | undefined): Promise<NetworkAnswer & { mismatch?: number }> {
     const body = searchBodyOf(parameters);
-    const versioned = placementVersion === undefined ? {} : { placementVersion };
+    const versioned = { ...(placementVersion === undefined ? {} : { placementVersion }),
+      ...(parameters.options.rankingScoreValues === true ? { rankingScoreValues: true as const } : {}) };
     if (query.matchingStrategy === 'frequency' && query.q) {
       // As the dispatcher does over its workers: the terms' document counts summed over every group first.
       const counting: ShardQuery = { indexUid: query.indexUid, q: query.q, hitsWanted: 0, matchingStrategy: query.matchingStrategy,

@@ -14,6 +14,8 @@ export interface RemoteShardSearch {
   termDocCounts?: number[];
   /** The groups' version the asking node searches at (storage/network-placement.ts); absent: any. */
   placementVersion?: number;
+  /** A federated search with a sort: the hits' `_rankingScoreValues` (ShardSearchOptions.rankingScoreValues). */
+  rankingScoreValues?: true;
 }
 
 /** Bounds of what a remote accepts besides the search body (that one is bounded by its parser). */
@@ -24,6 +26,7 @@ export function searchBodyOf(parameters: SearchParameters): Record<string, unkno
   const body: Record<string, unknown> = { ...parameters.options };
   delete body.useNetwork;
   delete body.shardFilter;
+  delete body.rankingScoreValues;
   if (parameters.q !== null) body.q = parameters.q;
   if (parameters.page !== null || parameters.hitsPerPage !== null) {
     if (parameters.page !== null) body.page = parameters.page;
@@ -41,6 +44,7 @@ export function parseRemoteShardSearch(body: unknown): RemoteShardSearch {
   if (!isPlainObject(body) || !isPlainObject(body.search)) throw new SkeinError('bad_request', 'A network shard search needs a `search` object.');
   const out: RemoteShardSearch = { search: body.search };
   if (body.termDocCountsOnly === true) out.termDocCountsOnly = true;
+  if (body.rankingScoreValues === true) out.rankingScoreValues = true;
   if (Number.isSafeInteger(body.placementVersion)) out.placementVersion = body.placementVersion as number;
   if (body.termDocCounts !== undefined) {
     const counts = body.termDocCounts;

@@ -93,6 +93,8 @@ export interface ShardSearchOptions {
   facetStringsOnly?: boolean;
   /** The filter may name `_shard`: what this node resolves it with (filter/shard-filter.ts; set by the front). */
   shardFilter?: ShardFilterContext;
+  /** Federated search with a sort: each hit's `_rankingScoreValues` (ScorePlan.values), which the front merges by and removes. */
+  rankingScoreValues?: boolean;
 }
 
 /** Every field of ShardSearchOptions: what query-codec.ts encodes (the compiler checks the list is whole). */
@@ -100,7 +102,7 @@ const SHARD_SEARCH_OPTION_FIELDS: Record<keyof ShardSearchOptions, true> = {
   filter: true, sort: true, facets: true, distinct: true, attributesToSearchOn: true, rankingScoreThreshold: true,
   retrieveVectors: true, attributesToHighlight: true, attributesToCrop: true, cropLength: true, cropMarker: true,
   highlightPreTag: true, highlightPostTag: true, showMatchesPosition: true, showRankingScore: true, showRankingScoreDetails: true,
-  documents: true, termDocCountsOnly: true, termDocCounts: true, distinctFacets: true, facetStringsOnly: true, shardFilter: true,
+  documents: true, termDocCountsOnly: true, termDocCounts: true, distinctFacets: true, facetStringsOnly: true, shardFilter: true, rankingScoreValues: true,
 };
 export const SHARD_SEARCH_OPTION_NAMES: readonly (keyof ShardSearchOptions)[] = Object.freeze(Object.keys(SHARD_SEARCH_OPTION_FIELDS) as (keyof ShardSearchOptions)[]);
 

@@ -130,6 +130,45 @@ export class ScorePlan {
     return out;
   }
 
+  /**
+   * Meilisearch's score values of a hit (milli's weighted_score_values, before the weight): each run of
+   * consecutive ranking rules folded into one Rank (Rank.merge) and given as its local score; each sort
+   * criterion as [kind, ascending, ...its sort key] (sort-key.ts: lower is better; geo's is the distance).
+   * A skipped rule is Rank {0, 1} and ends the list. Federated search merges by them (front/federation).
+   */
+  values(score: readonly number[]): ScoreValue[] {
+    const out: ScoreValue[] = [];
+    let k = 0;
+    let rank = 1;
+    let maxRank = 1;
+    let open = false;
+    const flush = (): void => {
+      if (open) out.push(rank / maxRank);
+      rank = 1;
+      maxRank = 1;
+      open = false;
+    };
+    for (const detail of this.details(score)) {
+      if (detail.kind === 'sort') {
+        // The entry's place in the score array: the plan's entries line up with it.
+        while (k < this.entries.length && (this.entries[k]!.kind !== 'sort' || this.entries[k]!.name !== detail.name)) k++;
+        let end = k + 1;
+        while (end < this.entries.length && this.entries[end]!.kind === 'ignored' && this.entries[end]!.name === '') end++;
+        flush();
+        out.push([detail.name.startsWith('_geoPoint(') ? 'geo' : 'sort', detail.name.endsWith(':asc'), ...score.slice(k, end)]);
+        k = end;
+        continue;
+      }
+      for (const inner of detail.ranks) {
+        rank = Math.max(0, rank - 1) * inner.maxRank + inner.rank;
+        maxRank *= inner.maxRank;
+        open = true;
+      }
+    }
+    flush();
+    return out;
+  }
+
   private fidRank(summedRanks: number, figures: StepFigures): Rank {
     const maxRank = 1 + figures.count * this.input.maxAttributeWeight;
     // With `*` every field weighs 0 (milli): our ranks by field place do not count.
@@ -142,6 +181,9 @@ export class ScorePlan {
     return globalScoreOf(this.details(score));
   }
 }
+
+/** A run of ranking rules' local score, or a sort criterion: [kind, ascending, ...sort key]. */
+export type ScoreValue = number | [kind: 'sort' | 'geo', ascending: boolean, ...key: number[]];
 
 const POSITION_SPAN = MAX_POSITION_COST * MAX_QUERY_TERMS + 1;
 

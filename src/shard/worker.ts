@@ -225,7 +225,7 @@ function hitShaper(query: ShardQueryMessage, scorePlan: ScorePlan | null): HitSh
   const tagBudget = { remaining: TAG_CHARS_PER_SEARCH };
   return (stored, score, geoDistance) => formatHit({
     stored, attributesToRetrieve: query.attributesToRetrieve, displayedAttributes, score,
-    ...(scores ? { scoreFields: scoreFieldsOf(scorePlan, score, stored, withDetails) } : {}),
+    ...(scores ? { scoreFields: scoreFieldsOf(scorePlan, score, stored, withDetails, options.rankingScoreValues === true) } : {}),
     extraFields: {
       ...(options.retrieveVectors === true ? { _vectors: vectorsOf(stored) } : {}),
       ...(geoDistance === undefined ? {} : { _geoDistance: geoDistance }),

@@ -1,7 +1,8 @@
 // Federated multi-search (POST /multi-search with `federation`), as Meilisearch v1.5x answers it
 // (crates/meilisearch/src/search/federated/perform.rs): every query asks its index for the first
 // offset + limit hits (page * hitsPerPage), with `_rankingScore` forced on; the lists are k-way merged
-// by `_rankingScore × weight`, ties to the lower query position, a document met twice in one index
+// by `_rankingScore × weight` (with a sort: by score values, compareScoreValues), ties to the lower
+// query position, a document met twice in one index
 // kept once; each kept hit gains `_federation`. Facets: per index (`facetsByIndex`) or merged
 // (`mergeFacets`). Only the merged window's hits are rewritten; the merge takes at most the needed
 // count from a heap of one head per query (O(needed · log queries)).
@@ -20,6 +21,7 @@ import type { SearchAnswer } from '../search-response.js';
 import { parseSearchBody, type SearchParameters } from '../search-params.js';
 import { requiredHitCount, type Federation, type FederationOptions } from './federation-params.js';
 import { rankingRulesMismatch } from './ranking-rules-compatibility.js';
+import type { ScoreValue } from '../../ranking/score-details.js';
 
 export interface FederatedQuery {
   indexUid: string;
@@ -73,6 +75,12 @@ export async function federatedSearch(queries: FederatedQuery[], federation: Fed
     rankingRules: context.indexes.get(indexUid)?.settings.rankingRules ?? null,
   })));
   if (mismatch !== null) throw inQuery(mismatch.position, mismatch.error);
+  // A sort anywhere: hits are merged rule by rule as Meilisearch does (compareScoreValues), from the score
+  // values the workers add to each local hit; without one, by weighted score alone (cheaper, unchanged).
+  const bySort = queries.some((query, k) => !viaRemote[k] && (
+    (query.parameters.options.sort?.length ?? 0) > 0
+    || (context.indexes.get(query.indexUid)?.settings.rankingRules ?? []).some((rule) => /:(asc|desc)$/.test(rule))));
+  if (bySort) queries.forEach((query, k) => { if (!viaRemote[k]) query.parameters.options.rankingScoreValues = true; });
   const searches = queries.map(({ indexUid, parameters, position, options }, k) =>
     (viaRemote[k] ? remoteSearchAnswer(context.network!, options.remote!, indexUid, parameters).catch((cause: unknown) => {
       const error = asSkeinError(cause);
@@ -98,12 +106,21 @@ export async function federatedSearch(queries: FederatedQuery[], federation: Fed
   if (federation.mergeFacets !== null) checkFacetOrder(queries, answers, facetQuery, context, inQuery);
 
   const texts = answers.map((answer) => answer.hitDocuments.map(jsonText));
+  const values = bySort ? texts.map((list) => list.map((text, rank) => {
+    const [stripped, found] = takeScoreValues(text);
+    list[rank] = stripped;
+    // A hit without them (a remote's): its `_rankingScore` alone.
+    return found ?? [scoreOf(stripped)];
+  })) : null;
   const scores = texts.map((list, k) => list.map((text) => scoreOf(text) * queries[k]!.options.weight));
   const seen = new Map<string, Set<number>>();
   const distinctSeen = new Set<string>();
   let rejected = 0;
   const merged: Ranked[] = [];
-  for (const next of kMerge(scores, queries.map((query) => query.options.queryPosition ?? query.position))) {
+  const order = values === null ? null : (a: Ranked, b: Ranked): number => compareScoreValues(
+    values[a.query]![a.rank]!, queries[a.query]!.options.weight, a.weighted,
+    values[b.query]![b.rank]!, queries[b.query]!.options.weight, b.weighted);
+  for (const next of kMerge(scores, queries.map((query) => query.options.queryPosition ?? query.position), order)) {
     // With distinct, the whole merged list is walked so every rejected hit leaves the total (as Meilisearch).
     if (merged.length >= needed && federation.distinct === null) break;
     const { query, rank } = next;
@@ -199,14 +216,80 @@ function withFederation(json: string, federationJson: string, keepScore: boolean
   return text.slice(0, close).trimEnd().endsWith('{') ? `{${member}}` : `${text.slice(0, close)},${member}}`;
 }
 
+/** A local hit's `_rankingScoreValues` (always its last key, added for this merge) taken out of its JSON. */
+function takeScoreValues(json: string): [string, ScoreValue[] | null] {
+  const at = topLevelKey(json, '_rankingScoreValues');
+  if (at < 0) return [json, null];
+  const close = json.lastIndexOf('}');
+  let found: ScoreValue[] | null = null;
+  try {
+    found = JSON.parse(json.slice(at + '"_rankingScoreValues":'.length, close)) as ScoreValue[];
+  } catch {
+    found = null;
+  }
+  return [json[at - 1] === ',' ? `${json.slice(0, at - 1)}}` : `${json.slice(0, at)}}`, found];
+}
+
+/**
+ * Which of two hits goes first (> 0: the left), as Meilisearch's federated merge compares their score
+ * values (crates/meilisearch/src/search/federated/weighted_scores.rs, milli score_details.rs), in turn:
+ * two runs of ranking rules by local score × their query's weight (equal within f64::EPSILON: next);
+ * two sorts in the same direction by value (sort-key.ts order: numbers before strings, missing last),
+ * in opposite directions by weighted `_rankingScore`; two geo sorts by distance (opposite directions:
+ * next); values of different kinds: the side with more values left goes first, then the higher
+ * weighted `_rankingScore`. A list ended first goes after; both ended: a tie (lower query position).
+ */
+export function compareScoreValues(left: readonly ScoreValue[], leftWeight: number, leftGlobal: number,
+  right: readonly ScoreValue[], rightWeight: number, rightGlobal: number): number {
+  const byGlobal = (): number => Math.sign(leftGlobal - rightGlobal);
+  for (let k = 0; ; k++) {
+    const a = left[k];
+    const b = right[k];
+    if (a === undefined || b === undefined) return a === undefined ? (b === undefined ? 0 : -1) : 1;
+    if (typeof a === 'number' && typeof b === 'number') {
+      const l = a * leftWeight;
+      const r = b * rightWeight;
+      if (Math.abs(l - r) <= Number.EPSILON) continue;
+      return Math.sign(l - r);
+    }
+    if (typeof a !== 'number' && typeof b !== 'number' && a[0] === b[0]) {
+      if (a[1] !== b[1]) {
+        if (a[0] === 'sort') return byGlobal();
+        continue;
+      }
+      const sign = compareKeys(a, b);
+      if (sign !== 0) return sign;
+      continue;
+    }
+    return Math.sign((left.length - k) - (right.length - k)) || byGlobal();
+  }
+}
+
+/** Two sort values' keys (from their third entry; lower is better): > 0 when the left goes first. */
+function compareKeys(a: readonly unknown[], b: readonly unknown[]): number {
+  // A geo distance equal within f64::EPSILON is a tie, as Meilisearch's.
+  if (a[0] === 'geo' && a[2] === 0 && b[2] === 0 && Math.abs((a[3] as number) - (b[3] as number)) <= Number.EPSILON) return 0;
+  for (let k = 2; k < Math.max(a.length, b.length); k++) {
+    const l = (a[k] as number | undefined) ?? 0;
+    const r = (b[k] as number | undefined) ?? 0;
+    if (l !== r) return l < r ? 1 : -1;
+  }
+  return 0;
+}
+
 /**
  * The queries' ranked lists merged by weighted score (higher first), ties to the lower query
  * position, then rank: a binary heap of one head per list.
  */
-function* kMerge(scores: number[][], positions: number[]): Generator<Ranked> {
+function* kMerge(scores: number[][], positions: number[], order: ((a: Ranked, b: Ranked) => number) | null): Generator<Ranked> {
   const heap: Ranked[] = [];
-  const before = (a: Ranked, b: Ranked): boolean =>
-    a.weighted > b.weighted || (a.weighted === b.weighted && (positions[a.query]! < positions[b.query]! || (positions[a.query] === positions[b.query] && a.query < b.query)));
+  const tie = (a: Ranked, b: Ranked): boolean => positions[a.query]! < positions[b.query]! || (positions[a.query] === positions[b.query] && a.query < b.query);
+  const before = order === null
+    ? (a: Ranked, b: Ranked): boolean => a.weighted > b.weighted || (a.weighted === b.weighted && tie(a, b))
+    : (a: Ranked, b: Ranked): boolean => {
+      const sign = order(a, b);
+      return sign > 0 || (sign === 0 && tie(a, b));
+    };
   const push = (item: Ranked): void => {
     heap.push(item);
     let k = heap.length - 1;
