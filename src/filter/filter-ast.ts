@@ -54,6 +54,26 @@ export function filterFields(node: FilterNode, out: Token[] = []): Token[] {
   return out;
 }
 
+/** Leaves of the expression (conditions), in order. */
+export type FilterLeaf = Exclude<FilterNode, { kind: 'and' | 'or' | 'not' }>;
+
+/** The first token `pick` finds in a condition of the expression, in order; null when none. */
+export function firstLeafToken(node: FilterNode, pick: (leaf: FilterLeaf) => Token | null): Token | null {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      for (const child of node.children) {
+        const found = firstLeafToken(child, pick);
+        if (found) return found;
+      }
+      return null;
+    case 'not':
+      return firstLeafToken(node.child, pick);
+    default:
+      return pick(node);
+  }
+}
+
 /** Number of conditions (leaves). */
 export function conditionCount(node: FilterNode): number {
   switch (node.kind) {

@@ -2,7 +2,7 @@
 // FilterNode, with the checks that need the index's settings: filterable attributes and the
 // condition limit. Errors carry the caller's code (search, documents, facet search).
 import { echoJson, SkeinError } from '../errors/index.js';
-import { conditionCount, filterFields, type FilterNode, type Token } from './filter-ast.js';
+import { conditionCount, filterFields, firstLeafToken, type FilterNode, type Token } from './filter-ast.js';
 import { errorAtToken, FilterSyntaxError, type FilterErrorCode } from './filter-error.js';
 import { parseFilterString } from './filter-parser.js';
 import { listForMessage, matchesAnyPattern, PatternSet } from './attribute-patterns.js';
@@ -32,24 +32,7 @@ export function containsOperatorOf(filter: unknown): Token | null {
   } catch {
     return null;
   }
-  const find = (item: FilterNode): Token | null => {
-    switch (item.kind) {
-      case 'and':
-      case 'or':
-        for (const child of item.children) {
-          const found = find(child);
-          if (found) return found;
-        }
-        return null;
-      case 'not':
-        return find(item.child);
-      case 'contains':
-        return item.keyword ?? item.field;
-      default:
-        return null;
-    }
-  };
-  return node === null ? null : find(node);
+  return node === null ? null : firstLeafToken(node, (leaf) => leaf.kind === 'contains' ? leaf.keyword ?? leaf.field : null);
 }
 
 function parseShapes(filter: unknown, code: FilterErrorCode): FilterNode | null {

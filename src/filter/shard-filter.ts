@@ -7,7 +7,7 @@
 // a group the network does not have (both `invalid_search_filter`, on the documents routes too).
 // Pure: the front gives the context (ShardSearchOptions.shardFilter), every thread resolves with it.
 import { echo, SkeinError } from '../errors/index.js';
-import type { FilterNode, Token } from './filter-ast.js';
+import { firstLeafToken, type FilterNode, type Token } from './filter-ast.js';
 import { positionedMessage } from './filter-error.js';
 
 export const SHARD_FIELD = '_shard';
@@ -27,24 +27,7 @@ export function mayNameShard(filter: unknown): boolean {
 
 /** The first `_shard` attribute of the filter (milli's use_shard_filter). */
 function firstShardToken(node: FilterNode): Token | null {
-  switch (node.kind) {
-    case 'and':
-    case 'or':
-      for (const child of node.children) {
-        const found = firstShardToken(child);
-        if (found) return found;
-      }
-      return null;
-    case 'not':
-      return firstShardToken(node.child);
-    case 'geoRadius':
-    case 'geoBoundingBox':
-    case 'geoPolygon':
-    case 'constant':
-      return null;
-    default:
-      return node.field.text === SHARD_FIELD ? node.field : null;
-  }
+  return firstLeafToken(node, (leaf) => 'field' in leaf && leaf.field.text === SHARD_FIELD ? leaf.field : null);
 }
 
 /**
