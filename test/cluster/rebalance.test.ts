@@ -6,27 +6,21 @@
 // its import and restarted: it resumes. At the end every document is in exactly one group, its
 // rendezvous group, and useNetwork searches answer exactly as one node holding everything (300
 // real-text queries: hits, order, facet counts, totals). Searches sent during the move are counted.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import test from 'ava';
 import { rendezvousGroup } from '../../src/documents/shard-group.js';
 import { startTestServer } from '../http/harness.js';
 import { call, sleep, waitForTask } from './cluster-client.js';
-import { LocalCluster, REPO_ROOT } from './local-cluster.js';
+import { LocalCluster } from './local-cluster.js';
+import { packages } from './npm-sample.js';
 
 // Small pages, so the move takes many steps and the kill lands in the middle of it.
 process.env['SKEIN_MOVE_PAGE'] = '20';
 
-function packages(): Array<Record<string, unknown>> {
-  const lines = readFileSync(join(REPO_ROOT, 'test/http/fixtures/npm-packages.tsv'), 'utf8').split('\n').slice(1).filter(Boolean);
-  return lines.map((line, i) => {
-    const [name, version, downloads, summary] = line.split('\t');
-    return { id: `p${i}`, name, version, downloads: Number(downloads), summary: summary ?? '', scope: name!.startsWith('@') ? name!.split('/')[0] : 'none',
-      band: Number(downloads) > 100_000 ? 'high' : Number(downloads) > 1000 ? 'mid' : 'low' };
-  });
-}
-
-function queries(docs: Array<Record<string, unknown>>, count: number): Array<Record<string, unknown>> {
+/**
+ * Its own seeded queries, not sharding.test's (npm-sample.ts): with those, query 57 (`its designer`, facets,
+ * offset 3) orders two hits differently from one node after the move: an open finding (issue 23's note).
+ */
+function moveQueries(docs: Array<Record<string, unknown>>, count: number): Array<Record<string, unknown>> {
   let seed = 99;
   const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const words = [...new Set(docs.flatMap((doc) => `${doc.name} ${doc.summary}`.toLowerCase().split(/[^a-z0-9]+/)).filter((word) => word.length > 2))];
@@ -57,7 +51,7 @@ async function waitEverywhere(urls: string[], uid: number): Promise<void> {
 }
 
 test.serial('adding a shard group moves only its share; kill -9 mid-move resumes; every document ends in exactly one group and useNetwork answers as one node', async (t) => {
-  const docs = packages();
+  const docs = packages((i) => `p${i}`);
   const cluster = new LocalCluster({ size: 3 });
   const single = await startTestServer({ workers: 1, shardsPerIndex: 1 });
   await cluster.start();
@@ -161,7 +155,7 @@ test.serial('adding a shard group moves only its share; kill -9 mid-move resumes
     t.is(moved[2].details.movedDocuments, shareBefore[2]!.length - shareBefore[2]!.filter((id) => rendezvousGroup(id, threeGroups) === 'g3').length);
 
     // useNetwork answers as one node holding everything.
-    for (const [i, query] of queries(docs, 300).entries()) {
+    for (const [i, query] of moveQueries(docs, 300).entries()) {
       const expected = await single.client.post('/indexes/npm/search', query);
       const answer = await call(urls[i % 3]!, 'POST', '/indexes/npm/search', { ...query, useNetwork: true });
       t.is(answer.status, 200, JSON.stringify(answer.body));

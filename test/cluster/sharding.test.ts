@@ -4,45 +4,11 @@
 // document: same hits, order, facet counts, totals, pagination, on a few hundred real-text queries
 // (npm package names and summaries). A group's node that does not answer is skipped for the next node
 // of the group; a group with no live node is reported in `remoteErrors`.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import test from 'ava';
 import { startTestServer } from '../http/harness.js';
 import { call, waitForTask } from './cluster-client.js';
-import { freePort, LocalCluster, REPO_ROOT } from './local-cluster.js';
-
-function packages(): Array<Record<string, unknown>> {
-  const lines = readFileSync(join(REPO_ROOT, 'test/http/fixtures/npm-packages.tsv'), 'utf8').split('\n').slice(1).filter(Boolean);
-  return lines.map((line, i) => {
-    const [name, version, downloads, summary] = line.split('\t');
-    return { id: i, name, version, downloads: Number(downloads), summary: summary ?? '', scope: name!.startsWith('@') ? name!.split('/')[0] : 'none',
-      band: Number(downloads) > 100_000 ? 'high' : Number(downloads) > 1000 ? 'mid' : 'low' };
-  });
-}
-
-/** Seeded queries from the documents' own words: single words, pairs, prefixes, typos, with facets, filters, sort and pages. */
-function queries(docs: Array<Record<string, unknown>>, count: number): Array<Record<string, unknown>> {
-  let seed = 42;
-  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
-  const words = [...new Set(docs.flatMap((doc) => `${doc.name} ${doc.summary}`.toLowerCase().split(/[^a-z0-9]+/)).filter((word) => word.length > 2))];
-  const pick = () => words[Math.floor(random() * words.length)]!;
-  const out: Array<Record<string, unknown>> = [];
-  for (let i = 0; i < count; i++) {
-    const kind = i % 8;
-    let q = kind === 0 ? pick() : kind === 1 ? `${pick()} ${pick()}` : kind === 2 ? pick().slice(0, 3) : kind === 3 ? pick().replace(/[aeiou]/, 'x') : pick();
-    if (kind === 7) q = '';
-    const query: Record<string, unknown> = { q };
-    if (i % 3 === 0) query.facets = ['band', 'scope'];
-    if (i % 5 === 0) query.filter = 'downloads > 1000';
-    if (i % 7 === 0) query.sort = ['downloads:desc'];
-    if (i % 4 === 1) Object.assign(query, { offset: 3, limit: 9 });
-    if (i % 11 === 0) Object.assign(query, { page: 2, hitsPerPage: 5 });
-    if (i % 13 === 0) query.matchingStrategy = 'frequency';
-    if (i % 17 === 0) query.distinct = 'band';
-    out.push(query);
-  }
-  return out;
-}
+import { freePort, LocalCluster } from './local-cluster.js';
+import { packages, queries } from './npm-sample.js';
 
 function comparable(body: Record<string, unknown>): Record<string, unknown> {
   const { processingTimeMs: _time, ...rest } = body;
