@@ -81,10 +81,18 @@ export class LocalCluster {
   async start(): Promise<void> {
     const size = this.options.size ?? 3;
     try {
+      // Distinct ports: two freePort() calls may hand out the same free port (a nats-server then exits at start).
+      const taken = new Set<number>();
+      const distinctPort = async (): Promise<number> => {
+        for (;;) {
+          const port = await freePort();
+          if (!taken.has(port)) return taken.add(port), port;
+        }
+      };
       for (let i = 0; i < size; i++) {
         const name = `nats${i + 1}`;
-        const clientPort = await freePort();
-        const routePort = await freePort();
+        const clientPort = await distinctPort();
+        const routePort = await distinctPort();
         const storeDir = join(this.root, name);
         mkdirSync(storeDir, { recursive: true });
         this.nats.push({ name, clientPort, routePort, url: `nats://127.0.0.1:${clientPort}`, process: null, storeDir, configPath: join(this.root, `${name}.conf`) });
@@ -115,9 +123,12 @@ export class LocalCluster {
 
   /** Starts (or restarts) a NATS server; resolves once it accepts clients. */
   async startNats(server: NatsServer): Promise<void> {
-    const child = spawn('nats-server', ['-c', server.configPath], { stdio: ['ignore', 'ignore', this.options.echo ? 'inherit' : 'ignore'] });
+    const child = spawn('nats-server', ['-c', server.configPath], { stdio: ['ignore', 'ignore', this.options.echo ? 'inherit' : 'pipe'] });
     server.process = child;
-    await waitForPort(server.clientPort, 15_000, child);
+    // Its last words, for the error when it exits at start (a port taken, a bad store).
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-2000); });
+    await waitForPort(server.clientPort, 15_000, child, () => stderr);
   }
 
   /** kill -9 */
@@ -176,11 +187,11 @@ export class LocalCluster {
   }
 }
 
-async function waitForPort(port: number, timeoutMs: number, child: ChildProcess): Promise<void> {
+async function waitForPort(port: number, timeoutMs: number, child: ChildProcess, output: () => string = () => ''): Promise<void> {
   const { connect } = await import('node:net');
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`nats-server exited with code ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`nats-server exited with code ${child.exitCode}: ${output().trim().slice(-600)}`);
     const open = await new Promise<boolean>((done) => {
       const socket = connect(port, '127.0.0.1', () => { socket.destroy(); done(true); });
       socket.on('error', () => done(false));
