@@ -32,15 +32,19 @@ export function occurrencesOf(profile: DocMatchProfile, term: number): number[] 
   return profile.occurrences[term]!.slice(0, profile.counts[term]!);
 }
 
-// One double-safe integer per occurrence, most significant first:
-// field ordinal (16 bits) | position (16 bits) | field rank (16 bits) | typos (2 bits) | not exact (1 bit).
-const FIELD_UNIT = 2 ** 35;
-const POSITION_UNIT = 2 ** 19;
-const RANK_UNIT = 8;
+// One double-safe integer per occurrence (53 bits), most significant first:
+// field ordinal (16 bits) | position (16 bits) | field rank (16 bits) | typos (2 bits) | not exact (1 bit) | span (2 bits).
+// The span is the words past the first one a word term's occurrence covers (0 for one word; a split
+// of the term's word or a multi-word synonym: its words in a row, up to MAX_OCCURRENCE_SPAN more).
+const FIELD_UNIT = 2 ** 37;
+const POSITION_UNIT = 2 ** 21;
+const RANK_UNIT = 32;
 const SIXTEEN_BITS = 2 ** 16;
+export const MAX_OCCURRENCE_SPAN = 3;
 
-export function packOccurrence(field: number, position: number, rank: number, typos: number, exact: boolean): number {
-  return field * FIELD_UNIT + position * POSITION_UNIT + Math.min(rank, SIXTEEN_BITS - 1) * RANK_UNIT + typos * 2 + (exact ? 0 : 1);
+export function packOccurrence(field: number, position: number, rank: number, typos: number, exact: boolean, span = 0): number {
+  return field * FIELD_UNIT + position * POSITION_UNIT + Math.min(rank, SIXTEEN_BITS - 1) * RANK_UNIT + typos * 8 + (exact ? 0 : 4)
+    + Math.min(span, MAX_OCCURRENCE_SPAN);
 }
 
 // The accessors take the packed value apart with divisions by powers of two and floors, which are
@@ -56,7 +60,7 @@ function fieldAndPosition(occurrence: number): number {
   return Math.floor(occurrence / POSITION_UNIT);
 }
 
-/** Rank, typos and not-exact bit: the low 19 bits. */
+/** Rank, typos, not-exact bit and span: the low 21 bits. */
 function lowBits(occurrence: number): number {
   return occurrence - fieldAndPosition(occurrence) * POSITION_UNIT;
 }
@@ -66,13 +70,18 @@ export function occurrencePosition(occurrence: number): number {
 }
 
 export function occurrenceRank(occurrence: number): number {
-  return lowBits(occurrence) >>> 3;
+  return lowBits(occurrence) >>> 5;
 }
 
 export function occurrenceTypos(occurrence: number): number {
-  return (lowBits(occurrence) >> 1) & 3;
+  return (lowBits(occurrence) >> 3) & 3;
 }
 
 export function occurrenceIsExact(occurrence: number): boolean {
-  return (lowBits(occurrence) & 1) === 0;
+  return (lowBits(occurrence) & 4) === 0;
+}
+
+/** The words past the first one the occurrence covers (packOccurrence's span). */
+export function occurrenceSpan(occurrence: number): number {
+  return lowBits(occurrence) & 3;
 }

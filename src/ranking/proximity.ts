@@ -2,7 +2,7 @@
 // smallest distance in a same field: forward distance d, or (reverse order) distance + 1; more than
 // 7, or never in the same field, counts 8.
 import { positionCount } from '../query/query-term.js';
-import { occurrenceField, occurrencePosition, type DocMatchProfile } from './match-profile.js';
+import { occurrenceField, occurrencePosition, occurrenceSpan, type DocMatchProfile } from './match-profile.js';
 import { PerDocumentRule } from './per-document-rule.js';
 import { proximityParts } from './proximity-parts.js';
 import { acceleratorOf, type ActiveTerms, type SearchContext } from './search-context.js';
@@ -66,20 +66,31 @@ function sameField(left: readonly number[], leftTotal: number, right: readonly n
   return false;
 }
 
-function pairCost(left: readonly number[], leftTotal: number, leftLength: number, right: readonly number[], rightTotal: number): number {
+/**
+ * The pair's smallest cost over the two terms' occurrences. An occurrence spanning a run of words (a
+ * split of the term's word, a multi-word synonym: milli's phrase of a term) counts from its last word
+ * when on the left, in either order, and from its first word when on the right; a right occurrence
+ * within the run counts nothing. (A quoted phrase on the left counts from its first word in reverse order.)
+ */
+export function pairCost(left: readonly number[], leftTotal: number, leftLength: number, right: readonly number[], rightTotal: number): number {
   let best = FAR_PAIR_COST;
   const leftCount = Math.min(leftTotal, MAX_OCCURRENCES_COMPARED);
   const rightCount = Math.min(rightTotal, MAX_OCCURRENCES_COMPARED);
   for (let i = 0; i < leftCount; i++) {
     const leftField = occurrenceField(left[i]!);
     const leftStart = occurrencePosition(left[i]!);
-    const leftEnd = leftStart + leftLength - 1;
+    const leftSpan = occurrenceSpan(left[i]!);
+    const leftEnd = leftStart + leftLength - 1 + leftSpan;
     for (let j = 0; j < rightCount; j++) {
       const rightField = occurrenceField(right[j]!);
       if (rightField < leftField) continue;
       if (rightField > leftField) break;
       const rightStart = occurrencePosition(right[j]!);
-      const distance = rightStart > leftEnd ? rightStart - leftEnd : leftStart - rightStart + 1;
+      let distance: number;
+      if (rightStart > leftEnd) distance = rightStart - leftEnd;
+      else if (leftSpan === 0) distance = leftStart - rightStart + 1;
+      else if (rightStart < leftStart) distance = leftEnd - rightStart + 1;
+      else continue;
       if (distance < best) {
         best = distance;
         if (best <= 1) return best;

@@ -203,7 +203,7 @@ export class ShardIndex {
       if (withSplit === undefined) {
         const best = bestSplit(this.vocabulary, word, (wordIds) => this.phraseDocs(wordIds));
         withSplit = best === null ? derivations
-          : { ...withAlternatives(derivations, [{ wordIds: best.wordIds, docs: best.docs, typos: 1 }]), splitWordIds: best.wordIds, memoId: undefined };
+          : { ...withAlternatives(derivations, [{ wordIds: best.wordIds, inRow: true, docs: best.docs, typos: 1 }]), splitWordIds: best.wordIds, memoId: undefined };
         derivations.withSplit = withSplit;
       }
       const unless = split === true ? null : split.unless.map((part) => this.vocabulary.idOf(part));

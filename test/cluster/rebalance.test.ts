@@ -11,32 +11,10 @@ import { rendezvousGroup } from '../../src/documents/shard-group.js';
 import { startTestServer } from '../http/harness.js';
 import { call, sleep, waitForTask } from './cluster-client.js';
 import { LocalCluster } from './local-cluster.js';
-import { packages } from './npm-sample.js';
+import { packages, queries } from './npm-sample.js';
 
 // Small pages, so the move takes many steps and the kill lands in the middle of it.
 process.env['SKEIN_MOVE_PAGE'] = '20';
-
-/**
- * Its own seeded queries, not sharding.test's (npm-sample.ts): with those, query 57 (`its designer`, facets,
- * offset 3) orders two hits differently from one node after the move: an open finding (issue 23's note).
- */
-function moveQueries(docs: Array<Record<string, unknown>>, count: number): Array<Record<string, unknown>> {
-  let seed = 99;
-  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
-  const words = [...new Set(docs.flatMap((doc) => `${doc.name} ${doc.summary}`.toLowerCase().split(/[^a-z0-9]+/)).filter((word) => word.length > 2))];
-  const pick = () => words[Math.floor(random() * words.length)]!;
-  return Array.from({ length: count }, (_, i) => {
-    const kind = i % 6;
-    const q = kind === 0 ? pick() : kind === 1 ? `${pick()} ${pick()}` : kind === 2 ? pick().slice(0, 3) : kind === 3 ? pick().replace(/[aeiou]/, 'x') : kind === 4 ? '' : pick();
-    const query: Record<string, unknown> = { q };
-    if (i % 3 === 0) query.facets = ['band', 'scope'];
-    if (i % 5 === 0) query.filter = 'downloads > 1000';
-    if (i % 7 === 0) query.sort = ['downloads:desc'];
-    if (i % 4 === 1) Object.assign(query, { offset: 2, limit: 7 });
-    if (i % 11 === 0) Object.assign(query, { page: 2, hitsPerPage: 5 });
-    return query;
-  });
-}
 
 const comparable = ({ processingTimeMs: _time, ...rest }: Record<string, unknown>) => rest;
 
@@ -155,7 +133,7 @@ test.serial('adding a shard group moves only its share; kill -9 mid-move resumes
     t.is(moved[2].details.movedDocuments, shareBefore[2]!.length - shareBefore[2]!.filter((id) => rendezvousGroup(id, threeGroups) === 'g3').length);
 
     // useNetwork answers as one node holding everything.
-    for (const [i, query] of moveQueries(docs, 300).entries()) {
+    for (const [i, query] of queries(docs, 300).entries()) {
       const expected = await single.client.post('/indexes/npm/search', query);
       const answer = await call(urls[i % 3]!, 'POST', '/indexes/npm/search', { ...query, useNetwork: true });
       t.is(answer.status, 200, JSON.stringify(answer.body));

@@ -222,3 +222,34 @@ test('facet search exhaustiveFacetCount: with a distinct attribute, one document
   t.is(bad.status, 400);
   t.is(bad.body.code, 'invalid_facet_search_exhaustive_facet_count');
 });
+
+test('a split word is one occurrence where its halves stand in a row, not wherever either half is (scores do not depend on other documents)', async (t) => {
+  // Real npm summaries (test/http/fixtures/npm-packages.tsv p798, p1550, p1373): `its` splits into `it s`,
+  // which p1373 holds in a row ("at it's core"). p1550's loose `s` ("method(s)") is no occurrence of `its`.
+  const p798 = { id: 'p798', name: '@types/engine.io-client', summary: 'Stub TypeScript definitions entry for engine.io-client, which provides its own types definitions' };
+  const p1550 = { id: 'p1550', name: 'proxy-method', summary: 'Straight-forward way of interception method(s) before and/or after its execution.' };
+  const p1373 = { id: 'p1373', name: 'lodash-decorators-esm', summary: "A collection of decorators using lodash at it's core." };
+  // One shard: a split is found per shard, and the bug needed the pair in the same shard.
+  const single = await startTestServer({ shardsPerIndex: 1 });
+  t.teardown(() => single.close());
+  const details = async (index: string, q: string, id: string) => {
+    const response = await single.client.post(`/indexes/${index}/search`, { q, showRankingScoreDetails: true, showRankingScore: true });
+    if (response.status !== 200) throw new Error(response.text);
+    return response.body.hits.find((hit: { id: string }) => hit.id === id);
+  };
+  for (const index of ['split_alone', 'split_with_pair']) {
+    await single.client.run('PATCH', `/indexes/${index}/settings`, { body: { searchableAttributes: ['name', 'summary'] } });
+  }
+  await single.client.addDocuments('split_alone', [p798, p1550]);
+  await single.client.addDocuments('split_with_pair', [p798, p1550, p1373]);
+  for (const q of ['its', 'its execution', 'after its', 'its ']) {
+    const alone = await details('split_alone', q, 'p1550');
+    const withPair = await details('split_with_pair', q, 'p1550');
+    t.deepEqual(withPair._rankingScoreDetails, alone._rankingScoreDetails, `q=${q}`);
+    t.is(withPair._rankingScore, alone._rankingScore, `q=${q}`);
+  }
+  // The split still matches where its halves stand in a row, at one typo.
+  const split = await details('split_with_pair', 'its ', 'p1373');
+  t.truthy(split, 'p1373 matches `its` through its split');
+  t.is(split._rankingScoreDetails.typo.typoCount, 1);
+});

@@ -1,5 +1,6 @@
 // Reading a document's forward-index entry against the query: where each term occurs (the
 // DocMatchProfile the per-document ranking rules score), and whether a phrase occurs at all.
+import type roaring from 'roaring';
 import { addOccurrence, packOccurrence, type DocMatchProfile } from '../../ranking/match-profile.js';
 import type { WordLookupTables } from '../../ranking/search-scratch.js';
 import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
@@ -158,6 +159,13 @@ export interface PhraseOfTerm {
   term: number;
   /** Word ids of the phrase; null = stop word gap. */
   wordIds: (number | null)[];
+  /**
+   * Set for a run of words standing for a word term (a split, a multi-word synonym: a
+   * PhraseAlternative): the documents holding it (the others are not read for it), and each
+   * occurrence's typos, not exact, spanning the run. Absent for a quoted phrase (the term itself:
+   * every document of the term holds it; its occurrences exact, its length the term's).
+   */
+  alternative?: { docs: roaring.RoaringBitmap32; typos: number };
 }
 
 /**
@@ -249,12 +257,43 @@ export function buildProfileAt(data: Uint32Array, offset: number, docId: number,
   }
   for (let p = 0; p < phrases.length; p++) {
     const phrase = phrases[p]!;
+    const alternative = phrase.alternative;
+    if (alternative === undefined) {
+      for (const key of phraseStarts(data, offset, phrase.wordIds)) {
+        const field = key >>> 16;
+        addOccurrence(into, phrase.term, packOccurrence(field, key & 0xffff, fieldRankAt(data, offset, field), 0, true));
+      }
+      continue;
+    }
+    if (!alternative.docs.has(docId)) continue;
+    const before = counts[phrase.term]!;
+    const span = phrase.wordIds.length - 1;
     for (const key of phraseStarts(data, offset, phrase.wordIds)) {
       const field = key >>> 16;
-      addOccurrence(into, phrase.term, packOccurrence(field, key & 0xffff, fieldRankAt(data, offset, field), 0, true));
+      addOccurrence(into, phrase.term, packOccurrence(field, key & 0xffff, fieldRankAt(data, offset, field), alternative.typos, false, span));
     }
+    // The term's words' occurrences came first: the list is kept in field then position order.
+    if (before > 0 && counts[phrase.term]! > before) sortOccurrences(occurrences[phrase.term]!, counts[phrase.term]!);
   }
   return into;
+}
+
+/** Sorts list[0, count) in place: an insertion sort for the usual few, a typed sort past that (a word repeated thousands of times). */
+function sortOccurrences(list: number[], count: number): void {
+  if (count > 32) {
+    const sorted = Float64Array.from(list.slice(0, count)).sort();
+    for (let k = 0; k < count; k++) list[k] = sorted[k]!;
+    return;
+  }
+  for (let i = 1; i < count; i++) {
+    const value = list[i]!;
+    let j = i - 1;
+    while (j >= 0 && list[j]! > value) {
+      list[j + 1] = list[j]!;
+      j--;
+    }
+    list[j + 1] = value;
+  }
 }
 
 /** Tokens are stored by field, then position: a field's are one run, found by two binary searches. */

@@ -18,9 +18,9 @@ import { costNote, withNotedCosts } from '../pairs/pair-cost-memo.js';
 import { distinctKeysOf, keepFirstPerKey, type DistinctKeyOf } from '../facets/distinct.js';
 import { CANNOT_TELL, type KnownPairCosts, type SearchAccelerator, type SearchContext } from '../../ranking/search-context.js';
 import { docsMatchingAll, termRemovalSteps } from '../../ranking/words.js';
-import { buildProfile, buildProfileAt, documentHasPhrase, documentOffsets, fieldWordCount, lookupArrays, touchEntries, TOUCH_AHEAD, WordLookup, type PhraseOfTerm } from '../documents/match-profile-builder.js';
+import { buildProfile, buildProfileAt, documentHasPhrase, documentOffsets, fieldWordCount, lookupArrays, phraseStarts, touchEntries, TOUCH_AHEAD, WordLookup, type PhraseOfTerm } from '../documents/match-profile-builder.js';
 import type { ShardIndex } from '../shard-index.js';
-import type { TokenKeyPostings } from '../postings/token-key-postings.js';
+import { fieldRankKey, positionKey, type TokenKey, type TokenKeyPostings } from '../postings/token-key-postings.js';
 import type { FieldStartDocs } from '../postings/field-start-pairs.js';
 import type { PairLookupMemo, PairSide } from '../pairs/near-pair-postings.js';
 import { remeasureSharedPairMemo, sharedPairMemo } from '../pairs/shared-pair-memos.js';
@@ -31,6 +31,8 @@ import type { RankingMemos } from '../../ranking/ranking-memos.js';
 import { SearchBudget } from './search-budget.js';
 import type { FieldRestriction } from './field-restriction.js';
 import { occurrenceTypos } from '../../ranking/match-profile.js';
+import { pairCost } from '../../ranking/proximity.js';
+import { positionCount } from '../../query/query-term.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -333,10 +335,34 @@ function phraseDocs(shard: ShardIndex, wordIds: readonly (number | null)[], into
   }
 }
 
-/** [key] for every key below the postings' limit (the length tells which keys are known). */
-function unionByKey(postings: TokenKeyPostings, derivations: TermDerivations): RoaringBitmap32[] {
+/**
+ * [key] for every key below the postings' limit (the length tells which keys are known): the
+ * documents holding a derivation with that key, and those where a phrase of the term (a split, a
+ * multi-word synonym) starts at a token with that key, read from the forward index (the postings
+ * hold single words only).
+ */
+function unionByKey(shard: ShardIndex, postings: TokenKeyPostings, tokenKey: TokenKey, derivations: TermDerivations): RoaringBitmap32[] {
   const byKey = postings.unionByKey(derivations.words.map((word) => word.wordId));
   while (byKey.length < postings.limit) byKey.push(NO_DOCUMENTS);
+  const phrases = derivations.phrases;
+  if (phrases === undefined || phrases.length === 0) return byKey;
+  const added: number[][] = [];
+  const forward = shard.forward;
+  const data = forward.arena;
+  for (const phrase of phrases) {
+    for (const docId of phrase.docs) {
+      const offset = forward.offsetOf(docId);
+      if (offset < 0) continue;
+      for (const start of phraseStarts(data, offset, phrase.wordIds as number[])) {
+        const key = tokenKey(data, offset, start);
+        if (key < byKey.length) (added[key] ??= []).push(docId);
+      }
+    }
+  }
+  // New bitmaps: the unions may be a word's own list, or shared.
+  added.forEach((docIds, key) => {
+    byKey[key] = RoaringBitmap32.or(byKey[key]!, new RoaringBitmap32(docIds));
+  });
   return byKey;
 }
 
@@ -371,6 +397,8 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
   private wordLookup: WordLookup | null = null;
   /** The profile read documents fill, made on the first document read (many searches settle from bitmaps alone). */
   private scratchProfile: DocMatchProfile | null = null;
+  /** The profile the accelerator's own reads fill (phrase documents of a pair lookup), made on first use. */
+  private acceleratorProfile: DocMatchProfile | null = null;
   private readonly phrases: PhraseOfTerm[] = [];
   private readonly wordSets: Uint8Array[] = [];
   /** Per pair of terms, what its pair lookups gather whatever the universe (see PairLookupMemo). */
@@ -468,7 +496,7 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
     const derivations = this.derivations[term];
     if (derivations === undefined) return null;
     // Memoized on the derivations, which the shard caches between writes (as long as the postings hold).
-    return (derivations.docsByRank ??= unionByKey(this.shard.rankPostings, derivations));
+    return (derivations.docsByRank ??= unionByKey(this.shard, this.shard.rankPostings, fieldRankKey, derivations));
   }
 
   allFieldRanksListed(): boolean {
@@ -479,7 +507,7 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
   termDocsByPosition(term: number): readonly RoaringBitmap32[] | null {
     const derivations = this.derivations[term];
     if (derivations === undefined) return null;
-    return (derivations.docsByPosition ??= unionByKey(this.shard.positionPostings, derivations));
+    return (derivations.docsByPosition ??= unionByKey(this.shard, this.shard.positionPostings, positionKey, derivations));
   }
 
   termExactDocs(term: number): RoaringBitmap32 | null {
@@ -513,13 +541,57 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
   }
 
   termPairDocsWithin(left: number, right: number, cost: 1 | 2, universe: RoaringBitmap32): RoaringBitmap32 | null {
-    return this.pairLookup(left, right, cost, (leftSide, rightSide, memo) => this.shard.nearPairs.pairDocsWithin(cost, leftSide, rightSide, universe, memo,
+    const found = this.pairLookup(left, right, cost, (leftSide, rightSide, memo) => this.shard.nearPairs.pairDocsWithin(cost, leftSide, rightSide, universe, memo,
       this.scratchBitmaps));
+    if (found === null) return null;
+    // The tables hold single words: the documents where a phrase of a term (a split...) may be closer are read.
+    const toRead = this.phraseDocsOfPair(left, right, universe, found);
+    if (toRead === null) return found;
+    const leftLength = positionCount(this.terms[left]!);
+    for (const docId of toRead) {
+      const profile = this.accelerationProfile(docId);
+      if (pairCost(profile.occurrences[left]!, profile.counts[left]!, leftLength, profile.occurrences[right]!, profile.counts[right]!) <= cost) found.add(docId);
+    }
+    return found;
   }
 
   termPairDocsSettled(left: number, right: number, cost: 1 | 2, universe: RoaringBitmap32): { within: RoaringBitmap32; unsettled: RoaringBitmap32 } | null {
-    return this.pairLookup(left, right, cost, (leftSide, rightSide, memo) => this.shard.nearPairs.pairDocsSettled(cost, leftSide, rightSide, universe, memo,
+    const settled = this.pairLookup(left, right, cost, (leftSide, rightSide, memo) => this.shard.nearPairs.pairDocsSettled(cost, leftSide, rightSide, universe, memo,
       this.scratchBitmaps));
+    if (settled === null) return null;
+    // A phrase of a term (a split...) can only bring a pair closer: its documents not within are unsettled.
+    const unsettled = this.phraseDocsOfPair(left, right, universe, settled.within);
+    if (unsettled !== null) settled.unsettled.orInPlace(unsettled);
+    return settled;
+  }
+
+  /**
+   * The documents of `universe` not in `known` holding a phrase of either term (PhraseAlternative),
+   * whose pair cost the single-word tables cannot tell; null when there is none (a new bitmap otherwise).
+   */
+  private phraseDocsOfPair(left: number, right: number, universe: RoaringBitmap32, known: RoaringBitmap32): RoaringBitmap32 | null {
+    const leftDocs = this.termPhraseDocs(left);
+    const rightDocs = this.termPhraseDocs(right);
+    if (leftDocs.isEmpty && rightDocs.isEmpty) return null;
+    const docs = leftDocs.isEmpty ? RoaringBitmap32.and(rightDocs, universe) : rightDocs.isEmpty ? RoaringBitmap32.and(leftDocs, universe)
+      : RoaringBitmap32.and(RoaringBitmap32.or(leftDocs, rightDocs), universe);
+    docs.andNotInPlace(known);
+    return docs.isEmpty ? null : docs;
+  }
+
+  /** The documents of the term's phrases (PhraseAlternative), memoized on its derivations. */
+  private termPhraseDocs(term: number): RoaringBitmap32 {
+    const derivations = this.derivations[term];
+    if (derivations === undefined) return NO_DOCUMENTS;
+    const phrases = derivations.phrases;
+    return (derivations.phraseDocs ??= phrases === undefined || phrases.length === 0 ? NO_DOCUMENTS
+      : phrases.length === 1 ? phrases[0]!.docs : RoaringBitmap32.orMany(phrases.map((phrase) => phrase.docs)));
+  }
+
+  /** A profile for the accelerator's own reads (not the rules' scratch profile, which a caller may hold). */
+  private accelerationProfile(docId: number): DocMatchProfile {
+    const profile = (this.acceleratorProfile ??= emptyProfile(this.terms.length));
+    return buildProfile(this.shard.forward, docId, this.words(), this.phrases, profile);
   }
 
   termPairKnownCosts(left: number, right: number): KnownPairCosts | null {
@@ -706,6 +778,9 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
   private matchWord(term: number, word: string, isPrefix: boolean, keyAlternatives?: readonly (readonly string[])[], ngrams?: readonly TermAlternative[]): void {
     let derivations = this.shard.derive(word, isPrefix, typoBudget(word, this.shard.config.typoPolicy), keyAlternatives);
     if (ngrams !== undefined) derivations = withAlternatives(derivations, ngrams);
+    for (const phrase of derivations.phrases ?? []) {
+      this.phrases.push({ term, wordIds: phrase.wordIds as number[], alternative: { docs: phrase.docs, typos: phrase.typos } });
+    }
     this.derivations[term] = derivations;
     this.docs[term] = derivations.docs;
     this.docsByTypo[term] = derivations.docsByTypo;

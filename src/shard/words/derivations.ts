@@ -23,8 +23,23 @@ export interface WordDerivation {
   exact: boolean;
 }
 
+/**
+ * Words in a row standing for a term (the term's word split in two, a multi-word synonym): a
+ * document holds it where the words stand in a row in one field, as one occurrence at the first
+ * word (never wherever one of the words is).
+ */
+export interface PhraseAlternative {
+  wordIds: readonly number[];
+  /** Its cost for the typo rule (a split 1, a synonym 0). */
+  typos: number;
+  /** The documents holding the words in a row. */
+  docs: RoaringBitmap32;
+}
+
 export interface TermDerivations {
   words: WordDerivation[];
+  /** Runs of words standing for the term (not among `words`: their words alone are no match). */
+  phrases?: readonly PhraseAlternative[];
   /** Every document matching some derivation. */
   docs: RoaringBitmap32;
   /** docsByTypo[k]: documents whose best derivation has exactly k typos (disjoint, k = 0..2). */
@@ -32,6 +47,8 @@ export interface TermDerivations {
   /** Memos of the search: [rank] / [position] = documents holding a derivation there (token-key-postings.ts). */
   docsByRank?: RoaringBitmap32[];
   docsByPosition?: RoaringBitmap32[];
+  /** Memo: the documents of the phrases (their union; NO_DOCUMENTS without phrases). */
+  phraseDocs?: RoaringBitmap32;
   /** Memos: documents of the exact words (exact: true), and those per position. */
   exactDocs?: RoaringBitmap32;
   exactDocsByPosition?: RoaringBitmap32[];
@@ -195,14 +212,15 @@ export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTyp
 }
 
 /**
- * Adds a term's synonyms (search-semantics §4) to its derivations as zero-typo, non-exact words: a
- * one-word alternative matches like the word itself, a multi-word one matches where its words are
- * consecutive (`phraseDocs` verifies that against the forward index).
+ * Adds a term's synonyms (search-semantics §4) to its derivations at zero typos, non-exact: a
+ * one-word alternative as a word (it matches like the word itself), a multi-word one as a phrase (it
+ * matches where its words are consecutive, which `phraseDocs` verifies against the forward index).
  */
 export function withSynonyms(vocabulary: Vocabulary, base: TermDerivations, alternatives: readonly (readonly string[])[],
   phraseDocs: (wordIds: number[]) => RoaringBitmap32): TermDerivations {
   if (alternatives.length === 0) return base;
   const words = [...base.words];
+  const phrases = [...(base.phrases ?? [])];
   const known = new Set(words.map((derivation) => derivation.wordId));
   const extra: RoaringBitmap32[] = [];
   for (const alternative of alternatives) {
@@ -219,45 +237,52 @@ export function withSynonyms(vocabulary: Vocabulary, base: TermDerivations, alte
     }
     const wordIds = alternative.map((word) => vocabulary.idOf(word));
     if (wordIds.some((id) => id === undefined || vocabulary.docs(id).isEmpty)) continue;
-    const ids = wordIds as number[];
-    extra.push(phraseDocs(ids));
-    for (const wordId of ids) {
-      if (!known.has(wordId)) words.push({ wordId, typos: 0, exact: false });
-      known.add(wordId);
-    }
+    const docs = phraseDocs(wordIds as number[]);
+    if (docs.isEmpty) continue;
+    extra.push(docs);
+    phrases.push({ wordIds: wordIds as number[], typos: 0, docs });
   }
   if (extra.length === 0) return base;
   const zeroTypo = RoaringBitmap32.orMany([base.docsByTypo[0]!, ...extra]);
   const docsByTypo = [zeroTypo, ...base.docsByTypo.slice(1).map((docs) => RoaringBitmap32.andNot(docs, zeroTypo))];
-  return { words, docs: RoaringBitmap32.or(base.docs, zeroTypo), docsByTypo };
+  return { words, phrases, docs: RoaringBitmap32.or(base.docs, zeroTypo), docsByTypo };
 }
 
-/** Words standing for a term at a typo cost: concatenations and splits of query words (query graph). */
+/**
+ * Words standing for a term at a typo cost: concatenations (one word, among the derivations) and
+ * splits (two words in a row, a PhraseAlternative) of query words (query graph).
+ */
 export interface TermAlternative {
-  /** One word (a concatenation), or two words in a row (a split). */
+  /** Words each standing for the term (a concatenation's derivations), or with inRow the words of a split. */
   wordIds: readonly number[];
-  /** The documents holding it (for two words: in a row). */
+  /** The words stand for the term only together, in a row (a split: a PhraseAlternative). */
+  inRow?: boolean;
+  /** The documents holding it (for words in a row: in a row). */
   docs: RoaringBitmap32;
   /** Its cost for the typo rule, 1 or 2. */
   typos: number;
 }
 
 /**
- * The derivations with the alternatives added as non-exact words of their typo cost: a new object
+ * The derivations with the alternatives added at their typo cost (words as non-exact words, words
+ * in a row as a phrase): a new object
  * (the base may be the shard's cached one), docsByTypo kept disjoint (a document counts at its best).
  */
 export function withAlternatives(base: TermDerivations, alternatives: readonly TermAlternative[]): TermDerivations {
   const useful = alternatives.filter((alternative) => !alternative.docs.isEmpty);
   if (useful.length === 0) return base;
   const words = [...base.words];
-  const known = new Map(words.map((derivation, index) => [derivation.wordId, index]));
+  const phrases = [...(base.phrases ?? [])];
+  const known = new Set(words.map((derivation) => derivation.wordId));
   for (const alternative of useful) {
+    if (alternative.inRow === true) {
+      phrases.push({ wordIds: alternative.wordIds, typos: alternative.typos, docs: alternative.docs });
+      continue;
+    }
     for (const wordId of alternative.wordIds) {
-      const at = known.get(wordId);
-      if (at === undefined) {
-        known.set(wordId, words.length);
-        words.push({ wordId, typos: alternative.typos, exact: false });
-      }
+      if (known.has(wordId)) continue;
+      known.add(wordId);
+      words.push({ wordId, typos: alternative.typos, exact: false });
     }
   }
   const levels = base.docsByTypo.map((docs) => docs);
@@ -272,7 +297,7 @@ export function withAlternatives(base: TermDerivations, alternatives: readonly T
     docsByTypo.push(level);
     seen = RoaringBitmap32.or(seen, level);
   }
-  return { words, docs: seen, docsByTypo };
+  return { words, phrases, docs: seen, docsByTypo };
 }
 
 /** Document checks one split search may spend (a split's documents are verified in the forward index). */
