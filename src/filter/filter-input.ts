@@ -8,6 +8,7 @@ import { parseFilterString } from './filter-parser.js';
 import { listForMessage, matchesAnyPattern, PatternSet } from './attribute-patterns.js';
 
 const MAX_CONDITIONS = 2000;
+export const FOREIGN_NOT_SUPPORTED = 'Filter condition `_foreign` is not supported for this endpoint.';
 
 /** Parses the filter parameter; null when it selects everything (absent, empty). */
 export function parseFilterParameter(filter: unknown, code: FilterErrorCode = 'invalid_search_filter'): FilterNode | null {
@@ -72,6 +73,9 @@ export function checkFilterAgainstSettings(node: FilterNode, filterablePatterns:
   code: FilterErrorCode = 'invalid_search_filter', scope: (error: SkeinError) => SkeinError = (error) => error): void {
   const compiled = new PatternSet(filterablePatterns);
   try {
+    // A `_foreign` condition left here was not rewritten (front/foreign-filter.ts): where it is not supported.
+    const foreign = firstLeafToken(node, (leaf) => leaf.kind === 'foreign' ? leaf.field : null);
+    if (foreign) throw errorAtToken(code, FOREIGN_NOT_SUPPORTED, foreign);
     for (const token of filterFields(node)) {
       if (!matchesAnyPattern(compiled, token.text)) throw notFilterable(code, token.text, filterablePatterns, token);
     }

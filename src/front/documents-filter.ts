@@ -26,6 +26,7 @@ import type { NetworkSearch } from '../network/network-search.js';
 import { readFeatures } from '../storage/experimental-features.js';
 import { resolveShardConditions } from '../filter/shard-filter.js';
 import { withShardFilter } from '../network/network-node.js';
+import { mayNameForeign, refuseForeign, resolveForeignFilter } from './foreign-filter.js';
 
 export interface DocumentsFetch {
   offset: number;
@@ -53,7 +54,7 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
   const record = context.indexes.require(uid);
   // The documents and shards are named by the record's storage key (a swap moves records, not data).
   const key = storageKeyOf(record);
-  const { node, options } = checkedFilter(context, record, request.filter);
+  const { node, options } = checkedFilter(context, record, await withoutForeign(context, uid, record, request.filter));
   const { offset, limit, fields } = request;
   const selection = fields === null ? null : new FieldSelection(fields);
   const page = (texts: string[], total: number) =>
@@ -81,6 +82,11 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
   const { hits, candidates: total } = mergeShardResults(results, offset, limit);
   const documents = hitDocuments(context.storage.documents, key, hits).map((text) => documentTextWithVectors(String(text), request.retrieveVectors));
   return `{"results":[${documents.join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
+}
+
+/** The filter with its `_foreign(..)` conditions evaluated on their foreign indexes (foreign-filter.ts). */
+function withoutForeign(context: FrontContext, uid: string, record: IndexRecord, filter: unknown): Promise<unknown> | unknown {
+  return mayNameForeign(filter) ? resolveForeignFilter(context, uid, record, filter as FilterParameter, 'invalid_document_filter') : filter;
 }
 
 /** The filter parsed, its `_shard` conditions resolved (their errors keep the search code, as Meilisearch's), checked against the settings. */
@@ -131,7 +137,7 @@ export function documentsNetwork(context: FrontContext, useNetwork: boolean | nu
 export async function localDocumentResults(context: FrontContext, uid: string, request: DocumentsFetch): Promise<ShardQueryResultMessage[]> {
   const record = context.indexes.require(uid);
   const key = storageKeyOf(record);
-  const { node, options } = checkedFilter(context, record, request.filter);
+  const { node, options } = checkedFilter(context, record, await withoutForeign(context, uid, record, request.filter));
   const sorted = request.sort !== null && request.sort.length > 0;
   if (request.ids !== null && sorted) {
     throw new SkeinError('feature_not_enabled', 'Fetching documents by `ids` with a `sort` is not supported by this server yet.');
@@ -270,10 +276,12 @@ export const documentsFilterRoutes: RouteSpec[] = [
         throw invalidValueType('invalid_document_filter', '.filter', 'a string or an array', filter);
       }
       checkFilterSize('invalid_document_filter', { kind: 'body', path: '.filter' }, filter);
-      if (parseFilterParameter(filter, 'invalid_document_filter') === null) {
+      const node = parseFilterParameter(filter, 'invalid_document_filter');
+      if (node === null) {
         throw new SkeinError('invalid_document_filter', 'Sending an empty filter is forbidden.');
       }
       requireContainsFeature(context.storage.meta, filter);
+      refuseForeign(context, node, 'invalid_document_filter');
       return jsonReply(202, await context.scheduler.enqueue({ type: 'documentDeletion', indexUid: uid, byFilter: filter, ...customMetadata(request.query) }));
     },
   },

@@ -17,6 +17,7 @@ import { processingTimeOf, slowestWorkerMs } from './search-time.js';
 import type { ShardQuery } from './search-dispatcher.js';
 import { hitDocuments } from './stored-hits.js';
 import { hydrateHits } from './foreign-hydration.js';
+import { mayNameForeign, resolveForeignFilter } from './foreign-filter.js';
 import { SkeinError } from '../errors/index.js';
 import type { FilterParameter } from '../protocol/messages.js';
 import { withShardFilter } from '../network/network-node.js';
@@ -62,6 +63,8 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
   const useNetwork = parameters.options.useNetwork === true;
   delete parameters.options.useNetwork;
   const { index, key, window, query } = shardQueryOf(access, context, uid, parameters);
+  // `_foreign(..)` conditions: evaluated on their foreign indexes first (foreign-filter.ts).
+  if (mayNameForeign(query.options.filter)) query.options.filter = await resolveForeignFilter(context, uid, index, query.options.filter!, 'invalid_search_filter');
   const dispatched = performance.now();
   // useNetwork over shard groups (src/network): every group's results, merged below as shards' are.
   const network = useNetwork ? context.network?.forSearch() ?? null : null;

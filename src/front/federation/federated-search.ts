@@ -17,6 +17,7 @@ import type { JsonItem } from '../list-body.js';
 import type { IndexSettings } from '../../settings/index-settings.js';
 import type { FrontContext } from '../route-spec.js';
 import { searchIndex } from '../search-routes.js';
+import { isRequestWide } from '../foreign-filter.js';
 import type { SearchAnswer } from '../search-response.js';
 import { parseSearchBody, type SearchParameters } from '../search-params.js';
 import { requiredHitCount, type Federation, type FederationOptions } from './federation-params.js';
@@ -89,6 +90,8 @@ export async function federatedSearch(queries: FederatedQuery[], federation: Fed
       return emptyAnswer(parameters);
     }) : searchIndex(access, context, indexUid, parameters)).catch((cause: unknown) => {
       let error = asSkeinError(cause);
+      // (Meilisearch resolves every query's `_foreign` conditions before searching: those errors name no query)
+      if (isRequestWide(error)) throw error;
       if (error.code === 'invalid_search_facets' && facetQuery.get(indexUid) === k) {
         error = new SkeinError(error.code, `Inside \`.federation.facetsByIndex.${indexUid}\`: ${error.message}`);
       }
