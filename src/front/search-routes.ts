@@ -59,7 +59,7 @@ export function errorNamingIndex(key: string, uid: string | null): (cause: unkno
  * synchronously, so searches started in one event-loop turn (multi-search) share the workers' batches.
  */
 export async function searchIndex(access: Access, context: FrontContext, uid: string, parameters: SearchParameters,
-  started = performance.now()): Promise<SearchAnswer> {
+  started = performance.now(), hydrate = true): Promise<SearchAnswer> {
   const useNetwork = parameters.options.useNetwork === true;
   delete parameters.options.useNetwork;
   const { index, key, window, query } = shardQueryOf(access, context, uid, parameters);
@@ -81,7 +81,9 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
   }
   const merged = performance.now();
   const hitIds: number[] = [];
-  const hitJson = hydrateHits(context, index.settings.foreignKeys, hitDocuments(context.storedDocuments, key, hits, hitIds));
+  // (a federated search hydrates its merged page instead: hydrate false)
+  const stored = hitDocuments(context.storedDocuments, key, hits, hitIds);
+  const hitJson = hydrate ? hydrateHits(context, index.settings.foreignKeys, stored) : stored;
   const finished = performance.now();
   // From the dispatch, as Meilisearch's, whose body parsing and index lookup come before (search-time.ts).
   const processingTimeMs = processingTimeOf(finished - dispatched, answered - dispatched, slowestWorkerMs(results));

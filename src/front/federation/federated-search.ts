@@ -18,6 +18,7 @@ import type { IndexSettings } from '../../settings/index-settings.js';
 import type { FrontContext } from '../route-spec.js';
 import { searchIndex } from '../search-routes.js';
 import { isRequestWide } from '../foreign-filter.js';
+import { hydrateFederatedHits } from '../foreign-hydration.js';
 import type { SearchAnswer } from '../search-response.js';
 import { parseSearchBody, type SearchParameters } from '../search-params.js';
 import { requiredHitCount, type Federation, type FederationOptions } from './federation-params.js';
@@ -88,7 +89,7 @@ export async function federatedSearch(queries: FederatedQuery[], federation: Fed
       if (!error.code.startsWith('remote_')) throw error;
       remoteErrors[options.remote!] = error.toBody();
       return emptyAnswer(parameters);
-    }) : searchIndex(access, context, indexUid, parameters)).catch((cause: unknown) => {
+    }) : searchIndex(access, context, indexUid, parameters, undefined, false)).catch((cause: unknown) => {
       let error = asSkeinError(cause);
       // (Meilisearch resolves every query's `_foreign` conditions before searching: those errors name no query)
       if (isRequestWide(error)) throw error;
@@ -146,11 +147,17 @@ export async function federatedSearch(queries: FederatedQuery[], federation: Fed
     if (merged.length < needed) merged.push(next);
   }
   const [from, to] = windowOf(federation);
-  const hits = merged.slice(from, to).map(({ query, rank, weighted }) => {
+  const page = merged.slice(from, to);
+  // foreignKeys: the page hydrated after the merge, as Meilisearch's (a remote's hits come as its node answered them)
+  const hydrated = hydrateFederatedHits(context, page.map(({ query, rank }) => ({
+    foreignKeys: viaRemote[query] ? null : context.indexes.get(queries[query]!.indexUid)?.settings.foreignKeys ?? null,
+    hit: texts[query]![rank]!,
+  })));
+  const hits = page.map(({ query, weighted }, k) => {
     const { indexUid, position, options } = queries[query]!;
     const remote = options.remote === null ? '' : `,"remote":${JSON.stringify(options.remote)}`;
     const federationJson = `{"indexUid":${JSON.stringify(indexUid)},"queriesPosition":${options.queryPosition ?? position},"weightedRankingScore":${weighted}${remote}}`;
-    return withFederation(texts[query]![rank]!, federationJson, showScore[query]!);
+    return withFederation(hydrated[k]!, federationJson, showScore[query]!);
   });
   let totalHits = -rejected;
   for (const answer of answers) totalHits += answer.candidates;
