@@ -71,7 +71,6 @@ function geoProblem(value: unknown, id: string): string | null {
   return null;
 }
 
-/** Meilisearch's is_geojson_filtering_enabled: `_geojson` matched by a filterable pattern. */
 export const GEOJSON_FIELD = '_geojson';
 
 /** Meilisearch's is_geojson_filtering_enabled: `_geojson` a plain entry of filterableAttributes (has_geojson). */

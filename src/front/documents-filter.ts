@@ -8,7 +8,6 @@ import { numbersPrintAsWritten, parseExactJson, stringifyExactJson } from '../do
 import { FieldSelection, projectDocument } from '../documents/projection.js';
 import { mayBeStoredId } from '../documents/document-id.js';
 import { SkeinError } from '../errors/index.js';
-import { attributePatternsOf } from '../filter/attribute-patterns.js';
 import { documentMatches } from '../filter/document-match.js';
 import { checkFilterAgainstSettings, parseFilterParameter } from '../filter/filter-input.js';
 import { denyUnknownFields, invalidValueType, isPlainObject, missingField } from './deserr-messages.js';
@@ -96,7 +95,7 @@ function checkedFilter(context: FrontContext, record: IndexRecord, filter: unkno
   if (node) {
     const resolved = resolveShardConditions(node, options.shardFilter);
     node = resolved.node;
-    checkFilterAgainstSettings(node, attributePatternsOf(record.settings.filterableAttributes ?? []), 'invalid_document_filter');
+    checkFilterAgainstSettings(node, record.settings.filterableAttributes ?? [], 'invalid_document_filter');
     requireContainsFeature(context.storage.meta, filter);
     if (resolved.error) throw resolved.error;
   }

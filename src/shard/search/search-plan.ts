@@ -45,7 +45,7 @@ export function compileSearchPlan(settings: IndexSettings, options: ShardSearchO
     // `_shard` conditions resolved first (the feature's error comes before any other), their errors after the filterable check.
     const resolved = resolveShardConditions(filter, options?.shardFilter);
     filter = resolved.node;
-    checkFilterAgainstSettings(filter, filterable, 'invalid_search_filter', scope);
+    checkFilterAgainstSettings(filter, settings.filterableAttributes ?? [], 'invalid_search_filter', scope);
     if (resolved.error) throw scope(resolved.error);
   }
   const sortTexts = options?.sort ?? null;
