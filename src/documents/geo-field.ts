@@ -71,7 +71,6 @@ function geoProblem(value: unknown, id: string): string | null {
   return null;
 }
 
-/** Meilisearch's is_geojson_filtering_enabled: `_geojson` matched by a filterable pattern. */
 export const GEOJSON_FIELD = '_geojson';
 
 /** Meilisearch's is_geojson_filtering_enabled: `_geojson` a plain entry of filterableAttributes (has_geojson). */
@@ -136,17 +135,26 @@ export function geojsonProblem(value: unknown): string | null {
   if (type === 'FeatureCollection') {
     const problem = bboxProblem(value);
     if (problem !== null) return problem;
-    if (!has(value, 'features')) return 'Expected a GeoJSON property for `features`, but got None';
-    const features = value['features'];
-    if (!Array.isArray(features)) return `Expected an Array value, but got \`${jsonKind(features)}\``;
-    for (const feature of features) {
-      const featureProblemText = isJsonObject(feature) ? featureProblem(feature) : `Expected an owned Object, but got \`${echoJson(feature)}\``;
-      if (featureProblemText !== null) return featureProblemText;
-    }
-    return null;
+    return membersProblem(value, 'features', featureProblem);
   }
   if (GEOMETRY_TYPES.has(type)) return geometryProblem(value);
   return 'Expected a Feature, FeatureCollection, or Geometry, but got an empty type';
+}
+
+/**
+ * A collection's members (`features` of a FeatureCollection, `geometries` of a GeometryCollection): the
+ * property present, an array, each member an object its own check accepts (the crate's order and messages).
+ */
+function membersProblem(record: Record<string, unknown>, key: 'features' | 'geometries',
+  memberProblem: (member: Record<string, unknown>) => string | null): string | null {
+  if (!has(record, key)) return `Expected a GeoJSON property for \`${key}\`, but got None`;
+  const members = record[key];
+  if (!Array.isArray(members)) return `Expected an Array value, but got \`${jsonKind(members)}\``;
+  for (const member of members) {
+    const problem = isJsonObject(member) ? memberProblem(member) : `Expected an owned Object, but got \`${echoJson(member)}\``;
+    if (problem !== null) return problem;
+  }
+  return null;
 }
 
 function typeProblem(record: Record<string, unknown>): string | null {
@@ -193,16 +201,7 @@ function geometryProblem(geometry: Record<string, unknown>): string | null {
   const typeText = typeProblem(geometry);
   if (typeText !== null) return typeText;
   const type = geometry['type'] as string;
-  if (type === 'GeometryCollection') {
-    if (!has(geometry, 'geometries')) return 'Expected a GeoJSON property for `geometries`, but got None';
-    const geometries = geometry['geometries'];
-    if (!Array.isArray(geometries)) return `Expected an Array value, but got \`${jsonKind(geometries)}\``;
-    for (const item of geometries) {
-      const problem = isJsonObject(item) ? geometryProblem(item) : `Expected an owned Object, but got \`${echoJson(item)}\``;
-      if (problem !== null) return problem;
-    }
-    return null;
-  }
+  if (type === 'GeometryCollection') return membersProblem(geometry, 'geometries', geometryProblem);
   const depth = COORDINATE_DEPTH[type];
   if (depth === undefined) return `Encountered an unknown 'geometry' object type: \`${echo(type)}\``;
   if (!has(geometry, 'coordinates')) return 'Expected a GeoJSON property for `coordinates`, but got None';

@@ -3,7 +3,7 @@
 // the scheduler's delete-by-filter reads the staged documents one by one.
 import { flattenDocument } from '../documents/flatten.js';
 import type { FilterNode, Token } from './filter-ast.js';
-import { filterNumber, normalizeFacetValue } from './facet-value.js';
+import { compareCodePoints, filterNumber, normalizeFacetValue } from './facet-value.js';
 import { geojsonPointsOf, geoPointOf, pointInPolygon } from '../documents/geo-field.js';
 import { boxPolygons, geojsonShapesOf, shapeIntersectsPolygon, shapeWithinRadius } from './geo-shapes.js';
 import { haversineMeters, withinRadius } from './geo-distance.js';
@@ -31,6 +31,8 @@ function matches(node: FilterNode, valuesOf: (field: string) => FieldValues | nu
     case 'or': return node.children.some((child) => matches(child, valuesOf, geo, geojson));
     case 'not': return !matches(node.child, valuesOf, geo, geojson);
     case 'constant': return node.matches;
+    // (refused by checkFilterAgainstSettings, or rewritten into `field IN [ids]` first: front/foreign-filter.ts)
+    case 'foreign': throw new Error('a `_foreign` condition is never evaluated on a document');
     case 'compare': {
       const values = valuesOf(node.field.text);
       if (node.operator === '!=') return !(values !== null && equals(values, node.value));
@@ -108,7 +110,8 @@ function inRange(values: FieldValues, low: string | null, high: string | null, l
   }
   const lowKey = low === null ? null : normalizeFacetValue(low);
   const highKey = high === null ? null : normalizeFacetValue(high);
-  return values.strings.some((value) => (lowKey === null || (lowInclusive ? value >= lowKey : value > lowKey))
-    && (highKey === null || (highInclusive ? value <= highKey : value < highKey)));
+  // (code point order, as the shards' string ranges: facet-value.ts compareCodePoints)
+  return values.strings.some((value) => (lowKey === null || (lowInclusive ? compareCodePoints(value, lowKey) >= 0 : compareCodePoints(value, lowKey) > 0))
+    && (highKey === null || (highInclusive ? compareCodePoints(value, highKey) <= 0 : compareCodePoints(value, highKey) < 0)));
 }
 

@@ -16,3 +16,23 @@ export function filterNumber(text: string): number | null {
   const value = Number(text);
   return Number.isFinite(value) ? value : null;
 }
+
+/**
+ * Code point order, milli's order of facet strings (their UTF-8 bytes), where JavaScript's `<` compares
+ * UTF-16 units: the two differ only when a surrogate meets a unit in U+E000..U+FFFF.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let k = 0; k < length; k++) {
+    const x = a.charCodeAt(k);
+    const y = b.charCodeAt(k);
+    if (x !== y) return x < 0xd800 && y < 0xd800 ? x - y : codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+/** A UTF-16 unit moved so that units compare in code point order: U+E000..U+FFFF before the surrogates. */
+export function codePointRank(unit: number): number {
+  if (unit < 0xd800) return unit;
+  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
+}

@@ -5,9 +5,10 @@ import { echoJson, SkeinError } from '../errors/index.js';
 import { conditionCount, filterFields, firstLeafToken, type FilterNode, type Token } from './filter-ast.js';
 import { errorAtToken, FilterSyntaxError, type FilterErrorCode } from './filter-error.js';
 import { parseFilterString } from './filter-parser.js';
-import { listForMessage, matchesAnyPattern, PatternSet } from './attribute-patterns.js';
+import { attributePatternsOf, listForMessage, matchesAnyPattern, PatternSet } from './attribute-patterns.js';
 
 const MAX_CONDITIONS = 2000;
+export const FOREIGN_NOT_SUPPORTED = 'Filter condition `_foreign` is not supported for this endpoint.';
 
 /** Parses the filter parameter; null when it selects everything (absent, empty). */
 export function parseFilterParameter(filter: unknown, code: FilterErrorCode = 'invalid_search_filter'): FilterNode | null {
@@ -66,16 +67,22 @@ function invalidExpression(code: FilterErrorCode, expected: string[], found: unk
 
 /**
  * Every attribute of the filter must be filterable; the condition count stays under the limit.
+ * `filterable`: the filterableAttributes setting (strings and pattern rules; only plain `_geo` / `_geojson`
+ * entries make them geo fields, as milli's has_geo / has_geojson).
  * `scope`: what a search makes of the filterable checks' errors (Meilisearch names the index in them, not in the count's).
  */
-export function checkFilterAgainstSettings(node: FilterNode, filterablePatterns: readonly string[],
+export function checkFilterAgainstSettings(node: FilterNode, filterable: readonly unknown[],
   code: FilterErrorCode = 'invalid_search_filter', scope: (error: SkeinError) => SkeinError = (error) => error): void {
+  const filterablePatterns = attributePatternsOf(filterable);
   const compiled = new PatternSet(filterablePatterns);
   try {
+    // A `_foreign` condition left here was not rewritten (front/foreign-filter.ts): where it is not supported.
+    const foreign = firstLeafToken(node, (leaf) => leaf.kind === 'foreign' ? leaf.field : null);
+    if (foreign) throw errorAtToken(code, FOREIGN_NOT_SUPPORTED, foreign);
     for (const token of filterFields(node)) {
       if (!matchesAnyPattern(compiled, token.text)) throw notFilterable(code, token.text, filterablePatterns, token);
     }
-    checkGeoConditions(node, filterablePatterns, code);
+    checkGeoConditions(node, filterable.includes('_geo'), filterable.includes('_geojson'), filterablePatterns, code);
   } catch (cause) {
     throw cause instanceof SkeinError ? scope(cause) : cause;
   }
@@ -97,9 +104,7 @@ function notFilterable(code: FilterErrorCode, attribute: string, filterablePatte
  * filterable (a plain filterableAttributes entry, Index::is_geo_filtering_enabled); `_geoPolygon` needs
  * `_geojson` first, then checks its numbers. Each error points at its number.
  */
-function checkGeoConditions(node: FilterNode, filterable: readonly string[], code: FilterErrorCode): void {
-  const geo = filterable.includes('_geo');
-  const geojson = filterable.includes('_geojson');
+function checkGeoConditions(node: FilterNode, geo: boolean, geojson: boolean, filterable: readonly string[], code: FilterErrorCode): void {
   const visit = (current: FilterNode): void => {
     switch (current.kind) {
       case 'and':

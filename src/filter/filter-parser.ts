@@ -106,6 +106,9 @@ class FilterParser {
   }
 
   private primary(depth: number): FilterNode {
+    // Meilisearch shows a `_foreign(..)` condition's errors from its primary on: the spaces before it
+    // only at the start of the text (elsewhere the keyword or parenthesis before took them).
+    const entry = this.pos;
     this.skipSpace();
     const start = this.pos;
     if (this.symbol('(')) {
@@ -123,6 +126,11 @@ class FilterParser {
     if (RESERVED_GEO_FIELDS.has(field.text) && !this.quotedAt(field)) {
       this.fail(`\`${field.text}\` is a reserved keyword and thus can't be used as a filter expression. Use the \`_geoRadius(latitude, longitude, distance)\` or \`_geoBoundingBox([latitude, longitude], [latitude, longitude])\` built-in rules to filter on \`_geo\` coordinates.`, field.start, field.end);
     }
+    // A bare `_foreign` no field form follows is the `_foreign(field, filter)` condition (Meilisearch tries it after them).
+    const notAField = (): FilterNode => {
+      if (field.text === '_foreign' && !this.quotedAt(field)) return this.foreign(entry === 0 ? 0 : start, field.end, depth);
+      this.invalidPrimary(start);
+    };
     const operator = this.compareOperator();
     if (operator) return { kind: 'compare', field, operator, value: this.value(false) };
     if (this.keyword('IN')) return { kind: 'in', field, values: this.valueList() };
@@ -137,7 +145,7 @@ class FilterParser {
       else if (this.keyword('EMPTY')) node = { kind: 'isEmpty', field };
       if (node) return negated ? { kind: 'not', child: node } : node;
       this.pos = save;
-      this.invalidPrimary(start);
+      return notAField();
     }
     if (this.keyword('NOT')) {
       if (this.keyword('IN')) return { kind: 'not', child: { kind: 'in', field, values: this.valueList() } };
@@ -145,7 +153,7 @@ class FilterParser {
       if (this.keyword('CONTAINS')) return { kind: 'not', child: { kind: 'contains', field, keyword: this.lastWord('CONTAINS'), value: this.value(false) } };
       if (this.startsWithPhrase('STARTS', 'WITH')) return { kind: 'not', child: { kind: 'startsWith', field, value: this.value(false) } };
       this.pos = save;
-      this.invalidPrimary(start);
+      return notAField();
     }
     // `field from TO to`
     this.skipSpace();
@@ -154,7 +162,40 @@ class FilterParser {
       if (this.keyword('TO')) return { kind: 'range', field, from, to: this.value(false) };
     }
     this.pos = save;
-    this.invalidPrimary(start);
+    return notAField();
+  }
+
+  /**
+   * `_foreign(field, filter)` from the end of the word `_foreign` (filter-parser's parse_foreign): once
+   * the word is read the rest must parse, and any failure inside is its one error, at the failing part;
+   * the tokens inside show the text from `shownFrom` (Meilisearch's span extra), nested ones their own.
+   */
+  private foreign(shownFrom: number, wordEnd: number, depth: number): FilterNode {
+    this.pos = wordEnd;
+    try {
+      const expect = (char: string): void => {
+        if (this.source[this.pos] !== char) this.fail('', this.pos, this.source.length);
+        this.pos++;
+      };
+      expect('(');
+      this.skipSpace();
+      const field = this.value(true);
+      this.skipSpace();
+      expect(',');
+      this.skipSpace();
+      // (depth + 1: each nesting counts, so the depth limit bounds the recursion)
+      const filter = this.expression(depth + 1);
+      this.skipSpace();
+      expect(')');
+      const node: FilterNode = { kind: 'foreign', field, filter };
+      showTokensFrom(node, shownFrom);
+      return node;
+    } catch (cause) {
+      if (!(cause instanceof FilterSyntaxError)) throw cause;
+      const found = escapeDebug(this.source.slice(cause.start, cause.end));
+      throw new FilterSyntaxError(`Was expecting a field name and an condition inside \`_foreign(..)\` filter but instead found \`${found}\`.`,
+        this.source, cause.start, cause.end, cause.shownFrom ?? shownFrom);
+    }
   }
 
   private invalidPrimary(start: number): never {
@@ -191,7 +232,7 @@ class FilterParser {
   }
 
   private quotedAt(token: Token): boolean {
-    const char = this.source[token.start];
+    const char = this.source[token.start - 1];
     return char === '"' || char === "'";
   }
 
@@ -237,7 +278,8 @@ class FilterParser {
       }
       if (char === quote) {
         this.pos = k + 1;
-        return { text, start, end: this.pos, source: this.source };
+        // The span inside the quotes, as Meilisearch's tokens (its errors point there).
+        return { text, start: start + 1, end: k, source: this.source };
       }
       text += char;
       k++;
@@ -411,6 +453,19 @@ class FilterParser {
   private checkPairs(pairs: Token[][]): void {
     const offending = pairs.find((pair) => pair.length !== 2);
     if (offending) this.fail(`Was expecting 2 coordinates but instead found ${offending.length}.`, offending[0]!.start, offending[0]!.end);
+  }
+}
+
+/** Every token of the condition shows the text from `from` on, unless it already shows its own (a nested `_foreign`). */
+function showTokensFrom(node: unknown, from: number): void {
+  if (Array.isArray(node)) {
+    for (const item of node) showTokensFrom(item, from);
+  } else if (node !== null && typeof node === 'object') {
+    if ('source' in node) {
+      (node as Token).shownFrom ??= from;
+      return;
+    }
+    for (const value of Object.values(node)) showTokensFrom(value, from);
   }
 }
 

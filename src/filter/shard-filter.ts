@@ -40,7 +40,7 @@ export function resolveShardConditions(node: FilterNode, context: ShardFilterCon
   if (first === null) return { node, error: null };
   if (!context?.[0]) {
     throw new SkeinError('feature_not_enabled', positionedMessage(
-      'using a shard filter requires enabling the `network` experimental feature. See https://github.com/orgs/meilisearch/discussions/805', first.source, first.start, first.end));
+      'using a shard filter requires enabling the `network` experimental feature. See https://github.com/orgs/meilisearch/discussions/805', first.source, first.start, first.end, first.shownFrom));
   }
   let error: SkeinError | null = null;
   const groups = new Set(context[1]);
@@ -64,6 +64,7 @@ export function resolveShardConditions(node: FilterNode, context: ShardFilterCon
       case 'geoBoundingBox':
       case 'geoPolygon':
       case 'constant':
+      case 'foreign':
         return current;
       default:
     }

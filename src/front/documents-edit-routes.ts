@@ -7,6 +7,7 @@ import { compileEditFunction, RhaiSyntaxError } from '../documents/edit-function
 import { requireContainsFeature } from '../storage/experimental-features.js';
 import { SkeinError } from '../errors/index.js';
 import { parseFilterParameter } from '../filter/filter-input.js';
+import { refuseForeign } from './foreign-filter.js';
 import { requireFeature } from '../storage/experimental-features.js';
 import { denyUnknownFields, invalidValueType, isPlainObject, missingField } from './deserr-messages.js';
 import { jsonReply } from './http-types.js';
@@ -54,6 +55,7 @@ export const documentsEditRoutes: RouteSpec[] = [
         if (node === null) throw new SkeinError('invalid_document_filter', 'Sending an empty filter is forbidden.');
         try {
           requireContainsFeature(context.storage.meta, filter);
+          refuseForeign(context, node, 'invalid_document_filter');
         } catch (cause) {
           if (cause instanceof SkeinError) throw new SkeinError(cause.code, `Index \`${uid}\`: ${cause.message}`);
           throw cause;

@@ -8,7 +8,6 @@ import { numbersPrintAsWritten, parseExactJson, stringifyExactJson } from '../do
 import { FieldSelection, projectDocument } from '../documents/projection.js';
 import { mayBeStoredId } from '../documents/document-id.js';
 import { SkeinError } from '../errors/index.js';
-import { attributePatternsOf } from '../filter/attribute-patterns.js';
 import { documentMatches } from '../filter/document-match.js';
 import { checkFilterAgainstSettings, parseFilterParameter } from '../filter/filter-input.js';
 import { denyUnknownFields, invalidValueType, isPlainObject, missingField } from './deserr-messages.js';
@@ -26,6 +25,7 @@ import type { NetworkSearch } from '../network/network-search.js';
 import { readFeatures } from '../storage/experimental-features.js';
 import { resolveShardConditions } from '../filter/shard-filter.js';
 import { withShardFilter } from '../network/network-node.js';
+import { mayNameForeign, refuseForeign, resolveForeignFilter } from './foreign-filter.js';
 
 export interface DocumentsFetch {
   offset: number;
@@ -53,7 +53,7 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
   const record = context.indexes.require(uid);
   // The documents and shards are named by the record's storage key (a swap moves records, not data).
   const key = storageKeyOf(record);
-  const { node, options } = checkedFilter(context, record, request.filter);
+  const { node, options } = checkedFilter(context, record, await withoutForeign(context, uid, record, request.filter));
   const { offset, limit, fields } = request;
   const selection = fields === null ? null : new FieldSelection(fields);
   const page = (texts: string[], total: number) =>
@@ -83,6 +83,11 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
   return `{"results":[${documents.join(',')}],"offset":${offset},"limit":${limit},"total":${total}}`;
 }
 
+/** The filter with its `_foreign(..)` conditions evaluated on their foreign indexes (foreign-filter.ts). */
+function withoutForeign(context: FrontContext, uid: string, record: IndexRecord, filter: unknown): Promise<unknown> | unknown {
+  return mayNameForeign(filter) ? resolveForeignFilter(context, uid, record, filter as FilterParameter, 'invalid_document_filter') : filter;
+}
+
 /** The filter parsed, its `_shard` conditions resolved (their errors keep the search code, as Meilisearch's), checked against the settings. */
 function checkedFilter(context: FrontContext, record: IndexRecord, filter: unknown): { node: FilterNode | null; options: ShardSearchOptions } {
   let node = parseFilterParameter(filter, 'invalid_document_filter');
@@ -90,7 +95,7 @@ function checkedFilter(context: FrontContext, record: IndexRecord, filter: unkno
   if (node) {
     const resolved = resolveShardConditions(node, options.shardFilter);
     node = resolved.node;
-    checkFilterAgainstSettings(node, attributePatternsOf(record.settings.filterableAttributes ?? []), 'invalid_document_filter');
+    checkFilterAgainstSettings(node, record.settings.filterableAttributes ?? [], 'invalid_document_filter');
     requireContainsFeature(context.storage.meta, filter);
     if (resolved.error) throw resolved.error;
   }
@@ -131,7 +136,7 @@ export function documentsNetwork(context: FrontContext, useNetwork: boolean | nu
 export async function localDocumentResults(context: FrontContext, uid: string, request: DocumentsFetch): Promise<ShardQueryResultMessage[]> {
   const record = context.indexes.require(uid);
   const key = storageKeyOf(record);
-  const { node, options } = checkedFilter(context, record, request.filter);
+  const { node, options } = checkedFilter(context, record, await withoutForeign(context, uid, record, request.filter));
   const sorted = request.sort !== null && request.sort.length > 0;
   if (request.ids !== null && sorted) {
     throw new SkeinError('feature_not_enabled', 'Fetching documents by `ids` with a `sort` is not supported by this server yet.');
@@ -270,10 +275,12 @@ export const documentsFilterRoutes: RouteSpec[] = [
         throw invalidValueType('invalid_document_filter', '.filter', 'a string or an array', filter);
       }
       checkFilterSize('invalid_document_filter', { kind: 'body', path: '.filter' }, filter);
-      if (parseFilterParameter(filter, 'invalid_document_filter') === null) {
+      const node = parseFilterParameter(filter, 'invalid_document_filter');
+      if (node === null) {
         throw new SkeinError('invalid_document_filter', 'Sending an empty filter is forbidden.');
       }
       requireContainsFeature(context.storage.meta, filter);
+      refuseForeign(context, node, 'invalid_document_filter');
       return jsonReply(202, await context.scheduler.enqueue({ type: 'documentDeletion', indexUid: uid, byFilter: filter, ...customMetadata(request.query) }));
     },
   },

@@ -5,6 +5,7 @@
 import { storageKeyOf } from '../storage/records.js';
 import { requireContainsFeature } from '../storage/experimental-features.js';
 import { errorNamingIndex } from './search-routes.js';
+import { mayNameForeign, resolveForeignFilter } from './foreign-filter.js';
 import { performance } from 'node:perf_hooks';
 import { tenantFilter, fuseFilters } from '../auth/index.js';
 import { echo, SkeinError } from '../errors/index.js';
@@ -98,8 +99,9 @@ export const facetSearchRoutes: RouteSpec[] = [
         throw new SkeinError('invalid_facet_search_facet_name', `Attribute \`${echo(String(body.facetName))}\` is not facet-searchable. ${available}`);
       }
       const ruleFilter = tenantFilter(request.access, uid);
-      const filter = ruleFilter === null ? body.filter : fuseFilters(body.filter, ruleFilter);
+      let filter = ruleFilter === null ? body.filter : fuseFilters(body.filter, ruleFilter);
       requireContainsFeature(context.storage.meta, filter);
+      if (mayNameForeign(filter)) filter = await resolveForeignFilter(context, uid, index, filter as FilterParameter, 'invalid_search_filter');
       // facetStringsOnly: Meilisearch's facet search answers string (and boolean) values only, never numbers.
       // (the filters are parsed by the shards: filter/filter-input.ts)
       const options: ShardSearchOptions = withShardFilter(context.network, context.storage.meta,

@@ -35,6 +35,8 @@ export const REQUEST_LIMITS = {
   multiSearchQueries: 1000,
   /** Distinct foreign documents read to hydrate one search answer's hits (foreignKeys; further ids stay ids). */
   hydratedForeignIds: 1000,
+  /** `_foreign` conditions of one filter (each is a search of its foreign index: front/foreign-filter.ts). */
+  foreignConditions: 100,
 } as const;
 
 /** `Invalid value at `.path`` for a JSON body, `Invalid value in parameter `name`` for a query string. */

@@ -17,6 +17,7 @@ import { processingTimeOf, slowestWorkerMs } from './search-time.js';
 import type { ShardQuery } from './search-dispatcher.js';
 import { hitDocuments } from './stored-hits.js';
 import { hydrateHits } from './foreign-hydration.js';
+import { mayNameForeign, resolveForeignFilter } from './foreign-filter.js';
 import { SkeinError } from '../errors/index.js';
 import type { FilterParameter } from '../protocol/messages.js';
 import { withShardFilter } from '../network/network-node.js';
@@ -58,10 +59,12 @@ export function errorNamingIndex(key: string, uid: string | null): (cause: unkno
  * synchronously, so searches started in one event-loop turn (multi-search) share the workers' batches.
  */
 export async function searchIndex(access: Access, context: FrontContext, uid: string, parameters: SearchParameters,
-  started = performance.now()): Promise<SearchAnswer> {
+  started = performance.now(), hydrate = true): Promise<SearchAnswer> {
   const useNetwork = parameters.options.useNetwork === true;
   delete parameters.options.useNetwork;
   const { index, key, window, query } = shardQueryOf(access, context, uid, parameters);
+  // `_foreign(..)` conditions: evaluated on their foreign indexes first (foreign-filter.ts).
+  if (mayNameForeign(query.options.filter)) query.options.filter = await resolveForeignFilter(context, uid, index, query.options.filter!, 'invalid_search_filter');
   const dispatched = performance.now();
   // useNetwork over shard groups (src/network): every group's results, merged below as shards' are.
   const network = useNetwork ? context.network?.forSearch() ?? null : null;
@@ -78,7 +81,9 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
   }
   const merged = performance.now();
   const hitIds: number[] = [];
-  const hitJson = hydrateHits(context, index.settings.foreignKeys, hitDocuments(context.storedDocuments, key, hits, hitIds));
+  // (a federated search hydrates its merged page instead: hydrate false)
+  const stored = hitDocuments(context.storedDocuments, key, hits, hitIds);
+  const hitJson = hydrate ? hydrateHits(context, index.settings.foreignKeys, stored) : stored;
   const finished = performance.now();
   // From the dispatch, as Meilisearch's, whose body parsing and index lookup come before (search-time.ts).
   const processingTimeMs = processingTimeOf(finished - dispatched, answered - dispatched, slowestWorkerMs(results));

@@ -95,6 +95,8 @@ export interface ShardSearchOptions {
   shardFilter?: ShardFilterContext;
   /** Federated search with a sort: each hit's `_rankingScoreValues` (ScorePlan.values), which the front merges by and removes. */
   rankingScoreValues?: boolean;
+  /** The filter's `foreignFilter`-th `_foreign` condition (text order): its inner filter is this search's filter (front/foreign-filter.ts). */
+  foreignFilter?: number;
 }
 
 /** Every field of ShardSearchOptions: what query-codec.ts encodes (the compiler checks the list is whole). */
@@ -103,6 +105,7 @@ const SHARD_SEARCH_OPTION_FIELDS: Record<keyof ShardSearchOptions, true> = {
   retrieveVectors: true, attributesToHighlight: true, attributesToCrop: true, cropLength: true, cropMarker: true,
   highlightPreTag: true, highlightPostTag: true, showMatchesPosition: true, showRankingScore: true, showRankingScoreDetails: true,
   documents: true, termDocCountsOnly: true, termDocCounts: true, distinctFacets: true, facetStringsOnly: true, shardFilter: true, rankingScoreValues: true,
+  foreignFilter: true,
 };
 export const SHARD_SEARCH_OPTION_NAMES: readonly (keyof ShardSearchOptions)[] = Object.freeze(Object.keys(SHARD_SEARCH_OPTION_FIELDS) as (keyof ShardSearchOptions)[]);
 

@@ -1,11 +1,15 @@
 // Absolute, order-preserving score entries for one sort criterion (ranking-rule.ts invariant 4):
 // [class, v0, v1, ... v(STRING_CHUNKS-1)], compared lexicographically, lower is better.
 // class 0 = number (v0 = value, or -value for desc), 1 = string, 2 = no sortable value (always last).
-// A string is its first 3 × STRING_CHUNKS UTF-16 units, three per double (17 bits each: unit + 1, so
-// a shorter string sorts before its extensions); desc negates every entry. Strings equal on that
-// prefix share a bucket; 1 shard and N shards still agree because the key depends on the document alone.
+// A string is its first 3 × STRING_CHUNKS UTF-16 units (72), three per double (17 bits each: unit + 1,
+// so a shorter string sorts before its extensions), each unit moved so that units compare in code point
+// order as milli's UTF-8 bytes do (surrogates after U+E000..U+FFFF); desc negates every entry. Milli
+// compares up to 468 bytes (MAX_FACET_VALUE_LENGTH): strings equal on the 72 units share a bucket here.
+// 1 shard and N shards still agree because the key depends on the document alone.
 
-export const STRING_CHUNKS = 8;
+import { codePointRank } from '../filter/facet-value.js';
+
+export const STRING_CHUNKS = 24;
 export const SORT_KEY_WIDTH = 1 + STRING_CHUNKS;
 const UNITS_PER_CHUNK = 3;
 const UNIT_RANGE = 2 ** 17;
@@ -27,7 +31,7 @@ export function stringSortKey(value: string, direction: SortDirection): number[]
     let encoded = 0;
     for (let unit = 0; unit < UNITS_PER_CHUNK; unit++) {
       const at = chunk * UNITS_PER_CHUNK + unit;
-      const code = at < value.length ? value.charCodeAt(at) + 1 : 0;
+      const code = at < value.length ? codePointRank(value.charCodeAt(at)) + 1 : 0;
       encoded = encoded * UNIT_RANGE + code;
     }
     key[1 + chunk] = direction === 'asc' || encoded === 0 ? encoded : -encoded;

@@ -2,7 +2,6 @@
 // attributes when the task is processed (not at enqueue), then every live document of the staged
 // index is matched one by one (src/filter/document-match.ts) and the matches are deleted.
 import { SkeinError } from '../errors/index.js';
-import { attributePatternsOf } from '../filter/attribute-patterns.js';
 import { documentMatches } from '../filter/document-match.js';
 import { checkFilterAgainstSettings, parseFilterParameter } from '../filter/filter-input.js';
 import { applyDocumentDeletion } from './document-operations.js';
@@ -21,7 +20,7 @@ export function documentsMatchingFilter(stage: StagedIndex, filter: unknown): [s
   try {
     node = parseFilterParameter(filter, 'invalid_document_filter');
     if (node === null) throw new SkeinError('invalid_document_filter', 'Sending an empty filter is forbidden.');
-    checkFilterAgainstSettings(node, attributePatternsOf(record.settings.filterableAttributes ?? []), 'invalid_document_filter');
+    checkFilterAgainstSettings(node, record.settings.filterableAttributes ?? [], 'invalid_document_filter');
   } catch (cause) {
     if (cause instanceof SkeinError) throw new SkeinError(cause.code, `Index \`${stage.uid}\`: ${cause.message}`);
     throw cause;

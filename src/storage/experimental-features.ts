@@ -45,7 +45,7 @@ export function requireContainsFeature(meta: MetaDb, filter: unknown): void {
   const keyword = containsOperatorOf(filter);
   if (keyword === null || readFeatures(meta).containsFilter) return;
   throw new SkeinError('feature_not_enabled', positionedMessage('Using `CONTAINS` in a filter requires enabling the `contains filter` experimental feature. See https://github.com/orgs/meilisearch/discussions/763',
-    keyword.source, keyword.start, keyword.end));
+    keyword.source, keyword.start, keyword.end, keyword.shownFrom));
 }
 
 export function requireFeature(meta: MetaDb, feature: FeatureName, disabledAction: string, words: string, link: string): void {

@@ -78,11 +78,14 @@ test('sort by a shared string field interleaves by value', async (t) => {
   t.deepEqual(names(desc.body.hits), ['b:glass shoe', 'b:felt shoe', 'a:emerald shoe', 'b:diamond shoe', 'a:copper shoe', 'b:bronze shoe', 'a:anvil shoe']);
 });
 
-test('a geo sort interleaves by distance, asc and desc; a document without _geo last', async (t) => {
+test('a geo sort merges by distance, the farther first in both directions (Meilisearch\'s WeightedScoreValue::GeoSort ignores `asc`); a document without _geo last', async (t) => {
+  // Each query's own hits come nearest first; the merge takes the farther head of the two lists.
   const asc = await post(both(['_geoPoint(0, 0):asc']));
   t.is(asc.status, 200, asc.text);
-  t.deepEqual(names(asc.body.hits).slice(0, 5), ['a:anvil shoe', 'b:bronze shoe', 'a:copper shoe', 'b:diamond shoe', 'a:emerald shoe']);
+  t.deepEqual(names(asc.body.hits).slice(0, 5), ['b:bronze shoe', 'b:diamond shoe', 'a:anvil shoe', 'a:copper shoe', 'a:emerald shoe']);
   t.deepEqual(names(asc.body.hits).slice(5).sort(), ['b:felt shoe', 'b:glass shoe']);
+  const single = await server.client.post('/indexes/shops_a/search', { q: '', sort: ['_geoPoint(0, 0):asc'] });
+  t.deepEqual(single.body.hits.map((hit: any) => hit.name), ['anvil shoe', 'copper shoe', 'emerald shoe'], 'one index: nearest first');
   const desc = await post(both(['_geoPoint(0, 0):desc']));
   t.is(desc.status, 200, desc.text);
   t.deepEqual(names(desc.body.hits).slice(0, 5), ['a:emerald shoe', 'b:diamond shoe', 'a:copper shoe', 'b:bronze shoe', 'a:anvil shoe']);

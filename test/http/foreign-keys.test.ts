@@ -194,3 +194,48 @@ test('foreignKeys travel through a dump: written in its settings, restored by --
     t.deepEqual((await client.get('/indexes/books/settings')).body.foreignKeys, KEYS);
   });
 });
+
+test('hydration in a federated search: after the merge, only the ids the page registered (an array stops at its first non-id, nested objects register none, as Meilisearch\'s FederatedHydrationFormatter); an unknown id is {}; federation.distinct reads the ids', (t) =>
+  withTestServer({ workers: 1, shardsPerIndex: 2 }, async ({ client }) => {
+    await enableForeignKeys(client);
+    await client.addDocuments('authors', [{ id: 'a1', name: 'Ursula' }, { id: 'a2', name: 'Iain' }, { id: 'a3', name: 'Octavia' }]);
+    await client.addDocuments('books', [
+      { id: 1, title: 'first', author: 'a1', related: [1.5, 'a2'], info: { editor: 'a3' } },
+      { id: 2, title: 'second', author: 'zz', related: ['a1', true, 'a3'], info: 'a3' },
+      { id: 3, title: 'third', author: 'a1', related: [], info: null },
+    ]);
+    await client.run('PATCH', '/indexes/books/settings', {
+      body: {
+        filterableAttributes: ['author'],
+        foreignKeys: [
+          { foreignIndexUid: 'authors', fieldName: 'author' },
+          { foreignIndexUid: 'authors', fieldName: 'related' },
+          { foreignIndexUid: 'authors', fieldName: 'info' },
+        ],
+      },
+    });
+    const ursula = { id: 'a1', name: 'Ursula' };
+    const octavia = { id: 'a3', name: 'Octavia' };
+    // one hit alone: `related` registers nothing after 1.5, `info.editor` sits under an object: both stay ids
+    const alone = await client.post('/multi-search', { federation: {}, queries: [{ indexUid: 'books', q: 'first' }] });
+    t.is(alone.status, 200, alone.text);
+    t.deepEqual(alone.body.hits.map(({ _federation, ...hit }: any) => hit), [{ id: 1, title: 'first', author: ursula, related: [1.5, 'a2'], info: { editor: 'a3' } }]);
+    const single = await client.post('/indexes/books/search', { q: 'first' });
+    t.deepEqual(single.body.hits[0].related, [1.5, { id: 'a2', name: 'Iain' }], 'a plain search hydrates every id');
+    t.deepEqual(single.body.hits[0].info, { editor: octavia });
+
+    // with the second hit on the page, a3 is registered (its `info`), so the first hit's info.editor is hydrated too
+    const both = await client.post('/multi-search', { federation: {}, queries: [{ indexUid: 'books', q: 'first' }, { indexUid: 'books', q: 'second' }] });
+    const byId = new Map(both.body.hits.map((hit: any) => [hit.id, hit]));
+    t.deepEqual((byId.get(1) as any).info, { editor: octavia });
+    t.deepEqual((byId.get(1) as any).related, [1.5, 'a2']);
+    t.deepEqual((byId.get(2) as any).author, {}, 'an unknown id is {} in a federated search too');
+    t.deepEqual((byId.get(2) as any).related, [ursula, true, octavia], 'registration stops at `true`, but a3 is registered by `info`');
+    t.deepEqual((byId.get(1) as any).author, ursula);
+
+    // federation.distinct compares the stored ids, not the hydrated documents
+    const distinct = await client.post('/multi-search', { federation: { distinct: 'author' }, queries: [{ indexUid: 'books', q: '' }] });
+    t.is(distinct.status, 200, distinct.text);
+    t.deepEqual(distinct.body.hits.map((hit: any) => hit.id), [1, 2]);
+    t.deepEqual(distinct.body.hits[0].author, ursula);
+  }));

@@ -67,3 +67,40 @@ test('lines and polygons match the geo filters they intersect, holes excepted; a
     }
   });
 });
+
+test('`_geojson` is a geo field only as a plain filterableAttributes entry (milli has_geojson): matched by a pattern (`*`, an attributePatterns rule) it is an ordinary field, `_geoPolygon` is refused and `_geoRadius` reads `_geo` alone', async (t) => {
+  await withTempDir(async (dbPath) => {
+    const server = await startTestServer({ dbPath, workers: 1, shardsPerIndex: 2 });
+    try {
+      const { client } = server;
+      await client.addDocuments('places', [
+        { id: 'geo', _geo: { lat: 0.001, lng: 0.001 } },
+        { id: 'geojson', _geojson: { type: 'Point', coordinates: [0.002, 0.002] } },
+        { id: 'far', _geo: { lat: 40, lng: 40 } },
+      ]);
+      const search = (filter: string) => client.post('/indexes/places/search', { filter, attributesToRetrieve: ['id'] });
+      const polygon = '_geoPolygon([-1,-1],[-1,1],[1,1],[1,-1])';
+
+      await client.run('PATCH', '/indexes/places/settings', { body: { filterableAttributes: ['_geo', '*'] } });
+      t.deepEqual((await search('_geoRadius(0, 0, 10000)')).body.hits, [{ id: 'geo' }], '`*` does not make `_geojson` a geo field');
+      const starPolygon = await search(polygon);
+      t.is(starPolygon.status, 400);
+      t.is(starPolygon.body.message.split('\n')[0], 'Index `places`: Attribute `_geojson` is not filterable. Available filterable attribute patterns are: `*`, `_geo`.');
+      t.deepEqual((await search('_geojson.type = Point')).body.hits, [{ id: 'geojson' }], 'an ordinary object field');
+
+      await client.run('PATCH', '/indexes/places/settings', { body: { filterableAttributes: [{ attributePatterns: ['_geojson', '_geo'], features: { filter: { equality: true, comparison: false }, facetSearch: false } }] } });
+      const rulePolygon = await search(polygon);
+      t.is(rulePolygon.status, 400);
+      t.true(rulePolygon.body.message.startsWith('Index `places`: Attribute `_geojson` is not filterable.'), rulePolygon.text);
+      const ruleRadius = await search('_geoRadius(0, 0, 10000)');
+      t.is(ruleRadius.status, 400, 'nor `_geo` in a rule');
+      t.true(ruleRadius.body.message.startsWith('Index `places`: Attribute `_geo/_geojson` is not filterable.'), ruleRadius.text);
+
+      await client.run('PATCH', '/indexes/places/settings', { body: { filterableAttributes: ['_geo', '_geojson'] } });
+      t.deepEqual((await search('_geoRadius(0, 0, 10000)')).body.hits.map((hit: { id: string }) => hit.id).sort(), ['geo', 'geojson']);
+      t.deepEqual((await search(polygon)).body.hits, [{ id: 'geojson' }]);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -25,6 +25,7 @@ function show(node: FilterNode | null): string {
     case 'geoBoundingBox': return `box(${node.top},${node.right},${node.bottom},${node.left})`;
     case 'geoPolygon': return `polygon(${node.points.map((point) => point.join(' ')).join(',')})`;
     case 'constant': return String(node.matches);
+    case 'foreign': return `foreign(${node.field.text}, ${show(node.filter)})`;
   }
 }
 

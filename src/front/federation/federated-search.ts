@@ -17,6 +17,8 @@ import type { JsonItem } from '../list-body.js';
 import type { IndexSettings } from '../../settings/index-settings.js';
 import type { FrontContext } from '../route-spec.js';
 import { searchIndex } from '../search-routes.js';
+import { isRequestWide } from '../foreign-filter.js';
+import { hydrateFederatedHits } from '../foreign-hydration.js';
 import type { SearchAnswer } from '../search-response.js';
 import { parseSearchBody, type SearchParameters } from '../search-params.js';
 import { requiredHitCount, type Federation, type FederationOptions } from './federation-params.js';
@@ -87,8 +89,10 @@ export async function federatedSearch(queries: FederatedQuery[], federation: Fed
       if (!error.code.startsWith('remote_')) throw error;
       remoteErrors[options.remote!] = error.toBody();
       return emptyAnswer(parameters);
-    }) : searchIndex(access, context, indexUid, parameters)).catch((cause: unknown) => {
+    }) : searchIndex(access, context, indexUid, parameters, undefined, false)).catch((cause: unknown) => {
       let error = asSkeinError(cause);
+      // (Meilisearch resolves every query's `_foreign` conditions before searching: those errors name no query)
+      if (isRequestWide(error)) throw error;
       if (error.code === 'invalid_search_facets' && facetQuery.get(indexUid) === k) {
         error = new SkeinError(error.code, `Inside \`.federation.facetsByIndex.${indexUid}\`: ${error.message}`);
       }
@@ -143,11 +147,17 @@ export async function federatedSearch(queries: FederatedQuery[], federation: Fed
     if (merged.length < needed) merged.push(next);
   }
   const [from, to] = windowOf(federation);
-  const hits = merged.slice(from, to).map(({ query, rank, weighted }) => {
+  const page = merged.slice(from, to);
+  // foreignKeys: the page hydrated after the merge, as Meilisearch's (a remote's hits come as its node answered them)
+  const hydrated = hydrateFederatedHits(context, page.map(({ query, rank }) => ({
+    foreignKeys: viaRemote[query] ? null : context.indexes.get(queries[query]!.indexUid)?.settings.foreignKeys ?? null,
+    hit: texts[query]![rank]!,
+  })));
+  const hits = page.map(({ query, weighted }, k) => {
     const { indexUid, position, options } = queries[query]!;
     const remote = options.remote === null ? '' : `,"remote":${JSON.stringify(options.remote)}`;
     const federationJson = `{"indexUid":${JSON.stringify(indexUid)},"queriesPosition":${options.queryPosition ?? position},"weightedRankingScore":${weighted}${remote}}`;
-    return withFederation(texts[query]![rank]!, federationJson, showScore[query]!);
+    return withFederation(hydrated[k]!, federationJson, showScore[query]!);
   });
   let totalHits = -rejected;
   for (const answer of answers) totalHits += answer.candidates;
@@ -232,16 +242,17 @@ function takeScoreValues(json: string): [string, ScoreValue[] | null] {
 
 /**
  * Which of two hits goes first (> 0: the left), as Meilisearch's federated merge compares their score
- * values (crates/meilisearch/src/search/federated/weighted_scores.rs, milli score_details.rs), in turn:
- * two runs of ranking rules by local score × their query's weight (equal within f64::EPSILON: next);
- * two sorts in the same direction by value (sort-key.ts order: numbers before strings, missing last),
- * in opposite directions by weighted `_rankingScore`; two geo sorts by distance (opposite directions:
- * next); values of different kinds: the side with more values left goes first, then the higher
- * weighted `_rankingScore`. A list ended first goes after; both ended: a tie (lower query position).
+ * values (crates/meilisearch/src/search/federated/weighted_scores.rs, milli score_details.rs
+ * WeightedScoreValue), in turn: two runs of ranking rules by local score × their query's weight (equal
+ * within f64::EPSILON: next); two sorts in the same direction by value (sort-key.ts order: numbers before
+ * strings, missing last); two geo sorts in the same direction by distance, the FARTHER first whatever
+ * the direction (WeightedScoreValue's GeoSort does not reverse for `asc`, unlike score_details' GeoSort),
+ * a hit without `_geo` after, equal within f64::EPSILON: next. Values that do not compare (different
+ * kinds or directions): the side with more values left goes first, then the higher weighted
+ * `_rankingScore`. A list ended first goes after; both ended: a tie (lower query position).
  */
 export function compareScoreValues(left: readonly ScoreValue[], leftWeight: number, leftGlobal: number,
   right: readonly ScoreValue[], rightWeight: number, rightGlobal: number): number {
-  const byGlobal = (): number => Math.sign(leftGlobal - rightGlobal);
   for (let k = 0; ; k++) {
     const a = left[k];
     const b = right[k];
@@ -252,29 +263,32 @@ export function compareScoreValues(left: readonly ScoreValue[], leftWeight: numb
       if (Math.abs(l - r) <= Number.EPSILON) continue;
       return Math.sign(l - r);
     }
-    if (typeof a !== 'number' && typeof b !== 'number' && a[0] === b[0]) {
-      if (a[1] !== b[1]) {
-        if (a[0] === 'sort') return byGlobal();
-        continue;
-      }
-      const sign = compareKeys(a, b);
+    if (typeof a !== 'number' && typeof b !== 'number' && a[0] === b[0] && a[1] === b[1]) {
+      const sign = a[0] === 'geo' ? compareDistances(a, b) : compareKeys(a, b);
       if (sign !== 0) return sign;
       continue;
     }
-    return Math.sign((left.length - k) - (right.length - k)) || byGlobal();
+    return Math.sign((left.length - k) - (right.length - k)) || Math.sign(leftGlobal - rightGlobal);
   }
 }
 
 /** Two sort values' keys (from their third entry; lower is better): > 0 when the left goes first. */
 function compareKeys(a: readonly unknown[], b: readonly unknown[]): number {
-  // A geo distance equal within f64::EPSILON is a tie, as Meilisearch's.
-  if (a[0] === 'geo' && a[2] === 0 && b[2] === 0 && Math.abs((a[3] as number) - (b[3] as number)) <= Number.EPSILON) return 0;
   for (let k = 2; k < Math.max(a.length, b.length); k++) {
     const l = (a[k] as number | undefined) ?? 0;
     const r = (b[k] as number | undefined) ?? 0;
     if (l !== r) return l < r ? 1 : -1;
   }
   return 0;
+}
+
+/** Two geo sort values (sort-key.ts: [class 0, ±distance] or class 2 without `_geo`): the larger distance first. */
+function compareDistances(a: readonly unknown[], b: readonly unknown[]): number {
+  const distance = (value: readonly unknown[]): number | null => (value[2] === 0 ? (value[1] ? 1 : -1) * (value[3] as number) : null);
+  const l = distance(a);
+  const r = distance(b);
+  if (l === null || r === null) return l === null ? (r === null ? 0 : -1) : 1;
+  return Math.abs(l - r) <= Number.EPSILON ? 0 : Math.sign(l - r);
 }
 
 /**

@@ -5,7 +5,7 @@ import roaring from 'roaring';
 import { flattenDocument } from '../../documents/flatten.js';
 import { geojsonPointsOf, geoPointOf } from '../../documents/geo-field.js';
 import { geojsonShapesOf, type GeoShape } from '../../filter/geo-shapes.js';
-import { normalizeFacetValue } from '../../filter/facet-value.js';
+import { compareCodePoints, normalizeFacetValue } from '../../filter/facet-value.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -324,12 +324,14 @@ function stringBound(keys: readonly string[], target: string, strict: boolean): 
   while (low < high) {
     const middle = (low + high) >>> 1;
     const key = keys[middle]!;
-    if (key < target || (strict && key === target)) low = middle + 1;
+    const order = compareCodePoints(key, target);
+    if (order < 0 || (strict && order === 0)) low = middle + 1;
     else high = middle;
   }
   return low;
 }
 
+/** The order of normalized strings: code point order, as milli's facet keys (ranges and sort). */
 export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return compareCodePoints(a, b);
 }

@@ -3,12 +3,13 @@
 import { attributePatternsOf, PatternSet } from '../../filter/attribute-patterns.js';
 import { parseCustomFieldRule } from '../../ranking/custom-field.js';
 import type { IndexSettings } from '../../settings/index-settings.js';
+import { isGeojsonEnabled } from '../../documents/geo-field.js';
 
 export interface FacetedFields {
   isFaceted(field: string): boolean;
   /** `_geo` is filterable or sortable: documents' `_geo` points are indexed. */
   geo: boolean;
-  /** `_geojson` is filterable: documents' `_geojson` points are indexed for `_geoPolygon`. */
+  /** `_geojson` is a plain filterable entry: documents' `_geojson` points and shapes are indexed for the geo filters. */
   geojson: boolean;
   /** No field at all is faceted: indexing skips the facet store. */
   none: boolean;
@@ -23,6 +24,7 @@ export function facetedFieldsOf(settings: IndexSettings): FacetedFields {
   }
   const geo = patterns.includes('_geo') || patterns.includes('*');
   const compiled = new PatternSet(patterns);
-  const geojson = new PatternSet(attributePatternsOf(settings.filterableAttributes ?? [])).matches('_geojson');
+  // (a plain `_geojson` entry only, milli's has_geojson: matched by a pattern it is an ordinary field)
+  const geojson = isGeojsonEnabled(settings);
   return { isFaceted: (field) => compiled.matches(field), geo, geojson, none: patterns.length === 0 };
 }

@@ -9,6 +9,7 @@ import {
 } from '../../ranking/sort-key.js';
 import type { FacetStore, FieldFacets } from './facet-store.js';
 import { haversineMeters } from '../../filter/geo-distance.js';
+import { compareCodePoints } from '../../filter/facet-value.js';
 import type { SearchBudget } from '../search/search-budget.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -36,7 +37,7 @@ export function fieldSortKey(field: FieldFacets | undefined, docId: number, dire
     return numberSortKey(direction === 'asc' ? Math.min(...values.numbers) : Math.max(...values.numbers), direction);
   }
   let best = values.strings[0]!;
-  for (const value of values.strings) if (direction === 'asc' ? value < best : value > best) best = value;
+  for (const value of values.strings) if (direction === 'asc' ? compareCodePoints(value, best) < 0 : compareCodePoints(value, best) > 0) best = value;
   return stringSortKey(best, direction);
 }
 

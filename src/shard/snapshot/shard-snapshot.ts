@@ -8,6 +8,8 @@
 // stamp (IndexRecord.commitSeq), settings fingerprint and format version all equal the expected ones.
 import { createHash } from 'node:crypto';
 import type { IndexSettings } from '../../settings/index-settings.js';
+import { isGeojsonEnabled } from '../../documents/geo-field.js';
+import { attributePatternsOf, PatternSet } from '../../filter/attribute-patterns.js';
 import { encodeBitmapsSteps, SerializedBitmaps } from './bitmap-list-codec.js';
 import { finishSteps } from '../sliced-jobs.js';
 import { encodeFacets, restoreFacets, type FacetSections } from '../facets/facet-snapshot.js';
@@ -33,7 +35,11 @@ export interface ShardSnapshotIdentity {
 }
 
 export function settingsFingerprint(settings: IndexSettings): string {
-  return createHash('sha256').update(JSON.stringify(settings)).digest('hex');
+  const hash = createHash('sha256').update(JSON.stringify(settings));
+  // `_geojson` matched by a filterable pattern alone was once indexed as a geo field (now an ordinary
+  // one, faceted-fields.ts): such an index's older files are not this state.
+  if (!isGeojsonEnabled(settings) && new PatternSet(attributePatternsOf(settings.filterableAttributes ?? [])).matches('_geojson')) hash.update('\u0000geojson:plain');
+  return hash.digest('hex');
 }
 
 export function encodeShardSnapshot(index: ShardIndex, identity: ShardSnapshotIdentity): Uint8Array[] {
