@@ -128,6 +128,16 @@ export function openSnapshotFile(path: string): SnapshotReader | null {
   }
 }
 
+/** openSnapshotFile, read asynchronously (SnapshotReader.fromFileAsync). */
+export async function readSnapshotFile(path: string): Promise<SnapshotReader | null> {
+  try {
+    return await SnapshotReader.fromFileAsync(path);
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw cause;
+  }
+}
+
 /** Removes the index's snapshot files of the shards `owns` accepts (and the folder once empty). */
 export function removeSnapshots(dbPath: string, indexUid: string, owns: (shard: number) => boolean): void {
   const folder = snapshotFolder(dbPath, indexUid);

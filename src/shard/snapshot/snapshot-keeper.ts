@@ -10,8 +10,8 @@ import type { IndexConfig } from '../index-config.js';
 import type { ShardEngine } from '../shard-engine.js';
 import type { ShardIndex } from '../shard-index.js';
 import { decodeShardSnapshot, encodeShardSnapshot, encodeShardSnapshotSteps, settingsFingerprint, type ShardSnapshotIdentity } from './shard-snapshot.js';
-import { SnapshotFormatError } from './snapshot-container.js';
-import { openSnapshotFile, removeSnapshots, removeTemporaryFiles, snapshotFolder, snapshotPath, writeFileAtomically, writeFileInSteps } from './snapshot-files.js';
+import { SnapshotFormatError, type SnapshotReader } from './snapshot-container.js';
+import { openSnapshotFile, readSnapshotFile, removeSnapshots, removeTemporaryFiles, snapshotFolder, snapshotPath, writeFileAtomically, writeFileInSteps } from './snapshot-files.js';
 import type { SlicedJob } from '../sliced-jobs.js';
 
 interface ShardDue {
@@ -28,6 +28,8 @@ export class SnapshotKeeper {
   private readonly stamps = new Map<string, number | null>();
   /** Per index: shard -> the stamp of its file on disk (written or read by this worker). */
   private readonly saved = new Map<string, Map<number, number>>();
+  /** Files read ahead by `readAhead` (path -> reader, null when missing, or the read's error), each taken once by `restore`. */
+  private readonly readAheads = new Map<string, SnapshotReader | null | Error>();
 
   constructor(private readonly dbPath: string, private readonly engine: ShardEngine,
     private readonly log: (message: string) => void = (message) => console.error(message)) {}
@@ -41,7 +43,10 @@ export class SnapshotKeeper {
     const identity = this.identity(indexUid, shard, shardCount, commitSeq, config);
     if (this.isPrimary(shard)) removeTemporaryFiles(path); // saves cut short by a kill
     try {
-      const file = openSnapshotFile(path);
+      const readAhead = this.readAheads.get(path);
+      this.readAheads.delete(path);
+      if (readAhead instanceof Error) throw readAhead;
+      const file = readAhead === undefined ? openSnapshotFile(path) : readAhead;
       if (file === null) return null;
       const restored = decodeShardSnapshot(file, identity, config);
       this.savedOf(indexUid).set(shard, commitSeq);
@@ -54,6 +59,27 @@ export class SnapshotKeeper {
       }
       return null;
     }
+  }
+
+  /**
+   * Reads these shards' files ahead (checked: SnapshotReader.fromFileAsync, the read overlapping its CRC),
+   * for the `restore` calls that follow; the identity is checked there. A failure is kept for `restore`
+   * to report. Sequential: one file in memory ahead of its decoding at a time per call.
+   */
+  async readAhead(indexUid: string, shards: readonly number[]): Promise<void> {
+    for (const shard of shards) {
+      const path = snapshotPath(this.dbPath, indexUid, shard);
+      try {
+        this.readAheads.set(path, await readSnapshotFile(path));
+      } catch (cause) {
+        this.readAheads.set(path, cause as Error);
+      }
+    }
+  }
+
+  /** Drops what `readAhead` read and no `restore` took. */
+  dropReadAheads(): void {
+    this.readAheads.clear();
   }
 
   /** The index was just loaded from LMDB (or snapshots) at this stamp. */
