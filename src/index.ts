@@ -42,7 +42,7 @@ export interface ServerTestHooks {
   holdReplacements(): () => void;
 }
 
-const SHARD_WORKER = fileURLToPath(new URL('./shard/worker.js', import.meta.url));
+const SHARD_WORKER = fileURLToPath(new URL('./shard/worker-entry.js', import.meta.url));
 const SCHEDULER_WORKER = fileURLToPath(new URL('./scheduler/worker.js', import.meta.url));
 const INGEST_WORKER = fileURLToPath(new URL('./ingest/worker.js', import.meta.url));
 const SCHEDULER_READY_TIMEOUT_MS = 30_000;

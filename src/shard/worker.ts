@@ -19,6 +19,7 @@ import type { IndexSettings } from '../settings/index-settings.js';
 import { storageKeyOf, type IndexRecord } from '../storage/records.js';
 import { ShardEngine, type DocumentSource, type JsonDocument } from './shard-engine.js';
 import { SnapshotKeeper } from './snapshot/snapshot-keeper.js';
+import type { ReadAhead } from './snapshot/snapshot-files.js';
 import { SlicedJobs } from './sliced-jobs.js';
 import { ThreadFailurePoints, type ShardThreadFailurePoint } from '../protocol/thread-failure-points.js';
 import { ThreadLog } from '../protocol/thread-log.js';
@@ -111,6 +112,11 @@ function loadStoredIndexes(startedAt = performance.now()): void {
     engine.dropIndex(uid);
     snapshots.changed(uid);
   }
+}
+
+/** Reads started by worker-entry.ts before this module loaded, for the first load to take (SnapshotKeeper.readAhead). */
+export function adoptReadsAhead(reads: ReadonlyMap<string, Promise<ReadAhead>>): void {
+  snapshots.adoptReadsAhead(reads);
 }
 
 /**

@@ -4,8 +4,7 @@
 //   [meta JSON, padded] [section 0, padded] [section 1, padded] ...
 // The CRC catches a corrupt file, the total length a truncated one: either makes the reader throw,
 // and the caller rebuilds the shard from LMDB instead.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { finishSteps, SLICE_POLICY } from '../sliced-jobs.js';
 
@@ -111,16 +110,7 @@ export class SnapshotReader {
     const fd = openSync(path, 'r');
     try {
       const size = fstatSync(fd).size;
-      const read = (offset: number, length: number): Uint8Array => {
-        // Its own ArrayBuffer (no pool): the biggest section's view may outlive the other parts.
-        const bytes = new Uint8Array(length);
-        for (let done = 0; done < length;) {
-          const count = readSync(fd, bytes, done, length - done, offset + done);
-          if (count === 0) throw new SnapshotFormatError('truncated');
-          done += count;
-        }
-        return bytes;
-      };
+      const read = (offset: number, length: number): Uint8Array => readNow(fd, offset, length);
       const { layout, expectedCrc, partRanges } = fileLayout(size, read);
       const parts = partRanges.map(([offset, length]) => ({ offset, bytes: read(offset, length) }));
       return new SnapshotReader(layout.meta, layout.ranges, parts, expectedCrc, checksumOf(parts));
@@ -130,50 +120,46 @@ export class SnapshotReader {
   }
 
   /**
-   * fromFile, read on libuv's threads READ_CHUNK_BYTES at a time, two reads in flight, while this thread
-   * checksums the chunks already read: the copy out of the page cache and the CRC overlap instead of
-   * following each other (at 1M npm rows each took ~150 ms of a ~460 ms restore). The same checks, the
-   * same parts; the reader is only returned once the whole file's CRC matched.
+   * fromFile, read on libuv's threads READ_CHUNK_BYTES at a time while this thread checksums the chunks
+   * already read: the copy out of the page cache and the CRC overlap instead of following each other
+   * (at 1M npm rows each took ~150 ms of a ~460 ms restore). The header and meta are read before it
+   * returns and every read is queued then (libuv runs four at a time), so the reads go on while this
+   * thread is busy elsewhere (loading the worker's modules: shard/worker-entry.ts); the chunks are
+   * checksummed in order as they arrive. The same checks and parts as fromFile: the reader is only
+   * given once the whole file's CRC matched. ENOENT is thrown as is, at once.
    */
-  static async fromFileAsync(path: string): Promise<SnapshotReader> {
-    const handle = await open(path, 'r');
+  static fromFileAsync(path: string, chunkBytes = READ_CHUNK_BYTES): Promise<SnapshotReader> {
+    const fd = openSync(path, 'r');
+    let reads: Promise<void>[] = [];
     try {
-      const size = (await handle.stat()).size;
-      const readNow = (offset: number, length: number): Uint8Array => {
-        const bytes = new Uint8Array(length);
-        for (let done = 0; done < length;) {
-          const count = readSync(handle.fd, bytes, done, length - done, offset + done);
-          if (count === 0) throw new SnapshotFormatError('truncated');
-          done += count;
-        }
-        return bytes;
-      };
-      const { layout, expectedCrc, partRanges } = fileLayout(size, readNow);
+      const { layout, expectedCrc, partRanges } = fileLayout(fstatSync(fd).size, (offset, length) => readNow(fd, offset, length));
       const parts = partRanges.map(([offset, length]) => ({ offset, bytes: new Uint8Array(length) }));
       const chunks: [Uint8Array, number][] = [];
       for (const part of parts) {
-        for (let start = 0; start < part.bytes.byteLength; start += READ_CHUNK_BYTES) {
-          chunks.push([part.bytes.subarray(start, Math.min(part.bytes.byteLength, start + READ_CHUNK_BYTES)), part.offset + start]);
+        for (let start = 0; start < part.bytes.byteLength; start += chunkBytes) {
+          chunks.push([part.bytes.subarray(start, Math.min(part.bytes.byteLength, start + chunkBytes)), part.offset + start]);
         }
       }
-      const reads = chunks.map(() => null as Promise<void> | null);
-      const startRead = (k: number) => { if (k < chunks.length) reads[k] = readFully(handle, chunks[k]![0], chunks[k]![1]); };
-      startRead(0);
-      startRead(1);
-      let crc = 0;
-      try {
-        for (let k = 0; k < chunks.length; k++) {
-          await reads[k];
-          startRead(k + 2);
-          crc = crc32(chunks[k]![0], crc);
+      reads = chunks.map(([bytes, position]) => readFully(fd, bytes, position));
+      // Observed now: one failing before its turn must not be an unhandled rejection (the await below still throws it).
+      for (const read of reads) read.catch(() => {});
+      return (async () => {
+        let crc = 0;
+        try {
+          for (let k = 0; k < chunks.length; k++) {
+            await reads[k];
+            crc = crc32(chunks[k]![0], crc);
+          }
+        } finally {
+          // No read left running on the descriptor when it is closed.
+          await Promise.allSettled(reads);
+          closeSync(fd);
         }
-      } finally {
-        // A failed read leaves none running on the handle when it is closed.
-        await Promise.allSettled(reads.filter((read) => read !== null));
-      }
-      return new SnapshotReader(layout.meta, layout.ranges, parts, expectedCrc, crc);
-    } finally {
-      await handle.close();
+        return new SnapshotReader(layout.meta, layout.ranges, parts, expectedCrc, crc);
+      })();
+    } catch (cause) {
+      void Promise.allSettled(reads).then(() => closeSync(fd));
+      throw cause;
     }
   }
 
@@ -229,12 +215,30 @@ export class SnapshotReader {
 /** Bytes read per read of fromFileAsync. */
 const READ_CHUNK_BYTES = 8 * 2 ** 20;
 
-async function readFully(handle: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
-  for (let done = 0; done < bytes.byteLength;) {
-    const { bytesRead } = await handle.read(bytes, done, bytes.byteLength - done, position + done);
-    if (bytesRead === 0) throw new SnapshotFormatError('truncated');
-    done += bytesRead;
+/** `length` bytes at `offset`, in an ArrayBuffer of their own (no pool: the biggest section's view may outlive the other parts). */
+function readNow(fd: number, offset: number, length: number): Uint8Array {
+  const bytes = new Uint8Array(length);
+  for (let done = 0; done < length;) {
+    const count = readSync(fd, bytes, done, length - done, offset + done);
+    if (count === 0) throw new SnapshotFormatError('truncated');
+    done += count;
   }
+  return bytes;
+}
+
+/** Fills `bytes` from `position` on libuv's threads; the first read is queued before it returns. */
+function readFully(fd: number, bytes: Uint8Array, position: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const from = (done: number): void => {
+      read(fd, bytes, done, bytes.byteLength - done, position + done, (error, count) => {
+        if (error) reject(error);
+        else if (count === 0) reject(new SnapshotFormatError('truncated'));
+        else if (done + count < bytes.byteLength) from(done + count);
+        else resolve();
+      });
+    };
+    from(0);
+  });
 }
 
 /**

@@ -11,7 +11,7 @@ import type { ShardEngine } from '../shard-engine.js';
 import type { ShardIndex } from '../shard-index.js';
 import { decodeShardSnapshot, encodeShardSnapshot, encodeShardSnapshotSteps, settingsFingerprint, type ShardSnapshotIdentity } from './shard-snapshot.js';
 import { SnapshotFormatError, type SnapshotReader } from './snapshot-container.js';
-import { openSnapshotFile, readSnapshotFile, removeSnapshots, removeTemporaryFiles, snapshotFolder, snapshotPath, writeFileAtomically, writeFileInSteps } from './snapshot-files.js';
+import { openSnapshotFile, readAheadOf, removeSnapshots, type ReadAhead, removeTemporaryFiles, snapshotFolder, snapshotPath, writeFileAtomically, writeFileInSteps } from './snapshot-files.js';
 import type { SlicedJob } from '../sliced-jobs.js';
 
 interface ShardDue {
@@ -28,8 +28,10 @@ export class SnapshotKeeper {
   private readonly stamps = new Map<string, number | null>();
   /** Per index: shard -> the stamp of its file on disk (written or read by this worker). */
   private readonly saved = new Map<string, Map<number, number>>();
-  /** Files read ahead by `readAhead` (path -> reader, null when missing, or the read's error), each taken once by `restore`. */
-  private readonly readAheads = new Map<string, SnapshotReader | null | Error>();
+  /** Files being read ahead (path -> the read: a reader, null when missing, or its error), from `adoptReadsAhead` or `readAhead`. */
+  private readonly pendingReads = new Map<string, Promise<ReadAhead>>();
+  /** Files read ahead and settled by `readAhead`, each taken once by `restore`. */
+  private readonly readAheads = new Map<string, ReadAhead>();
 
   constructor(private readonly dbPath: string, private readonly engine: ShardEngine,
     private readonly log: (message: string) => void = (message) => console.error(message)) {}
@@ -69,16 +71,20 @@ export class SnapshotKeeper {
   async readAhead(indexUid: string, shards: readonly number[]): Promise<void> {
     for (const shard of shards) {
       const path = snapshotPath(this.dbPath, indexUid, shard);
-      try {
-        this.readAheads.set(path, await readSnapshotFile(path));
-      } catch (cause) {
-        this.readAheads.set(path, cause as Error);
-      }
+      let read = this.pendingReads.get(path);
+      if (read === undefined) this.pendingReads.set(path, (read = readAheadOf(path)));
+      this.readAheads.set(path, await read);
     }
   }
 
-  /** Drops what `readAhead` read and no `restore` took. */
+  /** Reads started before this keeper existed (readSnapshotsEarly, when the thread started), for `readAhead` to take. */
+  adoptReadsAhead(reads: ReadonlyMap<string, Promise<ReadAhead>>): void {
+    for (const [path, read] of reads) this.pendingReads.set(path, read);
+  }
+
+  /** Drops what was read ahead and no `restore` took (reads still running are left to end unobserved: they never reject). */
   dropReadAheads(): void {
+    this.pendingReads.clear();
     this.readAheads.clear();
   }
 
