@@ -2,19 +2,8 @@
 // pool and the HTTP front on the calling (main) thread, and returns a handle to stop them all.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import uws from './front/uws.js';
 import { masterKeyNotice, parseHttpAddr, resolveOptions, type ResolvedOptions, type SkeinOptions } from './config/options.js';
-import { createAuthorizer, KeyCache } from './front/authorization.js';
-import { createHttpApp } from './front/http-server.js';
-import { IndexCatalog } from './front/index-catalog.js';
-import { IngestClient } from './front/ingest-client.js';
-import { listenExclusively } from './front/listen.js';
-import { warmUpFront } from './front/warm-up.js';
-import { ServerMetrics } from './front/metrics.js';
-import { buildRouter } from './front/routes.js';
-import { SchedulerClient } from './front/scheduler-client.js';
-import { StoredDocumentCache } from './front/stored-document-cache.js';
-import { SearchDispatcher } from './front/search-dispatcher.js';
+import type { IngestClient } from './front/ingest-client.js';
 import { ServerLog } from './front/server-log.js';
 import { WorkerSupervisor } from './front/worker-supervisor.js';
 import { ThreadFailureArming, type ThreadFailure } from './protocol/thread-failure-points.js';
@@ -22,12 +11,8 @@ import { lockDataFolder, type DataFolderLock } from './storage/data-folder-lock.
 import { closeStorage, openStorage, type Storage } from './storage/environment.js';
 import { importSnapshotAtStart } from './storage/snapshot-archive.js';
 import type { ClusterNode } from './cluster/cluster-node.js';
-import { NetworkConfig } from './network/network-config.js';
-import { NetworkNode } from './network/network-node.js';
 import type { StartHooks } from './cluster/rejoin.js';
-import { IpPolicy } from './network/ip-policy.js';
 import { CommitFence } from './protocol/commit-fence.js';
-import { RemoteClient } from './network/remote-post.js';
 
 export type { SkeinOptions, ResolvedOptions, SkeinEnv, TestHooksOptions } from './config/options.js';
 export type { ThreadEvent } from './front/worker-supervisor.js';
@@ -57,7 +42,7 @@ export interface ServerTestHooks {
   holdReplacements(): () => void;
 }
 
-const SHARD_WORKER = fileURLToPath(new URL('./shard/worker.js', import.meta.url));
+const SHARD_WORKER = fileURLToPath(new URL('./shard/worker-entry.js', import.meta.url));
 const SCHEDULER_WORKER = fileURLToPath(new URL('./scheduler/worker.js', import.meta.url));
 const INGEST_WORKER = fileURLToPath(new URL('./ingest/worker.js', import.meta.url));
 const SCHEDULER_READY_TIMEOUT_MS = 30_000;
@@ -141,6 +126,11 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
     // Each shard worker is a one-thread Piscina pool (that is what pins a shard to one thread); they
     // load their shards in parallel while the scheduler thread starts (front/worker-supervisor.ts).
     const shardWorkers = threads.startShardWorkers();
+    // The rest of the front's modules, loaded while the workers restore their shards (front/front-modules.ts).
+    const {
+      uws, createAuthorizer, KeyCache, createHttpApp, IndexCatalog, IngestClient, listenExclusively, warmUpFront, ServerMetrics,
+      buildRouter, SchedulerClient, StoredDocumentCache, SearchDispatcher, NetworkConfig, NetworkNode, IpPolicy, RemoteClient,
+    } = await import('./front/front-modules.js');
     const indexes = new IndexCatalog(storage, commitFence);
     const storedDocuments = new StoredDocumentCache(storage.documents, commitFence);
     const schedulerClient = new SchedulerClient(threads.createSchedulerThread(shardWorkers.schedulerPorts), (uids) => {

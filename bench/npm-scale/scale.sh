@@ -34,4 +34,4 @@ until curl -sf "$URL/indexes/npm/search?q=react" > /dev/null 2>&1; do sleep 0.02
 T1=$(date +%s.%N)
 echo "[$LABEL] restart: first search answered $(echo "$T1 - $T0" | bc) s after spawn; RSS $(grep VmRSS /proc/$PID/status | awk '{print $2/1024}') MiB; load $(cat /proc/loadavg)"
 kill -INT $PID; wait $PID
-[ -z "$PROF" ] && rm -rf $DB
+[ -z "$PROF" ] && [ -z "${KEEP:-}" ] && rm -rf $DB

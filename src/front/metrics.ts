@@ -5,7 +5,7 @@
 // DispatchStats, the stored-document cache's counters, the supervisor's restart counts, LMDB.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Counter, Gauge, Registry } from 'prom-client';
+import type { Gauge, Registry } from 'prom-client';
 import type { Storage } from '../storage/environment.js';
 import { PROCESSING_INDEX_UIDS } from '../storage/meta-keys.js';
 import { TASK_STATUSES, TASK_TYPES, type TaskRecord } from '../tasks/task-record.js';
@@ -85,11 +85,17 @@ export interface MetricsSources {
 }
 
 export class ServerMetrics {
-  readonly registry = new Registry();
   readonly requests = new RequestTally();
+  /** Made at the first scrape: prom-client's ~125 ms of module loading stays off the start (a restart's way to its first answer). */
+  private registryMade: Promise<Registry> | null = null;
 
-  constructor(private readonly sources: MetricsSources) {
-    const registers = [this.registry];
+  constructor(private readonly sources: MetricsSources) {}
+
+  private async makeRegistry(): Promise<Registry> {
+    const { Counter, Gauge, Registry } = await import('prom-client');
+    const registry = new Registry();
+    const sources = this.sources;
+    const registers = [registry];
     const { requests } = this;
     const tasks = () => this.scrapeCounts ??= countTasks(sources.storage);
     new Counter({
@@ -101,7 +107,7 @@ export class ServerMetrics {
         }
       },
     });
-    this.registry.registerMetric(tallyHistogram('meilisearch_http_response_time_seconds', 'Meilisearch HTTP response times',
+    registry.registerMetric(tallyHistogram('meilisearch_http_response_time_seconds', 'Meilisearch HTTP response times',
       () => [...requests.slots()].map((slot) => ({ labels: { method: slot.method, path: slot.path }, tally: slot.time }))));
     const gauge = (name: string, help: string, collect: (this: Gauge) => void, labelNames: string[] = []) =>
       new Gauge({ name, help, labelNames, registers, collect() { collect.call(this); } });
@@ -149,9 +155,9 @@ export class ServerMetrics {
     gauge('skein_shard_worker_searches_in_flight', 'Searches sent to a shard worker and not answered yet', function () {
       for (let worker = 0; worker < sources.search.workerCount; worker++) this.set({ worker: String(worker) }, sources.search.inFlightFor(worker));
     }, ['worker']);
-    this.registry.registerMetric(tallyHistogram('skein_shard_worker_batch_seconds', 'Time from sending a query batch to a shard worker to its answer',
+    registry.registerMetric(tallyHistogram('skein_shard_worker_batch_seconds', 'Time from sending a query batch to a shard worker to its answer',
       () => sources.search.stats.batchSeconds.map((tally, worker) => ({ labels: { worker: String(worker) }, tally }))));
-    this.registry.registerMetric(tallyHistogram('skein_query_batch_size', 'Searches per query batch sent to a shard worker',
+    registry.registerMetric(tallyHistogram('skein_query_batch_size', 'Searches per query batch sent to a shard worker',
       () => [{ labels: {}, tally: sources.search.stats.batchSizes }]));
     new Counter({
       name: 'skein_searches_refused_total', help: 'Searches refused with too_many_search_requests (the queue bound)', registers,
@@ -178,6 +184,7 @@ export class ServerMetrics {
       const { hits, misses } = sources.storedDocuments;
       this.set(hits + misses === 0 ? 0 : hits / (hits + misses));
     });
+    return registry;
   }
 
   /** Task counts are read once per scrape, for two metrics. */
@@ -185,9 +192,10 @@ export class ServerMetrics {
 
   /** The scrape, in Prometheus' text format. */
   async scrape(): Promise<string> {
+    const registry = await (this.registryMade ??= this.makeRegistry());
     this.scrapeCounts = null;
     try {
-      return await this.registry.metrics();
+      return await registry.metrics();
     } finally {
       this.scrapeCounts = null;
     }

@@ -9,7 +9,7 @@ import { ImportFailure } from './import-failure.js';
 import { defaultStatePath } from './import-state.js';
 import { INPUT_FORMATS, type InputFormat } from './input-file.js';
 import type { ProgressMode } from './progress-report.js';
-import { runImport, type ImportOptions, type ImportSummary } from './run-import.js';
+import type { ImportOptions, ImportSummary } from './run-import.js';
 import { Interrupted, parseServerUrl } from './server-client.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:7700';
@@ -122,6 +122,8 @@ async function importAction(file: string, raw: RawOptions): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
+    // Loaded here: the server's start (`skein` without `import`) does not load the importer's modules (csv-parse, cli-progress).
+    const { runImport } = await import('./run-import.js');
     const summary = await runImport(options, { stderr: process.stderr, signal: controller.signal });
     process.stdout.write(raw.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary));
     if (summary.failure !== null) process.stderr.write(`skein import: ${summary.failure}\n`);

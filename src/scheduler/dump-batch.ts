@@ -3,7 +3,6 @@
 // written while the batch is planned; the commit only records the task's result. A crash meanwhile
 // leaves the task `processing`, so recovery enqueues it again and the dump is redone.
 import { SkeinError } from '../errors/index.js';
-import { writeDump } from '../dump/writer.js';
 import type { Storage } from '../storage/environment.js';
 import { succeededDetails } from '../tasks/task-details.js';
 import type { TaskRecord } from '../tasks/task-record.js';
@@ -20,6 +19,8 @@ export interface DumpContext {
 export async function planDump(task: TaskRecord, context: DumpContext): Promise<BatchPlan> {
   let dumpUid: string;
   try {
+    // Loaded here only (roaring and the dump formats stay off the scheduler thread's start).
+    const { writeDump } = await import('../dump/writer.js');
     dumpUid = await writeDump({
       storage: context.storage, dumpDir: context.dumpDir, task, now: context.now,
       beforeRename: () => context.failurePoint?.('beforeDumpRename'),

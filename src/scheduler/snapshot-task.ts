@@ -17,7 +17,6 @@ import { chmod, copyFile, link, mkdir, open, readdir, rename, rm } from 'node:fs
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import * as tar from 'tar';
 import { asSkeinError } from '../errors/index.js';
 import { closeStorage, openStorage, type Storage } from '../storage/environment.js';
 import {
@@ -171,6 +170,7 @@ export class SnapshotCreator {
     const temporary = join(snapshotDir, temporaryArchiveName(this.fileName));
     // Packed here, compressed by zlib on the libuv pool (node-tar's own gzip runs on this thread, which
     // must keep answering enqueues), written as it goes.
+    const tar = await import('tar'); // here only: its module loading stays off the scheduler thread's start
     await pipeline(
       tar.c({ cwd: staging, portable: true }, [ARCHIVE_LMDB_FILE, ARCHIVE_UPDATE_FILES, ARCHIVE_SHARD_SNAPSHOTS]),
       createGzip({ level: GZIP_LEVEL }),

@@ -19,6 +19,7 @@ import type { IndexSettings } from '../settings/index-settings.js';
 import { storageKeyOf, type IndexRecord } from '../storage/records.js';
 import { ShardEngine, type DocumentSource, type JsonDocument } from './shard-engine.js';
 import { SnapshotKeeper } from './snapshot/snapshot-keeper.js';
+import type { ReadAhead } from './snapshot/snapshot-files.js';
 import { SlicedJobs } from './sliced-jobs.js';
 import { ThreadFailurePoints, type ShardThreadFailurePoint } from '../protocol/thread-failure-points.js';
 import { ThreadLog } from '../protocol/thread-log.js';
@@ -96,8 +97,7 @@ function loadAtStart(record: IndexRecord): void {
  * front attaches (so loads) while nothing commits: before the scheduler starts, while it holds its
  * batches for this replacement, or while a replacement scheduler is not started yet.
  */
-function loadStoredIndexes(): void {
-  const startedAt = performance.now();
+function loadStoredIndexes(startedAt = performance.now()): void {
   background.cancelAll();
   const stored = new Set<string>();
   for (const { value: record } of storage.indexes.getRange()) {
@@ -111,6 +111,23 @@ function loadStoredIndexes(): void {
     if (stored.has(uid)) continue;
     engine.dropIndex(uid);
     snapshots.changed(uid);
+  }
+}
+
+/** Reads started by worker-entry.ts before this module loaded, for the first load to take (SnapshotKeeper.readAhead). */
+export function adoptReadsAhead(reads: ReadonlyMap<string, Promise<ReadAhead>>): void {
+  snapshots.adoptReadsAhead(reads);
+}
+
+/**
+ * Before loadStoredIndexes: the snapshot files of the shards it will restore, read with their CRC on
+ * the way (SnapshotKeeper.readAhead). Only files: what they hold is checked against the records there.
+ */
+async function readSnapshotsAhead(): Promise<void> {
+  // Listed first: no read transaction left open across the awaits.
+  const records = [...storage.indexes.getRange()].map(({ value }) => value);
+  for (const record of records) {
+    await snapshots.readAhead(storageKeyOf(record), shardsOwnedBy(data.workerIndex, Math.max(1, record.shardCount), data.workerCount));
   }
 }
 
@@ -512,7 +529,13 @@ export default async function handle(message: AttachWorkerPorts): Promise<null> 
   threadLog.attach(message.logPort);
   if (message.load) {
     failurePoints.reach('beforeLoad');
-    loadStoredIndexes();
+    try {
+      const startedAt = performance.now();
+      await readSnapshotsAhead();
+      loadStoredIndexes(startedAt);
+    } finally {
+      snapshots.dropReadAheads();
+    }
   }
   attachSchedulerPort(message.schedulerPort);
   if (message.queryPort) attachQueryPort(message.queryPort);

@@ -11,7 +11,6 @@
 // The creating side is src/scheduler/snapshot-task.ts.
 import { existsSync, fsyncSync, closeSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import * as tar from 'tar';
 import { LOCK_FILE_NAME } from './data-folder-lock.js';
 
 export const ARCHIVE_LMDB_FILE = 'lmdb/data.mdb';
@@ -100,6 +99,8 @@ async function importInto(dbPath: string, archive: string): Promise<void> {
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   try {
+    // tar is loaded here only (its ~70 ms of module loading stays off every start's way to the shard workers).
+    const tar = await import('tar');
     await tar.x({
       file: archive,
       cwd: staging,

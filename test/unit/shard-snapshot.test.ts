@@ -6,7 +6,7 @@ import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import { decodeShardSnapshot, encodeShardSnapshot, settingsFingerprint, type ShardSnapshotIdentity } from '../../src/shard/snapshot/shard-snapshot.js';
 import { SnapshotFormatError, SnapshotReader, SnapshotWriter } from '../../src/shard/snapshot/snapshot-container.js';
-import { openSnapshotFile, writeFileAtomically } from '../../src/shard/snapshot/snapshot-files.js';
+import { openSnapshotFile, readAheadOf, writeFileAtomically } from '../../src/shard/snapshot/snapshot-files.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -225,6 +225,40 @@ test('a snapshot read from its file in parts gives the same shard; a damaged fil
       t.throws(() => SnapshotReader.fromFile(path), { instanceOf: SnapshotFormatError });
     }
     t.is(openSnapshotFile(join(folder, 'missing.bin')), null);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test('a snapshot read ahead (queued reads, CRC as they arrive) gives the same shard; a damaged, truncated or missing file is refused', async (t) => {
+  const random = randomFrom(13);
+  const config = compileIndexConfig({});
+  const shard = new ShardIndex(config);
+  for (let docId = 0; docId < 400; docId++) shard.upsert(docId, makeDocument(random, docId));
+  shard.trim();
+  const identity = identityOf({});
+  const folder = mkdtempSync(join(tmpdir(), 'skein-snapshot-'));
+  try {
+    const path = join(folder, '0.bin');
+    writeFileAtomically(path, folder, encodeShardSnapshot(shard, identity));
+    const bytes = readFileSync(path);
+    // Chunks smaller than the parts, of a size that divides nothing: every part read in several reads.
+    for (const chunkBytes of [1000, 4096, 1 << 23]) {
+      const restored = decodeShardSnapshot(await SnapshotReader.fromFileAsync(path, chunkBytes), identity, config);
+      sameAnswers(t, shard, restored, randomFrom(14));
+    }
+    const damages: [string, (b: Buffer) => Buffer][] = [
+      ['truncated', (b) => b.subarray(0, b.length - 4)],
+      ['a flipped bit mid-file', (b) => { const c = Buffer.from(b); c[c.length >> 1] ^= 1; return c; }],
+      ['a flipped bit in the last byte', (b) => { const c = Buffer.from(b); c[c.length - 1] ^= 0x80; return c; }],
+      ['not a snapshot', () => Buffer.from('not a snapshot')],
+    ];
+    for (const [name, damage] of damages) {
+      writeFileSync(path, damage(bytes));
+      await t.throwsAsync(async () => SnapshotReader.fromFileAsync(path, 1000), { instanceOf: SnapshotFormatError }, name);
+      t.true((await readAheadOf(path)) instanceof SnapshotFormatError, `${name}: read ahead, settled with the error`);
+    }
+    t.is(await readAheadOf(join(folder, 'missing.bin')), null);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -128,6 +128,56 @@ export function openSnapshotFile(path: string): SnapshotReader | null {
   }
 }
 
+/** openSnapshotFile, read asynchronously (SnapshotReader.fromFileAsync). */
+export async function readSnapshotFile(path: string): Promise<SnapshotReader | null> {
+  try {
+    return await SnapshotReader.fromFileAsync(path);
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw cause;
+  }
+}
+
+/** A file read ahead: its reader, null when there is none, or what the read threw. */
+export type ReadAhead = SnapshotReader | null | Error;
+
+/** The file's read, settled with its outcome (never rejected: a read nobody awaits must not be an unhandled rejection). */
+export function readAheadOf(path: string): Promise<ReadAhead> {
+  return readSnapshotFile(path).catch((cause: unknown) => (cause instanceof Error ? cause : new Error(String(cause))));
+}
+
+/**
+ * What a shard worker reads as soon as its thread starts, before its modules are loaded (shard/worker-entry.ts):
+ * the snapshot files of the shards it is the primary owner of (`shard % workerCount`), in every index
+ * folder, read on libuv's threads while this one compiles. Only bytes: whether a file is the committed
+ * state of a shard is checked by `restore` against the records, as for any file; one nobody takes is dropped.
+ */
+export function readSnapshotsEarly(dbPath: string, workerIndex: number, workerCount: number): Map<string, Promise<ReadAhead>> {
+  const reads = new Map<string, Promise<ReadAhead>>();
+  const root = join(dbPath, 'snapshots');
+  let folders: string[];
+  try {
+    folders = readdirSync(root);
+  } catch {
+    return reads;
+  }
+  for (const folder of folders) {
+    let names: string[];
+    try {
+      names = readdirSync(join(root, folder));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const shard = /^(\d+)\.bin$/.exec(name)?.[1];
+      if (shard === undefined || Number(shard) % workerCount !== workerIndex) continue;
+      const path = join(root, folder, name);
+      reads.set(path, readAheadOf(path));
+    }
+  }
+  return reads;
+}
+
 /** Removes the index's snapshot files of the shards `owns` accepts (and the folder once empty). */
 export function removeSnapshots(dbPath: string, indexUid: string, owns: (shard: number) => boolean): void {
   const folder = snapshotFolder(dbPath, indexUid);

@@ -10,8 +10,8 @@ import type { IndexConfig } from '../index-config.js';
 import type { ShardEngine } from '../shard-engine.js';
 import type { ShardIndex } from '../shard-index.js';
 import { decodeShardSnapshot, encodeShardSnapshot, encodeShardSnapshotSteps, settingsFingerprint, type ShardSnapshotIdentity } from './shard-snapshot.js';
-import { SnapshotFormatError } from './snapshot-container.js';
-import { openSnapshotFile, removeSnapshots, removeTemporaryFiles, snapshotFolder, snapshotPath, writeFileAtomically, writeFileInSteps } from './snapshot-files.js';
+import { SnapshotFormatError, type SnapshotReader } from './snapshot-container.js';
+import { openSnapshotFile, readAheadOf, removeSnapshots, type ReadAhead, removeTemporaryFiles, snapshotFolder, snapshotPath, writeFileAtomically, writeFileInSteps } from './snapshot-files.js';
 import type { SlicedJob } from '../sliced-jobs.js';
 
 interface ShardDue {
@@ -28,6 +28,10 @@ export class SnapshotKeeper {
   private readonly stamps = new Map<string, number | null>();
   /** Per index: shard -> the stamp of its file on disk (written or read by this worker). */
   private readonly saved = new Map<string, Map<number, number>>();
+  /** Files being read ahead (path -> the read: a reader, null when missing, or its error), from `adoptReadsAhead` or `readAhead`. */
+  private readonly pendingReads = new Map<string, Promise<ReadAhead>>();
+  /** Files read ahead and settled by `readAhead`, each taken once by `restore`. */
+  private readonly readAheads = new Map<string, ReadAhead>();
 
   constructor(private readonly dbPath: string, private readonly engine: ShardEngine,
     private readonly log: (message: string) => void = (message) => console.error(message)) {}
@@ -41,7 +45,10 @@ export class SnapshotKeeper {
     const identity = this.identity(indexUid, shard, shardCount, commitSeq, config);
     if (this.isPrimary(shard)) removeTemporaryFiles(path); // saves cut short by a kill
     try {
-      const file = openSnapshotFile(path);
+      const readAhead = this.readAheads.get(path);
+      this.readAheads.delete(path);
+      if (readAhead instanceof Error) throw readAhead;
+      const file = readAhead === undefined ? openSnapshotFile(path) : readAhead;
       if (file === null) return null;
       const restored = decodeShardSnapshot(file, identity, config);
       this.savedOf(indexUid).set(shard, commitSeq);
@@ -54,6 +61,31 @@ export class SnapshotKeeper {
       }
       return null;
     }
+  }
+
+  /**
+   * Reads these shards' files ahead (checked: SnapshotReader.fromFileAsync, the read overlapping its CRC),
+   * for the `restore` calls that follow; the identity is checked there. A failure is kept for `restore`
+   * to report. Sequential: one file in memory ahead of its decoding at a time per call.
+   */
+  async readAhead(indexUid: string, shards: readonly number[]): Promise<void> {
+    for (const shard of shards) {
+      const path = snapshotPath(this.dbPath, indexUid, shard);
+      let read = this.pendingReads.get(path);
+      if (read === undefined) this.pendingReads.set(path, (read = readAheadOf(path)));
+      this.readAheads.set(path, await read);
+    }
+  }
+
+  /** Reads started before this keeper existed (readSnapshotsEarly, when the thread started), for `readAhead` to take. */
+  adoptReadsAhead(reads: ReadonlyMap<string, Promise<ReadAhead>>): void {
+    for (const [path, read] of reads) this.pendingReads.set(path, read);
+  }
+
+  /** Drops what was read ahead and no `restore` took (reads still running are left to end unobserved: they never reject). */
+  dropReadAheads(): void {
+    this.pendingReads.clear();
+    this.readAheads.clear();
   }
 
   /** The index was just loaded from LMDB (or snapshots) at this stamp. */

@@ -187,6 +187,7 @@ export class Vocabulary implements WordInterner {
     const { words, postings, sortedIds } = state;
     if (postings.length !== words.length) throw new Error('one posting list per word');
     this.serialized = postings;
+    this.table.reserve(words.length);
     for (let id = 0; id < words.length; id++) this.table.add(words[id]!);
     this.postings.length = words.length;
     this.lexicon.adoptSorted(Array.from(sortedIds, (id) => words[id]!));

@@ -76,6 +76,22 @@ export class WordTable {
     return id;
   }
 
+  /** Makes room for `count` words in all without growing on the way (a restore adds every word at once). */
+  reserve(count: number): void {
+    let capacity = this.slots.length / SLOT;
+    while (count * SLOT > capacity * SLOT * MAX_LOAD) capacity *= 2;
+    if (capacity * SLOT > this.slots.length) {
+      this.shift -= Math.log2(capacity * SLOT / this.slots.length);
+      this.slots = new Int32Array(capacity * SLOT);
+      for (let id = 0; id < this.words.length; id++) this.place(id, this.hashes[id]!);
+    }
+    if (count > this.hashes.length) {
+      const hashes = new Int32Array(count);
+      hashes.set(this.hashes);
+      this.hashes = hashes;
+    }
+  }
+
   /** Fibonacci hashing: the top bits of hash * 2^32/phi (FNV's low bits alone cluster). */
   private home(hash: number): number {
     return Math.imul(hash, 0x9e3779b1) >>> this.shift;
