@@ -58,6 +58,11 @@ export class ShardIndex {
   private readonly hasFacets: boolean;
   /** Derivations are offered to the cache from a term's second miss on (ShardCaches.seenBefore); false: from the first (tests). */
   cacheOnSecondMiss = true;
+  /**
+   * ...except those of a term in at least this share of the shard's documents, offered at their first miss:
+   * frequent terms come back (a Zipf law), and their unions cost the most to derive again. Infinity: none (tests).
+   */
+  frequentTermShare = 1 / 1024;
 
   constructor(readonly config: IndexConfig) {
     const faceted = facetedFieldsOf(config.settings);
@@ -249,7 +254,8 @@ export class ShardIndex {
       if (walked === undefined) walked = packWalk(deriveWordIds(vocabulary, word, isPrefix, budget), caches.stamp());
       derivations = withSynonyms(vocabulary, derivationsFromWords(vocabulary, word, walkByTypo(walked), idSpanOf(this.documents)),
         synonyms, (wordIds) => this.phraseDocs(wordIds));
-      if (!keep) return derivations;
+      // Frequent terms are kept at once: they come back (a Zipf law), and their unions cost the most to derive again.
+      if (!keep && derivations.docs.size < this.documents.size * this.frequentTermShare) return derivations;
       derivations.cachedAt = caches.stamp();
       const words = derivations.words.length;
       // The budget follows the shard's size (a restored shard never went through upsert).
