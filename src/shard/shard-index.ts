@@ -56,6 +56,13 @@ export class ShardIndex {
   readonly facets: FacetStore;
   /** Some field is faceted (else upserts skip the facet store's flattening of every document). */
   private readonly hasFacets: boolean;
+  /** Derivations are offered to the cache from a term's second miss on (ShardCaches.seenBefore); false: from the first (tests). */
+  cacheOnSecondMiss = true;
+  /**
+   * ...except those of a term in at least this share of the shard's documents, offered at their first miss:
+   * frequent terms come back (a Zipf law), and their unions cost the most to derive again. Infinity: none (tests).
+   */
+  frequentTermShare = 1 / 1024;
 
   constructor(readonly config: IndexConfig) {
     const faceted = facetedFieldsOf(config.settings);
@@ -242,9 +249,13 @@ export class ShardIndex {
       walked ??= caches.derivedWords.get(key);
       // A walk's words go stale only when one lost its last document (the others' documents are not in it).
       if (walked !== undefined && !caches.holds(walked, walked.ids, (wordId) => vocabulary.docs(wordId).isEmpty, mayTake)) walked = undefined;
+      // A term's first miss derives without keeping anything (ShardCaches.seenBefore): most terms of unique queries never come back.
+      const keep = walked !== undefined || !this.cacheOnSecondMiss || caches.seenBefore(key, this.documents.size);
       if (walked === undefined) walked = packWalk(deriveWordIds(vocabulary, word, isPrefix, budget), caches.stamp());
       derivations = withSynonyms(vocabulary, derivationsFromWords(vocabulary, word, walkByTypo(walked), idSpanOf(this.documents)),
         synonyms, (wordIds) => this.phraseDocs(wordIds));
+      // Frequent terms are kept at once: they come back (a Zipf law), and their unions cost the most to derive again.
+      if (!keep && derivations.docs.size < this.documents.size * this.frequentTermShare) return derivations;
       derivations.cachedAt = caches.stamp();
       const words = derivations.words.length;
       // The budget follows the shard's size (a restored shard never went through upsert).

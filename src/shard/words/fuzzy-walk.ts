@@ -26,13 +26,17 @@ export function walkFuzzy(sorted: readonly string[], query: string, maxDistance:
   const over = maxDistance + 1;
   const queryCodes = new Int32Array(n);
   for (let j = 0; j < n; j++) queryCodes[j] = query.charCodeAt(j);
-  let capacity = 32;
+  // The lexicon's scratch when walking one of its lists (every cell is written before it is read: row 0
+  // here, each row d from row d - 1 as the walk goes down), else arrays of this walk's own.
+  const scratch = memos === null ? newWalkScratch(width) : (memos.walkScratch ??= newWalkScratch(width));
+  if (scratch.rows.length < 32 * width) scratch.rows = new Int32Array(32 * width);
+  let capacity = Math.min(Math.floor(scratch.rows.length / width), scratch.prefixBest.length);
   // rows[d * width + j]: distance of query[0, j) to the current word's first d letters, clamped at `over`.
-  let rows = new Int32Array(capacity * width);
+  let rows = scratch.rows;
   // Best distance of the query against any prefix of the current path, at each depth.
-  let prefixBest = new Int32Array(capacity);
+  let prefixBest = scratch.prefixBest;
   // The minimum of each row's band (row d's, at d).
-  let rowMins = new Int32Array(capacity);
+  let rowMins = scratch.rowMins;
   for (let j = 0; j <= n; j++) rows[j] = Math.min(j, over);
   prefixBest[0] = Math.min(n, over);
   rowMins[0] = 0;
@@ -43,16 +47,17 @@ export function walkFuzzy(sorted: readonly string[], query: string, maxDistance:
     const wordStart = starts[index]!;
     const length = starts[index + 1]! - wordStart;
     if (length + 1 > capacity) {
+      const before = capacity;
       while (capacity < length + 1) capacity *= 2;
       const grown = new Int32Array(capacity * width);
-      grown.set(rows);
-      rows = grown;
+      grown.set(rows.subarray(0, before * width));
+      rows = scratch.rows = grown;
       const grownBest = new Int32Array(capacity);
-      grownBest.set(prefixBest);
-      prefixBest = grownBest;
+      grownBest.set(prefixBest.subarray(0, before));
+      prefixBest = scratch.prefixBest = grownBest;
       const grownMins = new Int32Array(capacity);
-      grownMins.set(rowMins);
-      rowMins = grownMins;
+      grownMins.set(rowMins.subarray(0, before));
+      rowMins = scratch.rowMins = grownMins;
     }
     // The rows of the previous word (the one before, or the first of a skipped run ending here) stay
     // valid for the prefix this word shares with it: lcp[index] (see endOfPrefixRun).
@@ -204,6 +209,17 @@ function endOfPrefixRun(lcp: Uint8Array, nextLower: Uint32Array, prefixLength: n
 }
 
 const MAX_TRACKED_PREFIX = 255;
+
+/** A walk's rows and per-depth values (walkFuzzy), kept by the lexicon between walks (LexiconListMemos.walkScratch). */
+export interface WalkScratch {
+  rows: Int32Array;
+  prefixBest: Int32Array;
+  rowMins: Int32Array;
+}
+
+function newWalkScratch(width: number): WalkScratch {
+  return { rows: new Int32Array(32 * width), prefixBest: new Int32Array(32), rowMins: new Int32Array(32) };
+}
 
 /** A sorted list as the walk reads it; see packedWords. */
 export interface PackedWords {
