@@ -9,6 +9,8 @@
 // The stream is small and never purged: a node replays it from the sequence its LMDB applied (a node
 // joining from a snapshot from the snapshot's).
 import { randomUUID } from 'node:crypto';
+import { defaultKeyRecords } from '../auth/key-record.js';
+import { nowRfc3339 } from '../tasks/timestamps.js';
 import type { ConsumerMessages } from '@nats-io/jetstream';
 import { SkeinError } from '../errors/index.js';
 import type { SchedulerClient } from '../front/scheduler-client.js';
@@ -78,6 +80,7 @@ export class ConfigLog {
 
   async start(): Promise<void> {
     await this.ensureStream();
+    await this.seedDefaultKeys();
     void this.taskLog.jsm.streams.info(CONFIG_STREAM).then((info) => { this.catchUpTarget = info.state.last_seq; },
       (cause) => this.log('warn', `config log: its state could not be read (${(cause as Error).message})`));
     this.running = this.run();
@@ -152,6 +155,17 @@ export class ConfigLog {
     return this.publish({ v: 1, kind: 'features', patch }) as Promise<Record<string, boolean>>;
   }
 
+  /**
+   * The default keys of a new cluster: the first entry of the config log, so every node stores the same
+   * records (uids, dates). Nodes starting together publish under one message id (JetStream keeps the
+   * first); a node applies it only to an empty key store (scheduler/key-store.ts).
+   */
+  private async seedDefaultKeys(): Promise<void> {
+    if ((await this.taskLog.jsm.streams.info(CONFIG_STREAM)).state.last_seq > 0) return;
+    const entry: ConfigEntry = { v: 1, kind: 'key', command: { op: 'seedDefaults', records: defaultKeyRecords(nowRfc3339()) } };
+    await this.taskLog.publishTo(CONFIG_SUBJECT, new TextEncoder().encode(JSON.stringify(entry)), 'skein.default-keys');
+  }
+
   private async ensureStream(): Promise<void> {
     try {
       await this.taskLog.jsm.streams.info(CONFIG_STREAM);
@@ -198,7 +212,9 @@ export class ConfigLog {
   private currentOutcome(entry: ConfigEntry): unknown {
     this.storage.root.resetReadTxn();
     if (entry.kind === 'features') return readFeatures(this.storage.meta);
-    return entry.command.op === 'delete' ? null : this.storage.keys.get(entry.command.op === 'create' ? entry.command.record.uid : entry.command.uid) ?? null;
+    const command = entry.command;
+    if (command.op === 'delete' || command.op === 'seedDefaults') return null;
+    return this.storage.keys.get(command.op === 'create' ? command.record.uid : command.uid) ?? null;
   }
 
   private async run(): Promise<void> {
