@@ -50,12 +50,12 @@ export function withShardGroupNames(config: NetworkConfig, content: TaskContent)
 }
 
 /**
- * Cluster mode, a node applying a document addition from the log: its own group, so it keeps only
- * those documents, and its name (once a topology change was applied, the groups it recorded decide:
+ * Cluster mode, a node applying a document addition (or a deletion by `_shard`) from the log: its own
+ * group, so it keeps only those documents (resolves `_shard` with it), and its name (once a topology change was applied, the groups it recorded decide:
  * scheduler/network-move.ts).
  */
 export function withOwnShardGroup(config: NetworkConfig, content: TaskContent): TaskContent {
-  if (content.type !== 'documentAdditionOrUpdate' || !content.shardGroups) return content;
+  if ((content.type !== 'documentAdditionOrUpdate' && content.type !== 'documentDeletion') || !('shardGroups' in content) || !content.shardGroups) return content;
   return { ...content, shardGroups: { names: content.shardGroups.names, own: config.ownGroup, self: config.current.self } };
 }
 
