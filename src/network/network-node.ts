@@ -12,14 +12,17 @@ import { ownGroupIn } from '../documents/shard-group.js';
 import type { TaskContent } from '../tasks/task-record.js';
 import type { NetworkConfig } from './network-config.js';
 import { NetworkSearch } from './network-search.js';
+import { RemoteAvailability } from './remote-availability.js';
 import type { RemoteClient } from './remote-post.js';
 
 export class NetworkNode {
   private readonly search: NetworkSearch;
+  /** Which remotes answer this node's network searches (`status` in /network, /network/control). */
+  readonly availability = new RemoteAvailability();
 
   /** `remotes`: the one client every request to a remote goes through (its address policy and bounds). */
   constructor(readonly config: NetworkConfig, dispatcher: SearchDispatcher, private readonly meta: Storage['meta'], readonly remotes: RemoteClient) {
-    this.search = new NetworkSearch(config, dispatcher, () => servingPlacement({ meta }), remotes);
+    this.search = new NetworkSearch(config, dispatcher, () => servingPlacement({ meta }), remotes, this.availability);
   }
 
   /**
