@@ -26,8 +26,8 @@ const STALL_MS = 2500;
 const WATCH_EVERY_MS = 1000;
 /** How long a /keys or features write waits for this node to apply it before answering an error (it is in the log). */
 const LOCAL_APPLY_WAIT_MS = 15_000;
-/** Requests waiting at once for this node to catch up with the log (appliedAll); more are answered false at once. */
-const MAX_CATCH_UP_WAITERS = 4096;
+/** Requests waiting at once for this node to catch up with the log (appliedAll); more are answered false at once (each holds ≤ ~128 KiB of body). */
+const MAX_CATCH_UP_WAITERS = 1024;
 
 type ConfigEntry =
   | { v: 1; kind: 'key'; command: KeyCommand }

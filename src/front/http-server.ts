@@ -111,7 +111,8 @@ export function createHttpApp(edge: HttpEdge): HttpFront {
       access: FULL_ACCESS,
     };
     // Cluster mode: a key this node does not know yet is checked again once it caught up with the
-    // config log (authorization.ts keyCatchUp); meanwhile the body is read as usual.
+    // config log (authorization.ts keyCatchUp); meanwhile its body is not read (the socket paused: what
+    // already came, ~128 KiB, is kept), and a refusal closes the connection without reading the rest.
     let catchUp: Promise<boolean> | null = null;
     try {
       admit(edge, route, request, headers.contentLength);
@@ -127,13 +128,11 @@ export function createHttpApp(edge: HttpEdge): HttpFront {
         : () => catchUp.then(() => admit(edge, route, request, headers.contentLength)).then(() => route.handle(request, edge.context)));
       return;
     }
-    readBody(res, state, edge.payloadLimit, catchUp === null ? null : () => catchUp.then(() => admit(edge, route, request, headers.contentLength)), (body) => {
+    const admitted = catchUp === null ? null : catchUp.then(() => admit(edge, route, request, headers.contentLength));
+    readBody(res, state, edge.payloadLimit, admitted, (body) => {
       request.body = body;
       run(res, state, async () => {
-        if (catchUp !== null) {
-          await catchUp;
-          admit(edge, route, request, headers.contentLength);
-        }
+        if (admitted !== null) await admitted;
         if (route.body === 'json') {
           request.body = await decodeContentOffThread(body, request.contentEncoding, edge.payloadLimit);
           request.json = parseJsonBody(request.body);
@@ -141,6 +140,12 @@ export function createHttpApp(edge: HttpEdge): HttpFront {
         return route.handle(request, edge.context);
       });
     });
+    if (admitted !== null) {
+      res.pause();
+      admitted.then(() => {
+        if (!state.aborted) res.resume();
+      }, (cause: unknown) => reply(res, state, failureReply(state, cause), true));
+    }
   });
   return {
     app,
@@ -166,7 +171,7 @@ function admit(edge: HttpEdge, route: RouteSpec, request: FrontRequest, contentL
  * Collects the body into one buffer that owns its memory (it may be transferred to a worker).
  * `admitted`: an authorization still pending (keyCatchUp), whose refusal comes before a too large body's.
  */
-function readBody(res: HttpResponse, state: ResponseState, limit: number, admitted: (() => Promise<void>) | null, done: (body: Buffer) => void): void {
+function readBody(res: HttpResponse, state: ResponseState, limit: number, admitted: Promise<void> | null, done: (body: Buffer) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
   let tooLarge = false;
@@ -178,7 +183,7 @@ function readBody(res: HttpResponse, state: ResponseState, limit: number, admitt
       // Stop reading: answer now and close, the rest of the body is never buffered.
       if (admitted === null) reply(res, state, errorReply(payloadTooLarge(limit)), true);
       else {
-        admitted().then(() => reply(res, state, errorReply(payloadTooLarge(limit)), true), (cause: unknown) => reply(res, state, failureReply(state, cause), true));
+        admitted.then(() => reply(res, state, errorReply(payloadTooLarge(limit)), true), (cause: unknown) => reply(res, state, failureReply(state, cause), true));
       }
       return;
     }
