@@ -78,11 +78,17 @@ test.serial('an index over 3 shard groups answers useNetwork searches exactly as
     t.is(local.body.estimatedTotalHits, counts[0]);
     await call(urls[0], 'PATCH', '/experimental-features', { network: false });
     t.is((await call(urls[0], 'POST', '/indexes/npm/search', { q: '', limit: 0, useNetwork: true })).body.estimatedTotalHits, counts[0]);
-    await call(urls[0], 'PATCH', '/experimental-features', { network: true });
+    t.is((await call(urls[0], 'PATCH', '/experimental-features', { network: true })).status, 200);
+    // Features reach the other nodes through the config log, not at once (their reads do not wait for it).
+    for (const url of urls) {
+      const deadline = Date.now() + 20_000;
+      while ((await call(url, 'GET', '/experimental-features')).body.network !== true && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
 
     // `_shard`: a node's own group is all its documents, another group none; through useNetwork each group answers for its own.
     for (const [i, url] of urls.entries()) {
-      t.is((await call(url, 'POST', '/indexes/npm/search', { q: '', limit: 0, filter: `_shard = g${i + 1}` })).body.estimatedTotalHits, counts[i]);
+      const own = await call(url, 'POST', '/indexes/npm/search', { q: '', limit: 0, filter: `_shard = g${i + 1}` });
+      t.is(own.body.estimatedTotalHits, counts[i], `node ${i + 1}: ${JSON.stringify(own.body)}`);
       t.is((await call(url, 'POST', '/indexes/npm/search', { q: '', limit: 0, filter: `_shard != g${i + 1}` })).body.estimatedTotalHits, 0);
     }
     const popular = (url: string, filter: string, useNetwork = false) =>
