@@ -1,6 +1,6 @@
 // API keys as stored (LMDB `keys` db, uid -> record) and as shown (auth.md §3). The key value is never
 // stored: it is derived from the master key and the uid, so changing the master key invalidates every value.
-import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 
 export interface KeyRecord {
   uid: string;
@@ -59,16 +59,7 @@ const DEFAULT_KEYS: Array<Pick<KeyRecord, 'name' | 'description' | 'actions' | '
   { name: 'Default Chat API Key', description: 'Use it to chat and search from the frontend', actions: ['chatCompletions', 'search'], indexes: ['*'] },
 ];
 
-/**
- * The four keys created when the key store is empty at startup (newest behaviour, auth.md §2).
- * fixedUids (cluster mode, src/cluster): uids derived from the key's name, so every node with the same
- * master key has the same default keys (a key is HMAC(master key, uid); uids are shown by GET /keys anyway).
- */
-export function defaultKeyRecords(now: string, fixedUids = false): KeyRecord[] {
-  return DEFAULT_KEYS.map((key) => ({ uid: fixedUids ? uuidOfName(key.name ?? '') : randomUUID(), ...key, expiresAt: null, createdAt: now, updatedAt: now }));
-}
-
-function uuidOfName(name: string): string {
-  const hex = createHash('sha256').update(`skein default key: ${name}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+/** The four keys created when the key store is empty at startup (newest behaviour, auth.md §2); cluster mode: once, through the config log. */
+export function defaultKeyRecords(now: string): KeyRecord[] {
+  return DEFAULT_KEYS.map((key) => ({ uid: randomUUID(), ...key, expiresAt: null, createdAt: now, updatedAt: now }));
 }

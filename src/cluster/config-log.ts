@@ -9,6 +9,8 @@
 // The stream is small and never purged: a node replays it from the sequence its LMDB applied (a node
 // joining from a snapshot from the snapshot's).
 import { randomUUID } from 'node:crypto';
+import { defaultKeyRecords } from '../auth/key-record.js';
+import { nowRfc3339 } from '../tasks/timestamps.js';
 import type { ConsumerMessages } from '@nats-io/jetstream';
 import { SkeinError } from '../errors/index.js';
 import type { SchedulerClient } from '../front/scheduler-client.js';
@@ -24,10 +26,18 @@ const STALL_MS = 2500;
 const WATCH_EVERY_MS = 1000;
 /** How long a /keys or features write waits for this node to apply it before answering an error (it is in the log). */
 const LOCAL_APPLY_WAIT_MS = 15_000;
+/** Requests waiting at once for this node to catch up with the log (appliedAll); more are answered false at once (each holds ≤ ~128 KiB of body). */
+const MAX_CATCH_UP_WAITERS = 1024;
 
 type ConfigEntry =
   | { v: 1; kind: 'key'; command: KeyCommand }
   | { v: 1; kind: 'features'; patch: Record<string, boolean> };
+
+interface CatchUpWaiter {
+  /** The stream's last sequence read after the caller asked; null: not read yet. */
+  seq: number | null;
+  done: (applied: boolean) => void;
+}
 
 interface Waiter {
   resolve: (value: unknown) => void;
@@ -46,6 +56,11 @@ export class ConfigLog {
   private readonly waiters = new Map<number, Waiter>();
   /** Outcomes applied before their writer registered (the publish ack can arrive after the delivery). */
   private readonly early = new Map<number, { value: unknown; error: unknown }>();
+  /** appliedAll callers: waiting for a read of the stream's last sequence (seq null), then for this node to apply up to it (settle()). */
+  private readonly catchUpWaiters = new Set<CatchUpWaiter>();
+  /** One read of the stream's last sequence in flight at a time; another wanted after it (callers arrived meanwhile). */
+  private readingLastSeq = false;
+  private lastSeqWanted = false;
 
   constructor(
     private readonly taskLog: TaskLog,
@@ -65,6 +80,7 @@ export class ConfigLog {
 
   async start(): Promise<void> {
     await this.ensureStream();
+    await this.seedDefaultKeys();
     void this.taskLog.jsm.streams.info(CONFIG_STREAM).then((info) => { this.catchUpTarget = info.state.last_seq; },
       (cause) => this.log('warn', `config log: its state could not be read (${(cause as Error).message})`));
     this.running = this.run();
@@ -79,20 +95,56 @@ export class ConfigLog {
     await this.running?.catch(() => {});
     for (const waiter of this.waiters.values()) waiter.reject(new SkeinError('internal', 'The node is shutting down.'));
     this.waiters.clear();
+    for (const waiter of [...this.catchUpWaiters]) waiter.done(false);
   }
 
   /**
-   * Resolves true once this node applied every entry the stream holds now (false past `timeoutMs`): a
-   * key another node just created, missing here, is then found (keys-routes.ts). Polls: a rare path.
+   * Resolves true once this node applied every entry the stream held when asked (false past
+   * `timeoutMs`, or when too many wait already): a key another node just created, missing here, is
+   * then found (keys-routes.ts, and every route's authentication: front/authorization.ts). Callers
+   * share the reads of the stream's last sequence (one in flight; those arriving meanwhile join the
+   * next, which starts after they asked, so it counts every entry acknowledged before), and are woken
+   * by the application itself: a flood of unknown keys costs one small NATS request at a time.
    */
-  async appliedAll(timeoutMs = LOCAL_APPLY_WAIT_MS): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    const target = (await this.taskLog.jsm.streams.info(CONFIG_STREAM)).state.last_seq;
-    while (this.nextSeq <= target) {
-      if (this.stopped || Date.now() > deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+  appliedAll(timeoutMs = LOCAL_APPLY_WAIT_MS): Promise<boolean> {
+    if (this.stopped || this.catchUpWaiters.size >= MAX_CATCH_UP_WAITERS) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      let timer: NodeJS.Timeout | null = null;
+      const waiter: CatchUpWaiter = {
+        seq: null,
+        done: (applied) => {
+          if (timer === null) return;
+          clearTimeout(timer);
+          timer = null;
+          this.catchUpWaiters.delete(waiter);
+          resolve(applied);
+        },
+      };
+      timer = setTimeout(() => waiter.done(false), timeoutMs);
+      this.catchUpWaiters.add(waiter);
+      this.lastSeqWanted = true;
+      if (!this.readingLastSeq) this.readLastSeq();
+    });
+  }
+
+  /** One read of the stream's last sequence for every waiter that asked before it started. */
+  private readLastSeq(): void {
+    this.readingLastSeq = true;
+    this.lastSeqWanted = false;
+    const asked = [...this.catchUpWaiters].filter((waiter) => waiter.seq === null);
+    if (asked.length === 0) {
+      this.readingLastSeq = false;
+      return;
     }
-    return true;
+    void this.taskLog.jsm.streams.info(CONFIG_STREAM).then((info) => info.state.last_seq, () => null).then((lastSeq) => {
+      for (const waiter of asked) {
+        if (lastSeq === null || this.stopped) waiter.done(false);
+        else if (this.nextSeq > lastSeq) waiter.done(true);
+        else waiter.seq = lastSeq;
+      }
+      if (this.lastSeqWanted && !this.stopped) this.readLastSeq();
+      else this.readingLastSeq = false;
+    });
   }
 
   keyCommand(command: KeyCommand): Promise<unknown> {
@@ -101,6 +153,17 @@ export class ConfigLog {
 
   updateFeatures(patch: Record<string, boolean>): Promise<Record<string, boolean>> {
     return this.publish({ v: 1, kind: 'features', patch }) as Promise<Record<string, boolean>>;
+  }
+
+  /**
+   * The default keys of a new cluster: the first entry of the config log, so every node stores the same
+   * records (uids, dates). Nodes starting together publish under one message id (JetStream keeps the
+   * first); a node applies it only to an empty key store (scheduler/key-store.ts).
+   */
+  private async seedDefaultKeys(): Promise<void> {
+    if ((await this.taskLog.jsm.streams.info(CONFIG_STREAM)).state.last_seq > 0) return;
+    const entry: ConfigEntry = { v: 1, kind: 'key', command: { op: 'seedDefaults', records: defaultKeyRecords(nowRfc3339()) } };
+    await this.taskLog.publishTo(CONFIG_SUBJECT, new TextEncoder().encode(JSON.stringify(entry)), 'skein.default-keys');
   }
 
   private async ensureStream(): Promise<void> {
@@ -149,7 +212,9 @@ export class ConfigLog {
   private currentOutcome(entry: ConfigEntry): unknown {
     this.storage.root.resetReadTxn();
     if (entry.kind === 'features') return readFeatures(this.storage.meta);
-    return entry.command.op === 'delete' ? null : this.storage.keys.get(entry.command.op === 'create' ? entry.command.record.uid : entry.command.uid) ?? null;
+    const command = entry.command;
+    if (command.op === 'delete' || command.op === 'seedDefaults') return null;
+    return this.storage.keys.get(command.op === 'create' ? command.record.uid : command.uid) ?? null;
   }
 
   private async run(): Promise<void> {
@@ -208,6 +273,7 @@ export class ConfigLog {
   private settle(seq: number, value: unknown, error: unknown, ownEntry: boolean): void {
     this.nextSeq = seq + 1;
     this.lastProgress = Date.now();
+    for (const waiter of this.catchUpWaiters) if (waiter.seq !== null && waiter.seq <= seq) waiter.done(true);
     const waiter = this.waiters.get(seq);
     this.waiters.delete(seq);
     if (waiter) {

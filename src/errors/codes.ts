@@ -135,6 +135,7 @@ export const ERROR_CODES = {
   invalid_network_leader: [400, 'invalid_request'],
   missing_network_url: [400, 'invalid_request'],
   network_placement_mismatch: [409, 'invalid_request'],
+  import_task_without_network_task: [503, 'invalid_request'],
   remote_bad_request: [400, 'invalid_request'],
   remote_bad_response: [502, 'system'],
   remote_could_not_send_request: [502, 'system'],

@@ -2,7 +2,7 @@
 // action it needs (auth.md §5) and the pipeline calls `authorize` before reading the body, as
 // Meilisearch checks keys before parsing payloads. The decision itself is src/auth's; this file
 // owns the front's key cache (rebuilt from LMDB after each /keys write the scheduler commits).
-import { decideAccess, invalidApiKey, KeyRing, type Access, type KeyRecord } from '../auth/index.js';
+import { decideAccess, decodeTenantToken, invalidApiKey, KeyRing, type Access, type KeyRecord } from '../auth/index.js';
 import { SkeinError } from '../errors/index.js';
 import type { Storage } from '../storage/environment.js';
 
@@ -49,6 +49,31 @@ export function createAuthorizer(masterKey: string | null, keys = new KeyCache(m
     const token = bearerToken(authorization);
     return decideAccess({ action, token, indexUid }, masterKey, keys.current, now());
   };
+}
+
+/** How long a request with a key this node does not know waits for the cluster's config log (keyCatchUp). */
+export const KEY_CATCH_UP_MS = 500;
+
+/**
+ * Cluster mode, read-your-writes across nodes: a request refused because this node does not know its
+ * key (nor a tenant token's parent key) may carry a key just created through another node. The
+ * promise resolves once this node applied every key change the config log held when asked (or after
+ * KEY_CATCH_UP_MS: cluster/config-log.ts appliedAll, which shares one NATS read among the callers);
+ * the caller then authorizes again. null: the refusal stands (a known key lacking the action, or not
+ * in cluster mode). Known keys never wait: the common path stays synchronous. A key deleted through
+ * another node is still accepted here until this node applies the deletion (the log's lag).
+ */
+export function keyCatchUp(
+  cause: unknown, authorization: string | null, keys: KeyCache, config: { appliedAll(timeoutMs?: number): Promise<boolean> } | null,
+): Promise<boolean> | null {
+  if (config === null || authorization === null || !(cause instanceof SkeinError) || cause.code !== 'invalid_api_key') return null;
+  if (!authorization.startsWith('Bearer ')) return null;
+  const token = authorization.slice('Bearer '.length);
+  const ring = keys.current;
+  if (ring.identify(token) !== undefined) return null;
+  const claims = decodeTenantToken(token);
+  if (claims !== null && ring.byUid(claims.apiKeyUid) !== undefined) return null;
+  return config.appliedAll(KEY_CATCH_UP_MS);
 }
 
 /**

@@ -276,12 +276,15 @@ export const documentsFilterRoutes: RouteSpec[] = [
       }
       checkFilterSize('invalid_document_filter', { kind: 'body', path: '.filter' }, filter);
       const node = parseFilterParameter(filter, 'invalid_document_filter');
-      if (node === null) {
-        throw new SkeinError('invalid_document_filter', 'Sending an empty filter is forbidden.');
-      }
+      if (node === null) throw new SkeinError('invalid_document_filter', 'Sending an empty filter is forbidden.');
       requireContainsFeature(context.storage.meta, filter);
       refuseForeign(context, node, 'invalid_document_filter');
-      return jsonReply(202, await context.scheduler.enqueue({ type: 'documentDeletion', indexUid: uid, byFilter: filter, ...customMetadata(request.query) }));
+      // `_shard` (Meilisearch checks the network feature now): resolved when the task runs, with the groups
+      // it carries (scheduler/delete-by-filter.ts; in cluster mode each node puts its own: network-node.ts).
+      const shard = withShardFilter(context.network, context.storage.meta, { filter: filter as FilterParameter } as ShardSearchOptions).shardFilter;
+      if (shard) resolveShardConditions(node, shard);
+      const shardGroups = shard ? { shardGroups: { names: shard[1], own: shard[2][0] ?? null } } : {};
+      return jsonReply(202, await context.scheduler.enqueue({ type: 'documentDeletion', indexUid: uid, byFilter: filter, ...shardGroups, ...customMetadata(request.query) }));
     },
   },
 ];

@@ -5,7 +5,7 @@ import { STATUS_CODES } from 'node:http';
 import uws from './uws.js';
 import type { HttpResponse, TemplatedApp } from '@trufflesuite/uws-js-unofficial';
 import { asSkeinError } from '../errors/index.js';
-import type { Authorizer } from './authorization.js';
+import { keyCatchUp, type Authorizer } from './authorization.js';
 import { ALLOW_ORIGIN_ANY, ALLOW_ORIGIN_HEADER, JSON_AND_ALLOW_ORIGIN, preflightReply } from './cors.js';
 import { errorReply, FULL_ACCESS, replyText, type FrontReply, type FrontRequest, type ResponseStream } from './http-types.js';
 import { ListBodyWriter } from './list-body.js';
@@ -110,21 +110,29 @@ export function createHttpApp(edge: HttpEdge): HttpFront {
       contentType: headers.contentType, contentEncoding: headers.contentEncoding, authorization: headers.authorization,
       access: FULL_ACCESS,
     };
+    // Cluster mode: a key this node does not know yet is checked again once it caught up with the
+    // config log (authorization.ts keyCatchUp); meanwhile its body is not read (the socket paused: what
+    // already came, ~128 KiB, is kept), and a refusal closes the connection without reading the rest.
+    let catchUp: Promise<boolean> | null = null;
     try {
-      request.access = edge.authorize({ action: route.action, authorization: request.authorization, indexUid: params.indexUid ?? null });
-      if (route.body === 'json') checkJsonContentType(request.contentType);
-      if (route.body !== 'none' && Number(headers.contentLength) > edge.payloadLimit) throw payloadTooLarge(edge.payloadLimit);
+      admit(edge, route, request, headers.contentLength);
     } catch (cause) {
-      drainThenReply(res, state, failureReply(state, cause));
-      return;
+      catchUp = keyCatchUp(cause, request.authorization, edge.context.keys, edge.context.scheduler.configThrough);
+      if (catchUp === null) {
+        drainThenReply(res, state, failureReply(state, cause));
+        return;
+      }
     }
     if (route.body === 'none') {
-      drainThenRun(res, state, () => route.handle(request, edge.context));
+      drainThenRun(res, state, catchUp === null ? () => route.handle(request, edge.context)
+        : () => catchUp.then(() => admit(edge, route, request, headers.contentLength)).then(() => route.handle(request, edge.context)));
       return;
     }
-    readBody(res, state, edge.payloadLimit, (body) => {
+    const admitted = catchUp === null ? null : catchUp.then(() => admit(edge, route, request, headers.contentLength));
+    readBody(res, state, edge.payloadLimit, admitted, (body) => {
       request.body = body;
       run(res, state, async () => {
+        if (admitted !== null) await admitted;
         if (route.body === 'json') {
           request.body = await decodeContentOffThread(body, request.contentEncoding, edge.payloadLimit);
           request.json = parseJsonBody(request.body);
@@ -132,6 +140,12 @@ export function createHttpApp(edge: HttpEdge): HttpFront {
         return route.handle(request, edge.context);
       });
     });
+    if (admitted !== null) {
+      res.pause();
+      admitted.then(() => {
+        if (!state.aborted) res.resume();
+      }, (cause: unknown) => reply(res, state, failureReply(state, cause), true));
+    }
   });
   return {
     app,
@@ -146,8 +160,18 @@ export function createHttpApp(edge: HttpEdge): HttpFront {
 
 const EMPTY_BODY = Buffer.alloc(0);
 
-/** Collects the body into one buffer that owns its memory (it may be transferred to a worker). */
-function readBody(res: HttpResponse, state: ResponseState, limit: number, done: (body: Buffer) => void): void {
+/** Authorizes the request (sets its access), then the checks made before its body is read; throws the refusal. */
+function admit(edge: HttpEdge, route: RouteSpec, request: FrontRequest, contentLength: string): void {
+  request.access = edge.authorize({ action: route.action, authorization: request.authorization, indexUid: request.params.indexUid ?? null });
+  if (route.body === 'json') checkJsonContentType(request.contentType);
+  if (route.body !== 'none' && Number(contentLength) > edge.payloadLimit) throw payloadTooLarge(edge.payloadLimit);
+}
+
+/**
+ * Collects the body into one buffer that owns its memory (it may be transferred to a worker).
+ * `admitted`: an authorization still pending (keyCatchUp), whose refusal comes before a too large body's.
+ */
+function readBody(res: HttpResponse, state: ResponseState, limit: number, admitted: Promise<void> | null, done: (body: Buffer) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
   let tooLarge = false;
@@ -157,7 +181,10 @@ function readBody(res: HttpResponse, state: ResponseState, limit: number, done: 
     if (size > limit) {
       tooLarge = true;
       // Stop reading: answer now and close, the rest of the body is never buffered.
-      reply(res, state, errorReply(payloadTooLarge(limit)), true);
+      if (admitted === null) reply(res, state, errorReply(payloadTooLarge(limit)), true);
+      else {
+        admitted.then(() => reply(res, state, errorReply(payloadTooLarge(limit)), true), (cause: unknown) => reply(res, state, failureReply(state, cause), true));
+      }
       return;
     }
     // uWS reuses the chunk's memory after this callback returns.

@@ -98,8 +98,8 @@ export class SchedulerClient {
   /** Cluster mode: /keys writes and features changes go through the skein-config stream (src/cluster/config-log.ts), which calls the two below with its sequence. */
   configThrough: {
     keyCommand(command: KeyCommand): Promise<unknown>; updateFeatures(patch: Record<string, boolean>): Promise<Record<string, boolean>>;
-    /** Every config entry the log holds now applied here (cluster/config-log.ts). */
-    appliedAll(): Promise<boolean>;
+    /** Every config entry the log holds now applied here (false: not within `timeoutMs`; cluster/config-log.ts). */
+    appliedAll(timeoutMs?: number): Promise<boolean>;
   } | null = null;
 
   /** A /keys write; resolves with the stored record (null after a delete) once committed. */

@@ -12,14 +12,17 @@ import { ownGroupIn } from '../documents/shard-group.js';
 import type { TaskContent } from '../tasks/task-record.js';
 import type { NetworkConfig } from './network-config.js';
 import { NetworkSearch } from './network-search.js';
+import { RemoteAvailability } from './remote-availability.js';
 import type { RemoteClient } from './remote-post.js';
 
 export class NetworkNode {
   private readonly search: NetworkSearch;
+  /** Which remotes answer this node's network searches (`status` in /network, /network/control). */
+  readonly availability = new RemoteAvailability();
 
   /** `remotes`: the one client every request to a remote goes through (its address policy and bounds). */
   constructor(readonly config: NetworkConfig, dispatcher: SearchDispatcher, private readonly meta: Storage['meta'], readonly remotes: RemoteClient) {
-    this.search = new NetworkSearch(config, dispatcher, () => servingPlacement({ meta }), remotes);
+    this.search = new NetworkSearch(config, dispatcher, () => servingPlacement({ meta }), remotes, this.availability);
   }
 
   /**
@@ -50,12 +53,12 @@ export function withShardGroupNames(config: NetworkConfig, content: TaskContent)
 }
 
 /**
- * Cluster mode, a node applying a document addition from the log: its own group, so it keeps only
- * those documents, and its name (once a topology change was applied, the groups it recorded decide:
+ * Cluster mode, a node applying a document addition (or a deletion by `_shard`) from the log: its own
+ * group, so it keeps only those documents (resolves `_shard` with it), and its name (once a topology change was applied, the groups it recorded decide:
  * scheduler/network-move.ts).
  */
 export function withOwnShardGroup(config: NetworkConfig, content: TaskContent): TaskContent {
-  if (content.type !== 'documentAdditionOrUpdate' || !content.shardGroups) return content;
+  if ((content.type !== 'documentAdditionOrUpdate' && content.type !== 'documentDeletion') || !('shardGroups' in content) || !content.shardGroups) return content;
   return { ...content, shardGroups: { names: content.shardGroups.names, own: config.ownGroup, self: config.current.self } };
 }
 

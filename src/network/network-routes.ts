@@ -8,7 +8,11 @@ import type { FrontContext, RouteSpec } from '../front/route-spec.js';
 import { parseSearchBody } from '../front/search-params.js';
 import { shardQueryOf } from '../front/search-routes.js';
 import { readFeatures } from '../storage/experimental-features.js';
-import { servingPlacement } from '../storage/network-placement.js';
+import { readMoveState, servingPlacement } from '../storage/network-placement.js';
+import { tasksNewestFirst } from '../tasks/task-listing.js';
+import { isPlainObject } from '../front/deserr-messages.js';
+import type { NetworkValue } from './network-config.js';
+import type { RemoteStatus } from './remote-availability.js';
 import { moveRoutes } from './move-routes.js';
 import { storageKeyOf } from '../storage/records.js';
 import { localDocumentResults, parseFetchBody } from '../front/documents-filter.js';
@@ -17,7 +21,7 @@ import { encodeShardResults, parseRemoteShardSearch } from './shard-search-wire.
 export const networkRoutes: RouteSpec[] = [
   {
     method: 'GET', path: '/network', action: 'network.get', body: 'none',
-    handle: (_request, context) => jsonReply(200, networkOf(context).current),
+    handle: (_request, context) => jsonReply(200, networkView(context, networkOf(context).current)),
   },
   {
     method: 'PATCH', path: '/network', action: 'network.update', body: 'json',
@@ -33,7 +37,29 @@ export const networkRoutes: RouteSpec[] = [
       // With a leader, Meilisearch v1.53 answers the networkTopologyChange task; without, the network (the task is in /tasks).
       if (network.leader !== null) return jsonReply(202, await context.scheduler.enqueue(change));
       if (moves) await context.scheduler.enqueue(change);
-      return jsonReply(200, network);
+      return jsonReply(200, networkView(context, network));
+    },
+  },
+  {
+    // Meilisearch v1.53's messages to a topology change in progress, and a remote's status. Skein's
+    // nodes learn imports and exports by asking each other (scheduler/network-move.ts), so the first two
+    // are checked (a networkTopologyChange enqueued or processing here) and change nothing; a status
+    // decides whether this node's network searches ask the remote (remote-availability.ts).
+    method: 'POST', path: '/network/control', action: 'network.update', body: 'json',
+    handle: (request, context) => {
+      if (!readFeatures(context.storage.meta).network) {
+        throw new SkeinError('feature_not_enabled',
+          'Using the /network/control route requires enabling the `network` experimental feature. See https://github.com/orgs/meilisearch/discussions/805');
+      }
+      const change = parseNetworkChange(request.json);
+      const availability = context.network?.availability;
+      if (change.type === 'statusChangeForRemote') {
+        if (change.status === 'available') availability?.markAvailable(change.remote);
+        else availability?.markUnavailableIndefinitely(change.remote);
+      } else if (!networkTaskInProgress(context)) {
+        throw new SkeinError('import_task_without_network_task', 'No network topology change task is currently enqueued or processing');
+      }
+      return { status: 200, body: '' };
     },
   },
   {
@@ -89,6 +115,64 @@ export const networkRoutes: RouteSpec[] = [
     },
   },
 ];
+
+/** /network's answer: the stored network, each remote with its `status` for this node's searches. */
+function networkView(context: FrontContext, network: NetworkValue): unknown {
+  const availability = context.network?.availability;
+  const remotes = Object.fromEntries(Object.entries(network.remotes).map(([name, remote]) =>
+    [name, { ...remote, status: availability ? availability.status(name) : 'available' }]));
+  return { ...network, remotes };
+}
+
+type NetworkChange =
+  | { type: 'exportNoIndexForRemote' | 'importFinishedForRemote'; remote: string }
+  | { type: 'statusChangeForRemote'; remote: string; status: RemoteStatus };
+
+const MESSAGE_TYPES = ['exportNoIndexForRemote', 'importFinishedForRemote', 'statusChangeForRemote'];
+
+/** `{origin: {remoteName, taskUid, networkVersion?}, message: {type, remote, ...}}`, refused as a JSON body serde rejects (bad_request). */
+function parseNetworkChange(body: unknown): NetworkChange {
+  const bad = (message: string) => new SkeinError('bad_request', `Json deserialize error: ${message}`);
+  if (!isPlainObject(body)) throw bad('invalid type: expected struct NetworkChange');
+  for (const field of Object.keys(body)) if (field !== 'origin' && field !== 'message') throw bad(`unknown field \`${echo(field)}\`, expected \`origin\` or \`message\``);
+  const { origin, message } = body;
+  if (origin === undefined) throw bad('missing field `origin`');
+  if (message === undefined) throw bad('missing field `message`');
+  if (!isPlainObject(origin)) throw bad('invalid type for `origin`: expected struct Origin');
+  if (typeof origin.remoteName !== 'string') throw bad(origin.remoteName === undefined ? 'missing field `remoteName`' : 'invalid type for `remoteName`: expected a string');
+  if (!Number.isInteger(origin.taskUid) || (origin.taskUid as number) < 0 || (origin.taskUid as number) > 0xffffffff) {
+    throw bad(origin.taskUid === undefined ? 'missing field `taskUid`' : 'invalid value for `taskUid`: expected u32');
+  }
+  if (origin.networkVersion !== undefined && (typeof origin.networkVersion !== 'string' || !/^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(origin.networkVersion))) {
+    throw bad('invalid value for `networkVersion`: expected a UUID');
+  }
+  if (!isPlainObject(message)) throw bad('invalid type for `message`: expected internally tagged enum Message');
+  if (message.type === undefined) throw bad('missing field `type`');
+  if (typeof message.type !== 'string' || !MESSAGE_TYPES.includes(message.type)) {
+    throw bad(`unknown variant \`${echo(String(message.type))}\`, expected one of \`exportNoIndexForRemote\`, \`importFinishedForRemote\`, \`statusChangeForRemote\``);
+  }
+  if (typeof message.remote !== 'string') throw bad(message.remote === undefined ? 'missing field `remote`' : 'invalid type for `remote`: expected a string');
+  if (message.remote.length > 512) throw bad('`remote` is longer than 512 characters');
+  if (message.type === 'importFinishedForRemote' && typeof message.successful !== 'boolean') {
+    throw bad(message.successful === undefined ? 'missing field `successful`' : 'invalid type for `successful`: expected a boolean');
+  }
+  if (message.type === 'statusChangeForRemote') {
+    if (message.status !== 'available' && message.status !== 'unavailable') {
+      throw bad(message.status === undefined ? 'missing field `status`' : 'unknown variant for `status`, expected `available` or `unavailable`');
+    }
+    return { type: 'statusChangeForRemote', remote: message.remote, status: message.status };
+  }
+  return { type: message.type as 'exportNoIndexForRemote' | 'importFinishedForRemote', remote: message.remote };
+}
+
+/** A networkTopologyChange task enqueued or processing on this node. */
+function networkTaskInProgress(context: FrontContext): boolean {
+  if (readMoveState(context.storage) !== null) return true;
+  for (const task of tasksNewestFirst(context.storage)) {
+    if (task.type === 'networkTopologyChange' && (task.status === 'enqueued' || task.status === 'processing')) return true;
+  }
+  return false;
+}
 
 function placementOf(network: { shards: Record<string, { remotes: string[] }> }): Placement {
   return Object.fromEntries(Object.entries(network.shards).map(([name, shard]) => [name, [...shard.remotes]]));

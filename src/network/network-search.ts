@@ -12,6 +12,7 @@ import type { SearchDispatcher, ShardQuery } from '../front/search-dispatcher.js
 import type { SearchParameters } from '../front/search-params.js';
 import type { ShardQueryResultMessage } from '../protocol/messages.js';
 import { ownGroupIn, type Placement } from '../documents/shard-group.js';
+import { RemoteAvailability } from './remote-availability.js';
 import type { NetworkConfig } from './network-config.js';
 import type { RemoteClient } from './remote-post.js';
 import { decodeShardResults, searchBodyOf, type RemoteShardSearch } from './shard-search-wire.js';
@@ -37,7 +38,9 @@ export class NetworkSearch {
     /** The groups this node's documents follow and their version (storage/network-placement.ts). */
     private readonly serving: () => { version: number; placement: Placement | null },
     /** The one client every request to a remote goes through (its address policy and bounds). */
-    private readonly remotes: RemoteClient) {}
+    private readonly remotes: RemoteClient,
+    /** Which remotes answer searches now (remote-availability.ts): failed ones are tried last, drained ones never. */
+    private readonly availability: RemoteAvailability = new RemoteAvailability()) {}
 
   /**
    * Every group answers at this node's version of the groups: during a topology change a node that
@@ -127,18 +130,23 @@ export class NetworkSearch {
   Promise<{ results: ShardQueryResultMessage[]; error: { remote: string; body: ErrorBody } | null; mismatch?: number }> {
     let last: { remote: string; body: ErrorBody } = { remote: group, body: new SkeinError('remote_could_not_send_request', `Shard \`${group}\` has no remote.`).toBody() };
     let mismatch: number | undefined;
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(turn + k) % names.length]!;
+    // In turn from `turn`; nodes that failed lately last; nodes drained through /network/control never.
+    const rotated = names.map((_, k) => names[(turn + k) % names.length]!).filter((name) => !this.availability.isDrained(name));
+    const ordered = [...rotated.filter((name) => this.availability.isAvailable(name)), ...rotated.filter((name) => !this.availability.isAvailable(name))];
+    for (const name of ordered) {
       const remote = this.config.current.remotes[name];
       if (!remote) continue;
       try {
-        return { results: await askRemote(this.remotes, name, remote.url, remote.searchApiKey, path, request), error: null };
+        const results = await askRemote(this.remotes, name, remote.url, remote.searchApiKey, path, request);
+        if (this.availability.isCoolingDown(name)) this.availability.markAvailable(name);
+        return { results, error: null };
       } catch (cause) {
         if (cause instanceof PlacementMismatch) {
           mismatch = Math.max(mismatch ?? -1, cause.version);
           continue;
         }
         if (cause instanceof SkeinError && cause.status < 500 && cause.code !== 'remote_invalid_api_key') throw cause;
+        this.availability.markUnavailable(name);
         last = { remote: name, body: (cause instanceof SkeinError ? cause : new SkeinError('remote_could_not_send_request', String(cause))).toBody() };
       }
     }

@@ -167,7 +167,9 @@ export type SchedulerMessage =
 export type KeyCommand =
   | { op: 'create'; record: import('../auth/key-record.js').KeyRecord }
   | { op: 'update'; uid: string; name?: string | null; description?: string | null; updatedAt: string }
-  | { op: 'delete'; uid: string };
+  | { op: 'delete'; uid: string }
+  /** Cluster mode: the default keys, created once through the config log (stored only when the key store is empty). */
+  | { op: 'seedDefaults'; records: import('../auth/key-record.js').KeyRecord[] };
 
 /**
  * The messages that are not flatbuffers: they carry MessagePorts (which must travel in a transfer

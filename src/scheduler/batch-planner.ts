@@ -137,7 +137,7 @@ async function applyTask(stage: StagedIndex, task: TaskRecord, context: Planning
     case 'documentAdditionOrUpdate':
       return { indexedDocuments: await applyUpdateFile(stage, placedAddition(context.storage, content) as typeof content, context.storage.updateFilesDir, context.slicing ?? PLANNING_SLICES) };
     case 'documentDeletion':
-      if ('byFilter' in content) return { deletedDocuments: applyDocumentDeletionByFilter(stage, content.byFilter) };
+      if ('byFilter' in content) return { deletedDocuments: applyDocumentDeletionByFilter(stage, placedAddition(context.storage, content) as typeof content) };
       return { deletedDocuments: 'clear' in content ? applyClear(stage) : applyDocumentDeletion(stage, content.ids) };
     case 'documentEdition':
       return applyDocumentEdition(stage, content, { checkAbort: context.checkAbort });

@@ -37,14 +37,25 @@ export function applyKeyCommand(storage: KeyStorage, command: KeyCommand): KeyRe
         storage.keys.remove(command.uid);
       });
       return null;
+    case 'seedDefaults':
+      seedKeys(storage, command.records);
+      return null;
   }
 }
 
-/** At startup: an empty key store gets the default keys (auth.md §2), whether or not a master key is set. */
-export function seedDefaultKeys(storage: KeyStorage, now: string = nowRfc3339(), fixedUids = false): void {
+/**
+ * At startup: an empty key store gets the default keys (auth.md §2), whether or not a master key is set.
+ * Not in cluster mode: there they come once through the config log, the same records on every node
+ * (cluster/config-log.ts, KeyCommand `seedDefaults`).
+ */
+export function seedDefaultKeys(storage: KeyStorage, now: string = nowRfc3339()): void {
+  seedKeys(storage, defaultKeyRecords(now));
+}
+
+function seedKeys(storage: KeyStorage, records: KeyRecord[]): void {
   storage.root.transactionSync(() => {
     for (const _ of storage.keys.getKeys({ limit: 1 })) return;
-    for (const record of defaultKeyRecords(now, fixedUids)) storage.keys.put(record.uid, record as unknown as Record<string, unknown>);
+    for (const record of records) storage.keys.put(record.uid, record as unknown as Record<string, unknown>);
   });
 }
 

@@ -54,11 +54,13 @@ export function previousPlacement(storage: Pick<Storage, 'meta'>, content: Extra
 }
 
 /**
- * A document addition applied once a topology change was: the recorded groups decide which documents
- * this node keeps (not the publisher's configuration, which may lag behind the log).
+ * A document addition (or a deletion by a filter naming `_shard`) applied once a topology change was:
+ * the recorded groups decide which documents this node keeps (not the publisher's configuration,
+ * which may lag behind the log).
  */
 export function placedAddition(storage: Pick<Storage, 'meta'>, content: TaskContent): TaskContent {
-  if (content.type !== 'documentAdditionOrUpdate' || !content.shardGroups || content.shardGroups.self === undefined) return content;
+  if ((content.type !== 'documentAdditionOrUpdate' && content.type !== 'documentDeletion') || !('shardGroups' in content)
+    || !content.shardGroups || content.shardGroups.self === undefined) return content;
   const placement = readPlacement(storage);
   if (placement === null) return content;
   const names = Object.keys(placement).sort();

@@ -124,8 +124,8 @@ function onShardWorkerLifecycle(message: ShardWorkerLifecycleMessage): void {
   }
 }
 
-// Cluster mode: the same default keys on every node (their uids derived from their names).
-seedDefaultKeys(storage, undefined, data.clustered === true);
+// Cluster mode: the default keys come through the config log instead (the same records on every node).
+if (data.clustered !== true) seedDefaultKeys(storage);
 const ready = scheduler.start();
 // --schedule-snapshot: a snapshotCreation task every period, shown in /tasks like one from POST /snapshots
 // (Meilisearch registers it as a task the same way, the first one a period after the start).

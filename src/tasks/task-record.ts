@@ -43,8 +43,11 @@ type TaskRequest =
     }
   | { type: 'documentDeletion'; indexUid: string; ids: string[] }
   | { type: 'documentDeletion'; indexUid: string; clear: true }
-  /** Delete by filter: `filter` as sent (string or array form), checked when the task is processed. */
-  | { type: 'documentDeletion'; indexUid: string; byFilter: unknown }
+  /**
+   * Delete by filter: `filter` as sent (string or array form), checked when the task is processed.
+   * shardGroups: the filter names `_shard` (src/network): the groups it is resolved with, as an addition's.
+   */
+  | { type: 'documentDeletion'; indexUid: string; byFilter: unknown; shardGroups?: { names: string[]; own: string | null; self?: string | null } }
   /** POST /documents/edit: `filter` as sent (null: every document), the Rhai `function`, its `context` object (src/scheduler/document-edition.ts). */
   | { type: 'documentEdition'; indexUid: string; filter: unknown; context: Record<string, unknown> | null; function: string }
   | { type: 'settingsUpdate'; indexUid: string; settings: Record<string, unknown>; isDeletion: boolean; allowIndexCreation?: boolean }

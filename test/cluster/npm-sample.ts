@@ -1,14 +1,28 @@
 // The cluster tests' real text: npm packages of the committed sample (name, summary, downloads and two
 // facets) and seeded queries from their own words (single words, pairs, prefixes, typos, empty), with
 // facets, filters, sort, pages, the frequency strategy and distinct: sharding.test and rebalance.test
-// compare their answers with one node's.
+// compare their answers with one node's. The figures (rebalance-figures.ts, sharding-figures.ts) read
+// the same rows from the full list (npmPackages), through the same loader.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from './local-cluster.js';
 
+/** The full list of npm packages (about 227,000 rows; on every machine, CI included). */
+export const NPM_TSV = '/work/.library/env/packages/npm.tsv';
+
 /** The sample's packages; `idOf` names the i-th one. */
 export function packages(idOf: (i: number) => string | number = (i) => i): Array<Record<string, unknown>> {
-  const lines = readFileSync(join(REPO_ROOT, 'test/http/fixtures/npm-packages.tsv'), 'utf8').split('\n').slice(1).filter(Boolean);
+  return loadPackages(join(REPO_ROOT, 'test/http/fixtures/npm-packages.tsv'), Number.POSITIVE_INFINITY, idOf);
+}
+
+/** The first `rows` packages of the full list, ids 0, 1, ... */
+export function npmPackages(rows: number): Array<Record<string, unknown>> {
+  return loadPackages(NPM_TSV, rows, (i) => i);
+}
+
+/** The one loader: a TSV of name, version, downloads, summary (a header line first). */
+function loadPackages(path: string, rows: number, idOf: (i: number) => string | number): Array<Record<string, unknown>> {
+  const lines = readFileSync(path, 'utf8').split('\n').slice(1, rows === Number.POSITIVE_INFINITY ? undefined : rows + 1).filter(Boolean);
   return lines.map((line, i) => {
     const [name, version, downloads, summary] = line.split('\t');
     return { id: idOf(i), name, version, downloads: Number(downloads), summary: summary ?? '', scope: name!.startsWith('@') ? name!.split('/')[0] : 'none',

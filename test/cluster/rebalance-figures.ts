@@ -5,20 +5,16 @@
 // task finished on every node), and the searches sent meanwhile through skein1 and skein2 (useNetwork,
 // one at a time each): how many counted every document exactly once, more (a document counted twice,
 // Meilisearch's window), fewer (never expected), or failed; their latency during the move and after.
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { rendezvousGroup } from '../../src/documents/shard-group.js';
 import { call, sleep, waitForTask } from './cluster-client.js';
 import { LocalCluster } from './local-cluster.js';
+import { npmPackages } from './npm-sample.js';
 
 const ROWS = Number(process.argv[2] ?? 30_000);
 
 function documents(): Array<Record<string, unknown>> {
-  const lines = readFileSync('/work/.library/env/packages/npm.tsv', 'utf8').split('\n').slice(1, ROWS + 1).filter(Boolean);
-  return lines.map((line, i) => {
-    const [name, version, downloads, summary] = line.split('\t');
-    return { id: i, name, version, downloads: Number(downloads), summary: summary ?? '', band: Number(downloads) > 100_000 ? 'high' : Number(downloads) > 1000 ? 'mid' : 'low' };
-  });
+  return npmPackages(ROWS);
 }
 
 function percentile(values: number[], p: number): number {

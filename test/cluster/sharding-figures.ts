@@ -4,21 +4,18 @@
 // sent one at a time, then 8 at a time, to: the single node; a cluster node with useNetwork (fan-out to
 // the 3 groups and merge); the same cluster node without it (its own group's third only).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, waitForTask } from './cluster-client.js';
 import { freePort, LocalCluster, REPO_ROOT } from './local-cluster.js';
+import { npmPackages } from './npm-sample.js';
 
 const ROWS = Number(process.argv[2] ?? 30_000);
 const QUERIES = Number(process.argv[3] ?? 600);
 
 function documents(): Array<Record<string, unknown>> {
-  const lines = readFileSync('/work/.library/env/packages/npm.tsv', 'utf8').split('\n').slice(1, ROWS + 1).filter(Boolean);
-  return lines.map((line, i) => {
-    const [name, version, downloads, summary] = line.split('\t');
-    return { id: i, name, version, downloads: Number(downloads), summary: summary ?? '', band: Number(downloads) > 100_000 ? 'high' : Number(downloads) > 1000 ? 'mid' : 'low' };
-  });
+  return npmPackages(ROWS);
 }
 
 function queries(docs: Array<Record<string, unknown>>): Array<Record<string, unknown>> {

@@ -78,11 +78,17 @@ test.serial('an index over 3 shard groups answers useNetwork searches exactly as
     t.is(local.body.estimatedTotalHits, counts[0]);
     await call(urls[0], 'PATCH', '/experimental-features', { network: false });
     t.is((await call(urls[0], 'POST', '/indexes/npm/search', { q: '', limit: 0, useNetwork: true })).body.estimatedTotalHits, counts[0]);
-    await call(urls[0], 'PATCH', '/experimental-features', { network: true });
+    t.is((await call(urls[0], 'PATCH', '/experimental-features', { network: true })).status, 200);
+    // Features reach the other nodes through the config log, not at once (their reads do not wait for it).
+    for (const url of urls) {
+      const deadline = Date.now() + 20_000;
+      while ((await call(url, 'GET', '/experimental-features')).body.network !== true && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
 
     // `_shard`: a node's own group is all its documents, another group none; through useNetwork each group answers for its own.
     for (const [i, url] of urls.entries()) {
-      t.is((await call(url, 'POST', '/indexes/npm/search', { q: '', limit: 0, filter: `_shard = g${i + 1}` })).body.estimatedTotalHits, counts[i]);
+      const own = await call(url, 'POST', '/indexes/npm/search', { q: '', limit: 0, filter: `_shard = g${i + 1}` });
+      t.is(own.body.estimatedTotalHits, counts[i], `node ${i + 1}: ${JSON.stringify(own.body)}`);
       t.is((await call(url, 'POST', '/indexes/npm/search', { q: '', limit: 0, filter: `_shard != g${i + 1}` })).body.estimatedTotalHits, 0);
     }
     const popular = (url: string, filter: string, useNetwork = false) =>
@@ -98,6 +104,20 @@ test.serial('an index over 3 shard groups answers useNetwork searches exactly as
       t.is(answer.status, 200, JSON.stringify(answer.body));
       t.deepEqual(answer.body, expected.body, JSON.stringify(body));
     }
+
+    // Delete by filter with `_shard`, taken by node 1 (group g1): every node resolves it with its own
+    // group, so only g2's node deletes its popular documents; the task's details count each node's own.
+    const removal = await call(urls[0], 'POST', '/indexes/npm/documents/delete', { filter: 'downloads > 50000 AND _shard = g2' });
+    t.is(removal.status, 202, JSON.stringify(removal.body));
+    for (const [i, url] of urls.entries()) {
+      t.is(await waitForTask(url, removal.body.taskUid), 'succeeded');
+      const task = (await call(url, 'GET', `/tasks/${removal.body.taskUid}`)).body;
+      t.is(task.details.deletedDocuments, i === 1 ? popular2 : 0, `node ${i + 1}: ${JSON.stringify(task)}`);
+    }
+    t.is(await popular(urls[1], '_shard = g2'), 0);
+    t.is(await popular(urls[2], '_shard = g3'), popular3);
+    t.is(await popular(urls[0], '_shard IN [g2, g3]', true), popular3);
+    t.is((await call(urls[1], 'GET', '/indexes/npm/stats')).body.numberOfDocuments, counts[1]! - popular2);
 
     // A whole group down (g3's only node): the others' hits, and the group in remoteErrors.
     const some = { q: '', limit: 0, filter: 'downloads > 50000' };

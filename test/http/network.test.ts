@@ -2,7 +2,7 @@
 // remotes {url, searchApiKey, writeApiKey}, shards {name: {remotes}}, leader), the `network` feature
 // required, Meilisearch's merge (absent keeps, null removes), invalid_network_* / missing_network_url
 // errors, the network.* key actions, the value kept across a restart; useNetwork over a network whose
-// only group is this node answers as a local search.
+// only group is this node answers as a local search; each remote's `status` and POST /network/control.
 import test from 'ava';
 import { Client, freePort, startTestServer, withTempDir, withTestServer } from './harness.js';
 
@@ -32,8 +32,8 @@ test('/network needs the network feature, then merges a PATCH and keeps it acros
       });
       t.is(first.status, 200, first.text);
       t.deepEqual(first.body.remotes, {
-        'ms-0': { url: 'http://127.0.0.1:7700', searchApiKey: null, writeApiKey: null },
-        'ms-1': { url: 'http://127.0.0.1:7701', searchApiKey: 'foo', writeApiKey: 'bar' },
+        'ms-0': { url: 'http://127.0.0.1:7700', searchApiKey: null, writeApiKey: null, status: 'available' },
+        'ms-1': { url: 'http://127.0.0.1:7701', searchApiKey: 'foo', writeApiKey: 'bar', status: 'available' },
       });
       t.deepEqual(first.body.shards, { s0: { remotes: ['ms-0'] }, s1: { remotes: ['ms-1'] } });
       // Absent keeps, null resets a key, a removed remote leaves its shards.
@@ -43,7 +43,7 @@ test('/network needs the network feature, then merges a PATCH and keeps it acros
       });
       t.is(second.status, 200, second.text);
       t.is(second.body.self, 'ms-0');
-      t.deepEqual(second.body.remotes['ms-1'], { url: 'http://127.0.0.1:7701', searchApiKey: null, writeApiKey: 'bar' });
+      t.deepEqual(second.body.remotes['ms-1'], { url: 'http://127.0.0.1:7701', searchApiKey: null, writeApiKey: 'bar', status: 'available' });
       t.deepEqual(second.body.shards.s1, { remotes: ['ms-1', 'ms-2'] });
       const third = await client.patch('/network', { remotes: { 'ms-1': null } });
       t.deepEqual(third.body.shards, { s0: { remotes: ['ms-0'] }, s1: { remotes: ['ms-2'] } });
@@ -90,7 +90,7 @@ test('PATCH /network refuses bad values with Meilisearch codes and changes nothi
     const nullUrl = await client.patch('/network', { remotes: { a: { url: null } } });
     t.is(nullUrl.body.code, 'invalid_network_url');
     t.is(nullUrl.body.message, 'Field `.remotes.a.url` cannot be set to `null`');
-    t.deepEqual((await client.get('/network')).body.remotes, { a: { url: 'http://x', searchApiKey: null, writeApiKey: null } });
+    t.deepEqual((await client.get('/network')).body.remotes, { a: { url: 'http://x', searchApiKey: null, writeApiKey: null, status: 'available' } });
   }));
 
 test('network.get / network.update / network.* key actions decide who reads and changes /network', (t) =>
@@ -195,4 +195,71 @@ test('the shard-search route a network search uses is authorized like a search o
     t.is(allowed.body.results[0].hits[0][2], '{"id":1,"title":"public"}');
     t.is(allowed.body.results[0].hits[0][0], 0);
     t.is((await new Client(client.baseUrl).post('/indexes/open/_network-shard-search', { search: { q: 'public' } })).status, 401);
+  }));
+
+test('/network/control: a drained remote is never asked, one that failed shows unavailable, messages to a topology change need one, Meilisearch errors', (t) =>
+  withTestServer({ workers: 1, shardsPerIndex: 1, masterKey: MASTER }, async ({ client, port }) => {
+    const admin = client.withKey(MASTER);
+    const status = (remote: string) => ({ origin: { remoteName: 'me', taskUid: 0 }, message: { type: 'statusChangeForRemote', remote, status: 'unavailable' } });
+    const off = await admin.post('/network/control', status('dead'));
+    t.is(off.status, 400, off.text);
+    t.is(off.body.code, 'feature_not_enabled');
+    t.is(off.body.message, 'Using the /network/control route requires enabling the `network` experimental feature. See https://github.com/orgs/meilisearch/discussions/805');
+    await enableNetwork(admin);
+    await admin.waitForTask((await admin.post('/indexes/docs/documents', [{ id: 1, title: 'blue river' }])).body.taskUid);
+    const deadPort = await freePort();
+    const set = await admin.patch('/network', {
+      self: 'me', remotes: { me: { url: `http://127.0.0.1:${port}` }, dead: { url: `http://127.0.0.1:${deadPort}` } },
+      shards: { g1: { remotes: ['me'] }, g2: { remotes: ['dead'] } },
+    });
+    t.is(set.status, 200, set.text);
+    t.deepEqual(Object.values(set.body.remotes).map((remote: any) => remote.status), ['available', 'available']);
+    const statuses = async () => Object.fromEntries(Object.entries((await admin.get('/network')).body.remotes).map(([name, remote]: [string, any]) => [name, remote.status]));
+
+    // A remote that failed to answer a network search: unavailable (tried last), asked again later.
+    const search = () => admin.post('/indexes/docs/search', { q: 'blue', useNetwork: true });
+    const failed = await search();
+    t.is(failed.status, 200, failed.text);
+    t.is(failed.body.hits.length, 1);
+    t.is(failed.body.remoteErrors?.dead?.code, 'remote_could_not_send_request', failed.text);
+    t.deepEqual(await statuses(), { me: 'available', dead: 'unavailable' });
+    t.is((await search()).body.remoteErrors?.dead?.code, 'remote_could_not_send_request', 'a group whose nodes all failed lately is still asked');
+    // Marked available, then drained: a drained remote is not asked (its group has no remote to ask).
+    const available = await admin.post('/network/control', { ...status('dead'), message: { type: 'statusChangeForRemote', remote: 'dead', status: 'available' } });
+    t.is(available.status, 200, available.text);
+    t.is(available.text, '');
+    t.deepEqual(await statuses(), { me: 'available', dead: 'available' });
+    t.is((await admin.post('/network/control', status('dead'))).status, 200);
+    t.deepEqual(await statuses(), { me: 'available', dead: 'unavailable' });
+    const drained = await search();
+    t.is(drained.status, 200, drained.text);
+    t.deepEqual(drained.body.remoteErrors, { g2: { message: 'Shard `g2` has no remote.', code: 'remote_could_not_send_request', type: 'system', link: 'https://docs.meilisearch.com/errors#remote_could_not_send_request' } });
+    t.is(drained.body.hits.length, 1);
+
+    // Messages to a topology change in progress: none here.
+    for (const message of [{ type: 'exportNoIndexForRemote', remote: 'dead' }, { type: 'importFinishedForRemote', remote: 'dead', successful: true }]) {
+      const none = await admin.post('/network/control', { origin: { remoteName: 'dead', taskUid: 3, networkVersion: '4f1d3c1e-8c5e-4b7a-9a51-2d4c1a0b9e77' }, message });
+      t.is(none.status, 503, none.text);
+      t.deepEqual(none.body, { message: 'No network topology change task is currently enqueued or processing', code: 'import_task_without_network_task',
+        type: 'invalid_request', link: 'https://docs.meilisearch.com/errors#import_task_without_network_task' });
+    }
+    // Malformed bodies: bad_request, nothing changed.
+    for (const body of [[], {}, { message: status('x').message }, { origin: { remoteName: 'me', taskUid: 0 } }, { ...status('x'), extra: 1 },
+      { origin: { remoteName: 'me', taskUid: -1 }, message: status('x').message }, { origin: { taskUid: 0 }, message: status('x').message },
+      { origin: { remoteName: 'me', taskUid: 0, networkVersion: 'v2' }, message: status('x').message },
+      { origin: { remoteName: 'me', taskUid: 0 }, message: { type: 'reboot', remote: 'x' } },
+      { origin: { remoteName: 'me', taskUid: 0 }, message: { type: 'statusChangeForRemote', remote: 'me' } },
+      { origin: { remoteName: 'me', taskUid: 0 }, message: { type: 'statusChangeForRemote', remote: 'me', status: 'gone' } },
+      { origin: { remoteName: 'me', taskUid: 0 }, message: { type: 'importFinishedForRemote', remote: 'me' } },
+      { origin: { remoteName: 'me', taskUid: 0 }, message: { type: 'statusChangeForRemote', remote: 'x'.repeat(100_000), status: 'unavailable' } }]) {
+      const refused = await admin.post('/network/control', body);
+      t.is(refused.status, 400, JSON.stringify(body).slice(0, 100));
+      t.is(refused.body.code, 'bad_request', JSON.stringify(body).slice(0, 100));
+      t.true(refused.body.message.length < 300);
+    }
+    t.deepEqual(await statuses(), { me: 'available', dead: 'unavailable' });
+    // network.update decides.
+    const key = async (actions: string[]) => client.withKey((await admin.post('/keys', { actions, indexes: ['*'], expiresAt: null })).body.key as string);
+    t.is((await (await key(['network.get'])).post('/network/control', status('me'))).status, 403);
+    t.is((await (await key(['network.update'])).post('/network/control', { ...status('me'), message: { type: 'statusChangeForRemote', remote: 'me', status: 'available' } })).status, 200);
   }));

@@ -137,3 +137,53 @@ test('without shard groups every _shard names a group that does not exist', asyn
     await server.close();
   }
 });
+
+test('delete by filter resolves _shard with the node\'s group: its documents of the named groups go, a group not in the network fails the task', async (t) => {
+  const server = await startTestServer({ workers: 1, shardsPerIndex: 2 });
+  try {
+    const { client } = server;
+    await load(client, [{ id: 1, title: 'red', genre: 'a' }, { id: 2, title: 'blue', genre: 'b' }, { id: 3, title: 'green', genre: 'a' }, { id: 4, title: 'gold', genre: 'b' }]);
+    // The feature off: refused when the task is asked for (Meilisearch checks it at enqueue), pointing at `_shard`.
+    const off = await client.post('/indexes/books/documents/delete', { filter: 'genre = a OR _shard = g1' });
+    t.is(off.status, 400, off.text);
+    t.is(off.body.code, 'feature_not_enabled');
+    t.is(off.body.message, 'using a shard filter requires enabling the `network` experimental feature. See https://github.com/orgs/meilisearch/discussions/805\n14:20 genre = a OR _shard = g1');
+    await enableNetwork(client);
+    const set = await client.patch('/network', {
+      self: 'one', remotes: { one: { url: 'http://127.0.0.1:1' }, two: { url: 'http://127.0.0.1:2' } }, shards: { g1: { remotes: ['one'] }, g2: { remotes: ['two'] } },
+    });
+    t.is(set.status, 200, set.text);
+    const remove = async (filter: unknown) => {
+      const enqueued = await client.post('/indexes/books/documents/delete', { filter });
+      t.is(enqueued.status, 202, `${JSON.stringify(filter)}: ${enqueued.text}`);
+      return client.waitForTask(enqueued.body.taskUid);
+    };
+    const remaining = async () => ids((await client.get('/indexes/books/documents')).body);
+    // Another group's documents: none here.
+    const other = await remove('_shard = g2');
+    t.is(other.status, 'succeeded', JSON.stringify(other));
+    t.is(other.details.deletedDocuments, 0);
+    t.deepEqual(await remaining(), [1, 2, 3, 4]);
+    // This node's group, with another condition; `_shard` needs no filterableAttributes entry.
+    const own = await remove('_shard = g1 AND genre = b');
+    t.is(own.status, 'succeeded', JSON.stringify(own));
+    t.is(own.details.deletedDocuments, 2);
+    t.deepEqual(await remaining(), [1, 3]);
+    t.is((await remove(['_shard != g1', 'genre = a'])).details.deletedDocuments, 0);
+    t.deepEqual(await remaining(), [1, 3]);
+    // A group the network does not have, an operator other than =, != and IN: the task fails, search's code.
+    const unknown = await remove('_shard IN [g1, nowhere]');
+    t.is(unknown.status, 'failed');
+    t.is(unknown.error.code, 'invalid_search_filter');
+    t.is(unknown.error.message, 'Index `books`: Shard `nowhere` does not exist');
+    const operator = await remove('_shard EXISTS');
+    t.is(operator.status, 'failed');
+    t.is(operator.error.code, 'invalid_search_filter');
+    t.true(operator.error.message.startsWith('Index `books`: Filter operator `EXISTS is not allowed for the special attribute `_shard`.'), operator.error.message);
+    t.deepEqual(await remaining(), [1, 3]);
+    t.is((await remove('_shard IN [g1]')).details.deletedDocuments, 2);
+    t.deepEqual(await remaining(), []);
+  } finally {
+    await server.close();
+  }
+});
