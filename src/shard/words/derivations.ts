@@ -2,7 +2,7 @@
 // query word), and its typo variants (search-semantics reference §3: a typo on the first letter
 // counts as two; at most 150 one-typo and 50 two-typo words, in lexicon order, as milli caps them).
 import roaring from 'roaring';
-import { prefixRange } from './lexicon.js';
+import { prefixRange, type LexiconListMemos } from './lexicon.js';
 import { walkFuzzy } from './fuzzy-walk.js';
 import { walkFirstLetterEdits } from './first-letter-edits.js';
 import { unionOfMany } from './bitmap-union.js';
@@ -47,6 +47,8 @@ export interface TermDerivations {
   walk?: WalkedWords;
   /** This object's number for the pair memos' keys, given by its shard's caches (ShardCaches.derivationId). */
   memoId?: number;
+  /** Memo: the words sorted by id with their typo counts (derivation-patch.ts; kept by the patches). */
+  wordLevels?: import('../derivation-patch.js').WordLevels;
   /** Memo: the words as match-profile-builder.ts's WordLookup.addTerm takes them (lookupArrays). */
   lookupArrays?: { wordIds: Int32Array; flags: Uint8Array };
 }
@@ -155,7 +157,7 @@ function collectTypos(vocabulary: Vocabulary, lists: readonly (readonly string[]
  * or its marked spelling, with isPrefix a word starting with either, or within `budget` edits of the
  * word (walkFuzzy over the whole run: the walk's first-letter rule and caps only take fewer).
  */
-export function mayDeriveAny(sorted: readonly string[], word: string, isPrefix: boolean, budget: number): boolean {
+export function mayDeriveAny(sorted: readonly string[], word: string, isPrefix: boolean, budget: number, memos: LexiconListMemos | null = null): boolean {
   for (const start of [word, exactAttributeKey(word)]) {
     const [from, to] = prefixRange(sorted, start);
     if (from < to && (isPrefix || sorted[from] === start)) return true;
@@ -165,7 +167,7 @@ export function mayDeriveAny(sorted: readonly string[], word: string, isPrefix: 
   walkFuzzy(sorted, word, budget, isPrefix, () => {
     found = true;
     return false;
-  });
+  }, 0, sorted.length, memos);
   return found;
 }
 
