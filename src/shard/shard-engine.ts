@@ -220,11 +220,17 @@ export class ShardEngine {
         continue;
       }
       if (this.rebuildsDue.has(shard)) {
-        // Built before, and what is stale still answers (reading the documents written since): in slices.
+        // Built before, and what is stale still answers (reading the documents written since): in slices,
+        // never at once, however many queries wait.
         if (background.has(shard)) continue;
-        this.rebuildsDue.delete(shard);
         shard.deferBuilds(true);
-        background.enqueue(shard, () => shard.prepareSteps(), { catchUp: true, maxSliceMs: PRE_COMMIT_MAX_SLICE_MS, onLeave: () => shard.deferBuilds(false) });
+        background.enqueue(shard, () => shard.prepareSteps(), {
+          catchUp: true, maxSliceMs: PRE_COMMIT_MAX_SLICE_MS,
+          onLeave: () => {
+            this.rebuildsDue.delete(shard);
+            shard.deferBuilds(false);
+          },
+        });
         continue;
       }
       if (queriesWaiting >= BUILD_AT_ONCE_FROM_QUERIES) {
