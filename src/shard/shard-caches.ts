@@ -25,11 +25,6 @@ import { pairMemoBytes } from './pairs/shared-pair-memos.js';
 import { WorthPerByteCache } from './search/worth-per-byte-cache.js';
 import { RankingMemos } from '../ranking/ranking-memos.js';
 import type { Vocabulary } from './words/vocabulary.js';
-import { LexiconListMemos } from './words/lexicon.js';
-import roaring from 'roaring';
-
-type RoaringBitmap32 = roaring.RoaringBitmap32;
-const { RoaringBitmap32 } = roaring;
 
 /**
  * Derivations kept per shard between writes, at most about this much memory per shard (the memos of
@@ -65,26 +60,18 @@ const DERIVATION_WORTHS_REMEMBERED = 32_768;
 const DERIVED_WORDS_CACHE_LIMIT = 65_536;
 
 /**
- * Words that got their first documents kept in the log at most (ShardCaches.holds): past it the oldest
- * runs go, and the entries stamped before them are derived again when next read (a bulk load interns
- * most of its words: checking entries against them all would cost more than deriving again).
+ * Words that got their first documents logged at most, then every entry is dropped (a bulk load
+ * interns most of its words: checking each entry against them would cost more than deriving again).
  */
 const APPEARED_LOG_LIMIT = 65_536;
 
 /**
- * Runs of appeared words the log is cut into at most: one is cut at each check that finds new words
- * (under writes, every write slice: a batch of 1,000 npm rows made ~9), and past this many the two
- * oldest are merged, so an entry is checked against at most this many sorted runs however long ago it
- * was stamped. (Entries more than 8 runs behind used to be derived again: after each batch of 1,000
- * rows, every entry not read during it; with the cost of the checks below that was every cache entry.)
+ * Runs of appeared words an entry is checked against at most (ShardCaches.holds): one is cut at each
+ * check that finds new words (under writes, every write slice), and an entry of a term not asked
+ * for this long is derived again instead of being walked against them all (with every run kept, the
+ * checks of rarely asked terms grew until searches under writes were slower than dropping everything).
  */
 const RUNS_CHECKED = 8;
-
-/**
- * Documents written kept in the log at most (writtenDocsSince): past it the older half goes, and
- * entries stamped before it are derived again instead of patched.
- */
-const DOC_LOG_LIMIT = 1 << 16;
 
 /** When an entry was made or last found to hold (ShardCaches.holds): the writes counted and the appearance log's length then. */
 export interface CacheStamp {
@@ -147,35 +134,22 @@ export class ShardCaches {
   private writes = 0;
   /** By word id: `writes` at the latest write of a document holding (or having held) the word; 0: none since start. */
   private lastWritten = new Uint32Array(1024);
-  /** Words whose posting list went from empty to not since the last run was cut (runs), in order. */
+  /** Words whose posting list went from empty to not since the log was last emptied, in order. */
   private appeared: string[] = [];
-  /** Log positions dropped before the first run (a position is absolute: the count of words logged before it). */
+  /** Log positions dropped before `appeared[0]` (a position is absolute: appearedBefore + index). */
   private appearedBefore = 0;
   /**
    * The log cut into runs, each sorted once (when an entry is next checked), so an entry is checked
-   * against a run by a walk (prefix range, typo walk) instead of word by word: [start, end) absolute;
-   * `appeared` follows the last run.
+   * against a run by a walk (prefix range, typo walk) instead of word by word: [start, end) absolute.
    */
   private runs: { start: number; end: number; sorted: string[] }[] = [];
-  /** Words in the runs. */
-  private runWords = 0;
-  /** The runs' packed words for the typo walks (weak by run: a check walked each run packed anew, ~100 µs an entry under writes). */
-  readonly runMemos = new LexiconListMemos();
-
-  /** The documents written, by write (the one numbered docLogBase + 1 + k at k), for the patches of stale entries (writtenDocsSince). */
-  private docLog = new Uint32Array(1024);
-  private docLogLength = 0;
-  private docLogBase = 0;
-  /** The latest writtenDocsSince answer: the entries stale after a write batch all ask for the same documents. */
-  private writtenMemo: { since: number; until: number; docs: RoaringBitmap32 } | null = null;
 
   /**
-   * The document `docId` holding (or having held) these words was written: entries stamped before may no longer
+   * A document holding (or having held) these words was written: entries stamped before may no longer
    * hold (ShardIndex.noteWrite, for every upsert and delete, before any search reads the caches again).
    */
-  noteWrite(wordIds: readonly number[], docId: number): void {
+  noteWrite(wordIds: readonly number[]): void {
     this.memos = null;
-    this.logDocument(docId);
     const writes = ++this.writes;
     let lastWritten = this.lastWritten;
     for (let k = 0; k < wordIds.length; k++) {
@@ -200,27 +174,11 @@ export class ShardCaches {
     }
     this.appeared.push(this.vocabulary.wordOf(wordId));
     if (this.appeared.length > APPEARED_LOG_LIMIT) this.clear();
-    else if (this.runWords + this.appeared.length > APPEARED_LOG_LIMIT) this.dropOldRuns();
-  }
-
-  /** The end of the runs (where `appeared` starts). */
-  private get sealed(): number {
-    return this.runs.length === 0 ? this.appearedBefore : this.runs[this.runs.length - 1]!.end;
-  }
-
-  /** Drops the oldest runs until the log holds half its limit: the entries stamped before them are derived again. */
-  private dropOldRuns(): void {
-    const runs = this.runs;
-    let k = 0;
-    while (k < runs.length && this.runWords + this.appeared.length > APPEARED_LOG_LIMIT / 2) this.runWords -= runs[k++]!.sorted.length;
-    if (k === 0) return;
-    this.appearedBefore = runs[k - 1]!.end;
-    runs.splice(0, k);
   }
 
   /** What a new entry is checked against later (take it after the vocabulary's buffered additions were applied). */
   stamp(): CacheStamp {
-    return { writes: this.writes, appeared: this.sealed + this.appeared.length };
+    return { writes: this.writes, appeared: this.appearedBefore + this.appeared.length };
   }
 
   /**
@@ -230,8 +188,8 @@ export class ShardCaches {
    * The vocabulary's buffered additions must be applied first.
    */
   holds(at: CacheStamp, words: readonly { readonly wordId: number }[] | readonly number[], changed: ((wordId: number) => boolean) | null,
-    mayTake: (sorted: readonly string[], memos: LexiconListMemos) => boolean): boolean {
-    const logEnd = this.sealed + this.appeared.length;
+    mayTake: (sorted: readonly string[]) => boolean): boolean {
+    const logEnd = this.appearedBefore + this.appeared.length;
     if (at.writes === this.writes && at.appeared === logEnd) return true;
     if (at.appeared < this.appearedBefore) return false;
     const since = at.writes;
@@ -244,57 +202,21 @@ export class ShardCaches {
       }
     }
     if (at.appeared !== logEnd) {
-      if (this.appeared.length > 0) this.sealRun();
       const runs = this.runs;
-      for (let k = runs.length - 1; k >= 0 && runs[k]!.end > at.appeared; k--) if (mayTake(runs[k]!.sorted, this.runMemos)) return false;
+      const sealed = runs.length === 0 ? this.appearedBefore : runs[runs.length - 1]!.end;
+      if (sealed < logEnd) {
+        runs.push({ start: sealed, end: logEnd, sorted: this.appeared.slice(sealed - this.appearedBefore).sort() });
+        if (runs.length > 2 * RUNS_CHECKED) runs.splice(0, runs.length - RUNS_CHECKED);
+      }
+      // An entry more runs behind is derived again rather than checked (it was not asked meanwhile).
+      const from = runs.length - RUNS_CHECKED;
+      let k = runs.length - 1;
+      for (; k >= 0 && runs[k]!.end > at.appeared; k--) if (k < from || mayTake(runs[k]!.sorted)) return false;
+      if (k < 0 && at.appeared < (runs.length === 0 ? logEnd : runs[0]!.start)) return false;
     }
     at.writes = this.writes;
     at.appeared = logEnd;
     return true;
-  }
-
-  /** The appeared words not in a run yet become one (sorted once); past RUNS_CHECKED runs the two oldest are merged. */
-  private sealRun(): void {
-    const runs = this.runs;
-    const start = this.sealed;
-    const sorted = this.appeared.sort();
-    runs.push({ start, end: start + sorted.length, sorted });
-    this.runWords += sorted.length;
-    this.appeared = [];
-    while (runs.length > RUNS_CHECKED) {
-      const [a, b] = runs;
-      runs.splice(0, 2, { start: a!.start, end: b!.end, sorted: mergeSorted(a!.sorted, b!.sorted) });
-    }
-  }
-
-  private logDocument(docId: number): void {
-    if (this.docLogLength === this.docLog.length) {
-      if (this.docLogLength >= DOC_LOG_LIMIT) {
-        // The older half goes: entries stamped before it are derived again.
-        const half = this.docLogLength >>> 1;
-        this.docLog.copyWithin(0, half, this.docLogLength);
-        this.docLogLength -= half;
-        this.docLogBase += half;
-      } else {
-        const grown = new Uint32Array(this.docLog.length * 2);
-        grown.set(this.docLog);
-        this.docLog = grown;
-      }
-    }
-    this.docLog[this.docLogLength++] = docId;
-  }
-
-  /**
-   * The documents written since the stamp `at` (each upserted or deleted since), or null when the log no
-   * longer reaches back that far. Read-only (shared by the entries stamped alike).
-   */
-  writtenDocsSince(at: CacheStamp): RoaringBitmap32 | null {
-    if (at.writes < this.docLogBase) return null;
-    const memo = this.writtenMemo;
-    if (memo !== null && memo.since === at.writes && memo.until === this.writes) return memo.docs;
-    const docs = new RoaringBitmap32(this.docLog.subarray(at.writes - this.docLogBase, this.docLogLength));
-    this.writtenMemo = { since: at.writes, until: this.writes, docs };
-    return docs;
   }
 
   /** Whether the word was written since the stamp (with `holds`' preconditions). */
@@ -309,9 +231,6 @@ export class ShardCaches {
 
   /** Drops every entry (the settings changed, the appearance log grew long, or a large write batch: ShardEngine.writeBatch). */
   clear(): void {
-    this.docLogBase = this.writes;
-    this.docLogLength = 0;
-    this.writtenMemo = null;
     this.derivations.clear();
     if (this.derivedWords.size > 0) this.derivedWords.clear();
     if (this.pairMemos.size > 0) this.pairMemos.clear();
@@ -321,10 +240,9 @@ export class ShardCaches {
 
   /** Empties the appearance log: only when no entry is left that was stamped before its end. */
   private forgetAppeared(): void {
-    this.appearedBefore = this.sealed + this.appeared.length;
+    this.appearedBefore += this.appeared.length;
     this.appeared = [];
     this.runs = [];
-    this.runWords = 0;
   }
 
   /** The derivation object's number, kept on it (a WeakMap by object made the collector's marking walk its entries as ephemerons). */
@@ -338,16 +256,4 @@ export class ShardCaches {
     for (const derivations of this.derivations.values()) if (derivations.walk !== undefined) walks++;
     return { derivations: this.derivations.byteLength, pairMemos: this.pairMemos.calculatedSize, derivedWordsEntries: walks };
   }
-}
-
-/** Two sorted lists as one. */
-function mergeSorted(a: readonly string[], b: readonly string[]): string[] {
-  const out = new Array<string>(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) out[k++] = a[i]! <= b[j]! ? a[i++]! : b[j++]!;
-  while (i < a.length) out[k++] = a[i++]!;
-  while (j < b.length) out[k++] = b[j++]!;
-  return out;
 }

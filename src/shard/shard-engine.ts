@@ -13,14 +13,19 @@ import { searchShards, termDocCountsOfShards, type PlannedHit } from './search/s
 import { SearchBudget, SLICE_MS, type Interleave } from './search/search-budget.js';
 import type { ScorePlan } from '../ranking/score-details.js';
 import { FieldRestriction } from './search/field-restriction.js';
-import { PATCH_MAX_DOCUMENTS } from './derivation-patch.js';
 
 export type JsonDocument = Record<string, unknown>;
 
 /** Beyond this many upserts per write batch the JSON is not kept: memory over a few ms of visibility. */
 const RECENT_DOCUMENTS_LIMIT = 10_000;
-/** A write batch runs at least this long between two yield points (writeBatch). */
-const WRITE_SLICE_MS = Number(process.env.SKEIN_WRITE_SLICE_MS ?? 4);
+/**
+ * A write batch runs at least this long between two yield points (writeBatch). Each slice makes the
+ * cached entries of the words it wrote stale, so the searches after each slice derive them again:
+ * engine alone, 100,000 npm rows, 3,000 searches per 1,000 rows written, CPU per search under writes
+ * 575 / 521 / 414 µs with a yield every 32 / 128 / 512 documents (172-199 read-only; 4 ms is ~100 of
+ * them at ~40 µs a document, 16 ms ~400). A search waits for a slice at most this long.
+ */
+const WRITE_SLICE_MS = 16;
 /** How a write batch is cut by its yield points (writeBatch): every `sliceMs` of writing, and with `fairShare` at least as long as the last yield took. */
 export interface WriteSlicing { sliceMs: number; fairShare: boolean }
 /** The worker's: tests pass { sliceMs: 0, fairShare: false } to yield after every group, whatever the machine's speed. */
@@ -33,7 +38,7 @@ const WRITE_GROUP = 32;
  * most entries went stale anyway, and the checks cost more than deriving again (bench mixed phase,
  * searches under writes: 1,843 / 1,275 req/s checked, 2,547 / 2,278 dropped whole; DECISIONS).
  */
-const WHOLE_DROP_WRITES = Number(process.env.SKEIN_WHOLE_DROP ?? PATCH_MAX_DOCUMENTS);
+const WHOLE_DROP_WRITES = 64;
 
 /** Committed documents of an index, by internal id (LMDB in the worker, a Map in tests). */
 export interface DocumentSource {

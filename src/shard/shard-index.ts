@@ -18,8 +18,6 @@ import { finishSteps } from './sliced-jobs.js';
 import { derivationCacheBytes, packWalk, ShardCaches, walkByTypo, type CacheStamp, type WalkedWords } from './shard-caches.js';
 import type { DerivedStructure } from './derived-structure.js';
 import { idSpanOf } from './words/bitmap-union.js';
-import type { LexiconListMemos } from './words/lexicon.js';
-import { patchedDerivations } from './derivation-patch.js';
 import { fieldRankKey, positionKey, TokenKeyPostings } from './postings/token-key-postings.js';
 
 /** Field ranks and positions below these get posting lists (token-key-postings.ts). */
@@ -143,7 +141,7 @@ export class ShardIndex {
   private noteWrite(docId: number, added: boolean, wordIds: readonly number[]): void {
     const derived = this.derived;
     for (let k = 0; k < derived.length; k++) derived[k]!.noteWrite(docId, added, wordIds);
-    this.caches.noteWrite(wordIds, docId);
+    this.caches.noteWrite(wordIds);
   }
 
   /**
@@ -227,17 +225,15 @@ export class ShardIndex {
     // Buffered additions applied first: the words getting their first documents are logged before the checks.
     vocabulary.flush();
     const synonyms = this.config.synonyms.get(word) ?? [];
-    const mayTake = (sorted: readonly string[], memos: LexiconListMemos) => mayDeriveAny(sorted, word, isPrefix, budget, memos)
+    const mayTake = (sorted: readonly string[]) => mayDeriveAny(sorted, word, isPrefix, budget)
       || synonyms.some((words) => words.some((synonym) => mayDeriveAny(sorted, synonym, false, 0)));
     let derivations = caches.derivations.get(key);
     let walked: WalkedWords | undefined;
-    let stale: TermDerivations | undefined;
-    let splitAt: CacheStamp | undefined;
     if (derivations !== undefined) {
       const at = derivations.cachedAt!;
-      splitAt = { ...at };
+      const splitAt = { ...at };
       if (!caches.holds(at, derivations.words, null, mayTake)) {
-        stale = derivations;
+        caches.derivations.drop(key);
         walked = derivations.walk;
         derivations = undefined;
       } else if (derivations.withSplit !== undefined && this.splitWritten(word, splitAt)) derivations.withSplit = undefined;
@@ -246,19 +242,6 @@ export class ShardIndex {
       walked ??= caches.derivedWords.get(key);
       // A walk's words go stale only when one lost its last document (the others' documents are not in it).
       if (walked !== undefined && !caches.holds(walked, walked.ids, (wordId) => vocabulary.docs(wordId).isEmpty, mayTake)) walked = undefined;
-      if (stale !== undefined) {
-        // The same words: the stale derivations brought up to date by the documents written since (derivation-patch.ts).
-        const patched = walked !== undefined && synonyms.length === 0 ? this.patched(stale, splitAt!) : null;
-        if (patched !== null) {
-          patched.cachedAt = caches.stamp();
-          patched.walk = walked;
-          // No split before, and none of its possible parts written since: none now either.
-          if (stale.withSplit === stale && !this.splitWritten(word, splitAt!)) patched.withSplit = patched;
-          caches.derivations.replace(key, patched);
-          return patched;
-        }
-        caches.derivations.drop(key);
-      }
       if (walked === undefined) walked = packWalk(deriveWordIds(vocabulary, word, isPrefix, budget), caches.stamp());
       derivations = withSynonyms(vocabulary, derivationsFromWords(vocabulary, word, walkByTypo(walked), idSpanOf(this.documents)),
         synonyms, (wordIds) => this.phraseDocs(wordIds));
@@ -275,13 +258,6 @@ export class ShardIndex {
       } else caches.derivedWords.set(key, walked);
     }
     return derivations;
-  }
-
-  /** `stale` (cached derivations stamped `at`, whose walk still holds) brought up to date, or null when deriving again costs less. */
-  private patched(stale: TermDerivations, at: CacheStamp): TermDerivations | null {
-    const written = this.caches.writtenDocsSince(at);
-    if (written === null) return null;
-    return patchedDerivations(stale, written, this.forward, this.rankPostings.limit, this.positionPostings.limit);
   }
 
   /** Whether a word the split of `word` could use (its two parts, at any point) was written since `at`. */

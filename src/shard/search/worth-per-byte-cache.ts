@@ -224,18 +224,6 @@ export class WorthPerByteCache<T> {
     if (this.admit(worth, bytes)) this.set(key, value, worth, unitWork);
   }
 
-  /** Puts `value` in place of the key's held entry (brought up to date), keeping its worth; false when the key has none. */
-  replace(key: string, value: T): boolean {
-    const entry = this.held.get(key);
-    if (entry === undefined) return false;
-    const bytes = this.sizeOf(value);
-    this.heldBytes += bytes - entry.bytes;
-    entry.value = value;
-    entry.bytes = bytes;
-    this.floor = Math.min(this.floor, densityOf(entry));
-    return true;
-  }
-
   /** Drops the key's entry if held (it went stale); the key keeps its worth, as an evicted one. */
   drop(key: string): void {
     if (this.held.has(key)) this.evict(key);

@@ -2,7 +2,7 @@
 // query word), and its typo variants (search-semantics reference §3: a typo on the first letter
 // counts as two; at most 150 one-typo and 50 two-typo words, in lexicon order, as milli caps them).
 import roaring from 'roaring';
-import { prefixRange, type LexiconListMemos } from './lexicon.js';
+import { prefixRange } from './lexicon.js';
 import { walkFuzzy } from './fuzzy-walk.js';
 import { walkFirstLetterEdits } from './first-letter-edits.js';
 import { unionOfMany } from './bitmap-union.js';
@@ -47,8 +47,6 @@ export interface TermDerivations {
   walk?: WalkedWords;
   /** This object's number for the pair memos' keys, given by its shard's caches (ShardCaches.derivationId). */
   memoId?: number;
-  /** Memo: the words sorted by id with their typo counts (derivation-patch.ts; kept by the patches). */
-  wordLevels?: import('../derivation-patch.js').WordLevels;
   /** Memo: the words as match-profile-builder.ts's WordLookup.addTerm takes them (lookupArrays). */
   lookupArrays?: { wordIds: Int32Array; flags: Uint8Array };
 }
@@ -154,26 +152,20 @@ function collectTypos(vocabulary: Vocabulary, lists: readonly (readonly string[]
 /**
  * Whether deriveWordIds(vocabulary, word, isPrefix, budget) could take some word of `sorted` (a sorted
  * run of words that just got their first documents: what a cached walk is checked against): the word
- * or its marked spelling, with isPrefix a word starting with either, or a typo match as collectTypos
- * walks them (within `budget` edits among the words of the same first letter; with two, one edit of
- * the first letter and the rest exact): its caps only take fewer. (The whole run walked with the budget
- * visited every first letter's subtree: a tenth of a search's time under 1,000 npm rows a second.)
+ * or its marked spelling, with isPrefix a word starting with either, or within `budget` edits of the
+ * word (walkFuzzy over the whole run: the walk's first-letter rule and caps only take fewer).
  */
-export function mayDeriveAny(sorted: readonly string[], word: string, isPrefix: boolean, budget: number, memos: LexiconListMemos | null = null): boolean {
+export function mayDeriveAny(sorted: readonly string[], word: string, isPrefix: boolean, budget: number): boolean {
   for (const start of [word, exactAttributeKey(word)]) {
     const [from, to] = prefixRange(sorted, start);
     if (from < to && (isPrefix || sorted[from] === start)) return true;
   }
   if (budget <= 0 || word.length === 0) return false;
   let found = false;
-  const take = () => {
+  walkFuzzy(sorted, word, budget, isPrefix, () => {
     found = true;
     return false;
-  };
-  const [sameStart, sameEnd] = prefixRange(sorted, word.slice(0, 1));
-  walkFuzzy(sorted, word, budget, isPrefix, take, sameStart, sameEnd, memos);
-  if (found || budget < 2) return found;
-  if (walkFirstLetterEdits(sorted, word, isPrefix, take, 0, sameStart, memos)) walkFirstLetterEdits(sorted, word, isPrefix, take, sameEnd, sorted.length, memos);
+  });
   return found;
 }
 
