@@ -25,7 +25,7 @@ const RECENT_DOCUMENTS_LIMIT = 10_000;
  * 575 / 521 / 414 µs with a yield every 32 / 128 / 512 documents (172-199 read-only; 4 ms is ~100 of
  * them at ~40 µs a document, 16 ms ~400). A search waits for a slice at most this long.
  */
-const WRITE_SLICE_MS = 16;
+export const WRITE_SLICE_MS = 16;
 /** How a write batch is cut by its yield points (writeBatch): every `sliceMs` of writing, and with `fairShare` at least as long as the last yield took. */
 export interface WriteSlicing { sliceMs: number; fairShare: boolean }
 /** The worker's: tests pass { sliceMs: 0, fairShare: false } to yield after every group, whatever the machine's speed. */
