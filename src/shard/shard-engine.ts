@@ -124,6 +124,7 @@ export class ShardEngine {
     }
     for (const [docId, document] of documents) rebuilt.get(docId % shardCount)?.upsert(docId, document);
     for (const shard of rebuilt.values()) shard.trim();
+    this.forgetShardsOf(indexUid);
     this.indexes.set(indexUid, { config, shardCount, shards });
   }
 
@@ -143,7 +144,13 @@ export class ShardEngine {
   }
 
   dropIndex(indexUid: string): void {
+    this.forgetShardsOf(indexUid);
     this.indexes.delete(indexUid);
+  }
+
+  /** The index's shards leave the rebuilds due (a load replaces them, a drop ends them). */
+  private forgetShardsOf(indexUid: string): void {
+    for (const shard of this.indexes.get(indexUid)?.shards.values() ?? []) this.rebuildsDue.delete(shard);
   }
 
   /**
@@ -163,7 +170,7 @@ export class ShardEngine {
     // A shard built before the batch: a rebuild the batch makes due is deferred (searches at its yield
     // points and after it read the documents written since instead of building it at once: 0.7-0.9 s
     // inside one search every ~12 s under 1,000 npm rows a second at 100,000); the worker then builds it
-    // in slices (prepareStaleShards, `steady`).
+    // in slices (prepareStaleShards, `rebuildsDue`).
     const built = yieldPoint !== null && target.documentCount > 0 && !target.needsPreparing;
     if (built && !this.preparingBeforeCommit.has(target)) target.deferBuilds(true);
     let sliceEnd = yieldPoint === null ? Infinity : performance.now() + slicing.sliceMs;
