@@ -17,7 +17,7 @@ import { documentRange, openStorage } from '../storage/environment.js';
 import { shardsOwnedBy } from '../protocol/placement.js';
 import type { IndexSettings } from '../settings/index-settings.js';
 import { storageKeyOf, type IndexRecord } from '../storage/records.js';
-import { ShardEngine, type DocumentSource, type JsonDocument } from './shard-engine.js';
+import { ShardEngine, WRITE_SLICE_MS, type DocumentSource, type JsonDocument } from './shard-engine.js';
 import { SnapshotKeeper } from './snapshot/snapshot-keeper.js';
 import type { ReadAhead } from './snapshot/snapshot-files.js';
 import { SlicedJobs } from './sliced-jobs.js';
@@ -477,13 +477,13 @@ class NestedBatches {
 const nestedBatches = new NestedBatches();
 
 /**
- * A write batch's yield point (ShardEngine.writeBatch, every 4 ms of writing): the searches waiting
- * are answered, as inside a running search, until 4 ms have passed (a batch begun finishes), and the
+ * A write batch's yield point (ShardEngine.writeBatch, every 16 ms of writing): the searches waiting
+ * are answered, as inside a running search, until as long has passed (a batch begun finishes), and the
  * write then writes at least as long as they took, so under a steady search load writes keep half the
  * thread (Meilisearch keeps indexing to half the cores) and a search waits for a write's slice, not
  * its batch. The shard holds whole documents at that point.
  */
-const WRITE_YIELD_SEARCH_MS = 4;
+const WRITE_YIELD_SEARCH_MS = WRITE_SLICE_MS;
 const writeYieldPoint = (): void => nestedBatches.answerWaiting(WRITE_YIELD_SEARCH_MS);
 
 /** An unreadable batch still gets an answer (with no results), so the front's answers stay in order. */

@@ -8,7 +8,7 @@ import { sharedPairMemo } from '../../src/shard/pairs/shared-pair-memos.js';
 import { BUILD_AT_ONCE_FROM_QUERIES, ShardEngine } from '../../src/shard/shard-engine.js';
 import { PREFIX_TABLE_POLICY } from '../../src/shard/pairs/prefix-pair-tables.js';
 import { randomFrom } from './seeded-lcg.js';
-import { makeDocument, rewriteAll, sameAnswers, twins, withSmallSteps, WORDS } from './shard-twins.js';
+import { makeDocument, makeQuery, rewriteAll, sameAnswers, twins, withSmallSteps, WORDS } from './shard-twins.js';
 import type { ShardIndex } from '../../src/shard/shard-index.js';
 
 function staleStructures(shard: ShardIndex): string[] {
@@ -215,4 +215,57 @@ test('onLeave runs once when a job finishes, throws, or is cancelled, started or
   t.deepEqual(left, ['done', 'throws', 'started', 'queued']);
   while (slices.length > 0) slices.shift()!();
   t.is(left.length, 4, 'once each');
+});
+
+test('writes that make a built shard\'s structures stale leave their rebuild to slices, even before a full query batch, and the shard answers as a fresh twin meanwhile', (t) => {
+  const engine = new ShardEngine(0, 1);
+  const random = randomFrom(53);
+  const documents = new Map<number, Record<string, unknown>>();
+  for (let docId = 0; docId < 3000; docId++) documents.set(docId, makeDocument(random, docId));
+  engine.loadIndex('books', 1, null, [...documents]);
+  engine.prepareForSearch();
+  const shard = [...engine.allShards()][0]!;
+  t.false(shard.needsPreparing, 'built');
+  // Rewrites of most documents: past the rebuild thresholds of the pair tables and sole-word fields
+  // (1,024 documents) and of the rank / position lists (65,536 tokens), searched at every yield point.
+  const ops = Array.from({ length: 4000 }, (_, k) => {
+    const docId = Math.floor(random() * 3200);
+    const document = makeDocument(random, 5000 + k);
+    documents.set(docId, document);
+    return { kind: 'upsert' as const, docId, document: JSON.stringify(document) };
+  });
+  let searchedStale = 0;
+  engine.writeBatch('books', 0, ops, () => {
+    engine.search({ indexUid: 'books', shards: [0], q: 'star wa', hitsWanted: 20, matchingStrategy: 'last' });
+    if (shard.needsPreparing) searchedStale++;
+  }, { sliceMs: 0, fairShare: false });
+  t.true(searchedStale > 0, 'searches ran while the structures were stale');
+  t.true(shard.rankPostings.needsRebuild && shard.nearPairs.needsBuild, 'the searches built nothing at once');
+  const slices: (() => void)[] = [];
+  const jobs = new SlicedJobs({ schedule: (run) => slices.push(run) });
+  engine.prepareStaleShards(jobs, BUILD_AT_ONCE_FROM_QUERIES);
+  t.true(shard.needsPreparing, 'not built at once by a full batch');
+  t.true(jobs.has(shard) && shard.nearPairs.buildsDeferred);
+  const reference = new ShardEngine(0, 1);
+  reference.loadIndex('books', 1, null, [...documents]);
+  reference.prepareForSearch();
+  const sameAsReference = (label: string): void => {
+    const answers = randomFrom(59);
+    for (let k = 0; k < 30; k++) {
+      const q = makeQuery(answers);
+      const query = { indexUid: 'books', shards: [0], q, hitsWanted: 20, matchingStrategy: 'last' as const };
+      const expected = reference.search(query);
+      const actual = engine.search(query);
+      t.deepEqual(actual.hits, expected.hits, `${label} q=${JSON.stringify(q)}`);
+      t.is(actual.candidates, expected.candidates);
+    }
+  };
+  sameAsReference('deferred');
+  t.true(shard.needsPreparing, 'still left to the slices');
+  engine.prepareStaleShards(jobs, BUILD_AT_ONCE_FROM_QUERIES);
+  t.is(jobs.pending, 1, 'queued once');
+  while (slices.length > 0) slices.shift()!();
+  t.false(shard.needsPreparing);
+  t.false(shard.nearPairs.buildsDeferred || shard.rankPostings.needsRebuild, 'built, no longer deferred');
+  sameAsReference('rebuilt');
 });

@@ -91,7 +91,9 @@ export class TokenKeyPostings implements DerivedStructure {
     // first, a build in steps swaps in its own), so they go now instead of being kept up to date: a
     // bulk load built after its first batch (PrepareSearch) updated them in place for the rest of it
     // (13% of the worker in the tail of 1M npm rows, then the rebuild).
-    if (this.needsRebuild) {
+    // Unless a rebuild in slices is on its way (deferBuilds: writes to a built shard under searches),
+    // which the lists kept up to date serve until it swaps its own in.
+    if (this.needsRebuild && !this.buildsDeferred) {
       if (this.byWord.length > 0 || this.arena.length > 0) this.dropLists();
       return;
     }
@@ -115,6 +117,7 @@ export class TokenKeyPostings implements DerivedStructure {
 
   /** Every list and the arena dropped (a full rebuild is due); the rebuild bookkeeping stays. */
   private dropLists(): void {
+    this.listsKept = false;
     this.byWord = [];
     this.serializedLists = null;
     this.arena = new Uint32Array(0);
@@ -127,7 +130,8 @@ export class TokenKeyPostings implements DerivedStructure {
    * than building the words of each search from their documents (searches call it; so does an idle worker).
    */
   rebuildIfStale(): void {
-    if (this.needsRebuild) this.buildAll();
+    // While a rebuild in slices is on its way, the lists kept up to date serve (those of written rare words built per word).
+    if (this.needsRebuild && !(this.buildsDeferred && this.listsKept)) this.buildAll();
   }
 
   get needsRebuild(): boolean {
@@ -147,8 +151,19 @@ export class TokenKeyPostings implements DerivedStructure {
     return this.buildAllSteps();
   }
 
-  /** Never deferred: searches build the lists they need at once (see DerivedStructure.deferBuilds). */
-  deferBuilds(): void {}
+  /**
+   * Deferred only while the lists are kept up to date (a shard built before the writes that made the
+   * rebuild due): searches then use them as they are, the rare words written rebuilt per word, until
+   * the build in slices swaps in its own. A shard whose lists were dropped (a bulk load) or never built
+   * still builds them at once in the first search (see DerivedStructure.deferBuilds).
+   */
+  deferBuilds(deferred: boolean): void {
+    this.buildsDeferred = deferred;
+  }
+
+  private buildsDeferred = false;
+  /** The lists of the last build (or snapshot) are held and kept up to date (not dropped since). */
+  private listsKept = false;
 
   /** DerivedStructure's snapshot member (token-key-snapshot.ts). */
   *saveSnapshotSteps(writer: SnapshotWriter): Generator<void, DerivedSnapshotPart, unknown> {
@@ -294,6 +309,7 @@ export class TokenKeyPostings implements DerivedStructure {
     this.arenaStarts = arenaStarts;
     this.arenaEnds = arenaEnds;
     this.builtTokens = tokens;
+    this.listsKept = true;
     this.writtenSinceBuild = during.tokens;
   }
 
@@ -324,6 +340,7 @@ export class TokenKeyPostings implements DerivedStructure {
     this.arenaStarts = state.arenaStarts;
     this.arenaEnds = state.arenaEnds;
     this.builtTokens = state.builtTokens;
+    this.listsKept = state.builtTokens > 0;
     this.writtenSinceBuild = state.writtenSinceBuild;
   }
 
