@@ -2,6 +2,7 @@ import test from 'ava';
 import { walkFuzzy } from '../../src/shard/words/fuzzy-walk.js';
 import { deriveWord, MAX_ONE_TYPO_WORDS } from '../../src/shard/words/derivations.js';
 import { Vocabulary } from '../../src/shard/words/vocabulary.js';
+import { osa } from './reference-distance.js';
 
 function vocabularyOf(words: string[]): Vocabulary {
   const vocabulary = new Vocabulary();
@@ -14,18 +15,6 @@ function derived(words: string[], query: string, isPrefix: boolean, budget: numb
   const out: Record<string, number> = {};
   for (const derivation of deriveWord(vocabulary, query, isPrefix, budget).words) out[vocabulary.wordOf(derivation.wordId)] = derivation.typos;
   return out;
-}
-
-/** Reference optimal-string-alignment distance, for checking the walk. */
-function osa(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
 }
 
 test('the sorted-list walk finds exactly the words within the distance', (t) => {

@@ -3,18 +3,7 @@
 import test from 'ava';
 import { walkFuzzy } from '../../src/shard/words/fuzzy-walk.js';
 import { LexiconListMemos } from '../../src/shard/words/lexicon.js';
-
-/** Reference optimal-string-alignment distance. */
-function osa(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
-}
+import { osa } from './reference-distance.js';
 
 test('walks sharing one scratch (queries of every length, words past its first capacity, walks stopped early) find what the reference distance does', (t) => {
   let state = 4242;

@@ -204,17 +204,23 @@ test('a snapshot is refused unless it is exactly the expected one', (t) => {
   }
 });
 
-test('a snapshot read from its file in parts gives the same shard; a damaged file is refused', (t) => {
-  const random = randomFrom(11);
+/** A shard of 400 random documents saved as `0.bin` in a new folder (the caller removes it). */
+function savedShard(seed: number) {
+  const random = randomFrom(seed);
   const config = compileIndexConfig({});
   const shard = new ShardIndex(config);
   for (let docId = 0; docId < 400; docId++) shard.upsert(docId, makeDocument(random, docId));
   shard.trim();
   const identity = identityOf({});
   const folder = mkdtempSync(join(tmpdir(), 'skein-snapshot-'));
+  const path = join(folder, '0.bin');
+  writeFileAtomically(path, folder, encodeShardSnapshot(shard, identity));
+  return { config, shard, identity, folder, path };
+}
+
+test('a snapshot read from its file in parts gives the same shard; a damaged file is refused', (t) => {
+  const { config, shard, identity, folder, path } = savedShard(11);
   try {
-    const path = join(folder, '0.bin');
-    writeFileAtomically(path, folder, encodeShardSnapshot(shard, identity));
     t.deepEqual(readdirSync(folder), ['0.bin'], 'no temporary file left');
     const reader = SnapshotReader.fromFile(path);
     const restored = decodeShardSnapshot(reader, identity, config);
@@ -231,16 +237,8 @@ test('a snapshot read from its file in parts gives the same shard; a damaged fil
 });
 
 test('a snapshot read ahead (queued reads, CRC as they arrive) gives the same shard; a damaged, truncated or missing file is refused', async (t) => {
-  const random = randomFrom(13);
-  const config = compileIndexConfig({});
-  const shard = new ShardIndex(config);
-  for (let docId = 0; docId < 400; docId++) shard.upsert(docId, makeDocument(random, docId));
-  shard.trim();
-  const identity = identityOf({});
-  const folder = mkdtempSync(join(tmpdir(), 'skein-snapshot-'));
+  const { config, shard, identity, folder, path } = savedShard(13);
   try {
-    const path = join(folder, '0.bin');
-    writeFileAtomically(path, folder, encodeShardSnapshot(shard, identity));
     const bytes = readFileSync(path);
     // Chunks smaller than the parts, of a size that divides nothing: every part read in several reads.
     for (const chunkBytes of [1000, 4096, 1 << 23]) {
