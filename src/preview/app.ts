@@ -241,6 +241,7 @@ async function runSearch(): Promise<void> {
   ui.stats.dataset.estimatedTotalHits = String(total);
   ui.stats.dataset.processingTimeMs = String(answer.processingTimeMs);
   ui.stats.dataset.filter = JSON.stringify(filter);
+  ui.stats.dataset.query = String(body.q);
   state.lastFacets = answer.facetDistribution ?? {};
   renderFacets();
   renderHits(answer.hits, index);
