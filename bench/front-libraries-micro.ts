@@ -5,12 +5,12 @@
 // Run: `npx tsc -p tsconfig.json && node dist/bench/front-libraries-micro.js [rounds]`.
 import contentType from 'content-type';
 import { HandWrittenRouter } from './hand-written-router.js';
-import { mimeEssence } from '../src/front/request-body.js';
-import { EncodingNegotiation, negotiateEncoding } from '../src/front/response-compression.js';
+import { mimeEssence } from '../src/front/http/request-body.js';
+import { EncodingNegotiation, negotiateEncoding } from '../src/front/http/response-compression.js';
 import { handWrittenNegotiateEncoding } from './hand-written-negotiation.js';
-import { Router } from '../src/front/router.js';
+import { Router } from '../src/front/http/router.js';
 import { allRoutes } from '../src/front/routes.js';
-import type { RouteSpec } from '../src/front/route-spec.js';
+import type { RouteSpec } from '../src/front/http/route-spec.js';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const ITERATIONS = 500_000;

@@ -1,6 +1,6 @@
-// The Accept-Encoding negotiation src/front/response-compression.ts had before negotiator, kept as the
+// The Accept-Encoding negotiation src/front/http/response-compression.ts had before negotiator, kept as the
 // micro-benchmark's baseline (bench/front-libraries-micro.ts) and the unit test's reference.
-import type { ResponseEncoding } from '../src/front/response-compression.js';
+import type { ResponseEncoding } from '../src/front/http/response-compression.js';
 
 const PREFERENCE: readonly ResponseEncoding[] = ['gzip', 'br', 'deflate'];
 

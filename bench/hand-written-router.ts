@@ -1,6 +1,6 @@
-// The hand-written router src/front/router.ts had before find-my-way, kept as the micro-benchmark's
+// The hand-written router src/front/http/router.ts had before find-my-way, kept as the micro-benchmark's
 // baseline (bench/front-libraries-micro.ts). Method + path pattern -> route.
-import type { RouteLookup, RouteMatch } from '../src/front/router.js';
+import type { RouteLookup, RouteMatch } from '../src/front/http/router.js';
 
 interface CompiledPattern<R> {
   method: string;

@@ -1,7 +1,7 @@
 // Run by `npm run build` after tsc: writes the uWS binary with the header-name patch into native/
-// (src/front/uws.ts says why and how), or fails loudly if the installed binary is not the one the
+// (src/front/http/uws.ts says why and how), or fails loudly if the installed binary is not the one the
 // patch was made for. The server also writes the copy at its first start when it is missing.
-import { ensurePatchedBinary, installedBinary } from '../dist/src/front/uws.js';
+import { ensurePatchedBinary, installedBinary } from '../dist/src/front/http/uws.js';
 
 const patched = ensurePatchedBinary();
 process.stdout.write(patched === null

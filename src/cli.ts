@@ -17,7 +17,7 @@ async function serve(options: SkeinOptions): Promise<void> {
     process.exit(1);
   }
   // Loaded here, not at the top: --help, --version and option errors answer without loading the server.
-  // startServer logs the master key notice, where it listens, and the shutdown (front/server-log.ts).
+  // startServer logs the master key notice, where it listens, and the shutdown (front/ops/server-log.ts).
   const { startServer } = await import('./index.js');
   const server = await startServer(options);
   let stopping = false;

@@ -3,9 +3,9 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { masterKeyNotice, parseHttpAddr, resolveOptions, type ResolvedOptions, type SkeinOptions } from './config/options.js';
-import type { IngestClient } from './front/ingest-client.js';
-import { ServerLog } from './front/server-log.js';
-import { WorkerSupervisor } from './front/worker-supervisor.js';
+import type { IngestClient } from './front/threads/ingest-client.js';
+import { ServerLog } from './front/ops/server-log.js';
+import { WorkerSupervisor } from './front/threads/worker-supervisor.js';
 import { ThreadFailureArming, type ThreadFailure } from './protocol/thread-failure-points.js';
 import { lockDataFolder, type DataFolderLock } from './storage/data-folder-lock.js';
 import { closeStorage, openStorage, type Storage } from './storage/environment.js';
@@ -15,7 +15,7 @@ import type { StartHooks } from './cluster/rejoin.js';
 import { CommitFence } from './protocol/commit-fence.js';
 
 export type { SkeinOptions, ResolvedOptions, SkeinEnv, TestHooksOptions } from './config/options.js';
-export type { ThreadEvent } from './front/worker-supervisor.js';
+export type { ThreadEvent } from './front/threads/worker-supervisor.js';
 export type { ThreadFailure } from './protocol/thread-failure-points.js';
 
 export interface SkeinServer {
@@ -60,7 +60,7 @@ export async function startServer(input: SkeinOptions = {}): Promise<SkeinServer
 async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): Promise<SkeinServer> {
   const options = resolveOptions(input);
   const { host, port: wantedPort } = parseHttpAddr(options.httpAddr);
-  // The server's one logger: the front's lines and, over their log ports, the threads' (front/server-log.ts).
+  // The server's one logger: the front's lines and, over their log ports, the threads' (front/ops/server-log.ts).
   const log = new ServerLog({ level: options.logLevel, mode: options.logsMode, destination: input.logDestination ?? 2 });
   const serverLog = log.for('meilisearch');
   // Before anything opens the folder: a second process on it would run a second scheduler.
@@ -124,7 +124,7 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
   };
   try {
     // Each shard worker is a one-thread Piscina pool (that is what pins a shard to one thread); they
-    // load their shards in parallel while the scheduler thread starts (front/worker-supervisor.ts).
+    // load their shards in parallel while the scheduler thread starts (front/threads/worker-supervisor.ts).
     const shardWorkers = threads.startShardWorkers();
     // The rest of the front's modules, loaded while the workers restore their shards (front/front-modules.ts).
     const {
@@ -176,7 +176,7 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
     await hooks?.beforeListen();
     const listenSocket = await listenExclusively(front.app, host, wantedPort);
     const port = uws.us_socket_local_port(listenSocket);
-    // Off the request path and bounded (front/warm-up.ts): every worker answers a few batches once.
+    // Off the request path and bounded (front/threads/warm-up.ts): every worker answers a few batches once.
     void warmUpFront(search, Math.max(options.workers, options.shardsPerIndex));
     const notice = masterKeyNotice(options);
     if (notice) serverLog.warn(notice);

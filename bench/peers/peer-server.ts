@@ -2,7 +2,7 @@
 // comparison measures the search engines rather than their HTTP layers. Accepts the flags Skein's CLI
 // takes (--http-addr; --db-path: where an engine with files keeps them) plus --dataset <DatasetSpec JSON> and
 // --settings <JSON>. Searches arrive as POST {q, limit} or, as the real-text windows send them, GET ?q=&limit=.
-import uws from '../../src/front/uws.js';
+import uws from '../../src/front/http/uws.js';
 import type { HttpResponse } from '@trufflesuite/uws-js-unofficial';
 import { parseArgs } from 'node:util';
 import { createDataset, type Dataset, type DatasetSpec } from '../dataset.js';

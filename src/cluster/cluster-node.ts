@@ -2,7 +2,7 @@
 // the task log connection, the follower that feeds this node's scheduler from it, and the write path
 // that publishes to it. Without the option nothing here runs and Skein is the single node it was.
 import { hostname } from 'node:os';
-import type { SchedulerClient } from '../front/scheduler-client.js';
+import type { SchedulerClient } from '../front/threads/scheduler-client.js';
 import type { Storage } from '../storage/environment.js';
 import { appliedLogSeq } from '../scheduler/task-enqueue.js';
 import { ClusterWrites } from './cluster-writes.js';

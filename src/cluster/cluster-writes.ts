@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SkeinError } from '../errors/index.js';
-import type { TaskSummary } from '../front/scheduler-client.js';
+import type { TaskSummary } from '../front/threads/scheduler-client.js';
 import type { TaskContent } from '../tasks/task-record.js';
 import { nowRfc3339 } from '../tasks/timestamps.js';
 import type { LogFollower } from './log-follower.js';

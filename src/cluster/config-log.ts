@@ -13,7 +13,7 @@ import { defaultKeyRecords } from '../auth/key-record.js';
 import { nowRfc3339 } from '../tasks/timestamps.js';
 import type { ConsumerMessages } from '@nats-io/jetstream';
 import { SkeinError } from '../errors/index.js';
-import type { SchedulerClient } from '../front/scheduler-client.js';
+import type { SchedulerClient } from '../front/threads/scheduler-client.js';
 import type { KeyCommand } from '../protocol/messages.js';
 import type { Storage } from '../storage/environment.js';
 import { appliedConfigSeq } from '../scheduler/config-entry.js';
@@ -101,7 +101,7 @@ export class ConfigLog {
   /**
    * Resolves true once this node applied every entry the stream held when asked (false past
    * `timeoutMs`, or when too many wait already): a key another node just created, missing here, is
-   * then found (keys-routes.ts, and every route's authentication: front/authorization.ts). Callers
+   * then found (keys-routes.ts, and every route's authentication: front/keys/authorization.ts). Callers
    * share the reads of the stream's last sequence (one in flight; those arriving meanwhile join the
    * next, which starts after they asked, so it counts every entry acknowledged before), and are woken
    * by the application itself: a flood of unknown keys costs one small NATS request at a time.

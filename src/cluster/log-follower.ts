@@ -12,7 +12,7 @@
 import { open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConsumerMessages } from '@nats-io/jetstream';
-import type { SchedulerClient } from '../front/scheduler-client.js';
+import type { SchedulerClient } from '../front/threads/scheduler-client.js';
 import type { TaskContent } from '../tasks/task-record.js';
 import { decodeEnvelope } from './task-envelope.js';
 import type { NetworkConfig } from '../network/network-config.js';

@@ -82,13 +82,13 @@ export interface SkeinOptions {
   /**
    * Tests only (never reachable over HTTP): the server handle then has `testHooks` to arm thread
    * failure points (src/protocol/thread-failure-points.ts), and thread deaths and replacements are
-   * reported here (src/front/worker-supervisor.ts).
+   * reported here (src/front/threads/worker-supervisor.ts).
    */
   testHooks?: TestHooksOptions;
 }
 
 export interface TestHooksOptions {
-  onThreadEvent?: (event: import('../front/worker-supervisor.js').ThreadEvent) => void;
+  onThreadEvent?: (event: import('../front/threads/worker-supervisor.js').ThreadEvent) => void;
   /** The shard worker threads' resource limits (a heap small enough to exhaust in a test). */
   shardWorkerResourceLimits?: import('node:worker_threads').ResourceLimits;
 }

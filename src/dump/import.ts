@@ -20,7 +20,7 @@ import { Worker } from 'node:worker_threads';
 import * as tar from 'tar';
 import type { KeyRecord } from '../auth/key-record.js';
 import { numbersPrintAsWritten, parseStoredJson } from '../documents/exact-json.js';
-import { validateSetting } from '../front/settings-validation.js';
+import { validateSetting } from '../front/indexes/settings-validation.js';
 import { applyDocumentAddition } from '../scheduler/document-operations.js';
 import { newIndexRecord } from '../scheduler/index-operations.js';
 import { mergeSettings } from '../scheduler/settings-merge.js';

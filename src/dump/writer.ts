@@ -27,7 +27,7 @@ import {
   keyToDump, METADATA_FILE, NETWORK_FILE, TASKS_QUEUE_FILE, taskToDump, UPDATE_FILES_DIR, WEBHOOKS_FILE, type DumpIndexMetadata,
 } from './format.js';
 
-/** The Meilisearch version whose API Skein speaks (front/stats-routes.ts COMPATIBLE_MEILISEARCH_VERSION). */
+/** The Meilisearch version whose API Skein speaks (front/indexes/stats-routes.ts COMPATIBLE_MEILISEARCH_VERSION). */
 export const DUMP_DB_VERSION = '1.50.0';
 const CHUNK_BYTES = 1 << 20;
 const TMP_PREFIX = '.tmp-';

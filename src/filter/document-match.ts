@@ -31,7 +31,7 @@ function matches(node: FilterNode, valuesOf: (field: string) => FieldValues | nu
     case 'or': return node.children.some((child) => matches(child, valuesOf, geo, geojson));
     case 'not': return !matches(node.child, valuesOf, geo, geojson);
     case 'constant': return node.matches;
-    // (refused by checkFilterAgainstSettings, or rewritten into `field IN [ids]` first: front/foreign-filter.ts)
+    // (refused by checkFilterAgainstSettings, or rewritten into `field IN [ids]` first: front/search/foreign-filter.ts)
     case 'foreign': throw new Error('a `_foreign` condition is never evaluated on a document');
     case 'compare': {
       const values = valuesOf(node.field.text);

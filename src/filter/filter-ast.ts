@@ -34,7 +34,7 @@ export type FilterNode =
   | { kind: 'geoPolygon'; token: Token; points: [number, number][]; numbers: Token[] }
   /** A `_shard` condition resolved on this node (shard-filter.ts): all its documents or none. */
   | { kind: 'constant'; matches: boolean }
-  /** `_foreign(field, filter)`: `filter` is evaluated on the foreign index, then this is `field IN [ids]` (front/foreign-filter.ts). */
+  /** `_foreign(field, filter)`: `filter` is evaluated on the foreign index, then this is `field IN [ids]` (front/search/foreign-filter.ts). */
   | { kind: 'foreign'; field: Token; filter: FilterNode };
 
 /** Every attribute token the expression names, in order (geo conditions name none: filter-input.ts checks them). */

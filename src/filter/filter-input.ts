@@ -76,7 +76,7 @@ export function checkFilterAgainstSettings(node: FilterNode, filterable: readonl
   const filterablePatterns = attributePatternsOf(filterable);
   const compiled = new PatternSet(filterablePatterns);
   try {
-    // A `_foreign` condition left here was not rewritten (front/foreign-filter.ts): where it is not supported.
+    // A `_foreign` condition left here was not rewritten (front/search/foreign-filter.ts): where it is not supported.
     const foreign = firstLeafToken(node, (leaf) => leaf.kind === 'foreign' ? leaf.field : null);
     if (foreign) throw errorAtToken(code, FOREIGN_NOT_SUPPORTED, foreign);
     for (const token of filterFields(node)) {

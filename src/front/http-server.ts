@@ -2,19 +2,19 @@
 // callback returns), authorizes, streams the body under the size limit, runs the route and answers
 // inside cork(). Every failure becomes a Meilisearch error body; nothing here may throw into uWS.
 import { STATUS_CODES } from 'node:http';
-import uws from './uws.js';
+import uws from './http/uws.js';
 import type { HttpResponse, TemplatedApp } from '@trufflesuite/uws-js-unofficial';
 import { asSkeinError } from '../errors/index.js';
-import { keyCatchUp, type Authorizer } from './authorization.js';
-import { ALLOW_ORIGIN_ANY, ALLOW_ORIGIN_HEADER, JSON_AND_ALLOW_ORIGIN, preflightReply } from './cors.js';
-import { errorReply, FULL_ACCESS, replyText, type FrontReply, type FrontRequest, type ResponseStream } from './http-types.js';
-import { ListBodyWriter } from './list-body.js';
-import { recordAnswer, type RequestSlot, type RequestTally } from './metrics.js';
-import { checkJsonContentType, decodeContentOffThread, parseJsonBody, payloadTooLarge } from './request-body.js';
-import { compressAsync, compressSync, EncodingNegotiation, INLINE_COMPRESSION_LIMIT, type ResponseEncoding } from './response-compression.js';
-import type { Router } from './router.js';
-import type { FrontContext, RouteSpec } from './route-spec.js';
-import type { RequestLogFields, ServerLog } from './server-log.js';
+import { keyCatchUp, type Authorizer } from './keys/authorization.js';
+import { ALLOW_ORIGIN_ANY, ALLOW_ORIGIN_HEADER, JSON_AND_ALLOW_ORIGIN, preflightReply } from './http/cors.js';
+import { errorReply, FULL_ACCESS, replyText, type FrontReply, type FrontRequest, type ResponseStream } from './http/http-types.js';
+import { ListBodyWriter } from './http/list-body.js';
+import { recordAnswer, type RequestSlot, type RequestTally } from './ops/metrics.js';
+import { checkJsonContentType, decodeContentOffThread, parseJsonBody, payloadTooLarge } from './http/request-body.js';
+import { compressAsync, compressSync, EncodingNegotiation, INLINE_COMPRESSION_LIMIT, type ResponseEncoding } from './http/response-compression.js';
+import type { Router } from './http/router.js';
+import type { FrontContext, RouteSpec } from './http/route-spec.js';
+import type { RequestLogFields, ServerLog } from './ops/server-log.js';
 
 export interface HttpEdge {
   router: Router<RouteSpec>;

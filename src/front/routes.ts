@@ -1,26 +1,26 @@
 // Every HTTP route of the server, in one router.
-import { documentsRoutes } from './documents-routes.js';
-import { dumpsRoutes } from './dumps-routes.js';
-import { documentsFilterRoutes } from './documents-filter.js';
-import { documentsEditRoutes } from './documents-edit-routes.js';
-import { experimentalFeaturesRoutes } from './experimental-features-routes.js';
-import { facetSearchRoutes } from './facet-search-routes.js';
-import { indexesRoutes } from './indexes-routes.js';
-import { keysRoutes } from './keys-routes.js';
-import { metricsRoutes } from './metrics-routes.js';
-import { logsRoutes } from './logs-routes.js';
-import { multiSearchRoutes } from './multi-search-routes.js';
-import { previewRoutes } from './preview-routes.js';
-import { Router } from './router.js';
-import type { RouteSpec } from './route-spec.js';
-import { searchRoutes } from './search-routes.js';
-import { settingsRoutes } from './settings-routes.js';
-import { snapshotsRoutes } from './snapshots-routes.js';
-import { statsRoutes } from './stats-routes.js';
-import { swapIndexesRoutes } from './swap-indexes-routes.js';
-import { tasksRoutes } from './tasks-routes.js';
-import { batchesRoutes } from './batches-routes.js';
-import { fieldsRoutes } from './fields-routes.js';
+import { documentsRoutes } from './indexes/documents-routes.js';
+import { dumpsRoutes } from './tasks/dumps-routes.js';
+import { documentsFilterRoutes } from './indexes/documents-filter.js';
+import { documentsEditRoutes } from './indexes/documents-edit-routes.js';
+import { experimentalFeaturesRoutes } from './ops/experimental-features-routes.js';
+import { facetSearchRoutes } from './search/facet-search-routes.js';
+import { indexesRoutes } from './indexes/indexes-routes.js';
+import { keysRoutes } from './keys/keys-routes.js';
+import { metricsRoutes } from './ops/metrics-routes.js';
+import { logsRoutes } from './ops/logs-routes.js';
+import { multiSearchRoutes } from './search/multi-search-routes.js';
+import { previewRoutes } from './ops/preview-routes.js';
+import { Router } from './http/router.js';
+import type { RouteSpec } from './http/route-spec.js';
+import { searchRoutes } from './search/search-routes.js';
+import { settingsRoutes } from './indexes/settings-routes.js';
+import { snapshotsRoutes } from './tasks/snapshots-routes.js';
+import { statsRoutes } from './indexes/stats-routes.js';
+import { swapIndexesRoutes } from './indexes/swap-indexes-routes.js';
+import { tasksRoutes } from './tasks/tasks-routes.js';
+import { batchesRoutes } from './tasks/batches-routes.js';
+import { fieldsRoutes } from './indexes/fields-routes.js';
 import { networkRoutes } from '../network/network-routes.js';
 
 /** Every route (the security matrix test walks them all). */

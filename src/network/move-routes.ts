@@ -4,10 +4,10 @@
 // searchApiKey), as the network search's own route, which also returns whole documents.
 import { keepsDocument, ownGroupIn, rendezvousGroup } from '../documents/shard-group.js';
 import { SkeinError } from '../errors/index.js';
-import { jsonReply } from '../front/http-types.js';
-import { isPlainObject } from '../front/deserr-messages.js';
-import { validateIndexUid } from '../front/index-uid.js';
-import type { FrontContext, RouteSpec } from '../front/route-spec.js';
+import { jsonReply } from '../front/http/http-types.js';
+import { isPlainObject } from '../front/http/deserr-messages.js';
+import { validateIndexUid } from '../front/indexes/index-uid.js';
+import type { FrontContext, RouteSpec } from '../front/http/route-spec.js';
 import type { ExportPage } from '../scheduler/network-move.js';
 import { readMoveState } from '../storage/network-placement.js';
 import { storageKeyOf } from '../storage/records.js';

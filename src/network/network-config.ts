@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkeinError, echo, type ErrorCode } from '../errors/index.js';
-import { invalidValueType, isPlainObject, unknownField } from '../front/deserr-messages.js';
+import { invalidValueType, isPlainObject, unknownField } from '../front/http/deserr-messages.js';
 
 export interface Remote {
   url: string;

@@ -4,7 +4,7 @@
 import type { ShardFilterContext } from '../filter/shard-filter.js';
 import { mayNameShard } from '../filter/shard-filter.js';
 import type { ShardSearchOptions } from '../protocol/messages.js';
-import type { SearchDispatcher } from '../front/search-dispatcher.js';
+import type { SearchDispatcher } from '../front/search/search-dispatcher.js';
 import type { Storage } from '../storage/environment.js';
 import { readFeatures } from '../storage/experimental-features.js';
 import { servingPlacement } from '../storage/network-placement.js';

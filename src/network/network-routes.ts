@@ -2,20 +2,20 @@
 // search asks a remote group through (network-search.ts). Main thread.
 import { samePlacement, type Placement } from '../documents/shard-group.js';
 import { echo, SkeinError } from '../errors/index.js';
-import { jsonReply } from '../front/http-types.js';
-import { validateIndexUid } from '../front/index-uid.js';
-import type { FrontContext, RouteSpec } from '../front/route-spec.js';
-import { parseSearchBody } from '../front/search-params.js';
-import { shardQueryOf } from '../front/search-routes.js';
+import { jsonReply } from '../front/http/http-types.js';
+import { validateIndexUid } from '../front/indexes/index-uid.js';
+import type { FrontContext, RouteSpec } from '../front/http/route-spec.js';
+import { parseSearchBody } from '../front/search/search-params.js';
+import { shardQueryOf } from '../front/search/search-routes.js';
 import { readFeatures } from '../storage/experimental-features.js';
 import { readMoveState, servingPlacement } from '../storage/network-placement.js';
 import { tasksNewestFirst } from '../tasks/task-listing.js';
-import { isPlainObject } from '../front/deserr-messages.js';
+import { isPlainObject } from '../front/http/deserr-messages.js';
 import type { NetworkValue } from './network-config.js';
 import type { RemoteStatus } from './remote-availability.js';
 import { moveRoutes } from './move-routes.js';
 import { storageKeyOf } from '../storage/records.js';
-import { localDocumentResults, parseFetchBody } from '../front/documents-filter.js';
+import { localDocumentResults, parseFetchBody } from '../front/indexes/documents-filter.js';
 import { encodeShardResults, parseRemoteShardSearch } from './shard-search-wire.js';
 
 export const networkRoutes: RouteSpec[] = [

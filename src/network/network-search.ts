@@ -8,8 +8,8 @@
 // every node already serves HTTP with keys, a remote may be any Meilisearch-style URL (/network's
 // `remotes`), and the search path then needs no NATS connection.
 import { SkeinError, type ErrorBody } from '../errors/index.js';
-import type { SearchDispatcher, ShardQuery } from '../front/search-dispatcher.js';
-import type { SearchParameters } from '../front/search-params.js';
+import type { SearchDispatcher, ShardQuery } from '../front/search/search-dispatcher.js';
+import type { SearchParameters } from '../front/search/search-params.js';
 import type { ShardQueryResultMessage } from '../protocol/messages.js';
 import { ownGroupIn, type Placement } from '../documents/shard-group.js';
 import { RemoteAvailability } from './remote-availability.js';

@@ -3,9 +3,9 @@
 // the federated merge takes like a local one. Its hits carry no internal ids, so two queries of one
 // index on one remote are not deduplicated (Meilisearch deduplicates by document id per index).
 import { SkeinError } from '../errors/index.js';
-import type { SearchParameters } from '../front/search-params.js';
-import type { SearchAnswer } from '../front/search-response.js';
-import { searchWindow } from '../front/pagination.js';
+import type { SearchParameters } from '../front/search/search-params.js';
+import type { SearchAnswer } from '../front/search/search-response.js';
+import { searchWindow } from '../front/http/pagination.js';
 import type { NetworkNode } from './network-node.js';
 import { searchBodyOf } from './shard-search-wire.js';
 

@@ -4,8 +4,8 @@
 // workers' results with every hit's document JSON (the asking node cannot read the remote's LMDB).
 // Score values may be ±Infinity or NaN, which JSON cannot hold: written as strings.
 import { SkeinError } from '../errors/index.js';
-import { isPlainObject } from '../front/deserr-messages.js';
-import type { SearchParameters } from '../front/search-params.js';
+import { isPlainObject } from '../front/http/deserr-messages.js';
+import type { SearchParameters } from '../front/search/search-params.js';
 import type { HitMessage, ShardQueryResultMessage } from '../protocol/messages.js';
 
 export interface RemoteShardSearch {

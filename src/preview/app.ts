@@ -1,6 +1,6 @@
 // The preview page at GET / (development only): pick an index, search as you type, highlighted hits,
 // facet counts with refinement, and an API key field when the server asks for one. Served by the
-// front thread (src/front/preview-routes.ts) under a strict Content-Security-Policy: no inline script,
+// front thread (src/front/ops/preview-routes.ts) under a strict Content-Security-Policy: no inline script,
 // no innerHTML. Document text only ever becomes text nodes; <mark> elements come from our own
 // highlight tags, random per page load, so no document can forge one.
 

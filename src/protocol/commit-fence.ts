@@ -1,5 +1,5 @@
 // Read-your-writes between the scheduler thread's commits and the front's caches (index records:
-// front/index-catalog.ts; stored documents: front/stored-document-cache.ts). The caches are dropped
+// front/indexes/index-catalog.ts; stored documents: front/indexes/stored-document-cache.ts). The caches are dropped
 // when the front handles the scheduler's `indexesChanged` message, which arrives after the commit:
 // in between, a client could read its task `succeeded` from LMDB and then the index's settings or a
 // document from a cache of before. So the scheduler counts, in shared memory, its commits (odd while

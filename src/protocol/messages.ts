@@ -33,7 +33,7 @@ export interface HitMessage {
   score: number[];
   /**
    * The projected document serialized as JSON; null when the hit is the stored JSON as it is, which
-   * the front reads from LMDB itself (front/stored-hits.ts): only for the hits it returns, and the
+   * the front reads from LMDB itself (front/search/stored-hits.ts): only for the hits it returns, and the
    * bytes never pass through the worker's answer.
    */
   document: string | null;
@@ -48,7 +48,7 @@ export interface ShardQueryResultMessage {
   extras: ShardExtras | null;
   /**
    * The worker's time on this search (ms): what Meilisearch's processingTimeMs counts, not the hop to the
-   * worker nor the batches it answered inside the search (front/search-time.ts). Absent: not measured (a remote's).
+   * worker nor the batches it answered inside the search (front/search/search-time.ts). Absent: not measured (a remote's).
    */
   searchMs?: number;
 }
@@ -58,7 +58,7 @@ export type FilterParameter = string | readonly unknown[];
 
 /**
  * The shaping options of one search as a shard worker reads them, ONE typed structure for both ends
- * of the query port. The front validates every field with Meilisearch's codes (front/search-params.ts)
+ * of the query port. The front validates every field with Meilisearch's codes (front/search/search-params.ts)
  * and builds them (search, facet search, documents and multi-search routes); query-codec.ts carries
  * exactly these fields (SHARD_SEARCH_OPTION_NAMES) as the JSON text of ShardQuery.options_json (a
  * filter is a tree), which the worker decodes once per query in decodeQueryBatch. Absent and null
@@ -85,7 +85,7 @@ export interface ShardSearchOptions {
   documents?: boolean;
   /** matchingStrategy frequency over several shards, first round: only the terms' document counts (ShardExtras.termDocCounts). */
   termDocCountsOnly?: boolean;
-  /** Its second round: the terms' document counts summed over every shard (front/search-dispatcher.ts). */
+  /** Its second round: the terms' document counts summed over every shard (front/search/search-dispatcher.ts). */
   termDocCounts?: number[];
   /** Facet search's exhaustive count with a distinct attribute: 'mins', each value's lowest document id (ShardExtras.distinctMins); then those ids, counted alone. */
   distinctFacets?: 'mins' | number[];
@@ -95,7 +95,7 @@ export interface ShardSearchOptions {
   shardFilter?: ShardFilterContext;
   /** Federated search with a sort: each hit's `_rankingScoreValues` (ScorePlan.values), which the front merges by and removes. */
   rankingScoreValues?: boolean;
-  /** The filter's `foreignFilter`-th `_foreign` condition (text order): its inner filter is this search's filter (front/foreign-filter.ts). */
+  /** The filter's `foreignFilter`-th `_foreign` condition (text order): its inner filter is this search's filter (front/search/foreign-filter.ts). */
   foreignFilter?: number;
 }
 
@@ -111,11 +111,11 @@ export const SHARD_SEARCH_OPTION_NAMES: readonly (keyof ShardSearchOptions)[] = 
 
 /** What a worker's search sends back besides its hits (ShardQueryResult.extras_json), each merged by the front. */
 export interface ShardExtras {
-  /** facets: every value's count in the worker's matching documents (front/facet-merge.ts sums them). */
+  /** facets: every value's count in the worker's matching documents (front/search/facet-merge.ts sums them). */
   facetDistribution?: Record<string, Record<string, number>>;
   /** facets: the numeric values' min and max. */
   facetStats?: Record<string, { min: number; max: number }>;
-  /** distinct: the hits' distinct keys, aligned with the hits (front/distinct-merge.ts). */
+  /** distinct: the hits' distinct keys, aligned with the hits (front/search/distinct-merge.ts). */
   distinctKeys?: (string | null)[];
   /** distinct: the matching documents' keys and the number without one. */
   distinctCount?: { keys: string[]; withoutKey: number };
@@ -175,7 +175,7 @@ export type KeyCommand =
  * The messages that are not flatbuffers: they carry MessagePorts (which must travel in a transfer
  * list). AttachWorkerPorts goes from the front thread to a shard worker (the Piscina task) at start,
  * and again to a replacement thread or, after the scheduler thread was replaced, with the new
- * scheduler's port (src/front/worker-supervisor.ts). On the scheduler's port the scheduler thread
+ * scheduler's port (src/front/threads/worker-supervisor.ts). On the scheduler's port the scheduler thread
  * talks to the worker directly with ShardCommand/ShardAck buffers; on the query port the front
  * sends QueryBatch buffers and the worker answers each with a QueryBatchResult: in order, or tagged
  * (NestedBatchAnswer) when answered inside a running search.

@@ -4,7 +4,7 @@
 // With at least as many shards as workers, shard s lives in worker s % workers alone. With fewer
 // shards than workers, each shard is REPLICATED: shard s is held by every worker w with
 // w % shardCount === s, so every worker holds one shard and no core idles on a small index. Writes
-// go to every owner; a query goes to one owner per shard (src/front/replica-choice.ts). The
+// go to every owner; a query goes to one owner per shard (src/front/search/replica-choice.ts). The
 // primary owner (the lowest, always s % workers) does the once-per-shard work: snapshot files.
 
 /** Every worker holding the shard, ascending (the first is the primary). */

@@ -1,5 +1,5 @@
 // Which searches are heavy: what the shard does for them grows with the filter and the facet values,
-// not with the hits wanted. The front batches them apart (front/search-dispatcher.ts: a light search
+// not with the hits wanted. The front batches them apart (front/search/search-dispatcher.ts: a light search
 // never waits behind a heavy one of its batch, and two batches of each kind may be in flight per
 // worker); the worker gives them the short slice between yield points (shard/search-budget.ts).
 

@@ -1,7 +1,7 @@
 // Named points where a thread dies, for the thread-recovery tests (test/http/thread-recovery.test.ts):
 // the shard workers' and the scheduler's. Unlike the scheduler's process failure points
 // (src/scheduler/failure-points.ts: SIGKILL of the whole process), reaching an armed point here ends
-// only the thread, and the front replaces it (src/front/worker-supervisor.ts).
+// only the thread, and the front replaces it (src/front/threads/worker-supervisor.ts).
 //
 // Points are armed by the front at run time (startServer's `testHooks`, never over HTTP) in a
 // SharedArrayBuffer every thread sees; each arming fires once, in whichever generation of the thread

@@ -1,6 +1,6 @@
 // Logging from the scheduler and shard worker threads. A thread never writes to stdout/stderr itself:
 // it posts ThreadLogRecords on its own log port, and the front writes them through the server's one
-// logger (src/front/server-log.ts), so every line has one writer, one format and one set of levels.
+// logger (src/front/ops/server-log.ts), so every line has one writer, one format and one set of levels.
 // Whether a line is wanted is read first from a shared array the front keeps up to date (the lowest
 // level any log sink wants, per target): a line nobody reads is never built nor posted.
 import type { MessagePort } from 'node:worker_threads';

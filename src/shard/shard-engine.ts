@@ -309,7 +309,7 @@ export class ShardEngine {
       // NestedBatches), the batches waiting in the port once it has run its slice (LIGHT_SLICE_MS when light).
       SLICE_MS);
     const shards = query.shards.map((shard) => state.shards.get(shard)).filter((shard): shard is ShardIndex => shard !== undefined);
-    // matchingStrategy frequency over several shards (front/search-dispatcher.ts): first the terms' counts, then the search with their sums.
+    // matchingStrategy frequency over several shards (front/search/search-dispatcher.ts): first the terms' counts, then the search with their sums.
     const fieldRestriction = this.fieldRestrictionOf(query, state.config);
     if (query.options?.termDocCountsOnly === true) return termDocCountsOfShards(shards, query.q ?? '', budget, fieldRestriction);
     const termDocCounts = query.options?.termDocCounts;

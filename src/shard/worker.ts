@@ -1,6 +1,6 @@
 // Shard worker thread entry (a one-thread Piscina pool). Glue only: LMDB reads, message decoding,
 // and replies; the engine logic is in shard-engine.ts. The front replaces a dead worker with a new
-// thread and attaches it again (src/front/worker-supervisor.ts); the load happens in the attach.
+// thread and attaches it again (src/front/threads/worker-supervisor.ts); the load happens in the attach.
 import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { asSkeinError } from '../errors/skein-error.js';
 import type { AttachWorkerPorts, NestedBatchAnswer, ShardCommandMessage, ShardQueryMessage, ShardQueryResultMessage, ShardWorkerData } from '../protocol/messages.js';

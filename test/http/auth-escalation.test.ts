@@ -6,7 +6,7 @@
 // And a key that does not reach every index sees no task that is not tied to exactly one index.
 import test from 'ava';
 import { generateTenantToken } from 'meilisearch/token';
-import type { RouteSpec } from '../../src/front/route-spec.js';
+import type { RouteSpec } from '../../src/front/http/route-spec.js';
 import { allRoutes } from '../../src/front/routes.js';
 import { Client, sleep, startTestServer, type HttpResponse, type TestServer } from './harness.js';
 

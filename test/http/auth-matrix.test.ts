@@ -3,7 +3,7 @@
 // for these requests (2xx or a validation / not-found error), never 401/403.
 import test from 'ava';
 import { generateTenantToken } from 'meilisearch/token';
-import type { RouteSpec } from '../../src/front/route-spec.js';
+import type { RouteSpec } from '../../src/front/http/route-spec.js';
 import { allRoutes } from '../../src/front/routes.js';
 import { Client, sleep, startTestServer, type TestServer } from './harness.js';
 

@@ -1,7 +1,7 @@
 // An InstantSearch page (instantsearch.js + @meilisearch/instant-meilisearch, the official packages)
 // served from ANOTHER origin than Skein (a static server on another 127.0.0.1 port), in a real
 // browser (chromium, playwright-core), with a search API key: typing shows highlighted hits and
-// facet counts, clicking a facet value refines the hits. The end-to-end proof of CORS (front/cors.ts).
+// facet counts, clicking a facet value refines the hits. The end-to-end proof of CORS (front/http/cors.ts).
 // instant-meilisearch 0.31 ships no UMD build, only an ES module importing the bare specifier
 // "meilisearch" (it does not bundle the client): the page maps it to meilisearch's own ES module with
 // an import map. instantsearch.js is loaded from its UMD build. Screenshot: test/artifacts/instantsearch-*.png.

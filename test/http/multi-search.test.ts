@@ -1,10 +1,10 @@
 // POST /multi-search: results in query order, per-query errors with the "Inside `.queries[i]`" prefix
 // (index_not_found as 400), and one QueryBatch per worker for the whole request.
 import test from 'ava';
-import { FULL_ACCESS } from '../../src/front/http-types.js';
-import { multiSearchRoutes } from '../../src/front/multi-search-routes.js';
-import type { FrontContext } from '../../src/front/route-spec.js';
-import { SearchDispatcher } from '../../src/front/search-dispatcher.js';
+import { FULL_ACCESS } from '../../src/front/http/http-types.js';
+import { multiSearchRoutes } from '../../src/front/search/multi-search-routes.js';
+import type { FrontContext } from '../../src/front/http/route-spec.js';
+import { SearchDispatcher } from '../../src/front/search/search-dispatcher.js';
 import { decodeQueryBatch, encodeQueryBatchResult } from '../../src/protocol/query-codec.js';
 import { defaultSettings } from '../../src/settings/index-settings.js';
 import { Client, errorBody, startTestServer, type TestServer } from './harness.js';

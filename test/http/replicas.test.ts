@@ -1,10 +1,10 @@
 // Replicas: 2 workers, 1 shard per index, so both workers hold the whole index and each search goes
-// to one of them (src/front/replica-choice.ts; the tests spell each query so that it reaches both). Every answer
+// to one of them (src/front/search/replica-choice.ts; the tests spell each query so that it reaches both). Every answer
 // must be complete and identical whichever replica gave it, across writes, restarts and deletion.
 import test from 'ava';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { queryAffinity } from '../../src/front/replica-choice.js';
+import { queryAffinity } from '../../src/front/search/replica-choice.js';
 import { withTempDir, withTestServer, type Client } from './harness.js';
 import { rewriteStoredDocument } from './storage-behind-the-back.js';
 

@@ -1,4 +1,4 @@
-// Issue 22: a fresh server warms its search paths up (src/shard/warm-up.ts, src/front/warm-up.ts), off
+// Issue 22: a fresh server warms its search paths up (src/shard/warm-up.ts, src/front/threads/warm-up.ts), off
 // the request path, so its first real searches and facet searches do not pay for compiling them
 // (figures: bench/cold-facet-probe.mjs). Here: every worker does it once, without error, and it
 // leaves nothing behind (no index, no document, not even for an index of the warm-up's own name).

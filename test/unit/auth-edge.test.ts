@@ -3,8 +3,8 @@
 import test from 'ava';
 import { checkSearchAccess, FULL_ACCESS, parseSearchRules, type Access } from '../../src/auth/index.js';
 import { SkeinError } from '../../src/errors/index.js';
-import { parseCreateKeyBody, parseExpiresAt, parsePatchKeyBody } from '../../src/front/key-body.js';
-import { EncodingNegotiation, negotiateEncoding } from '../../src/front/response-compression.js';
+import { parseCreateKeyBody, parseExpiresAt, parsePatchKeyBody } from '../../src/front/keys/key-body.js';
+import { EncodingNegotiation, negotiateEncoding } from '../../src/front/http/response-compression.js';
 import { handWrittenNegotiateEncoding } from '../../bench/hand-written-negotiation.js';
 
 const NOW = Date.parse('2030-01-01T00:00:00Z');

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { closeStorage, openStorage } from '../../src/storage/environment.js';
 import { defaultSettings } from '../../src/settings/index-settings.js';
-import { QueryPort } from '../../src/front/query-port.js';
+import { QueryPort } from '../../src/front/threads/query-port.js';
 import { decodeQueryBatchResult, encodeQueryBatch } from '../../src/protocol/query-codec.js';
 import { decodeShardAck, encodeShardCommand } from '../../src/protocol/shard-command-codec.js';
 import type { ShardQueryMessage, ShardQueryResultMessage, ShardWorkerData } from '../../src/protocol/messages.js';

@@ -5,7 +5,7 @@ import { documentMatches } from '../../src/filter/document-match.js';
 import { parseFilterParameter } from '../../src/filter/filter-input.js';
 import { facetQueryMatcher } from '../../src/filter/facet-query.js';
 import { normalizeFacetValue } from '../../src/filter/facet-value.js';
-import { mergeFacetExtras } from '../../src/front/facet-merge.js';
+import { mergeFacetExtras } from '../../src/front/search/facet-merge.js';
 import { compareSortKeys, missingSortKey, numberSortKey, stringSortKey } from '../../src/ranking/sort-key.js';
 import { facetPartials } from '../../src/shard/facets/facet-distribution.js';
 import { evaluateFilter } from '../../src/shard/facets/filter-evaluator.js';

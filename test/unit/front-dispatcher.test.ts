@@ -2,8 +2,8 @@ import test from 'ava';
 import { SkeinError } from '../../src/errors/index.js';
 import { decodeQueryBatch, encodeQueryBatchResult } from '../../src/protocol/query-codec.js';
 import type { ShardQueryMessage } from '../../src/protocol/messages.js';
-import { MAX_BATCHES_IN_FLIGHT, MAX_QUERIES_PER_BATCH, SearchDispatcher, shardQuery, type ShardQuery } from '../../src/front/search-dispatcher.js';
-import { AFFINITY_SLACK, chooseReplica, queryAffinity } from '../../src/front/replica-choice.js';
+import { MAX_BATCHES_IN_FLIGHT, MAX_QUERIES_PER_BATCH, SearchDispatcher, shardQuery, type ShardQuery } from '../../src/front/search/search-dispatcher.js';
+import { AFFINITY_SLACK, chooseReplica, queryAffinity } from '../../src/front/search/replica-choice.js';
 
 const query = (q: string): ShardQuery => ({
   indexUid: 'movies', q, hitsWanted: 10, matchingStrategy: 'last', attributesToRetrieve: null, exhaustiveCount: false, options: {},

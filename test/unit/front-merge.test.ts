@@ -1,10 +1,10 @@
 import test from 'ava';
-import { mergeFacetExtras, shapeFacetDistribution } from '../../src/front/facet-merge.js';
+import { mergeFacetExtras, shapeFacetDistribution } from '../../src/front/search/facet-merge.js';
 import { compareRankedHits as compareHits } from '../../src/ranking/bucket-sort.js';
 import { mergeRankedHits as mergeHits } from '../../src/ranking/merge-ranked-hits.js';
-import { effectiveAttributesToRetrieve } from '../../src/front/search-routes.js';
-import { searchResponseJson } from '../../src/front/search-response.js';
-import { searchWindow } from '../../src/front/pagination.js';
+import { effectiveAttributesToRetrieve } from '../../src/front/search/search-routes.js';
+import { searchResponseJson } from '../../src/front/search/search-response.js';
+import { searchWindow } from '../../src/front/http/pagination.js';
 import type { HitMessage } from '../../src/protocol/messages.js';
 
 const hit = (docId: number, ...score: number[]): HitMessage => ({ docId, score, document: `{"id":${docId}}` });
@@ -68,7 +68,7 @@ test('search response JSON keeps Meilisearch key order and raw documents', (t) =
 });
 
 test('mergeShardResults sums the workers candidates and merges their hit lists into the window', async (t) => {
-  const { mergeShardResults } = await import('../../src/front/shard-results.js');
+  const { mergeShardResults } = await import('../../src/front/search/shard-results.js');
   const result = (candidates: number, hits: HitMessage[]) => ({ requestId: 1, error: null, candidates, hits, extras: null });
   const merged = mergeShardResults([result(3, [hit(0, 1), hit(2, 3), hit(4, 5)]), result(2, [hit(1, 2), hit(3, 4)])], 1, 3);
   t.is(merged.candidates, 5);

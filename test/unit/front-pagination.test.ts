@@ -1,5 +1,5 @@
 import test from 'ava';
-import { paginationJson, searchWindow } from '../../src/front/pagination.js';
+import { paginationJson, searchWindow } from '../../src/front/http/pagination.js';
 
 const window = (request: Partial<{ offset: number; limit: number; page: number | null; hitsPerPage: number | null }>, max = 1000) =>
   searchWindow({ offset: 0, limit: 20, page: null, hitsPerPage: null, ...request }, max);

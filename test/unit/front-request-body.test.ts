@@ -1,8 +1,8 @@
 import test from 'ava';
 import { SkeinError } from '../../src/errors/index.js';
-import { bearerToken, createAuthorizer } from '../../src/front/authorization.js';
-import { checkJsonContentType, documentContentType, parseJsonBody } from '../../src/front/request-body.js';
-import { validateSetting, validateSettingsBody } from '../../src/front/settings-validation.js';
+import { bearerToken, createAuthorizer } from '../../src/front/keys/authorization.js';
+import { checkJsonContentType, documentContentType, parseJsonBody } from '../../src/front/http/request-body.js';
+import { validateSetting, validateSettingsBody } from '../../src/front/indexes/settings-validation.js';
 
 const codeOf = (fn: () => unknown): string | null => {
   try {

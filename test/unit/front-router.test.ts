@@ -1,5 +1,5 @@
 import test from 'ava';
-import { Router } from '../../src/front/router.js';
+import { Router } from '../../src/front/http/router.js';
 import { allRoutes } from '../../src/front/routes.js';
 import { HandWrittenRouter } from '../../bench/hand-written-router.js';
 

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { SkeinError } from '../../src/errors/index.js';
-import { parseSearchBody, parseSearchQuery, splitSortParameter } from '../../src/front/search-params.js';
+import { parseSearchBody, parseSearchQuery, splitSortParameter } from '../../src/front/search/search-params.js';
 
 const errorOf = (fn: () => unknown) => {
   try {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ListBodyWriter, listBodyMaxBytes, listBodyText } from '../../src/front/list-body.js';
+import { ListBodyWriter, listBodyMaxBytes, listBodyText } from '../../src/front/http/list-body.js';
 
 const body = { head: '{"hits":[', items: ['{"id":1,"t":"é"}', '{"id":2,"t":"🙂"}', '{"id":3}'], tail: '],"query":"x"}' };
 

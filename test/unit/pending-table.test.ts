@@ -1,5 +1,5 @@
 import test from 'ava';
-import { PendingTable } from '../../src/front/pending-table.js';
+import { PendingTable } from '../../src/front/search/pending-table.js';
 
 test('holds, finds and forgets values by id; size counts what is held', (t) => {
   const table = new PendingTable<string>(4);

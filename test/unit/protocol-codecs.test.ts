@@ -31,7 +31,7 @@ test('a query carries its ShardSearchOptions, every field typed, and none of the
   t.deepEqual(Object.keys(options).sort(), [...SHARD_SEARCH_OPTION_NAMES].sort(), 'the test sets every field');
   const [decoded] = decodeQueryBatch(encodeQueryBatch([{ ...query, options }]));
   t.deepEqual(decoded!.options, options);
-  // What only the front reads (front/search-params.ts SearchOptions) stays there.
+  // What only the front reads (front/search/search-params.ts SearchOptions) stays there.
   const withFrontOnly = { ...options, showPerformanceDetails: true, hybrid: { embedder: 'x' }, vector: [1, 2], useNetwork: false } as ShardSearchOptions;
   t.deepEqual(decodeQueryBatch(encodeQueryBatch([{ ...query, options: withFrontOnly }]))[0]!.options, options);
   t.is(encodeSearchOptions({ showPerformanceDetails: true } as ShardSearchOptions), null, 'no shard field: no options text at all');
@@ -48,7 +48,7 @@ test('query results survive encoding, errors and documents left to the front (nu
   t.deepEqual(decoded[0], results[0]);
   t.is(decoded[1]!.error!.code, 'index_not_found');
   t.deepEqual(decoded[1]!.extras, { termDocCounts: [1, 0] });
-  t.is(decoded[1]!.searchMs, 3.5, "the worker's time on the search (front/search-time.ts)");
+  t.is(decoded[1]!.searchMs, 3.5, "the worker's time on the search (front/search/search-time.ts)");
   t.deepEqual(decoded[2], results[2], 'hits of a later result decode whole, not as views of earlier ones');
 });
 

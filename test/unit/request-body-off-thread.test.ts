@@ -3,7 +3,7 @@
 // unanswered for 15 s under load). This holds the chunk size to a few dozen round trips.
 import test from 'ava';
 import { gzipSync } from 'node:zlib';
-import { decodeContentOffThread } from '../../src/front/request-body.js';
+import { decodeContentOffThread } from '../../src/front/http/request-body.js';
 
 test('a 25 MB gzip body inflates in a few round trips while the event loop is busy', async (t) => {
   const body = Buffer.from(`{"a":"${'</em>'.repeat(5_000_000)}"}`);

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { StoredDocumentCache } from '../../src/front/stored-document-cache.js';
-import type { StoredDocumentSource } from '../../src/front/stored-document-cache.js';
+import { StoredDocumentCache } from '../../src/front/indexes/stored-document-cache.js';
+import type { StoredDocumentSource } from '../../src/front/indexes/stored-document-cache.js';
 
 /**
  * A store that counts its reads and, like LMDB's getBinaryFast, hands out ONE buffer it overwrites

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { hitDocuments, type StoredDocuments } from '../../src/front/stored-hits.js';
+import { hitDocuments, type StoredDocuments } from '../../src/front/search/stored-hits.js';
 import type { HitMessage } from '../../src/protocol/messages.js';
 
 const stored = (entries: [string, number, string][]): StoredDocuments & { reads: number } => {

@@ -2,7 +2,7 @@
 // expected one. (test/http/process-edges.test.ts checks what it does to requests.)
 import { readFileSync } from 'node:fs';
 import test from 'ava';
-import { ensurePatchedBinary, HEADER_NAME_PATCHES, installedBinary, patchBytes } from '../../src/front/uws.js';
+import { ensurePatchedBinary, HEADER_NAME_PATCHES, installedBinary, patchBytes } from '../../src/front/http/uws.js';
 
 const { path, patch } = installedBinary();
 

@@ -93,7 +93,7 @@ function exact(node: FilterNode, store: FacetStore, allDocuments: RoaringBitmap3
     case 'constant':
       return node.matches ? allDocuments.clone() : new RoaringBitmap32();
     case 'foreign':
-      // (refused by checkFilterAgainstSettings, or rewritten into `field IN [ids]` first: front/foreign-filter.ts)
+      // (refused by checkFilterAgainstSettings, or rewritten into `field IN [ids]` first: front/search/foreign-filter.ts)
       throw new Error('a `_foreign` condition is never evaluated on a shard');
     case 'compare':
       return compare(store.field(node.field.text), node.operator, node.value, allDocuments);

@@ -39,7 +39,7 @@ export function compileSearchPlan(settings: IndexSettings, options: ShardSearchO
   const scope = documents || indexName === null ? (error: SkeinError) => error : inIndex(indexName);
   const filterable = attributePatternsOf(settings.filterableAttributes ?? []);
   let filter = parseFilterParameter(options?.filter ?? null);
-  // The inner filter of a `_foreign` condition, searched on the foreign index (front/foreign-filter.ts).
+  // The inner filter of a `_foreign` condition, searched on the foreign index (front/search/foreign-filter.ts).
   if (filter && options?.foreignFilter !== undefined) filter = foreignConditions(filter)[options.foreignFilter]?.filter ?? null;
   if (filter) {
     // `_shard` conditions resolved first (the feature's error comes before any other), their errors after the filterable check.

@@ -1,0 +1,213 @@
+// The server's one logger (pino), owned by the server instance (startServer) and used by the front;
+// the scheduler and shard worker threads send their lines here over their log ports
+// (protocol/thread-log.ts). Every line goes to the sinks whose filter keeps it: stderr (or the
+// destination startServer was given; `--log-level`, `--experimental-logs-mode`, POST /logs/stderr)
+// and the one `/logs/stream` listener, each in its own mode (human or JSON lines).
+//
+// Per target a pino child logger carries the lowest level any sink keeps, so a disabled line costs
+// pino's no-op call (request lines: one boolean, requestLines); the same thresholds are in a shared
+// array the threads read before building a line.
+import type { MessagePort } from 'node:worker_threads';
+import { pino, type Logger } from 'pino';
+import type { LogsMode } from '../../config/options.js';
+import {
+  createLogThresholds, isThreadLogRecord, LEVEL_OFF, LEVEL_VALUES, LOG_TARGETS, TARGET_INDEX, type LogLevelName, type LogTarget, type ThreadLogRecord,
+} from '../../protocol/thread-log.js';
+import { formatHuman } from './log-format.js';
+import { LogFilter } from './log-filter.js';
+
+/** Where the stderr sink writes: a file descriptor (default 2), or anything with write(text) (tests, embedding). */
+export type LogDestination = number | { write(chunk: string): unknown };
+
+export interface LogSink {
+  filter: LogFilter;
+  mode: LogsMode;
+  write(text: string): void;
+}
+
+/** What a request line says (http-server.ts keeps it in its per-request state). */
+export interface RequestLogFields {
+  requestId: number;
+  method: string;
+  /** The route's pattern; null when no route matched (404, 405, preflight). */
+  route: string | null;
+  path: string;
+  /** performance.now() when the request arrived; 0: request lines were off then. */
+  startedAt: number;
+}
+
+/** A SonicBoom buffer past this drops lines (stderr a pipe nobody reads must not grow the heap). */
+const STDERR_BUFFER_BYTES = 16 * 1024 * 1024;
+const LEVEL_LABELS: Readonly<Record<number, string>> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', [LEVEL_OFF]: 'silent' };
+const HTTP = TARGET_INDEX.get('meilisearch::http')!;
+
+interface Fanout {
+  write(line: string): void;
+  lastLevel: number;
+  lastObj: Record<string, unknown>;
+  lastMsg: string | undefined;
+  lastLogger: Logger | null;
+}
+
+export class ServerLog {
+  /** Shared with the threads (workerData): per target, the lowest level value any sink keeps. */
+  readonly thresholds = createLogThresholds();
+  /** Whether request lines are written now (meilisearch::http at info): read once per request. */
+  requestLines = false;
+  private readonly loggers: Logger[];
+  private readonly targetOfLogger = new Map<Logger, number>();
+  private readonly stderr: LogSink;
+  private readonly flushStderr: () => void;
+  private stream: LogSink | null = null;
+  private readonly ports = new Set<MessagePort>();
+  private nextRequestId = 1;
+
+  constructor(options: { level: 'off' | 'error' | 'warn' | 'info' | 'debug' | 'trace'; mode: LogsMode; destination: LogDestination }) {
+    const fanout: Fanout = {
+      lastLevel: 0, lastObj: {}, lastMsg: undefined, lastLogger: null,
+      write: (line: string) => this.dispatch(fanout, line),
+    };
+    // pino fills lastLevel/lastObj/lastMsg/lastLogger before each write on a stream marked so (its multistream does the same).
+    (fanout as unknown as Record<symbol, boolean>)[Symbol.for('pino.metadata')] = true;
+    const root = pino({
+      level: 'trace', base: null, timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    }, fanout);
+    this.loggers = LOG_TARGETS.map((target, index) => {
+      const logger = root.child({ target });
+      this.targetOfLogger.set(logger, index);
+      return logger;
+    });
+    const { write, flush } = openDestination(options.destination);
+    this.flushStderr = flush;
+    this.stderr = { filter: LogFilter.level(options.level), mode: options.mode, write };
+    this.recompute();
+  }
+
+  /** The logger of one target (its level follows the sinks). */
+  for(target: LogTarget): Logger {
+    return this.loggers[TARGET_INDEX.get(target)!]!;
+  }
+
+  /** A new request's id (request and error lines carry it). */
+  requestId(): number {
+    return this.nextRequestId++;
+  }
+
+  /** One line per answered request; called after the answer was written. */
+  request(fields: RequestLogFields, status: number | null): void {
+    if (fields.startedAt === 0 || !this.requestLines) return;
+    this.loggers[HTTP]!.info({
+      requestId: fields.requestId, method: fields.method, route: fields.route, path: fields.path,
+      status, durationMs: Math.round((performance.now() - fields.startedAt) * 100) / 100,
+    }, status === null ? 'request aborted' : 'request');
+  }
+
+  /** An internal error (a 500) with its stack. */
+  internalError(fields: RequestLogFields, cause: unknown): void {
+    this.loggers[HTTP]!.error({ requestId: fields.requestId, method: fields.method, route: fields.route, path: fields.path, err: cause }, 'internal error');
+  }
+
+  /** POST /logs/stderr: the stderr sink's filter from now on. */
+  setStderrFilter(filter: LogFilter): void {
+    this.stderr.filter = filter;
+    this.recompute();
+  }
+
+  /** POST /logs/stream: false when another listener has it (Meilisearch allows one). */
+  openStream(sink: LogSink): boolean {
+    if (this.stream !== null) return false;
+    this.stream = sink;
+    this.recompute();
+    return true;
+  }
+
+  /** The listener went away, was cut, or DELETE /logs/stream: the sink receives nothing more. */
+  closeStream(sink: LogSink | null = this.stream): void {
+    if (sink === null || this.stream !== sink) return;
+    this.stream = null;
+    this.recompute();
+  }
+
+  /** A line in a sink's mode written straight to it, not through the filters (the stream's first line). */
+  directLine(mode: LogsMode, level: LogLevelName, target: LogTarget, msg: string, fields: Record<string, unknown>): string {
+    if (mode === 'human') return formatHuman(LEVEL_VALUES[level], target, msg, fields);
+    return `${JSON.stringify({ level, time: new Date().toISOString(), target, ...fields, msg })}\n`;
+  }
+
+  get streamSink(): LogSink | null {
+    return this.stream;
+  }
+
+  /** A thread's log port (protocol/thread-log.ts): its records are written as the front's own lines. */
+  drain(port: MessagePort): void {
+    this.ports.add(port);
+    port.on('message', (message: unknown) => {
+      if (isThreadLogRecord(message)) this.writeThreadRecord(message);
+    });
+    port.on('close', () => this.ports.delete(port));
+    // The server's handles keep the process alive, not the log ports.
+    port.unref();
+  }
+
+  /** At close: the ports closed, what stderr holds written out. */
+  close(): void {
+    for (const port of this.ports) {
+      // Lines already queued on the port are delivered first (receiveMessageOnPort would need the module; 'message' handlers ran).
+      port.close();
+    }
+    this.ports.clear();
+    this.flushStderr();
+  }
+
+  private writeThreadRecord(record: ThreadLogRecord): void {
+    const index = TARGET_INDEX.get(record.target);
+    if (index === undefined || !(record.level in LEVEL_VALUES)) return;
+    const logger = this.loggers[index]!;
+    if (!logger.isLevelEnabled(record.level)) return;
+    logger[record.level](record.fields ?? {}, record.msg);
+  }
+
+  private dispatch(fanout: Fanout, line: string): void {
+    const index = fanout.lastLogger === null ? undefined : this.targetOfLogger.get(fanout.lastLogger);
+    if (index === undefined) return;
+    const level = fanout.lastLevel;
+    let human: string | null = null;
+    for (const sink of [this.stderr, this.stream]) {
+      if (sink === null || sink.filter.threshold(index) > level) continue;
+      if (sink.mode === 'json') {
+        sink.write(line);
+      } else {
+        human ??= formatHuman(level, LOG_TARGETS[index]!, fanout.lastMsg, fanout.lastObj);
+        sink.write(human);
+      }
+    }
+  }
+
+  private recompute(): void {
+    for (let index = 0; index < LOG_TARGETS.length; index++) {
+      const threshold = Math.min(this.stderr.filter.threshold(index), this.stream?.filter.threshold(index) ?? LEVEL_OFF);
+      Atomics.store(this.thresholds, index, threshold);
+      this.loggers[index]!.level = LEVEL_LABELS[threshold] ?? 'silent';
+    }
+    this.requestLines = Atomics.load(this.thresholds, HTTP) <= LEVEL_VALUES.info;
+  }
+}
+
+function openDestination(destination: LogDestination): { write(text: string): void; flush(): void } {
+  if (typeof destination !== 'number') {
+    return { write: (text) => { destination.write(text); }, flush: () => {} };
+  }
+  // SonicBoom, asynchronous: a line is copied into its buffer and written when the fd takes it.
+  const boom = pino.destination({ fd: destination, sync: false, maxLength: STDERR_BUFFER_BYTES });
+  return {
+    write: (text) => { boom.write(text); },
+    flush: () => {
+      try {
+        boom.flushSync();
+      } catch {
+        // EAGAIN on a full non-blocking pipe, or not opened yet: what is buffered is lost at exit.
+      }
+    },
+  };
+}

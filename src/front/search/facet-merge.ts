@@ -1,0 +1,107 @@
+// Merging the shards' facet partials ({facetDistribution: {attr: {value: count}}, facetStats:
+// {attr: {min, max}}}) into the response members, with the index's faceting settings applied.
+import { normalizeFacetValue } from '../../filter/facet-value.js';
+import type { IndexSettings } from '../../settings/index-settings.js';
+
+export interface FacetExtras {
+  facetDistribution?: Record<string, Record<string, number>>;
+  facetStats?: Record<string, { min: number; max: number }>;
+  /**
+   * The shaped distribution already serialized: a JS object cannot keep count order for numeric
+   * keys ("1999"), which it always lists first in ascending order.
+   */
+  facetDistributionJson?: string;
+}
+
+export function mergeFacetExtras(partials: ReadonlyArray<FacetExtras | null>): FacetExtras | null {
+  let distribution: Record<string, Record<string, number>> | undefined;
+  let stats: Record<string, { min: number; max: number }> | undefined;
+  const spellingsByFacet: Record<string, Map<string, string>> = {};
+  for (const partial of partials) {
+    if (!partial) continue;
+    if (partial.facetDistribution) {
+      distribution ??= {};
+      for (const [facet, values] of Object.entries(partial.facetDistribution)) {
+        const into = (distribution[facet] ??= {});
+        const spellings = (spellingsByFacet[facet] ??= new Map());
+        for (const [value, count] of Object.entries(values)) addCount(into, spellings, value, count);
+      }
+    }
+    if (partial.facetStats) {
+      stats ??= {};
+      for (const [facet, { min, max }] of Object.entries(partial.facetStats)) {
+        const into = stats[facet];
+        stats[facet] = into ? { min: Math.min(into.min, min), max: Math.max(into.max, max) } : { min, max };
+      }
+    }
+  }
+  if (!distribution && !stats) return null;
+  const out: FacetExtras = {};
+  if (distribution) out.facetDistribution = distribution;
+  if (stats) out.facetStats = stats;
+  return out;
+}
+
+/**
+ * Shards may show one normalized value with different spellings ("Action" / "action"): they are one
+ * bucket, shown with the smallest spelling, as a single shard would (src/shard/facets/facet-store.ts).
+ */
+function addCount(into: Record<string, number>, spellings: Map<string, string>, value: string, count: number): void {
+  const normalized = normalizeFacetValue(value);
+  const shown = spellings.get(normalized);
+  if (shown === undefined) {
+    spellings.set(normalized, value);
+    into[value] = count;
+  } else if (value < shown) {
+    spellings.set(normalized, value);
+    into[value] = into[shown]! + count;
+    delete into[shown];
+  } else {
+    into[shown] = into[shown]! + count;
+  }
+}
+
+/** Orders each facet's values (alpha or count, per sortFacetValuesBy) and keeps maxValuesPerFacet of them. */
+export function shapeFacetDistribution(
+  distribution: Record<string, Record<string, number>>,
+  faceting: IndexSettings['faceting'],
+): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const facet of Object.keys(distribution)) {
+    const order = faceting.sortFacetValuesBy[facet] ?? faceting.sortFacetValuesBy['*'] ?? 'alpha';
+    const entries = Object.entries(distribution[facet]!);
+    entries.sort(order === 'count'
+      ? (a, b) => b[1] - a[1] || compareStrings(a[0], b[0])
+      : (a, b) => compareStrings(a[0], b[0]));
+    out[facet] = Object.fromEntries(entries.slice(0, faceting.maxValuesPerFacet));
+  }
+  return out;
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** shapeFacetDistribution's result as JSON, each facet's values in their shaped order. */
+export function facetDistributionJson(distribution: Record<string, Record<string, number>>, faceting: IndexSettings['faceting']): string {
+  // Meilisearch's distribution is a BTreeMap: facets by name, values in their shaped order.
+  const facets = Object.keys(distribution).sort(compareStrings).map((facet) => {
+    const order = faceting.sortFacetValuesBy[facet] ?? faceting.sortFacetValuesBy['*'] ?? 'alpha';
+    const entries = Object.entries(distribution[facet]!);
+    entries.sort(order === 'count'
+      ? (a, b) => b[1] - a[1] || compareFacetValues(a[0], b[0])
+      : (a, b) => compareFacetValues(a[0], b[0]));
+    const values = entries.slice(0, faceting.maxValuesPerFacet).map(([value, count]) => `${JSON.stringify(value)}:${count}`);
+    return `${JSON.stringify(facet)}:{${values.join(',')}}`;
+  });
+  return `{${facets.join(',')}}`;
+}
+
+/** Alpha order: numbers first in numeric order (Meilisearch lists number facets before strings), then strings. */
+export function compareFacetValues(a: string, b: string): number {
+  const numberA = a.trim() !== '' && Number.isFinite(Number(a));
+  const numberB = b.trim() !== '' && Number.isFinite(Number(b));
+  if (numberA && numberB) return Number(a) - Number(b);
+  if (numberA !== numberB) return numberA ? -1 : 1;
+  return compareStrings(normalizeFacetValue(a), normalizeFacetValue(b)) || compareStrings(a, b);
+}

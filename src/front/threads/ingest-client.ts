@@ -1,0 +1,41 @@
+// Document payloads are decoded off the front thread, in the ingest pool (src/ingest/worker.ts),
+// which writes them as an update file the scheduler will later read.
+import { Tinypool } from 'tinypool';
+import { fromBody } from '../../errors/index.js';
+import type { DecodePayloadInput, DecodePayloadResult } from '../../ingest/payload-types.js';
+
+export interface DecodedPayload {
+  updateFile: string;
+  documentCount: number;
+}
+
+export class IngestClient {
+  constructor(private readonly pool: Tinypool) {
+    pool.on('error', (error: Error) => process.emitWarning(`ingest worker failed: ${error.message}`));
+  }
+
+  static create(filename: string, maxThreads: number): IngestClient {
+    return new IngestClient(new Tinypool({ filename, minThreads: 0, maxThreads, idleTimeout: 30_000 }));
+  }
+
+  /** Throws the payload's SkeinError (malformed_payload, missing_payload, payload_too_large...). */
+  async decode(input: DecodePayloadInput): Promise<DecodedPayload> {
+    const result = (await this.pool.run(input, { transferList: [input.bytes] })) as DecodePayloadResult;
+    if ('error' in result) throw fromBody(result.error);
+    return result;
+  }
+
+  close(): Promise<void> {
+    return this.pool.destroy();
+  }
+}
+
+/** An ArrayBuffer holding exactly these bytes, safe to transfer (never a slice of a shared pool). */
+export function ownArrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) {
+    return bytes.buffer;
+  }
+  const copy = new ArrayBuffer(bytes.byteLength);
+  new Uint8Array(copy).set(bytes);
+  return copy;
+}

@@ -1,0 +1,47 @@
+// The front's share of a fresh server's first searches (issue 22; the workers': src/shard/warm-up.ts):
+// right after listening, a few query batches go to every worker through the real dispatcher and query
+// ports for an index no uid can name (a space in it: every worker answers index_not_found, nothing is
+// read or kept), and the pure steps of the search and facet-search routes run on made-up answers. The
+// first real facet search then found the front's path compiled (bench/cold-facet-probe.mjs).
+// Bounded: a few batches per worker, each awaited before the next; errors are swallowed.
+import { parseFacetSearchBody } from '../search/facet-search-routes.js';
+import { facetDistributionJson, mergeFacetExtras, type FacetExtras } from '../search/facet-merge.js';
+import { facetQueryMatcher } from '../../filter/facet-query.js';
+import { parseSearchBody } from '../search/search-params.js';
+import { mergeShardResults } from '../search/shard-results.js';
+import type { SearchDispatcher } from '../search/search-dispatcher.js';
+import { decodeQueryBatchResult, encodeQueryBatchResult } from '../../protocol/query-codec.js';
+import { defaultSettings } from '../../settings/index-settings.js';
+import type { ShardQueryResultMessage } from '../../protocol/messages.js';
+
+/** Not a valid index uid (uids are [a-zA-Z0-9_-]): no request can create or name it. */
+const NO_INDEX = 'skein warm-up';
+
+const ROUNDS = 3;
+
+export async function warmUpFront(search: SearchDispatcher, shardCount: number): Promise<void> {
+  for (let round = 0; round < ROUNDS; round++) {
+    warmUpRouteSteps();
+    const shapes: Record<string, unknown>[] = [{ facets: ['genres'], facetStringsOnly: true }, { filter: 'genres = action', sort: ['year:asc'] }];
+    await Promise.all(shapes.map((options) => search.search({
+      indexUid: NO_INDEX, q: round === 0 ? null : 'prince', hitsWanted: 20, matchingStrategy: 'last', attributesToRetrieve: null, exhaustiveCount: false, options,
+    }, shardCount).catch(() => null)));
+  }
+}
+
+/** What the routes do with a body and with the workers' answers, on made-up ones. */
+function warmUpRouteSteps(): void {
+  parseFacetSearchBody({ facetName: 'genres', facetQuery: 'a', filter: ['genres = action'], q: 'alice' });
+  parseSearchBody({ q: 'prince', facets: ['genres'], filter: 'genres = romance', attributesToHighlight: ['title'], limit: 5 });
+  const results: ShardQueryResultMessage[] = [0, 1].map((shard) => ({
+    requestId: shard, error: null, candidates: 2,
+    hits: [{ docId: shard, score: [1, 0], document: null }, { docId: shard + 2, score: [2, 1], document: '{"id":1}' }],
+    extras: { facetDistribution: { genres: { adventure: 1 + shard, action: 1 } }, facetStats: {} },
+  }));
+  const decoded = decodeQueryBatchResult(encodeQueryBatchResult(results));
+  mergeShardResults(decoded, 0, 20);
+  const merged = mergeFacetExtras(decoded.map((result) => result.extras as FacetExtras | null));
+  const matches = facetQueryMatcher('a');
+  Object.keys(merged?.facetDistribution?.['genres'] ?? {}).filter(matches);
+  if (merged?.facetDistribution) facetDistributionJson(merged.facetDistribution, defaultSettings().faceting);
+}
