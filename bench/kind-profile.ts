@@ -80,4 +80,17 @@ function report(kind: string, count: number, cpuPerQuery: number, profile: Profi
   console.log(`\n== ${kind}: ${count} queries, ${cpuPerQuery.toFixed(0)} µs CPU per query (${busy} samples)`);
   console.log('  inclusive: ' + frames.filter((frame) => inclusive.has(frame)).map((frame) => `${frame} ${share(inclusive.get(frame)!).trim()}`).join(', '));
   for (const [fn, n] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(topArg))) console.log(`  ${share(n)}  ${fn}`);
+  // CALLERS=name: who calls the functions of that name (self time by calling frame).
+  const callersOf = process.env.CALLERS;
+  if (callersOf !== undefined) {
+    const callers = new Map<string, number>();
+    for (const id of samples) {
+      const node = byId.get(id)!;
+      if (node.callFrame.functionName !== callersOf) continue;
+      const caller = parent.get(id);
+      const key = caller === undefined ? '(none)' : name(byId.get(caller)!);
+      callers.set(key, (callers.get(key) ?? 0) + 1);
+    }
+    for (const [fn, n] of [...callers].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`    ${callersOf} <- ${share(n)}  ${fn}`);
+  }
 }

@@ -8,13 +8,16 @@
 // the edited one). So the filter holds, for every word V of the lexicon and every L in [NEAR_PREFIX_MIN,
 // min(|V|, NEAR_PREFIX_MAX)], the key of V[0, L) and the keys of its L one-letter deletions (tagged
 // apart), as bits of a Bloom filter: a query probes its L-prefix and that prefix's deletions (L = n - 1,
-// at most NEAR_PREFIX_MAX; zero typos: its n-prefix alone), and no bit missing is a proof. Keys are
+// at most NEAR_PREFIX_MAX; zero typos: its n-prefix alone, so prefixes from SHORT_PREFIX_MIN letters are
+// keyed too, without their deletions), and no bit missing is a proof. Keys are
 // polynomial hashes (mod 2^32) of the prefix, a deletion's computed from the prefix hashes without
 // making strings. Bits are only ever set (a word leaving the shard stays a false "maybe"), so the
 // filter never forgets a word: its answers are held to the walks by test/unit/near-prefix-filter.test.ts.
 
-/** Shortest prefix the filter keys: a query word needs NEAR_PREFIX_MIN letters (one typo: one more). */
+/** Shortest prefix keyed with its deletions: a query word at one typo needs one letter more. */
 export const NEAR_PREFIX_MIN = 8;
+/** Shortest prefix keyed alone (no deletions): what a word at zero typos needs. */
+export const SHORT_PREFIX_MIN = 4;
 /** Longest prefix the filter keys (a longer query probes its first NEAR_PREFIX_MAX letters). */
 export const NEAR_PREFIX_MAX = 16;
 /** Bits per key inserted (two probes a key: about 0.6% false "maybe" at 16, 1.3% at 12). */
@@ -55,8 +58,9 @@ export class NearPrefixFilter {
     let keys = 0;
     for (const word of words) {
       const length = Math.min(word.startsWith(MARK) ? word.length - MARK.length : word.length, NEAR_PREFIX_MAX);
-      // Prefixes L = MIN..length, each itself and its L deletions.
+      // Prefixes L = MIN..length, each itself and its L deletions; shorter ones from SHORT_PREFIX_MIN alone.
       for (let L = NEAR_PREFIX_MIN; L <= length; L++) keys += L + 1;
+      keys += Math.max(0, Math.min(length + 1, NEAR_PREFIX_MIN) - SHORT_PREFIX_MIN);
     }
     return keys;
   }
@@ -70,9 +74,13 @@ export class NearPrefixFilter {
   add(word: string): void {
     const start = word.startsWith(MARK) ? MARK.length : 0;
     const length = Math.min(word.length - start, NEAR_PREFIX_MAX);
-    if (length < NEAR_PREFIX_MIN) return;
+    if (length < SHORT_PREFIX_MIN) return;
     const hashes = this.prefixHashes;
     for (let k = 0; k < length; k++) hashes[k + 1] = Math.imul(hashes[k]!, HASH_BASE) + word.charCodeAt(start + k) | 0;
+    for (let L = SHORT_PREFIX_MIN; L < NEAR_PREFIX_MIN && L <= length; L++) {
+      this.set(keyOf(hashes[L]!, 2 * L));
+      this.keys++;
+    }
     for (let L = NEAR_PREFIX_MIN; L <= length; L++) {
       this.set(keyOf(hashes[L]!, 2 * L));
       for (let at = 0; at < L; at++) this.set(keyOf(deletionHash(hashes, L, at), 2 * L + 1));
@@ -89,7 +97,7 @@ export class NearPrefixFilter {
     const n = word.length;
     if (budget > 1) return true;
     const L = Math.min(budget === 0 ? n : n - 1, NEAR_PREFIX_MAX);
-    if (L < NEAR_PREFIX_MIN) return true;
+    if (L < (budget === 0 ? SHORT_PREFIX_MIN : NEAR_PREFIX_MIN)) return true;
     const hashes = this.prefixHashes;
     for (let k = 0; k < L; k++) hashes[k + 1] = Math.imul(hashes[k]!, HASH_BASE) + word.charCodeAt(k) | 0;
     if (this.has(keyOf(hashes[L]!, 2 * L))) return true;
