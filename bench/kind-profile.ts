@@ -40,6 +40,14 @@ const rest = queries.slice(warm);
 const kinds = process.env.KINDS?.split(',') ?? [...realQueryKinds];
 for (const kind of kinds) {
   const mine = rest.filter((query) => query.kind === kind).slice(0, perKind);
+  if (process.env.HEAP !== undefined) {
+    // HEAP=1: bytes allocated by function (V8's sampling heap profiler, garbage included), not CPU.
+    await post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    for (const query of mine) search(query.q);
+    const { profile } = await post<{ profile: { head: HeapNode } }>('HeapProfiler.stopSampling');
+    reportHeap(kind, mine.length, profile.head);
+    continue;
+  }
   await post('Profiler.start');
   const before = process.cpuUsage();
   for (const query of mine) search(query.q);
@@ -93,4 +101,23 @@ function report(kind: string, count: number, cpuPerQuery: number, profile: Profi
     }
     for (const [fn, n] of [...callers].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`    ${callersOf} <- ${share(n)}  ${fn}`);
   }
+}
+
+interface HeapNode { callFrame: Profiler.ProfileNode['callFrame']; selfSize: number; children: HeapNode[] }
+
+function reportHeap(kind: string, count: number, head: HeapNode): void {
+  const self = new Map<string, number>();
+  let total = 0;
+  const walk = (node: HeapNode, caller: string) => {
+    const frame = `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').slice(-2).join('/')}:${node.callFrame.lineNumber + 1}`;
+    if (node.selfSize > 0) {
+      const key = `${frame} <- ${caller}`;
+      self.set(key, (self.get(key) ?? 0) + node.selfSize);
+      total += node.selfSize;
+    }
+    for (const child of node.children) walk(child, frame);
+  };
+  walk(head, '');
+  console.log(`\n== ${kind}: ${count} queries, ~${(total / count / 1024).toFixed(1)} KiB allocated per query (sampled)`);
+  for (const [fn, bytes] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(topArg))) console.log(`  ${(bytes / total * 100).toFixed(1).padStart(5)}%  ${(bytes / count).toFixed(0).padStart(6)} B/query  ${fn}`);
 }
