@@ -63,6 +63,8 @@ export class ShardIndex {
    * frequent terms come back (a Zipf law), and their unions cost the most to derive again. Infinity: none (tests).
    */
   frequentTermShare = 1 / 1024;
+  /** n-grams the lexicon's NearPrefixFilter proves derive nothing are not derived (mayDeriveSome); false: every one is (tests). */
+  nearPrefixFilter = true;
 
   constructor(readonly config: IndexConfig) {
     const faceted = facetedFieldsOf(config.settings);
@@ -194,6 +196,15 @@ export class ShardIndex {
   /** Bytes of the derived structures (each) and of the caches (memory reports, tests). */
   memoryBytes(): { derived: number[]; caches: ReturnType<ShardCaches['byteSizes']> } {
     return { derived: this.derived.map((structure) => structure.byteLength), caches: this.caches.byteSizes() };
+  }
+
+  /**
+   * Whether derive(word, isPrefix, budget, [], false) may find some word: false proves it finds none
+   * (its lexicon walks, exact and prefix lookups: the lexicon's NearPrefixFilter; the word has no synonyms).
+   */
+  mayDeriveSome(word: string, budget: number): boolean {
+    if (!this.nearPrefixFilter || this.config.synonyms.has(word)) return true;
+    return this.vocabulary.lexicon.nearPrefixFilter().mayDerive(word, budget);
   }
 
   /** `extraAlternatives`: synonyms the word has as part of a multi-word key (not cached: they depend on the query). */

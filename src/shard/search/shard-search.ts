@@ -225,6 +225,8 @@ function ngramAlternatives(shard: ShardIndex, terms: readonly QueryTerm[]): Map<
       const budget = Math.max(0, typoBudget(joined, shard.config.typoPolicy) - (count - 1));
       // Without the concatenation's own split: milli drops it when it is the run's words, which it
       // nearly always is, and finding it verifies documents (a third of an n-gram's cost).
+      // Most n-grams are no word of the shard: proved without walking the lexicon (near-prefix-filter.ts).
+      if (!shard.mayDeriveSome(joined, budget)) continue;
       const derivations = shard.derive(joined, last.isPrefix, budget, [], false);
       if (derivations.docs.isEmpty) continue;
       for (let typos = 0; typos < derivations.docsByTypo.length; typos++) {

@@ -3,6 +3,7 @@
 // fraction of it, so a stream of writes interleaved with queries does not re-sort the whole lexicon.
 
 import type { PackedWords, WalkScratch } from './fuzzy-walk.js';
+import { NearPrefixFilter } from './near-prefix-filter.js';
 
 const MERGE_FRACTION = 8;
 const MERGE_MIN = 4096;
@@ -33,10 +34,27 @@ export class Lexicon {
   private sorted: string[] = [];
   private pending: string[] = [];
   private pendingIsSorted = true;
+  /** Made on first use (nearPrefixFilter()), then told of each word added; null again when the words are replaced. */
+  private nearPrefixes: NearPrefixFilter | null = null;
 
   add(word: string): void {
     this.pending.push(word);
     this.pendingIsSorted = false;
+    if (this.nearPrefixes !== null) {
+      this.nearPrefixes.add(word);
+      if (this.nearPrefixes.full) this.nearPrefixes = null;
+    }
+  }
+
+  /** The lexicon's NearPrefixFilter (near-prefix-filter.ts): proves a word derives nothing at zero or one typo. */
+  nearPrefixFilter(): NearPrefixFilter {
+    if (this.nearPrefixes === null) {
+      const filter = new NearPrefixFilter(NearPrefixFilter.keysOf(this.sorted) + NearPrefixFilter.keysOf(this.pending));
+      for (const word of this.sorted) filter.add(word);
+      for (const word of this.pending) filter.add(word);
+      this.nearPrefixes = filter;
+    }
+    return this.nearPrefixes;
   }
 
   get size(): number {
@@ -60,6 +78,7 @@ export class Lexicon {
 
   /** Takes words already sorted (a snapshot's lexicon) as the whole lexicon. */
   adoptSorted(sorted: string[]): void {
+    this.nearPrefixes = null;
     this.sorted = sorted;
     this.pending = [];
     this.pendingIsSorted = true;
@@ -67,6 +86,7 @@ export class Lexicon {
 
   /** Rebuilds from scratch (e.g. after dropping words with empty postings). */
   reset(words: Iterable<string>): void {
+    this.nearPrefixes = null;
     this.sorted = [...words].sort();
     this.pending = [];
     this.pendingIsSorted = true;
