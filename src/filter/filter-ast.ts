@@ -78,31 +78,6 @@ export function foreignConditions(node: FilterNode, out: Extract<FilterNode, { k
 }
 
 /**
- * The expression with its i-th `_foreign` condition (foreignConditions' order) replaced by
- * `field IN [ids[i]]`, the field being the condition's own token: as Meilisearch's IndexFilter, the
- * rewritten filter keeps the user's tokens, so errors found in it point into the filter as sent.
- */
-export function withForeignIds(node: FilterNode, ids: readonly (readonly string[])[]): FilterNode {
-  const conditions = foreignConditions(node);
-  const replace = (current: FilterNode): FilterNode => {
-    switch (current.kind) {
-      case 'and':
-      case 'or':
-        return { kind: current.kind, children: current.children.map(replace) };
-      case 'not':
-        return { kind: 'not', child: replace(current.child) };
-      case 'foreign': {
-        const values = ids[conditions.indexOf(current)] ?? [];
-        return { kind: 'in', field: current.field, values: values.map((id) => ({ text: id, start: 0, end: id.length, source: id })) };
-      }
-      default:
-        return current;
-    }
-  };
-  return replace(node);
-}
-
-/**
  * A filter in the text Meilisearch serializes a rewritten filter to (milli's
  * serialize_index_filter_to_filter_string): every name and value quoted as JSON, each member of
  * AND / OR in parentheses. Errors found in the rewritten filter quote this text.

@@ -4,8 +4,6 @@
 // workers' results with every hit's document JSON (the asking node cannot read the remote's LMDB).
 // Score values may be ±Infinity or NaN, which JSON cannot hold: written as strings.
 import { SkeinError } from '../errors/index.js';
-import { filterText, withForeignIds } from '../filter/filter-ast.js';
-import { parseFilterParameter } from '../filter/filter-input.js';
 import { isPlainObject } from '../front/http/deserr-messages.js';
 import type { SearchParameters } from '../front/search/search-params.js';
 import type { HitMessage, ShardQueryResultMessage } from '../protocol/messages.js';
@@ -29,12 +27,6 @@ export function searchBodyOf(parameters: SearchParameters): Record<string, unkno
   delete body.useNetwork;
   delete body.shardFilter;
   delete body.rankingScoreValues;
-  // `_foreign` conditions resolved here: the remote gets Meilisearch's serialization of the rewritten filter.
-  if (body.foreignIds !== undefined) {
-    const node = parseFilterParameter(body.filter ?? null);
-    if (node !== null) body.filter = filterText(withForeignIds(node, parameters.options.foreignIds!));
-    delete body.foreignIds;
-  }
   if (parameters.q !== null) body.q = parameters.q;
   if (parameters.page !== null || parameters.hitsPerPage !== null) {
     if (parameters.page !== null) body.page = parameters.page;

@@ -97,8 +97,6 @@ export interface ShardSearchOptions {
   rankingScoreValues?: boolean;
   /** The filter's `foreignFilter`-th `_foreign` condition (text order): its inner filter is this search's filter (front/search/foreign-filter.ts). */
   foreignFilter?: number;
-  /** The ids each `_foreign` condition of the filter (text order) stands for: the condition is `field IN [ids]` (filter-ast.ts withForeignIds). */
-  foreignIds?: string[][];
 }
 
 /** Every field of ShardSearchOptions: what query-codec.ts encodes (the compiler checks the list is whole). */
@@ -107,7 +105,7 @@ const SHARD_SEARCH_OPTION_FIELDS: Record<keyof ShardSearchOptions, true> = {
   retrieveVectors: true, attributesToHighlight: true, attributesToCrop: true, cropLength: true, cropMarker: true,
   highlightPreTag: true, highlightPostTag: true, showMatchesPosition: true, showRankingScore: true, showRankingScoreDetails: true,
   documents: true, termDocCountsOnly: true, termDocCounts: true, distinctFacets: true, facetStringsOnly: true, shardFilter: true, rankingScoreValues: true,
-  foreignFilter: true, foreignIds: true,
+  foreignFilter: true,
 };
 export const SHARD_SEARCH_OPTION_NAMES: readonly (keyof ShardSearchOptions)[] = Object.freeze(Object.keys(SHARD_SEARCH_OPTION_FIELDS) as (keyof ShardSearchOptions)[]);
 

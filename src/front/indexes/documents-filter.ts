@@ -19,7 +19,7 @@ import { mergeShardResults } from '../search/shard-results.js';
 import { hitDocuments } from '../search/stored-hits.js';
 import type { FrontContext, RouteSpec } from '../http/route-spec.js';
 import type { FilterParameter, ShardQueryResultMessage, ShardSearchOptions } from '../../protocol/messages.js';
-import { withForeignIds, type FilterNode } from '../../filter/filter-ast.js';
+import type { FilterNode } from '../../filter/filter-ast.js';
 import type { IndexRecord } from '../../storage/records.js';
 import type { NetworkSearch } from '../../network/network-search.js';
 import { readFeatures } from '../../storage/experimental-features.js';
@@ -84,16 +84,14 @@ export async function fetchDocuments(context: FrontContext, uid: string, request
 }
 
 /** The filter with its `_foreign(..)` conditions evaluated on their foreign indexes (foreign-filter.ts). */
-async function withoutForeign(context: FrontContext, uid: string, record: IndexRecord, filter: unknown): Promise<{ filter: unknown; foreignIds?: string[][] }> {
-  return mayNameForeign(filter) ? resolveForeignFilter(context, uid, record, filter as FilterParameter, 'invalid_document_filter') : { filter };
+function withoutForeign(context: FrontContext, uid: string, record: IndexRecord, filter: unknown): Promise<unknown> | unknown {
+  return mayNameForeign(filter) ? resolveForeignFilter(context, uid, record, filter as FilterParameter, 'invalid_document_filter') : filter;
 }
 
 /** The filter parsed, its `_shard` conditions resolved (their errors keep the search code, as Meilisearch's), checked against the settings. */
-function checkedFilter(context: FrontContext, record: IndexRecord, { filter, foreignIds }: { filter: unknown; foreignIds?: string[][] }): { node: FilterNode | null; options: ShardSearchOptions } {
+function checkedFilter(context: FrontContext, record: IndexRecord, filter: unknown): { node: FilterNode | null; options: ShardSearchOptions } {
   let node = parseFilterParameter(filter, 'invalid_document_filter');
-  const options: ShardSearchOptions = withShardFilter(context.network, context.storage.meta,
-    { filter: filter as FilterParameter | null, documents: true, ...(foreignIds ? { foreignIds } : {}) });
-  if (node && foreignIds) node = withForeignIds(node, foreignIds);
+  const options: ShardSearchOptions = withShardFilter(context.network, context.storage.meta, { filter: filter as FilterParameter | null, documents: true });
   if (node) {
     const resolved = resolveShardConditions(node, options.shardFilter);
     node = resolved.node;

@@ -100,13 +100,13 @@ export const facetSearchRoutes: RouteSpec[] = [
         throw new SkeinError('invalid_facet_search_facet_name', `Attribute \`${echo(String(body.facetName))}\` is not facet-searchable. ${available}`);
       }
       const ruleFilter = tenantFilter(request.access, uid);
-      const filter = ruleFilter === null ? body.filter : fuseFilters(body.filter, ruleFilter);
+      let filter = ruleFilter === null ? body.filter : fuseFilters(body.filter, ruleFilter);
       requireContainsFeature(context.storage.meta, filter);
-      const foreignIds = mayNameForeign(filter) ? (await resolveForeignFilter(context, uid, index, filter as FilterParameter, 'invalid_search_filter')).foreignIds : undefined;
+      if (mayNameForeign(filter)) filter = await resolveForeignFilter(context, uid, index, filter as FilterParameter, 'invalid_search_filter');
       // facetStringsOnly: Meilisearch's facet search answers string (and boolean) values only, never numbers.
       // (the filters are parsed by the shards: filter/filter-input.ts)
       const options: ShardSearchOptions = withShardFilter(context.network, context.storage.meta,
-        { facets: [body.facetName], facetStringsOnly: true, ...(filter === null ? {} : { filter: filter as FilterParameter }), ...(foreignIds ? { foreignIds } : {}), ...body.searchOptions });
+        { facets: [body.facetName], facetStringsOnly: true, ...(filter === null ? {} : { filter: filter as FilterParameter }), ...body.searchOptions });
       // With a threshold, Meilisearch's search for the candidates ranks up to its default limit: the
       // threshold leaves out what it reaches below it.
       const hitsWanted = body.searchOptions.rankingScoreThreshold === undefined ? 0 : DEFAULT_SEARCH_LIMIT;

@@ -2,10 +2,8 @@
 // crates/index-scheduler/src/filter.rs): the documents whose `field`, a foreignKeys entry of the index,
 // holds the id of a document of the foreign index that matches `filter`. As Meilisearch, the front
 // evaluates each inner filter on the foreign index first (a placeholder search there, in the documents
-// routes' mode: no distinct, no ranking), then the search runs the filter as sent with each condition
-// replaced by `field IN [ids]` (options.foreignIds, filter-ast.ts withForeignIds), keeping the user's tokens
-// as Meilisearch's IndexFilter does: errors found in it point into the filter as sent. Only a remote
-// (useNetwork) gets Meilisearch's serialization of the rewritten filter (shard-search-wire.ts).
+// routes' mode: no distinct, no ranking), then the search runs the filter rewritten with `field IN [ids]`
+// in Meilisearch's serialization (filterText), which the errors found in it quote.
 // Allowed in searches (single, multi, federated), facet search and the documents fetch routes; refused
 // by delete-by-filter and edit (FOREIGN_NOT_SUPPORTED, filter-input.ts).
 // Bounded: at most 100 foreign documents per foreign index (Meilisearch's MAX_FOREIGN_FILTER_DOCIDS, an
@@ -14,7 +12,7 @@
 import { valueAtPrimaryKey } from '../../documents/document-id.js';
 import { parseStoredJson } from '../../documents/exact-json.js';
 import { SkeinError } from '../../errors/index.js';
-import { foreignConditions, type FilterNode } from '../../filter/filter-ast.js';
+import { filterText, foreignConditions, type FilterNode, type Token } from '../../filter/filter-ast.js';
 import { errorAtToken, positionedMessage, type FilterErrorCode } from '../../filter/filter-error.js';
 import { FOREIGN_NOT_SUPPORTED, parseFilterParameter } from '../../filter/filter-input.js';
 import { withShardFilter } from '../../network/network-node.js';
@@ -79,23 +77,17 @@ export function refuseForeign(context: Pick<FrontContext, 'storage'>, node: Filt
   throw errorAtToken(code, FOREIGN_NOT_SUPPORTED, first.field);
 }
 
-/** A filter and what its `_foreign` conditions stand for (ShardSearchOptions.foreignIds), absent when it names none. */
-export interface ResolvedFilter {
-  filter: FilterParameter;
-  foreignIds?: string[][];
-}
-
 /**
- * The filter to send for a search of `index` (`uid`) whose filter may name `_foreign`: unchanged, with
- * the ids each `_foreign(field, inner)` condition stands for (the shards search it as `field IN [ids]`).
+ * The filter to send for a search of `index` (`uid`) whose filter may name `_foreign`: unchanged when
+ * it names none, else its text with each `_foreign(field, inner)` replaced by `field IN [ids]`.
  * `code`: the syntax errors' (the route's filter code).
  */
 export async function resolveForeignFilter(context: FrontContext, uid: string, index: IndexRecord, filter: FilterParameter,
-  code: FilterErrorCode): Promise<ResolvedFilter> {
+  code: FilterErrorCode): Promise<FilterParameter> {
   const node = parseFilterParameter(filter, code);
-  if (node === null) return { filter };
+  if (node === null) return filter;
   const conditions = foreignConditions(node);
-  if (conditions.length === 0) return { filter };
+  if (conditions.length === 0) return filter;
   requireForeignFeature(context, node);
   if (conditions.length > REQUEST_LIMITS.foreignConditions) {
     throw new SkeinError(code, `Too many \`_foreign\` conditions: the filter has ${conditions.length}, more than the ${REQUEST_LIMITS.foreignConditions} this server accepts.`);
@@ -142,16 +134,32 @@ export async function resolveForeignFilter(context: FrontContext, uid: string, i
     }
     return externalIds.get(memo)!;
   };
-  const foreignIds = conditions.map((condition, k) => {
+  const replacement = new Map<Foreign, FilterNode>();
+  conditions.forEach((condition, k) => {
     const foreignUid = foreignUidOf.get(condition)!;
-    const ids: string[] = [];
+    const values: Token[] = [];
     for (const docId of matches[k]!.docIds) {
       const id = idOf(foreignUid, docId);
-      if (id !== null) ids.push(id);
+      if (id !== null) values.push({ text: id, start: 0, end: id.length, source: id });
     }
-    return ids;
+    replacement.set(condition, { kind: 'in', field: condition.field, values });
   });
-  return { filter, foreignIds };
+  return filterText(rewrite(node, replacement));
+}
+
+/** The node with each `_foreign` condition replaced. */
+function rewrite(node: FilterNode, replacement: Map<Foreign, FilterNode>): FilterNode {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return { kind: node.kind, children: node.children.map((child) => rewrite(child, replacement)) };
+    case 'not':
+      return { kind: 'not', child: rewrite(node.child, replacement) };
+    case 'foreign':
+      return replacement.get(node)!;
+    default:
+      return node;
+  }
 }
 
 /**

@@ -65,7 +65,7 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
   delete parameters.options.useNetwork;
   const { index, key, window, query } = shardQueryOf(access, context, uid, parameters);
   // `_foreign(..)` conditions: evaluated on their foreign indexes first (foreign-filter.ts).
-  if (mayNameForeign(query.options.filter)) Object.assign(query.options, await resolveForeignFilter(context, uid, index, query.options.filter!, 'invalid_search_filter'));
+  if (mayNameForeign(query.options.filter)) query.options.filter = await resolveForeignFilter(context, uid, index, query.options.filter!, 'invalid_search_filter');
   const dispatched = performance.now();
   // useNetwork over shard groups (src/network): every group's results, merged below as shards' are.
   const network = useNetwork ? context.network?.forSearch() ?? null : null;

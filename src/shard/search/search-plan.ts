@@ -3,7 +3,7 @@
 // with the search codes, so the front answers 400 with Meilisearch's messages.
 import { echo, SkeinError } from '../../errors/index.js';
 import { attributePatternsOf, listForMessage, matchesAnyPattern, PatternSet } from '../../filter/attribute-patterns.js';
-import { foreignConditions, withForeignIds, type FilterNode } from '../../filter/filter-ast.js';
+import { foreignConditions, type FilterNode } from '../../filter/filter-ast.js';
 import { checkFilterAgainstSettings, parseFilterParameter } from '../../filter/filter-input.js';
 import { resolveShardConditions } from '../../filter/shard-filter.js';
 import { checkFacetPatterns, filterableRulesOf, selectFacetFields } from '../../filter/facet-patterns.js';
@@ -41,7 +41,6 @@ export function compileSearchPlan(settings: IndexSettings, options: ShardSearchO
   let filter = parseFilterParameter(options?.filter ?? null);
   // The inner filter of a `_foreign` condition, searched on the foreign index (front/search/foreign-filter.ts).
   if (filter && options?.foreignFilter !== undefined) filter = foreignConditions(filter)[options.foreignFilter]?.filter ?? null;
-  if (filter && options?.foreignIds) filter = withForeignIds(filter, options.foreignIds);
   if (filter) {
     // `_shard` conditions resolved first (the feature's error comes before any other), their errors after the filterable check.
     const resolved = resolveShardConditions(filter, options?.shardFilter);
