@@ -6,7 +6,7 @@ import { storageKeyOf } from '../../storage/records.js';
 import { requireContainsFeature } from '../../storage/experimental-features.js';
 import { errorNamingIndex } from './search-routes.js';
 import { mayNameForeign, resolveForeignFilter } from './foreign-filter.js';
-import { preferSearchOnError, searchOnErrorOf } from './search-on-check.js';
+import { frontChecksSearchOn, searchOnErrorOf } from './search-on-check.js';
 import { performance } from 'node:perf_hooks';
 import { tenantFilter, fuseFilters } from '../../auth/index.js';
 import { echo, SkeinError } from '../../errors/index.js';
@@ -113,6 +113,7 @@ export const facetSearchRoutes: RouteSpec[] = [
       const query = { indexUid: storageKeyOf(index), q: body.q, hitsWanted, matchingStrategy: body.matchingStrategy, attributesToRetrieve: null, exhaustiveCount: false };
       // attributesToSearchOn against the index's fields (search-on-check.ts), once the shards found nothing before it.
       const searchOnError = searchOnErrorOf(index, null, options.attributesToSearchOn);
+      if (frontChecksSearchOn(index, options.attributesToSearchOn)) options.attributesToSearchOnChecked = true;
       // processingTimeMs: the front's work and the workers' own time (search-time.ts), as Meilisearch's.
       let waitedMs = 0;
       let workersMs: number | undefined = 0;
@@ -121,7 +122,7 @@ export const facetSearchRoutes: RouteSpec[] = [
         // value, the lowest id. First every shard's lowest per value, then the counts over those.
         const sent = performance.now();
         const firsts = await context.search.search({ ...query, options: { ...options, distinctFacets: 'mins' } }, index.shardCount)
-          .catch(errorNamingIndex(query.indexUid, null)).catch(preferSearchOnError(searchOnError));
+          .catch(errorNamingIndex(query.indexUid, null));
         if (searchOnError !== null) throw searchOnError;
         waitedMs += performance.now() - sent;
         workersMs = slowestWorkerMs(firsts);
@@ -134,8 +135,7 @@ export const facetSearchRoutes: RouteSpec[] = [
         options.distinctFacets = [...mins.values()];
       }
       const sent = performance.now();
-      const results = await context.search.search({ ...query, options }, index.shardCount).catch(errorNamingIndex(query.indexUid, null))
-        .catch(preferSearchOnError(searchOnError));
+      const results = await context.search.search({ ...query, options }, index.shardCount).catch(errorNamingIndex(query.indexUid, null));
       if (searchOnError !== null) throw searchOnError;
       waitedMs += performance.now() - sent;
       const lastWorkersMs = slowestWorkerMs(results);
