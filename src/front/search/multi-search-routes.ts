@@ -40,7 +40,7 @@ async function multiSearch(body: unknown, access: Access, context: FrontContext)
   if (federation !== null) {
     parsed.forEach((query, position) => {
       try {
-        checkFederatedQuery(query.raw, query.indexUid, query.federationOptions!, federation, context, position);
+        checkFederatedQuery(query.raw, query.indexUid, query.federationOptions!, federation, context);
       } catch (cause) {
         throw inQuery(position, asSkeinError(cause));
       }
@@ -52,7 +52,7 @@ async function multiSearch(body: unknown, access: Access, context: FrontContext)
   parsed.forEach((query, position) => {
     if (query.federationOptions !== null) {
       throw inQuery(position, new SkeinError('invalid_multi_search_federation_options',
-        `Using \`federationOptions\` is not allowed in a non-federated search.\n - Hint: remove \`federationOptions\` from query #${position} or add \`federation\` to the request.`));
+        'Using `federationOptions` is not allowed in a non-federated search.\n - Hint: remove `federationOptions` from the query or add `federation` to the request.'));
     }
   });
   // One view of the index records for every query (a swap meanwhile must not show one side twice).

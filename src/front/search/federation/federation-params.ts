@@ -125,20 +125,20 @@ export function parseFederationOptions(value: unknown, path: string): Federation
 
 /** The checks Meilisearch makes on each query of a federated search, after parsing and authorization. */
 export function checkFederatedQuery(query: Record<string, unknown>, uid: string, options: FederationOptions,
-  federation: Federation, context: FrontContext, position: number): void {
+  federation: Federation, context: FrontContext): void {
   for (const field of ['offset', 'limit', 'page', 'hitsPerPage']) {
     if (query[field] !== undefined && query[field] !== null) {
       throw new SkeinError('invalid_multi_search_query_pagination',
-        `Using pagination options is not allowed in federated queries.\n - Hint: remove \`${field}\` from query #${position} or remove \`federation\` from the request\n - Hint: pass \`federation.limit\` and \`federation.offset\` for pagination in federated search`);
+        `Using pagination options is not allowed in federated queries.\n - Hint: remove \`${field}\` from the query or remove \`federation\` from the request\n - Hint: pass \`federation.limit\` and \`federation.offset\` for pagination in federated search`);
     }
   }
   if (Array.isArray(query.facets) && query.facets.length > 0) {
     throw new SkeinError('invalid_multi_search_query_facets',
-      `Using facet options is not allowed in federated queries.\n - Hint: remove \`facets\` from query #${position} or remove \`federation\` from the request\n - Hint: pass \`federation.facetsByIndex.${uid}: ${JSON.stringify(query.facets)}\` for facets in federated search`);
+      `Using facet options is not allowed in federated queries.\n - Hint: remove \`facets\` from the query or remove \`federation\` from the request\n - Hint: pass \`federation.facetsByIndex.${uid}: ${JSON.stringify(query.facets)}\` for facets in federated search`);
   }
   if (query.personalize !== undefined && query.personalize !== null) {
     throw new SkeinError('invalid_multi_search_query_personalization',
-      `Using \`.personalize\` is not allowed in federated queries.\n - Hint: remove \`personalize\` from query #${position} or remove \`federation\` from the request`);
+      'Using `.personalize` is not allowed in federated queries.\n - Hint: remove `personalize` from the query or remove `federation` from the request\n - Hint: pass `federation.personalize` for personalization in federated search');
   }
   if (query.useNetwork === true && options.remote !== null) {
     throw new SkeinError('invalid_multi_search_federation_options',
@@ -146,7 +146,7 @@ export function checkFederatedQuery(query: Record<string, unknown>, uid: string,
   }
   if (query.showPerformanceDetails !== undefined && query.showPerformanceDetails !== null) {
     throw new SkeinError('invalid_multi_search_query_show_performance_details',
-      `Using \`.showPerformanceDetails\` is not allowed in federated queries.\n - Hint: remove \`showPerformanceDetails\` from query #${position} or remove \`federation\` from the request`);
+      'Using `.showPerformanceDetails` is not allowed in federated queries.\n - Hint: remove `showPerformanceDetails` from the query or remove `federation` from the request');
   }
   if (query.distinct !== undefined && query.distinct !== null && federation.distinct !== null) {
     throw new SkeinError('invalid_multi_search_distinct',
