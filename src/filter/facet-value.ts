@@ -36,3 +36,24 @@ export function codePointRank(unit: number): number {
   if (unit < 0xd800) return unit;
   return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
 }
+
+/** milli's MAX_FACET_VALUE_LENGTH: a facet string key keeps this many bytes of the normalized value. */
+export const MAX_FACET_VALUE_LENGTH = 468;
+
+const utf8 = new TextEncoder();
+
+/** The UTF-8 bytes of a normalized value as milli keys it: cut to MAX_FACET_VALUE_LENGTH at a character boundary. */
+export function facetKeyBytes(normalized: string): Uint8Array {
+  const bytes = utf8.encode(normalized);
+  if (bytes.length <= MAX_FACET_VALUE_LENGTH) return bytes;
+  let end = MAX_FACET_VALUE_LENGTH;
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end);
+}
+
+/** The normalized value milli keys (facetKeyBytes as a string); `value` itself when it cannot be longer. */
+export function facetKeyOf(normalized: string): string {
+  if (normalized.length * 3 <= MAX_FACET_VALUE_LENGTH) return normalized;
+  const bytes = facetKeyBytes(normalized);
+  return bytes.length === utf8.encode(normalized).length ? normalized : new TextDecoder().decode(bytes);
+}

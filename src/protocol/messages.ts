@@ -97,6 +97,8 @@ export interface ShardSearchOptions {
   rankingScoreValues?: boolean;
   /** The filter's `foreignFilter`-th `_foreign` condition (text order): its inner filter is this search's filter (front/search/foreign-filter.ts). */
   foreignFilter?: number;
+  /** The front checked attributesToSearchOn against the index's fields (front/search/search-on-check.ts): the shard skips its own check. */
+  attributesToSearchOnChecked?: boolean;
 }
 
 /** Every field of ShardSearchOptions: what query-codec.ts encodes (the compiler checks the list is whole). */
@@ -105,7 +107,7 @@ const SHARD_SEARCH_OPTION_FIELDS: Record<keyof ShardSearchOptions, true> = {
   retrieveVectors: true, attributesToHighlight: true, attributesToCrop: true, cropLength: true, cropMarker: true,
   highlightPreTag: true, highlightPostTag: true, showMatchesPosition: true, showRankingScore: true, showRankingScoreDetails: true,
   documents: true, termDocCountsOnly: true, termDocCounts: true, distinctFacets: true, facetStringsOnly: true, shardFilter: true, rankingScoreValues: true,
-  foreignFilter: true,
+  foreignFilter: true, attributesToSearchOnChecked: true,
 };
 export const SHARD_SEARCH_OPTION_NAMES: readonly (keyof ShardSearchOptions)[] = Object.freeze(Object.keys(SHARD_SEARCH_OPTION_FIELDS) as (keyof ShardSearchOptions)[]);
 

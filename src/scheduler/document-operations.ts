@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { composeDocId, shardOf } from '../documents/doc-ids.js';
 import { documentIdOf } from '../documents/document-id.js';
-import { documentJson, parseExactJson, parseStoredJson } from '../documents/exact-json.js';
+import { documentJson, JsonNumberText, parseExactJson, parseStoredJson } from '../documents/exact-json.js';
 import { checkGeoFields, geoChecksOf, type GeoChecks } from '../documents/geo-field.js';
 import { resolvePrimaryKey } from '../documents/primary-key.js';
 import { rendezvousGroup } from '../documents/shard-group.js';
@@ -214,4 +214,32 @@ function countFields(record: IndexRecord, document: Document, delta: 1 | -1): vo
     if (count > 0) distribution[field] = count;
     else delete distribution[field];
   }
+  if (delta === 1) rememberFields(record, document);
+}
+
+/** Field names past which an index stops listing them (IndexRecord.knownFields: null, and attributesToSearchOn goes unchecked). */
+const MAX_KNOWN_FIELDS = 1000;
+
+/** Adds the document's field names, top-level and nested (flattened paths), to record.knownFields (absent in older records, null past the bound: nothing). */
+function rememberFields(record: IndexRecord, document: Document): void {
+  const known = record.knownFields;
+  if (!known) return;
+  let added = 0;
+  const add = (name: string): void => {
+    if (known[name] === undefined) {
+      known[name] = true;
+      added++;
+    }
+  };
+  // As milli flattens: an object's keys under its path, an array's items under the array's own path.
+  const visit = (path: string, value: unknown): void => {
+    if (Array.isArray(value)) for (const item of value) visit(path, item);
+    else if (value !== null && typeof value === 'object' && !(value instanceof JsonNumberText)) for (const [key, inner] of Object.entries(value)) visit(`${path}.${key}`, inner);
+    else add(path);
+  };
+  for (const [field, value] of Object.entries(document)) {
+    add(field);
+    if (value !== null && typeof value === 'object' && !(value instanceof JsonNumberText)) visit(field, value);
+  }
+  if (added > 0 && Object.keys(known).length > MAX_KNOWN_FIELDS) record.knownFields = null;
 }

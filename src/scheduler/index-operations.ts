@@ -9,7 +9,7 @@ import type { StagedIndex } from './staged-index.js';
 export function newIndexRecord(uid: string, primaryKey: string | null, shardCount: number, now: string): IndexRecord {
   return {
     uid, primaryKey, createdAt: now, updatedAt: now, shardCount, nextSeq: 0, documentCount: 0, rawDocumentDbSize: 0,
-    fieldDistribution: {}, settings: defaultSettings(),
+    fieldDistribution: {}, knownFields: {}, settings: defaultSettings(),
   };
 }
 

@@ -15,6 +15,13 @@ export interface IndexRecord {
   rawDocumentDbSize: number;
   /** Flattened field name -> number of documents holding it. */
   fieldDistribution: Record<string, number>;
+  /**
+   * Every field name a document of the index ever held, top-level and nested (flattened paths of
+   * values inside objects): milli's fields ids map, which never shrinks. attributesToSearchOn is checked
+   * against it (front/search/search-on-check.ts). null past MAX_KNOWN_FIELDS names; absent in older
+   * records: the check is then skipped.
+   */
+  knownFields?: Record<string, true> | null;
   settings: IndexSettings;
   /**
    * Commit stamp: the uid of the last batch that committed a change to this index (documents,

@@ -94,3 +94,27 @@ test('facet search answers string (and boolean) values only, as Meilisearch (fac
   const distribution = await server.client.post('/indexes/mixed_facets/search', { facets: ['year'] });
   t.deepEqual(distribution.body.facetDistribution.year, { 1965: 2, 1989: 1, '1989a': 1, 2001: 1 });
 });
+
+test('alpha order of facet values is code point order (milli: UTF-8 bytes of the normalized value), not UTF-16 units: U+FFFD before U+1F600, in facetDistribution, facet search and merged federated facets', async (t) => {
+  const values = ['\u{1F600} smile', '\uFFFD replacement', 'zebra', '\uFF21 fullwidth'];
+  await server.client.run('PATCH', '/indexes/codepoints/settings', { body: { filterableAttributes: ['tag'] } });
+  await server.client.addDocuments('codepoints', values.map((tag, id) => ({ id, tag })));
+  const expected = ['\uFF21 fullwidth', 'zebra', '\uFFFD replacement', '\u{1F600} smile'];
+  const search = await server.client.post('/indexes/codepoints/search', { facets: ['tag'] });
+  t.is(search.status, 200, search.text);
+  t.deepEqual(Object.keys(search.body.facetDistribution.tag), expected);
+  const facets = await facetSearch({ facetName: 'tag' }, 'codepoints');
+  t.deepEqual(facets.facetHits.map((hit: { value: string }) => hit.value), expected);
+  const federated = await server.client.post('/multi-search', {
+    federation: { facetsByIndex: { codepoints: ['tag'] }, mergeFacets: {} },
+    queries: [{ indexUid: 'codepoints' }],
+  });
+  t.is(federated.status, 200, federated.text);
+  // merged facets are sorted again by their raw values (Rust's String order: code points), not normalized
+  t.deepEqual(Object.keys(federated.body.facetDistribution.tag), ['zebra', '\uFF21 fullwidth', '\uFFFD replacement', '\u{1F600} smile']);
+  const byIndex = await server.client.post('/multi-search', {
+    federation: { facetsByIndex: { codepoints: ['tag'] } },
+    queries: [{ indexUid: 'codepoints' }],
+  });
+  t.deepEqual(Object.keys(byIndex.body.facetsByIndex.codepoints.distribution.tag), expected);
+});

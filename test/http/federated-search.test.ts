@@ -158,6 +158,8 @@ const cases: Array<[string, unknown, string, string | RegExp]> = [
     'invalid_multi_search_query_facets', 'Inside `.queries[1]`: Using facet options is not allowed in federated queries.\n - Hint: remove `facets` from the query or remove `federation` from the request\n - Hint: pass `federation.facetsByIndex.books: ["genre"]` for facets in federated search'],
   ['query showPerformanceDetails', { federation: {}, queries: [{ indexUid: 'movies', showPerformanceDetails: false }] },
     'invalid_multi_search_query_show_performance_details', /^Inside `\.queries\[0\]`: Using `\.showPerformanceDetails` is not allowed in federated queries/],
+  ['query personalize', { federation: {}, queries: [{ indexUid: 'movies', personalize: { userContext: 'likes sci-fi' } }] },
+    'invalid_multi_search_query_personalization', 'Inside `.queries[0]`: Using `.personalize` is not allowed in federated queries.\n - Hint: remove `personalize` from the query or remove `federation` from the request\n - Hint: pass `federation.personalize` for personalization in federated search'],
   ['distinct twice', { federation: { distinct: 'family' }, queries: [{ indexUid: 'movies' }, { indexUid: 'books', distinct: 'genre' }] },
     'invalid_multi_search_distinct', /^Inside `\.queries\[1\]`: Using `distinct` options is not allowed in federated queries when it also appears in `\.federation\.distinct`/],
   ['federationOptions without federation', { queries: [{ indexUid: 'movies' }, { indexUid: 'books', federationOptions: { weight: 2 } }] },

@@ -179,6 +179,12 @@ test('_foreign: Meilisearch\'s errors (feature off, not a foreign key, nested, i
     const rewritten = 'Index `books`: Attribute `author` is not filterable. Available filterable attribute patterns are: `genres`.\n2:8 "author" IN ["a1"]';
     t.deepEqual((await search('_foreign(author, id = a1)')).body, errorBody(rewritten, 'invalid_search_filter'));
     t.deepEqual((await federated('_foreign(author, id = a1)')).body, errorBody(`Inside \`.queries[0]\`: ${rewritten}`, 'invalid_search_filter'));
+    // Every error found in the rewritten filter quotes the serialization, columns into it (Meilisearch v1.50's
+    // document_join.rs and filters.rs snapshots: `2:8 "author" IN ["a1"]`, `2:8 "doggos" EXISTS`), not the filter as sent.
+    await client.run('PATCH', '/indexes/books/settings', { body: { filterableAttributes: ['genres', 'author'] } });
+    const serialized = '("genres" = "action") AND ("author" IN ["a1"]) AND ("title" = "dune")';
+    t.deepEqual((await search('genres = action AND _foreign(author, id = a1) AND title = dune')).body,
+      errorBody(`Index \`books\`: Attribute \`title\` is not filterable. Available filterable attribute patterns are: \`author\`, \`genres\`.\n54:59 ${serialized}`, 'invalid_search_filter'));
     await client.run('PATCH', '/indexes/books/settings', { body: { filterableAttributes: ['id', 'genres', 'author', 'related_authors', 'title'] } });
 
     // syntax: once `_foreign` is read, the rest must be `(field, filter)`

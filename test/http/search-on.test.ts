@@ -137,3 +137,43 @@ test('documents written after the first search are restricted alike (the shard r
   t.deepEqual((await ids('so_written', { q: 'Captain Marvel', attributesToSearchOn: ['title'] })).sort(), ['2', '4']);
   t.deepEqual(await ids('so_written', { q: 'nothing', attributesToSearchOn: ['title'] }), ['3']);
 });
+
+test('explicit searchableAttributes: a name must be a field the index has or an entry of the setting (milli v1.50 checks searchable_fields_and_weights: nested paths included, never a path no document holds); the error lists those fields', async (t) => {
+  const { client } = server;
+  await client.addDocuments('so_known', NESTED);
+  await client.run('PATCH', '/indexes/so_known/settings', { body: { searchableAttributes: ['details', 'id', 'ghost'], displayedAttributes: ['*'], filterableAttributes: ['id'] } });
+  const error = async (body: Record<string, unknown>, path = '/indexes/so_known/search') => {
+    const response = await client.post(path, { q: 'captain', ...body });
+    t.is(response.status, 400, JSON.stringify(body));
+    return response.body;
+  };
+  const fields = 'details, details.blue_skin, details.desc, details.outfit.colors.primary, details.outfit.colors.secondary, details.outfit.has_cape, details.title, details.weaknesses, id';
+  const message = (name: string) => `Attribute \`${name}\` is not searchable. Available searchable attributes are: \`${fields}\`.`;
+  const inIndex = (name: string) => ({ message: `Index \`so_known\`: ${message(name)}`, code: 'invalid_search_attributes_to_search_on', type: 'invalid_request', link: 'https://docs.meilisearch.com/errors#invalid_search_attributes_to_search_on' });
+  // a path inside a searchable attribute that no document has, a setting entry no document has, a pattern matching nothing
+  t.deepEqual(await error({ attributesToSearchOn: ['details.nonexistent'] }), inIndex('details.nonexistent'));
+  t.deepEqual(await error({ attributesToSearchOn: ['nothing.*'] }), inIndex('nothing.*'));
+  t.deepEqual(await error({ attributesToSearchOn: ['details.outfit'] }), inIndex('details.outfit'), 'an object inside a document is not a field (its leaves are)');
+  t.deepEqual(await error({ attributesToSearchOn: ['title'] }), inIndex('title'), 'not searchable at all: the same list');
+  t.deepEqual(await error({ attributesToSearchOn: ['details.nonexistent'], q: '' }), inIndex('details.nonexistent'), 'a placeholder search checks it too');
+  const multi = await client.post('/multi-search', { queries: [{ indexUid: 'so_known', q: 'captain', attributesToSearchOn: ['details.nonexistent'] }] });
+  t.is(multi.body.message, `Inside \`.queries[0]\`: Index \`so_known\`: ${message('details.nonexistent')}`);
+  const facet = await client.post('/indexes/so_known/facet-search', { facetName: 'id', q: 'captain', attributesToSearchOn: ['details.nonexistent'] });
+  t.is(facet.status, 400);
+  t.is(facet.body.message, message('details.nonexistent'));
+  // fields the index has: nested leaves, the top-level object, patterns matching one, `*`
+  t.deepEqual((await ids('so_known', { q: 'Captain Marvel', attributesToSearchOn: ['details.title'] })).sort(), ['2', '3']);
+  t.deepEqual(await ids('so_known', { q: 'gold', attributesToSearchOn: ['details.outfit.colors.secondary'] }), ['1']);
+  t.deepEqual(await ids('so_known', { q: 'Captain Marvel', attributesToSearchOn: ['details'] }), []);
+  t.is((await ids('so_known', { q: 'Captain Marvel', attributesToSearchOn: ['details.*'] })).length, 3);
+  t.is((await ids('so_known', { q: 'Captain Marvel', attributesToSearchOn: ['*', 'details.title'] })).length, 3);
+  // an entry of the setting passes even when no document has it (v1.50: `defined_searchable` holds it), selecting nothing
+  t.deepEqual((await ids('so_known', { q: 'Captain Marvel', attributesToSearchOn: ['details.title', 'ghost'] })).sort(), ['2', '3']);
+  // a pattern matching a nested field passes though it matches no entry of the setting
+  t.deepEqual((await ids('so_known', { q: 'Captain Marvel', attributesToSearchOn: ['*.title'] })).sort(), ['2', '3']);
+  // a field a later document brings becomes valid; deleting it does not forget it (milli's fields map only grows)
+  await client.addDocuments('so_known', [{ id: '9', details: { nickname: 'Cap' } }]);
+  t.deepEqual(await ids('so_known', { q: 'cap', attributesToSearchOn: ['details.nickname'] }), ['9']);
+  await client.run('DELETE', '/indexes/so_known/documents/9');
+  t.deepEqual(await ids('so_known', { q: 'cap', attributesToSearchOn: ['details.nickname'] }), []);
+});

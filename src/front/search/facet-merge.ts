@@ -1,6 +1,6 @@
 // Merging the shards' facet partials ({facetDistribution: {attr: {value: count}}, facetStats:
 // {attr: {min, max}}}) into the response members, with the index's faceting settings applied.
-import { normalizeFacetValue } from '../../filter/facet-value.js';
+import { compareCodePoints, normalizeFacetValue } from '../../filter/facet-value.js';
 import type { IndexSettings } from '../../settings/index-settings.js';
 
 export interface FacetExtras {
@@ -78,8 +78,9 @@ export function shapeFacetDistribution(
   return out;
 }
 
+/** Code point order (Rust's str order, milli's bytes), where `<` compares UTF-16 units. */
 function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return compareCodePoints(a, b);
 }
 
 /** shapeFacetDistribution's result as JSON, each facet's values in their shaped order. */

@@ -6,6 +6,7 @@ import { storageKeyOf } from '../../storage/records.js';
 import { requireContainsFeature } from '../../storage/experimental-features.js';
 import { errorNamingIndex } from './search-routes.js';
 import { mayNameForeign, resolveForeignFilter } from './foreign-filter.js';
+import { frontChecksSearchOn, searchOnErrorOf } from './search-on-check.js';
 import { performance } from 'node:perf_hooks';
 import { tenantFilter, fuseFilters } from '../../auth/index.js';
 import { echo, SkeinError } from '../../errors/index.js';
@@ -110,6 +111,9 @@ export const facetSearchRoutes: RouteSpec[] = [
       // threshold leaves out what it reaches below it.
       const hitsWanted = body.searchOptions.rankingScoreThreshold === undefined ? 0 : DEFAULT_SEARCH_LIMIT;
       const query = { indexUid: storageKeyOf(index), q: body.q, hitsWanted, matchingStrategy: body.matchingStrategy, attributesToRetrieve: null, exhaustiveCount: false };
+      // attributesToSearchOn against the index's fields (search-on-check.ts), once the shards found nothing before it.
+      const searchOnError = searchOnErrorOf(index, null, options.attributesToSearchOn);
+      if (frontChecksSearchOn(index, options.attributesToSearchOn)) options.attributesToSearchOnChecked = true;
       // processingTimeMs: the front's work and the workers' own time (search-time.ts), as Meilisearch's.
       let waitedMs = 0;
       let workersMs: number | undefined = 0;
@@ -119,6 +123,7 @@ export const facetSearchRoutes: RouteSpec[] = [
         const sent = performance.now();
         const firsts = await context.search.search({ ...query, options: { ...options, distinctFacets: 'mins' } }, index.shardCount)
           .catch(errorNamingIndex(query.indexUid, null));
+        if (searchOnError !== null) throw searchOnError;
         waitedMs += performance.now() - sent;
         workersMs = slowestWorkerMs(firsts);
         const mins = new Map<string, number>();
@@ -131,6 +136,7 @@ export const facetSearchRoutes: RouteSpec[] = [
       }
       const sent = performance.now();
       const results = await context.search.search({ ...query, options }, index.shardCount).catch(errorNamingIndex(query.indexUid, null));
+      if (searchOnError !== null) throw searchOnError;
       waitedMs += performance.now() - sent;
       const lastWorkersMs = slowestWorkerMs(results);
       workersMs = workersMs === undefined || lastWorkersMs === undefined ? undefined : workersMs + lastWorkersMs;

@@ -18,6 +18,7 @@ import type { ShardQuery } from './search-dispatcher.js';
 import { hitDocuments } from './stored-hits.js';
 import { hydrateHits } from './foreign-hydration.js';
 import { mayNameForeign, resolveForeignFilter } from './foreign-filter.js';
+import { frontChecksSearchOn, searchOnErrorOf } from './search-on-check.js';
 import { SkeinError } from '../../errors/index.js';
 import type { FilterParameter } from '../../protocol/messages.js';
 import { withShardFilter } from '../../network/network-node.js';
@@ -70,8 +71,12 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
   const network = useNetwork ? context.network?.forSearch() ?? null : null;
   let remoteErrors: SearchAnswer['remoteErrors'];
   let results;
+  // attributesToSearchOn against the index's fields (search-on-check.ts): raised once the shards found nothing before it.
+  const searchOnError = searchOnErrorOf(index, uid, query.options.attributesToSearchOn);
+  if (frontChecksSearchOn(index, query.options.attributesToSearchOn)) query.options = { ...query.options, attributesToSearchOnChecked: true };
   if (network) ({ results, remoteErrors } = await network.search(uid, query, index.shardCount, parameters).catch(errorNamingIndex(key, uid)));
   else results = await context.search.search(query, index.shardCount).catch(errorNamingIndex(key, uid));
+  if (searchOnError !== null) throw searchOnError;
   const answered = performance.now();
   const { hits, candidates } = mergeShardResults(results, window.offset, window.limit);
   let facets: FacetExtras | null = null;

@@ -9,7 +9,7 @@ import {
 } from '../../ranking/sort-key.js';
 import type { FacetStore, FieldFacets } from './facet-store.js';
 import { haversineMeters } from '../../filter/geo-distance.js';
-import { compareCodePoints } from '../../filter/facet-value.js';
+import { compareCodePoints, facetKeyOf } from '../../filter/facet-value.js';
 import type { SearchBudget } from '../search/search-budget.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -74,6 +74,12 @@ class FieldSortOrder implements SortOrder {
     for (let k = asc ? 0 : strings.length - 1; asc ? k < strings.length : k >= 0; k += asc ? 1 : -1) {
       const key = strings[k]!;
       const group = RoaringBitmap32.and(field.strings.get(key)!.docs.read(), universe);
+      // Values equal on milli's 468 bytes are one key there (adjacent in code point order): one group.
+      const truncated = facetKeyOf(key);
+      for (let next = k + (asc ? 1 : -1); next >= 0 && next < strings.length && facetKeyOf(strings[next]!) === truncated; next += asc ? 1 : -1) {
+        group.orInPlace(RoaringBitmap32.and(field.strings.get(strings[next]!)!.docs.read(), universe));
+        k = next;
+      }
       group.andNotInPlace(seen);
       if (group.isEmpty) continue;
       seen.orInPlace(group);

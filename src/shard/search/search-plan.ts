@@ -64,7 +64,7 @@ export function compileSearchPlan(settings: IndexSettings, options: ShardSearchO
     }
     distinct = requestedDistinct;
   }
-  if (options?.attributesToSearchOn) {
+  if (options?.attributesToSearchOn && options.attributesToSearchOnChecked !== true) {
     try {
       checkAttributesToSearchOn(settings, options.attributesToSearchOn);
     } catch (cause) {

@@ -15,6 +15,7 @@ import { facetDistributionJson } from '../facet-merge.js';
 import type { FrontReply } from '../../http/http-types.js';
 import type { JsonItem } from '../../http/list-body.js';
 import type { IndexSettings } from '../../../settings/index-settings.js';
+import { compareCodePoints } from '../../../filter/facet-value.js';
 import type { FrontContext } from '../../http/route-spec.js';
 import { searchIndex } from '../search-routes.js';
 import { isRequestWide } from '../foreign-filter.js';
@@ -414,8 +415,9 @@ function checkFacetOrder(queries: FederatedQuery[], answers: SearchAnswer[], fac
   }
 }
 
+/** Code point order (Rust's str order, milli's bytes), where `<` compares UTF-16 units. */
 function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return compareCodePoints(a, b);
 }
 
 function statsJson(stats: Record<string, { min: number; max: number }>): string {
