@@ -7,7 +7,8 @@
 // dist/src/cli.js) on a copy-free restart of DIR/db, sends a warm-up of unique paths, then one window of
 // unique paths from startLine (after the warm-up's) and, with repeated=1, one of the 100 cycled; per window
 // it prints req/s, wrk's p50/p99/max, and CPU µs per request of the main thread (the front: tid = pid),
-// of the busiest other thread (the shard worker) and of the whole process, read from /proc/PID/task.
+// of the busiest other thread (the shard worker) and of the whole process, read from /proc/PID/task,
+// and the query batches sent meanwhile with their mean size (GET /metrics).
 // PROBE_SERVER_ARGS="--log-level WARN" adds server flags.
 // SKEIN_BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the server's threads (server-process.ts).
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -39,10 +40,20 @@ function threadCpu(pid) {
   return out;
 }
 
+/** Query batches sent so far and the searches they carried (GET /metrics: skein_query_batch_size). */
+async function batchTotals(baseUrl) {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const value = (name) => Number(text.match(new RegExp(`^${name}(?:\\{\\})? (\\S+)$`, 'm'))?.[1] ?? NaN);
+  return { batches: value('skein_query_batch_size_count'), searches: value('skein_query_batch_size_sum') };
+}
+
 async function window(server, pathsFile, startLine, seconds, label) {
+  const batchesBefore = await batchTotals(server.baseUrl);
   const before = threadCpu(server.pid);
   const figures = await runWrkGetWindow({ baseUrl: server.baseUrl, pathsFile, startLine, concurrency: workload.concurrency, durationSeconds: seconds });
   const after = threadCpu(server.pid);
+  const batchesAfter = await batchTotals(server.baseUrl);
+  const batches = batchesAfter.batches - batchesBefore.batches;
   let total = 0;
   let front = 0;
   let busiest = 0;
@@ -59,6 +70,7 @@ async function window(server, pathsFile, startLine, seconds, label) {
     non2xx: figures.non2xx, errors: figures.errors,
     frontUsPerRequest: perRequest(front), workerUsPerRequest: perRequest(busiest), processUsPerRequest: perRequest(total),
     frontCpuPercent: Math.round((front / seconds) * 100), workerCpuPercent: Math.round((busiest / seconds) * 100),
+    batches, searchesPerBatch: Math.round(((batchesAfter.searches - batchesBefore.searches) / Math.max(1, batches)) * 10) / 10,
     load1: Math.round(loadavg()[0] * 100) / 100,
   };
   console.log(JSON.stringify(line));
