@@ -95,7 +95,7 @@ if (command === 'prepare') {
   }
 } else if (command === 'run') {
   const [cli, seconds = '10', warm = '5', startLine = '0', repeated = '1'] = rest;
-  const extraArgs = (process.env.PROBE_SERVER_ARGS ?? '').split(' ').filter((arg) => arg.length > 0);
+  const extraArgs = ['--experimental-enable-metrics', ...(process.env.PROBE_SERVER_ARGS ?? '').split(' ').filter((arg) => arg.length > 0)];
   const server = await startSkeinServer({ cliPath: cli, directory, keepFiles: true, startTimeoutSeconds: 120, extraArgs });
   try {
     const client = new SkeinHttpClient(server.baseUrl);
