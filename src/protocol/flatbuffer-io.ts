@@ -14,6 +14,27 @@ export function finishToTransferable(builder: flatbuffers.Builder, root: flatbuf
   return out;
 }
 
+/**
+ * One flatbuffers Builder used again for each message its owner encodes (a query batch, a batch's
+ * results): a new one per message allocated and zero-filled its buffer each time. What a message
+ * leaves behind is copied out (finishToTransferable), so the next one may clear it; a buffer grown
+ * past `keepBytes` by a rare large message is not kept.
+ */
+export class ReusedBuilder {
+  private builder: flatbuffers.Builder;
+
+  constructor(private readonly initialBytes = 16 * 1024, private readonly keepBytes = 1024 * 1024) {
+    this.builder = new flatbuffers.Builder(initialBytes);
+  }
+
+  /** The builder, empty. */
+  take(): flatbuffers.Builder {
+    if (this.builder.dataBuffer().capacity() > this.keepBytes) this.builder = new flatbuffers.Builder(this.initialBytes);
+    else this.builder.clear();
+    return this.builder;
+  }
+}
+
 export function byteBufferOf(message: ArrayBuffer | Uint8Array): flatbuffers.ByteBuffer {
   return new flatbuffers.ByteBuffer(message instanceof Uint8Array ? message : new Uint8Array(message));
 }

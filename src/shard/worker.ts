@@ -5,6 +5,7 @@ import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_
 import { asSkeinError } from '../errors/skein-error.js';
 import type { AttachWorkerPorts, NestedBatchAnswer, ShardCommandMessage, ShardQueryMessage, ShardQueryResultMessage, ShardWorkerData } from '../protocol/messages.js';
 import { decodeQueryBatch, encodeQueryBatchResult } from '../protocol/query-codec.js';
+import { ReusedBuilder } from '../protocol/flatbuffer-io.js';
 import { decodeShardCommand, encodeShardAck } from '../protocol/shard-command-codec.js';
 import { numbersPrintAsWritten, parseExactJson, stringifyExactJson } from '../documents/exact-json.js';
 import { FieldSelection, projectDocument } from '../documents/projection.js';
@@ -340,7 +341,7 @@ function takeAnswered(frame: BatchFrame): ShardQueryResultMessage[] {
 
 function encodeResults(results: ShardQueryResultMessage[]): ArrayBuffer {
   try {
-    return encodeQueryBatchResult(results);
+    return encodeQueryBatchResult(results, nestedBatches.resultBuilder);
   } catch {
     // A result that cannot be encoded (too large for a flatbuffer...) fails alone, never its batch.
     return encodeQueryBatchResult(results.map((result) => {
@@ -396,6 +397,8 @@ class NestedBatches {
   readonly frames: BatchFrame[] = [];
   /** Time (ms) the running searches lent to others at their yield points, summed: a search leaves its share out of its searchMs. */
   lentMs = 0;
+  /** Every batch's results are encoded in it (encodeResults; never two at once: an encoding runs no search). */
+  readonly resultBuilder = new ReusedBuilder();
 
   attach(port: MessagePort): void {
     this.port = port;

@@ -7,6 +7,7 @@ import {
 import { ownersOfShard, shardsOwnedBy } from '../../src/protocol/placement.js';
 import { SHARD_SEARCH_OPTION_NAMES, type ShardSearchOptions } from '../../src/protocol/messages.js';
 import { encodeSearchOptions } from '../../src/protocol/query-codec.js';
+import { ReusedBuilder } from '../../src/protocol/flatbuffer-io.js';
 
 const query: ShardQueryMessage = {
   requestId: 7, indexUid: 'movies', shards: [0, 2], q: 'star wars', hitsWanted: 20, matchingStrategy: 'all',
@@ -36,6 +37,29 @@ test('a query carries its ShardSearchOptions, every field typed, and none of the
   t.deepEqual(decodeQueryBatch(encodeQueryBatch([{ ...query, options: withFrontOnly }]))[0]!.options, options);
   t.is(encodeSearchOptions({ showPerformanceDetails: true } as ShardSearchOptions), null, 'no shard field: no options text at all');
   t.deepEqual(decodeQueryBatch(encodeQueryBatch([{ ...query, options: { distinctFacets: 'mins' } }]))[0]!.options, { distinctFacets: 'mins' });
+});
+
+test('batches encoded one after another in one reused builder decode whole; index names and shard lists written once are shared', (t) => {
+  const builder = new ReusedBuilder(64, 4096);
+  const batch = (n: number, base: number): ShardQueryMessage[] => Array.from({ length: n }, (_, k) => ({
+    ...query, requestId: base + k, q: `q${k}`, indexUid: k % 3 === 2 ? 'books' : 'movies', shards: k % 4 === 3 ? [1] : [0, 2],
+    options: k % 2 === 0 ? {} : { filter: null, showPerformanceDetails: true } as ShardSearchOptions,
+  }));
+  const expected = (queries: ShardQueryMessage[]) => queries.map((q) => ({ ...q, options: Object.keys(q.options).length === 0 ? {} : { filter: null } }));
+  const first = batch(9, 100);
+  t.deepEqual(decodeQueryBatch(encodeQueryBatch(first, builder)), expected(first));
+  // Past keepBytes (a long query), then a small batch again: nothing of the earlier messages shows.
+  const long = [{ ...query, requestId: 1, q: 'x'.repeat(10_000), options: {} }];
+  t.deepEqual(decodeQueryBatch(encodeQueryBatch(long, builder)), long);
+  const second = batch(5, 200);
+  t.deepEqual(decodeQueryBatch(encodeQueryBatch(second, builder)), expected(second));
+  const same = batch(16, 300).map((q) => ({ ...q, indexUid: 'movies', shards: [0, 2] }));
+  const distinct = same.map((q, k) => ({ ...q, indexUid: `movie${k.toString(16)}`, shards: [0, k] }));
+  t.true(encodeQueryBatch(same).byteLength <= encodeQueryBatch(distinct).byteLength - 15 * (12 + 8), 'one index name and one shard list for the batch');
+  const results = [{ requestId: 1, error: null, candidates: 2, hits: [{ docId: 1, score: [], document: null }], extras: null, searchMs: 0.5 }];
+  const resultBuilder = new ReusedBuilder(64, 4096);
+  t.deepEqual(decodeQueryBatchResult(encodeQueryBatchResult([{ ...results[0]!, hits: [{ docId: 2, score: [1], document: 'y'.repeat(8000) }] }], resultBuilder))[0]!.hits[0]!.document, 'y'.repeat(8000));
+  t.deepEqual(decodeQueryBatchResult(encodeQueryBatchResult(results, resultBuilder)), results);
 });
 
 test('query results survive encoding, errors and documents left to the front (null) included', (t) => {

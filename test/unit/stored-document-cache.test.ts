@@ -115,3 +115,17 @@ test('documents over a quarter of a slab, and over half the budget, stay intact 
     t.true(Buffer.from(first).toString() === big, `budget ${budget}: the cached bytes changed`);
   }
 });
+
+test('sparse doc ids (one document per page of slots) flip generations by the pages\' own budget, not past it', (t) => {
+  const texts = new Map(Array.from({ length: 3000 }, (_, k) => [`m/${k * 1000}`, '1']));
+  const { store, reads } = countingStore(texts);
+  const cache = new StoredDocumentCache(store, null, 1024 * 1024); // 3,000 bytes of documents: far under the budget
+  for (let k = 0; k < 3000; k++) cache.get(['m', k * 1000]);
+  t.true(cache.documentCount < 2000, `${cache.documentCount} documents held: their pages bound them`);
+  t.true(cache.documentCount > 500);
+  reads.length = 0;
+  cache.get(['m', 0]);
+  t.deepEqual(reads, ['m/0'], 'the first ones were dropped with their generation');
+  cache.get(['m', 2999 * 1000]);
+  t.is(cache.documentCount > 0 && reads.length, 1, 'the last one is held');
+});

@@ -7,11 +7,11 @@ const LABELS: Readonly<Record<number, string>> = { 10: 'TRACE', 20: 'DEBUG', 30:
 /** Printed bare when made of these; else JSON-quoted. */
 const BARE = /^[\w./:{}\-@+*]+$/;
 
-export function formatHuman(level: number, target: string, msg: string | undefined, fields: Record<string, unknown>): string {
-  let line = `${new Date().toISOString()} ${LABELS[level] ?? String(level)} ${target}: ${msg ?? ''}`;
+export function formatHuman(level: number, target: string, msg: string | undefined, fields: object, time = new Date().toISOString()): string {
+  let line = `${time} ${LABELS[level] ?? String(level)} ${target}: ${msg ?? ''}`;
   let stack = '';
   for (const key in fields) {
-    const value = fields[key];
+    const value = (fields as Record<string, unknown>)[key];
     if (value === undefined) continue;
     if (key === 'err' && typeof value === 'object' && value !== null) {
       const error = value as { message?: unknown; stack?: unknown };

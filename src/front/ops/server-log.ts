@@ -36,8 +36,21 @@ export interface RequestLogFields {
   startedAt: number;
 }
 
+/** A request line's fields, in the order written. */
+interface RequestLineRecord {
+  requestId: number;
+  method: string;
+  route: string | null;
+  path: string;
+  status: number | null;
+  durationMs: number;
+}
+
 /** A SonicBoom buffer past this drops lines (stderr a pipe nobody reads must not grow the heap). */
 const STDERR_BUFFER_BYTES = 16 * 1024 * 1024;
+/** Log lines wait at most this long (or until this many characters are waiting) to be written together. */
+const LINES_DELAY_MS = 20;
+const LINES_BATCH_BYTES = 64 * 1024;
 const LEVEL_LABELS: Readonly<Record<number, string>> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', [LEVEL_OFF]: 'silent' };
 const HTTP = TARGET_INDEX.get('meilisearch::http')!;
 
@@ -97,10 +110,22 @@ export class ServerLog {
   /** One line per answered request; called after the answer was written. */
   request(fields: RequestLogFields, status: number | null): void {
     if (fields.startedAt === 0 || !this.requestLines) return;
-    this.loggers[HTTP]!.info({
+    const record: RequestLineRecord = {
       requestId: fields.requestId, method: fields.method, route: fields.route, path: fields.path,
       status, durationMs: Math.round((performance.now() - fields.startedAt) * 100) / 100,
-    }, status === null ? 'request aborted' : 'request');
+    };
+    const msg = status === null ? 'request aborted' : 'request';
+    // Written here, not through pino, in each sink's mode: the line pino would write (its JSON, or the
+    // human form of its fields), without the JSON line a human sink throws away, with one clock read
+    // (a request line through pino cost ~2.5 µs, a third of it two Date#toISOString).
+    const time = new Date().toISOString();
+    let json: string | null = null;
+    let human: string | null = null;
+    for (const sink of [this.stderr, this.stream]) {
+      if (sink === null || sink.filter.threshold(HTTP) > LEVEL_VALUES.info) continue;
+      if (sink.mode === 'json') sink.write(json ??= `{"level":"info","time":"${time}","target":"meilisearch::http",${JSON.stringify(record).slice(1, -1)},"msg":${JSON.stringify(msg)}}\n`);
+      else sink.write(human ??= formatHuman(LEVEL_VALUES.info, 'meilisearch::http', msg, record, time));
+    }
   }
 
   /** An internal error (a 500) with its stack. */
@@ -198,11 +223,28 @@ function openDestination(destination: LogDestination): { write(text: string): vo
   if (typeof destination !== 'number') {
     return { write: (text) => { destination.write(text); }, flush: () => {} };
   }
-  // SonicBoom, asynchronous: a line is copied into its buffer and written when the fd takes it.
+  // SonicBoom, asynchronous: a line is copied into its buffer and written when the fd takes it. Lines
+  // are gathered for LINES_DELAY_MS (or LINES_BATCH_BYTES) first: each fs.write goes through the thread
+  // pool and back (a wake-up each way), and a request line per search, written alone, cost the front
+  // ~9 µs per search at 64 connections (25% of its time; --log-level WARN against INFO).
   const boom = pino.destination({ fd: destination, sync: false, maxLength: STDERR_BUFFER_BYTES });
+  let pending = '';
+  let timer: NodeJS.Timeout | null = null;
+  const release = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    const text = pending;
+    pending = '';
+    if (text !== '') boom.write(text);
+  };
   return {
-    write: (text) => { boom.write(text); },
+    write: (text) => {
+      pending += text;
+      if (pending.length >= LINES_BATCH_BYTES) release();
+      else timer ??= setTimeout(release, LINES_DELAY_MS);
+    },
     flush: () => {
+      release();
       try {
         boom.flushSync();
       } catch {

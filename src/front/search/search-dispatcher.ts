@@ -11,6 +11,7 @@
 // the worker's port while heavy ones run, answered inside their yield points (shard/worker.ts).
 import { SkeinError, fromBody } from '../../errors/index.js';
 import { decodeQueryBatchResult, encodeQueryBatch } from '../../protocol/query-codec.js';
+import { ReusedBuilder } from '../../protocol/flatbuffer-io.js';
 import type { ShardQueryMessage, ShardQueryResultMessage } from '../../protocol/messages.js';
 import { ownersOfShard } from '../../protocol/placement.js';
 import { isHeavySearch } from '../../protocol/search-weight.js';
@@ -105,6 +106,8 @@ export class SearchDispatcher {
   private readonly inFlightQueries: number[];
   private readonly pending = new PendingTable<PendingSearch>();
   private nextRequestId = 1;
+  /** Every batch is encoded in it (then copied out to the transferred buffer). */
+  private readonly batchBuilder = new ReusedBuilder();
   private queued = 0;
   private flushScheduled = false;
 
@@ -242,7 +245,7 @@ export class SearchDispatcher {
     this.queued -= queue.length;
     let batch: ArrayBuffer;
     try {
-      batch = encodeQueryBatch(queue);
+      batch = encodeQueryBatch(queue, this.batchBuilder);
     } catch {
       // One query the codec cannot encode fails alone, never the others of its batch.
       const encodable = this.failUnencodable(queue);
