@@ -2,7 +2,7 @@
 // replicated through a JetStream stream of their own, `skein-config` (main thread). A node that takes
 // such a write publishes it (message id, retried until acknowledged) and answers once it applied the
 // entry itself, with its own outcome; every node applies the stream in order through its scheduler
-// (scheduler/config-entry.ts: the sequence stored with the change), so every node holds the same keys
+// (scheduler/config/config-entry.ts: the sequence stored with the change), so every node holds the same keys
 // (same uid, hence the same `key` value under the same master key) and the same flags, and a refusal
 // (a uid that exists, a key deleted meanwhile) is the same refusal everywhere. Not the task log: an
 // entry there takes a sequence, and task uids are sequences - 1 without gaps (DECISIONS.md).
@@ -16,7 +16,7 @@ import { SkeinError } from '../errors/index.js';
 import type { SchedulerClient } from '../front/threads/scheduler-client.js';
 import type { KeyCommand } from '../protocol/messages.js';
 import type { Storage } from '../storage/environment.js';
-import { appliedConfigSeq } from '../scheduler/config-entry.js';
+import { appliedConfigSeq } from '../scheduler/config/config-entry.js';
 import { readFeatures } from '../storage/experimental-features.js';
 import type { TaskLog } from './task-log.js';
 
@@ -158,7 +158,7 @@ export class ConfigLog {
   /**
    * The default keys of a new cluster: the first entry of the config log, so every node stores the same
    * records (uids, dates). Nodes starting together publish under one message id (JetStream keeps the
-   * first); a node applies it only to an empty key store (scheduler/key-store.ts).
+   * first); a node applies it only to an empty key store (scheduler/config/key-store.ts).
    */
   private async seedDefaultKeys(): Promise<void> {
     if ((await this.taskLog.jsm.streams.info(CONFIG_STREAM)).state.last_seq > 0) return;

@@ -1,7 +1,7 @@
 // The `sort` search parameter: `field:asc|desc` and `_geoPoint(lat, lng):asc|desc`, checked against
 // the sortable attributes and the presence of the `sort` ranking rule, with Meilisearch's messages.
 import { echo, SkeinError } from '../errors/index.js';
-import type { SortCriterion } from '../ranking/sort-key.js';
+import type { SortCriterion } from '../ranking/rules/sort-key.js';
 import { listForMessage, matchesAnyPattern, PatternSet } from './attribute-patterns.js';
 
 const GEO_POINT = /^_geoPoint\(\s*([^,\s)]+)\s*,\s*([^,\s)]+)\s*\)$/;

@@ -1,5 +1,5 @@
 // A monotone stand-in for `_rankingScore` from a score array alone, used only when formatHit gets no
-// Meilisearch score (score-fields.ts; searches always pass one, from src/ranking/score-details.ts): every rule contributes 1 / (1 + score), so a
+// Meilisearch score (score-fields.ts; searches always pass one, from src/ranking/scores/score-details.ts): every rule contributes 1 / (1 + score), so a
 // hit that is best on every rule (or a placeholder search, no rules) scores 1 and any worse rule
 // value lowers the score. Later rules weigh less, so the first rules dominate as in a bucket sort.
 import { TIMED_OUT_SCORE } from '../ranking/ranking-rule.js';

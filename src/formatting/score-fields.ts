@@ -1,8 +1,8 @@
 // `_rankingScore` and `_rankingScoreDetails` of one hit (Meilisearch's), from the search's ScorePlan
-// (src/ranking/score-details.ts) and the hit's score array; sort details read the stored document.
+// (src/ranking/scores/score-details.ts) and the hit's score array; sort details read the stored document.
 import { parseSortCriterion } from '../filter/sort-criteria.js';
 import { haversineMeters } from '../filter/geo-distance.js';
-import { detailsJson, globalScoreOf, type ScorePlan, type ScoreValue } from '../ranking/score-details.js';
+import { detailsJson, globalScoreOf, type ScorePlan, type ScoreValue } from '../ranking/scores/score-details.js';
 
 export interface ScoreFields {
   rankingScore: number;

@@ -1,4 +1,4 @@
-// The two routes a topology change's nodes ask each other (scheduler/network-move.ts; Skein's own,
+// The two routes a topology change's nodes ask each other (scheduler/operations/network-move.ts; Skein's own,
 // not Meilisearch's). Main thread, LMDB read-only: a page of the documents this node gives to another
 // group, and how far this node's move went. Both answer with the `search` action (the remote's
 // searchApiKey), as the network search's own route, which also returns whole documents.
@@ -8,7 +8,7 @@ import { jsonReply } from '../front/http/http-types.js';
 import { isPlainObject } from '../front/http/deserr-messages.js';
 import { validateIndexUid } from '../front/indexes/index-uid.js';
 import type { FrontContext, RouteSpec } from '../front/http/route-spec.js';
-import type { ExportPage } from '../scheduler/network-move.js';
+import type { ExportPage } from '../scheduler/operations/network-move.js';
 import { readMoveState } from '../storage/network-placement.js';
 import { storageKeyOf } from '../storage/records.js';
 import { FINISHED_STATUSES, type TaskRecord } from '../tasks/task-record.js';

@@ -7,7 +7,7 @@
 // `leader` is stored and shown only); the group names a document addition is split over travel in
 // its task-log message, so every node places documents alike even while their configurations
 // differ; changing `shards` in cluster mode publishes a networkTopologyChange task that moves the
-// documents (network-routes.ts, scheduler/network-move.ts).
+// documents (network-routes.ts, scheduler/operations/network-move.ts).
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

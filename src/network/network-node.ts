@@ -55,7 +55,7 @@ export function withShardGroupNames(config: NetworkConfig, content: TaskContent)
 /**
  * Cluster mode, a node applying a document addition (or a deletion by `_shard`) from the log: its own
  * group, so it keeps only those documents (resolves `_shard` with it), and its name (once a topology change was applied, the groups it recorded decide:
- * scheduler/network-move.ts).
+ * scheduler/operations/network-move.ts).
  */
 export function withOwnShardGroup(config: NetworkConfig, content: TaskContent): TaskContent {
   if ((content.type !== 'documentAdditionOrUpdate' && content.type !== 'documentDeletion') || !('shardGroups' in content) || !content.shardGroups) return content;

@@ -29,7 +29,7 @@ export const networkRoutes: RouteSpec[] = [
       const config = networkOf(context);
       const previous = placementOf(config.current);
       const network = config.patch(request.json);
-      // Cluster mode: new shard groups move the documents whose group changed (scheduler/network-move.ts),
+      // Cluster mode: new shard groups move the documents whose group changed (scheduler/operations/network-move.ts),
       // through the task log, so every node moves at the same point of it.
       const next = placementOf(network);
       const moves = context.scheduler.enqueueThrough !== null && !samePlacement(previous, next);
@@ -42,7 +42,7 @@ export const networkRoutes: RouteSpec[] = [
   },
   {
     // Meilisearch v1.53's messages to a topology change in progress, and a remote's status. Skein's
-    // nodes learn imports and exports by asking each other (scheduler/network-move.ts), so the first two
+    // nodes learn imports and exports by asking each other (scheduler/operations/network-move.ts), so the first two
     // are checked (a networkTopologyChange enqueued or processing here) and change nothing; a status
     // decides whether this node's network searches ask the remote (remote-availability.ts).
     method: 'POST', path: '/network/control', action: 'network.update', body: 'json',

@@ -1,7 +1,7 @@
 // One request to a remote of /network: on the front thread, the fan-out of a useNetwork search or
 // documents fetch (network-search.ts) and a federated query's federationOptions.remote
 // (remote-query.ts), through NetworkNode's RemoteClient; on the scheduler thread, a topology change's
-// pages of documents and phases (scheduler/network-move.ts), through the scheduler's. Each owns the
+// pages of documents and phases (scheduler/operations/network-move.ts), through the scheduler's. Each owns the
 // policy and the bounds:
 // - the addresses it may reach (ip-policy.ts, `--experimental-allowed-ip-networks`), checked on the
 //   URL's literal address and on every address its host name resolves to, at connection time;

@@ -253,7 +253,7 @@ export interface SchedulerWorkerData {
   dumpDir?: string;
   /** Test hooks only: armed thread failure points (src/protocol/thread-failure-points.ts). */
   threadFailures?: SharedArrayBuffer | null;
-  /** --snapshot-dir (absolute) and --schedule-snapshot seconds (null: off); src/scheduler/snapshot-task.ts. */
+  /** --snapshot-dir (absolute) and --schedule-snapshot seconds (null: off); src/scheduler/operations/snapshot-task.ts. */
   snapshots?: { dir: string; scheduleSeconds: number | null };
   /** Cluster mode: tasks come only from the task log (src/cluster); no task of the scheduler's own. */
   clustered?: boolean;

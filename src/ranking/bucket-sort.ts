@@ -6,7 +6,7 @@
 import type roaring from 'roaring';
 import type { RankingRule } from './ranking-rule.js';
 import type { ActiveTerms, SearchContext } from './search-context.js';
-import { visitScoreChainGroups } from './score-chain.js';
+import { visitScoreChainGroups } from './scores/score-chain.js';
 
 export interface RankedHit {
   docId: number;

@@ -13,7 +13,7 @@
 import type roaring from 'roaring';
 import type { ActiveTerms, SearchContext } from './search-context.js';
 import type { DocMatchProfile } from './match-profile.js';
-import type { OrderedPart } from './score-layers.js';
+import type { OrderedPart } from './scores/score-layers.js';
 
 export interface Bucket {
   candidates: roaring.RoaringBitmap32;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Storage } from '../storage/environment.js';
 import type { TaskRecord } from '../tasks/task-record.js';
 import { PROCESSING_INDEX_UIDS } from '../storage/meta-keys.js';
-import { NEXT_BATCH_UID, PENDING_UPDATE_FILE_DELETIONS } from './batch-commit.js';
+import { NEXT_BATCH_UID, PENDING_UPDATE_FILE_DELETIONS } from './batching/batch-commit.js';
 import { NEXT_TASK_UID } from './task-enqueue.js';
 
 export interface RecoveredQueue {

@@ -4,26 +4,26 @@
 // every task of the batch failed, in one transaction). A cancelation enqueued while a batch it matches
 // is in flight sets the abort flag, checked between steps: the batch is rolled back and its tasks
 // re-enqueued, so the cancelation (selected first) then cancels them.
-import { BatchAborted } from './batch-plan.js';
+import { BatchAborted } from './batching/batch-plan.js';
 import { asSkeinError, SkeinError, type ErrorBody } from '../errors/index.js';
 import type { Storage } from '../storage/environment.js';
 import type { TaskRecord } from '../tasks/task-record.js';
 import { nowRfc3339 } from '../tasks/timestamps.js';
-import { commitBatch, commitBatchFailure, markEnqueuedAgain, markProcessing, updateFilesOf, type CommitOutcome } from './batch-commit.js';
-import type { BatchPlan, IndexPlan } from './batch-plan.js';
-import { planBatch } from './batch-planner.js';
-import { canPlanAhead, coveredTasks, takePlan, type PlanAhead } from './plan-ahead.js';
-import { DEFAULT_BATCH_LIMITS, selectBatch, type BatchLimits } from './batch-selection.js';
-import { planNetworkMoveStep } from './network-move.js';
+import { commitBatch, commitBatchFailure, markEnqueuedAgain, markProcessing, updateFilesOf, type CommitOutcome } from './batching/batch-commit.js';
+import type { BatchPlan, IndexPlan } from './batching/batch-plan.js';
+import { planBatch } from './batching/batch-planner.js';
+import { canPlanAhead, coveredTasks, takePlan, type PlanAhead } from './batching/plan-ahead.js';
+import { DEFAULT_BATCH_LIMITS, selectBatch, type BatchLimits } from './batching/batch-selection.js';
+import { planNetworkMoveStep } from './operations/network-move.js';
 import type { RemoteClient } from '../network/remote-post.js';
 import type { CommitFence } from '../protocol/commit-fence.js';
-import { batchStopReason } from './batch-stop-reason.js';
+import { batchStopReason } from './batching/batch-stop-reason.js';
 import { traceDuration } from '../tasks/batch-record.js';
 import { noFailurePoints, type FailurePointHandler } from './failure-points.js';
 import { deleteUpdateFiles, recoverQueue } from './recovery.js';
-import { applyCommands, rollbackCommands, type AddressedCommand } from './shard-commands.js';
-import { announceCommitted } from './snapshot-commands.js';
-import type { ShardCommandSender } from './shard-link.js';
+import { applyCommands, rollbackCommands, type AddressedCommand } from './shards/shard-commands.js';
+import { announceCommitted } from './shards/snapshot-commands.js';
+import type { ShardCommandSender } from './shards/shard-link.js';
 import { appliedLogSeq, checkedContent, newTaskRecord, persistNewTask } from './task-enqueue.js';
 import { autoDeletionContent, checkTaskStoreSpace, DEFAULT_TASK_QUEUE_LIMITS, type TaskQueueLimits } from './task-queue-housekeeping.js';
 import type { TaskContent } from '../tasks/task-record.js';
@@ -54,7 +54,7 @@ export interface SchedulerOptions {
   onTasksFinished?: (tasks: readonly TaskRecord[]) => void;
   /** Where dumpCreation tasks write (`--dump-dir`); default 'dumps/'. */
   dumpDir?: string;
-  /** Processes snapshotCreation batches (src/scheduler/snapshot-task.ts); absent: they fail. */
+  /** Processes snapshotCreation batches (src/scheduler/operations/snapshot-task.ts); absent: they fail. */
   snapshots?: SnapshotBatchRunner;
   /**
    * Cluster mode (src/cluster): every task comes from the task log (enqueueFromLog), its uid is its

@@ -26,16 +26,16 @@ import { EXPERIMENTAL_FEATURES } from '../storage/meta-keys.js';
 import type { TaskRecord } from '../tasks/task-record.js';
 import { summarizedTask } from '../tasks/task-view.js';
 import { failurePointHandler, type FailurePoint } from './failure-points.js';
-import { applyKeyCommand, seedDefaultKeys } from './key-store.js';
-import { applyConfigEntry } from './config-entry.js';
-import { ShardLink } from './shard-link.js';
+import { applyKeyCommand, seedDefaultKeys } from './config/key-store.js';
+import { applyConfigEntry } from './config/config-entry.js';
+import { ShardLink } from './shards/shard-link.js';
 import { Scheduler } from './state-machine.js';
 import { CommitFence } from '../protocol/commit-fence.js';
-import { MOVE_REMOTE_TIMEOUT_MS } from './network-move.js';
+import { MOVE_REMOTE_TIMEOUT_MS } from './operations/network-move.js';
 import { IpPolicy } from '../network/ip-policy.js';
 import { RemoteClient } from '../network/remote-post.js';
-import { saveSnapshots, SnapshotTrigger } from './snapshot-commands.js';
-import { SnapshotCreator } from './snapshot-task.js';
+import { saveSnapshots, SnapshotTrigger } from './shards/snapshot-commands.js';
+import { SnapshotCreator } from './operations/snapshot-task.js';
 
 if (!parentPort) throw new Error('src/scheduler/worker.ts must run as a worker thread');
 const port = parentPort;
@@ -63,7 +63,7 @@ shardLink.onWorkerStopped = (worker) => {
   scheduler.hold(shardHold(worker));
 };
 const log = threadLog.textAt('index_scheduler', 'warn');
-/** POST /snapshots and --schedule-snapshot archives (src/scheduler/snapshot-task.ts). */
+/** POST /snapshots and --schedule-snapshot archives (src/scheduler/operations/snapshot-task.ts). */
 const snapshotCreator = data.snapshots ? new SnapshotCreator({ storage, shards: shardLink, snapshotDir: data.snapshots.dir, failurePoint, log, clustered: data.clustered === true }) : null;
 // Read-your-writes for the front's caches; a thread replacing one that died inside a commit settles it.
 const commitFence = data.commitFence ? new CommitFence(data.commitFence) : null;
@@ -88,7 +88,7 @@ const scheduler: Scheduler = new Scheduler({
     snapshotTrigger.poke();
   },
 });
-// Shard snapshots once indexing has been quiet for a while (src/scheduler/snapshot-commands.ts).
+// Shard snapshots once indexing has been quiet for a while (src/scheduler/shards/snapshot-commands.ts).
 const snapshotTrigger = new SnapshotTrigger(() => scheduler.state === 'idle' && scheduler.enqueuedUids.length === 0,
   () => saveSnapshots(shardLink, log, true));
 

@@ -11,7 +11,7 @@ import type { SlicedJobs } from './sliced-jobs.js';
 import { compileSearchPlan } from './search/search-plan.js';
 import { searchShards, termDocCountsOfShards, type PlannedHit } from './search/shaped-search.js';
 import { SearchBudget, SLICE_MS, type Interleave } from './search/search-budget.js';
-import type { ScorePlan } from '../ranking/score-details.js';
+import type { ScorePlan } from '../ranking/scores/score-details.js';
 import { FieldRestriction } from './search/field-restriction.js';
 
 export type JsonDocument = Record<string, unknown>;

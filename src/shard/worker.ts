@@ -13,7 +13,7 @@ import { vectorsOf } from '../documents/vectors-field.js';
 import { buildMatcher, formatHit, needsFormatting } from '../formatting/index.js';
 import { TAG_CHARS_PER_SEARCH } from '../formatting/highlight.js';
 import { scoreFieldsOf } from '../formatting/score-fields.js';
-import type { ScorePlan } from '../ranking/score-details.js';
+import type { ScorePlan } from '../ranking/scores/score-details.js';
 import { documentRange, openStorage } from '../storage/environment.js';
 import { shardsOwnedBy } from '../protocol/placement.js';
 import type { IndexSettings } from '../settings/index-settings.js';

@@ -1,6 +1,6 @@
 // What a node's documents follow in a sharded cluster (issue 23), in the `meta` db: the shard groups
 // of the last topology change applied here and its task uid, and the change in progress (written by
-// the scheduler, scheduler/network-move.ts, in the transactions of its steps; read by the front's
+// the scheduler, scheduler/operations/network-move.ts, in the transactions of its steps; read by the front's
 // network search and move routes). Pure readers, every thread.
 import type { Placement } from '../documents/shard-group.js';
 import type { Storage } from './environment.js';

@@ -32,7 +32,7 @@ export interface IndexRecord {
   /**
    * Where the index's data lives: documents and external ids under [storageKey, ...] in LMDB, the
    * shard workers' shards and their snapshot files under this name. Absent: the uid. A swap or rename
-   * exchanges or moves records, not data (src/scheduler/index-swap.ts), so a key differs from the
+   * exchanges or moves records, not data (src/scheduler/operations/index-swap.ts), so a key differs from the
    * uid after one; a key that is not a uid holds a `~`, which no uid can.
    */
   storageKey?: string;

@@ -8,7 +8,7 @@
 //   lmdb/data.mdb                      LMDB's compacting copy (one read transaction: consistent)
 //   update-files/<name>                the payloads of the tasks still enqueued
 //   snapshots/<index>/<shard>.bin      the shards' restart files
-// The creating side is src/scheduler/snapshot-task.ts.
+// The creating side is src/scheduler/operations/snapshot-task.ts.
 import { existsSync, fsyncSync, closeSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { LOCK_FILE_NAME } from './data-folder-lock.js';

@@ -48,23 +48,23 @@ type TaskRequest =
    * shardGroups: the filter names `_shard` (src/network): the groups it is resolved with, as an addition's.
    */
   | { type: 'documentDeletion'; indexUid: string; byFilter: unknown; shardGroups?: { names: string[]; own: string | null; self?: string | null } }
-  /** POST /documents/edit: `filter` as sent (null: every document), the Rhai `function`, its `context` object (src/scheduler/document-edition.ts). */
+  /** POST /documents/edit: `filter` as sent (null: every document), the Rhai `function`, its `context` object (src/scheduler/operations/document-edition.ts). */
   | { type: 'documentEdition'; indexUid: string; filter: unknown; context: Record<string, unknown> | null; function: string }
   | { type: 'settingsUpdate'; indexUid: string; settings: Record<string, unknown>; isDeletion: boolean; allowIndexCreation?: boolean }
   | { type: 'indexCreation'; indexUid: string; primaryKey: string | null }
   /** newIndexUid: PATCH /indexes/{uid} with `uid` (a rename, Meilisearch 1.18); absent: none. */
   | { type: 'indexUpdate'; indexUid: string; primaryKey: string | null; newIndexUid?: string | null }
-  /** POST /swap-indexes: every pair at once (src/scheduler/index-swap.ts). */
+  /** POST /swap-indexes: every pair at once (src/scheduler/operations/index-swap.ts). */
   | { type: 'indexSwap'; swaps: IndexSwapPair[] }
   | { type: 'indexDeletion'; indexUid: string }
   | { type: 'dumpCreation' }
   | TaskFilterContent<'taskCancelation'>
   | TaskFilterContent<'taskDeletion'>
-  /** POST /snapshots or --schedule-snapshot (src/scheduler/snapshot-task.ts). */
+  /** POST /snapshots or --schedule-snapshot (src/scheduler/operations/snapshot-task.ts). */
   | { type: 'snapshotCreation' }
   /**
    * PATCH /network (src/network): with `next`, a change of the shard groups in cluster mode, which
-   * moves the documents whose group changed (scheduler/network-move.ts); `previous`: the publisher's
+   * moves the documents whose group changed (scheduler/operations/network-move.ts); `previous`: the publisher's
    * groups before (used when no change was applied yet). Without: only records a change (a leader).
    */
   | { type: 'networkTopologyChange'; previous?: Record<string, string[]>; next?: Record<string, string[]> };

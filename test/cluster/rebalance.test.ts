@@ -1,4 +1,4 @@
-// Rebalancing when the shard groups change (issue 23; scheduler/network-move.ts): 3 nats-server + 3
+// Rebalancing when the shard groups change (issue 23; scheduler/operations/network-move.ts): 3 nats-server + 3
 // Skein processes, an index split over 2 groups (g1: skein1; g2: skein2 and skein3), then a third
 // group (g3: skein3, which leaves g2). The networkTopologyChange task moves the documents g3 now wins
 // (a third of them): skein3 fetches g1's share of them from skein1 in pages; every node drops what it

@@ -6,7 +6,7 @@ import test from 'ava';
 import type { KeyRecord } from '../../src/auth/index.js';
 import { SkeinError } from '../../src/errors/index.js';
 import { decodeSchedulerMessage, encodeSchedulerMessage } from '../../src/protocol/scheduler-codec.js';
-import { applyKeyCommand, seedDefaultKeys } from '../../src/scheduler/key-store.js';
+import { applyKeyCommand, seedDefaultKeys } from '../../src/scheduler/config/key-store.js';
 import { closeStorage, openStorage } from '../../src/storage/environment.js';
 
 const RECORD: KeyRecord = {

@@ -3,8 +3,8 @@
 // bestCostParts (each document under its lowest listed cost) and partsBySum (sums of those costs).
 import test from 'ava';
 import roaring from 'roaring';
-import { TypoRule } from '../../src/ranking/typo.js';
-import { bestCostParts, bestCostPartsLazily, partsBySum, partsBySumLazily } from '../../src/ranking/score-layers.js';
+import { TypoRule } from '../../src/ranking/rules/typo.js';
+import { bestCostParts, bestCostPartsLazily, partsBySum, partsBySumLazily } from '../../src/ranking/scores/score-layers.js';
 import { RankingMemos } from '../../src/ranking/ranking-memos.js';
 import type { BitmapSource } from '../../src/ranking/scratch-bitmaps.js';
 import type { SearchContext } from '../../src/ranking/search-context.js';

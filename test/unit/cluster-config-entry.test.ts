@@ -1,12 +1,12 @@
 // Cluster mode: /keys writes and features changes from the skein-config stream are applied with their
-// sequence in one transaction (src/scheduler/config-entry.ts): a refusal is an outcome (the sequence is
+// sequence in one transaction (src/scheduler/config/config-entry.ts): a refusal is an outcome (the sequence is
 // stored, the same refusal on every node), a replay changes nothing, a gap is refused.
 import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { applyConfigEntry, appliedConfigSeq } from '../../src/scheduler/config-entry.js';
-import { applyKeyCommand } from '../../src/scheduler/key-store.js';
+import { applyConfigEntry, appliedConfigSeq } from '../../src/scheduler/config/config-entry.js';
+import { applyKeyCommand } from '../../src/scheduler/config/key-store.js';
 import { closeStorage, openStorage } from '../../src/storage/environment.js';
 import type { KeyRecord } from '../../src/auth/key-record.js';
 

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { ShardIndex } from '../../src/shard/shard-index.js';
-import { PerDocumentRule } from '../../src/ranking/per-document-rule.js';
+import { PerDocumentRule } from '../../src/ranking/rules/per-document-rule.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import type { IndexSettings } from '../../src/settings/index-settings.js';
 import type { MatchingStrategyName } from '../../src/protocol/messages.js';

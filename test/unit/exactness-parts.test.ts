@@ -2,9 +2,9 @@
 // they hold the term exactly (exactness-parts.ts splitByExactDocs): the bitmap itself when one side is all of it.
 import test from 'ava';
 import roaring from 'roaring';
-import { exactnessParts, splitByExactDocs } from '../../src/ranking/exactness-parts.js';
-import { NO_EXACT_FIELD, STATE_SPAN } from '../../src/ranking/exactness.js';
-import { NO_DOCUMENTS } from '../../src/ranking/score-layers.js';
+import { exactnessParts, splitByExactDocs } from '../../src/ranking/rules/exactness-parts.js';
+import { NO_EXACT_FIELD, STATE_SPAN } from '../../src/ranking/rules/exactness.js';
+import { NO_DOCUMENTS } from '../../src/ranking/scores/score-layers.js';
 import { ScratchBitmaps } from '../../src/ranking/scratch-bitmaps.js';
 import { CANNOT_TELL, type SearchContext } from '../../src/ranking/search-context.js';
 import { randomFrom } from './seeded-lcg.js';

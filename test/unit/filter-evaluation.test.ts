@@ -6,7 +6,7 @@ import { parseFilterParameter } from '../../src/filter/filter-input.js';
 import { facetQueryMatcher } from '../../src/filter/facet-query.js';
 import { normalizeFacetValue } from '../../src/filter/facet-value.js';
 import { mergeFacetExtras } from '../../src/front/search/facet-merge.js';
-import { compareSortKeys, missingSortKey, numberSortKey, stringSortKey } from '../../src/ranking/sort-key.js';
+import { compareSortKeys, missingSortKey, numberSortKey, stringSortKey } from '../../src/ranking/rules/sort-key.js';
 import { facetPartials } from '../../src/shard/facets/facet-distribution.js';
 import { evaluateFilter } from '../../src/shard/facets/filter-evaluator.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { mergeFacetExtras, shapeFacetDistribution } from '../../src/front/search/facet-merge.js';
 import { compareRankedHits as compareHits } from '../../src/ranking/bucket-sort.js';
-import { mergeRankedHits as mergeHits } from '../../src/ranking/merge-ranked-hits.js';
+import { mergeRankedHits as mergeHits } from '../../src/ranking/scores/merge-ranked-hits.js';
 import { effectiveAttributesToRetrieve } from '../../src/front/search/search-routes.js';
 import { searchResponseJson } from '../../src/front/search/search-response.js';
 import { searchWindow } from '../../src/front/http/pagination.js';

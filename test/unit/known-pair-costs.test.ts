@@ -5,7 +5,7 @@ import test from 'ava';
 import { costNote, withNotedCosts } from '../../src/shard/pairs/pair-cost-memo.js';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
-import { KNOWN_COST_MIN } from '../../src/ranking/proximity.js';
+import { KNOWN_COST_MIN } from '../../src/ranking/rules/proximity.js';
 import { randomFrom } from './seeded-lcg.js';
 
 test('noted costs merge into the known ones: ascending, each document once, the same object when nothing is new', (t) => {

@@ -20,7 +20,7 @@ function makeDocument(random: () => number, id: number): Record<string, unknown>
   return { id, title: text(), body: text(), tags: [text(), text()] };
 }
 
-/** Proximity's pair cost (src/ranking/proximity.ts) for single words, read from the forward index. */
+/** Proximity's pair cost (src/ranking/rules/proximity.ts) for single words, read from the forward index. */
 function referenceCost(shard: ShardIndex, docId: number, left: Set<number>, right: Set<number>): number {
   const data = shard.forward.arena;
   const offset = shard.forward.offsetOf(docId);

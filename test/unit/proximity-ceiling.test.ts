@@ -2,7 +2,7 @@
 // most the exact score) when the score is above it; with a phrase term, always the exact score.
 import test from 'ava';
 import { addOccurrence, emptyProfile, packOccurrence } from '../../src/ranking/match-profile.js';
-import { proximityScore } from '../../src/ranking/proximity.js';
+import { proximityScore } from '../../src/ranking/rules/proximity.js';
 import type { SearchContext } from '../../src/ranking/search-context.js';
 import { randomFrom } from './seeded-lcg.js';
 

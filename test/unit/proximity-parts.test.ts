@@ -3,9 +3,9 @@
 // the rest (each above both). The parts after the first are lazy: no cost-2 lookup until asked for.
 import test from 'ava';
 import roaring from 'roaring';
-import { proximityParts } from '../../src/ranking/proximity-parts.js';
-import { restClasses } from '../../src/ranking/proximity-rest-classes.js';
-import { KNOWN_COST_MIN } from '../../src/ranking/proximity.js';
+import { proximityParts } from '../../src/ranking/rules/proximity-parts.js';
+import { restClasses } from '../../src/ranking/rules/proximity-rest-classes.js';
+import { KNOWN_COST_MIN } from '../../src/ranking/rules/proximity.js';
 import { CANNOT_TELL, type SearchContext } from '../../src/ranking/search-context.js';
 import { randomFrom } from './seeded-lcg.js';
 

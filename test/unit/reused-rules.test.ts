@@ -2,9 +2,9 @@
 // only for term rules without sort criteria or custom field rules, per settings array, placeholder
 // and matching strategy; and searches with reused rules answer as with rules made anew.
 import test from 'ava';
-import { reusableRulesFor, rulesFor, type RuleChoice } from '../../src/ranking/rules-from-settings.js';
+import { reusableRulesFor, rulesFor, type RuleChoice } from '../../src/ranking/rules/rules-from-settings.js';
 import { SearchScratch } from '../../src/ranking/search-scratch.js';
-import { SortRule, type SortOrder } from '../../src/ranking/sort.js';
+import { SortRule, type SortOrder } from '../../src/ranking/rules/sort.js';
 import { DEFAULT_RANKING_RULES } from '../../src/settings/index-settings.js';
 import { ShardEngine } from '../../src/shard/shard-engine.js';
 import { defaultSettings } from '../../src/settings/index-settings.js';

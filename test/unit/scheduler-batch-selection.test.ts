@@ -1,5 +1,5 @@
 import test from 'ava';
-import { selectBatch } from '../../src/scheduler/batch-selection.js';
+import { selectBatch } from '../../src/scheduler/batching/batch-selection.js';
 import type { TaskContent, TaskRecord } from '../../src/tasks/task-record.js';
 
 let nextUid = 0;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SkeinError } from '../../src/errors/index.js';
 import { closeStorage, openStorage, type Storage } from '../../src/storage/environment.js';
-import type { ShardCommand, ShardCommandSender } from '../../src/scheduler/shard-link.js';
+import type { ShardCommand, ShardCommandSender } from '../../src/scheduler/shards/shard-link.js';
 import { Scheduler, type SchedulerOptions } from '../../src/scheduler/state-machine.js';
 import type { TaskContent, TaskRecord } from '../../src/tasks/task-record.js';
 

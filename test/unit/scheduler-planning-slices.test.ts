@@ -1,5 +1,5 @@
 import test from 'ava';
-import { planBatch } from '../../src/scheduler/batch-planner.js';
+import { planBatch } from '../../src/scheduler/batching/batch-planner.js';
 import { createHarness } from './scheduler-harness.js';
 
 function context(h: Awaited<ReturnType<typeof createHarness>>, pauses: number[]) {
@@ -41,9 +41,9 @@ test('a slice is applied before the next one is parsed (its parsed documents are
   const stagedAtPause: number[] = [];
   let stage: { documents: Map<number, string | null> } | null = null;
   const pause = async () => { stagedAtPause.push(stage?.documents.size ?? -1); };
-  const { StagedIndex } = await import('../../src/scheduler/staged-index.js');
-  const { applyUpdateFile } = await import('../../src/scheduler/document-operations.js');
-  const { ensureIndex } = await import('../../src/scheduler/index-operations.js');
+  const { StagedIndex } = await import('../../src/scheduler/batching/staged-index.js');
+  const { applyUpdateFile } = await import('../../src/scheduler/operations/document-operations.js');
+  const { ensureIndex } = await import('../../src/scheduler/operations/index-operations.js');
   const staged = StagedIndex.fromStorage(h.storage, 's');
   ensureIndex(staged, 2, '2026-01-01T00:00:00Z');
   stage = staged;

@@ -2,7 +2,7 @@ import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commitBatchFailure, markEnqueuedAgain, markProcessing } from '../../src/scheduler/batch-commit.js';
+import { commitBatchFailure, markEnqueuedAgain, markProcessing } from '../../src/scheduler/batching/batch-commit.js';
 import { recoverQueue } from '../../src/scheduler/recovery.js';
 import { closeStorage, openStorage } from '../../src/storage/environment.js';
 import { PROCESSING_INDEX_UIDS } from '../../src/storage/meta-keys.js';

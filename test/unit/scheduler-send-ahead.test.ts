@@ -2,7 +2,7 @@
 // commits. The shards must never be stamped over uncommitted writes, and every way the next batch
 // does not follow (a failure, a cancelation, a pause) must undo them.
 import test, { type ExecutionContext } from 'ava';
-import type { ShardCommand } from '../../src/scheduler/shard-link.js';
+import type { ShardCommand } from '../../src/scheduler/shards/shard-link.js';
 import { createHarness, documentsOf, type Harness } from './scheduler-harness.js';
 
 const oneTaskPerBatch = { limits: { maxTasks: 1, maxDocuments: 100_000 } };

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { mergeSettings } from '../../src/scheduler/settings-merge.js';
+import { mergeSettings } from '../../src/scheduler/operations/settings-merge.js';
 import { defaultSettings } from '../../src/settings/index-settings.js';
 
 test('null resets a key; absent keys are kept', (t) => {

@@ -2,7 +2,7 @@ import test from 'ava';
 import { MessageChannel } from 'node:worker_threads';
 import { errorBody } from '../../src/errors/index.js';
 import { decodeShardCommand, encodeShardAck } from '../../src/protocol/shard-command-codec.js';
-import { ShardLink } from '../../src/scheduler/shard-link.js';
+import { ShardLink } from '../../src/scheduler/shards/shard-link.js';
 
 test('commands travel as flatbuffers and resolve on their ack; failed acks reject with the error', async (t) => {
   const channel = new MessageChannel();

@@ -1,7 +1,7 @@
 // SnapshotTrigger: snapshots are asked for only after a quiet delay with the scheduler idle, never
 // while it works (a bulk load), and never after stop().
 import test from 'ava';
-import { saveSnapshots, SnapshotTrigger } from '../../src/scheduler/snapshot-commands.js';
+import { saveSnapshots, SnapshotTrigger } from '../../src/scheduler/shards/snapshot-commands.js';
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 

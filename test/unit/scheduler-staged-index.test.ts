@@ -1,5 +1,5 @@
 import test from 'ava';
-import { StagedIndex } from '../../src/scheduler/staged-index.js';
+import { StagedIndex } from '../../src/scheduler/batching/staged-index.js';
 import type { IndexRecord } from '../../src/storage/records.js';
 
 /** A stand-in for the committed LMDB state: documents and external ids of one index. */

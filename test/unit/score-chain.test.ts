@@ -3,9 +3,9 @@
 // readDirectlyMax keeps small universes from being split.
 import test from 'ava';
 import roaring from 'roaring';
-import { READ_BY_CLASS_MIN, scoreChainGroups } from '../../src/ranking/score-chain.js';
+import { READ_BY_CLASS_MIN, scoreChainGroups } from '../../src/ranking/scores/score-chain.js';
 import type { RankingRule } from '../../src/ranking/ranking-rule.js';
-import type { OrderedPart } from '../../src/ranking/score-layers.js';
+import type { OrderedPart } from '../../src/ranking/scores/score-layers.js';
 import { CANNOT_TELL, type SearchContext } from '../../src/ranking/search-context.js';
 import { emptyProfile } from '../../src/ranking/match-profile.js';
 

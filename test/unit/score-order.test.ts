@@ -1,7 +1,7 @@
 // orderByScores (score-order.ts) against its definition: indices by ascending score vectors
 // (lexicographic), then index; the best `needed` only. Packed keys and the comparator path alike.
 import test from 'ava';
-import { orderByScores } from '../../src/ranking/score-order.js';
+import { orderByScores } from '../../src/ranking/scores/score-order.js';
 import { randomFrom } from './seeded-lcg.js';
 
 function reference(scores: Float64Array, width: number, count: number, needed: number): number[] {

@@ -1,7 +1,7 @@
 // byAscendingId (scored-run.ts): the rows of the classes read, merged in ascending id order, only
 // the kept ones, each with its own score row.
 import test from 'ava';
-import { byAscendingId } from '../../src/ranking/scored-run.js';
+import { byAscendingId } from '../../src/ranking/scores/scored-run.js';
 
 test('byAscendingId merges the classes by id, moving each row along, and leaves out the rows keep refuses', (t) => {
   const read = [Uint32Array.of(5, 9, 40), Uint32Array.of(1, 7), Uint32Array.of(3)];

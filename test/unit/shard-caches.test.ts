@@ -4,7 +4,7 @@
 import test from 'ava';
 import { randomFrom } from './seeded-lcg.js';
 import { makeDocument, sameAnswers, twins } from './shard-twins.js';
-import { NO_DOCUMENTS } from '../../src/ranking/score-layers.js';
+import { NO_DOCUMENTS } from '../../src/ranking/scores/score-layers.js';
 
 test('searches fill the shard caches (derivations, lexicon walks, pair memos); a write to their words makes them stale, and answers stay a fresh twin\'s', (t) => {
   const { subject, reference } = twins(2_000, 7);

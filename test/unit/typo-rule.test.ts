@@ -2,7 +2,7 @@
 // the term's typo classes as they are (no copy), the same buckets as the general layering.
 import test from 'ava';
 import roaring from 'roaring';
-import { TypoRule } from '../../src/ranking/typo.js';
+import { TypoRule } from '../../src/ranking/rules/typo.js';
 import type { SearchContext } from '../../src/ranking/search-context.js';
 import { randomFrom } from './seeded-lcg.js';
 

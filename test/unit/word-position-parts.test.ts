@@ -2,8 +2,8 @@
 // lists themselves where a cost is one position, unions where it is two, kept per query position.
 import test from 'ava';
 import roaring from 'roaring';
-import { costUnions } from '../../src/ranking/word-position-parts.js';
-import { positionCost } from '../../src/ranking/word-position.js';
+import { costUnions } from '../../src/ranking/rules/word-position-parts.js';
+import { positionCost } from '../../src/ranking/rules/word-position.js';
 import { RankingMemos } from '../../src/ranking/ranking-memos.js';
 
 const { RoaringBitmap32 } = roaring;

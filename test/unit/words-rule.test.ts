@@ -2,7 +2,7 @@
 // everything left; the universe is never altered, and with one step it is the bucket itself.
 import test from 'ava';
 import roaring from 'roaring';
-import { docsMatchingAll, WordsRule } from '../../src/ranking/words.js';
+import { docsMatchingAll, WordsRule } from '../../src/ranking/rules/words.js';
 import type { SearchContext } from '../../src/ranking/search-context.js';
 import { randomFrom } from './seeded-lcg.js';
 

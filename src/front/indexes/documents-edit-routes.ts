@@ -1,7 +1,7 @@
 // POST /indexes/{uid}/documents/edit: Meilisearch's experimental edit documents by function (the
 // `editDocumentsByFunction` feature). The front checks the body, the feature, the function's syntax
 // and the filter's syntax, then enqueues a documentEdition task; the scheduler runs the function
-// (src/scheduler/document-edition.ts). Key action `documents.*`: as Meilisearch's
+// (src/scheduler/operations/document-edition.ts). Key action `documents.*`: as Meilisearch's
 // ActionPolicy<DOCUMENTS_ALL>, only a key holding `*` reaches it (`documents.*` grants add/get/delete).
 import { compileEditFunction, RhaiSyntaxError } from '../../documents/edit-function/index.js';
 import { requireContainsFeature } from '../../storage/experimental-features.js';

@@ -280,7 +280,7 @@ export const documentsFilterRoutes: RouteSpec[] = [
       requireContainsFeature(context.storage.meta, filter);
       refuseForeign(context, node, 'invalid_document_filter');
       // `_shard` (Meilisearch checks the network feature now): resolved when the task runs, with the groups
-      // it carries (scheduler/delete-by-filter.ts; in cluster mode each node puts its own: network-node.ts).
+      // it carries (scheduler/operations/delete-by-filter.ts; in cluster mode each node puts its own: network-node.ts).
       const shard = withShardFilter(context.network, context.storage.meta, { filter: filter as FilterParameter } as ShardSearchOptions).shardFilter;
       if (shard) resolveShardConditions(node, shard);
       const shardGroups = shard ? { shardGroups: { names: shard[1], own: shard[2][0] ?? null } } : {};

@@ -54,7 +54,7 @@ export const indexesRoutes: RouteSpec[] = [
       }
       const uid = validateIndexUid(request.params.indexUid!);
       const primaryKey = primaryKeyField(body.primaryKey);
-      // `uid`: a rename (Meilisearch 1.18), processed by src/scheduler/index-swap.ts.
+      // `uid`: a rename (Meilisearch 1.18), processed by src/scheduler/operations/index-swap.ts.
       let newIndexUid: string | null = null;
       if (body.uid !== undefined && body.uid !== null) {
         if (typeof body.uid !== 'string') throw invalidValueType('invalid_index_uid', '.uid', 'a string', body.uid);

@@ -1,5 +1,5 @@
 // POST /swap-indexes: `[{ "indexes": ["a", "b"], "rename": false }, ...]` -> one indexSwap task
-// (src/scheduler/index-swap.ts). Checked as Meilisearch's route does: the body's shape (deserr
+// (src/scheduler/operations/index-swap.ts). Checked as Meilisearch's route does: the body's shape (deserr
 // wording), then per pair its length and the key's reach to both indexes, then duplicates (at
 // registration in Meilisearch: the same 400). Missing indexes fail the task, not the request.
 import { canSeeIndex } from '../../auth/access.js';

@@ -2,7 +2,7 @@
 // extras.distinctKeys, aligned with its hits); a value may live in several workers, so the merged
 // ranking keeps only its first (best) hit. Exact: a value's best hit is the best of the workers' bests.
 import type { HitMessage, ShardQueryResultMessage } from '../../protocol/messages.js';
-import { mergeRankedHits } from '../../ranking/merge-ranked-hits.js';
+import { mergeRankedHits } from '../../ranking/scores/merge-ranked-hits.js';
 
 type KeyedHit = HitMessage & { distinctKey: string | null };
 

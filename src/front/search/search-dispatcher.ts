@@ -122,7 +122,7 @@ export class SearchDispatcher {
   /**
    * One result per involved worker; rejects with the first shard error. matchingStrategy frequency
    * over several shards takes two rounds: the terms' document counts from every shard, then the
-   * search with their sums, so every shard drops the same terms (ranking/words.ts).
+   * search with their sums, so every shard drops the same terms (ranking/rules/words.ts).
    */
   search(query: ShardQuery, shardCount: number, scoresWanted = false): Promise<ShardQueryResultMessage[]> {
     // A network search (src/network) counts terms over every shard group itself and sends the sums.

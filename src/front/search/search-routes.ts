@@ -119,7 +119,7 @@ export function shardQueryOf(access: Access, context: FrontContext, uid: string,
   withShardFilter(context.network, context.storage.meta, parameters.options);
   const window = searchWindow(parameters, index.settings.pagination.maxTotalHits);
   // Shards and documents are named by the record's storage key: resolved once, so a swap meanwhile
-  // cannot mix the two sides in one answer (src/scheduler/index-swap.ts).
+  // cannot mix the two sides in one answer (src/scheduler/operations/index-swap.ts).
   const key = storageKeyOf(index);
   const query: ShardQuery = {
     indexUid: key,

@@ -1,5 +1,5 @@
 // POST /dumps: enqueues a dumpCreation task (global, action dumps.create); the scheduler writes
-// `<dumpUid>.dump` in --dump-dir (src/scheduler/dump-batch.ts, src/dump/writer.ts).
+// `<dumpUid>.dump` in --dump-dir (src/scheduler/operations/dump-batch.ts, src/dump/writer.ts).
 import { jsonReply } from '../http/http-types.js';
 import type { RouteSpec } from '../http/route-spec.js';
 

@@ -1,5 +1,5 @@
 // POST /snapshots (Meilisearch 1.5+): enqueues a snapshotCreation task, answered 202 with the
-// summarized task; the scheduler writes the archive (src/scheduler/snapshot-task.ts). No body is read.
+// summarized task; the scheduler writes the archive (src/scheduler/operations/snapshot-task.ts). No body is read.
 import { jsonReply } from '../http/http-types.js';
 import type { RouteSpec } from '../http/route-spec.js';
 

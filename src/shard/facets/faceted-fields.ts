@@ -1,7 +1,7 @@
 // Which fields of a document the shard's FacetStore indexes: every filterable pattern, sortable
 // attribute, the distinct attribute and the fields of custom `field:asc|desc` ranking rules.
 import { attributePatternsOf, PatternSet } from '../../filter/attribute-patterns.js';
-import { parseCustomFieldRule } from '../../ranking/custom-field.js';
+import { parseCustomFieldRule } from '../../ranking/rules/custom-field.js';
 import type { IndexSettings } from '../../settings/index-settings.js';
 import { isGeojsonEnabled } from '../../documents/geo-field.js';
 

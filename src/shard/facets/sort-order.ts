@@ -1,12 +1,12 @@
-// A shard's SortOrder (ranking/sort.ts) for one criterion: a field's values (numbers first, then
+// A shard's SortOrder (ranking/rules/sort.ts) for one criterion: a field's values (numbers first, then
 // normalized strings, then documents without a value) or the distance to a `_geoPoint`. A big universe
 // is walked in the field's sorted values so the bucket sort can stop after a few groups; a small one
 // is keyed document by document and sorted. Both give the same keys (sort-key.ts).
 import roaring from 'roaring';
-import type { SortGroup, SortOrder } from '../../ranking/sort.js';
+import type { SortGroup, SortOrder } from '../../ranking/rules/sort.js';
 import {
   compareSortKeys, missingSortKey, numberSortKey, SORT_KEY_WIDTH, stringSortKey, type SortCriterion, type SortDirection,
-} from '../../ranking/sort-key.js';
+} from '../../ranking/rules/sort-key.js';
 import type { FacetStore, FieldFacets } from './facet-store.js';
 import { haversineMeters } from '../../filter/geo-distance.js';
 import { compareCodePoints, facetKeyOf } from '../../filter/facet-value.js';

@@ -1,7 +1,7 @@
 // Which documents hold word B one or two positions after word A in one field (milli's
 // word_pair_proximity_docids at proximity 1 and 2), for pairs of the shard's frequent words only.
 // They let the proximity rule find its best buckets (every pair adjacent, or close) without reading
-// every document of a bucket that two common words share (src/ranking/proximity-parts.ts).
+// every document of a bucket that two common words share (src/ranking/rules/proximity-parts.ts).
 // Built in one pass over the forward index by the first search needing them; documents written since are tracked in
 // `changed` and read one by one instead (the tables say nothing about them), until enough changed
 // that a rebuild pays. Pairs with a rare word are found by reading the (few) documents of that word,

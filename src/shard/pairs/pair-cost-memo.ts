@@ -1,12 +1,12 @@
 // What searches learn of a pair's proximity costs past the pair tables (which stop at 2), kept in the
 // pair's shared PairLookupMemo (shared-pair-memos.ts) for later searches of the same two terms:
 // the costs from KNOWN_COST_MIN on that proximity found reading documents (proximity.ts notes them).
-// proximity's rest classes (src/ranking/proximity-rest-classes.ts) bound documents by them without
+// proximity's rest classes (src/ranking/rules/proximity-rest-classes.ts) bound documents by them without
 // reading: the class of every pair at "at least 3", read whole when the lead score equals its bound,
 // loses the documents known to cost more. A memo lives no longer than its documents (its terms'
 // derivations are dropped when a write touches their words), so what it knows stays true.
 import type { KnownPairCosts } from '../../ranking/search-context.js';
-import { KNOWN_COST_MIN } from '../../ranking/proximity.js';
+import { KNOWN_COST_MIN } from '../../ranking/rules/proximity.js';
 
 /** A note packs a document and its cost: docId * COST_NOTE_UNIT + cost - KNOWN_COST_MIN. */
 export const COST_NOTE_UNIT = 8;

@@ -2,7 +2,7 @@
 // whether that field holds those two words alone. For a query whose first two terms are exact words,
 // these are the only documents exactness can rank above the rest ("a field starting with the query",
 // "a field equal to the query"): for a two-word query they settle the rule without reading any
-// document, for a longer one they narrow what is read (src/ranking/exactness-parts.ts). Position
+// document, for a longer one they narrow what is read (src/ranking/rules/exactness-parts.ts). Position
 // postings alone could not tell one field from another: "feem", a word in most documents, is at
 // position 0 of some field and at position 1 of another in thousands of documents that no field
 // starts with "feem feem".

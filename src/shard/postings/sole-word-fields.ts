@@ -1,7 +1,7 @@
 // Which documents have a field made of one word alone (one token, at position 0), by that word
 // (milli's field_id_word_count_docids at count 1): for a one-word query these are exactly the
 // documents exactness ranks first ("a field equal to the query"), found without reading any of the
-// thousands of documents whose field merely starts with the word (src/ranking/exactness-parts.ts).
+// thousands of documents whose field merely starts with the word (src/ranking/rules/exactness-parts.ts).
 // Built in one pass over the forward index on first use or after a bulk load; documents written since are in
 // `changed` and read one by one, until enough changed that a rebuild pays.
 import roaring from 'roaring';

@@ -19,7 +19,7 @@ import type { SerializedBitmaps } from '../snapshot/bitmap-list-codec.js';
 import type { SnapshotReader, SnapshotWriter } from '../snapshot/snapshot-container.js';
 import { decodeTokenKeyPostings, encodeTokenKeyPostings, type TokenKeySections } from './token-key-snapshot.js';
 import { idSpanOf, unionOfMany } from '../words/bitmap-union.js';
-import { NO_DOCUMENTS } from '../../ranking/score-layers.js';
+import { NO_DOCUMENTS } from '../../ranking/scores/score-layers.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;

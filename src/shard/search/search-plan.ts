@@ -8,7 +8,7 @@ import { checkFilterAgainstSettings, parseFilterParameter } from '../../filter/f
 import { resolveShardConditions } from '../../filter/shard-filter.js';
 import { checkFacetPatterns, filterableRulesOf, selectFacetFields } from '../../filter/facet-patterns.js';
 import { checkSortParameter } from '../../filter/sort-criteria.js';
-import type { SortCriterion } from '../../ranking/sort-key.js';
+import type { SortCriterion } from '../../ranking/rules/sort-key.js';
 import type { IndexSettings } from '../../settings/index-settings.js';
 import type { ShardSearchOptions } from '../../protocol/messages.js';
 

@@ -2,10 +2,10 @@
 // per shard, sort orders from each shard's facet store, distinct keys, facet partials, and each
 // hit's `_geoDistance`. Returns the worker's best hits merged, and `extras` for the front.
 import type { MatchingStrategyName, ShardExtras } from '../../protocol/messages.js';
-import { mergeRankedHits } from '../../ranking/merge-ranked-hits.js';
+import { mergeRankedHits } from '../../ranking/scores/merge-ranked-hits.js';
 import { parseSortCriterion } from '../../filter/sort-criteria.js';
-import { parseCustomFieldRule } from '../../ranking/custom-field.js';
-import type { SortOrder } from '../../ranking/sort.js';
+import { parseCustomFieldRule } from '../../ranking/rules/custom-field.js';
+import type { SortOrder } from '../../ranking/rules/sort.js';
 import { distinctKeyOf, keepFirstPerKey, type DistinctKeyOf } from '../facets/distinct.js';
 import { facetPartials, type FacetPartials } from '../facets/facet-distribution.js';
 import { evaluateFilter } from '../facets/filter-evaluator.js';
@@ -16,7 +16,7 @@ import { expandFacetNames, type SearchPlan } from './search-plan.js';
 import type { ShardIndex } from '../shard-index.js';
 import type { SearchBudget } from './search-budget.js';
 import { shardTermDocCounts, type ShardHit } from './shard-search.js';
-import type { ScorePlan } from '../../ranking/score-details.js';
+import type { ScorePlan } from '../../ranking/scores/score-details.js';
 import { sortOrderFor } from '../facets/sort-order.js';
 import type { FieldRestriction } from './field-restriction.js';
 

@@ -8,7 +8,7 @@ import { walkFirstLetterEdits } from './first-letter-edits.js';
 import { unionOfMany } from './bitmap-union.js';
 import type { Vocabulary } from './vocabulary.js';
 import type { CacheStamp, WalkedWords } from '../shard-caches.js';
-import { NO_DOCUMENTS } from '../../ranking/score-layers.js';
+import { NO_DOCUMENTS } from '../../ranking/scores/score-layers.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;

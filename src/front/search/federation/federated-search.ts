@@ -24,7 +24,7 @@ import type { SearchAnswer } from '../search-response.js';
 import { parseSearchBody, type SearchParameters } from '../search-params.js';
 import { requiredHitCount, type Federation, type FederationOptions } from './federation-params.js';
 import { rankingRulesMismatch } from './ranking-rules-compatibility.js';
-import type { ScoreValue } from '../../../ranking/score-details.js';
+import type { ScoreValue } from '../../../ranking/scores/score-details.js';
 
 export interface FederatedQuery {
   indexUid: string;
