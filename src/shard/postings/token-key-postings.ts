@@ -38,7 +38,7 @@ const FULL_REBUILD_MIN_TOKENS = 1 << 16;
  * With a rebuild in slices on its way (deferBuilds), the lists follow writes in place until this many
  * times the tokens that made the rebuild due were written (then dropped: searches build them at once).
  */
-const KEPT_WHILE_DEFERRED = 4;
+const KEPT_WHILE_DEFERRED = 2;
 /** (key, docId) pair entries turned into lists per step of a sliced build. */
 const PAIRS_PER_STEP = 1 << 18;
 
@@ -98,9 +98,9 @@ export class TokenKeyPostings implements DerivedStructure {
     // (13% of the worker in the tail of 1M npm rows, then the rebuild).
     // Unless a rebuild in slices is on its way (deferBuilds: writes to a built shard under searches),
     // which the lists kept up to date serve until it swaps its own in; but not past KEPT_WHILE_DEFERRED
-    // rebuilds' worth of tokens (a bulk load built after its first batch: no search came to run the
-    // slices, and the in-place updates of the rest of the load cost about a build per build's tokens,
-    // 3.4 s of the worker's ~14 s of writes at 1M npm rows).
+    // times the tokens that made the rebuild due (a bulk load built after its first batches, when the
+    // queue emptied: no search came to run the slices, and the in-place updates of the rest of the
+    // load cost about a build per build's tokens, 3.4 s of the worker's ~14 s of writes at 1M npm rows).
     if (this.needsRebuild && (!this.buildsDeferred || this.writtenSinceBuild >= KEPT_WHILE_DEFERRED * this.rebuildTokens)) {
       if (this.byWord.length > 0 || this.arena.length > 0) this.dropLists();
       return;
