@@ -12,7 +12,7 @@
 // KEPT_MIN_DOCUMENTS (a typed array still costs ~0.2 KiB).
 import type { DerivedSnapshotPart, DerivedStructure } from '../derived-structure.js';
 import roaring from 'roaring';
-import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
+import { fieldRankAt, PassOffsets, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
 import type { Vocabulary } from '../words/vocabulary.js';
 import { finishSteps, stepEndsAt } from '../sliced-jobs.js';
 import type { SerializedBitmaps } from '../snapshot/bitmap-list-codec.js';
@@ -264,10 +264,14 @@ export class TokenKeyPostings implements DerivedStructure {
     const counts = new Uint32Array(wordCount + 1);
     let tokens = 0;
     // Pass 1 over-counts repeated (key, document) pairs, which only leaves slack in the segments.
+    let offsets = new PassOffsets(this.forward, documents);
     for (let index = 0; index < documents.length; index++) {
-      if (stepEndsAt(index)) yield;
+      if (stepEndsAt(index)) {
+        yield;
+        offsets.resume();
+      }
       // Words newer than the build (written meanwhile) are left out: built per word when asked.
-      this.visitTokens(documents[index]!, (wordId) => {
+      this.visitTokensAt(offsets.at(index), (wordId) => {
         if (wordId < wordCount) counts[wordId + 1]!++;
       });
     }
@@ -275,10 +279,14 @@ export class TokenKeyPostings implements DerivedStructure {
     for (let wordId = 0; wordId < wordCount; wordId++) starts[wordId + 1] = starts[wordId]! + counts[wordId + 1]! * 2;
     const ends = starts.slice(0, wordCount);
     const pairs = new Uint32Array(starts[wordCount]!);
+    offsets = new PassOffsets(this.forward, documents);
     for (let index = 0; index < documents.length; index++) {
-      if (stepEndsAt(index)) yield;
+      if (stepEndsAt(index)) {
+        yield;
+        offsets.resume();
+      }
       const docId = documents[index]!;
-      this.visitTokens(docId, (wordId, key) => {
+      this.visitTokensAt(offsets.at(index), (wordId, key) => {
         if (wordId >= wordCount) return;
         tokens++;
         const start = starts[wordId]!;
@@ -394,9 +402,13 @@ export class TokenKeyPostings implements DerivedStructure {
 
   /** Every token of the document whose key is below the limit. */
   private visitTokens(docId: number, visit: (wordId: number, key: number) => void): void {
-    const data = this.forward.arena;
-    const offset = this.forward.offsetOf(docId);
+    this.visitTokensAt(this.forward.offsetOf(docId), visit);
+  }
+
+  /** visitTokens of the document at this arena offset (-1: none). */
+  private visitTokensAt(offset: number, visit: (wordId: number, key: number) => void): void {
     if (offset < 0) return;
+    const data = this.forward.arena;
     const start = tokensStartAt(data, offset);
     const end = start + tokenCountAt(data, offset) * 2;
     for (let k = start; k < end; k += 2) {
