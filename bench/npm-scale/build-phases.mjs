@@ -3,12 +3,10 @@
 // optional pre-commit build after the first batch (EARLY=1: the queue emptied once, as in the HTTP
 // runs), then the final pre-commit build timed per derived structure. Run with --cpu-prof for the
 // split inside each phase (bench/npm-scale/top-profile.mjs).
-//   [ELSEWHERE=0: the final build as the worker runs it, in slices; ELSEWHERE=1: near-pair passes in their own thread]
 //   node bench/npm-scale/build-phases.mjs FILE.ndjson [docs=all] [batch=50000]
 import { readFileSync } from 'node:fs';
 import { ShardEngine } from '../../dist/src/shard/shard-engine.js';
-import { finishSteps, SlicedJobs } from '../../dist/src/shard/sliced-jobs.js';
-import { NearPairThread } from '../../dist/src/shard/pairs/near-pair-thread.js';
+import { finishSteps } from '../../dist/src/shard/sliced-jobs.js';
 
 const [file, docsArg, batchArg] = process.argv.slice(2);
 const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line.length > 0);
@@ -45,15 +43,7 @@ const written = ms(t0);
 const writtenCpu = cpu(c0);
 const tb = performance.now();
 const cb = process.cpuUsage();
-let builds;
-if (process.env.ELSEWHERE !== undefined) {
-  // As the worker does before a commit: in slices; ELSEWHERE=1: the near-pair passes in their own thread.
-  const thread = process.env.ELSEWHERE === '1' ? new NearPairThread() : null;
-  if (thread !== null) engine.nearPairPasses = (job) => thread.passes(job);
-  await engine.prepareIndexBeforeCommit('npm', new SlicedJobs());
-  thread?.close();
-  builds = `in slices, ELSEWHERE=${process.env.ELSEWHERE} (needsPreparing after: ${shard.needsPreparing})`;
-} else builds = buildTimes();
+const builds = buildTimes();
 const built = ms(tb);
 const builtCpu = cpu(cb);
 const memory = process.memoryUsage();

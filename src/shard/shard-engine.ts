@@ -13,8 +13,6 @@ import { searchShards, termDocCountsOfShards, type PlannedHit } from './search/s
 import { SearchBudget, SLICE_MS, type Interleave } from './search/search-budget.js';
 import type { ScorePlan } from '../ranking/score-details.js';
 import { FieldRestriction } from './search/field-restriction.js';
-import type { NearPairPassJob } from './pairs/near-pair-postings.js';
-import type { PairTableState } from './pairs/pair-table.js';
 
 export type JsonDocument = Record<string, unknown>;
 
@@ -100,12 +98,6 @@ export class ShardEngine {
    * PRE_COMMIT_MAX_SLICE_MS between query batches, never at once by a full query batch (prepareStaleShards).
    */
   private readonly rebuildsDue = new Set<ShardIndex>();
-
-  /**
-   * Where a pre-commit build runs its near-pair passes besides this thread (the worker's
-   * pairs/near-pair-thread.ts); null: here (tests, the bench).
-   */
-  nearPairPasses: ((job: NearPairPassJob) => Promise<PairTableState[]>) | null = null;
 
   /** `documents`: the committed documents, read when attributesToSearchOn needs a document's field names (field-restriction.ts). */
   constructor(readonly workerIndex = 0, readonly workerCount = 1, private readonly documents: DocumentSource | null = null) {}
@@ -282,7 +274,7 @@ export class ShardEngine {
       background.cancel(shard);
       shard.deferBuilds(true);
       this.preparingBeforeCommit.add(shard);
-      built.push(new Promise((resolve) => background.enqueue(shard, () => shard.prepareStepsElsewhere(this.nearPairPasses), {
+      built.push(new Promise((resolve) => background.enqueue(shard, () => shard.prepareSteps(), {
         catchUp: true, maxSliceMs: PRE_COMMIT_MAX_SLICE_MS,
         onLeave: () => {
           this.preparingBeforeCommit.delete(shard);

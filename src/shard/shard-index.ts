@@ -11,8 +11,7 @@ import { facetedFieldsOf } from './facets/faceted-fields.js';
 import type { IndexConfig } from './index-config.js';
 import { searchShard, type ShardSearchRequest, type ShardSearchResult } from './search/shard-search.js';
 import { Vocabulary } from './words/vocabulary.js';
-import { NearPairPostings, type NearPairPassJob } from './pairs/near-pair-postings.js';
-import type { PairTableState } from './pairs/pair-table.js';
+import { NearPairPostings } from './pairs/near-pair-postings.js';
 import { FieldStartPairs } from './postings/field-start-pairs.js';
 import { SoleWordFields } from './postings/sole-word-fields.js';
 import { finishSteps } from './sliced-jobs.js';
@@ -29,9 +28,6 @@ const { RoaringBitmap32 } = roaring;
 
 /** upsert's per-document token arrays, reused (one thread, no reentrancy). */
 const scratch = { fieldRanks: [] as number[], wordIds: [] as number[], fields: [] as number[], positions: [] as number[] };
-
-/** Shards from this many documents build their near-pair tables in another thread before a commit (ShardIndex.prepareStepsElsewhere). */
-const ELSEWHERE_MIN_DOCUMENTS = 50_000;
 
 /** Work of deriving a term besides its bytes, per derived word (a union over its lists per rank and position). */
 const DERIVATION_WORK_PER_WORD = 1024;
@@ -175,45 +171,6 @@ export class ShardIndex {
     this.flushWrites();
     // A search may build a structure itself meanwhile: its sliced build then stops.
     for (const structure of this.derived) yield* whileStale(() => structure.needsBuild, structure.buildSteps());
-  }
-
-  /**
-   * prepareSteps with the near-pair passes in another thread (`nearPairPasses`: pairs/near-pair-thread.ts)
-   * while this one builds the other structures, for shards of ELSEWHERE_MIN_DOCUMENTS or more (the
-   * pre-commit build after a bulk load); it yields the thread's promise (SlicedJobs awaits it: not for
-   * finishSteps). The same structures as prepareSteps: the near-pair tables are made by the same code,
-   * and built here should the thread fail.
-   */
-  *prepareStepsElsewhere(nearPairPasses: ((job: NearPairPassJob) => Promise<PairTableState[]>) | null): Generator<Promise<unknown> | void, void, unknown> {
-    this.flushWrites();
-    const nearPairs = this.nearPairs;
-    const elsewhere = nearPairPasses !== null && nearPairs.needsBuild && this.documents.size >= ELSEWHERE_MIN_DOCUMENTS
-      ? nearPairs.buildElsewhereSteps(nearPairPasses) : null;
-    try {
-      // Up to the job posted: its plan reads the vocabulary, here.
-      let answer: Promise<unknown> | null = null;
-      while (elsewhere !== null) {
-        const step = elsewhere.next();
-        if (step.done) break;
-        if (step.value instanceof Promise) {
-          answer = step.value;
-          break;
-        }
-        yield;
-      }
-      for (const structure of this.derived) {
-        if (answer !== null && structure === nearPairs) continue;
-        yield* whileStale(() => structure.needsBuild, structure.buildSteps());
-      }
-      if (answer !== null) {
-        yield answer;
-        elsewhere!.next();
-      }
-      // Not built elsewhere (the thread failed): here.
-      yield* whileStale(() => nearPairs.needsBuild, nearPairs.buildSteps());
-    } finally {
-      elsewhere?.return(false);
-    }
   }
 
   /**

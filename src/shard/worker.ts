@@ -18,7 +18,6 @@ import { shardsOwnedBy } from '../protocol/placement.js';
 import type { IndexSettings } from '../settings/index-settings.js';
 import { storageKeyOf, type IndexRecord } from '../storage/records.js';
 import { ShardEngine, WRITE_SLICE_MS, type DocumentSource, type JsonDocument } from './shard-engine.js';
-import { NearPairThread } from './pairs/near-pair-thread.js';
 import { SnapshotKeeper } from './snapshot/snapshot-keeper.js';
 import type { ReadAhead } from './snapshot/snapshot-files.js';
 import { SlicedJobs } from './sliced-jobs.js';
@@ -40,9 +39,6 @@ const committedDocuments: DocumentSource = {
   },
 };
 const engine = new ShardEngine(data.workerIndex, data.workerCount, committedDocuments);
-/** The pre-commit builds' near-pair passes beside this thread (SKEIN_NEAR_PAIR_THREAD=0: here, for A/B runs). */
-const nearPairThread = process.env['SKEIN_NEAR_PAIR_THREAD'] === '0' ? null : new NearPairThread();
-if (nearPairThread !== null) engine.nearPairPasses = (job) => nearPairThread.passes(job);
 const snapshots = new SnapshotKeeper(data.dbPath, engine, warn);
 /** Test hooks: where this thread dies when a test armed it (a no-op otherwise). */
 const failurePoints = new ThreadFailurePoints<ShardThreadFailurePoint>('shard', data.threadFailures, data.workerIndex);

@@ -11,7 +11,7 @@ import { PassOffsets, tokenCountAt, tokensStartAt, type ForwardIndex } from '../
 import { BuiltOverDocuments } from '../postings/changes-since-build.js';
 import { PairTable, type PairTableState } from './pair-table.js';
 import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from '../snapshot/snapshot-container.js';
-import { finishSteps, stepEndsAt } from '../sliced-jobs.js';
+import { stepEndsAt } from '../sliced-jobs.js';
 import { planShortPrefixes, PREFIX_THEN_WORD_GAP_1, PrefixPairTables, prefixPairDocs, prefixTableKey, prefixTableKeySpace, WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2, type PrefixTable, type ShortPrefixPlan } from './prefix-pair-tables.js';
 import { EXACT_ATTRIBUTE_MARK } from '../words/derivations.js';
 import { idSpanOf, unionOfMany } from '../words/bitmap-union.js';
@@ -91,21 +91,6 @@ export class NearPairPostings extends BuiltOverDocuments {
   }
 
   protected *buildFrom(started: RoaringBitmap32): Generator<void, void, unknown> {
-    const plan = yield* this.planSteps();
-    const documents = this.documents.toUint32Array();
-    const offsets = new PassOffsets(this.forward, documents);
-    const tables = yield* PairTable.buildManySteps(plan.keySpaces.length, plan.keySpaces, (emit) => visitNearPairs({
-      arena: () => this.forward.arena, offsets, documents, skip: started, slotOfWord: plan.slotOfWord, slotCount: plan.slotCount,
-      tableOfWord: plan.shortPrefixes.tableOfWord, splitOfWord: plan.shortPrefixes.splitOfWord, hasPrefixTables: plan.shortPrefixes.prefixes.length > 0,
-    }, emit), plan.tagged);
-    this.adopt(plan, tables, started);
-  }
-
-  /**
-   * The build's choices, made on this thread (they read the vocabulary): the slots of the frequent
-   * words, the short prefixes with a table, each table's key space and whether it is tagged.
-   */
-  private *planSteps(): Generator<void, NearPairPlan, unknown> {
     const wordCount = this.vocabulary.size;
     const threshold = Math.max(FREQUENT_MIN_DOCUMENTS, Math.ceil(this.documents.size * FREQUENT_MIN_SHARE));
     // The most frequent words get the slots: theirs are the buckets too big to read.
@@ -116,6 +101,7 @@ export class NearPairPostings extends BuiltOverDocuments {
     const slotOfWord = new Int32Array(wordCount).fill(-1);
     const slotCount = Math.min(frequent.length, MAX_SLOTS);
     for (let slot = 0; slot < slotCount; slot++) slotOfWord[frequent[slot]!] = slot;
+    const documents = this.documents.toUint32Array();
     const shortPrefixes: ShortPrefixPlan = slotCount === 0
       ? { prefixes: [], tableOfWord: new Int32Array(0), splitOfWord: new Int32Array(0), splits: [] }
       : planShortPrefixes(this.vocabulary, slotOfWord, EXACT_ATTRIBUTE_MARK);
@@ -123,52 +109,74 @@ export class NearPairPostings extends BuiltOverDocuments {
     const keySpaces = [...Array.from({ length: MAX_GAP }, () => slotCount * slotCount), ...shortPrefixes.prefixes.map(() => prefixTableKeySpace(slotCount))];
     // The short prefixes' tables tag their documents with the rare word's split (prefix-pair-tables.ts).
     const tagged = keySpaces.map((_, table) => table >= MAX_GAP);
-    return { slotOfWord, slotCount, shortPrefixes, keySpaces, tagged };
-  }
-
-  /** The tables a build made from `plan` (here or in another thread) swapped in; `started`: what startBuild gave it. */
-  private adopt(plan: NearPairPlan, tables: PairTable[], started: RoaringBitmap32): void {
+    const tables = yield* PairTable.buildManySteps(keySpaces.length, keySpaces,
+      (emit) => this.visitPairs(documents, started, slotOfWord, slotCount, shortPrefixes, emit), tagged);
     this.tables = tables.slice(0, MAX_GAP);
-    this.slotOfWord = plan.slotOfWord;
-    this.slotCount = plan.slotCount;
+    this.slotOfWord = slotOfWord;
+    this.slotCount = slotCount;
     this.prefixTables.clear(this.documents.size);
-    this.prefixTables.adopt(plan.shortPrefixes.prefixes, tables.slice(MAX_GAP), plan.shortPrefixes.splits);
+    this.prefixTables.adopt(shortPrefixes.prefixes, tables.slice(MAX_GAP), shortPrefixes.splits);
     this.changes.markBuilt(started);
     this.generation++;
   }
 
   /**
-   * buildSteps with its passes over the documents in another thread (`passes`, near-pair-thread.ts:
-   * given copies of the arena and of the documents' offsets), this thread free meanwhile for the
-   * other structures' builds: the same tables. Yields the promise of the other thread's answer
-   * (SlicedJobs awaits it: never call it through finishSteps); documents written meanwhile count as
-   * changed since the build, as for a build in steps. False when nothing was adopted (the other
-   * thread failed): the caller builds here.
+   * Every (gap - 1, left slot * slotCount + right slot, docId) with the right word `gap` positions
+   * after the left in one field; and for the short prefixes' tables (table MAX_GAP + prefix index),
+   * what prefix-pair-tables.ts collects for a rare word: a slotted word 1 or 2 positions before it,
+   * or 1 after (tagged with the word's split).
    */
-  *buildElsewhereSteps(passes: (job: NearPairPassJob) => Promise<PairTableState[]>): Generator<Promise<unknown> | void, boolean, unknown> {
-    const started = this.changes.startBuild();
-    let adopted = false;
-    try {
-      const plan = yield* this.planSteps();
-      const documents = this.documents.toUint32Array();
-      const offsets = this.forward.offsetsOfAll(documents);
-      if (offsets === null) return false;
-      const job: NearPairPassJob = {
-        arena: this.forward.arena.slice(0, arenaEndOf(this.forward.arena, offsets)), offsets: offsets.slice(), documents,
-        slotOfWord: plan.slotOfWord, slotCount: plan.slotCount, tableOfWord: plan.shortPrefixes.tableOfWord, splitOfWord: plan.shortPrefixes.splitOfWord,
-        keySpaces: plan.keySpaces, tagged: plan.tagged,
-      };
-      const answer: { states: PairTableState[] | null } = { states: null };
-      yield passes(job).then((states) => {
-        answer.states = states;
-      }, () => {});
-      const tables = (answer.states ?? []).map((state) => PairTable.fromState(state));
-      if (tables.length !== plan.keySpaces.length || tables.some((table) => table === null)) return false;
-      this.adopt(plan, tables as PairTable[], started);
-      adopted = true;
-      return true;
-    } finally {
-      if (!adopted) this.changes.abandonBuild(started);
+  private *visitPairs(documents: Uint32Array, writtenSinceStart: RoaringBitmap32, slotOfWord: Int32Array, slotCount: number,
+    shortPrefixes: ShortPrefixPlan, emit: (table: number, key: number, docId: number, tag?: number) => void): Generator<void, void, unknown> {
+    const { tableOfWord, splitOfWord } = shortPrefixes;
+    const hasPrefixTables = shortPrefixes.prefixes.length > 0;
+    // Words newer than the build (written meanwhile: their documents count as changed) have no slot and no prefix table.
+    const slotOf = (wordId: number) => slotOfWord[wordId] ?? -1;
+    const emitPrefix = (table: number, wordId: number, slot: number, relation: number, docId: number) => {
+      emit(MAX_GAP + table, prefixTableKey(slot, relation), docId, splitOfWord[wordId]!);
+    };
+    const offsets = new PassOffsets(this.forward, documents);
+    for (let index = 0; index < documents.length; index++) {
+      if (stepEndsAt(index)) {
+        yield;
+        offsets.resume();
+      }
+      const data = this.forward.arena;
+      const docId = documents[index]!;
+      // Written since the build started: left out (it counts as changed), so that both passes see the same documents.
+      if (!writtenSinceStart.isEmpty && writtenSinceStart.has(docId)) continue;
+      const offset = offsets.at(index);
+      if (offset < 0) continue;
+      const start = tokensStartAt(data, offset);
+      const end = start + tokenCountAt(data, offset) * 2;
+      for (let k = start; k < end; k += 2) {
+        const left = slotOf(data[k]!);
+        if (left < 0) {
+          if (!hasPrefixTables) continue;
+          const wordId = data[k]!;
+          const table = tableOfWord[wordId] ?? -1;
+          if (table < 0) continue;
+          // Positions ascend within a field, so a word `gap` positions away is at most `gap` tokens away.
+          for (let before = k - 2; before >= start && before >= k - 4; before -= 2) {
+            const gap = positionGap(data[before + 1]!, data[k + 1]!);
+            const slot = slotOf(data[before]!);
+            if (slot >= 0 && (gap === 1 || gap === 2)) emitPrefix(table, wordId, slot, gap === 1 ? WORD_THEN_PREFIX_GAP_1 : WORD_THEN_PREFIX_GAP_2, docId);
+          }
+          const after = k + 2;
+          if (after < end && positionGap(data[k + 1]!, data[after + 1]!) === 1) {
+            const slot = slotOf(data[after]!);
+            if (slot >= 0) emitPrefix(table, wordId, slot, PREFIX_THEN_WORD_GAP_1, docId);
+          }
+          continue;
+        }
+        // Positions ascend within a field, so the token `gap` positions on is at most `gap` tokens on.
+        for (let next = k + 2; next < end && next <= k + 2 * MAX_GAP; next += 2) {
+          const gap = positionGap(data[k + 1]!, data[next + 1]!);
+          if (gap < 1 || gap > MAX_GAP) continue;
+          const right = slotOf(data[next]!);
+          if (right >= 0) emit(gap - 1, left * slotCount + right, docId);
+        }
+      }
     }
   }
 
@@ -381,120 +389,6 @@ export class NearPairPostings extends BuiltOverDocuments {
     const docs = unionOfMany(uncovered.map((wordId) => this.vocabulary.docs(wordId)), idSpanOf(this.documents));
     this.uncoveredDocsMemo.set(wordIds, { generation: this.generation, prefix, docs });
     return docs;
-  }
-}
-
-/** What a near-pair build chose before its passes (NearPairPostings.planSteps). */
-interface NearPairPlan {
-  slotOfWord: Int32Array<ArrayBuffer>;
-  slotCount: number;
-  shortPrefixes: ShortPrefixPlan;
-  keySpaces: number[];
-  tagged: boolean[];
-}
-
-/** The passes of a near-pair build as another thread gets them (near-pair-thread.ts): copies, plain typed arrays. */
-export interface NearPairPassJob {
-  /** The forward index's arena up to its last document's record. */
-  arena: Uint32Array;
-  /** documents[index]'s offset in `arena`. */
-  offsets: Int32Array;
-  documents: Uint32Array;
-  slotOfWord: Int32Array;
-  slotCount: number;
-  tableOfWord: Int32Array;
-  splitOfWord: Int32Array;
-  keySpaces: number[];
-  tagged: boolean[];
-}
-
-/** The tables of a job (what buildSteps makes from the same documents and plan), as their arrays. */
-export function nearPairTablesOf(job: NearPairPassJob): PairTableState[] {
-  const offsets = { at: (index: number) => job.offsets[index]!, resume: () => {} };
-  return finishSteps(PairTable.buildManySteps(job.keySpaces.length, job.keySpaces, (emit) => visitNearPairs({
-    arena: () => job.arena, offsets, documents: job.documents, skip: null, slotOfWord: job.slotOfWord, slotCount: job.slotCount,
-    tableOfWord: job.tableOfWord, splitOfWord: job.splitOfWord, hasPrefixTables: job.keySpaces.length > MAX_GAP,
-  }, emit), job.tagged)).map((table) => table.state);
-}
-
-/** The end of the last record among the offsets' documents (the arena past it is slack or garbage). */
-function arenaEndOf(arena: Uint32Array, offsets: Int32Array): number {
-  let end = 0;
-  for (let index = 0; index < offsets.length; index++) {
-    const offset = offsets[index]!;
-    end = Math.max(end, tokensStartAt(arena, offset) + tokenCountAt(arena, offset) * 2);
-  }
-  return end;
-}
-
-/** One pass of a near-pair build over its documents (visitNearPairs). */
-interface NearPairPass {
-  /** The forward index's arena (read again per document: a write between steps may move it). */
-  arena: () => Uint32Array;
-  offsets: { at(index: number): number; resume(): void };
-  documents: Uint32Array;
-  /** Documents written since the build started: left out (they count as changed), so that both passes see the same documents. */
-  skip: RoaringBitmap32 | null;
-  slotOfWord: Int32Array;
-  slotCount: number;
-  tableOfWord: Int32Array;
-  splitOfWord: Int32Array;
-  hasPrefixTables: boolean;
-}
-
-/**
- * Every (gap - 1, left slot * slotCount + right slot, docId) with the right word `gap` positions
- * after the left in one field; and for the short prefixes' tables (table MAX_GAP + prefix index),
- * what prefix-pair-tables.ts collects for a rare word: a slotted word 1 or 2 positions before it,
- * or 1 after (tagged with the word's split).
- */
-function* visitNearPairs(pass: NearPairPass, emit: (table: number, key: number, docId: number, tag?: number) => void): Generator<void, void, unknown> {
-  const { offsets, documents, skip, slotOfWord, slotCount, tableOfWord, splitOfWord, hasPrefixTables } = pass;
-  // Words newer than the build (written meanwhile: their documents count as changed) have no slot and no prefix table.
-  const slotOf = (wordId: number) => slotOfWord[wordId] ?? -1;
-  const emitPrefix = (table: number, wordId: number, slot: number, relation: number, docId: number) => {
-    emit(MAX_GAP + table, prefixTableKey(slot, relation), docId, splitOfWord[wordId]!);
-  };
-  for (let index = 0; index < documents.length; index++) {
-    if (stepEndsAt(index)) {
-      yield;
-      offsets.resume();
-    }
-    const data = pass.arena();
-    const docId = documents[index]!;
-    if (skip !== null && !skip.isEmpty && skip.has(docId)) continue;
-    const offset = offsets.at(index);
-    if (offset < 0) continue;
-    const start = tokensStartAt(data, offset);
-    const end = start + tokenCountAt(data, offset) * 2;
-    for (let k = start; k < end; k += 2) {
-      const left = slotOf(data[k]!);
-      if (left < 0) {
-        if (!hasPrefixTables) continue;
-        const wordId = data[k]!;
-        const table = tableOfWord[wordId] ?? -1;
-        if (table < 0) continue;
-        // Positions ascend within a field, so a word `gap` positions away is at most `gap` tokens away.
-        for (let before = k - 2; before >= start && before >= k - 4; before -= 2) {
-          const gap = positionGap(data[before + 1]!, data[k + 1]!);
-          const slot = slotOf(data[before]!);
-          if (slot >= 0 && (gap === 1 || gap === 2)) emitPrefix(table, wordId, slot, gap === 1 ? WORD_THEN_PREFIX_GAP_1 : WORD_THEN_PREFIX_GAP_2, docId);
-        }
-        const after = k + 2;
-        if (after < end && positionGap(data[k + 1]!, data[after + 1]!) === 1) {
-          const slot = slotOf(data[after]!);
-          if (slot >= 0) emitPrefix(table, wordId, slot, PREFIX_THEN_WORD_GAP_1, docId);
-        }
-        continue;
-      }
-      // Positions ascend within a field, so the token `gap` positions on is at most `gap` tokens on.
-      for (let next = k + 2; next < end && next <= k + 2 * MAX_GAP; next += 2) {
-        const gap = positionGap(data[k + 1]!, data[next + 1]!);
-        if (gap < 1 || gap > MAX_GAP) continue;
-        const right = slotOf(data[next]!);
-        if (right >= 0) emit(gap - 1, left * slotCount + right, docId);
-      }
-    }
   }
 }
 
