@@ -435,3 +435,30 @@ test('changes since a build: each build in progress gets the documents written a
   t.deepEqual(abandoned.toArray(), [], 'an abandoned build is no longer told');
   t.deepEqual(changes.changed.toArray(), [1, 2, 3, 4]);
 });
+
+test('with a rebuild in slices on its way, the rank / position lists follow writes in place only until twice the tokens that made the rebuild due were written, then go (a bulk load after an early build); searches answer as a shard built at once', (t) => {
+  const { subject, reference } = twins(3000, 71);
+  // Built whole (as after a load), then the rest.
+  for (const shard of [subject, reference]) {
+    shard.trim();
+    shard.prepareForSearch();
+  }
+  // What the worker does to a built shard a write batch makes stale (shard-engine.ts writeBatch, rebuildsDue).
+  subject.deferBuilds(true);
+  const writes = randomFrom(72);
+  let chunk = 0;
+  const writeChunk = (): void => rewriteAll([subject, reference], writes, 500, 40_000, 100_000 + 500 * chunk++, 9);
+  while (!subject.rankPostings.needsRebuild) writeChunk();
+  const dueAfter = chunk;
+  t.true(subject.rankPostings.byteLength > 0 && subject.positionPostings.byteLength > 0, 'kept up to date while deferred');
+  while (chunk < 1.5 * dueAfter) writeChunk();
+  t.true(subject.rankPostings.byteLength > 0, 'still kept at 1.5 times the tokens that made the rebuild due');
+  while (chunk < 2.5 * dueAfter + 2) writeChunk();
+  t.is(subject.rankPostings.byteLength, 0, 'dropped past twice');
+  t.is(subject.positionPostings.byteLength, 0);
+  sameAnswers(t, subject, reference, randomFrom(73), 40);
+  t.false(subject.rankPostings.needsRebuild, 'the first search needing them rebuilt them at once');
+  subject.deferBuilds(false);
+  writeChunk();
+  sameAnswers(t, subject, reference, randomFrom(74), 40);
+});

@@ -26,6 +26,10 @@ export class ForwardIndex {
    * null after a restore until asked (worked out from the arena then, not stored in snapshots).
    */
   private fieldRankMax: number | null = -1;
+  /** Puts and removes so far (what offsetsOfAll's memo is checked against). */
+  private writes = 0;
+  /** offsetsOfAll's last answer, until the next write. */
+  private allOffsets: { documents: Uint32Array; offsets: Int32Array } | null = null;
 
   has(docId: number): boolean {
     return this.offsets.has(docId);
@@ -37,6 +41,7 @@ export class ForwardIndex {
 
   put(docId: number, tokens: DocumentTokens): void {
     this.remove(docId);
+    this.noteWrite();
     const fieldCount = tokens.fieldRanks.length;
     const tokenCount = tokens.wordIds.length;
     const size = HEADER + fieldCount + tokenCount * 2;
@@ -59,9 +64,41 @@ export class ForwardIndex {
   remove(docId: number): void {
     const offset = this.offsets.get(docId);
     if (offset < 0) return;
+    this.noteWrite();
     this.garbage += HEADER + this.data[offset]! + this.data[offset + 1]! * 2;
     this.offsets.delete(docId);
     if (this.garbage >= MIN_COMPACT_WORDS && this.garbage * 2 >= this.used) this.compact();
+  }
+
+  private noteWrite(): void {
+    this.writes++;
+    this.allOffsets = null;
+  }
+
+  /** Puts and removes so far: offsetsOfAll's answer holds while this is unchanged. */
+  get writeCount(): number {
+    return this.writes;
+  }
+
+  /**
+   * The arena offsets of `documents`, every document held in ascending order (the shard's documents'
+   * toUint32Array), by index; memoized until the next write (writeCount). A full build's passes read
+   * them in order instead of looking each document up (a cache miss in the offset table's hash, per
+   * document and pass: a fifth of the derived builds' time at 1M documents, eight passes over them).
+   * Null when `documents` is not every document held.
+   */
+  offsetsOfAll(documents: Uint32Array): Int32Array | null {
+    if (documents.length !== this.offsets.size) return null;
+    const memo = this.allOffsets;
+    if (memo !== null && (memo.documents === documents || sameIds(memo.documents, documents))) return memo.offsets;
+    const offsets = new Int32Array(documents.length);
+    for (let index = 0; index < documents.length; index++) {
+      const offset = this.offsets.get(documents[index]!);
+      if (offset < 0) return null;
+      offsets[index] = offset;
+    }
+    this.allOffsets = { documents, offsets };
+    return offsets;
   }
 
   /** The arena; with offsetOf, valid until the next write. */
@@ -115,6 +152,7 @@ export class ForwardIndex {
     this.garbage = state.garbage;
     this.offsets.importState(state.offsets);
     this.fieldRankMax = null;
+    this.noteWrite();
   }
 
   /**
@@ -170,4 +208,36 @@ export function fieldRankAt(data: Uint32Array, offset: number, field: number): n
 /** Index in `data` of the first token's word id; token k is at tokensStart + 2k (word) and + 2k + 1 (field/position). */
 export function tokensStartAt(data: Uint32Array, offset: number): number {
   return offset + HEADER + data[offset]!;
+}
+
+/** Same ids in the same order. */
+function sameIds(a: Uint32Array, b: Uint32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+/**
+ * The arena offsets of a build pass's documents (every document held, ascending), by index: read in
+ * order from ForwardIndex.offsetsOfAll while no write came between the pass's steps, else looked up.
+ */
+export class PassOffsets {
+  private offsets: Int32Array | null;
+  private readonly writes: number;
+
+  constructor(private readonly forward: ForwardIndex, private readonly documents: Uint32Array) {
+    this.offsets = forward.offsetsOfAll(documents);
+    this.writes = forward.writeCount;
+  }
+
+  /** After each of the pass's yields: a write meanwhile may have moved documents. */
+  resume(): void {
+    if (this.offsets !== null && this.forward.writeCount !== this.writes) this.offsets = null;
+  }
+
+  /** documents[index]'s offset, -1 when it is no longer held. */
+  at(index: number): number {
+    const offsets = this.offsets;
+    return offsets !== null ? offsets[index]! : this.forward.offsetOf(this.documents[index]!);
+  }
 }

@@ -7,7 +7,7 @@
 // that a rebuild pays. Pairs with a rare word are found by reading the (few) documents of that word,
 // except those of a prefix term's rare words (prefix-pair-tables.ts).
 import roaring from 'roaring';
-import { tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
+import { PassOffsets, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
 import { BuiltOverDocuments } from '../postings/changes-since-build.js';
 import { PairTable, type PairTableState } from './pair-table.js';
 import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from '../snapshot/snapshot-container.js';
@@ -135,13 +135,17 @@ export class NearPairPostings extends BuiltOverDocuments {
     const emitPrefix = (table: number, wordId: number, slot: number, relation: number, docId: number) => {
       emit(MAX_GAP + table, prefixTableKey(slot, relation), docId, splitOfWord[wordId]!);
     };
+    const offsets = new PassOffsets(this.forward, documents);
     for (let index = 0; index < documents.length; index++) {
-      if (stepEndsAt(index)) yield;
+      if (stepEndsAt(index)) {
+        yield;
+        offsets.resume();
+      }
       const data = this.forward.arena;
       const docId = documents[index]!;
       // Written since the build started: left out (it counts as changed), so that both passes see the same documents.
       if (!writtenSinceStart.isEmpty && writtenSinceStart.has(docId)) continue;
-      const offset = this.forward.offsetOf(docId);
+      const offset = offsets.at(index);
       if (offset < 0) continue;
       const start = tokensStartAt(data, offset);
       const end = start + tokenCountAt(data, offset) * 2;

@@ -13,7 +13,7 @@
 import roaring from 'roaring';
 import { BuiltOverDocuments } from './changes-since-build.js';
 import { stepEndsAt } from '../sliced-jobs.js';
-import { tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
+import { PassOffsets, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
 import { firstAtLeast } from '../pairs/pair-table.js';
 import type { BitmapSource } from '../../ranking/scratch-bitmaps.js';
 import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from '../snapshot/snapshot-container.js';
@@ -58,12 +58,16 @@ export class FieldStartPairs extends BuiltOverDocuments {
     let alone = new Uint8Array(firsts.length);
     let count = 0;
     let wordCount = 0;
+    const offsets = new PassOffsets(this.forward, documents);
     for (let index = 0; index < documents.length; index++) {
-      if (stepEndsAt(index)) yield;
+      if (stepEndsAt(index)) {
+        yield;
+        offsets.resume();
+      }
       const docId = documents[index]!;
       // Written since the build started: left out (it counts as changed).
       if (!started.isEmpty && started.has(docId)) continue;
-      fieldStartsOf(this.forward, docId, (first, second, isAlone) => {
+      fieldStartsAt(this.forward.arena, offsets.at(index), (first, second, isAlone) => {
         if (count === firsts.length) {
           firsts = grown(firsts);
           seconds = grown(seconds);
@@ -174,8 +178,11 @@ export class FieldStartPairs extends BuiltOverDocuments {
  * two words (the field's token count, as exactness counts a field's words).
  */
 export function fieldStartsOf(forward: ForwardIndex, docId: number, visit: (first: number, second: number, alone: boolean) => void): void {
-  const data = forward.arena;
-  const offset = forward.offsetOf(docId);
+  fieldStartsAt(forward.arena, forward.offsetOf(docId), visit);
+}
+
+/** fieldStartsOf the document at this offset of the arena (-1: none). */
+function fieldStartsAt(data: Uint32Array, offset: number, visit: (first: number, second: number, alone: boolean) => void): void {
   if (offset < 0) return;
   const start = tokensStartAt(data, offset);
   const end = start + tokenCountAt(data, offset) * 2;

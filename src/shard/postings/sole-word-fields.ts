@@ -7,7 +7,7 @@
 import roaring from 'roaring';
 import { BuiltOverDocuments } from './changes-since-build.js';
 import { SLICE_POLICY, stepEndsAt } from '../sliced-jobs.js';
-import { tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
+import { PassOffsets, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
 import { OWNED_BITMAPS, type BitmapSource } from '../../ranking/scratch-bitmaps.js';
 import { encodeBitmapsSteps, SerializedBitmaps } from '../snapshot/bitmap-list-codec.js';
 import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from '../snapshot/snapshot-container.js';
@@ -38,10 +38,14 @@ export class SoleWordFields extends BuiltOverDocuments {
   protected *buildFrom(started: RoaringBitmap32): Generator<void, void, unknown> {
     const lists = new Map<number, number[]>();
     const documents = this.documents.toUint32Array();
+    const offsets = new PassOffsets(this.forward, documents);
     for (let index = 0; index < documents.length; index++) {
-      if (stepEndsAt(index)) yield;
+      if (stepEndsAt(index)) {
+        yield;
+        offsets.resume();
+      }
       const docId = documents[index]!;
-      soleWordsOf(this.forward, docId, (wordId) => {
+      soleWordsAt(this.forward.arena, offsets.at(index), (wordId) => {
         const list = lists.get(wordId);
         if (list === undefined) lists.set(wordId, [docId]);
         else if (list[list.length - 1] !== docId) list.push(docId);
@@ -139,8 +143,11 @@ export class SoleWordFields extends BuiltOverDocuments {
 
 /** Calls `visit` with the word of each field of the document that has exactly one token, at position 0. */
 function soleWordsOf(forward: ForwardIndex, docId: number, visit: (wordId: number) => void): void {
-  const data = forward.arena;
-  const offset = forward.offsetOf(docId);
+  soleWordsAt(forward.arena, forward.offsetOf(docId), visit);
+}
+
+/** soleWordsOf the document at this offset of the arena (-1: none). */
+function soleWordsAt(data: Uint32Array, offset: number, visit: (wordId: number) => void): void {
   if (offset < 0) return;
   const start = tokensStartAt(data, offset);
   const end = start + tokenCountAt(data, offset) * 2;

@@ -12,7 +12,7 @@
 // KEPT_MIN_DOCUMENTS (a typed array still costs ~0.2 KiB).
 import type { DerivedSnapshotPart, DerivedStructure } from '../derived-structure.js';
 import roaring from 'roaring';
-import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
+import { fieldRankAt, PassOffsets, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
 import type { Vocabulary } from '../words/vocabulary.js';
 import { finishSteps, stepEndsAt } from '../sliced-jobs.js';
 import type { SerializedBitmaps } from '../snapshot/bitmap-list-codec.js';
@@ -34,6 +34,11 @@ const BITMAP_MIN_DOCUMENTS = 64;
 /** Words in fewer documents (ids, typos in the data: a vocabulary's long tail) are read again when asked. */
 const KEPT_MIN_DOCUMENTS = 8;
 const FULL_REBUILD_MIN_TOKENS = 1 << 16;
+/**
+ * With a rebuild in slices on its way (deferBuilds), the lists follow writes in place until this many
+ * times the tokens that made the rebuild due were written (then dropped: searches build them at once).
+ */
+const KEPT_WHILE_DEFERRED = 2;
 /** (key, docId) pair entries turned into lists per step of a sliced build. */
 const PAIRS_PER_STEP = 1 << 18;
 
@@ -92,8 +97,11 @@ export class TokenKeyPostings implements DerivedStructure {
     // bulk load built after its first batch (PrepareSearch) updated them in place for the rest of it
     // (13% of the worker in the tail of 1M npm rows, then the rebuild).
     // Unless a rebuild in slices is on its way (deferBuilds: writes to a built shard under searches),
-    // which the lists kept up to date serve until it swaps its own in.
-    if (this.needsRebuild && !this.buildsDeferred) {
+    // which the lists kept up to date serve until it swaps its own in; but not past KEPT_WHILE_DEFERRED
+    // times the tokens that made the rebuild due (a bulk load built after its first batches, when the
+    // queue emptied: no search came to run the slices, and the in-place updates of the rest of the
+    // load cost about a build per build's tokens, 3.4 s of the worker's ~14 s of writes at 1M npm rows).
+    if (this.needsRebuild && (!this.buildsDeferred || this.writtenSinceBuild >= KEPT_WHILE_DEFERRED * this.rebuildTokens)) {
       if (this.byWord.length > 0 || this.arena.length > 0) this.dropLists();
       return;
     }
@@ -135,7 +143,12 @@ export class TokenKeyPostings implements DerivedStructure {
   }
 
   get needsRebuild(): boolean {
-    return this.writtenSinceBuild >= Math.max(FULL_REBUILD_MIN_TOKENS, this.builtTokens / 4);
+    return this.writtenSinceBuild >= this.rebuildTokens;
+  }
+
+  /** Written tokens past which a full rebuild is due. */
+  private get rebuildTokens(): number {
+    return Math.max(FULL_REBUILD_MIN_TOKENS, this.builtTokens / 4);
   }
 
   /** DerivedStructure: writeDocument (frequent words' lists updated in place, the others dropped). */
@@ -251,10 +264,14 @@ export class TokenKeyPostings implements DerivedStructure {
     const counts = new Uint32Array(wordCount + 1);
     let tokens = 0;
     // Pass 1 over-counts repeated (key, document) pairs, which only leaves slack in the segments.
+    let offsets = new PassOffsets(this.forward, documents);
     for (let index = 0; index < documents.length; index++) {
-      if (stepEndsAt(index)) yield;
+      if (stepEndsAt(index)) {
+        yield;
+        offsets.resume();
+      }
       // Words newer than the build (written meanwhile) are left out: built per word when asked.
-      this.visitTokens(documents[index]!, (wordId) => {
+      this.visitTokensAt(offsets.at(index), (wordId) => {
         if (wordId < wordCount) counts[wordId + 1]!++;
       });
     }
@@ -262,10 +279,14 @@ export class TokenKeyPostings implements DerivedStructure {
     for (let wordId = 0; wordId < wordCount; wordId++) starts[wordId + 1] = starts[wordId]! + counts[wordId + 1]! * 2;
     const ends = starts.slice(0, wordCount);
     const pairs = new Uint32Array(starts[wordCount]!);
+    offsets = new PassOffsets(this.forward, documents);
     for (let index = 0; index < documents.length; index++) {
-      if (stepEndsAt(index)) yield;
+      if (stepEndsAt(index)) {
+        yield;
+        offsets.resume();
+      }
       const docId = documents[index]!;
-      this.visitTokens(docId, (wordId, key) => {
+      this.visitTokensAt(offsets.at(index), (wordId, key) => {
         if (wordId >= wordCount) return;
         tokens++;
         const start = starts[wordId]!;
@@ -381,9 +402,13 @@ export class TokenKeyPostings implements DerivedStructure {
 
   /** Every token of the document whose key is below the limit. */
   private visitTokens(docId: number, visit: (wordId: number, key: number) => void): void {
-    const data = this.forward.arena;
-    const offset = this.forward.offsetOf(docId);
+    this.visitTokensAt(this.forward.offsetOf(docId), visit);
+  }
+
+  /** visitTokens of the document at this arena offset (-1: none). */
+  private visitTokensAt(offset: number, visit: (wordId: number, key: number) => void): void {
     if (offset < 0) return;
+    const data = this.forward.arena;
     const start = tokensStartAt(data, offset);
     const end = start + tokenCountAt(data, offset) * 2;
     for (let k = start; k < end; k += 2) {
