@@ -152,8 +152,6 @@ export class ShardCaches {
   private writes = 0;
   /** By word id: `writes` at the latest write of a document holding (or having held) the word; 0: none since start. */
   private lastWritten = new Uint32Array(1024);
-  /** By word id: `writes` at the latest delete (or replacement) of a document holding the word; 0: none since start. */
-  private lastRemoved = new Uint32Array(1024);
   /** Words whose posting list went from empty to not since the log was last emptied, in order. */
   private appeared: string[] = [];
   /** Log positions dropped before `appeared[0]` (a position is absolute: appearedBefore + index). */
@@ -168,7 +166,7 @@ export class ShardCaches {
    * A document holding (or having held) these words was written: entries stamped before may no longer
    * hold (ShardIndex.noteWrite, for every upsert and delete, before any search reads the caches again).
    */
-  noteWrite(wordIds: readonly number[], removed = false): void {
+  noteWrite(wordIds: readonly number[]): void {
     this.memos = null;
     const writes = ++this.writes;
     let lastWritten = this.lastWritten;
@@ -181,40 +179,6 @@ export class ShardCaches {
       }
       lastWritten[wordId] = writes;
     }
-    if (!removed) return;
-    let lastRemoved = this.lastRemoved;
-    for (let k = 0; k < wordIds.length; k++) {
-      const wordId = wordIds[k]!;
-      if (wordId >= lastRemoved.length) {
-        const grown = new Uint32Array(Math.max(wordId + 1, lastRemoved.length * 2));
-        grown.set(lastRemoved);
-        this.lastRemoved = lastRemoved = grown;
-      }
-      lastRemoved[wordId] = writes;
-    }
-  }
-
-  /**
-   * The words of `words` written since `at` when every write since only added documents to them (no
-   * document holding one was deleted or replaced): each word's posting list, and its lists by rank and
-   * position, then hold what they held plus more, so an entry made from them is patched by those words'
-   * lists alone (ShardIndex.patchDerivations). null when some was removed from, or the log no longer
-   * reaches back to `at` (the appearance checks need it).
-   */
-  addedOnlySince<W extends { readonly wordId: number }>(at: CacheStamp, words: readonly W[]): W[] | null {
-    if (at.appeared < this.appearedBefore) return null;
-    const since = at.writes;
-    const lastWritten = this.lastWritten;
-    const lastRemoved = this.lastRemoved;
-    const written: W[] = [];
-    for (let k = 0; k < words.length; k++) {
-      const word = words[k]!;
-      const wordId = word.wordId;
-      if (wordId >= lastWritten.length || lastWritten[wordId]! <= since) continue;
-      if (wordId < lastRemoved.length && lastRemoved[wordId]! > since) return null;
-      written.push(word);
-    }
-    return written;
   }
 
   /**

@@ -33,21 +33,12 @@ const WRITE_SLICING: WriteSlicing = Object.freeze({ sliceMs: WRITE_SLICE_MS, fai
 /** Documents written between two looks at the clock (a few dozen microseconds each). */
 const WRITE_GROUP = 32;
 /**
- * A write batch removing (deleting or replacing) more documents than this drops the shard's caches
- * whole before it writes, instead of each entry being checked against it when next read
- * (ShardCaches.holds): with 1,000 npm rows a second most entries went stale anyway, and the checks cost
- * more than deriving again (bench mixed phase, searches under writes: 1,843 / 1,275 req/s checked,
- * 2,547 / 2,278 dropped whole; DECISIONS). Documents only added keep the entries: a stale one is patched
- * by its written words' lists (ShardIndex.patchDerivations), far cheaper than deriving it again.
+ * A write batch of more documents than this drops the shard's caches whole before it writes, instead of
+ * each entry being checked against it when next read (ShardCaches.holds): with 1,000 npm rows a second
+ * most entries went stale anyway, and the checks cost more than deriving again (bench mixed phase,
+ * searches under writes: 1,843 / 1,275 req/s checked, 2,547 / 2,278 dropped whole; DECISIONS).
  */
 const WHOLE_DROP_WRITES = 64;
-
-/** Ops of the batch that remove a document the shard holds (deletes, replacements), counted up to WHOLE_DROP_WRITES + 1. */
-function removalsIn(target: ShardIndex, ops: readonly DocumentOpMessage[]): number {
-  let removals = 0;
-  for (let k = 0; k < ops.length && removals <= WHOLE_DROP_WRITES; k++) if (ops[k]!.kind === 'delete' || target.documents.has(ops[k]!.docId)) removals++;
-  return removals;
-}
 
 /** Committed documents of an index, by internal id (LMDB in the worker, a Map in tests). */
 export interface DocumentSource {
@@ -175,7 +166,7 @@ export class ShardEngine {
     const target = this.shard(indexUid, shard);
     target.previousRecentDocuments = target.recentDocuments;
     target.recentDocuments = new Map();
-    if (ops.length > WHOLE_DROP_WRITES && removalsIn(target, ops) > WHOLE_DROP_WRITES) target.caches.clear();
+    if (ops.length > WHOLE_DROP_WRITES) target.caches.clear();
     // A shard built before the batch: a rebuild the batch makes due is deferred (searches at its yield
     // points and after it read the documents written since instead of building it at once: 0.7-0.9 s
     // inside one search every ~12 s under 1,000 npm rows a second at 100,000); the worker then builds it

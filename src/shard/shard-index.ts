@@ -3,7 +3,7 @@
 import roaring from 'roaring';
 import { analyzeDocument, analyzeDocumentInto } from '../analysis/document-tokens.js';
 import { selectsField } from '../documents/flatten.js';
-import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, mayDeriveAny, withSynonyms, withAlternatives, bestSplit, type TermDerivations, type WordDerivation } from './words/derivations.js';
+import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, mayDeriveAny, withSynonyms, withAlternatives, bestSplit, type TermDerivations } from './words/derivations.js';
 import { documentHasPhrase } from './documents/match-profile-builder.js';
 import { ForwardIndex } from './documents/forward-index.js';
 import { FacetStore } from './facets/facet-store.js';
@@ -17,8 +17,7 @@ import { SoleWordFields } from './postings/sole-word-fields.js';
 import { finishSteps } from './sliced-jobs.js';
 import { derivationCacheBytes, packWalk, ShardCaches, walkByTypo, type CacheStamp, type WalkedWords } from './shard-caches.js';
 import type { DerivedStructure } from './derived-structure.js';
-import { idSpanOf, unionOfMany } from './words/bitmap-union.js';
-import { NO_DOCUMENTS } from '../ranking/score-layers.js';
+import { idSpanOf } from './words/bitmap-union.js';
 import { fieldRankKey, positionKey, TokenKeyPostings } from './postings/token-key-postings.js';
 
 /** Field ranks and positions below these get posting lists (token-key-postings.ts). */
@@ -149,7 +148,7 @@ export class ShardIndex {
   private noteWrite(docId: number, added: boolean, wordIds: readonly number[]): void {
     const derived = this.derived;
     for (let k = 0; k < derived.length; k++) derived[k]!.noteWrite(docId, added, wordIds);
-    this.caches.noteWrite(wordIds, !added);
+    this.caches.noteWrite(wordIds);
   }
 
   /**
@@ -241,15 +240,7 @@ export class ShardIndex {
       const at = derivations.cachedAt!;
       const splitAt = { ...at };
       if (!caches.holds(at, derivations.words, null, mayTake)) {
-        // Only documents added to its words since: patched by those words' lists instead of derived again.
-        const patched = synonyms.length === 0 ? this.patchDerivations(derivations, word, isPrefix, budget, mayTake) : null;
-        if (patched === derivations) return derivations;
         caches.derivations.drop(key);
-        if (patched !== null) {
-          caches.derivations.set(key, patched, undefined, DERIVATION_WORK_PER_WORD * patched.words.length);
-          this.patchedDerivations++;
-          return patched;
-        }
         walked = derivations.walk;
         derivations = undefined;
       } else if (derivations.withSplit !== undefined && this.splitWritten(word, splitAt)) derivations.withSplit = undefined;
@@ -280,90 +271,6 @@ export class ShardIndex {
     return derivations;
   }
 
-  /** Cached derivations patched instead of derived again (patchDerivations; tests, bench). */
-  patchedDerivations = 0;
-
-  /**
-   * The cached derivations `old` of (word, isPrefix, budget), gone stale, made current from the words
-   * written since alone when every write since only added documents to its words (the bench's new rows
-   * arriving every second): a word's lists only grew, so each typo level is its old documents plus the
-   * written words' lists (then kept disjoint), and the rank / position memos their old lists plus those
-   * words' lists by key. A word newly taken by the walk (it got its first documents: a new prefix
-   * extension or typo neighbour) counts as written, with all its documents; if the walk dropped or moved
-   * a word (a typo cap), null: derived again. Derived again costs a union over all the term's words (a
-   * short prefix's are thousands) after every write slice; this, a union over those written. Returns
-   * `old` itself, stamped anew, when the walk and its words are unchanged after all; null when it cannot
-   * tell (a removal, phrases, the appearance log cut).
-   */
-  private patchDerivations(old: TermDerivations, word: string, isPrefix: boolean, budget: number,
-    mayTake: (sorted: readonly string[]) => boolean): TermDerivations | null {
-    const caches = this.caches;
-    const vocabulary = this.vocabulary;
-    if (old.cachedAt === undefined || old.walk === undefined || (old.phrases !== undefined && old.phrases.length > 0)) return null;
-    const written = caches.addedOnlySince(old.cachedAt, old.words);
-    if (written === null) return null;
-    let walk = old.walk;
-    let words = old.words;
-    const changed: WordDerivation[] = written;
-    if (process.env.PATCH_REWALK !== '1' && !caches.holds(walk, [], null, mayTake)) return null;
-    if (!caches.holds(walk, [], null, mayTake)) {
-      // Words appeared that the walk may take: walked again, every old word at its old level or derived again.
-      walk = packWalk(deriveWordIds(vocabulary, word, isPrefix, budget), caches.stamp());
-      const levelOf = new Map<number, number>();
-      for (const derivation of old.words) levelOf.set(derivation.wordId, derivation.typos);
-      const exactIds = [vocabulary.idOf(word), vocabulary.idOf(exactAttributeKey(word))];
-      const byTypo = walkByTypo(walk);
-      words = [];
-      let kept = 0;
-      for (let typos = 0; typos < 3; typos++) {
-        for (const wordId of byTypo[typos]!) {
-          const derivation = { wordId, typos, exact: typos === 0 && exactIds.includes(wordId) };
-          words.push(derivation);
-          const level = levelOf.get(wordId);
-          if (level === undefined) changed.push(derivation);
-          else if (level !== typos) return null;
-          else kept++;
-        }
-      }
-      if (kept !== old.words.length) return null;
-    }
-    if (changed.length === 0) {
-      old.cachedAt = caches.stamp();
-      return old;
-    }
-    const idSpan = idSpanOf(this.documents);
-    const docsByTypo: roaring.RoaringBitmap32[] = [];
-    let seen: roaring.RoaringBitmap32 | null = null;
-    for (let typos = 0; typos < 3; typos++) {
-      let level = old.docsByTypo[typos]!;
-      const added: roaring.RoaringBitmap32[] = [];
-      for (const derivation of changed) if (derivation.typos === typos) added.push(vocabulary.docs(derivation.wordId));
-      if (added.length > 0) {
-        if (!level.isEmpty) added.push(level);
-        level = added.length === 1 ? added[0]! : unionOfMany(added, idSpan);
-      }
-      if (seen !== null && !seen.isEmpty && !level.isEmpty) level = RoaringBitmap32.andNot(level, seen);
-      if (level.isEmpty) level = NO_DOCUMENTS;
-      docsByTypo.push(level);
-      seen = seen === null || seen.isEmpty ? level : level.isEmpty ? seen : RoaringBitmap32.or(seen, level);
-    }
-    const patched: TermDerivations = { words, docs: seen!, docsByTypo, cachedAt: caches.stamp(), walk };
-    const changedIds = changed.map((derivation) => derivation.wordId);
-    if (old.docsByRank !== undefined) patched.docsByRank = withLists(old.docsByRank, this.rankPostings.unionByKey(changedIds));
-    if (old.docsByPosition !== undefined) patched.docsByPosition = withLists(old.docsByPosition, this.positionPostings.unionByKey(changedIds));
-    if (old.phraseDocs !== undefined) patched.phraseDocs = old.phraseDocs;
-    if (!changed.some((derivation) => derivation.exact)) {
-      if (old.exactDocs !== undefined) patched.exactDocs = old.exactDocs;
-      if (old.exactDocsByPosition !== undefined) patched.exactDocsByPosition = old.exactDocsByPosition;
-      if (words === old.words && old.exactWordIds !== undefined) patched.exactWordIds = old.exactWordIds;
-    }
-    if (words === old.words) {
-      if (old.wordIds !== undefined) patched.wordIds = old.wordIds;
-      if (old.lookupArrays !== undefined) patched.lookupArrays = old.lookupArrays;
-    }
-    return patched;
-  }
-
   /** Whether a word the split of `word` could use (its two parts, at any point) was written since `at`. */
   private splitWritten(word: string, at: CacheStamp): boolean {
     // Most searches come between writes: no word to look up (two lookups per cut of every cached word).
@@ -388,15 +295,6 @@ export class ShardIndex {
   search(request: ShardSearchRequest): ShardSearchResult {
     return searchShard(this, request);
   }
-}
-
-/** [key]: the documents of `lists` there and of `added` there (new bitmaps where both hold some; read-only). */
-function withLists(lists: readonly roaring.RoaringBitmap32[], added: readonly roaring.RoaringBitmap32[]): roaring.RoaringBitmap32[] {
-  return Array.from({ length: Math.max(lists.length, added.length) }, (_, key) => {
-    const a = lists[key] ?? NO_DOCUMENTS;
-    const b = added[key] ?? NO_DOCUMENTS;
-    return a.isEmpty ? b : b.isEmpty ? a : RoaringBitmap32.or(a, b);
-  });
 }
 
 /** The build's steps while `stale()` holds before each (it is stopped, unfinished, once not). */
