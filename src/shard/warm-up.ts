@@ -69,6 +69,11 @@ export function warmUpSearchPaths(done: (error: Error | null) => void = () => {}
   for (const query of queries) steps.push(() => warmUpOne(engine, query, documents));
   steps.push(() => engine.prepareForSearch());
   for (const query of queries) steps.push(() => warmUpOne(engine, query, documents));
+  runSteps(steps, done);
+}
+
+/** Runs the steps one per macrotask (setImmediate), then `done`; a failing step ends them (a warm-up never fails the worker). */
+function runSteps(steps: readonly (() => void)[], done: (error: Error | null) => void): void {
   let next = 0;
   const step = (): void => {
     try {
@@ -98,4 +103,90 @@ function warmUpOne(engine: ShardEngine, query: ShardQueryMessage, documents: Rea
     }, { attributesToHighlight: ['title'], attributesToCrop: ['overview'], cropLength: 3, showMatchesPosition: true }, matcher, tagBudget)),
   }));
   encodeQueryBatchResult([{ requestId: decoded!.requestId, error: null, candidates: result.candidates, hits, extras: result.extras }]);
+}
+
+/** A shard holding this many documents makes its worker run the text warm-up (TextWarmUp), once per thread. */
+export const TEXT_WARM_UP_FROM_DOCUMENTS = 20_000;
+
+/**
+ * Whether the thread ran the text warm-up (textAtScaleSteps), and starting it: once, the first time
+ * one of the worker's shards holds TEXT_WARM_UP_FROM_DOCUMENTS documents (a bulk load under way, or
+ * restored at start), in steps between the thread's other work. Small indexes (tests, most of them)
+ * never pay its ~1 s of CPU; a large one's first searches find their paths optimized.
+ */
+export class TextWarmUp {
+  private started = false;
+
+  constructor(private readonly fromDocuments = TEXT_WARM_UP_FROM_DOCUMENTS, private readonly searches = TEXT_WARM_UP_SEARCHES) {}
+
+  /** Starts it (a step per macrotask, then `done`) if not yet started and a shard of `engine` is large enough: whether it did. */
+  maybeStart(engine: ShardEngine, done: (error: Error | null) => void): boolean {
+    if (this.started) return false;
+    for (const shard of engine.allShards()) {
+      if (shard.documentCount < this.fromDocuments) continue;
+      this.started = true;
+      runSteps(textAtScaleSteps(this.searches), done);
+      return true;
+    }
+    return false;
+  }
+}
+
+/** Documents of the text warm-up (textAtScaleSteps): enough for thousands of words, typo walks and unions of many lists. */
+const TEXT_WARM_UP_DOCUMENTS = 3000;
+/** Its searches: V8 optimizes a function after thousands of calls, which 8 warm-up searches never reach. */
+export const TEXT_WARM_UP_SEARCHES = 4000;
+/** Searches per step (a macrotask each): a few milliseconds, so a real batch waits for one step at most. */
+const TEXT_WARM_UP_STEP = 40;
+
+/**
+ * The text warm-up: a throwaway index of pseudo-words (short titles and summaries drawn from a
+ * vocabulary of a few thousand words, Zipf-like) searched TEXT_WARM_UP_SEARCHES times as a user would
+ * (words, two and three words, prefixes, typos, joined words), a step of TEXT_WARM_UP_STEP searches per
+ * macrotask, then dropped. A fresh worker ran its first real searches unoptimized: right after a bulk
+ * load of 100,000 npm rows, the first 2,000 searches cost ~690 µs each against ~150 warm, and with the
+ * same paths optimized beforehand (a 3,000-document index, 4,000 searches: ~1.2 s of CPU) ~510, and
+ * over the first 30,000 (about the bench's first window) ~1 s of CPU less (bench/cold-curve.ts). No
+ * real index is touched.
+ */
+export function textAtScaleSteps(searches = TEXT_WARM_UP_SEARCHES, documents = TEXT_WARM_UP_DOCUMENTS): (() => void)[] {
+  let seed = 0x2f6e2b1;
+  const random = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const syllables = ['ba', 'ko', 'ri', 'tem', 'su', 'lan', 'de', 'mo', 'pix', 'ne', 'tra', 'gol', 'vi', 'ser', 'ca', 'lu', 'fen', 'dor', 'qui', 'za'];
+  const vocabulary = Array.from({ length: 4000 }, () => {
+    let word = '';
+    for (let parts = 1 + Math.floor(random() * 4); parts > 0; parts--) word += syllables[Math.floor(random() * syllables.length)]!;
+    return word;
+  });
+  // Zipf-like: low ranks far more often.
+  const draw = (): string => vocabulary[Math.floor(vocabulary.length * random() ** 3)]!;
+  const phrase = (words: number): string => Array.from({ length: words }, draw).join(' ');
+  const engine = new ShardEngine(0, 1);
+  const index = `${WARM_UP_INDEX}-text`;
+  const typo = (word: string): string => {
+    const at = 1 + Math.floor(random() * Math.max(1, word.length - 1));
+    return word.slice(0, at) + syllables[Math.floor(random() * syllables.length)]![0] + word.slice(at + 1);
+  };
+  const query = (k: number): string => {
+    switch (k % 8) {
+      case 0: return draw();
+      case 1: return phrase(2);
+      case 2: return phrase(3);
+      case 3: return draw().slice(0, 1 + Math.floor(random() * 4));
+      case 4: return `${draw()} ${draw().slice(0, 2 + Math.floor(random() * 3))}`;
+      case 5: return typo(draw());
+      case 6: return `${draw()}${draw()}`;
+      default: return `${typo(draw())} ${draw()}`;
+    }
+  };
+  const steps: (() => void)[] = [() => engine.loadIndex(index, 1, { searchableAttributes: ['title', 'summary'] },
+    Array.from({ length: documents }, (_, id): [number, JsonDocument] => [id, { id, title: phrase(1 + Math.floor(random() * 3)), summary: phrase(4 + Math.floor(random() * 10)) }]))];
+  steps.push(() => engine.prepareForSearch());
+  for (let start = 0; start < searches; start += TEXT_WARM_UP_STEP) {
+    steps.push(() => {
+      for (let k = start; k < start + TEXT_WARM_UP_STEP; k++) engine.search({ indexUid: index, shards: [0], q: query(k), hitsWanted: 20, matchingStrategy: 'last', options: {} });
+    });
+  }
+  steps.push(() => engine.dropIndex(index));
+  return steps;
 }
