@@ -109,9 +109,9 @@ function warmUpOne(engine: ShardEngine, query: ShardQueryMessage, documents: Rea
 export const TEXT_WARM_UP_FROM_DOCUMENTS = 20_000;
 
 /**
- * Whether the thread ran the text warm-up (textAtScaleSteps), and starting it: once, the first time
+ * Whether the thread ran the text warm-up (textAtScaleWork), and starting it: once, the first time
  * one of the worker's shards holds TEXT_WARM_UP_FROM_DOCUMENTS documents (a bulk load under way, or
- * restored at start), in steps between the thread's other work. Small indexes (tests, most of them)
+ * restored at start), in slices between the thread's other work. Small indexes (tests, most of them)
  * never pay its ~1 s of CPU; a large one's first searches find their paths optimized.
  */
 export class TextWarmUp {
@@ -119,37 +119,59 @@ export class TextWarmUp {
 
   constructor(private readonly fromDocuments = TEXT_WARM_UP_FROM_DOCUMENTS, private readonly searches = TEXT_WARM_UP_SEARCHES) {}
 
-  /** Starts it (a step per macrotask, then `done`) if not yet started and a shard of `engine` is large enough: whether it did. */
+  /** Starts it (in slices, then `done`) if not yet started and a shard of `engine` is large enough: whether it did. */
   maybeStart(engine: ShardEngine, done: (error: Error | null) => void): boolean {
     if (this.started) return false;
     for (const shard of engine.allShards()) {
       if (shard.documentCount < this.fromDocuments) continue;
       this.started = true;
-      runSteps(textAtScaleSteps(this.searches), done);
+      runSliced(textAtScaleWork(this.searches), done);
       return true;
     }
     return false;
   }
 }
 
-/** Documents of the text warm-up (textAtScaleSteps): enough for thousands of words, typo walks and unions of many lists. */
+/** Documents of the text warm-up (textAtScaleWork): enough for thousands of words, typo walks and unions of many lists. */
 const TEXT_WARM_UP_DOCUMENTS = 3000;
 /** Its searches: V8 optimizes a function after thousands of calls, which 8 warm-up searches never reach. */
 export const TEXT_WARM_UP_SEARCHES = 4000;
-/** Searches per step (a macrotask each): a few milliseconds, so a real batch waits for one step at most. */
-const TEXT_WARM_UP_STEP = 40;
+/** Documents per write batch of its load (one unit of work). */
+const TEXT_WARM_UP_WRITE_GROUP = 25;
+/** Its units of work run for at least this long per macrotask, then it yields: a real batch waits about this long at most. */
+const TEXT_WARM_UP_SLICE_MS = 4;
+
+/** Runs the work a slice of TEXT_WARM_UP_SLICE_MS per macrotask (setImmediate), then `done`; a failure ends it (never the worker). */
+function runSliced(work: Generator<void, void, unknown>, done: (error: Error | null) => void): void {
+  const step = (): void => {
+    const end = performance.now() + TEXT_WARM_UP_SLICE_MS;
+    try {
+      do {
+        if (work.next().done === true) {
+          done(null);
+          return;
+        }
+      } while (performance.now() < end);
+    } catch (cause) {
+      done(cause as Error);
+      return;
+    }
+    setImmediate(step);
+  };
+  setImmediate(step);
+}
 
 /**
  * The text warm-up: a throwaway index of pseudo-words (short titles and summaries drawn from a
- * vocabulary of a few thousand words, Zipf-like) searched TEXT_WARM_UP_SEARCHES times as a user would
- * (words, two and three words, prefixes, typos, joined words), a step of TEXT_WARM_UP_STEP searches per
- * macrotask, then dropped. A fresh worker ran its first real searches unoptimized: right after a bulk
- * load of 100,000 npm rows, the first 2,000 searches cost ~690 µs each against ~150 warm, and with the
- * same paths optimized beforehand (a 3,000-document index, 4,000 searches: ~1.2 s of CPU) ~510, and
- * over the first 30,000 (about the bench's first window) ~1 s of CPU less (bench/cold-curve.ts). No
- * real index is touched.
+ * vocabulary of a few thousand words, Zipf-like) written in small batches, built in slices, and
+ * searched `searches` times as a user would (words, two and three words, prefixes, typos, joined
+ * words), then dropped; it yields after each unit of work (a write batch, a build step, a search).
+ * A fresh worker ran its first real searches unoptimized: right after a bulk load of 100,000 npm rows
+ * the first 2,000 searches cost 664-751 µs of CPU each against ~150 warm, 508-624 after this (~1.2 s of
+ * CPU), and the first 30,000 (about the bench's first window) 0.3-1.2 s less in all (bench/cold-curve.ts).
+ * No real index is touched.
  */
-export function textAtScaleSteps(searches = TEXT_WARM_UP_SEARCHES, documents = TEXT_WARM_UP_DOCUMENTS): (() => void)[] {
+export function* textAtScaleWork(searches = TEXT_WARM_UP_SEARCHES, documents = TEXT_WARM_UP_DOCUMENTS): Generator<void, void, unknown> {
   let seed = 0x2f6e2b1;
   const random = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
   const syllables = ['ba', 'ko', 'ri', 'tem', 'su', 'lan', 'de', 'mo', 'pix', 'ne', 'tra', 'gol', 'vi', 'ser', 'ca', 'lu', 'fen', 'dor', 'qui', 'za'];
@@ -161,8 +183,6 @@ export function textAtScaleSteps(searches = TEXT_WARM_UP_SEARCHES, documents = T
   // Zipf-like: low ranks far more often.
   const draw = (): string => vocabulary[Math.floor(vocabulary.length * random() ** 3)]!;
   const phrase = (words: number): string => Array.from({ length: words }, draw).join(' ');
-  const engine = new ShardEngine(0, 1);
-  const index = `${WARM_UP_INDEX}-text`;
   const typo = (word: string): string => {
     const at = 1 + Math.floor(random() * Math.max(1, word.length - 1));
     return word.slice(0, at) + syllables[Math.floor(random() * syllables.length)]![0] + word.slice(at + 1);
@@ -179,14 +199,20 @@ export function textAtScaleSteps(searches = TEXT_WARM_UP_SEARCHES, documents = T
       default: return `${typo(draw())} ${draw()}`;
     }
   };
-  const steps: (() => void)[] = [() => engine.loadIndex(index, 1, { searchableAttributes: ['title', 'summary'] },
-    Array.from({ length: documents }, (_, id): [number, JsonDocument] => [id, { id, title: phrase(1 + Math.floor(random() * 3)), summary: phrase(4 + Math.floor(random() * 10)) }]))];
-  steps.push(() => engine.prepareForSearch());
-  for (let start = 0; start < searches; start += TEXT_WARM_UP_STEP) {
-    steps.push(() => {
-      for (let k = start; k < start + TEXT_WARM_UP_STEP; k++) engine.search({ indexUid: index, shards: [0], q: query(k), hitsWanted: 20, matchingStrategy: 'last', options: {} });
-    });
+  const engine = new ShardEngine(0, 1);
+  const index = `${WARM_UP_INDEX}-text`;
+  engine.loadIndex(index, 1, { searchableAttributes: ['title', 'summary'] }, []);
+  for (let start = 0; start < documents; start += TEXT_WARM_UP_WRITE_GROUP) {
+    engine.writeBatch(index, 0, Array.from({ length: Math.min(TEXT_WARM_UP_WRITE_GROUP, documents - start) }, (_, k) => {
+      const id = start + k;
+      return { kind: 'upsert' as const, docId: id, document: JSON.stringify({ id, title: phrase(1 + Math.floor(random() * 3)), summary: phrase(4 + Math.floor(random() * 10)) }) };
+    }));
+    yield;
   }
-  steps.push(() => engine.dropIndex(index));
-  return steps;
+  yield* engine.loadedIndex(index)!.shards.get(0)!.prepareSteps();
+  for (let k = 0; k < searches; k++) {
+    engine.search({ indexUid: index, shards: [0], q: query(k), hitsWanted: 20, matchingStrategy: 'last', options: {} });
+    yield;
+  }
+  engine.dropIndex(index);
 }
