@@ -2,11 +2,9 @@
 // (no threads, no HTTP): how much the first chunks (the bench's first window: ~60,000 searches) pay
 // over the later ones, and where (cold caches, JIT, the load's garbage).
 //   node dist/bench/cold-curve.js [documents=100000] [queries=120000] [chunk=10000]
-// TEXT_WARM_UP=1: the shard worker's text warm-up first (shard/warm-up.ts textAtScaleWork; TEXT_WARM_UP_SEARCHES,
-// TEXT_WARM_UP_DOCUMENTS), its CPU on stderr. JIT_FIRST=1: the same load and the last JIT_QUERIES (20,000) queries
+// (A text warm-up of the worker tried against it: DECISIONS, session 30, commit 17a2645.) JIT_FIRST=1: the same load and the last JIT_QUERIES (20,000) queries
 // first on another engine, then dropped (JIT_DOCS: of its first documents only): what is left is not JIT.
 import { fileURLToPath } from 'node:url';
-import { textAtScaleWork } from '../src/shard/warm-up.js';
 import { ShardEngine, type JsonDocument } from '../src/shard/shard-engine.js';
 import { createNpmDataset } from './npm-dataset.js';
 import { buildRealQueries } from './npm-queries.js';
@@ -25,12 +23,6 @@ const cpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 };
-if (process.env.TEXT_WARM_UP === '1') {
-  // What a worker does at start (shard/warm-up.ts), here at once: its CPU is reported apart.
-  const at = cpuMs();
-  for (const _unit of textAtScaleWork(Number(process.env.TEXT_WARM_UP_SEARCHES ?? 4000), Number(process.env.TEXT_WARM_UP_DOCUMENTS ?? 3000)));
-  console.error(JSON.stringify({ textWarmUpMs: Math.round(cpuMs() - at) }));
-}
 let engine = new ShardEngine(0, 1);
 if (process.env.JIT_FIRST === '1') {
   // Experiment: the same load and queries once before, on another engine (dropped): what is left is not JIT.

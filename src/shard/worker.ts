@@ -25,7 +25,7 @@ import { ThreadFailurePoints, type ShardThreadFailurePoint } from '../protocol/t
 import { ThreadLog } from '../protocol/thread-log.js';
 import { isHeavySearch } from '../protocol/search-weight.js';
 import { LIGHT_SLICE_MS, SLICE_MS } from './search/search-budget.js';
-import { TextWarmUp, warmUpSearchPaths } from './warm-up.js';
+import { warmUpSearchPaths } from './warm-up.js';
 
 const data = workerData as ShardWorkerData;
 /** Lines go to the front's logger over the log port the attach brings (protocol/thread-log.ts). */
@@ -51,15 +51,6 @@ const failurePoints = new ThreadFailurePoints<ShardThreadFailurePoint>('shard', 
 const background = new SlicedJobs({
   onError: (_key, cause) => warn(`background work failed: ${(cause as Error).message}`),
 });
-/** The text warm-up's one start (warm-up.ts), once a shard of this thread is large (SKEIN_TEXT_WARM_UP=0: never, for A/B figures). */
-const textWarmUp = new TextWarmUp();
-function maybeWarmUpText(): void {
-  if (process.env['SKEIN_TEXT_WARM_UP'] === '0') return;
-  const startedAt = performance.now();
-  textWarmUp.maybeStart(engine, (error) => threadLog.write('milli', error === null ? 'debug' : 'warn', 'text search paths warmed up', {
-    worker: data.workerIndex, durationMs: Math.round(performance.now() - startedAt), ...(error === null ? {} : { error: error.message }),
-  }));
-}
 /** Keys of the saves snapshotCreation tasks wait for (one per command, so each gets its ack; apart from the quiet-time one). */
 const untilSavedJobs = new Set<object>();
 
@@ -152,7 +143,6 @@ function applyCommand(command: ShardCommandMessage): Promise<void> | void {
     case 'writeBatch':
       snapshots.changed(command.indexUid);
       engine.writeBatch(command.indexUid, command.shard, command.ops, writeYieldPoint);
-      maybeWarmUpText();
       break;
     case 'reloadDocuments':
       snapshots.changed(command.indexUid);
@@ -160,7 +150,6 @@ function applyCommand(command: ShardCommandMessage): Promise<void> | void {
       break;
     case 'loadIndex':
       loadFromStorage(command.indexUid, command.shardCount, command.settings as Partial<IndexSettings> | null);
-      maybeWarmUpText();
       break;
     case 'dropIndex':
       engine.dropIndex(command.indexUid);
@@ -544,7 +533,6 @@ export default async function handle(message: AttachWorkerPorts): Promise<null> 
       const startedAt = performance.now();
       await readSnapshotsAhead();
       loadStoredIndexes(startedAt);
-      maybeWarmUpText();
     } finally {
       snapshots.dropReadAheads();
     }
