@@ -38,6 +38,9 @@ const search = () => {
   engine.search({ indexUid: 'npm', shards: [0], q: query.q, hitsWanted: workload.queries.limit, matchingStrategy: 'last', options: {} });
 };
 for (let k = 0; k < warm; k++) search();
+/** Phase starts on the monotonic clock in µs (CPU profiles' sample times), on stderr: cut a --cpu-prof profile by phase. */
+const stamp = (phase: string) => console.error(JSON.stringify({ phase, monoUs: Number(process.hrtime.bigint() / 1000n) }));
+stamp('read-only');
 let before = cpuMs();
 for (let k = 0; k < count; k++) search();
 const readOnlyUs = ((cpuMs() - before) * 1000) / count;
@@ -53,6 +56,7 @@ let searched = 0;
 let written = 0;
 let batch = 0;
 const firstId = dataset.spec.documents;
+stamp('mixed');
 const started = cpuMs();
 while (searched < count) {
   const ops = Array.from({ length: batchSize }, (_, j) => {
@@ -74,6 +78,7 @@ while (searched < count) {
   searchMs += cpuMs() - at;
 }
 const totalMs = cpuMs() - started;
+stamp('end');
 const mixedUs = (searchMs * 1000) / searched;
 console.log(JSON.stringify({
   documents: dataset.spec.documents, queries: count, batchSize, queriesPerBatch: perBatch, docsPerSlice, batches: batch,

@@ -1,0 +1,52 @@
+// CPU per search by chunks of the npm workload's query list on one ShardEngine right after its load
+// (no threads, no HTTP): how much the first chunks (the bench's first window: ~60,000 searches) pay
+// over the later ones, and where (cold caches, JIT, the load's garbage).
+//   node dist/bench/cold-curve.js [documents=100000] [queries=120000] [chunk=10000]
+// (A text warm-up of the worker tried against it: DECISIONS, session 30, commit 17a2645.) JIT_FIRST=1: the same load and the last JIT_QUERIES (20,000) queries
+// first on another engine, then dropped (JIT_DOCS: of its first documents only): what is left is not JIT.
+import { fileURLToPath } from 'node:url';
+import { ShardEngine, type JsonDocument } from '../src/shard/shard-engine.js';
+import { createNpmDataset } from './npm-dataset.js';
+import { buildRealQueries } from './npm-queries.js';
+import { applyOverrides, loadWorkloadFile, workloadPath } from './workload.js';
+
+const [documentsArg = '100000', queriesArg = '120000', chunkArg = '10000'] = process.argv.slice(2);
+const workloadsDirectory = fileURLToPath(new URL('../../bench/workloads', import.meta.url));
+const workload = applyOverrides(loadWorkloadFile(workloadPath('npm', workloadsDirectory)), { documents: Number(documentsArg) });
+const dataset = createNpmDataset(workload.dataset as never);
+const queries = buildRealQueries(dataset, workload.queries as never).slice(0, Number(queriesArg));
+const chunk = Number(chunkArg);
+function* documents(): Generator<[number, JsonDocument]> {
+  for (let seq = 0; seq < dataset.spec.documents; seq++) yield [seq, dataset.documentAt(seq) as JsonDocument];
+}
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+let engine = new ShardEngine(0, 1);
+if (process.env.JIT_FIRST === '1') {
+  // Experiment: the same load and queries once before, on another engine (dropped): what is left is not JIT.
+  const jitDocs = Number(process.env.JIT_DOCS ?? dataset.spec.documents);
+  engine.loadIndex('npm', 1, workload.index.settings, [...documents()].slice(0, jitDocs));
+  engine.prepareForSearch();
+  for (const query of queries.slice(queries.length - Number(process.env.JIT_QUERIES ?? 20_000))) engine.search({ indexUid: 'npm', shards: [0], q: query.q, hitsWanted: workload.queries.limit, matchingStrategy: 'last', options: {} });
+  engine = new ShardEngine(0, 1);
+}
+let at = cpuMs();
+engine.loadIndex('npm', 1, workload.index.settings, documents());
+const loadMs = cpuMs() - at;
+at = cpuMs();
+engine.prepareForSearch();
+const prepareMs = cpuMs() - at;
+const perChunk: number[] = [];
+for (let start = 0; start < queries.length; start += chunk) {
+  // Chunk starts on the monotonic clock (µs, as CPU profiles stamp samples), on stderr: cut a --cpu-prof profile by chunk.
+  console.error(JSON.stringify({ phase: `from ${start}`, monoUs: Number(process.hrtime.bigint() / 1000n) }));
+  at = cpuMs();
+  for (const query of queries.slice(start, start + chunk)) {
+    engine.search({ indexUid: 'npm', shards: [0], q: query.q, hitsWanted: workload.queries.limit, matchingStrategy: 'last', options: {} });
+  }
+  perChunk.push(Math.round(((cpuMs() - at) * 1000) / Math.min(chunk, queries.length - start)));
+}
+console.error(JSON.stringify({ phase: 'end', monoUs: Number(process.hrtime.bigint() / 1000n) }));
+console.log(JSON.stringify({ documents: dataset.spec.documents, loadMs: Math.round(loadMs), prepareMs: Math.round(prepareMs), chunk, usPerSearch: perChunk }));
