@@ -2,7 +2,7 @@
 // touched one of its words or a word it could take got its first documents, so the cache keeps what
 // the other writes leave alone. Randomized writes interleaved with repeated searches must answer
 // exactly as an index built fresh from the same documents: a stale entry must never answer.
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import type { IndexSettings } from '../../src/settings/index-settings.js';
@@ -34,6 +34,26 @@ function freshIndex(settings: Partial<IndexSettings>, documents: ReadonlyMap<num
   for (const docId of [...documents.keys()].sort((a, b) => a - b)) shard.upsert(docId, documents.get(docId)!);
   shard.flushWrites();
   return shard;
+}
+
+/**
+ * `searches` random searches from `pool` on the written index and on one built from the same documents at
+ * once: the same hits and candidates; returns how many hits were compared.
+ */
+function compareWithFresh(t: ExecutionContext, subject: ShardIndex, reference: ShardIndex,
+  { random, pool, searches, manyHits, step }: { random: () => number; pool: readonly string[]; searches: number; manyHits: number; step: number }): number {
+  let compared = 0;
+  for (let k = 0; k < searches; k++) {
+    const q = pool[Math.floor(random() * pool.length)]!;
+    const hitsWanted = random() < 0.3 ? manyHits : 1 + Math.floor(random() * 30);
+    const matchingStrategy = random() < 0.7 ? 'last' as const : 'all' as const;
+    const expected = reference.search({ q, hitsWanted, matchingStrategy });
+    const actual = subject.search({ q, hitsWanted, matchingStrategy });
+    t.deepEqual(actual.hits, expected.hits, `step ${step} q=${JSON.stringify(q)} ${matchingStrategy}`);
+    t.is(actual.candidates, expected.candidates, `step ${step} q=${JSON.stringify(q)} ${matchingStrategy}`);
+    compared += actual.hits.length;
+  }
+  return compared;
 }
 
 const SETTINGS: Partial<IndexSettings>[] = [
@@ -74,17 +94,7 @@ for (let round = 0; round < 6; round++) {
         }
       }
       if (random() < 0.5) subject.flushWrites();
-      const reference = freshIndex(settings, documents);
-      for (let k = 0; k < 10; k++) {
-        const q = pool[Math.floor(random() * pool.length)]!;
-        const hitsWanted = random() < 0.3 ? 300 : 1 + Math.floor(random() * 30);
-        const matchingStrategy = random() < 0.7 ? 'last' as const : 'all' as const;
-        const expected = reference.search({ q, hitsWanted, matchingStrategy });
-        const actual = subject.search({ q, hitsWanted, matchingStrategy });
-        t.deepEqual(actual.hits, expected.hits, `step ${step} q=${JSON.stringify(q)} ${matchingStrategy}`);
-        t.is(actual.candidates, expected.candidates, `step ${step} q=${JSON.stringify(q)} ${matchingStrategy}`);
-        compared += actual.hits.length;
-      }
+      compared += compareWithFresh(t, subject, freshIndex(settings, documents), { random, pool, searches: 10, manyHits: 300, step });
     }
     t.true(compared > 1000, `${compared} hits compared`);
   });
@@ -190,17 +200,7 @@ for (let round = 0; round < 4; round++) {
         subject.upsert(docId, document);
       }
       if (random() < 0.5) subject.flushWrites();
-      const reference = freshIndex(settings, documents);
-      for (let k = 0; k < 12; k++) {
-        const q = pool[Math.floor(random() * pool.length)]!;
-        const hitsWanted = random() < 0.3 ? 500 : 1 + Math.floor(random() * 30);
-        const matchingStrategy = random() < 0.7 ? 'last' as const : 'all' as const;
-        const expected = reference.search({ q, hitsWanted, matchingStrategy });
-        const actual = subject.search({ q, hitsWanted, matchingStrategy });
-        t.deepEqual(actual.hits, expected.hits, `step ${step} q=${JSON.stringify(q)} ${matchingStrategy}`);
-        t.is(actual.candidates, expected.candidates, `step ${step} q=${JSON.stringify(q)} ${matchingStrategy}`);
-        compared += actual.hits.length;
-      }
+      compared += compareWithFresh(t, subject, freshIndex(settings, documents), { random, pool, searches: 12, manyHits: 500, step });
     }
     t.true(compared > 1000, `${compared} hits compared`);
   });
