@@ -119,7 +119,7 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
     } finally {
       lock.release();
       serverLog.info('stopped');
-      log.close();
+      await log.close();
     }
   };
   try {

@@ -39,13 +39,13 @@ test('request lines are off below info: nothing written', (t) => {
   t.deepEqual(lines, []);
 });
 
-test('lines to a file descriptor are gathered, then all written, in order, by close()', (t) => {
+test('lines to a file descriptor are gathered, then all written, in order, by close()', async (t) => {
   const directory = mkdtempSync(join(tmpdir(), 'skein-log-'));
   try {
     const path = join(directory, 'out.log');
     const log = new ServerLog({ level: 'info', mode: 'json', destination: openSync(path, 'w') });
     for (let k = 1; k <= 500; k++) log.request({ ...FIELDS, requestId: k }, 200);
-    log.close();
+    await log.close();
     const ids = readFileSync(path, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { requestId: number }).requestId);
     t.deepEqual(ids, Array.from({ length: 500 }, (_, k) => k + 1));
   } finally {

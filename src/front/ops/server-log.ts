@@ -7,6 +7,7 @@
 // Per target a pino child logger carries the lowest level any sink keeps, so a disabled line costs
 // pino's no-op call (request lines: one boolean, requestLines); the same thresholds are in a shared
 // array the threads read before building a line.
+import { write as fsWrite } from 'node:fs';
 import type { MessagePort } from 'node:worker_threads';
 import { pino, type Logger } from 'pino';
 import type { LogsMode } from '../../config/options.js';
@@ -46,11 +47,14 @@ interface RequestLineRecord {
   durationMs: number;
 }
 
-/** A SonicBoom buffer past this drops lines (stderr a pipe nobody reads must not grow the heap). */
+/** Log text waiting past this drops lines (stderr a pipe nobody reads must not grow the heap). */
 const STDERR_BUFFER_BYTES = 16 * 1024 * 1024;
 /** Log lines wait at most this long (or until this many characters are waiting) to be written together. */
 const LINES_DELAY_MS = 20;
 const LINES_BATCH_BYTES = 64 * 1024;
+/** A full pipe is tried again this many times, LINES_DELAY_MS apart, before its lines are dropped; close() waits at most CLOSE_WAIT_MS. */
+const EAGAIN_RETRIES = 50;
+const CLOSE_WAIT_MS = 2_000;
 const LEVEL_LABELS: Readonly<Record<number, string>> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', [LEVEL_OFF]: 'silent' };
 const HTTP = TARGET_INDEX.get('meilisearch::http')!;
 
@@ -70,7 +74,7 @@ export class ServerLog {
   private readonly loggers: Logger[];
   private readonly targetOfLogger = new Map<Logger, number>();
   private readonly stderr: LogSink;
-  private readonly flushStderr: () => void;
+  private readonly flushStderr: () => Promise<void>;
   private stream: LogSink | null = null;
   private readonly ports = new Set<MessagePort>();
   private nextRequestId = 1;
@@ -175,14 +179,14 @@ export class ServerLog {
     port.unref();
   }
 
-  /** At close: the ports closed, what stderr holds written out. */
-  close(): void {
+  /** At close: the ports closed, what stderr holds written out (resolves once written). */
+  close(): Promise<void> {
     for (const port of this.ports) {
       // Lines already queued on the port are delivered first (receiveMessageOnPort would need the module; 'message' handlers ran).
       port.close();
     }
     this.ports.clear();
-    this.flushStderr();
+    return this.flushStderr();
   }
 
   private writeThreadRecord(record: ThreadLogRecord): void {
@@ -219,37 +223,72 @@ export class ServerLog {
   }
 }
 
-function openDestination(destination: LogDestination): { write(text: string): void; flush(): void } {
+function openDestination(destination: LogDestination): { write(text: string): void; flush(): Promise<void> } {
   if (typeof destination !== 'number') {
-    return { write: (text) => { destination.write(text); }, flush: () => {} };
+    return { write: (text) => { destination.write(text); }, flush: () => Promise.resolve() };
   }
-  // SonicBoom, asynchronous: a line is copied into its buffer and written when the fd takes it. Lines
-  // are gathered for LINES_DELAY_MS (or LINES_BATCH_BYTES) first: each fs.write goes through the thread
-  // pool and back (a wake-up each way), and a request line per search, written alone, cost the front
-  // ~9 µs per search at 64 connections (25% of its time; --log-level WARN against INFO).
-  const boom = pino.destination({ fd: destination, sync: false, maxLength: STDERR_BUFFER_BYTES });
-  let pending = '';
-  let timer: NodeJS.Timeout | null = null;
-  const release = () => {
-    if (timer !== null) clearTimeout(timer);
-    timer = null;
-    const text = pending;
-    pending = '';
-    if (text !== '') boom.write(text);
-  };
-  return {
-    write: (text) => {
-      pending += text;
-      if (pending.length >= LINES_BATCH_BYTES) release();
-      else timer ??= setTimeout(release, LINES_DELAY_MS);
-    },
-    flush: () => {
-      release();
+  const writer = new GatheredFdWriter(destination);
+  return { write: (text) => writer.write(text), flush: () => writer.close() };
+}
+
+/**
+ * Log lines to a file descriptor: gathered for LINES_DELAY_MS (or LINES_BATCH_BYTES) and written
+ * asynchronously, one fs.write in flight at a time, in order. Each fs.write goes through the thread
+ * pool and back (a wake-up each way): a request line per search, written alone, cost the front ~9 µs
+ * per search at 64 connections (25% of its time; --log-level WARN against INFO). Owned by the
+ * ServerLog; holds at most STDERR_BUFFER_BYTES waiting (a pipe nobody reads drops lines, not memory).
+ * close() resolves once everything accepted is written (SonicBoom's flushSync wrote what it held while
+ * its own write was still in flight, so lines came out of order or after close; its flush(cb) does not
+ * wait with minLength 0).
+ */
+class GatheredFdWriter {
+  private pending = '';
+  private timer: NodeJS.Timeout | null = null;
+  private inFlight: Promise<void> | null = null;
+
+  constructor(private readonly fd: number) {}
+
+  write(text: string): void {
+    if (this.pending.length + text.length > STDERR_BUFFER_BYTES) return;
+    this.pending += text;
+    if (this.pending.length >= LINES_BATCH_BYTES) this.release();
+    else this.timer ??= setTimeout(() => this.release(), LINES_DELAY_MS);
+  }
+
+  /** Everything accepted so far written out; gives up after CLOSE_WAIT_MS on an fd that takes nothing. */
+  async close(): Promise<void> {
+    const deadline = Date.now() + CLOSE_WAIT_MS;
+    while ((this.pending !== '' || this.inFlight !== null) && Date.now() < deadline) {
+      this.release();
+      await this.inFlight;
+    }
+  }
+
+  private release(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.inFlight !== null || this.pending === '') return;
+    const bytes = Buffer.from(this.pending);
+    this.pending = '';
+    this.inFlight = this.writeAll(bytes).then(() => {
+      this.inFlight = null;
+      if (this.pending !== '') this.timer ??= setTimeout(() => this.release(), LINES_DELAY_MS);
+    });
+  }
+
+  private async writeAll(bytes: Buffer): Promise<void> {
+    let at = 0;
+    let retries = 0;
+    while (at < bytes.length) {
       try {
-        boom.flushSync();
-      } catch {
-        // EAGAIN on a full non-blocking pipe, or not opened yet: what is buffered is lost at exit.
+        at += await new Promise<number>((resolve, reject) => {
+          fsWrite(this.fd, bytes, at, bytes.length - at, null, (error, written) => (error ? reject(error) : resolve(written)));
+        });
+      } catch (error) {
+        // A full non-blocking pipe: try again a little later, a few times; any other error drops the lines.
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || ++retries > EAGAIN_RETRIES) return;
+        await new Promise((resolve) => setTimeout(resolve, LINES_DELAY_MS));
       }
-    },
-  };
+    }
+  }
 }
