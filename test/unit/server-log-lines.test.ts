@@ -52,3 +52,23 @@ test('lines to a file descriptor are gathered, then all written, in order, by cl
     rmSync(directory, { recursive: true, force: true });
   }
 });
+
+test('a line that is not a request line is not held back: written with the request lines before it, in order', async (t) => {
+  const directory = mkdtempSync(join(tmpdir(), 'skein-log-'));
+  try {
+    const path = join(directory, 'out.log');
+    const log = new ServerLog({ level: 'info', mode: 'json', destination: openSync(path, 'w') });
+    log.request({ ...FIELDS, requestId: 1 }, 200);
+    log.for('meilisearch').warn('a warning');
+    log.request({ ...FIELDS, requestId: 2 }, 200);
+    // The warning goes out without waiting for the request lines' delay (a test reading the server's
+    // output for a start-up warning found it missing); poll for it, bounded.
+    const started = Date.now();
+    while (!readFileSync(path, 'utf8').includes('a warning') && Date.now() - started < 5_000) await new Promise((resolve) => setTimeout(resolve, 1));
+    await log.close();
+    const lines = readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { requestId?: number; msg: string });
+    t.deepEqual(lines.map((line) => line.requestId ?? line.msg), [1, 'a warning', 2]);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+});

@@ -23,7 +23,8 @@ export type LogDestination = number | { write(chunk: string): unknown };
 export interface LogSink {
   filter: LogFilter;
   mode: LogsMode;
-  write(text: string): void;
+  /** `gather`: a request line, which may wait up to LINES_DELAY_MS to be written with others; any other line goes out at once (after those waiting). */
+  write(text: string, gather?: boolean): void;
 }
 
 /** What a request line says (http-server.ts keeps it in its per-request state). */
@@ -127,8 +128,8 @@ export class ServerLog {
     let human: string | null = null;
     for (const sink of [this.stderr, this.stream]) {
       if (sink === null || sink.filter.threshold(HTTP) > LEVEL_VALUES.info) continue;
-      if (sink.mode === 'json') sink.write(json ??= `{"level":"info","time":"${time}","target":"meilisearch::http",${JSON.stringify(record).slice(1, -1)},"msg":${JSON.stringify(msg)}}\n`);
-      else sink.write(human ??= formatHuman(LEVEL_VALUES.info, 'meilisearch::http', msg, record, time));
+      if (sink.mode === 'json') sink.write(json ??= `{"level":"info","time":"${time}","target":"meilisearch::http",${JSON.stringify(record).slice(1, -1)},"msg":${JSON.stringify(msg)}}\n`, true);
+      else sink.write(human ??= formatHuman(LEVEL_VALUES.info, 'meilisearch::http', msg, record, time), true);
     }
   }
 
@@ -223,12 +224,12 @@ export class ServerLog {
   }
 }
 
-function openDestination(destination: LogDestination): { write(text: string): void; flush(): Promise<void> } {
+function openDestination(destination: LogDestination): { write(text: string, gather?: boolean): void; flush(): Promise<void> } {
   if (typeof destination !== 'number') {
     return { write: (text) => { destination.write(text); }, flush: () => Promise.resolve() };
   }
   const writer = new GatheredFdWriter(destination);
-  return { write: (text) => writer.write(text), flush: () => writer.close() };
+  return { write: (text, gather) => writer.write(text, gather === true), flush: () => writer.close() };
 }
 
 /**
@@ -245,13 +246,16 @@ class GatheredFdWriter {
   private pending = '';
   private timer: NodeJS.Timeout | null = null;
   private inFlight: Promise<void> | null = null;
+  /** A line that must not wait is among those pending: written as soon as the write in flight ends. */
+  private urgent = false;
 
   constructor(private readonly fd: number) {}
 
-  write(text: string): void {
+  write(text: string, gather: boolean): void {
     if (this.pending.length + text.length > STDERR_BUFFER_BYTES) return;
     this.pending += text;
-    if (this.pending.length >= LINES_BATCH_BYTES) this.release();
+    if (!gather) this.urgent = true;
+    if (!gather || this.pending.length >= LINES_BATCH_BYTES) this.release();
     else this.timer ??= setTimeout(() => this.release(), LINES_DELAY_MS);
   }
 
@@ -270,9 +274,11 @@ class GatheredFdWriter {
     if (this.inFlight !== null || this.pending === '') return;
     const bytes = Buffer.from(this.pending);
     this.pending = '';
+    this.urgent = false;
     this.inFlight = this.writeAll(bytes).then(() => {
       this.inFlight = null;
-      if (this.pending !== '') this.timer ??= setTimeout(() => this.release(), LINES_DELAY_MS);
+      if (this.urgent) this.release();
+      else if (this.pending !== '') this.timer ??= setTimeout(() => this.release(), LINES_DELAY_MS);
     });
   }
 
