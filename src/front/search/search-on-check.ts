@@ -7,7 +7,7 @@
 // to skip their own check (ShardSearchOptions.attributesToSearchOnChecked); the search still runs first,
 // so the errors the shards raise keep their place before this one.
 import { echo, SkeinError } from '../../errors/index.js';
-import { matchesPattern, PatternSet } from '../../filter/attribute-patterns.js';
+import { matchesSearchOnName, PatternSet } from '../../filter/attribute-patterns.js';
 import { compareCodePoints } from '../../filter/facet-value.js';
 import type { IndexRecord } from '../../storage/records.js';
 
@@ -25,7 +25,7 @@ export function searchOnErrorOf(record: IndexRecord, uid: string | null, names: 
   const exact = new Set(fields);
   for (const name of names!) {
     if (name === '*' || exact.has(name) || searchable.includes(name)) continue;
-    if (name.includes('*') && fields.some((field) => matchesPattern(name, field))) continue;
+    if (name.includes('*') && fields.some((field) => matchesSearchOnName(name, field))) continue;
     const displayed = record.settings.displayedAttributes;
     const valid = (displayed.includes('*') ? fields : fields.filter((field) => displayed.includes(field))).sort(compareCodePoints);
     const hidden = fields.length > valid.length;

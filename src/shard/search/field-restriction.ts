@@ -9,7 +9,7 @@
 // searchableAttributes `*` the rank is the ordinal): the names are read from the document itself when
 // the rank cannot tell (analyzeDocument gives the fields with words in forward-index order).
 import { analyzeDocument, type DocumentAnalysisOptions } from '../../analysis/document-tokens.js';
-import { matchesPattern } from '../../filter/attribute-patterns.js';
+import { matchesSearchOnName } from '../../filter/attribute-patterns.js';
 import { occurrenceField, occurrenceRank, type DocMatchProfile } from '../../ranking/match-profile.js';
 import { phraseStarts } from '../documents/match-profile-builder.js';
 import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
@@ -54,7 +54,7 @@ export class FieldRestriction {
 
   private selects(field: string): boolean {
     if (this.exact.has(field)) return true;
-    for (const pattern of this.patterns) if (matchesPattern(pattern, field)) return true;
+    for (const pattern of this.patterns) if (matchesSearchOnName(pattern, field)) return true;
     return false;
   }
 
