@@ -1,7 +1,7 @@
 // /batches: the batches the scheduler processed, read straight from LMDB (src/tasks/batch-record.ts).
 // The query parameters are the tasks' (same parser, same errors); what they select is Meilisearch's
 // get_batch_ids: a batch matches when one of its tasks has the status, type or index asked for.
-import { echo, SkeinError } from '../../errors/index.js';
+import { SkeinError } from '../../errors/index.js';
 import { allowsIndex } from '../../auth/index-patterns.js';
 import type { Storage } from '../../storage/environment.js';
 import { batchView, type BatchRecord, type BatchView } from '../../tasks/batch-record.js';
@@ -11,6 +11,7 @@ import { parseTaskQuery, type TaskQuery } from '../../tasks/task-query.js';
 import type { TaskType } from '../../tasks/task-record.js';
 import { jsonReply } from '../http/http-types.js';
 import type { RouteSpec } from '../http/route-spec.js';
+import { parseUidSegment } from './tasks-routes.js';
 
 export const batchesRoutes: RouteSpec[] = [
   {
@@ -24,11 +25,7 @@ export const batchesRoutes: RouteSpec[] = [
   {
     method: 'GET', path: '/batches/{batchUid}', action: 'tasks.get', body: 'none',
     handle: (request, context) => {
-      const raw = request.params.batchUid!;
-      const uid = Number(raw);
-      if (!/^\d+$/.test(raw) || uid > 0xffffffff) {
-        throw new SkeinError('invalid_batch_uids', `Batch uid \`${echo(raw)}\` is invalid. It should only contain numeric characters.`);
-      }
+      const uid = parseUidSegment(request.params.batchUid!, 'invalid_batch_uids', 'Batch');
       const record = context.storage.batches.get(uid);
       if (!record || !authorizedBatch(request.access.indexes, record)) throw new SkeinError('batch_not_found', `Batch \`${uid}\` not found.`);
       return jsonReply(200, batchView(record));

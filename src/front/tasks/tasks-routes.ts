@@ -62,9 +62,14 @@ export const tasksRoutes: RouteSpec[] = [
 ];
 
 function parseTaskUid(raw: string): number {
+  return parseUidSegment(raw, 'invalid_task_uids', 'Task');
+}
+
+/** A task or batch uid from the path: digits only, within u32 (Meilisearch's `invalid_task_uids` / `invalid_batch_uids`). */
+export function parseUidSegment(raw: string, code: 'invalid_task_uids' | 'invalid_batch_uids', noun: 'Task' | 'Batch'): number {
   const uid = Number(raw);
   if (!/^\d+$/.test(raw) || uid > 0xffffffff) {
-    throw new SkeinError('invalid_task_uids', `Task uid \`${echo(raw)}\` is invalid. It should only contain numeric characters.`);
+    throw new SkeinError(code, `${noun} uid \`${echo(raw)}\` is invalid. It should only contain numeric characters.`);
   }
   return uid;
 }
