@@ -6,6 +6,7 @@ import { attributePatternsOf, listForMessage, matchesAnyPattern, PatternSet } fr
 import { filterText, foreignConditions, type FilterNode } from '../../filter/filter-ast.js';
 import { checkFilterAgainstSettings, parseFilterParameter } from '../../filter/filter-input.js';
 import { parseFilterString } from '../../filter/filter-parser.js';
+import { FieldNames, MAX_CONTAINS_WORK, SearchOnNames, tooMuchContainsWork } from '../../filter/search-on-names.js';
 import { resolveShardConditions } from '../../filter/shard-filter.js';
 import { checkFacetPatterns, filterableRulesOf, selectFacetFields } from '../../filter/facet-patterns.js';
 import { checkSortParameter } from '../../filter/sort-criteria.js';
@@ -117,11 +118,15 @@ function checkAttributesToSearchOn(settings: IndexSettings, names: readonly stri
   const searchable = settings.searchableAttributes;
   if (searchable.includes('*')) return;
   const patterns = new PatternSet(searchable);
-  for (const name of names) {
+  // A name with `*` against the setting's entries as milli's match_pattern (search-on-names.ts), its work bounded.
+  const matcher = new SearchOnNames(names);
+  const entries = new FieldNames(searchable);
+  if (matcher.containsWorkAgainst(entries) > MAX_CONTAINS_WORK) throw tooMuchContainsWork(matcher.containsNames);
+  for (const name of matcher.exact) {
     if (name === '*' || patterns.matches(name)) continue;
-    if (name.includes('*') && searchable.some((attribute) => new PatternSet([name]).matches(attribute))) continue;
-    const displayed = settings.displayedAttributes;
-    const shown = displayed.includes('*') ? searchable : searchable.filter((attribute) => new PatternSet(displayed).matches(attribute));
+    if (name.includes('*') && matcher.nameMatchesAny(name, entries)) continue;
+    const displayed = new PatternSet(settings.displayedAttributes);
+    const shown = settings.displayedAttributes.includes('*') ? searchable : searchable.filter((attribute) => displayed.matches(attribute));
     const valid = [...new Set(shown)].sort();
     const hidden = new Set(searchable).size > valid.length;
     throw new SkeinError('invalid_search_attributes_to_search_on',
