@@ -92,7 +92,8 @@ export class SearchOnNames {
   private readonly verdicts = new Map<string, boolean>();
   private containsWork = 0;
 
-  constructor(names: readonly string[]) {
+  /** `tooMuch`: the error past MAX_CONTAINS_WORK (given the number of `*mid*` names): attributesToSearchOn's unless said. */
+  constructor(names: readonly string[], private readonly tooMuch: (names: number) => SkeinError = tooMuchContainsWork) {
     const unique = new Set(names);
     this.all = unique.has('*');
     // A name with `*` equal to a field's name selects that field too (milli compares the name first).
@@ -158,7 +159,7 @@ export class SearchOnNames {
     for (const middle of this.middles) {
       if (middle.length > field.length) break;
       this.containsWork += field.length;
-      if (this.containsWork > MAX_CONTAINS_WORK) throw tooMuchContainsWork(this.middles.length);
+      if (this.containsWork > MAX_CONTAINS_WORK) throw this.tooMuch(this.middles.length);
       if (field.includes(middle)) return true;
     }
     return false;
