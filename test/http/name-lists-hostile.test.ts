@@ -83,8 +83,8 @@ test.serial('1,000 contains-names against 999 alike 400-character fields: refuse
   const fewStar = await timed('/indexes/wide_star/search', { q: 'needle', attributesToSearchOn: [...HOSTILE.slice(0, 20), `*${HEAD}0013*`], attributesToRetrieve: ['id'] });
   t.deepEqual(idsOf(fewStar.body), [13, 998]);
   t.log(`front held ${checked.blockedMs.toFixed(0)} / ${restricted.blockedMs.toFixed(0)} / ${few.blockedMs.toFixed(0)} / ${fewStar.blockedMs.toFixed(0)} ms`);
-  // ~700 ms before, a few ms after: a generous margin for a loaded machine
-  for (const answer of [checked, restricted, few, fewStar]) t.true(answer.blockedMs < 150, `front held ${answer.blockedMs} ms`);
+  // ~720 ms of CPU before (far more on a loaded machine), a few ms after: a generous margin for one at load 20
+  for (const answer of [checked, restricted, few, fewStar]) t.true(answer.blockedMs < 400, `front held ${answer.blockedMs} ms`);
 });
 
 test.serial('999 facets against 999 filterable fields of 400 characters: answered in well under a second; 1,000 `*mid*` facets refused at once', async (t) => {
@@ -101,5 +101,5 @@ test.serial('999 facets against 999 filterable fields of 400 characters: answere
   t.log(`999 facets: ${ms.toFixed(0)} ms (processingTimeMs ${answer.body.processingTimeMs}), front held ${answer.blockedMs.toFixed(0)} ms; refused in ${refused.blockedMs.toFixed(0)} ms of front`);
   // ~8.9 s before (processingTimeMs ~8,400), ~0.4 s after on a loaded machine
   t.true(ms < 3000, `999 facets took ${ms} ms`);
-  t.true(refused.blockedMs < 150, `front held ${refused.blockedMs} ms`);
+  t.true(refused.blockedMs < 400, `front held ${refused.blockedMs} ms`);
 });
