@@ -3,13 +3,14 @@
 // the scheduler's delete-by-filter reads the staged documents one by one.
 import { flattenDocument } from '../documents/flatten.js';
 import type { FilterNode, Token } from './filter-ast.js';
-import { compareCodePoints, filterNumber, normalizeFacetValue } from './facet-value.js';
+import { compareCodePoints, facetKeyOf, filterNumber, normalizeFacetValue } from './facet-value.js';
 import { geojsonPointsOf, geoPointOf, pointInPolygon } from '../documents/geo-field.js';
 import { boxPolygons, geojsonShapesOf, shapeIntersectsPolygon, shapeWithinRadius } from './geo-shapes.js';
 import { haversineMeters, withinRadius } from './geo-distance.js';
 
 interface FieldValues {
   numbers: number[];
+  /** Facet keys, as the shards' (facet-value.ts facetKeyOf): a filter's value is normalized, not cut, as milli's. */
   strings: string[];
   isNull: boolean;
   isEmpty: boolean;
@@ -89,7 +90,7 @@ function collect(value: unknown): FieldValues {
   const visit = (item: unknown) => {
     if (Array.isArray(item)) item.forEach(visit);
     else if (typeof item === 'number' && Number.isFinite(item)) out.numbers.push(item);
-    else if (typeof item === 'string' || typeof item === 'boolean') out.strings.push(normalizeFacetValue(String(item)));
+    else if (typeof item === 'string' || typeof item === 'boolean') out.strings.push(facetKeyOf(normalizeFacetValue(String(item))));
   };
   visit(value);
   return out;

@@ -3,7 +3,7 @@
 // disabled or the facet is in disableOnAttributes; a query in disableOnWords matches only the value
 // equal to it; else 1 typo from minWordSizeForTypos.oneTypo bytes, 2 from twoTypos (Rust's str::len,
 // UTF-8 bytes), an adjacent transposition counting as one typo (Levenshtein automata with transpositions).
-import { normalizeFacetValue } from './facet-value.js';
+import { facetKeyOf, normalizeFacetValue } from './facet-value.js';
 
 export interface FacetQueryTypos {
   enabled: boolean;
@@ -20,13 +20,15 @@ export const DEFAULT_FACET_QUERY_TYPOS: FacetQueryTypos = { enabled: true, oneTy
 export function facetQueryMatcher(facetQuery: string | null, typos: FacetQueryTypos = DEFAULT_FACET_QUERY_TYPOS): (value: string) => boolean {
   const query = facetQuery === null ? '' : normalizeFacetValue(facetQuery);
   if (query === '') return () => true;
-  if (!typos.enabled || typos.disabledOnFacet) return (value) => normalizeFacetValue(value).startsWith(query);
-  if (typos.exactWords.some((word) => normalizeFacetValue(word) === query)) return (value) => normalizeFacetValue(value) === query;
+  // A value is matched by its facet key (milli's facet search reads the keys: facetKeyOf).
+  const keyOf = (value: string): string => facetKeyOf(normalizeFacetValue(value));
+  if (!typos.enabled || typos.disabledOnFacet) return (value) => keyOf(value).startsWith(query);
+  if (typos.exactWords.some((word) => normalizeFacetValue(word) === query)) return (value) => keyOf(value) === query;
   const chars = Array.from(query);
   const bytes = Buffer.byteLength(query);
   const budget = bytes < typos.oneTypo ? 0 : bytes < typos.twoTypos ? 1 : 2;
   return (value) => {
-    const normalized = normalizeFacetValue(value);
+    const normalized = keyOf(value);
     if (normalized.startsWith(query)) return true;
     return budget > 0 && prefixDistance(chars, Array.from(normalized), budget) <= budget;
   };

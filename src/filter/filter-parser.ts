@@ -8,7 +8,6 @@ import { filterNumber } from './facet-value.js';
 
 const MAX_DEPTH = 150;
 const KEYWORDS = new Set(['AND', 'OR', 'NOT', 'IN', 'TO', 'EXISTS', 'IS', 'NULL', 'EMPTY', 'CONTAINS', 'STARTS', 'WITH']);
-const RESERVED_GEO_FIELDS = new Set(['_geo', '_geoDistance', '_geoPoint']);
 const OPERATIONS = 'Was expecting an operation `=`, `!=`, `>=`, `>`, `<=`, `<`, `IN`, `NOT IN`, `TO`, `EXISTS`, `NOT EXISTS`, '
   + '`IS NULL`, `IS NOT NULL`, `IS EMPTY`, `IS NOT EMPTY`, `CONTAINS`, `NOT CONTAINS`, `STARTS WITH`, `NOT STARTS WITH`, '
   + '`_geoRadius`, `_geoBoundingBox` or `_geoPolygon`';
@@ -24,6 +23,12 @@ export function parseFilterString(source: string): FilterNode | null {
     parser.fail(`Found unexpected characters at the end of the filter: \`${escapeDebug(rest)}\`. You probably forgot an \`OR\` or an \`AND\` rule.`, parser.pos, source.length);
   }
   return node;
+}
+
+/** The character (whole code point) at `at`, or undefined past the end. */
+function codePointAt(text: string, at: number): string | undefined {
+  const code = text.codePointAt(at);
+  return code === undefined ? undefined : String.fromCodePoint(code);
 }
 
 function isWordChar(char: string | undefined): boolean {
@@ -123,9 +128,6 @@ class FilterParser {
       this.invalidPrimary(start);
     }
     const field = this.value(true);
-    if (RESERVED_GEO_FIELDS.has(field.text) && !this.quotedAt(field)) {
-      this.fail(`\`${field.text}\` is a reserved keyword and thus can't be used as a filter expression. Use the \`_geoRadius(latitude, longitude, distance)\` or \`_geoBoundingBox([latitude, longitude], [latitude, longitude])\` built-in rules to filter on \`_geo\` coordinates.`, field.start, field.end);
-    }
     // A bare `_foreign` no field form follows is the `_foreign(field, filter)` condition (Meilisearch tries it after them).
     const notAField = (): FilterNode => {
       if (field.text === '_foreign' && !this.quotedAt(field)) return this.foreign(entry === 0 ? 0 : start, field.end, depth);
@@ -242,6 +244,15 @@ class FilterParser {
     const start = this.pos;
     const quote = this.source[start];
     if (quote === '"' || quote === "'") return this.quoted(quote);
+    // filter-parser's parse_value: a value (field names too) starting with `_geoPoint` / `_geoDistance`, or
+    // the word `_geo`, is refused, the error spanning the rest of the text.
+    if (quote === '_') {
+      const reserved = this.source.startsWith('_geoPoint', start) ? '_geoPoint' : this.source.startsWith('_geoDistance', start) ? '_geoDistance'
+        : this.source.startsWith('_geo', start) && !isWordChar(codePointAt(this.source, start + 4)) ? '_geo' : null;
+      if (reserved !== null) {
+        this.fail(`\`${reserved}\` is a reserved keyword and thus can't be used as a filter expression. Use the \`_geoRadius(latitude, longitude, distance)\` or \`_geoBoundingBox([latitude, longitude], [latitude, longitude])\` built-in rules to filter on \`_geo\` coordinates.`, start, this.source.length);
+      }
+    }
     if (this.startsWithWord('_geoRadius')) this.fail('The `_geoRadius` filter is an operation and can\'t be used as a value.', start, this.source.length);
     if (this.startsWithWord('_geoBoundingBox')) this.fail('The `_geoBoundingBox` filter is an operation and can\'t be used as a value.', start, this.source.length);
     let end = start;

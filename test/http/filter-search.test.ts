@@ -99,7 +99,7 @@ test('filter errors point at the failing part', async (t) => {
   const notFilterable = await server.client.post('/indexes/movies/search', { filter: 'title = Alpha' });
   t.is(notFilterable.status, 400);
   t.is(notFilterable.body.message,
-    'Index `movies`: Attribute `title` is not filterable. Available filterable attribute patterns are: `_geo`, `director`, `genre`, `rating`, `tags`, `year`.\n1:6 title = Alpha');
+    'Index `movies`: Attribute `title` is not filterable. Available filterable attribute patterns are: `_geo`, `director`, `genre`, `rating`, `tags`, `year`.\n2:7 "title" = "Alpha"');
   const shape = await server.client.post('/indexes/movies/search', { filter: [1] });
   t.is(shape.body.code, 'invalid_search_filter');
 });

@@ -62,7 +62,7 @@ test('_geoPolygon filters `_geojson` points, needs `_geojson` filterable, and fa
   const notFilterable = await server.client.post('/indexes/geo/search', { filter: '_geoPolygon([50,0],[50,5],[45,5],[45,0])' });
   t.is(notFilterable.status, 400);
   t.is(notFilterable.body.code, 'invalid_search_filter');
-  t.is(notFilterable.body.message, 'Index `geo`: Attribute `_geojson` is not filterable. Available filterable attribute patterns are: `_geo`, `doggos`, `dogs.age`, `dogs.name`, `genre`, `id`, `price`.\n14:16 _geoPolygon([50,0],[50,5],[45,5],[45,0])');
+  t.is(notFilterable.body.message, 'Index `geo`: Attribute `_geojson` is not filterable. Available filterable attribute patterns are: `_geo`, `doggos`, `dogs.age`, `dogs.name`, `genre`, `id`, `price`.\n14:16 _geoPolygon([50, 0], [50, 5], [45, 5], [45, 0])');
 
   await server.client.run('PATCH', '/indexes/shapes/settings', { body: { filterableAttributes: ['_geojson'] } });
   await server.client.addDocuments('shapes', [
@@ -82,15 +82,15 @@ test('_geoPolygon filters `_geojson` points, needs `_geojson` filterable, and fa
   t.deepEqual(box.hits.map((hit: { id: string }) => hit.id).sort(), ['feature', 'inside']);
   await server.client.addDocuments('plain', [{ id: 1, _geo: { lat: 1, lng: 3 } }]);
   const noGeo = await server.client.post('/indexes/plain/search', { filter: 'NOT _geoRadius(1, 3, 1000)' });
-  t.is(noGeo.body.message, 'Index `plain`: Attribute `_geo/_geojson` is not filterable. This index does not have configured filterable attributes.\n16:17 NOT _geoRadius(1, 3, 1000)');
+  t.is(noGeo.body.message, 'Index `plain`: Attribute `_geo/_geojson` is not filterable. This index does not have configured filterable attributes.\n17:18 NOT (_geoRadius(1, 3, 1000))');
 
   const errors: [string, string][] = [
     ['_geoPolygon([1,2],[1,2,3])', 'The `_geoPolygon` filter expects at least 3 points but only 2 were specified\n24:25 _geoPolygon([1,2],[1,2,3])'],
     ['_geoPolygon(1,2,3)', 'The `_geoPolygon` filter doesn\'t match the expected format: `_geoPolygon([latitude, longitude], [latitude, longitude])`.\n13:19 _geoPolygon(1,2,3)'],
     ['_geoPolygon([1,2],[1,2],[1,2,3])', 'Was expecting 2 coordinates but instead found 3.\n26:27 _geoPolygon([1,2],[1,2],[1,2,3])'],
     ['_geoPolygon([1,2)', 'The `_geoPolygon` filter doesn\'t match the expected format: `_geoPolygon([latitude, longitude], [latitude, longitude])`.\n17:18 _geoPolygon([1,2)'],
-    ['_geoPolygon([0,0],[0,2],[91,2])', 'Index `shapes`: Bad latitude `91`. Latitude must be contained between -90 and 90 degrees.\n26:28 _geoPolygon([0,0],[0,2],[91,2])'],
-    ['_geoPolygon([0,0],[0,2],[1,-181])', 'Index `shapes`: Bad longitude `-181`. Longitude must be contained between -180 and 180 degrees. Hint: try using `179` instead.\n28:32 _geoPolygon([0,0],[0,2],[1,-181])'],
+    ['_geoPolygon([0,0],[0,2],[91,2])', 'Index `shapes`: Bad latitude `91`. Latitude must be contained between -90 and 90 degrees.\n30:32 _geoPolygon([0, 0], [0, 2], [91, 2])'],
+    ['_geoPolygon([0,0],[0,2],[1,-181])', 'Index `shapes`: Bad longitude `-181`. Longitude must be contained between -180 and 180 degrees. Hint: try using `179` instead.\n33:37 _geoPolygon([0, 0], [0, 2], [1, -181])'],
     ['title & Glass', 'Was expecting an operation `=`, `!=`, `>=`, `>`, `<=`, `<`, `IN`, `NOT IN`, `TO`, `EXISTS`, `NOT EXISTS`, `IS NULL`, `IS NOT NULL`, `IS EMPTY`, `IS NOT EMPTY`, `CONTAINS`, `NOT CONTAINS`, `STARTS WITH`, `NOT STARTS WITH`, `_geoRadius`, `_geoBoundingBox` or `_geoPolygon` at `title & Glass`.\n1:14 title & Glass'],
     ['_geoRadius(1, 2)', 'Was expecting 3 or 4 arguments for `_geoRadius`, but instead found 2.\n17:17 _geoRadius(1, 2)'],
     ['_geoRadius = 12', 'The `_geoRadius` filter must be in the form: `_geoRadius(latitude, longitude, radius, optionalResolution)`.\n11:16 _geoRadius = 12'],

@@ -30,7 +30,7 @@ async function message(path: string, body: unknown, status = 400): Promise<strin
 
 test('a search names the index before its settings errors', async (t) => {
   t.is(await message('/indexes/pfx/search', { filter: 'many = Glass' }),
-    'Index `pfx`: Attribute `many` is not filterable. Available filterable attribute patterns are: `title`.\n1:5 many = Glass');
+    'Index `pfx`: Attribute `many` is not filterable. Available filterable attribute patterns are: `title`.\n2:6 "many" = "Glass"');
   t.is(await message('/indexes/pfx/search', { sort: ['title:asc'] }), 'Index `pfx`: Attribute `title` is not sortable. Available sortable attributes are: `id`.');
   t.is(await message('/indexes/pfx_norule/search', { sort: ['id:asc'] }),
     'Index `pfx_norule`: You must specify where `sort` is listed in the rankingRules setting to use the sort parameter at search time.');
@@ -56,7 +56,7 @@ test('syntax errors, facet distribution errors, facet search and the documents r
 
 test('multi-search and federated search: the query, then the index', async (t) => {
   t.is(await message('/multi-search', { queries: [{ indexUid: 'pfx', q: 'glass' }, { indexUid: 'pfx', filter: 'many = Glass' }] }),
-    'Inside `.queries[1]`: Index `pfx`: Attribute `many` is not filterable. Available filterable attribute patterns are: `title`.\n1:5 many = Glass');
+    'Inside `.queries[1]`: Index `pfx`: Attribute `many` is not filterable. Available filterable attribute patterns are: `title`.\n2:6 "many" = "Glass"');
   t.is(await message('/multi-search', { federation: {}, queries: [{ indexUid: 'pfx', sort: ['title:asc'] }] }),
     'Inside `.queries[0]`: Index `pfx`: Attribute `title` is not sortable. Available sortable attributes are: `id`.');
   t.true((await message('/multi-search', { queries: [{ indexUid: 'pfx', filter: 'title = Glass XOR title = Glass' }] })).startsWith('Inside `.queries[0]`: Found unexpected'));

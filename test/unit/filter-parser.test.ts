@@ -95,7 +95,7 @@ const ERRORS: [unknown, string][] = [
   ['a = 1 b = 2', 'Found unexpected characters at the end of the filter: `b = 2`. You probably forgot an `OR` or an `AND` rule.\n7:12 a = 1 b = 2'],
   ['a IN x', 'Expected `[` after `IN` keyword.\n5:7 a IN x'],
   ['a IN [x', 'Expected matching `]` after the list of field names given to `IN[`\n5:8 a IN [x'],
-  ['_geo = 1', '`_geo` is a reserved keyword and thus can\'t be used as a filter expression. Use the `_geoRadius(latitude, longitude, distance)` or `_geoBoundingBox([latitude, longitude], [latitude, longitude])` built-in rules to filter on `_geo` coordinates.\n1:5 _geo = 1'],
+  ['_geo = 1', '`_geo` is a reserved keyword and thus can\'t be used as a filter expression. Use the `_geoRadius(latitude, longitude, distance)` or `_geoBoundingBox([latitude, longitude], [latitude, longitude])` built-in rules to filter on `_geo` coordinates.\n1:9 _geo = 1'],
   ['_geoRadius(1, 2)', 'Was expecting 3 or 4 arguments for `_geoRadius`, but instead found 2.\n17:17 _geoRadius(1, 2)'],
   ['_geoRadius(a, 2, 3)', 'The `_geoRadius` filter must be in the form: `_geoRadius(latitude, longitude, radius, optionalResolution)`.\n12:20 _geoRadius(a, 2, 3)'],
   ['_geoRadius(1,2,)', 'The `_geoRadius` filter must be in the form: `_geoRadius(latitude, longitude, radius, optionalResolution)`.\n15:17 _geoRadius(1,2,)'],

@@ -1,6 +1,6 @@
 // Merging the shards' facet partials ({facetDistribution: {attr: {value: count}}, facetStats:
 // {attr: {min, max}}}) into the response members, with the index's faceting settings applied.
-import { compareCodePoints, normalizeFacetValue } from '../../filter/facet-value.js';
+import { compareCodePoints, facetKeyOf, normalizeFacetValue } from '../../filter/facet-value.js';
 import type { IndexSettings } from '../../settings/index-settings.js';
 
 export interface FacetExtras {
@@ -43,11 +43,12 @@ export function mergeFacetExtras(partials: ReadonlyArray<FacetExtras | null>): F
 }
 
 /**
- * Shards may show one normalized value with different spellings ("Action" / "action"): they are one
- * bucket, shown with the smallest spelling, as a single shard would (src/shard/facets/facet-store.ts).
+ * Shards may show one facet key with different spellings ("Action" / "action", or two long values equal on
+ * their first 468 bytes): they are one bucket, shown with the smallest spelling, as a single shard would
+ * (src/shard/facets/facet-store.ts).
  */
 function addCount(into: Record<string, number>, spellings: Map<string, string>, value: string, count: number): void {
-  const normalized = normalizeFacetValue(value);
+  const normalized = facetKeyOf(normalizeFacetValue(value));
   const shown = spellings.get(normalized);
   if (shown === undefined) {
     spellings.set(normalized, value);
@@ -104,5 +105,6 @@ export function compareFacetValues(a: string, b: string): number {
   const numberB = b.trim() !== '' && Number.isFinite(Number(b));
   if (numberA && numberB) return Number(a) - Number(b);
   if (numberA !== numberB) return numberA ? -1 : 1;
-  return compareStrings(normalizeFacetValue(a), normalizeFacetValue(b)) || compareStrings(a, b);
+  // (by facet key, milli's order of facet_id_string_docids: a value cut to 468 bytes sorts as its key)
+  return compareStrings(facetKeyOf(normalizeFacetValue(a)), facetKeyOf(normalizeFacetValue(b))) || compareStrings(a, b);
 }

@@ -4,6 +4,7 @@
 import roaring from 'roaring';
 import { decodeBitmaps, encodeBitmaps } from '../snapshot/bitmap-list-codec.js';
 import { FieldFacets, LazyBitmap, type DocFacetValues, type FacetStore } from './facet-store.js';
+import { facetKeyOf } from '../../filter/facet-value.js';
 import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from '../snapshot/snapshot-container.js';
 import type { GeoShape } from '../../filter/geo-shapes.js';
 
@@ -149,6 +150,8 @@ function restoreField(reader: SnapshotReader, sections: FieldSections): FieldFac
   field.nulls.read().orInPlace(bitmaps[1]!);
   field.empties.read().orInPlace(bitmaps[2]!);
   const keys = strings.map(([key]) => key);
+  // A snapshot from before facet keys were cut as milli's (facet-value.ts facetKeyOf) is rebuilt from LMDB.
+  if (keys.some((key) => facetKeyOf(key) !== key)) throw new SnapshotFormatError('facet keys longer than 468 bytes');
   strings.forEach(([key, spellings], k) => field.strings.set(key, { docs: new LazyBitmap(bitmaps[k + 3]!), spellings: new Map(spellings) }));
   const docIds = reader.uint32(sections.docIds);
   const numberCounts = reader.uint32(sections.numberCounts);

@@ -5,7 +5,7 @@ import roaring from 'roaring';
 import { flattenDocument } from '../../documents/flatten.js';
 import { geojsonPointsOf, geoPointOf } from '../../documents/geo-field.js';
 import { geojsonShapesOf, type GeoShape } from '../../filter/geo-shapes.js';
-import { compareCodePoints, normalizeFacetValue } from '../../filter/facet-value.js';
+import { compareCodePoints, facetKeyOf, normalizeFacetValue } from '../../filter/facet-value.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -40,7 +40,7 @@ export class LazyBitmap {
 
 export interface DocFacetValues {
   numbers: number[];
-  /** Normalized strings (booleans as "true" / "false"). */
+  /** Facet keys: normalized strings cut as milli's (facet-value.ts facetKeyOf; booleans as "true" / "false"). */
   strings: string[];
   /** The document's distinct key once computed (src/shard/facets/distinct.ts). */
   distinctKey?: string | null;
@@ -175,7 +175,8 @@ export class FieldFacets {
       if (!own.numbers.includes(value)) own.numbers.push(value);
     } else if (typeof value === 'string' || typeof value === 'boolean') {
       const original = String(value).trim();
-      const key = normalizeFacetValue(original);
+      // milli's key: the normalized value cut to 468 bytes, so values equal on those are one value.
+      const key = facetKeyOf(normalizeFacetValue(original));
       if (own.strings.includes(key)) return;
       own.strings.push(key);
       let facet = this.strings.get(key);

@@ -9,7 +9,7 @@
 // searchableAttributes `*` the rank is the ordinal): the names are read from the document itself when
 // the rank cannot tell (analyzeDocument gives the fields with words in forward-index order).
 import { analyzeDocument, type DocumentAnalysisOptions } from '../../analysis/document-tokens.js';
-import { matchesSearchOnName } from '../../filter/attribute-patterns.js';
+import { SearchOnNames } from '../../filter/search-on-names.js';
 import { occurrenceField, occurrenceRank, type DocMatchProfile } from '../../ranking/match-profile.js';
 import { phraseStarts } from '../documents/match-profile-builder.js';
 import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
@@ -23,8 +23,8 @@ const MAX_REMEMBERED_DOCUMENTS = 65_536;
 const NO_FIELD: Uint8Array = new Uint8Array(0);
 
 export class FieldRestriction {
-  private readonly exact: ReadonlySet<string>;
-  private readonly patterns: readonly string[];
+  /** The names, matched once per field name (search-on-names.ts: no name-by-field loop). */
+  private readonly names: SearchOnNames;
   /**
    * With explicit searchableAttributes: per rank, false when no name can select a field of that
    * selector (the field is its selector or a path inside it), so no document is read for it.
@@ -35,13 +35,17 @@ export class FieldRestriction {
 
   private constructor(names: readonly string[], searchable: readonly string[], private readonly analysis: DocumentAnalysisOptions,
     private readonly documentOf: StoredDocumentOf | null) {
-    this.exact = new Set(names.filter((name) => !name.includes('*')));
-    // A name with `*` equal to a field's name selects that field alone: kept among the exact ones too.
-    this.patterns = names.filter((name) => name.includes('*'));
-    for (const name of this.patterns) (this.exact as Set<string>).add(name);
-    this.rankMayMatch = searchable.includes('*') ? null
-      : searchable.map((selector) => this.patterns.length > 0
-        || names.some((name) => name === selector || name.startsWith(`${selector}.`)));
+    this.names = new SearchOnNames(names);
+    const patterns = names.some((name) => name.includes('*'));
+    // Every name and each of its dotted prefixes (`a.b.c`: `a`, `a.b`, `a.b.c`), so a selector is one lookup.
+    const selected = new Set<string>();
+    if (!patterns) {
+      for (const name of names) {
+        for (let dot = name.indexOf('.'); dot >= 0; dot = name.indexOf('.', dot + 1)) selected.add(name.slice(0, dot));
+        selected.add(name);
+      }
+    }
+    this.rankMayMatch = searchable.includes('*') ? null : searchable.map((selector) => patterns || selected.has(selector));
   }
 
   /** null when the search reads every searchable field (no list, or `*` in it). */
@@ -53,9 +57,7 @@ export class FieldRestriction {
   }
 
   private selects(field: string): boolean {
-    if (this.exact.has(field)) return true;
-    for (const pattern of this.patterns) if (matchesSearchOnName(pattern, field)) return true;
-    return false;
+    return this.names.selects(field);
   }
 
   /** 1 per field ordinal of the document the search reads (NO_FIELD: none). */

@@ -3,8 +3,10 @@
 // with the search codes, so the front answers 400 with Meilisearch's messages.
 import { echo, SkeinError } from '../../errors/index.js';
 import { attributePatternsOf, listForMessage, matchesAnyPattern, PatternSet } from '../../filter/attribute-patterns.js';
-import { foreignConditions, type FilterNode } from '../../filter/filter-ast.js';
+import { filterText, foreignConditions, type FilterNode } from '../../filter/filter-ast.js';
 import { checkFilterAgainstSettings, parseFilterParameter } from '../../filter/filter-input.js';
+import { parseFilterString } from '../../filter/filter-parser.js';
+import { FieldNames, MAX_CONTAINS_WORK, SearchOnNames, tooMuchContainsWork } from '../../filter/search-on-names.js';
 import { resolveShardConditions } from '../../filter/shard-filter.js';
 import { checkFacetPatterns, filterableRulesOf, selectFacetFields } from '../../filter/facet-patterns.js';
 import { checkSortParameter } from '../../filter/sort-criteria.js';
@@ -42,10 +44,17 @@ export function compileSearchPlan(settings: IndexSettings, options: ShardSearchO
   // The inner filter of a `_foreign` condition, searched on the foreign index (front/search/foreign-filter.ts).
   if (filter && options?.foreignFilter !== undefined) filter = foreignConditions(filter)[options.foreignFilter]?.filter ?? null;
   if (filter) {
+    const parsed = filter;
     // `_shard` conditions resolved first (the feature's error comes before any other), their errors after the filterable check.
     const resolved = resolveShardConditions(filter, options?.shardFilter);
     filter = resolved.node;
-    checkFilterAgainstSettings(filter, settings.filterableAttributes ?? [], 'invalid_search_filter', scope);
+    try {
+      checkFilterAgainstSettings(filter, settings.filterableAttributes ?? [], 'invalid_search_filter', scope);
+    } catch (cause) {
+      // Meilisearch's search routes (not facet search, not a `_foreign` inner filter) evaluate the filter's re-serialization.
+      const serialized = !documents && options?.facetStringsOnly !== true && options?.foreignFilter === undefined;
+      throw (serialized && cause instanceof SkeinError ? errorInSerialized(parsed, settings, options, scope) : null) ?? cause;
+    }
     if (resolved.error) throw scope(resolved.error);
   }
   const sortTexts = options?.sort ?? null;
@@ -76,6 +85,30 @@ export function compileSearchPlan(settings: IndexSettings, options: ShardSearchO
 }
 
 /**
+ * The error the filter's re-serialization raises against the settings (null: none, or it has no text).
+ * Meilisearch's search routes parse the filter, serialize it again (milli's
+ * serialize_index_filter_to_filter_string: filter-ast.ts filterText) and evaluate that text, so the errors
+ * found while evaluating (not filterable, geo arguments) quote it: `2:6 "many" = "Glass"`. Only on the error path.
+ */
+function errorInSerialized(parsed: FilterNode, settings: IndexSettings, options: ShardSearchOptions | undefined,
+  scope: (error: SkeinError) => SkeinError): SkeinError | null {
+  let again: FilterNode | null;
+  try {
+    again = parseFilterString(filterText(parsed));
+  } catch {
+    return null;
+  }
+  if (again === null) return null;
+  try {
+    checkFilterAgainstSettings(resolveShardConditions(again, options?.shardFilter).node, settings.filterableAttributes ?? [], 'invalid_search_filter', scope);
+  } catch (cause) {
+    if (cause instanceof SkeinError) return cause;
+    throw cause;
+  }
+  return null;
+}
+
+/**
  * Meilisearch's check of attributesToSearchOn (milli's SearchContext::attributes_to_search_on): with
  * searchableAttributes `*` every name passes; else a name must be a searchable attribute, a path
  * inside one, or a pattern with `*` matching one. The message lists the searchable attributes that
@@ -85,11 +118,15 @@ function checkAttributesToSearchOn(settings: IndexSettings, names: readonly stri
   const searchable = settings.searchableAttributes;
   if (searchable.includes('*')) return;
   const patterns = new PatternSet(searchable);
-  for (const name of names) {
+  // A name with `*` against the setting's entries as milli's match_pattern (search-on-names.ts), its work bounded.
+  const matcher = new SearchOnNames(names);
+  const entries = new FieldNames(searchable);
+  if (matcher.containsWorkAgainst(entries) > MAX_CONTAINS_WORK) throw tooMuchContainsWork(matcher.containsNames);
+  for (const name of matcher.exact) {
     if (name === '*' || patterns.matches(name)) continue;
-    if (name.includes('*') && searchable.some((attribute) => new PatternSet([name]).matches(attribute))) continue;
-    const displayed = settings.displayedAttributes;
-    const shown = displayed.includes('*') ? searchable : searchable.filter((attribute) => new PatternSet(displayed).matches(attribute));
+    if (name.includes('*') && matcher.nameMatchesAny(name, entries)) continue;
+    const displayed = new PatternSet(settings.displayedAttributes);
+    const shown = settings.displayedAttributes.includes('*') ? searchable : searchable.filter((attribute) => displayed.matches(attribute));
     const valid = [...new Set(shown)].sort();
     const hidden = new Set(searchable).size > valid.length;
     throw new SkeinError('invalid_search_attributes_to_search_on',
