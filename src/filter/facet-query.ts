@@ -3,7 +3,7 @@
 // disabled or the facet is in disableOnAttributes; a query in disableOnWords matches only the value
 // equal to it; else 1 typo from minWordSizeForTypos.oneTypo bytes, 2 from twoTypos (Rust's str::len,
 // UTF-8 bytes), an adjacent transposition counting as one typo (Levenshtein automata with transpositions).
-import { facetKeyOf, normalizeFacetValue } from './facet-value.js';
+import { facetKeyOf, facetSearchForm, normalizeFacetValue } from './facet-value.js';
 
 export interface FacetQueryTypos {
   enabled: boolean;
@@ -18,12 +18,13 @@ export interface FacetQueryTypos {
 export const DEFAULT_FACET_QUERY_TYPOS: FacetQueryTypos = { enabled: true, oneTypo: 5, twoTypos: 9, disabledOnFacet: false, exactWords: [] };
 
 export function facetQueryMatcher(facetQuery: string | null, typos: FacetQueryTypos = DEFAULT_FACET_QUERY_TYPOS): (value: string) => boolean {
-  const query = facetQuery === null ? '' : normalizeFacetValue(facetQuery);
+  const query = facetQuery === null ? '' : facetSearchForm(normalizeFacetValue(facetQuery));
   if (query === '') return () => true;
-  // A value is matched by its facet key (milli's facet search reads the keys: facetKeyOf).
-  const keyOf = (value: string): string => facetKeyOf(normalizeFacetValue(value));
+  // A value is matched by its facet key without diacritics (milli's facet search reads the keys'
+  // lossy forms: facet_id_normalized_string_strings).
+  const keyOf = (value: string): string => facetSearchForm(facetKeyOf(normalizeFacetValue(value)));
   if (!typos.enabled || typos.disabledOnFacet) return (value) => keyOf(value).startsWith(query);
-  if (typos.exactWords.some((word) => normalizeFacetValue(word) === query)) return (value) => keyOf(value) === query;
+  if (typos.exactWords.some((word) => facetSearchForm(normalizeFacetValue(word)) === query)) return (value) => keyOf(value) === query;
   const chars = Array.from(query);
   const bytes = Buffer.byteLength(query);
   const budget = bytes < typos.oneTypo ? 0 : bytes < typos.twoTypos ? 1 : 2;

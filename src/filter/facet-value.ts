@@ -1,5 +1,7 @@
-// normalize_facet: how facet strings compare in filters, facet counts and sort (trimmed, lowercase,
-// compatibility-decomposed, without diacritics), so "Action", " action" and "ACTION" are one value.
+// normalize_facet: how facet strings compare in filters, facet counts and sort (trimmed,
+// compatibility-decomposed, lowercase), so "Action", " action" and "ACTION" are one value. Diacritics
+// stay: "café" and "cafe" are two values, and `= cafe` does not match "café", as in milli. Facet search
+// alone compares without them (facetSearchForm, milli's lossy normalize_facet_string).
 
 const COMBINING_MARKS = /\p{M}/gu;
 const PLAIN_ASCII = /^[\x00-\x7f]*$/;
@@ -7,7 +9,12 @@ const PLAIN_ASCII = /^[\x00-\x7f]*$/;
 export function normalizeFacetValue(value: string): string {
   const trimmed = value.trim();
   if (PLAIN_ASCII.test(trimmed)) return trimmed.toLowerCase();
-  return trimmed.normalize('NFKD').replace(COMBINING_MARKS, '').toLowerCase();
+  return trimmed.normalize('NFKD').toLowerCase();
+}
+
+/** The form facet search matches a facet key and a facetQuery by: the normalized value without diacritics. */
+export function facetSearchForm(normalized: string): string {
+  return PLAIN_ASCII.test(normalized) ? normalized : normalized.normalize('NFKD').replace(COMBINING_MARKS, '');
 }
 
 /** The number a filter value stands for, when it parses as a finite float (Rust's f64 FromStr). */

@@ -4,7 +4,7 @@
 import test from 'ava';
 import { SeededRandom } from '../../bench/seeded-random.js';
 import { facetQueryMatcher } from '../../src/filter/facet-query.js';
-import { normalizeFacetValue } from '../../src/filter/facet-value.js';
+import { facetSearchForm, normalizeFacetValue } from '../../src/filter/facet-value.js';
 
 /**
  * The plain definition: the smallest edit distance (adjacent transpositions count one, as milli's
@@ -12,11 +12,11 @@ import { normalizeFacetValue } from '../../src/filter/facet-value.js';
  * UTF-8 bytes (5 and 9 by default, as Rust's str::len).
  */
 function referenceMatch(facetQuery: string, value: string): boolean {
-  const query = Array.from(normalizeFacetValue(facetQuery));
+  const query = Array.from(facetSearchForm(normalizeFacetValue(facetQuery)));
   if (query.length === 0) return true;
   const bytes = Buffer.byteLength(query.join(''));
   const budget = bytes >= 9 ? 2 : bytes >= 5 ? 1 : 0;
-  const target = Array.from(normalizeFacetValue(value));
+  const target = Array.from(facetSearchForm(normalizeFacetValue(value)));
   let beforePrevious: number[] = [];
   let previous = Array.from({ length: query.length + 1 }, (_, k) => k);
   let best = previous[query.length]!;

@@ -4,7 +4,7 @@ import test from 'ava';
 import { documentMatches } from '../../src/filter/document-match.js';
 import { parseFilterParameter } from '../../src/filter/filter-input.js';
 import { facetQueryMatcher } from '../../src/filter/facet-query.js';
-import { normalizeFacetValue } from '../../src/filter/facet-value.js';
+import { facetSearchForm, normalizeFacetValue } from '../../src/filter/facet-value.js';
 import { mergeFacetExtras } from '../../src/front/search/facet-merge.js';
 import { compareSortKeys, missingSortKey, numberSortKey, stringSortKey } from '../../src/ranking/rules/sort-key.js';
 import { facetPartials } from '../../src/shard/facets/facet-distribution.js';
@@ -88,7 +88,8 @@ test('facet queries match normalized prefixes with typos', (t) => {
   t.true(facetQueryMatcher('horor')('Horror'));
   t.false(facetQueryMatcher('hor')('Thriller'));
   t.true(facetQueryMatcher(null)('anything'));
-  t.is(normalizeFacetValue('  Ｃafé '), 'cafe');
+  t.is(normalizeFacetValue('  Ｃafé '), 'cafe\u0301');
+  t.is(facetSearchForm(normalizeFacetValue('  Ｃafé ')), 'cafe');
 });
 
 test('the front merges one value spelled differently by different shards into one bucket', (t) => {

@@ -22,8 +22,9 @@ import type { DerivedSnapshotPart } from '../derived-structure.js';
 /** Bump when what a snapshot holds, or how, changes: older files are then ignored (rebuilt), or read as restoreShard says. */
 // 3: the facets' `_geojson` lines and polygons (geojsonShapes).
 // 4: every derived structure's snapshot member (`derived`: near-pair and prefix pair tables, sole-word
-//    fields, field-start pairs besides the rank / position postings); a format 3 file is still read.
-export const SHARD_SNAPSHOT_VERSION = 4;
+//    fields, field-start pairs besides the rank / position postings).
+// 5: facet string keys keep their diacritics (milli's normalize_facet); older files are rebuilt.
+export const SHARD_SNAPSHOT_VERSION = 5;
 
 export interface ShardSnapshotIdentity {
   indexUid: string;
@@ -93,7 +94,7 @@ export function* encodeShardSnapshotSteps(index: ShardIndex, identity: ShardSnap
 export function decodeShardSnapshot(file: Uint8Array | SnapshotReader, expected: ShardSnapshotIdentity, config: IndexConfig): ShardIndex {
   const reader = file instanceof SnapshotReader ? file : SnapshotReader.fromBytes(file);
   const meta = reader.meta;
-  if (meta['version'] !== SHARD_SNAPSHOT_VERSION && meta['version'] !== 3) throw new SnapshotFormatError('format version');
+  if (meta['version'] !== SHARD_SNAPSHOT_VERSION) throw new SnapshotFormatError('format version');
   for (const [key, value] of Object.entries(expected)) {
     if (meta[key] !== value) throw new SnapshotFormatError(`${key} differs`);
   }
@@ -124,8 +125,7 @@ function restoreShard(reader: SnapshotReader, config: IndexConfig): ShardIndex {
   });
   index.documents.deserialize(reader.bytes(sections['documents']!), 'portable');
   if (index.documents.size !== meta['documentCount'] || index.forward.documentCount !== index.documents.size) throw new SnapshotFormatError('document counts');
-  // Format 3 kept the rank and position postings only (the others are built again, as then).
-  const parts = meta['version'] === 3 ? [meta['rank'], meta['position']] as DerivedSnapshotPart[] : meta['derived'];
+  const parts = meta['derived'];
   if (!Array.isArray(parts) || parts.length > index.derived.length) throw new SnapshotFormatError('derived structures');
   index.derived.forEach((structure, k) => structure.restoreSnapshot(reader, (parts[k] ?? null) as DerivedSnapshotPart));
   restoreFacets(reader, meta['facets'] as FacetSections, index.facets);
