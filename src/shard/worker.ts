@@ -27,6 +27,7 @@ import { ThreadLog } from '../protocol/thread-log.js';
 import { isHeavySearch } from '../protocol/search-weight.js';
 import { LIGHT_SLICE_MS, SLICE_MS } from './search/search-budget.js';
 import { warmUpSearchPaths } from './warm-up.js';
+import { StallTrace } from './stall-trace.js';
 
 const data = workerData as ShardWorkerData;
 /** Lines go to the front's logger over the log port the attach brings (protocol/thread-log.ts). */
@@ -43,6 +44,8 @@ const engine = new ShardEngine(data.workerIndex, data.workerCount, committedDocu
 const snapshots = new SnapshotKeeper(data.dbPath, engine, warn);
 /** Test hooks: where this thread dies when a test armed it (a no-op otherwise). */
 const failurePoints = new ThreadFailurePoints<ShardThreadFailurePoint>('shard', data.threadFailures, data.workerIndex);
+/** The worker's timeline when SKEIN_STALL_TRACE is set (a diagnostic: stall-trace.ts), else null. */
+const stallTrace = StallTrace.fromEnvironment(data.workerIndex);
 /**
  * Quiet-time saves and full builds of search structures, in slices of a few ms so query batches (and
  * write batches) are handled between them. A write or reload cancels the save (it wrote the state it
@@ -51,6 +54,13 @@ const failurePoints = new ThreadFailurePoints<ShardThreadFailurePoint>('shard', 
  */
 const background = new SlicedJobs({
   onError: (_key, cause) => warn(`background work failed: ${(cause as Error).message}`),
+  ...(stallTrace === null ? {} : {
+    schedule: (run: () => void) => setImmediate(() => {
+      const started = performance.now();
+      run();
+      stallTrace.span('background', started, performance.now());
+    }),
+  }),
 });
 /** Keys of the saves snapshotCreation tasks wait for (one per command, so each gets its ack; apart from the quiet-time one). */
 const untilSavedJobs = new Set<object>();
@@ -199,13 +209,17 @@ function attachSchedulerPort(port: MessagePort): void {
     let commandId = 0;
     let error = null;
     let later: Promise<void> | void = undefined;
+    const started = performance.now();
+    let commandKind = '';
     try {
       const command = decodeShardCommand(message);
       commandId = command.commandId;
+      commandKind = command.kind;
       later = applyCommand(command);
     } catch (cause) {
       error = asSkeinError(cause).toBody();
     }
+    stallTrace?.span('command', started, performance.now(), commandKind);
     const postAck = () => {
       const ack = encodeShardAck({ commandId, error });
       port.postMessage(ack, [ack]);
@@ -301,6 +315,7 @@ function answer(query: ShardQueryMessage): ShardQueryResultMessage {
  * port. `nested`: run inside another search's yield point, which builds and prepares nothing.
  */
 function answerBatch(message: ArrayBuffer, batch: number, nested = false): ArrayBuffer {
+  const started = performance.now();
   const queries = decodeQueryBatch(message);
   if (!nested) {
     try {
@@ -309,7 +324,9 @@ function answerBatch(message: ArrayBuffer, batch: number, nested = false): Array
       // The searches then build what they need themselves, and each reports its own error.
       warn(`preparing stale shards failed: ${(cause as Error).message}`);
     }
+    const sliceStarted = performance.now();
     background.runCatchUpSlice();
+    if (stallTrace !== null && performance.now() - sliceStarted > 0.1) stallTrace.span('background', sliceStarted, performance.now(), 'catch-up');
   }
   const frame: BatchFrame = { batch, queries, results: new Array(queries.length), next: 0, portDueAt: 0, sliceMs: LIGHT_SLICE_MS, answeringAhead: false };
   nestedBatches.frames.push(frame);
@@ -324,7 +341,9 @@ function answerBatch(message: ArrayBuffer, batch: number, nested = false): Array
   } finally {
     nestedBatches.frames.pop();
   }
-  return encodeResults(takeAnswered(frame));
+  const encoded = encodeResults(takeAnswered(frame));
+  stallTrace?.span(nested ? 'nested' : 'batch', started, performance.now(), queries.length);
+  return encoded;
 }
 
 /** The results answered and not yet sent, marked sent. */
@@ -444,6 +463,7 @@ class NestedBatches {
       }
       const partial: NestedBatchAnswer = { batch: frame.batch, answer: encodeResults(takeAnswered(frame)), partial: true };
       port.postMessage(partial, [partial.answer]);
+      stallTrace?.posted();
     }
     if (frame !== undefined) {
       if (performance.now() < frame.portDueAt) return;
@@ -473,6 +493,7 @@ class NestedBatches {
       }
       const tagged: NestedBatchAnswer = { batch, answer: result };
       port.postMessage(tagged, [result]);
+      stallTrace?.posted();
     }
   }
 }
@@ -508,6 +529,7 @@ function attachQueryPort(port: MessagePort): void {
       result = emptyBatchResult();
     }
     port.postMessage(result, [result]);
+    stallTrace?.posted();
   });
 }
 
