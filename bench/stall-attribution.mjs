@@ -87,6 +87,8 @@ for (const phase of phases) {
   console.log(`  batches ${batches.length}, searches ${searches}; batch service p50 ${ms(pct(service, 0.5))} p99 ${ms(pct(service, 0.99))} max ${ms(pct(service, 1))} ms`);
   console.log(`  busy by part (ms): ${CATEGORIES.map((c) => `${c} ${Math.round(whole[c] / 1000)}`).join(', ')}; search µs per search ${searches ? Math.round(whole.search / searches) : 0}`);
   console.log(`  gc: ${Object.entries(gcBy).map(([k, v]) => `${k} ${v.n}× ${Math.round(v.ms)} ms (max ${Math.round(v.max)})`).join(', ') || 'none'}`);
+  const heaps = inside.filter((e) => e.k === 'heap');
+  if (heaps.length > 0) console.log(`  live bitmaps ${heaps.map((e) => Math.round(e.d[0] / 1000)).join(' ')} k; heap used ${heaps.map((e) => Math.round(e.d[1] / 2 ** 20)).join(' ')} MiB (about once a second)`);
   console.log(`  answer gaps: ${allGaps.length}, p50 ${ms(pct(allGaps, 0.5))} p99 ${ms(pct(allGaps, 0.99))} max ${ms(pct(allGaps, 1))} ms; over ${gapMs} ms: ${gaps.length}, ${Math.round(gaps.reduce((s, g) => s + g.b - g.a, 0) / 1000)} ms in all`);
   console.log(`  long gaps by largest part: ${Object.entries(byCause).sort((x, y) => y[1].ms - x[1].ms).map(([k, v]) => `${k} ${v.n} (${Math.round(v.ms)} ms)`).join(', ') || 'none'}`);
   for (const gap of listed.sort((x, y) => y.ms - x.ms).slice(0, listCount)) console.log(`    ${JSON.stringify(gap)}`);

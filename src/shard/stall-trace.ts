@@ -12,6 +12,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import roaring from 'roaring';
 
 export type StallSpanKind = 'batch' | 'nested' | 'command' | 'background';
 
@@ -61,7 +62,8 @@ export class StallTrace {
   }
 
   flush(): void {
-    if (this.lines.length === 0) return;
+    // The heap's size and the live RoaringBitmap32 objects (each dead one is freed inside a collector's pause).
+    this.lines.push(`{"k":"heap","s":${this.us(performance.now())},"d":[${roaring.RoaringBitmap32.getInstancesCount()},${process.memoryUsage().heapUsed}]}`);
     const text = this.lines.join('\n') + '\n';
     this.lines = [];
     try {

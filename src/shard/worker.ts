@@ -62,6 +62,20 @@ const background = new SlicedJobs({
     }),
   }),
 });
+/**
+ * The bitmaps of derivations the shards' caches let go of are freed at the top level (no search on the
+ * stack): this long before each query batch, and in background slices when searches pause
+ * (ShardEngine.releaseRetired; a whole cache dropped by a write batch is ~100,000 bitmaps, which the
+ * collector otherwise freed inside one full collection's pause).
+ */
+const RELEASE_SLICE_MS = 1;
+const releaseJob = { releaseRetired: true };
+function releaseRetiredSoon(): void {
+  background.enqueue(releaseJob, function* () {
+    while (engine.releaseRetired(performance.now() + RELEASE_SLICE_MS)) yield;
+  });
+}
+
 /** Keys of the saves snapshotCreation tasks wait for (one per command, so each gets its ack; apart from the quiet-time one). */
 const untilSavedJobs = new Set<object>();
 
@@ -220,6 +234,7 @@ function attachSchedulerPort(port: MessagePort): void {
       error = asSkeinError(cause).toBody();
     }
     stallTrace?.span('command', started, performance.now(), commandKind);
+    if (commandKind === 'writeBatch') releaseRetiredSoon();
     const postAck = () => {
       const ack = encodeShardAck({ commandId, error });
       port.postMessage(ack, [ack]);
@@ -325,6 +340,7 @@ function answerBatch(message: ArrayBuffer, batch: number, nested = false): Array
       warn(`preparing stale shards failed: ${(cause as Error).message}`);
     }
     const sliceStarted = performance.now();
+    if (engine.releaseRetired(sliceStarted + RELEASE_SLICE_MS)) releaseRetiredSoon();
     background.runCatchUpSlice();
     if (stallTrace !== null && performance.now() - sliceStarted > 0.1) stallTrace.span('background', sliceStarted, performance.now(), 'catch-up');
   }
