@@ -92,4 +92,6 @@ for (const phase of phases) {
   console.log(`  answer gaps: ${allGaps.length}, p50 ${ms(pct(allGaps, 0.5))} p99 ${ms(pct(allGaps, 0.99))} max ${ms(pct(allGaps, 1))} ms; over ${gapMs} ms: ${gaps.length}, ${Math.round(gaps.reduce((s, g) => s + g.b - g.a, 0) / 1000)} ms in all`);
   console.log(`  long gaps by largest part: ${Object.entries(byCause).sort((x, y) => y[1].ms - x[1].ms).map(([k, v]) => `${k} ${v.n} (${Math.round(v.ms)} ms)`).join(', ') || 'none'}`);
   for (const gap of listed.sort((x, y) => y.ms - x.ms).slice(0, listCount)) console.log(`    ${JSON.stringify(gap)}`);
+  const slow = inside.filter((e) => e.k === 'search').sort((x, y) => parseFloat(y.d) - parseFloat(x.d));
+  if (slow.length > 0) console.log(`  searches of 10 ms or more (own time): ${slow.length}; longest: ${slow.slice(0, listCount).map((e) => JSON.stringify(e.d)).join(', ')}`);
 }

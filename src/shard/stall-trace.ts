@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import roaring from 'roaring';
 
-export type StallSpanKind = 'batch' | 'nested' | 'command' | 'background';
+/** `search`: one search of 10 ms or more of its own time (detail: its ms and query). */
+export type StallSpanKind = 'batch' | 'nested' | 'command' | 'background' | 'search';
 
 export class StallTrace {
   private lines: string[] = [];

@@ -292,6 +292,9 @@ function storedTextIsTheHit(query: ShardQueryMessage): boolean {
   return all && !needsFormatting(options) && options.retrieveVectors !== true;
 }
 
+/** Searches taking this long of their own (ms) go into the stall trace with their query (stall-trace.ts). */
+const SLOW_SEARCH_TRACED_MS = 10;
+
 /** The score of a hit sent to the front, which merges nothing (ShardQueryMessage.scoresWanted false). */
 const NO_SCORES: number[] = [];
 
@@ -318,7 +321,9 @@ function answer(query: ShardQueryMessage): ShardQueryResultMessage {
       const document = shape(stored, hit.score, hit.geoDistance);
       return { docId: hit.docId, score, document: exact ? stringifyExactJson(document) : JSON.stringify(document) };
     });
-    return { requestId: query.requestId, error: null, candidates: result.candidates, hits, extras: result.extras, searchMs: nestedBatches.ownTimeSince(started, lentBefore) };
+    const searchMs = nestedBatches.ownTimeSince(started, lentBefore);
+    if (stallTrace !== null && searchMs >= SLOW_SEARCH_TRACED_MS) stallTrace.span('search', started, performance.now(), `${searchMs.toFixed(1)} ${query.q ?? ''}`);
+    return { requestId: query.requestId, error: null, candidates: result.candidates, hits, extras: result.extras, searchMs };
   } catch (cause) {
     return { requestId: query.requestId, error: asSkeinError(cause).toBody(), candidates: 0, hits: [], extras: null, searchMs: nestedBatches.ownTimeSince(started, lentBefore) };
   }
