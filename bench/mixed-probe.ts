@@ -6,7 +6,7 @@
 // run with SKEIN_BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" can be cut by phase
 // (bench/cpu-profile-phases.mjs).
 //   node dist/bench/mixed-probe.js [--docs 100000] [--warm 2] [--read 1] [--writing 2] [--batch 1000]
-//     [--seconds 10] [--connections 64] [--server-cli PATH] [--out FILE.json]
+//     [--seconds 10] [--connections 64] [--server-cli PATH] [--out FILE.json] [--keep-server-files (its log: --trace-gc-nvp...)]
 import { writeFileSync, mkdtempSync, rmSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
@@ -25,6 +25,7 @@ const { values } = parseArgs({
     docs: { type: 'string', default: '100000' }, warm: { type: 'string', default: '2' }, read: { type: 'string', default: '1' },
     writing: { type: 'string', default: '2' }, batch: { type: 'string', default: '1000' }, seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '64' }, 'sample-ms': { type: 'string', default: '20' }, 'server-cli': { type: 'string' }, out: { type: 'string' },
+    'keep-server-files': { type: 'boolean', default: false },
   },
 });
 const documents = Number(values.docs);
@@ -43,7 +44,8 @@ const directory = mkdtempSync(join(tmpdir(), 'skein-mixed-probe-'));
 const pathsFile = join(directory, 'paths.txt');
 writeFileSync(pathsFile, queries.map((query) => searchPath('npm', query.q, 20)).join('\n') + '\n');
 
-const server = await startSkeinServer({ cliPath, keepFiles: false });
+const server = await startSkeinServer({ cliPath, keepFiles: values['keep-server-files'] });
+if (values['keep-server-files']) log(`server files kept in ${dirname(server.logPath)}`);
 const client = new SkeinHttpClient(server.baseUrl);
 const phases: { name: string; startUs: number; endUs: number; figures: WindowFigures; load: number; threadCpuMs: Record<string, number> }[] = [];
 /** CPU seconds (user + system) of each of the server's threads, by thread id (/proc: the CPU profiles count wall time, which a loaded machine inflates). */

@@ -291,6 +291,20 @@ export class ShardEngine {
     for (const shard of this.allShards()) shard.prepareForSearch();
   }
 
+  /**
+   * Frees the bitmaps of derivations the shards' caches let go of (ShardCaches.releaseRetired) until
+   * `deadline` (performance.now()); only with no search running on this thread. Whether some are left.
+   */
+  releaseRetired(deadline: number): boolean {
+    let left = false;
+    for (const shard of this.allShards()) {
+      if (shard.caches.retiredCount === 0) continue;
+      left = shard.caches.releaseRetired(deadline) || left;
+      if (performance.now() >= deadline) return true;
+    }
+    return left;
+  }
+
   /** Every shard of every loaded index. */
   *allShards(): Generator<ShardIndex> {
     for (const state of this.indexes.values()) yield* state.shards.values();

@@ -27,6 +27,7 @@ import { ThreadLog } from '../protocol/thread-log.js';
 import { isHeavySearch } from '../protocol/search-weight.js';
 import { LIGHT_SLICE_MS, SLICE_MS } from './search/search-budget.js';
 import { warmUpSearchPaths } from './warm-up.js';
+import { StallTrace } from './stall-trace.js';
 
 const data = workerData as ShardWorkerData;
 /** Lines go to the front's logger over the log port the attach brings (protocol/thread-log.ts). */
@@ -43,6 +44,8 @@ const engine = new ShardEngine(data.workerIndex, data.workerCount, committedDocu
 const snapshots = new SnapshotKeeper(data.dbPath, engine, warn);
 /** Test hooks: where this thread dies when a test armed it (a no-op otherwise). */
 const failurePoints = new ThreadFailurePoints<ShardThreadFailurePoint>('shard', data.threadFailures, data.workerIndex);
+/** The worker's timeline when SKEIN_STALL_TRACE is set (a diagnostic: stall-trace.ts), else null. */
+const stallTrace = StallTrace.fromEnvironment(data.workerIndex);
 /**
  * Quiet-time saves and full builds of search structures, in slices of a few ms so query batches (and
  * write batches) are handled between them. A write or reload cancels the save (it wrote the state it
@@ -51,7 +54,28 @@ const failurePoints = new ThreadFailurePoints<ShardThreadFailurePoint>('shard', 
  */
 const background = new SlicedJobs({
   onError: (_key, cause) => warn(`background work failed: ${(cause as Error).message}`),
+  ...(stallTrace === null ? {} : {
+    schedule: (run: () => void) => setImmediate(() => {
+      const started = performance.now();
+      run();
+      stallTrace.span('background', started, performance.now());
+    }),
+  }),
 });
+/**
+ * The bitmaps of derivations the shards' caches let go of are freed at the top level (no search on the
+ * stack): this long before each query batch, and in background slices when searches pause
+ * (ShardEngine.releaseRetired; a whole cache dropped by a write batch is ~100,000 bitmaps, which the
+ * collector otherwise freed inside one full collection's pause).
+ */
+const RELEASE_SLICE_MS = 1;
+const releaseJob = { releaseRetired: true };
+function releaseRetiredSoon(): void {
+  background.enqueue(releaseJob, function* () {
+    while (engine.releaseRetired(performance.now() + RELEASE_SLICE_MS)) yield;
+  });
+}
+
 /** Keys of the saves snapshotCreation tasks wait for (one per command, so each gets its ack; apart from the quiet-time one). */
 const untilSavedJobs = new Set<object>();
 
@@ -199,13 +223,18 @@ function attachSchedulerPort(port: MessagePort): void {
     let commandId = 0;
     let error = null;
     let later: Promise<void> | void = undefined;
+    const started = performance.now();
+    let commandKind = '';
     try {
       const command = decodeShardCommand(message);
       commandId = command.commandId;
+      commandKind = command.kind;
       later = applyCommand(command);
     } catch (cause) {
       error = asSkeinError(cause).toBody();
     }
+    stallTrace?.span('command', started, performance.now(), commandKind);
+    if (commandKind === 'writeBatch') releaseRetiredSoon();
     const postAck = () => {
       const ack = encodeShardAck({ commandId, error });
       port.postMessage(ack, [ack]);
@@ -263,6 +292,9 @@ function storedTextIsTheHit(query: ShardQueryMessage): boolean {
   return all && !needsFormatting(options) && options.retrieveVectors !== true;
 }
 
+/** Searches taking this long of their own (ms) go into the stall trace with their query (stall-trace.ts). */
+const SLOW_SEARCH_TRACED_MS = 10;
+
 /** The score of a hit sent to the front, which merges nothing (ShardQueryMessage.scoresWanted false). */
 const NO_SCORES: number[] = [];
 
@@ -289,7 +321,9 @@ function answer(query: ShardQueryMessage): ShardQueryResultMessage {
       const document = shape(stored, hit.score, hit.geoDistance);
       return { docId: hit.docId, score, document: exact ? stringifyExactJson(document) : JSON.stringify(document) };
     });
-    return { requestId: query.requestId, error: null, candidates: result.candidates, hits, extras: result.extras, searchMs: nestedBatches.ownTimeSince(started, lentBefore) };
+    const searchMs = nestedBatches.ownTimeSince(started, lentBefore);
+    if (stallTrace !== null && searchMs >= SLOW_SEARCH_TRACED_MS) stallTrace.span('search', started, performance.now(), `${searchMs.toFixed(1)} ${query.q ?? ''}`);
+    return { requestId: query.requestId, error: null, candidates: result.candidates, hits, extras: result.extras, searchMs };
   } catch (cause) {
     return { requestId: query.requestId, error: asSkeinError(cause).toBody(), candidates: 0, hits: [], extras: null, searchMs: nestedBatches.ownTimeSince(started, lentBefore) };
   }
@@ -301,6 +335,7 @@ function answer(query: ShardQueryMessage): ShardQueryResultMessage {
  * port. `nested`: run inside another search's yield point, which builds and prepares nothing.
  */
 function answerBatch(message: ArrayBuffer, batch: number, nested = false): ArrayBuffer {
+  const started = performance.now();
   const queries = decodeQueryBatch(message);
   if (!nested) {
     try {
@@ -309,7 +344,10 @@ function answerBatch(message: ArrayBuffer, batch: number, nested = false): Array
       // The searches then build what they need themselves, and each reports its own error.
       warn(`preparing stale shards failed: ${(cause as Error).message}`);
     }
+    const sliceStarted = performance.now();
+    if (engine.releaseRetired(sliceStarted + RELEASE_SLICE_MS)) releaseRetiredSoon();
     background.runCatchUpSlice();
+    if (stallTrace !== null && performance.now() - sliceStarted > 0.1) stallTrace.span('background', sliceStarted, performance.now(), 'catch-up');
   }
   const frame: BatchFrame = { batch, queries, results: new Array(queries.length), next: 0, portDueAt: 0, sliceMs: LIGHT_SLICE_MS, answeringAhead: false };
   nestedBatches.frames.push(frame);
@@ -324,7 +362,9 @@ function answerBatch(message: ArrayBuffer, batch: number, nested = false): Array
   } finally {
     nestedBatches.frames.pop();
   }
-  return encodeResults(takeAnswered(frame));
+  const encoded = encodeResults(takeAnswered(frame));
+  stallTrace?.span(nested ? 'nested' : 'batch', started, performance.now(), queries.length);
+  return encoded;
 }
 
 /** The results answered and not yet sent, marked sent. */
@@ -444,6 +484,7 @@ class NestedBatches {
       }
       const partial: NestedBatchAnswer = { batch: frame.batch, answer: encodeResults(takeAnswered(frame)), partial: true };
       port.postMessage(partial, [partial.answer]);
+      stallTrace?.posted();
     }
     if (frame !== undefined) {
       if (performance.now() < frame.portDueAt) return;
@@ -473,6 +514,7 @@ class NestedBatches {
       }
       const tagged: NestedBatchAnswer = { batch, answer: result };
       port.postMessage(tagged, [result]);
+      stallTrace?.posted();
     }
   }
 }
@@ -508,6 +550,7 @@ function attachQueryPort(port: MessagePort): void {
       result = emptyBatchResult();
     }
     port.postMessage(result, [result]);
+    stallTrace?.posted();
   });
 }
 

@@ -88,7 +88,7 @@ test('the derivation cache\'s doorkeeper: a term\'s first miss keeps nothing (no
   for (const shard of [subject, reference]) shard.prepareForSearch();
   // Terms without documents (an n-gram, a typo matching nothing): under 1 / 1,024 of the documents.
   subject.search({ q: 'zzqxv', hitsWanted: 20, matchingStrategy: 'last' });
-  t.deepEqual(subject.caches.byteSizes(), { derivations: 0, pairMemos: 0, derivedWordsEntries: 0 }, 'nothing kept after one miss');
+  t.deepEqual(subject.caches.byteSizes(), { derivations: 0, pairMemos: 0, derivedWordsEntries: 0, retiredEntries: 0 }, 'nothing kept after one miss');
   const first = subject.derive('zzqxv', true, 1);
   t.true(subject.caches.derivations.size === 1 && subject.caches.derivations.has('p1zzqxv'), 'cached at the second miss');
   t.is(subject.derive('zzqxv', true, 1), first, 'then read from the cache');

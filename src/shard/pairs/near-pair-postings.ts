@@ -11,8 +11,7 @@ import { PassOffsets, tokenCountAt, tokensStartAt, type ForwardIndex } from '../
 import { BuiltOverDocuments } from '../postings/changes-since-build.js';
 import { PairTable, type PairTableState } from './pair-table.js';
 import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from '../snapshot/snapshot-container.js';
-import { stepEndsAt } from '../sliced-jobs.js';
-import { planShortPrefixes, PREFIX_THEN_WORD_GAP_1, PrefixPairTables, prefixPairDocs, prefixTableKey, prefixTableKeySpace, WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2, type PrefixTable, type ShortPrefixPlan } from './prefix-pair-tables.js';
+import { planShortPrefixesSteps, PREFIX_THEN_WORD_GAP_1, PrefixPairTables, prefixPairDocs, prefixTableKey, prefixTableKeySpace, WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2, type PrefixTable, type ShortPrefixPlan } from './prefix-pair-tables.js';
 import { EXACT_ATTRIBUTE_MARK } from '../words/derivations.js';
 import { idSpanOf, unionOfMany } from '../words/bitmap-union.js';
 import type { Vocabulary } from '../words/vocabulary.js';
@@ -74,6 +73,13 @@ interface PairLookup {
   readWithin: RoaringBitmap32;
 }
 
+/**
+ * Documents a step of the build's passes visits: every token emits up to MAX_GAP pairs and prefix-table
+ * entries, so SLICE_POLICY.documentsPerStep (4,096) made steps of ~10 ms at 100k npm rows, over the
+ * worker's 8 ms catch-up slices (a slice ends between steps: bench/build-step-times.mjs).
+ */
+const PAIR_DOCUMENTS_PER_STEP = 1024;
+
 export class NearPairPostings extends BuiltOverDocuments {
   private slotOfWord = new Int32Array(0);
   private slotCount = 0;
@@ -104,7 +110,7 @@ export class NearPairPostings extends BuiltOverDocuments {
     const documents = this.documents.toUint32Array();
     const shortPrefixes: ShortPrefixPlan = slotCount === 0
       ? { prefixes: [], tableOfWord: new Int32Array(0), splitOfWord: new Int32Array(0), splits: [] }
-      : planShortPrefixes(this.vocabulary, slotOfWord, EXACT_ATTRIBUTE_MARK);
+      : yield* planShortPrefixesSteps(this.vocabulary, slotOfWord, EXACT_ATTRIBUTE_MARK);
     yield;
     const keySpaces = [...Array.from({ length: MAX_GAP }, () => slotCount * slotCount), ...shortPrefixes.prefixes.map(() => prefixTableKeySpace(slotCount))];
     // The short prefixes' tables tag their documents with the rare word's split (prefix-pair-tables.ts).
@@ -137,7 +143,7 @@ export class NearPairPostings extends BuiltOverDocuments {
     };
     const offsets = new PassOffsets(this.forward, documents);
     for (let index = 0; index < documents.length; index++) {
-      if (stepEndsAt(index)) {
+      if (index > 0 && index % PAIR_DOCUMENTS_PER_STEP === 0) {
         yield;
         offsets.resume();
       }

@@ -61,7 +61,11 @@ export class PairTable {
     // Pass 1 over-counts a pair repeated in one document, which only leaves slack at a run's end.
     const counts = Array.from({ length: tableCount }, (_, table) => new Uint32Array(spaceOf(table) + 1));
     yield* visit((table, key) => counts[table]![key + 1]!++);
-    for (const tableCounts of counts) for (let key = 0; key + 1 < tableCounts.length; key++) tableCounts[key + 1]! += tableCounts[key]!;
+    // A step per table (a gap table's key space is its slots squared: millions of keys).
+    for (const tableCounts of counts) {
+      for (let key = 0; key + 1 < tableCounts.length; key++) tableCounts[key + 1]! += tableCounts[key]!;
+      yield;
+    }
     const docIds = counts.map((tableCounts) => new Uint32Array(tableCounts[tableCounts.length - 1]!));
     const tags = docIds.map((tableDocIds, table) => (tagged[table] === true ? new Uint16Array(tableDocIds.length) : null));
     const ends = counts.map((tableCounts) => tableCounts.slice(0, tableCounts.length - 1));
@@ -82,7 +86,7 @@ export class PairTable {
       const compacted = PairTable.compact(counts[table]!, ends[table]!, docIds[table]!, tags[table]!, spaceOf(table));
       if (compacted.tags !== null) yield* compacted.sortRunsByTag();
       tables.push(compacted);
-      if (table % 64 === 63) yield;
+      yield;
     }
     return tables;
   }

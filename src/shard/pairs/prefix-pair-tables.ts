@@ -18,6 +18,7 @@
 import roaring from 'roaring';
 import { tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
 import { PairTable } from './pair-table.js';
+import { finishSteps, SLICE_POLICY } from '../sliced-jobs.js';
 import { WorthPerByteCache } from '../search/worth-per-byte-cache.js';
 import { idSpanOf, unionOfMany } from '../words/bitmap-union.js';
 import type { Vocabulary } from '../words/vocabulary.js';
@@ -96,11 +97,20 @@ export function prefixTableKeySpace(slotCount: number): number {
  * documents (counted with repeats: an upper bound), longest first.
  */
 export function planShortPrefixes(vocabulary: Vocabulary, slotOfWord: Int32Array, skipWordsStartingWith: string): ShortPrefixPlan {
+  return finishSteps(planShortPrefixesSteps(vocabulary, slotOfWord, skipWordsStartingWith));
+}
+
+/**
+ * planShortPrefixes in steps of SLICE_POLICY.wordsPerStep words (the near-pair build in the background:
+ * its three passes over every word, one step, took ~5-10% of the build, far over a catch-up slice).
+ */
+export function* planShortPrefixesSteps(vocabulary: Vocabulary, slotOfWord: Int32Array, skipWordsStartingWith: string): Generator<void, ShortPrefixPlan, unknown> {
   const documentsOf = new Map<string, number>();
   const wordCount = vocabulary.size;
   const prefixOf = (word: string) => word.slice(0, SHORT_PREFIX_LENGTH);
   const isPlanned = (wordId: number) => (slotOfWord[wordId] ?? -1) < 0 && vocabulary.docs(wordId).size > 0;
   for (let wordId = 0; wordId < wordCount; wordId++) {
+    if (wordId % SLICE_POLICY.wordsPerStep === SLICE_POLICY.wordsPerStep - 1) yield;
     if (!isPlanned(wordId)) continue;
     const word = vocabulary.wordOf(wordId);
     if (word.startsWith(skipWordsStartingWith)) continue;
@@ -113,6 +123,7 @@ export function planShortPrefixes(vocabulary: Vocabulary, slotOfWord: Int32Array
   const splitOfWord = new Int32Array(wordCount).fill(-1);
   const splitSets = prefixes.map(() => new Set<string>());
   for (let wordId = 0; wordId < wordCount; wordId++) {
+    if (wordId % SLICE_POLICY.wordsPerStep === SLICE_POLICY.wordsPerStep - 1) yield;
     if (!isPlanned(wordId)) continue;
     const word = vocabulary.wordOf(wordId);
     const table = word.startsWith(skipWordsStartingWith) ? undefined : indexOf.get(prefixOf(word));
@@ -123,6 +134,7 @@ export function planShortPrefixes(vocabulary: Vocabulary, slotOfWord: Int32Array
   const splits = splitSets.map((set) => (set.size > MAX_SPLITS ? null : [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))));
   const splitIndexes = splits.map((list) => new Map((list ?? []).map((split, index) => [split, index])));
   for (let wordId = 0; wordId < wordCount; wordId++) {
+    if (wordId % SLICE_POLICY.wordsPerStep === SLICE_POLICY.wordsPerStep - 1) yield;
     const table = tableOfWord[wordId]!;
     if (table >= 0) splitOfWord[wordId] = splitIndexes[table]!.get(vocabulary.wordOf(wordId).slice(SHORT_PREFIX_LENGTH, SHORT_PREFIX_LENGTH + SPLIT_LENGTH)) ?? 0;
   }

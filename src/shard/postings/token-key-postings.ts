@@ -201,9 +201,9 @@ export class TokenKeyPostings implements DerivedStructure {
   /**
    * [key]: documents holding one of the words with that key (not disjoint across keys: a document
    * may hold the words in several places). Trailing empty keys are cut. Read-only: a bitmap may be
-   * the word's own list.
+   * the word's own list. `made`: gets the bitmaps made for this answer alone (unions; TermDerivations.owned).
    */
-  unionByKey(wordIds: readonly number[]): RoaringBitmap32[] {
+  unionByKey(wordIds: readonly number[], made?: RoaringBitmap32[]): RoaringBitmap32[] {
     this.rebuildIfStale();
     const unkept = this.buildMissing(wordIds);
     const perKey: RoaringBitmap32[][] = [];
@@ -227,10 +227,15 @@ export class TokenKeyPostings implements DerivedStructure {
     const idSpan = idSpanOf(this.documents);
     return Array.from({ length: keys }, (_, key) => {
       const bitmaps = perKey[key] ?? [];
+      const looseOnly = loose[key] !== undefined && bitmaps.length === 0;
       if (loose[key] !== undefined) bitmaps.push(new RoaringBitmap32(loose[key]));
       // One list is returned as is (callers only read; a write drops it before it could change).
       // None: the shared empty one (kept in the derivation cache's rank / position memos, tens of thousands).
-      return bitmaps.length === 1 ? bitmaps[0]! : bitmaps.length === 0 ? NO_DOCUMENTS : unionOfMany(bitmaps, idSpan);
+      if (bitmaps.length === 1 && !looseOnly) return bitmaps[0]!;
+      if (bitmaps.length === 0) return NO_DOCUMENTS;
+      const union = looseOnly ? bitmaps[0]! : unionOfMany(bitmaps, idSpan);
+      made?.push(union);
+      return union;
     });
   }
 

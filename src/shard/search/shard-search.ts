@@ -6,7 +6,7 @@ import { parseQueryParts, type ParsedQuery } from '../../query/parse-query.js';
 import type { QueryTerm, WordTerm } from '../../query/query-term.js';
 import { typoBudget } from '../../query/typo-budget.js';
 import { multiWordSynonyms } from '../../query/synonyms.js';
-import { exactAttributeKey, withAlternatives, type TermAlternative, type TermDerivations } from '../words/derivations.js';
+import { exactAttributeKey, ownBitmap, withAlternatives, type TermAlternative, type TermDerivations } from '../words/derivations.js';
 import { bucketSort, type RankedHit, type ScoreFloor } from '../../ranking/bucket-sort.js';
 import { ScorePlan } from '../../ranking/scores/score-details.js';
 import { emptyProfile, type DocMatchProfile } from '../../ranking/match-profile.js';
@@ -344,7 +344,7 @@ function phraseDocs(shard: ShardIndex, wordIds: readonly (number | null)[], into
  * hold single words only).
  */
 function unionByKey(shard: ShardIndex, postings: TokenKeyPostings, tokenKey: TokenKey, derivations: TermDerivations): RoaringBitmap32[] {
-  const byKey = postings.unionByKey(derivations.words.map((word) => word.wordId));
+  const byKey = postings.unionByKey(derivations.words.map((word) => word.wordId), (derivations.owned ??= []));
   while (byKey.length < postings.limit) byKey.push(NO_DOCUMENTS);
   const phrases = derivations.phrases;
   if (phrases === undefined || phrases.length === 0) return byKey;
@@ -363,7 +363,7 @@ function unionByKey(shard: ShardIndex, postings: TokenKeyPostings, tokenKey: Tok
   }
   // New bitmaps: the unions may be a word's own list, or shared.
   added.forEach((docIds, key) => {
-    byKey[key] = RoaringBitmap32.or(byKey[key]!, new RoaringBitmap32(docIds));
+    byKey[key] = ownBitmap(derivations, RoaringBitmap32.or(byKey[key]!, new RoaringBitmap32(docIds)));
   });
   return byKey;
 }
@@ -518,14 +518,14 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
     // A lone exact word's own list as is (read-only), as the rank unions do: no copy in the cache.
     const exactIds = exactWordIds(derivations);
     return (derivations.exactDocs ??= exactIds.length === 1 ? this.shard.vocabulary.docs(exactIds[0]!)
-      : RoaringBitmap32.orMany(exactIds.map((wordId) => this.shard.vocabulary.docs(wordId))));
+      : ownBitmap(derivations, RoaringBitmap32.orMany(exactIds.map((wordId) => this.shard.vocabulary.docs(wordId)))));
   }
 
   termExactDocsAtPosition(term: number, position: number): RoaringBitmap32 | null {
     const derivations = this.derivations[term];
     const postings = this.shard.positionPostings;
     if (derivations === undefined || position >= postings.limit) return null;
-    const byPosition = (derivations.exactDocsByPosition ??= postings.unionByKey(exactWordIds(derivations)));
+    const byPosition = (derivations.exactDocsByPosition ??= postings.unionByKey(exactWordIds(derivations), (derivations.owned ??= [])));
     return byPosition[position] ?? NO_DOCUMENTS;
   }
 
@@ -587,7 +587,7 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
     if (derivations === undefined) return NO_DOCUMENTS;
     const phrases = derivations.phrases;
     return (derivations.phraseDocs ??= phrases === undefined || phrases.length === 0 ? NO_DOCUMENTS
-      : phrases.length === 1 ? phrases[0]!.docs : RoaringBitmap32.orMany(phrases.map((phrase) => phrase.docs)));
+      : phrases.length === 1 ? phrases[0]!.docs : ownBitmap(derivations, RoaringBitmap32.orMany(phrases.map((phrase) => phrase.docs))));
   }
 
   /** A profile for the accelerator's own reads (not the rules' scratch profile, which a caller may hold). */

@@ -22,6 +22,8 @@ export interface WorthPerByteCacheOptions<T> {
    * collections were a source of the search tail. Over it, the least worth per byte go as for bytes.
    */
   maxEntries?: number;
+  /** Called with each value as it leaves the cache (evicted, dropped, replaced, cleared). */
+  onLeave?: (value: T) => void;
 }
 
 /** Worths halve after this many lookups (a few of the bench's loops). */
@@ -77,6 +79,7 @@ export class WorthPerByteCache<T> {
   private readonly sizeChanges: boolean;
   private readonly maxRemembered: number;
   private readonly maxEntries: number;
+  private readonly onLeave: ((value: T) => void) | null;
 
   constructor(options: WorthPerByteCacheOptions<T>) {
     this.maxBytes = options.maxBytes;
@@ -84,6 +87,7 @@ export class WorthPerByteCache<T> {
     this.sizeChanges = options.sizeChanges ?? false;
     this.maxRemembered = options.maxRemembered ?? 8192;
     this.maxEntries = options.maxEntries ?? Infinity;
+    this.onLeave = options.onLeave ?? null;
   }
 
   get byteLength(): number {
@@ -105,6 +109,8 @@ export class WorthPerByteCache<T> {
 
   /** Forgets every entry and worth. */
   clear(): void {
+    const onLeave = this.onLeave;
+    if (onLeave !== null) for (const entry of this.held.values()) onLeave(entry.value);
     if (this.held.size > 0) this.held.clear();
     if (this.worths.size > 0) this.worths.clear();
     this.heldBytes = 0;
@@ -197,6 +203,7 @@ export class WorthPerByteCache<T> {
   set(key: string, value: T, worth?: number, work = 0): void {
     const known = this.held.get(key);
     if (known !== undefined) this.heldBytes -= known.bytes;
+    if (known !== undefined && known.value !== value) this.onLeave?.(known.value);
     const scaled = worth === undefined ? this.worths.get(key) ?? 0 : worth * this.unit;
     this.worths.delete(key);
     const bytes = this.sizeOf(value);
@@ -234,6 +241,7 @@ export class WorthPerByteCache<T> {
     const entry = this.held.get(key)!;
     this.held.delete(key);
     this.heldBytes -= entry.bytes;
+    this.onLeave?.(entry.value);
     this.addScaledWorth(key, entry.worth);
     this.forgetRefusal();
   }

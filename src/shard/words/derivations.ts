@@ -66,6 +66,19 @@ export interface TermDerivations {
   memoId?: number;
   /** Memo: the words as match-profile-builder.ts's WordLookup.addTerm takes them (lookupArrays). */
   lookupArrays?: { wordIds: Int32Array; flags: Uint8Array };
+  /**
+   * The bitmaps made for these derivations alone (unions; never a word's or a structure's own list, never
+   * NO_DOCUMENTS), among the fields above: once the shard's caches let the derivations go, their native
+   * memory is freed at the worker's top level in slices (ShardCaches.releaseRetired) instead of inside a
+   * full collection's pause. A bitmap made here and not listed is simply left to the collector.
+   */
+  owned?: RoaringBitmap32[];
+}
+
+/** Notes `bitmap` (just made for `derivations` alone) among their own bitmaps (TermDerivations.owned). */
+export function ownBitmap(derivations: TermDerivations, bitmap: RoaringBitmap32): RoaringBitmap32 {
+  if (bitmap !== NO_DOCUMENTS) (derivations.owned ??= []).push(bitmap);
+  return bitmap;
 }
 
 /**
@@ -194,6 +207,8 @@ export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTyp
   const exactIds = [vocabulary.idOf(word), vocabulary.idOf(exactAttributeKey(word))];
   const words: WordDerivation[] = [];
   const docsByTypo: RoaringBitmap32[] = [];
+  // The bitmaps made here (the others are the words' own lists): TermDerivations.owned.
+  const made = new Set<RoaringBitmap32>();
   let seen: RoaringBitmap32 | null = null;
   for (let typos = 0; typos < 3; typos++) {
     const ids = byTypo[typos]!;
@@ -201,14 +216,18 @@ export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTyp
     // A lone word's own posting list is used as is, not copied: derivations are read-only and dropped
     // by any write to the word (ShardIndex.cachedDerive), and at a million documents the copies showed.
     let union = ids.length === 1 ? vocabulary.docs(ids[0]!) : unionOfMany(ids.map((id) => vocabulary.docs(id)), idSpan);
-    if (seen !== null && !union.isEmpty) union = RoaringBitmap32.andNot(union, seen);
+    if (ids.length !== 1) made.add(union);
+    if (seen !== null && !union.isEmpty) made.add(union = RoaringBitmap32.andNot(union, seen));
     // An empty level is the one shared empty bitmap: the cache holds tens of thousands of derivations,
     // most with an empty level, and each native bitmap is an object the collector tracks and finalizes.
     if (union.isEmpty) union = NO_DOCUMENTS;
     docsByTypo.push(union);
-    seen = seen === null || seen.isEmpty ? union : union.isEmpty ? seen : RoaringBitmap32.or(seen, union);
+    if (seen === null || seen.isEmpty) seen = union;
+    else if (!union.isEmpty) made.add(seen = RoaringBitmap32.or(seen, union));
   }
-  return { words, docs: seen!, docsByTypo };
+  const derivations: TermDerivations = { words, docs: seen!, docsByTypo };
+  for (const docs of new Set([seen!, ...docsByTypo])) if (made.has(docs)) ownBitmap(derivations, docs);
+  return derivations;
 }
 
 /**
@@ -245,7 +264,10 @@ export function withSynonyms(vocabulary: Vocabulary, base: TermDerivations, alte
   if (extra.length === 0) return base;
   const zeroTypo = RoaringBitmap32.orMany([base.docsByTypo[0]!, ...extra]);
   const docsByTypo = [zeroTypo, ...base.docsByTypo.slice(1).map((docs) => RoaringBitmap32.andNot(docs, zeroTypo))];
-  return { words, phrases, docs: RoaringBitmap32.or(base.docs, zeroTypo), docsByTypo };
+  const derivations: TermDerivations = { words, phrases, docs: RoaringBitmap32.or(base.docs, zeroTypo), docsByTypo };
+  // Each made here (the base's stay the base's).
+  for (const docs of [derivations.docs, ...docsByTypo]) ownBitmap(derivations, docs);
+  return derivations;
 }
 
 /**
@@ -297,7 +319,10 @@ export function withAlternatives(base: TermDerivations, alternatives: readonly T
     docsByTypo.push(level);
     seen = RoaringBitmap32.or(seen, level);
   }
-  return { words, phrases, docs: seen, docsByTypo };
+  // Levels 1 and 2 and the union are made here; level 0 is the base's (its own, or a word's list).
+  const derivations: TermDerivations = { words, phrases, docs: seen, docsByTypo };
+  for (const docs of [seen, docsByTypo[1]!, docsByTypo[2]!]) ownBitmap(derivations, docs);
+  return derivations;
 }
 
 /** Document checks one split search may spend (a split's documents are verified in the forward index). */
