@@ -13,6 +13,7 @@ import { searchShards, termDocCountsOfShards, type PlannedHit } from './search/s
 import { SearchBudget, SLICE_MS, type Interleave } from './search/search-budget.js';
 import type { ScorePlan } from '../ranking/scores/score-details.js';
 import { FieldRestriction } from './search/field-restriction.js';
+import { SplitDecider } from './search/split-decider.js';
 
 export type JsonDocument = Record<string, unknown>;
 
@@ -311,7 +312,9 @@ export class ShardEngine {
     const shards = query.shards.map((shard) => state.shards.get(shard)).filter((shard): shard is ShardIndex => shard !== undefined);
     // matchingStrategy frequency over several shards (front/search/search-dispatcher.ts): first the terms' counts, then the search with their sums.
     const fieldRestriction = this.fieldRestrictionOf(query, state.config);
-    if (query.options?.termDocCountsOnly === true) return termDocCountsOfShards(shards, query.q ?? '', budget, fieldRestriction);
+    // Several shards: each query word's split over the whole index (protocol/split-choice.ts); one shard chooses its own.
+    const splits = state.shardCount > 1 && query.q ? new SplitDecider(shards, query.options?.splitChoices, query.shards.length >= state.shardCount) : null;
+    if (query.options?.termDocCountsOnly === true) return withSplitCounts(termDocCountsOfShards(shards, query.q ?? '', budget, fieldRestriction, splits), splits);
     const termDocCounts = query.options?.termDocCounts;
     const distinctFacets = query.options?.distinctFacets;
     // Named by the engine's key (the storage key): the front names the index by its uid (front/index-scoped-errors.ts).
@@ -326,9 +329,10 @@ export class ShardEngine {
       facetStringsOnly: query.options?.facetStringsOnly === true,
       ...(termDocCounts !== undefined ? { termDocCounts } : {}),
       ...(distinctFacets === 'mins' ? { distinctFacets: 'mins' as const } : distinctFacets !== undefined ? { distinctFacets: new Set(distinctFacets) } : {}),
+      splits,
     });
     if (result.hits.length > query.hitsWanted) result.hits.length = query.hitsWanted;
-    return result;
+    return withSplitCounts(result, splits);
   }
 
 
@@ -381,4 +385,10 @@ export class ShardEngine {
     }
     return target;
   }
+}
+
+/** The search's answer, or with splits left undecided (split-decider.ts) only their counts: the front asks again with its choices. */
+function withSplitCounts(result: EngineSearchResult, splits: SplitDecider | null): EngineSearchResult {
+  if (splits?.undecided == null) return result;
+  return { candidates: 0, hits: [], extras: { splitCounts: splits.undecided }, rankingEntries: null, scorePlan: null };
 }

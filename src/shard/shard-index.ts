@@ -3,7 +3,7 @@
 import roaring from 'roaring';
 import { analyzeDocument, analyzeDocumentInto } from '../analysis/document-tokens.js';
 import { selectsField } from '../documents/flatten.js';
-import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, mayDeriveAny, withSynonyms, withAlternatives, bestSplit, type TermDerivations } from './words/derivations.js';
+import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, mayDeriveAny, withSynonyms, withAlternatives, bestSplit, chosenSplit, splitCounts, type TermDerivations } from './words/derivations.js';
 import { documentHasPhrase } from './documents/match-profile-builder.js';
 import { ForwardIndex } from './documents/forward-index.js';
 import { FacetStore } from './facets/facet-store.js';
@@ -210,25 +210,37 @@ export class ShardIndex {
   /** `extraAlternatives`: synonyms the word has as part of a multi-word key (not cached: they depend on the query). */
   /**
    * `split`: with the word's best split in two words of the shard (milli's split words, a one-typo
-   * derivation), unless that split is these words (an n-gram's own words: they match as the terms).
+   * derivation), unless that split is these words (an n-gram's own words: they match as the terms);
+   * `{ at }`: the split point chosen over the index's shards instead (0: none; protocol/split-choice.ts).
    */
   derive(word: string, isPrefix: boolean, budget: number, extraAlternatives: readonly (readonly string[])[] = [],
-    split: { unless: readonly string[] } | boolean = true): TermDerivations {
+    split: { unless: readonly string[] } | { at: number } | boolean = true): TermDerivations {
     let derivations = this.cachedDerive(word, isPrefix, budget);
     if (split !== false) {
       // Memoized on the cached derivations (itself when the word has no split), as their other memos.
+      const at = typeof split === 'object' && 'at' in split ? split.at : undefined;
       let withSplit = derivations.withSplit;
-      if (withSplit === undefined) {
-        const best = bestSplit(this.vocabulary, word, (wordIds) => this.phraseDocs(wordIds));
+      if (withSplit === undefined || (withSplit === derivations ? derivations.splitAt : withSplit.splitAt) !== at) {
+        const best = at === undefined ? bestSplit(this.vocabulary, word, (wordIds) => this.phraseDocs(wordIds))
+          : chosenSplit(this.vocabulary, word, at, (wordIds) => this.phraseDocs(wordIds));
         withSplit = best === null ? derivations
           : { ...withAlternatives(derivations, [{ wordIds: best.wordIds, inRow: true, docs: best.docs, typos: 1 }]), splitWordIds: best.wordIds, memoId: undefined };
         derivations.withSplit = withSplit;
+        if (withSplit === derivations) derivations.splitAt = at;
+        else withSplit.splitAt = at;
       }
-      const unless = split === true ? null : split.unless.map((part) => this.vocabulary.idOf(part));
+      const unless = typeof split === 'object' && 'unless' in split ? split.unless.map((part) => this.vocabulary.idOf(part)) : null;
       if (unless === null || withSplit.splitWordIds === undefined || withSplit.splitWordIds.some((id, k) => id !== unless[k]) || unless.length !== 2) derivations = withSplit;
     }
     if (extraAlternatives.length === 0) return derivations;
     return withSynonyms(this.vocabulary, derivations, extraAlternatives, (wordIds) => this.phraseDocs(wordIds));
+  }
+
+  /** The word's split counts in this shard (derivations.ts splitCounts), memoized as its split. */
+  splitCounts(word: string, isPrefix: boolean, budget: number): number[] | null {
+    const derivations = this.cachedDerive(word, isPrefix, budget);
+    if (derivations.splitCounts === undefined) derivations.splitCounts = splitCounts(this.vocabulary, word, (wordIds) => this.phraseDocs(wordIds));
+    return derivations.splitCounts;
   }
 
   /**
@@ -254,7 +266,10 @@ export class ShardIndex {
         caches.derivations.drop(key);
         walked = derivations.walk;
         derivations = undefined;
-      } else if (derivations.withSplit !== undefined && this.splitWritten(word, splitAt)) derivations.withSplit = undefined;
+      } else if ((derivations.withSplit !== undefined || derivations.splitCounts !== undefined) && this.splitWritten(word, splitAt)) {
+        derivations.withSplit = undefined;
+        derivations.splitCounts = undefined;
+      }
     }
     if (derivations === undefined) {
       walked ??= caches.derivedWords.get(key);
