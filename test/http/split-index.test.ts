@@ -16,9 +16,9 @@ let single: TestServer;
 
 test.before(async () => {
   [spread, together, single] = await Promise.all([
-    startTestServer({ workers: 2, shardsPerIndex: 3 }),
-    startTestServer({ workers: 1, shardsPerIndex: 3 }),
-    startTestServer({ workers: 1, shardsPerIndex: 1 }),
+    startTestServer({ workers: 2, shardsPerIndex: 3, enableMetrics: true }),
+    startTestServer({ workers: 1, shardsPerIndex: 3, enableMetrics: true }),
+    startTestServer({ workers: 1, shardsPerIndex: 1, enableMetrics: true }),
   ]);
 });
 test.after.always(async () => {
@@ -101,6 +101,46 @@ test('after a write the split follows the index (no choice kept from before)', a
   const expected = await hits(single, 'split_write', 'seahorse');
   t.true(expected.ids.every((id) => !id.startsWith('w-a')), 'one shard: `seah orse` now');
   for (const [name, server] of servers()) t.deepEqual(await hits(server, 'split_write', 'seahorse'), expected, `${name} after`);
+});
+
+/** Searches the front has sent to shard workers so far (GET /metrics: the query batches' sizes summed). */
+async function searchesSent(server: TestServer): Promise<number> {
+  const text = (await server.client.get('/metrics')).text;
+  return Number(text.match(/^skein_query_batch_size_sum(?:\{\})? (\S+)$/m)?.[1] ?? NaN);
+}
+
+test.serial('rounds: a word with a split candidate costs the spread index one more round once per query until the index changes; others and one shard never', async (t) => {
+  const documents = [
+    ...idsInShard('r-a', 0, 2).map((id, n) => ({ id, text: `rain bow number ${n}` })),
+    ...idsInShard('r-b', 1, 1).map((id) => ({ id, text: 'rainb ow' })),
+    ...idsInShard('r-c', 2, 1).map((id) => ({ id, text: 'plain words only' })),
+  ];
+  await load('split_rounds', documents);
+  // Rounds for one search: the workers it was sent to each time (3 shards on 2 workers: 2 a round).
+  const rounds = async (server: TestServer, q: string, workers: number) => {
+    const before = await searchesSent(server);
+    await hits(server, 'split_rounds', q);
+    return ((await searchesSent(server)) - before) / workers;
+  };
+  t.is(await rounds(spread, 'plain words', 2), 1, 'no split candidate: one round');
+  t.is(await rounds(spread, 'rainbow', 2), 2, 'a candidate: the counts, then the search');
+  t.is(await rounds(spread, 'rainbow', 2), 1, 'the same query again: the choice kept');
+  t.is(await rounds(spread, 'rainbow plain', 2), 2, 'another query: counted again');
+  for (const server of [together, single]) {
+    for (const q of ['plain words', 'rainbow', 'rainbow plain']) t.is(await rounds(server, q, 1), 1, `one worker, q=${q}`);
+  }
+  // A write drops the kept choices (here `rainb ow` now leads), and the answer follows.
+  await load('split_rounds', idsInShard('r-d', 2, 2).map((id, n) => ({ id, text: `rainb ow ${n}` })));
+  t.is(await rounds(spread, 'rainbow', 2), 2, 'after a write: counted again');
+  t.deepEqual(await hits(spread, 'split_rounds', 'rainbow'), await hits(single, 'split_rounds', 'rainbow'));
+  t.true((await hits(single, 'split_rounds', 'rainbow')).ids.every((id) => !id.startsWith('r-a')));
+  // matchingStrategy frequency counts its terms with the same choices (its own two rounds, then the search).
+  for (const q of ['rainbow plain', 'plain rainbow words']) {
+    const body = { q, matchingStrategy: 'frequency', showRankingScore: true };
+    const answers = await Promise.all(servers().map(async ([, server]) => (await server.client.post('/indexes/split_rounds/search', body)).body.hits));
+    t.deepEqual(answers[0], answers[2], `frequency q=${q}`);
+    t.deepEqual(answers[1], answers[2], `frequency q=${q}`);
+  }
 });
 
 /** Seeded PRNG (mulberry32): the same queries on every run. */
