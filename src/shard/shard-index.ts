@@ -3,7 +3,7 @@
 import roaring from 'roaring';
 import { analyzeDocument, analyzeDocumentInto } from '../analysis/document-tokens.js';
 import { selectsField } from '../documents/flatten.js';
-import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, mayDeriveAny, withSynonyms, withAlternatives, bestSplit, chosenSplit, splitCounts, type TermDerivations } from './words/derivations.js';
+import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, mayDeriveAny, withSynonyms, withAlternatives, bestSplit, chosenSplit, type TermDerivations } from './words/derivations.js';
 import { documentHasPhrase } from './documents/match-profile-builder.js';
 import { ForwardIndex } from './documents/forward-index.js';
 import { FacetStore } from './facets/facet-store.js';
@@ -211,7 +211,7 @@ export class ShardIndex {
   /**
    * `split`: with the word's best split in two words of the shard (milli's split words, a one-typo
    * derivation), unless that split is these words (an n-gram's own words: they match as the terms);
-   * `{ at }`: the split point chosen over the index's shards instead (0: none; protocol/split-choice.ts).
+   * `{ at }`: the split point chosen over the index's shards instead (0: none; search/split-decider.ts).
    */
   derive(word: string, isPrefix: boolean, budget: number, extraAlternatives: readonly (readonly string[])[] = [],
     split: { unless: readonly string[] } | { at: number } | boolean = true): TermDerivations {
@@ -234,13 +234,6 @@ export class ShardIndex {
     }
     if (extraAlternatives.length === 0) return derivations;
     return withSynonyms(this.vocabulary, derivations, extraAlternatives, (wordIds) => this.phraseDocs(wordIds));
-  }
-
-  /** The word's split counts in this shard (derivations.ts splitCounts), memoized as its split. */
-  splitCounts(word: string, isPrefix: boolean, budget: number): number[] | null {
-    const derivations = this.cachedDerive(word, isPrefix, budget);
-    if (derivations.splitCounts === undefined) derivations.splitCounts = splitCounts(this.vocabulary, word, (wordIds) => this.phraseDocs(wordIds));
-    return derivations.splitCounts;
   }
 
   /**
@@ -266,10 +259,7 @@ export class ShardIndex {
         caches.derivations.drop(key);
         walked = derivations.walk;
         derivations = undefined;
-      } else if ((derivations.withSplit !== undefined || derivations.splitCounts !== undefined) && this.splitWritten(word, splitAt)) {
-        derivations.withSplit = undefined;
-        derivations.splitCounts = undefined;
-      }
+      } else if (derivations.withSplit !== undefined && this.splitWritten(word, splitAt)) derivations.withSplit = undefined;
     }
     if (derivations === undefined) {
       walked ??= caches.derivedWords.get(key);

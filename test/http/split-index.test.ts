@@ -89,6 +89,20 @@ test('a tie takes the first split point, on every shard', async (t) => {
   for (const [name, server] of servers()) t.deepEqual(await hits(server, 'split_tie', 'bookend'), expected, name);
 });
 
+test('hostile words: names of object properties (constructor, tostring, __proto__) split as any other', async (t) => {
+  const documents = [
+    ...idsInShard('h-a', 0, 3).map((id, n) => ({ id, text: `construct or ${n}; to string` })),
+    ...idsInShard('h-b', 1, 3).map((id, n) => ({ id, text: `con structor ${n}; tos tring; proto __ __proto__` })),
+    ...idsInShard('h-c', 2, 1).map((id) => ({ id, text: 'construct or; to string; __ proto' })),
+  ];
+  await load('split_hostile', documents);
+  for (const q of ['constructor', 'tostring', '__proto__', 'proto__', 'constructor tostring', 'hasownproperty']) {
+    const expected = await hits(single, 'split_hostile', q);
+    for (const [name, server] of servers()) t.deepEqual(await hits(server, 'split_hostile', q), expected, `${name} q=${q}`);
+  }
+  t.true((await hits(single, 'split_hostile', 'constructor')).ids.every((id) => !id.startsWith('h-b')), 'one shard: `construct or` (4 against 3), which shard 1 alone would not take');
+});
+
 test('after a write the split follows the index (no choice kept from before)', async (t) => {
   const first = [
     ...idsInShard('w-a', 0, 2).map((id, n) => ({ id, text: `sea horse ${n}` })),

@@ -109,7 +109,7 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
   const restriction = request.fieldRestriction ?? null;
   // Restricted: the postings by rank, position and pair hold every field, so every document is read (the bitmapBuckets false reference).
   const ctx = new ShardSearchContext(shard, terms, budget, restriction === null && (request.bitmapBuckets ?? true), request.termDocCounts ?? undefined,
-    request.wrapAccelerator, restriction, request.splits?.splitOf);
+    request.wrapAccelerator, restriction, request.splits ?? null);
   // The front asks again with every worker's counts summed (shard-engine.ts answers them).
   if (request.splits?.undecided != null) {
     ctx.release();
@@ -257,7 +257,7 @@ export function shardTermDocCounts(shard: ShardIndex, q: string, budget: SearchB
   splits: SplitDecider | null = null): number[] {
   const config = shard.config;
   const terms = parseQueryParts(q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }).terms;
-  const ctx = new ShardSearchContext(shard, terms, budget, restriction === null, undefined, undefined, restriction, splits?.splitOf);
+  const ctx = new ShardSearchContext(shard, terms, budget, restriction === null, undefined, undefined, restriction, splits);
   try {
     if (restriction !== null) ctx.restrictTermDocs(null);
     return terms.map((_, term) => ctx.termDocs(term).size);
@@ -430,7 +430,7 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
   constructor(private readonly shard: ShardIndex, readonly terms: readonly QueryTerm[], readonly searchBudget: SearchBudget,
     bitmapBuckets: boolean, readonly termDocCounts?: readonly number[], wrapAccelerator?: (accelerator: SearchAccelerator) => SearchAccelerator,
     private readonly restriction: FieldRestriction | null = null,
-    private readonly splitOf?: (word: string, isPrefix: boolean, budget: number) => number) {
+    private readonly splits: SplitDecider | null = null) {
     this.accelerator = !bitmapBuckets ? CANNOT_TELL : wrapAccelerator !== undefined ? wrapAccelerator(this) : this;
     this.proximityByAttribute = shard.config.settings.proximityPrecision === 'byAttribute';
     const keyRuns = multiWordSynonyms(terms, shard.config.synonyms);
@@ -788,8 +788,8 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
   }
 
   private matchWord(term: number, word: string, isPrefix: boolean, keyAlternatives?: readonly (readonly string[])[], ngrams?: readonly TermAlternative[]): void {
-    const budget = typoBudget(word, this.shard.config.typoPolicy);
-    let derivations = this.shard.derive(word, isPrefix, budget, keyAlternatives, this.splitOf === undefined ? true : { at: this.splitOf(word, isPrefix, budget) });
+    let derivations = this.shard.derive(word, isPrefix, typoBudget(word, this.shard.config.typoPolicy), keyAlternatives,
+      this.splits === null ? true : { at: this.splits.splitOf(word) });
     if (ngrams !== undefined) derivations = withAlternatives(derivations, ngrams);
     for (const phrase of derivations.phrases ?? []) {
       this.phrases.push({ term, wordIds: phrase.wordIds as number[], alternative: { docs: phrase.docs, typos: phrase.typos } });

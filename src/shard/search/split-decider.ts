@@ -1,45 +1,114 @@
 // Per search of an index of several shards: the split each query word takes, one for every shard of
 // the index (protocol/split-choice.ts). Given by the front (splitChoices), or chosen here when this
 // worker holds every shard of the index, or else left undecided: the search then answers the counts
-// (ShardExtras.splitCounts) and no hits, and the front asks again with the choices. Owner: one search.
-import { addSplitCounts, chooseSplit, type SplitChoices, type SplitCounts } from '../../protocol/split-choice.js';
+// (ShardExtras.splitCounts) and no hits, and the front asks again with the choices. Owner: one search;
+// what it works out is kept in the index's SplitMemo until the index is written.
+import { chooseSplit, type SplitChoices, type SplitCounts } from '../../protocol/split-choice.js';
 import type { ShardIndex } from '../shard-index.js';
+import { SPLIT_CHECKS_PER_WORD, splitCandidates } from '../words/derivations.js';
+
+/** Words the memo keeps at most (a word and a few numbers each): cleared whole past it. */
+const MAX_MEMO_WORDS = 4096;
+
+/**
+ * A worker's split work for one index, between writes: per word, the point chosen over every shard
+ * (a number), or this worker's counts (an array), or null (no candidate). Owner: ShardEngine, one per
+ * loaded index, cleared whenever a write or a rollback touches one of its shards (also at a write's
+ * yield points: the searches there see part of it).
+ */
+export class SplitMemo {
+  private readonly entries = new Map<string, number | number[] | null>();
+
+  get(key: string): number | number[] | null | undefined {
+    return this.entries.get(key);
+  }
+
+  set(key: string, value: number | number[] | null): void {
+    if (this.entries.size >= MAX_MEMO_WORDS) this.entries.clear();
+    this.entries.set(key, value);
+  }
+
+  clear(): void {
+    if (this.entries.size > 0) this.entries.clear();
+  }
+}
 
 export class SplitDecider {
-  private readonly decided = new Map<string, number>();
-  /** Words with a split candidate in this worker's shards and no choice: their summed counts. */
+  /** Words with a split candidate in this worker's shards and no choice: their counts (the front sums every worker's). */
   undecided: SplitCounts | null = null;
   /** The front's choices, when it sent them. */
   private readonly given: ReadonlyMap<string, number> | null;
 
   /**
    * `choices`: the front's (a word absent takes none); `wholeIndex`: the shards are every shard of the
-   * index, so their sums are the index's.
+   * index, so the choice is made here.
    */
-  constructor(private readonly shards: readonly ShardIndex[], choices: SplitChoices | undefined, private readonly wholeIndex: boolean) {
+  constructor(private readonly shards: readonly ShardIndex[], choices: SplitChoices | undefined, private readonly wholeIndex: boolean,
+    private readonly memo: SplitMemo) {
     this.given = choices === undefined ? null : new Map(choices);
   }
 
   /** The word's split point (0: none), as ShardIndex.derive's `split.at`. */
-  readonly splitOf = (word: string, isPrefix: boolean, budget: number): number => {
+  splitOf(word: string): number {
     if (this.given !== null) return this.given.get(word) ?? 0;
-    const known = this.decided.get(word);
-    if (known !== undefined) return known;
-    let at = 0;
-    const sums = new Map<string, Map<number, number>>();
-    let candidates = false;
-    for (const shard of this.shards) {
-      const counts = shard.splitCounts(word, isPrefix, budget);
-      if (counts === null) continue;
-      candidates = true;
-      addSplitCounts(sums, { [word]: counts });
+    const key = (this.wholeIndex ? 'w' : 'p') + word;
+    let known = this.memo.get(key);
+    if (known === undefined) {
+      const counts = splitCountsOver(this.shards, word, this.wholeIndex);
+      known = counts === null ? null : this.wholeIndex ? chooseSplit(pairsToMap(counts)) : counts;
+      this.memo.set(key, known);
     }
-    if (candidates) {
-      const byPoint = sums.get(word)!;
-      if (this.wholeIndex) at = chooseSplit(byPoint);
-      else (this.undecided ??= Object.create(null) as SplitCounts)[word] = [...byPoint].flat();
+    if (known === null) return 0;
+    if (typeof known === 'number') return known;
+    (this.undecided ??= Object.create(null) as SplitCounts)[word] = known;
+    return 0;
+  }
+}
+
+function pairsToMap(pairs: readonly number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (let k = 0; k + 1 < pairs.length; k += 2) out.set(pairs[k]!, pairs[k + 1]!);
+  return out;
+}
+
+/**
+ * bestSplit (words/derivations.ts) over several shards as over one: each split point's documents in a
+ * row summed over them, candidates by their summed bound, verified while fewer than
+ * SPLIT_CHECKS_PER_WORD documents were read (the first always); [at, documents, ...] of those found,
+ * or null when no split has its words in a common document in any of them. `prune` (the shards are
+ * the whole index): stop once no other split can beat the best, as bestSplit, so the choice is one
+ * shard's, even at the bound. Else every candidate is counted up to the bound, and the front sums the
+ * workers' counts: past the bound a split counts 0 from this worker, and the one choice, the same for
+ * every shard, may then differ from one shard's.
+ */
+export function splitCountsOver(shards: readonly ShardIndex[], word: string, prune: boolean): number[] | null {
+  const byPoint = new Map<number, { at: number; bound: number; parts: { shard: ShardIndex; left: number; right: number }[] }>();
+  for (const shard of shards) {
+    for (const candidate of splitCandidates(shard.vocabulary, word)) {
+      let point = byPoint.get(candidate.at);
+      if (point === undefined) byPoint.set(candidate.at, (point = { at: candidate.at, bound: 0, parts: [] }));
+      point.bound += candidate.bound;
+      point.parts.push({ shard, left: candidate.left, right: candidate.right });
     }
-    this.decided.set(word, at);
-    return at;
-  };
+  }
+  if (byPoint.size === 0) return null;
+  const candidates = [...byPoint.values()].sort((a, b) => b.bound - a.bound || a.at - b.at);
+  const counts: number[] = [];
+  let bestAt = 0;
+  let bestCount = 0;
+  let checks = SPLIT_CHECKS_PER_WORD;
+  for (const candidate of candidates) {
+    if (prune && bestCount > 0 && (candidate.bound < bestCount || (candidate.bound === bestCount && candidate.at > bestAt))) break;
+    if (checks <= 0) break;
+    checks -= candidate.bound;
+    let found = 0;
+    for (const part of candidate.parts) found += part.shard.phraseDocs([part.left, part.right]).size;
+    if (found === 0) continue;
+    counts.push(candidate.at, found);
+    if (found > bestCount || (found === bestCount && candidate.at < bestAt)) {
+      bestAt = candidate.at;
+      bestCount = found;
+    }
+  }
+  return counts;
 }

@@ -60,8 +60,6 @@ export interface TermDerivations {
   withSplit?: TermDerivations;
   /** On withSplit: its split point (0: none), when it was given (ShardIndex.derive's `split.at`), not chosen by the shard. */
   splitAt?: number;
-  /** Memo: the word's split counts (splitCounts; null: no candidate), dropped with withSplit. */
-  splitCounts?: number[] | null;
   /** Set when the shard's cache holds them: checked against later writes before each use (shard-caches.ts). */
   cachedAt?: CacheStamp;
   /** The lexicon walk they were made from, while the shard's cache holds them (ShardIndex.cachedDerive). */
@@ -332,7 +330,7 @@ export function bestSplit(vocabulary: Vocabulary, word: string, phraseDocs: (wor
 }
 
 /** The splits of `word` into two words of the shard that share documents, by that upper bound (best first, then by split point). */
-function splitCandidates(vocabulary: Vocabulary, word: string): { at: number; left: number; right: number; bound: number }[] {
+export function splitCandidates(vocabulary: Vocabulary, word: string): { at: number; left: number; right: number; bound: number }[] {
   const candidates: { at: number; left: number; right: number; bound: number }[] = [];
   // Split points at code point boundaries (a surrogate pair stays whole).
   for (let at = 1; at < word.length; at++) {
@@ -346,28 +344,6 @@ function splitCandidates(vocabulary: Vocabulary, word: string): { at: number; le
     if (bound > 0) candidates.push({ at, left, right, bound });
   }
   return candidates.sort((a, b) => b.bound - a.bound || a.at - b.at);
-}
-
-/**
- * An index of several shards chooses a word's split over all of them (protocol/split-choice.ts): each
- * shard's part, [at, documents in a row, ...] per split point verified, or null when no split of the
- * word has its two words in a common document (no split can match in the shard, whichever is chosen).
- * The same candidates as bestSplit's, verified best bound first while fewer than SPLIT_CHECKS_PER_WORD
- * documents were read (the first always): past that bound a split counts 0 from this shard, and the
- * choice, one for every shard, may miss it (bestSplit stops earlier, when no other can beat the best).
- */
-export function splitCounts(vocabulary: Vocabulary, word: string, phraseDocs: (wordIds: number[], limit: number) => RoaringBitmap32): number[] | null {
-  const candidates = splitCandidates(vocabulary, word);
-  if (candidates.length === 0) return null;
-  const counts: number[] = [];
-  let checks = SPLIT_CHECKS_PER_WORD;
-  for (const candidate of candidates) {
-    if (checks <= 0) break;
-    checks -= candidate.bound;
-    const found = phraseDocs([candidate.left, candidate.right], candidate.bound).size;
-    if (found > 0) counts.push(candidate.at, found);
-  }
-  return counts;
 }
 
 /** The split of `word` at `at` (a choice made over the index) as words of the shard in a row, with their documents; null when it has none here. */
