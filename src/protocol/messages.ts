@@ -101,10 +101,12 @@ export interface ShardSearchOptions {
   /** The front checked attributesToSearchOn against the index's fields (front/search/search-on-check.ts): the shard skips its own check. */
   attributesToSearchOnChecked?: boolean;
   /**
-   * Several shards: each query word's split point chosen over the index, [word, point] (protocol/split-choice.ts;
-   * 0 and absent words: no split). Pairs, not an object: the options' JSON text keeps only these names as keys.
+   * Several shards: query words' split points chosen over the index, [word, point] (protocol/split-choice.ts;
+   * 0: no split). Pairs, not an object: the options' JSON text keeps only these names as keys.
    */
   splitChoices?: SplitChoices;
+  /** The choices are final: a word without one takes no split (never answered by counts). */
+  splitChoicesFinal?: boolean;
 }
 
 /** Every field of ShardSearchOptions: what query-codec.ts encodes (the compiler checks the list is whole). */
@@ -113,7 +115,7 @@ const SHARD_SEARCH_OPTION_FIELDS: Record<keyof ShardSearchOptions, true> = {
   retrieveVectors: true, attributesToHighlight: true, attributesToCrop: true, cropLength: true, cropMarker: true,
   highlightPreTag: true, highlightPostTag: true, showMatchesPosition: true, showRankingScore: true, showRankingScoreDetails: true,
   documents: true, termDocCountsOnly: true, termDocCounts: true, distinctFacets: true, facetStringsOnly: true, shardFilter: true, rankingScoreValues: true,
-  foreignFilter: true, attributesToSearchOnChecked: true, splitChoices: true,
+  foreignFilter: true, attributesToSearchOnChecked: true, splitChoices: true, splitChoicesFinal: true,
 };
 export const SHARD_SEARCH_OPTION_NAMES: readonly (keyof ShardSearchOptions)[] = Object.freeze(Object.keys(SHARD_SEARCH_OPTION_FIELDS) as (keyof ShardSearchOptions)[]);
 

@@ -320,7 +320,8 @@ export class ShardEngine {
     // matchingStrategy frequency over several shards (front/search/search-dispatcher.ts): first the terms' counts, then the search with their sums.
     const fieldRestriction = this.fieldRestrictionOf(query, state.config);
     // Several shards: each query word's split over the whole index (protocol/split-choice.ts); one shard chooses its own.
-    const splits = state.shardCount > 1 && query.q ? new SplitDecider(shards, query.options?.splitChoices, query.shards.length >= state.shardCount, state.splitMemo) : null;
+    const splits = state.shardCount > 1 && query.q ? new SplitDecider(shards, query.options?.splitChoices, query.options?.splitChoicesFinal === true,
+      query.shards.length >= state.shardCount, state.splitMemo) : null;
     if (query.options?.termDocCountsOnly === true) return withSplitCounts(termDocCountsOfShards(shards, query.q ?? '', budget, fieldRestriction, splits), splits);
     const termDocCounts = query.options?.termDocCounts;
     const distinctFacets = query.options?.distinctFacets;

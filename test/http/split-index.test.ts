@@ -123,11 +123,11 @@ async function searchesSent(server: TestServer): Promise<number> {
   return Number(text.match(/^skein_query_batch_size_sum(?:\{\})? (\S+)$/m)?.[1] ?? NaN);
 }
 
-test.serial('rounds: a word with a split candidate costs the spread index one more round once per query until the index changes; others and one shard never', async (t) => {
+test.serial('rounds: a word with a split candidate costs the spread index one more round once per word until the index changes; others and one worker never', async (t) => {
   const documents = [
     ...idsInShard('r-a', 0, 2).map((id, n) => ({ id, text: `rain bow number ${n}` })),
     ...idsInShard('r-b', 1, 1).map((id) => ({ id, text: 'rainb ow' })),
-    ...idsInShard('r-c', 2, 1).map((id) => ({ id, text: 'plain words only' })),
+    ...idsInShard('r-c', 2, 1).map((id) => ({ id, text: 'plain words only; sun flower' })),
   ];
   await load('split_rounds', documents);
   // Rounds for one search: the workers it was sent to each time (3 shards on 2 workers: 2 a round).
@@ -139,14 +139,17 @@ test.serial('rounds: a word with a split candidate costs the spread index one mo
   t.is(await rounds(spread, 'plain words', 2), 1, 'no split candidate: one round');
   t.is(await rounds(spread, 'rainbow', 2), 2, 'a candidate: the counts, then the search');
   t.is(await rounds(spread, 'rainbow', 2), 1, 'the same query again: the choice kept');
-  t.is(await rounds(spread, 'rainbow plain', 2), 2, 'another query: counted again');
+  t.is(await rounds(spread, 'plain rainbow', 2), 1, 'another query of that word: its choice kept');
+  t.is(await rounds(spread, 'RAINBÓW!', 2), 1, 'written otherwise, the same word');
+  t.is(await rounds(spread, 'rainbow sunflower', 2), 2, 'a word not counted yet: counted');
+  t.is(await rounds(spread, 'sunflower', 2), 1);
   for (const server of [together, single]) {
-    for (const q of ['plain words', 'rainbow', 'rainbow plain']) t.is(await rounds(server, q, 1), 1, `one worker, q=${q}`);
+    for (const q of ['plain words', 'rainbow', 'rainbow plain', 'sunflower']) t.is(await rounds(server, q, 1), 1, `one worker, q=${q}`);
   }
   // A write drops the kept choices (here `rainb ow` now leads), and the answer follows.
   await load('split_rounds', idsInShard('r-d', 2, 2).map((id, n) => ({ id, text: `rainb ow ${n}` })));
   t.is(await rounds(spread, 'rainbow', 2), 2, 'after a write: counted again');
-  t.deepEqual(await hits(spread, 'split_rounds', 'rainbow'), await hits(single, 'split_rounds', 'rainbow'));
+  for (const q of ['rainbow', 'RAINBÓW!', 'rainbow sunflower']) t.deepEqual(await hits(spread, 'split_rounds', q), await hits(single, 'split_rounds', q), q);
   t.true((await hits(single, 'split_rounds', 'rainbow')).ids.every((id) => !id.startsWith('r-a')));
   // matchingStrategy frequency counts its terms with the same choices (its own two rounds, then the search).
   for (const q of ['rainbow plain', 'plain rainbow words']) {

@@ -150,17 +150,17 @@ export class SearchDispatcher {
 
   /**
    * An index of several shards takes each query word's split over the whole index (protocol/split-choice.ts):
-   * with the choices kept for this query (SplitChoiceCache), one round; else a worker not holding every
-   * shard answers a word with split candidates by its counts (ShardExtras.splitCounts) instead of hits,
-   * and the search goes again with the choices from every worker's sums. One shard, or no word with a
-   * candidate: the one round as ever.
+   * the search carries the choices kept for its words (SplitChoiceCache); a worker not holding every
+   * shard answers a word with split candidates and no choice by its counts (ShardExtras.splitCounts)
+   * instead of hits, and the search goes again with the choices from every worker's sums, final (a word
+   * without one takes none). One shard, or no word with a candidate: the one round as ever.
    */
   private dispatchSplit(query: ShardQuery, shardCount: number, forceScores = false): Promise<ShardQueryResultMessage[]> {
-    if (shardCount < 2 || !query.q || query.options.splitChoices !== undefined) return this.dispatch(query, shardCount, forceScores);
-    const kept = this.splitChoices.get(query.indexUid, query.q);
-    if (kept !== undefined) return this.dispatch({ ...query, options: { ...query.options, splitChoices: kept } }, shardCount, forceScores);
+    if (shardCount < 2 || !query.q || query.options.splitChoicesFinal === true) return this.dispatch(query, shardCount, forceScores);
+    const kept = this.splitChoices.choicesFor(query.indexUid, query.q);
     const generation = this.splitChoices.generation();
-    return this.dispatch(query, shardCount, forceScores).then((results) => {
+    const first = kept === null ? query : { ...query, options: { ...query.options, splitChoices: kept } };
+    return this.dispatch(first, shardCount, forceScores).then((results) => {
       let sums: Map<string, Map<number, number>> | null = null;
       for (const result of results) {
         const counts = result.extras?.splitCounts;
@@ -168,11 +168,12 @@ export class SearchDispatcher {
       }
       if (sums === null) return results;
       const choices = chooseSplits(sums);
-      this.splitChoices.set(query.indexUid, query.q!, choices, generation);
+      this.splitChoices.keep(query.indexUid, choices, generation);
       // The counting round is part of the search (its time on the workers).
       const countingMs = slowestWorkerMs(results) ?? 0;
       // Final: a word that gained a candidate meanwhile (a write in between) takes no split, on every shard alike.
-      return this.dispatch({ ...query, options: { ...query.options, splitChoices: choices } }, shardCount, forceScores).then((answers) => {
+      const options = { ...query.options, splitChoices: kept === null ? choices : [...kept, ...choices], splitChoicesFinal: true };
+      return this.dispatch({ ...query, options }, shardCount, forceScores).then((answers) => {
         for (const answer of answers) if (answer.searchMs !== undefined) answer.searchMs += countingMs;
         return answers;
       });

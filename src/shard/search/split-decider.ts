@@ -40,17 +40,19 @@ export class SplitDecider {
   private readonly given: ReadonlyMap<string, number> | null;
 
   /**
-   * `choices`: the front's (a word absent takes none); `wholeIndex`: the shards are every shard of the
-   * index, so the choice is made here.
+   * `choices`: the front's; `final`: a word without one takes none; `wholeIndex`: the shards are every
+   * shard of the index, so the choice is made here.
    */
-  constructor(private readonly shards: readonly ShardIndex[], choices: SplitChoices | undefined, private readonly wholeIndex: boolean,
-    private readonly memo: SplitMemo) {
+  constructor(private readonly shards: readonly ShardIndex[], choices: SplitChoices | undefined, private readonly final: boolean,
+    private readonly wholeIndex: boolean, private readonly memo: SplitMemo) {
     this.given = choices === undefined ? null : new Map(choices);
   }
 
   /** The word's split point (0: none), as ShardIndex.derive's `split.at`. */
   splitOf(word: string): number {
-    if (this.given !== null) return this.given.get(word) ?? 0;
+    const given = this.given?.get(word);
+    if (given !== undefined) return given;
+    if (this.final) return 0;
     const key = (this.wholeIndex ? 'w' : 'p') + word;
     let known = this.memo.get(key);
     if (known === undefined) {
