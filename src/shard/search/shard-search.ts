@@ -789,7 +789,7 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
 
   private matchWord(term: number, word: string, isPrefix: boolean, keyAlternatives?: readonly (readonly string[])[], ngrams?: readonly TermAlternative[]): void {
     let derivations = this.shard.derive(word, isPrefix, typoBudget(word, this.shard.config.typoPolicy), keyAlternatives,
-      this.splits === null ? true : { at: this.splits.splitOf(word) });
+      this.splits === null ? true : { at: this.splits.splitOf(word), found: this.splits.foundIn(word, this.shard) });
     if (ngrams !== undefined) derivations = withAlternatives(derivations, ngrams);
     for (const phrase of derivations.phrases ?? []) {
       this.phrases.push({ term, wordIds: phrase.wordIds as number[], alternative: { docs: phrase.docs, typos: phrase.typos } });

@@ -4,7 +4,11 @@
 // (ShardExtras.splitCounts) and no hits, and the front asks again with the choices. Owner: one search;
 // what it works out is kept in the index's SplitMemo until the index is written.
 import { chooseSplit, type SplitChoices, type SplitCounts } from '../../protocol/split-choice.js';
+import type { RoaringBitmap32 } from 'roaring';
 import type { ShardIndex } from '../shard-index.js';
+
+/** A chosen split's words in one shard and their documents in a row (null: none there). */
+export type FoundSplit = { wordIds: [number, number]; docs: RoaringBitmap32 } | null;
 import { SPLIT_CHECKS_PER_WORD, splitCandidates } from '../words/derivations.js';
 
 /** Words the memo keeps at most (a word and a few numbers each): cleared whole past it. */
@@ -48,6 +52,9 @@ export class SplitDecider {
     this.given = choices === undefined ? null : new Map(choices);
   }
 
+  /** Choices made in this search: the chosen split's documents per shard, counted already (ShardIndex.derive's `split.found`). */
+  private found: Map<string, Map<ShardIndex, FoundSplit>> | null = null;
+
   /** The word's split point (0: none), as ShardIndex.derive's `split.at`. */
   splitOf(word: string): number {
     const given = this.given?.get(word);
@@ -56,14 +63,22 @@ export class SplitDecider {
     const key = (this.wholeIndex ? 'w' : 'p') + word;
     let known = this.memo.get(key);
     if (known === undefined) {
-      const counts = splitCountsOver(this.shards, word, this.wholeIndex);
+      const found = this.wholeIndex ? new Map<ShardIndex, FoundSplit>() : null;
+      const counts = splitCountsOver(this.shards, word, this.wholeIndex, found);
       known = counts === null ? null : this.wholeIndex ? chooseSplit(pairsToMap(counts)) : counts;
       this.memo.set(key, known);
+      if (found !== null && typeof known === 'number' && known > 0) (this.found ??= new Map()).set(word, found);
     }
     if (known === null) return 0;
     if (typeof known === 'number') return known;
     (this.undecided ??= Object.create(null) as SplitCounts)[word] = known;
     return 0;
+  }
+
+  /** The split `splitOf(word)` chose, in `shard`, when this search counted it (undefined: not at hand). */
+  foundIn(word: string, shard: ShardIndex): FoundSplit | undefined {
+    const found = this.found?.get(word);
+    return found === undefined ? undefined : found.get(shard) ?? null;
   }
 }
 
@@ -83,7 +98,8 @@ function pairsToMap(pairs: readonly number[]): Map<number, number> {
  * workers' counts: past the bound a split counts 0 from this worker, and the one choice, the same for
  * every shard, may then differ from one shard's.
  */
-export function splitCountsOver(shards: readonly ShardIndex[], word: string, prune: boolean): number[] | null {
+export function splitCountsOver(shards: readonly ShardIndex[], word: string, prune: boolean,
+  bestFound: Map<ShardIndex, FoundSplit> | null = null): number[] | null {
   const byPoint = new Map<number, { at: number; bound: number; parts: { shard: ShardIndex; left: number; right: number }[] }>();
   for (const shard of shards) {
     for (const candidate of splitCandidates(shard.vocabulary, word)) {
@@ -104,12 +120,17 @@ export function splitCountsOver(shards: readonly ShardIndex[], word: string, pru
     if (checks <= 0) break;
     checks -= candidate.bound;
     let found = 0;
-    for (const part of candidate.parts) found += part.shard.phraseDocs([part.left, part.right]).size;
+    const docs = candidate.parts.map((part) => part.shard.phraseDocs([part.left, part.right]));
+    for (const partDocs of docs) found += partDocs.size;
     if (found === 0) continue;
     counts.push(candidate.at, found);
     if (found > bestCount || (found === bestCount && candidate.at < bestAt)) {
       bestAt = candidate.at;
       bestCount = found;
+      if (bestFound !== null) {
+        bestFound.clear();
+        candidate.parts.forEach((part, k) => bestFound.set(part.shard, docs[k]!.isEmpty ? null : { wordIds: [part.left, part.right], docs: docs[k]! }));
+      }
     }
   }
   return counts;

@@ -58,7 +58,7 @@ export interface TermDerivations {
   splitWordIds?: readonly number[];
   /** Memo: these derivations with the word's split (themselves when it has none). */
   withSplit?: TermDerivations;
-  /** On withSplit: its split point (0: none), when it was given (ShardIndex.derive's `split.at`), not chosen by the shard. */
+  /** On withSplit (maybe these derivations themselves): its split point (0: none) when it was given (ShardIndex.derive's `split.at`), not chosen by the shard. */
   splitAt?: number;
   /** Set when the shard's cache holds them: checked against later writes before each use (shard-caches.ts). */
   cachedAt?: CacheStamp;
