@@ -3,7 +3,7 @@
 // worker holds every shard of the index, or else left undecided: the search then answers the counts
 // (ShardExtras.splitCounts) and no hits, and the front asks again with the choices. Owner: one search;
 // what it works out is kept in the index's SplitMemo until the index is written.
-import { chooseSplit, type SplitChoices, type SplitCounts } from '../../protocol/split-choice.js';
+import type { SplitChoices, SplitCounts } from '../../protocol/split-choice.js';
 import type { RoaringBitmap32 } from 'roaring';
 import type { ShardIndex } from '../shard-index.js';
 
@@ -11,8 +11,8 @@ import type { ShardIndex } from '../shard-index.js';
 export type FoundSplit = { wordIds: [number, number]; docs: RoaringBitmap32 } | null;
 import { SPLIT_CHECKS_PER_WORD, splitCandidates } from '../words/derivations.js';
 
-/** Words the memo keeps at most (a word and a few numbers each): cleared whole past it. */
-const MAX_MEMO_WORDS = 4096;
+/** Words the memo keeps at most, per mode (a word and a few numbers each, ~1 MiB): the oldest out first. */
+const MAX_MEMO_WORDS = 16_384;
 
 /**
  * A worker's split work for one index, between writes: per word, the point chosen over every shard
@@ -21,19 +21,23 @@ const MAX_MEMO_WORDS = 4096;
  * yield points: the searches there see part of it).
  */
 export class SplitMemo {
-  private readonly entries = new Map<string, number | number[] | null>();
+  /** Searches over every shard of the index: the choice; over some: this worker's counts. */
+  private readonly whole = new Map<string, number | null>();
+  private readonly part = new Map<string, number[] | null>();
 
-  get(key: string): number | number[] | null | undefined {
-    return this.entries.get(key);
+  get(word: string, whole: boolean): number | number[] | null | undefined {
+    return whole ? this.whole.get(word) : this.part.get(word);
   }
 
-  set(key: string, value: number | number[] | null): void {
-    if (this.entries.size >= MAX_MEMO_WORDS) this.entries.clear();
-    this.entries.set(key, value);
+  set(word: string, whole: boolean, value: number | number[] | null): void {
+    const entries: Map<string, unknown> = whole ? this.whole : this.part;
+    if (entries.size >= MAX_MEMO_WORDS) entries.delete(entries.keys().next().value!);
+    entries.set(word, value);
   }
 
   clear(): void {
-    if (this.entries.size > 0) this.entries.clear();
+    if (this.whole.size > 0) this.whole.clear();
+    if (this.part.size > 0) this.part.clear();
   }
 }
 
@@ -60,13 +64,12 @@ export class SplitDecider {
     const given = this.given?.get(word);
     if (given !== undefined) return given;
     if (this.final) return 0;
-    const key = (this.wholeIndex ? 'w' : 'p') + word;
-    let known = this.memo.get(key);
+    let known = this.memo.get(word, this.wholeIndex);
     if (known === undefined) {
       const found = this.wholeIndex ? new Map<ShardIndex, FoundSplit>() : null;
       const counts = splitCountsOver(this.shards, word, this.wholeIndex, found);
-      known = counts === null ? null : this.wholeIndex ? chooseSplit(pairsToMap(counts)) : counts;
-      this.memo.set(key, known);
+      known = counts === null ? null : this.wholeIndex ? choosePair(counts) : counts;
+      this.memo.set(word, this.wholeIndex, known);
       if (found !== null && typeof known === 'number' && known > 0) (this.found ??= new Map()).set(word, found);
     }
     if (known === null) return 0;
@@ -82,10 +85,19 @@ export class SplitDecider {
   }
 }
 
-function pairsToMap(pairs: readonly number[]): Map<number, number> {
-  const out = new Map<number, number>();
-  for (let k = 0; k + 1 < pairs.length; k += 2) out.set(pairs[k]!, pairs[k + 1]!);
-  return out;
+/** chooseSplit over [at, documents, ...] (each point once). */
+function choosePair(pairs: readonly number[]): number {
+  let best = 0;
+  let bestCount = 0;
+  for (let k = 0; k + 1 < pairs.length; k += 2) {
+    const at = pairs[k]!;
+    const count = pairs[k + 1]!;
+    if (count > bestCount || (count === bestCount && count > 0 && at < best)) {
+      best = at;
+      bestCount = count;
+    }
+  }
+  return best;
 }
 
 /**
