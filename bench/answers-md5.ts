@@ -2,7 +2,7 @@
 // shard leaves every answer IDENTICAL (hit ids and order, _rankingScore, facets, totals; never
 // processingTimeMs), plus a rough throughput figure of the same list.
 //
-//   npx tsc -p tsconfig.json && node dist/bench/answers-md5.js [--rows 20000] [--queries 2000] [--seed 26] [--shards 2]
+//   npx tsc -p tsconfig.json && node dist/bench/answers-md5.js [--rows 20000] [--queries 2000] [--seed 26] [--shards 2] [--workers 1]
 //     [--concurrency 8] [--cutoff 60000] [--dump /tmp/answers]   (writes <dump>.cold / .warm: query, answer per line)
 //     [--restart]   (the server is closed after indexing and started again on its folder: answers from restored snapshots)
 //
@@ -23,6 +23,8 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '2000' },
     seed: { type: 'string', default: '26' },
     shards: { type: 'string', default: '2' },
+    /** Shard worker threads (shards spread over workers: the front chooses split words, protocol/split-choice.ts). */
+    workers: { type: 'string', default: '1' },
     tsv: { type: 'string', default: '/work/.library/env/packages/npm.tsv' },
     concurrency: { type: 'string', default: '8' },
     dump: { type: 'string' },
@@ -94,7 +96,7 @@ function makeQueries(words: string[]): Record<string, unknown>[] {
 const rows = loadRows();
 const queries = makeQueries(wordsOf(rows));
 const dbPath = mkdtempSync(join(tmpdir(), 'skein-answers-'));
-let server = await startTestServer({ workers: 1, shardsPerIndex: Number(values.shards), dbPath });
+let server = await startTestServer({ workers: Number(values.workers), shardsPerIndex: Number(values.shards), dbPath });
 try {
   let client = server.client;
   await client.createIndex('npm', 'id');
@@ -111,7 +113,7 @@ try {
     // close() saves every shard's snapshot; the new server restores them instead of re-indexing.
     await server.close();
     if (!existsSync(join(dbPath, 'snapshots', 'npm'))) throw new Error('no snapshot saved');
-    server = await startTestServer({ workers: 1, shardsPerIndex: Number(values.shards), dbPath });
+    server = await startTestServer({ workers: Number(values.workers), shardsPerIndex: Number(values.shards), dbPath });
     client = server.client;
   }
   const answers: string[] = new Array(queries.length);

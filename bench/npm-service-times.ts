@@ -3,6 +3,8 @@
 // windows, each query timed alone. Prints the distribution per kind and the slowest queries, to tell
 // a tail made by a few expensive queries from one made by queueing or pauses (issue 19, tail).
 //   node [--trace-gc] dist/bench/npm-service-times.js [documents=100000] [queries=60000] [slowest=30] [--from N]
+//     [--shards N]   (N shards in the one engine, each search over all of them; with --first-shard-only over shard 0
+//     alone, as a worker not holding every shard: counts the searches answered by split counts, protocol/split-choice.ts)
 import { performance, PerformanceObserver, constants } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { ShardEngine, type JsonDocument } from '../src/shard/shard-engine.js';
@@ -13,6 +15,11 @@ import { applyOverrides, loadWorkloadFile, workloadPath } from './workload.js';
 const args = process.argv.slice(2);
 const fromAt = args.indexOf('--from');
 const from = fromAt >= 0 ? Number(args.splice(fromAt, 2)[1]) : 0;
+const shardsAt = args.indexOf('--shards');
+const shardCount = shardsAt >= 0 ? Number(args.splice(shardsAt, 2)[1]) : 1;
+const firstOnlyAt = args.indexOf('--first-shard-only');
+const firstShardOnly = firstOnlyAt >= 0 && args.splice(firstOnlyAt, 1).length > 0;
+const searchedShards = firstShardOnly ? [0] : Array.from({ length: shardCount }, (_, shard) => shard);
 const [documentsArg = '100000', queriesArg = '60000', slowestArg = '30'] = args;
 const workloadsDirectory = fileURLToPath(new URL('../../bench/workloads', import.meta.url));
 const workload = applyOverrides(loadWorkloadFile(workloadPath('npm', workloadsDirectory)), { documents: Number(documentsArg) });
@@ -20,11 +27,11 @@ const dataset = createNpmDataset(workload.dataset as never);
 const queries = buildRealQueries(dataset, workload.queries as never).slice(from, from + Number(queriesArg));
 
 function* documents(): Generator<[number, JsonDocument]> {
-  for (let seq = 0; seq < dataset.spec.documents; seq++) yield [seq, dataset.documentAt(seq) as JsonDocument];
+  for (let seq = 0; seq < dataset.spec.documents; seq++) yield [seq * shardCount + (seq % shardCount), dataset.documentAt(seq) as JsonDocument];
 }
 let start = performance.now();
 const engine = new ShardEngine(0, 1);
-engine.loadIndex('npm', 1, workload.index.settings, documents());
+engine.loadIndex('npm', shardCount, workload.index.settings, documents());
 engine.prepareForSearch();
 console.log(`indexed ${dataset.spec.documents} documents: ${((performance.now() - start) / 1000).toFixed(1)} s`);
 
@@ -35,6 +42,7 @@ const observer = new PerformanceObserver((list) => {
 });
 observer.observe({ entryTypes: ['gc'] });
 const times = new Float64Array(queries.length);
+let splitCounted = 0;
 const cpu = new Float64Array(queries.length);
 const began = new Float64Array(queries.length);
 start = performance.now();
@@ -42,7 +50,8 @@ for (let i = 0; i < queries.length; i++) {
   const query = queries[i]!;
   const cpuBefore = process.cpuUsage();
   began[i] = performance.now();
-  engine.search({ indexUid: 'npm', shards: [0], q: query.q, hitsWanted: workload.queries.limit, matchingStrategy: 'last', options: {} });
+  const answer = engine.search({ indexUid: 'npm', shards: searchedShards, q: query.q, hitsWanted: workload.queries.limit, matchingStrategy: 'last', options: {} });
+  if ((answer.extras as { splitCounts?: unknown } | null)?.splitCounts !== undefined) splitCounted++;
   times[i] = performance.now() - began[i]!;
   const used = process.cpuUsage(cpuBefore);
   cpu[i] = (used.user + used.system) / 1000;
@@ -66,6 +75,7 @@ const gcIn = (i: number): number => {
   for (const gc of gcs) if (gc.start >= began[i]! && gc.start < began[i]! + times[i]!) sum += gc.duration;
   return sum;
 };
+if (shardCount > 1) console.log(`${shardCount} shards, searched ${JSON.stringify(searchedShards)}: ${splitCounted} searches answered by split counts (a second round on the front the first time)`);
 console.log(`${queries.length} queries in ${(elapsed / 1000).toFixed(1)} s: ${(queries.length / (elapsed / 1000)).toFixed(0)} queries/s, mean ${(elapsed / queries.length * 1000).toFixed(0)} µs`);
 const percentile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 const kinds = [...new Set(queries.map((query) => query.kind))];

@@ -129,13 +129,15 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
     // The rest of the front's modules, loaded while the workers restore their shards (front/front-modules.ts).
     const {
       uws, createAuthorizer, KeyCache, createHttpApp, IndexCatalog, IngestClient, listenExclusively, warmUpFront, ServerMetrics,
-      buildRouter, SchedulerClient, StoredDocumentCache, SearchDispatcher, NetworkConfig, NetworkNode, IpPolicy, RemoteClient,
+      buildRouter, SchedulerClient, StoredDocumentCache, SearchDispatcher, SplitChoiceCache, NetworkConfig, NetworkNode, IpPolicy, RemoteClient,
     } = await import('./front/front-modules.js');
     const indexes = new IndexCatalog(storage, commitFence);
     const storedDocuments = new StoredDocumentCache(storage.documents, commitFence);
+    const splitChoices = new SplitChoiceCache(commitFence);
     const schedulerClient = new SchedulerClient(threads.createSchedulerThread(shardWorkers.schedulerPorts), (uids) => {
       indexes.invalidate(uids);
       storedDocuments.forget(uids);
+      splitChoices.forget();
       commitFence.handled();
     }, () => storage.root.resetReadTxn());
     threads.adoptScheduler(schedulerClient);
@@ -156,7 +158,7 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
     const keys = KeyCache.fromStorage(options.masterKey, storage);
     schedulerClient.onKeysChanged = () => keys.invalidate();
     ingest = IngestClient.create(INGEST_WORKER, Math.max(1, Math.min(2, options.workers)));
-    const search = new SearchDispatcher(threads.runners(), options.maxQueuedSearches);
+    const search = new SearchDispatcher(threads.runners(), options.maxQueuedSearches, splitChoices);
     const metrics = new ServerMetrics({ storage, indexes, search, storedDocuments, restartCounts: threads.restartCounts });
     const front = createHttpApp({
       router: buildRouter(),

@@ -13,6 +13,7 @@ export { buildRouter } from './routes.js';
 export { SchedulerClient } from './threads/scheduler-client.js';
 export { StoredDocumentCache } from './indexes/stored-document-cache.js';
 export { SearchDispatcher } from './search/search-dispatcher.js';
+export { SplitChoiceCache } from './search/split-choice-cache.js';
 export { NetworkConfig } from '../network/network-config.js';
 export { NetworkNode } from '../network/network-node.js';
 export { IpPolicy } from '../network/ip-policy.js';

@@ -1,5 +1,6 @@
 // Plain TypeScript views of the messages in schemas/protocol.fbs. Code on either side of a
 // thread boundary builds and reads these; src/protocol/*-codec.ts turn them into flatbuffers.
+import type { SplitChoices, SplitCounts } from './split-choice.js';
 import type { ErrorBody } from '../errors/index.js';
 import type { ShardFilterContext } from '../filter/shard-filter.js';
 
@@ -99,6 +100,13 @@ export interface ShardSearchOptions {
   foreignFilter?: number;
   /** The front checked attributesToSearchOn against the index's fields (front/search/search-on-check.ts): the shard skips its own check. */
   attributesToSearchOnChecked?: boolean;
+  /**
+   * Several shards: query words' split points chosen over the index, [word, point] (protocol/split-choice.ts;
+   * 0: no split). Pairs, not an object: the options' JSON text keeps only these names as keys.
+   */
+  splitChoices?: SplitChoices;
+  /** The choices are final: a word without one takes no split (never answered by counts). */
+  splitChoicesFinal?: boolean;
 }
 
 /** Every field of ShardSearchOptions: what query-codec.ts encodes (the compiler checks the list is whole). */
@@ -107,7 +115,7 @@ const SHARD_SEARCH_OPTION_FIELDS: Record<keyof ShardSearchOptions, true> = {
   retrieveVectors: true, attributesToHighlight: true, attributesToCrop: true, cropLength: true, cropMarker: true,
   highlightPreTag: true, highlightPostTag: true, showMatchesPosition: true, showRankingScore: true, showRankingScoreDetails: true,
   documents: true, termDocCountsOnly: true, termDocCounts: true, distinctFacets: true, facetStringsOnly: true, shardFilter: true, rankingScoreValues: true,
-  foreignFilter: true, attributesToSearchOnChecked: true,
+  foreignFilter: true, attributesToSearchOnChecked: true, splitChoices: true, splitChoicesFinal: true,
 };
 export const SHARD_SEARCH_OPTION_NAMES: readonly (keyof ShardSearchOptions)[] = Object.freeze(Object.keys(SHARD_SEARCH_OPTION_FIELDS) as (keyof ShardSearchOptions)[]);
 
@@ -125,6 +133,8 @@ export interface ShardExtras {
   distinctMins?: Record<string, number>;
   /** termDocCountsOnly: [term] = its documents in the worker's shards. */
   termDocCounts?: number[];
+  /** Instead of hits: query words whose split the worker could not choose alone, with its shards' counts (protocol/split-choice.ts). */
+  splitCounts?: SplitCounts;
 }
 
 export type DocumentOpMessage =

@@ -13,6 +13,7 @@ import { searchShards, termDocCountsOfShards, type PlannedHit } from './search/s
 import { SearchBudget, SLICE_MS, type Interleave } from './search/search-budget.js';
 import type { ScorePlan } from '../ranking/scores/score-details.js';
 import { FieldRestriction } from './search/field-restriction.js';
+import { SplitDecider, SplitMemo } from './search/split-decider.js';
 
 export type JsonDocument = Record<string, unknown>;
 
@@ -72,6 +73,8 @@ interface IndexState {
   config: IndexConfig;
   shardCount: number;
   shards: Map<number, ShardIndex>;
+  /** Several shards: the split work of its searches, between writes (search/split-decider.ts). */
+  splitMemo: SplitMemo;
 }
 
 /**
@@ -125,7 +128,7 @@ export class ShardEngine {
     for (const [docId, document] of documents) rebuilt.get(docId % shardCount)?.upsert(docId, document);
     for (const shard of rebuilt.values()) shard.trim();
     this.forgetShardsOf(indexUid);
-    this.indexes.set(indexUid, { config, shardCount, shards });
+    this.indexes.set(indexUid, { config, shardCount, shards, splitMemo: new SplitMemo() });
   }
 
   /** Uids of the loaded indexes. */
@@ -164,6 +167,8 @@ export class ShardEngine {
   writeBatch(indexUid: string, shard: number, ops: readonly DocumentOpMessage[], yieldPoint: (() => void) | null = null,
     slicing: WriteSlicing = WRITE_SLICING): void {
     const target = this.shard(indexUid, shard);
+    const splitMemo = this.indexes.get(indexUid)!.splitMemo;
+    splitMemo.clear();
     target.previousRecentDocuments = target.recentDocuments;
     target.recentDocuments = new Map();
     if (ops.length > WHOLE_DROP_WRITES) target.caches.clear();
@@ -192,6 +197,7 @@ export class ShardEngine {
       }
       if (end < ops.length && performance.now() >= sliceEnd) {
         const yielded = performance.now();
+        splitMemo.clear();
         yieldPoint!();
         // The next slice writes at least as long as the searches just took (a batch of them may run
         // past the yield point's bound): under a steady search load the write keeps half the thread.
@@ -200,6 +206,7 @@ export class ShardEngine {
       }
     }
     target.flushWrites();
+    splitMemo.clear();
     if (built) {
       if (target.needsPreparing) this.rebuildsDue.add(target);
       else if (!this.preparingBeforeCommit.has(target)) target.deferBuilds(false);
@@ -209,6 +216,7 @@ export class ShardEngine {
   /** Makes the shard agree with the committed documents again (the rollback path). */
   reloadDocuments(indexUid: string, shard: number, docIds: readonly number[], source: DocumentSource): void {
     const target = this.shard(indexUid, shard);
+    this.indexes.get(indexUid)!.splitMemo.clear();
     target.recentDocuments = new Map();
     target.previousRecentDocuments = new Map();
     for (const docId of docIds) {
@@ -325,7 +333,10 @@ export class ShardEngine {
     const shards = query.shards.map((shard) => state.shards.get(shard)).filter((shard): shard is ShardIndex => shard !== undefined);
     // matchingStrategy frequency over several shards (front/search/search-dispatcher.ts): first the terms' counts, then the search with their sums.
     const fieldRestriction = this.fieldRestrictionOf(query, state.config);
-    if (query.options?.termDocCountsOnly === true) return termDocCountsOfShards(shards, query.q ?? '', budget, fieldRestriction);
+    // Several shards: each query word's split over the whole index (protocol/split-choice.ts); one shard chooses its own.
+    const splits = state.shardCount > 1 && query.q ? new SplitDecider(shards, query.options?.splitChoices, query.options?.splitChoicesFinal === true,
+      query.shards.length >= state.shardCount, state.splitMemo) : null;
+    if (query.options?.termDocCountsOnly === true) return withSplitCounts(termDocCountsOfShards(shards, query.q ?? '', budget, fieldRestriction, splits), splits);
     const termDocCounts = query.options?.termDocCounts;
     const distinctFacets = query.options?.distinctFacets;
     // Named by the engine's key (the storage key): the front names the index by its uid (front/index-scoped-errors.ts).
@@ -340,9 +351,10 @@ export class ShardEngine {
       facetStringsOnly: query.options?.facetStringsOnly === true,
       ...(termDocCounts !== undefined ? { termDocCounts } : {}),
       ...(distinctFacets === 'mins' ? { distinctFacets: 'mins' as const } : distinctFacets !== undefined ? { distinctFacets: new Set(distinctFacets) } : {}),
+      splits,
     });
     if (result.hits.length > query.hitsWanted) result.hits.length = query.hitsWanted;
-    return result;
+    return withSplitCounts(result, splits);
   }
 
 
@@ -385,7 +397,7 @@ export class ShardEngine {
   shard(indexUid: string, shard: number): ShardIndex {
     let state = this.indexes.get(indexUid);
     if (!state) {
-      state = { config: compileIndexConfig(null), shardCount: 0, shards: new Map() };
+      state = { config: compileIndexConfig(null), shardCount: 0, shards: new Map(), splitMemo: new SplitMemo() };
       this.indexes.set(indexUid, state);
     }
     let target = state.shards.get(shard);
@@ -395,4 +407,10 @@ export class ShardEngine {
     }
     return target;
   }
+}
+
+/** The search's answer, or with splits left undecided (split-decider.ts) only their counts: the front asks again with its choices. */
+function withSplitCounts(result: EngineSearchResult, splits: SplitDecider | null): EngineSearchResult {
+  if (splits?.undecided == null) return result;
+  return { candidates: 0, hits: [], extras: { splitCounts: splits.undecided }, rankingEntries: null, scorePlan: null };
 }

@@ -3,7 +3,8 @@
 import roaring from 'roaring';
 import { analyzeDocument, analyzeDocumentInto } from '../analysis/document-tokens.js';
 import { selectsField } from '../documents/flatten.js';
-import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, mayDeriveAny, withSynonyms, withAlternatives, bestSplit, type TermDerivations } from './words/derivations.js';
+import type { FoundSplit } from './search/split-decider.js';
+import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, mayDeriveAny, withSynonyms, withAlternatives, bestSplit, chosenSplit, type TermDerivations } from './words/derivations.js';
 import { documentHasPhrase } from './documents/match-profile-builder.js';
 import { ForwardIndex } from './documents/forward-index.js';
 import { FacetStore } from './facets/facet-store.js';
@@ -210,21 +211,28 @@ export class ShardIndex {
   /** `extraAlternatives`: synonyms the word has as part of a multi-word key (not cached: they depend on the query). */
   /**
    * `split`: with the word's best split in two words of the shard (milli's split words, a one-typo
-   * derivation), unless that split is these words (an n-gram's own words: they match as the terms).
+   * derivation), unless that split is these words (an n-gram's own words: they match as the terms);
+   * `{ at }`: the split point chosen over the index's shards instead (0: none; search/split-decider.ts),
+   * with its words and documents here when the choice counted them (`found`).
    */
   derive(word: string, isPrefix: boolean, budget: number, extraAlternatives: readonly (readonly string[])[] = [],
-    split: { unless: readonly string[] } | boolean = true): TermDerivations {
+    split: { unless: readonly string[] } | { at: number; found?: FoundSplit | undefined } | boolean = true): TermDerivations {
     let derivations = this.cachedDerive(word, isPrefix, budget);
     if (split !== false) {
       // Memoized on the cached derivations (itself when the word has no split), as their other memos.
+      const at = typeof split === 'object' && 'at' in split ? split.at : undefined;
       let withSplit = derivations.withSplit;
-      if (withSplit === undefined) {
-        const best = bestSplit(this.vocabulary, word, (wordIds) => this.phraseDocs(wordIds));
+      if (withSplit === undefined || withSplit.splitAt !== at) {
+        const found = typeof split === 'object' && 'at' in split ? split.found : undefined;
+        const best = at === undefined ? bestSplit(this.vocabulary, word, (wordIds) => this.phraseDocs(wordIds))
+          : found !== undefined ? found : chosenSplit(this.vocabulary, word, at, (wordIds) => this.phraseDocs(wordIds));
         withSplit = best === null ? derivations
           : { ...withAlternatives(derivations, [{ wordIds: best.wordIds, inRow: true, docs: best.docs, typos: 1 }]), splitWordIds: best.wordIds, memoId: undefined };
         derivations.withSplit = withSplit;
+        // Written only when given (one shard never writes it: no new property on its cached derivations).
+        if (at !== undefined || withSplit.splitAt !== undefined) withSplit.splitAt = at;
       }
-      const unless = split === true ? null : split.unless.map((part) => this.vocabulary.idOf(part));
+      const unless = typeof split === 'object' && 'unless' in split ? split.unless.map((part) => this.vocabulary.idOf(part)) : null;
       if (unless === null || withSplit.splitWordIds === undefined || withSplit.splitWordIds.some((id, k) => id !== unless[k]) || unless.length !== 2) derivations = withSplit;
     }
     if (extraAlternatives.length === 0) return derivations;

@@ -28,6 +28,7 @@ test('a query carries its ShardSearchOptions, every field typed, and none of the
     attributesToCrop: ['overview:5'], cropLength: 7, cropMarker: '..', highlightPreTag: '<b>', highlightPostTag: '</b>',
     showMatchesPosition: true, showRankingScore: true, showRankingScoreDetails: false, documents: true,
     termDocCountsOnly: false, termDocCounts: [3, 0, 12], distinctFacets: [4, 9], facetStringsOnly: true, shardFilter: [true, ['g1', 'g2'], ['g2']], rankingScoreValues: true, foreignFilter: 2, attributesToSearchOnChecked: true,
+    splitChoices: [['carpet', 3], ['__proto__', 0]], splitChoicesFinal: true,
   };
   t.deepEqual(Object.keys(options).sort(), [...SHARD_SEARCH_OPTION_NAMES].sort(), 'the test sets every field');
   const [decoded] = decodeQueryBatch(encodeQueryBatch([{ ...query, options }]));

@@ -17,6 +17,8 @@ import { ownersOfShard } from '../../protocol/placement.js';
 import { isHeavySearch } from '../../protocol/search-weight.js';
 import { PendingTable } from './pending-table.js';
 import { slowestWorkerMs } from './search-time.js';
+import { SplitChoiceCache } from './split-choice-cache.js';
+import { addSplitCounts, chooseSplits } from '../../protocol/split-choice.js';
 import { chooseReplica, queryAffinity } from './replica-choice.js';
 import { BATCH_SIZE_BUCKETS, BATCH_TIME_BUCKETS, Tally } from '../ops/tally.js';
 
@@ -111,7 +113,8 @@ export class SearchDispatcher {
   private queued = 0;
   private flushScheduled = false;
 
-  constructor(private readonly runners: WorkerRunner[], private readonly maxQueued: number) {
+  constructor(private readonly runners: WorkerRunner[], private readonly maxQueued: number,
+    private readonly splitChoices = new SplitChoiceCache()) {
     this.queues = runners.map(() => []);
     this.heavyQueues = runners.map(() => []);
     this.inFlight = runners.map(() => []);
@@ -127,10 +130,10 @@ export class SearchDispatcher {
   search(query: ShardQuery, shardCount: number, scoresWanted = false): Promise<ShardQueryResultMessage[]> {
     // A network search (src/network) counts terms over every shard group itself and sends the sums.
     const counted = query.options.termDocCounts !== undefined || query.options.termDocCountsOnly === true;
-    if (query.matchingStrategy !== 'frequency' || !query.q || shardCount < 2 || counted) return this.dispatch(query, shardCount, scoresWanted);
+    if (query.matchingStrategy !== 'frequency' || !query.q || shardCount < 2 || counted) return this.dispatchSplit(query, shardCount, scoresWanted);
     const counting: ShardQuery = { indexUid: query.indexUid, q: query.q, hitsWanted: 0, matchingStrategy: query.matchingStrategy,
       attributesToRetrieve: null, exhaustiveCount: false, options: { termDocCountsOnly: true } };
-    return this.dispatch(counting, shardCount).then((results) => {
+    return this.dispatchSplit(counting, shardCount).then((results) => {
       const sums: number[] = [];
       for (const result of results) {
         const counts = result.extras?.termDocCounts ?? [];
@@ -138,7 +141,39 @@ export class SearchDispatcher {
       }
       // The counting round is part of the search (its time on the workers, ShardQueryResultMessage.searchMs).
       const countingMs = slowestWorkerMs(results) ?? 0;
-      return this.dispatch({ ...query, options: { ...query.options, termDocCounts: sums } }, shardCount, scoresWanted).then((answers) => {
+      return this.dispatchSplit({ ...query, options: { ...query.options, termDocCounts: sums } }, shardCount, scoresWanted).then((answers) => {
+        for (const answer of answers) if (answer.searchMs !== undefined) answer.searchMs += countingMs;
+        return answers;
+      });
+    });
+  }
+
+  /**
+   * An index of several shards takes each query word's split over the whole index (protocol/split-choice.ts):
+   * the search carries the choices kept for its words (SplitChoiceCache); a worker not holding every
+   * shard answers a word with split candidates and no choice by its counts (ShardExtras.splitCounts)
+   * instead of hits, and the search goes again with the choices from every worker's sums, final (a word
+   * without one takes none). One shard, or no word with a candidate: the one round as ever.
+   */
+  private dispatchSplit(query: ShardQuery, shardCount: number, forceScores = false): Promise<ShardQueryResultMessage[]> {
+    if (shardCount < 2 || !query.q || query.options.splitChoicesFinal === true) return this.dispatch(query, shardCount, forceScores);
+    const kept = this.splitChoices.choicesFor(query.indexUid, query.q);
+    const generation = this.splitChoices.generation();
+    const first = kept === null ? query : { ...query, options: { ...query.options, splitChoices: kept } };
+    return this.dispatch(first, shardCount, forceScores).then((results) => {
+      let sums: Map<string, Map<number, number>> | null = null;
+      for (const result of results) {
+        const counts = result.extras?.splitCounts;
+        if (counts !== undefined) addSplitCounts(sums ??= new Map(), counts);
+      }
+      if (sums === null) return results;
+      const choices = chooseSplits(sums);
+      this.splitChoices.keep(query.indexUid, choices, generation);
+      // The counting round is part of the search (its time on the workers).
+      const countingMs = slowestWorkerMs(results) ?? 0;
+      // Final: a word that gained a candidate meanwhile (a write in between) takes no split, on every shard alike.
+      const options = { ...query.options, splitChoices: kept === null ? choices : [...kept, ...choices], splitChoicesFinal: true };
+      return this.dispatch({ ...query, options }, shardCount, forceScores).then((answers) => {
         for (const answer of answers) if (answer.searchMs !== undefined) answer.searchMs += countingMs;
         return answers;
       });

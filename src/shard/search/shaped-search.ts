@@ -19,6 +19,7 @@ import { shardTermDocCounts, type ShardHit } from './shard-search.js';
 import type { ScorePlan } from '../../ranking/scores/score-details.js';
 import { sortOrderFor } from '../facets/sort-order.js';
 import type { FieldRestriction } from './field-restriction.js';
+import type { SplitDecider } from './split-decider.js';
 
 const { RoaringBitmap32 } = roaring;
 
@@ -61,6 +62,8 @@ export interface PlannedQuery {
    * key and these (the front's lowest per key) only.
    */
   distinctFacets?: 'mins' | ReadonlySet<number>;
+  /** An index of several shards: each query word's split (ShardSearchRequest.splits). */
+  splits?: SplitDecider | null;
 }
 
 export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, query: PlannedQuery): PlannedSearchResult {
@@ -80,9 +83,11 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
       q: query.q, hitsWanted: query.hitsWanted, matchingStrategy: query.matchingStrategy, budget,
       sort: plan.sortTexts, sortOrder: sortOrderProvider(shard, budget), restrictTo, distinct,
       rankingScoreThreshold: query.rankingScoreThreshold ?? null, termDocCounts: query.termDocCounts ?? null,
-      fieldRestriction: query.fieldRestriction ?? null,
+      fieldRestriction: query.fieldRestriction ?? null, splits: query.splits ?? null,
       ...(plan.rankingRules ? { rankingRules: plan.rankingRules } : {}),
     });
+    // Undecided splits: the shard engine answers the counts, not hits.
+    if (query.splits?.undecided != null) break;
     candidates += result.candidates;
     rankingEntries = result.rankingEntries;
     scorePlan = result.scorePlan;
@@ -121,10 +126,10 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
  * in the worker's shards (extras.termDocCounts), which the front sums for the search itself.
  */
 export function termDocCountsOfShards(shards: readonly ShardIndex[], q: string, budget: SearchBudget,
-  fieldRestriction: FieldRestriction | null = null): PlannedSearchResult {
+  fieldRestriction: FieldRestriction | null = null, splits: SplitDecider | null = null): PlannedSearchResult {
   let sums: number[] = [];
   for (const shard of shards) {
-    const counts = shardTermDocCounts(shard, q, budget, fieldRestriction);
+    const counts = shardTermDocCounts(shard, q, budget, fieldRestriction, splits);
     sums = counts.map((count, term) => count + (sums[term] ?? 0));
   }
   return { candidates: 0, hits: [], extras: { termDocCounts: sums }, rankingEntries: null, scorePlan: null };

@@ -30,6 +30,7 @@ import type { SearchScratch } from '../../ranking/search-scratch.js';
 import type { RankingMemos } from '../../ranking/ranking-memos.js';
 import { SearchBudget } from './search-budget.js';
 import type { FieldRestriction } from './field-restriction.js';
+import type { SplitDecider } from './split-decider.js';
 import { occurrenceTypos } from '../../ranking/match-profile.js';
 import { pairCost } from '../../ranking/rules/proximity.js';
 import { positionCount } from '../../query/query-term.js';
@@ -73,6 +74,8 @@ export interface ShardSearchRequest {
   termDocCounts?: readonly number[] | null;
   /** attributesToSearchOn: the fields the query words are looked for in (null: every searchable field). */
   fieldRestriction?: FieldRestriction | null;
+  /** An index of several shards: the split each query word takes (split-decider.ts); undecided, the search answers no hit. */
+  splits?: SplitDecider | null;
 }
 
 export interface ShardHit extends RankedHit {
@@ -106,7 +109,12 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
   const restriction = request.fieldRestriction ?? null;
   // Restricted: the postings by rank, position and pair hold every field, so every document is read (the bitmapBuckets false reference).
   const ctx = new ShardSearchContext(shard, terms, budget, restriction === null && (request.bitmapBuckets ?? true), request.termDocCounts ?? undefined,
-    request.wrapAccelerator, restriction);
+    request.wrapAccelerator, restriction, request.splits ?? null);
+  // The front asks again with every worker's counts summed (shard-engine.ts answers them).
+  if (request.splits?.undecided != null) {
+    ctx.release();
+    return { candidates: 0, hits: [], universe: new RoaringBitmap32(), rankingEntries: null, scorePlan: () => { throw new Error('A search of undecided splits has no scores.'); } };
+  }
   if (restriction !== null && !placeholder) ctx.restrictTermDocs(request.restrictTo ?? null);
   const rules = reusableRulesFor({
     rankingRules: request.rankingRules ?? config.settings.rankingRules,
@@ -245,10 +253,11 @@ function ngramAlternatives(shard: ShardIndex, terms: readonly QueryTerm[]): Map<
 }
 
 /** [term]: the documents each term of `q` matches in the shard (what matchingStrategy frequency weighs). */
-export function shardTermDocCounts(shard: ShardIndex, q: string, budget: SearchBudget, restriction: FieldRestriction | null = null): number[] {
+export function shardTermDocCounts(shard: ShardIndex, q: string, budget: SearchBudget, restriction: FieldRestriction | null = null,
+  splits: SplitDecider | null = null): number[] {
   const config = shard.config;
   const terms = parseQueryParts(q, { stopWords: config.stopWords, prefixSearch: config.prefixSearch, classify: config.analysis.classify }).terms;
-  const ctx = new ShardSearchContext(shard, terms, budget, restriction === null, undefined, undefined, restriction);
+  const ctx = new ShardSearchContext(shard, terms, budget, restriction === null, undefined, undefined, restriction, splits);
   try {
     if (restriction !== null) ctx.restrictTermDocs(null);
     return terms.map((_, term) => ctx.termDocs(term).size);
@@ -420,7 +429,8 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
 
   constructor(private readonly shard: ShardIndex, readonly terms: readonly QueryTerm[], readonly searchBudget: SearchBudget,
     bitmapBuckets: boolean, readonly termDocCounts?: readonly number[], wrapAccelerator?: (accelerator: SearchAccelerator) => SearchAccelerator,
-    private readonly restriction: FieldRestriction | null = null) {
+    private readonly restriction: FieldRestriction | null = null,
+    private readonly splits: SplitDecider | null = null) {
     this.accelerator = !bitmapBuckets ? CANNOT_TELL : wrapAccelerator !== undefined ? wrapAccelerator(this) : this;
     this.proximityByAttribute = shard.config.settings.proximityPrecision === 'byAttribute';
     const keyRuns = multiWordSynonyms(terms, shard.config.synonyms);
@@ -778,7 +788,8 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
   }
 
   private matchWord(term: number, word: string, isPrefix: boolean, keyAlternatives?: readonly (readonly string[])[], ngrams?: readonly TermAlternative[]): void {
-    let derivations = this.shard.derive(word, isPrefix, typoBudget(word, this.shard.config.typoPolicy), keyAlternatives);
+    let derivations = this.shard.derive(word, isPrefix, typoBudget(word, this.shard.config.typoPolicy), keyAlternatives,
+      this.splits === null ? true : { at: this.splits.splitOf(word), found: this.splits.foundIn(word, this.shard) });
     if (ngrams !== undefined) derivations = withAlternatives(derivations, ngrams);
     for (const phrase of derivations.phrases ?? []) {
       this.phrases.push({ term, wordIds: phrase.wordIds as number[], alternative: { docs: phrase.docs, typos: phrase.typos } });

@@ -58,6 +58,8 @@ export interface TermDerivations {
   splitWordIds?: readonly number[];
   /** Memo: these derivations with the word's split (themselves when it has none). */
   withSplit?: TermDerivations;
+  /** On withSplit (maybe these derivations themselves): its split point (0: none) when it was given (ShardIndex.derive's `split.at`), not chosen by the shard. */
+  splitAt?: number;
   /** Set when the shard's cache holds them: checked against later writes before each use (shard-caches.ts). */
   cachedAt?: CacheStamp;
   /** The lexicon walk they were made from, while the shard's cache holds them (ShardIndex.cachedDerive). */
@@ -336,19 +338,7 @@ export const SPLIT_CHECKS_PER_WORD = 512;
  */
 export function bestSplit(vocabulary: Vocabulary, word: string, phraseDocs: (wordIds: number[], limit: number) => RoaringBitmap32):
   { wordIds: [number, number]; docs: RoaringBitmap32 } | null {
-  const candidates: { at: number; left: number; right: number; bound: number }[] = [];
-  // Split points at code point boundaries (a surrogate pair stays whole).
-  for (let at = 1; at < word.length; at++) {
-    const code = word.charCodeAt(at);
-    if (code >= 0xdc00 && code <= 0xdfff) continue;
-    const left = vocabulary.idOf(word.slice(0, at));
-    if (left === undefined) continue;
-    const right = vocabulary.idOf(word.slice(at));
-    if (right === undefined) continue;
-    const bound = vocabulary.docs(left).andCardinality(vocabulary.docs(right));
-    if (bound > 0) candidates.push({ at, left, right, bound });
-  }
-  candidates.sort((a, b) => b.bound - a.bound || a.at - b.at);
+  const candidates = splitCandidates(vocabulary, word);
   let best: { at: number; wordIds: [number, number]; docs: RoaringBitmap32 } | null = null;
   let checks = SPLIT_CHECKS_PER_WORD;
   for (const candidate of candidates) {
@@ -362,4 +352,32 @@ export function bestSplit(vocabulary: Vocabulary, word: string, phraseDocs: (wor
     }
   }
   return best === null ? null : { wordIds: best.wordIds, docs: best.docs };
+}
+
+/** The splits of `word` into two words of the shard that share documents, by that upper bound (best first, then by split point). */
+export function splitCandidates(vocabulary: Vocabulary, word: string): { at: number; left: number; right: number; bound: number }[] {
+  const candidates: { at: number; left: number; right: number; bound: number }[] = [];
+  // Split points at code point boundaries (a surrogate pair stays whole).
+  for (let at = 1; at < word.length; at++) {
+    const code = word.charCodeAt(at);
+    if (code >= 0xdc00 && code <= 0xdfff) continue;
+    const left = vocabulary.idOf(word.slice(0, at));
+    if (left === undefined) continue;
+    const right = vocabulary.idOf(word.slice(at));
+    if (right === undefined) continue;
+    const bound = vocabulary.docs(left).andCardinality(vocabulary.docs(right));
+    if (bound > 0) candidates.push({ at, left, right, bound });
+  }
+  return candidates.sort((a, b) => b.bound - a.bound || a.at - b.at);
+}
+
+/** The split of `word` at `at` (a choice made over the index) as words of the shard in a row, with their documents; null when it has none here. */
+export function chosenSplit(vocabulary: Vocabulary, word: string, at: number, phraseDocs: (wordIds: number[], limit: number) => RoaringBitmap32):
+  { wordIds: [number, number]; docs: RoaringBitmap32 } | null {
+  if (at <= 0 || at >= word.length) return null;
+  const left = vocabulary.idOf(word.slice(0, at));
+  const right = vocabulary.idOf(word.slice(at));
+  if (left === undefined || right === undefined) return null;
+  const docs = phraseDocs([left, right], Infinity);
+  return docs.isEmpty ? null : { wordIds: [left, right], docs };
 }
