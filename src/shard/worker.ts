@@ -156,9 +156,15 @@ function applyCommand(command: ShardCommandMessage): Promise<void> | void {
       engine.dropIndex(command.indexUid);
       snapshots.dropped(command.indexUid);
       break;
-    case 'prepareSearch':
+    case 'prepareSearch': {
       // Acknowledged once built (the scheduler commits then): in slices between query batches.
-      return engine.prepareIndexBeforeCommit(command.indexUid, background);
+      const startedAt = performance.now();
+      return engine.prepareIndexBeforeCommit(command.indexUid, background).then(() => {
+        threadLog.write('milli', 'debug', 'search structures built before a commit', {
+          worker: data.workerIndex, indexUid: command.indexUid, durationMs: Math.round(performance.now() - startedAt),
+        });
+      });
+    }
     case 'indexCommitted':
       engine.forgetRecentDocuments(command.indexUid);
       snapshots.committed(command.indexUid, command.commitSeq);
