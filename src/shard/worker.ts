@@ -22,6 +22,7 @@ import { ShardEngine, WRITE_SLICE_MS, type DocumentSource, type JsonDocument } f
 import { SnapshotKeeper } from './snapshot/snapshot-keeper.js';
 import type { ReadAhead } from './snapshot/snapshot-files.js';
 import { SlicedJobs } from './sliced-jobs.js';
+import { SearchActivity } from './quiet-time.js';
 import { ThreadFailurePoints, type ShardThreadFailurePoint } from '../protocol/thread-failure-points.js';
 import { ThreadLog } from '../protocol/thread-log.js';
 import { isHeavySearch } from '../protocol/search-weight.js';
@@ -52,6 +53,8 @@ const failurePoints = new ThreadFailurePoints<ShardThreadFailurePoint>('shard', 
 const background = new SlicedJobs({
   onError: (_key, cause) => warn(`background work failed: ${(cause as Error).message}`),
 });
+/** When query batches came: the quiet-time snapshot save waits for them to pause (quiet-time.ts). */
+const searchActivity = new SearchActivity();
 /** Keys of the saves snapshotCreation tasks wait for (one per command, so each gets its ack; apart from the quiet-time one). */
 const untilSavedJobs = new Set<object>();
 
@@ -189,7 +192,8 @@ function applyCommand(command: ShardCommandMessage): Promise<void> | void {
         // first (jobs run in order): a save before them kept stale rank / position lists, which the
         // first search after a restart rebuilt (3.4 s at 1M npm rows, busy machine).
         engine.prepareStaleShards(background, 0);
-        background.enqueue(snapshots, () => snapshots.saveSteps());
+        // Its steps wait while searches come (a first window after a bulk load paid for it).
+        background.enqueue(snapshots, () => searchActivity.whenSearchesPause(snapshots.saveSteps()));
       } else {
         // Shutdown: the scheduler waits for the files (bounded), nothing else will run.
         snapshots.saveAll();
@@ -505,6 +509,7 @@ function attachQueryPort(port: MessagePort): void {
   // Synchronous: a batch is answered before the next 'message' (later ones may be answered inside it: NestedBatches).
   port.on('message', (batch: ArrayBuffer) => {
     const number = ++nestedBatches.received;
+    searchActivity.noteBatch();
     failurePoints.reach('beforeQueryBatch');
     let result: ArrayBuffer;
     try {

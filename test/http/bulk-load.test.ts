@@ -2,8 +2,11 @@
 // its tasks succeed (state-machine.ts prepareSearchWhenLast), but when the client's next payload for the
 // index is still arriving (the front counts uploads under way: protocol/upload-gauge.ts) it first waits
 // for that task, bounded, so a bulk load pays one build instead of one per emptied queue. Raw sockets
-// (node:net) hold an upload half sent.
+// (node:net) hold an upload half sent. And the quiet-time snapshot save waits while searches come
+// (src/shard/quiet-time.ts): the first searches after a load no longer share the worker with it.
+import { existsSync, readdirSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
 import test from 'ava';
 import { sleep, withTestServer, type TestServer } from './harness.js';
 
@@ -98,4 +101,28 @@ test('hostile uploads: one that never ends holds a batch only for a bounded time
     t.regex(await malformed.answer, /^HTTP\/1\.1 400/);
     t.false(server.testHooks!.uploadsUnderWay('stall'), 'a malformed upload is not counted');
     malformed.socket.destroy();
+  }));
+
+function snapshotFiles(dbPath: string, index: string): string[] {
+  const folder = join(dbPath, 'snapshots', index);
+  return existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.bin')) : [];
+}
+
+test('the quiet-time snapshot save waits while searches keep coming, and is written once they pause', (t) =>
+  withTestServer({ workers: 1, shardsPerIndex: 1 }, async (server) => {
+    await server.client.createIndex('quiet', 'id');
+    await server.client.addDocuments('quiet', documents(0, 500));
+    // Searches every ~20 ms for 6 s from the commit: before, the save ran ~2 s after it, between them.
+    const until = Date.now() + 6_000;
+    let searches = 0;
+    while (Date.now() < until) {
+      const response = await server.client.request('GET', '/indexes/quiet/search?q=package&limit=1');
+      t.is(response.status, 200);
+      searches++;
+      await sleep(20);
+    }
+    t.true(searches > 50);
+    t.deepEqual(snapshotFiles(server.dbPath, 'quiet'), [], 'no snapshot saved while searches came');
+    await waitFor(() => snapshotFiles(server.dbPath, 'quiet').length === 1, 'the snapshot once searches paused', 20_000);
+    t.pass();
   }));
