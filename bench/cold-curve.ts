@@ -54,6 +54,17 @@ if (warmCount > 0) {
   }
   warmMs = cpuMs() - at;
 }
+// PREFIXES=L (experiment): every prefix of 1..L letters of the lexicon's words derived once before the chunks (as a last query word).
+const prefixLength = Number(process.env.PREFIXES ?? 0);
+if (prefixLength > 0) {
+  at = cpuMs();
+  const shard = engine.shard('npm', 0);
+  const prefixes = new Set<string>();
+  for (const list of shard.vocabulary.lexicon.lists()) for (const word of list) for (let l = 1; l <= prefixLength && l < word.length; l++) prefixes.add(word.slice(0, l));
+  for (const prefix of prefixes) shard.derive(prefix, true, 0);
+  warmMs += cpuMs() - at;
+  console.error(`derived ${prefixes.size} prefixes`);
+}
 const perChunk: number[] = [];
 for (let start = 0; start < queries.length; start += chunk) {
   // Chunk starts on the monotonic clock (µs, as CPU profiles stamp samples), on stderr: cut a --cpu-prof profile by chunk.
