@@ -1,6 +1,7 @@
 // post-all.mjs with uploads paced at RATE MB/s (a client behind a network link, issue 19): payloads of
 // BATCH lines, each POST written in 64 KiB chunks at that rate, one after another (each awaits its 202),
 // then the last task polled until it succeeded. node post-paced.mjs URL INDEX FILE [batch=10000] [rateMBs=20]
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 const [url, index, file, batchArg, rateArg] = process.argv.slice(2);
 const batch = Number(batchArg ?? 10000); const rate = Number(rateArg ?? 20) * 1e6;
