@@ -13,6 +13,7 @@ import { importSnapshotAtStart } from './storage/snapshot-archive.js';
 import type { ClusterNode } from './cluster/cluster-node.js';
 import type { StartHooks } from './cluster/rejoin.js';
 import { CommitFence } from './protocol/commit-fence.js';
+import { UploadGauge } from './protocol/upload-gauge.js';
 
 export type { SkeinOptions, ResolvedOptions, SkeinEnv, TestHooksOptions } from './config/options.js';
 export type { ThreadEvent } from './front/threads/worker-supervisor.js';
@@ -40,6 +41,8 @@ export interface ServerTestHooks {
   terminateShardWorker(worker: number): Promise<void>;
   /** Dead threads are not replaced until the returned function is called. */
   holdReplacements(): () => void;
+  /** Whether the front counts a documents upload to the index as under way (protocol/upload-gauge.ts). */
+  uploadsUnderWay(indexUid: string): boolean;
 }
 
 const SHARD_WORKER = fileURLToPath(new URL('./shard/worker-entry.js', import.meta.url));
@@ -87,6 +90,7 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
   const storage = openStorageOrUnlock(options.dbPath, lock);
   const failures = input.testHooks ? new ThreadFailureArming() : null;
   const commitFence = new CommitFence();
+  const uploads = new UploadGauge();
   const threads = new WorkerSupervisor({
     shardWorkerFile: SHARD_WORKER,
     schedulerFile: SCHEDULER_WORKER,
@@ -100,6 +104,7 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
       ...(options.clusterNatsUrls.length > 0 ? { clustered: true } : {}),
       allowedIpNetworks: options.experimentalAllowedIpNetworks,
       commitFence: commitFence.buffer,
+      uploads: uploads.buffer,
     },
     schedulerReadyTimeoutMs: SCHEDULER_READY_TIMEOUT_MS,
     failures,
@@ -173,6 +178,7 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
       authorize: createAuthorizer(options.masterKey, keys),
       payloadLimit: options.httpPayloadSizeLimit,
       requests: metrics.requests,
+      uploads,
       log,
     });
     await hooks?.beforeListen();
@@ -212,6 +218,7 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
           releaseThreadPause: (failure: Pick<ThreadFailure, 'thread' | 'point'>) => failures.release(failure),
           terminateShardWorker: (worker: number) => threads.terminateShardWorker(worker),
           holdReplacements: () => threads.holdReplacements(),
+          uploadsUnderWay: (indexUid) => uploads.underWay(indexUid),
         },
       } : {}),
     };

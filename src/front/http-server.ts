@@ -15,6 +15,7 @@ import { compressAsync, compressSync, EncodingNegotiation, INLINE_COMPRESSION_LI
 import type { Router } from './http/router.js';
 import type { FrontContext, RouteSpec } from './http/route-spec.js';
 import type { RequestLogFields, ServerLog } from './ops/server-log.js';
+import type { UploadGauge } from '../protocol/upload-gauge.js';
 
 export interface HttpEdge {
   router: Router<RouteSpec>;
@@ -24,6 +25,8 @@ export interface HttpEdge {
   /** Per-request counts and times for /metrics (metrics.ts). */
   requests: RequestTally;
   log: ServerLog;
+  /** Document uploads under way, for the scheduler (protocol/upload-gauge.ts); absent: not counted. */
+  uploads?: UploadGauge;
 }
 
 interface ResponseState {
@@ -42,6 +45,8 @@ interface ResponseState {
   logged: boolean;
   /** An open stream's (POST /logs/stream) end when the client goes. */
   onClosed: (() => void) | null;
+  /** A documents upload counted in the UploadGauge until answered or aborted (endUpload). */
+  upload: { gauge: UploadGauge; slot: number } | null;
 }
 
 /** The HTTP front's lifetime: serving, then refusing (close() has begun), then closed. */
@@ -69,10 +74,11 @@ export function createHttpApp(edge: HttpEdge): HttpFront {
       slot: null, startedAt: performance.now(),
       // performance.now() only when request lines are written (startedAt 0: none for this request).
       line: { requestId: log.requestId(), method, route: null, path, startedAt: log.requestLines ? performance.now() : 0 },
-      logged: false, onClosed: null,
+      logged: false, onClosed: null, upload: null,
     };
     res.onAborted(() => {
       state.aborted = true;
+      endUpload(state);
       logRequestLine(state, null);
       state.onClosed?.();
     });
@@ -127,6 +133,9 @@ export function createHttpApp(edge: HttpEdge): HttpFront {
       drainThenRun(res, state, catchUp === null ? () => route.handle(request, edge.context)
         : () => catchUp.then(() => admit(edge, route, request, headers.contentLength)).then(() => route.handle(request, edge.context)));
       return;
+    }
+    if (route.body === 'documents' && edge.uploads && params.indexUid !== undefined) {
+      state.upload = { gauge: edge.uploads, slot: edge.uploads.begin(params.indexUid) };
     }
     const admitted = catchUp === null ? null : catchUp.then(() => admit(edge, route, request, headers.contentLength));
     readBody(res, state, edge.payloadLimit, admitted, (body) => {
@@ -258,9 +267,17 @@ function logRequestLine(state: ResponseState, status: number | null): void {
   state.log.request(state.line, status);
 }
 
+/** The request's upload (if counted) is over: answered, or its client went away. */
+function endUpload(state: ResponseState): void {
+  if (state.upload === null) return;
+  state.upload.gauge.end(state.upload.slot);
+  state.upload = null;
+}
+
 function reply(res: HttpResponse, state: ResponseState, answer: FrontReply, closeConnection: boolean): void {
   if (state.aborted || state.answered) return;
   state.answered = true;
+  endUpload(state);
   if (state.slot !== null) recordAnswer(state.slot, answer.status, (performance.now() - state.startedAt) / 1000);
   if (answer.open) {
     openStream(res, state, answer, answer.open);

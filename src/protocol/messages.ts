@@ -269,6 +269,8 @@ export interface SchedulerWorkerData {
   clustered?: boolean;
   /** The commit counters shared with the front (protocol/commit-fence.ts). */
   commitFence?: SharedArrayBuffer;
+  /** Document uploads under way per index, counted by the front (protocol/upload-gauge.ts). */
+  uploads?: SharedArrayBuffer;
   /** `--experimental-allowed-ip-networks`: the remotes a topology change may ask (network/ip-policy.ts). */
   allowedIpNetworks?: string[];
   /** The log levels wanted per target and the thread's log port (protocol/thread-log.ts). */

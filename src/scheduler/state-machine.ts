@@ -17,6 +17,7 @@ import { DEFAULT_BATCH_LIMITS, selectBatch, type BatchLimits } from './batching/
 import { planNetworkMoveStep } from './operations/network-move.js';
 import type { RemoteClient } from '../network/remote-post.js';
 import type { CommitFence } from '../protocol/commit-fence.js';
+import type { UploadGauge } from '../protocol/upload-gauge.js';
 import { batchStopReason } from './batching/batch-stop-reason.js';
 import { traceDuration } from '../tasks/batch-record.js';
 import { noFailurePoints, type FailurePointHandler } from './failure-points.js';
@@ -65,7 +66,14 @@ export interface SchedulerOptions {
   commitFence?: CommitFence;
   /** What a topology change asks the other nodes through (network/remote-post.ts); absent: refused as no remote is allowed. */
   remotes?: RemoteClient;
+  /** Document uploads under way per index, counted by the front (protocol/upload-gauge.ts); absent: none awaited. */
+  uploads?: UploadGauge;
 }
+
+/** How long a batch that emptied the queue waits for an upload of its index under way before building (prepareSearchWhenLast). */
+export const UPLOAD_WAIT_MS = 1000;
+/** How often that wait looks at the gauge again (an upload ending in a refusal enqueues nothing). */
+const UPLOAD_POLL_MS = 5;
 
 export interface SnapshotBatchRunner {
   run(tasks: TaskRecord[], checkAbort: () => void, enqueued: () => Iterable<TaskRecord>): Promise<BatchPlan>;
@@ -435,6 +443,7 @@ export class Scheduler {
     // SKEIN_PREPARE_SEARCH=0 turns it off (figures: bench/cold-start-probe.mjs on vs off).
     if (process.env['SKEIN_PREPARE_SEARCH'] === '0') return;
     if (this.queue.size > 0 || this.hasWritesSentAhead() || plan.stage.record === null) return;
+    if (await this.taskFromUploadUnderWay(plan)) return;
     const indexUid = plan.stage.key;
     const workers = Array.from({ length: this.options.shards.workerCount }, (_, worker) => worker);
     try {
@@ -442,6 +451,24 @@ export class Scheduler {
     } catch (cause) {
       this.log(`preparing ${indexUid} for search failed: ${(cause as Error).message}`);
     }
+  }
+
+  /**
+   * The queue emptied while the client's next payload for this index is on its way (a bulk load sends
+   * one after another): wait for its task, at most UPLOAD_WAIT_MS, instead of building what the next
+   * batch makes stale again (at 1M npm rows the build takes ~5 s; each rebuild at the current size).
+   * True when a task came: it is planned (and sent) ahead now, and the build waits for a later batch.
+   */
+  private async taskFromUploadUnderWay(plan: IndexPlan): Promise<boolean> {
+    const uploads = this.options.uploads;
+    if (!uploads) return false;
+    const deadline = performance.now() + UPLOAD_WAIT_MS;
+    while (this.queue.size === 0 && !this.abortRequested && uploads.underWay(plan.uid) && performance.now() < deadline) {
+      await Promise.race([this.nextEnqueue(), new Promise<void>((resolve) => setTimeout(resolve, UPLOAD_POLL_MS))]);
+    }
+    if (this.queue.size === 0) return false;
+    if (this.ahead === null && !this.abortRequested) await this.planAhead(plan);
+    return true;
   }
 
   /** A dead worker gets no rollback: its replacement loads the committed state from LMDB itself. */

@@ -31,6 +31,7 @@ import { applyConfigEntry } from './config/config-entry.js';
 import { ShardLink } from './shards/shard-link.js';
 import { Scheduler } from './state-machine.js';
 import { CommitFence } from '../protocol/commit-fence.js';
+import { UploadGauge } from '../protocol/upload-gauge.js';
 import { MOVE_REMOTE_TIMEOUT_MS } from './operations/network-move.js';
 import { IpPolicy } from '../network/ip-policy.js';
 import { RemoteClient } from '../network/remote-post.js';
@@ -82,6 +83,7 @@ const scheduler: Scheduler = new Scheduler({
   // A topology change's pages and phases: the same address policy and bounds as the front's remote requests.
   remotes: new RemoteClient(IpPolicy.fromList(data.allowedIpNetworks ?? []), MOVE_REMOTE_TIMEOUT_MS),
   ...(commitFence ? { commitFence } : {}),
+  ...(data.uploads ? { uploads: new UploadGauge(data.uploads) } : {}),
   onIndexesChanged: (indexUids) => {
     post({ kind: 'indexesChanged', indexUids });
     commitFence?.posted();

@@ -174,6 +174,8 @@ export class ShardIndex {
     this.flushWrites();
     // A search may build a structure itself meanwhile: its sliced build then stops.
     for (const structure of this.derived) yield* whileStale(() => structure.needsBuild, structure.buildSteps());
+    // Lists of the lexicon's walks (a step each: writes meanwhile only add pending words, which walks handle).
+    yield* this.vocabulary.lexicon.prepareSteps((word) => this.vocabulary.idOf(word));
   }
 
   /**

@@ -22,6 +22,7 @@ import { ShardEngine, WRITE_SLICE_MS, type DocumentSource, type JsonDocument } f
 import { SnapshotKeeper } from './snapshot/snapshot-keeper.js';
 import type { ReadAhead } from './snapshot/snapshot-files.js';
 import { SlicedJobs } from './sliced-jobs.js';
+import { SearchActivity } from './quiet-time.js';
 import { ThreadFailurePoints, type ShardThreadFailurePoint } from '../protocol/thread-failure-points.js';
 import { ThreadLog } from '../protocol/thread-log.js';
 import { isHeavySearch } from '../protocol/search-weight.js';
@@ -76,6 +77,8 @@ function releaseRetiredSoon(): void {
   });
 }
 
+/** When query batches came: the quiet-time snapshot save waits for them to pause (quiet-time.ts). */
+const searchActivity = new SearchActivity();
 /** Keys of the saves snapshotCreation tasks wait for (one per command, so each gets its ack; apart from the quiet-time one). */
 const untilSavedJobs = new Set<object>();
 
@@ -180,9 +183,15 @@ function applyCommand(command: ShardCommandMessage): Promise<void> | void {
       engine.dropIndex(command.indexUid);
       snapshots.dropped(command.indexUid);
       break;
-    case 'prepareSearch':
+    case 'prepareSearch': {
       // Acknowledged once built (the scheduler commits then): in slices between query batches.
-      return engine.prepareIndexBeforeCommit(command.indexUid, background);
+      const startedAt = performance.now();
+      return engine.prepareIndexBeforeCommit(command.indexUid, background).then(() => {
+        threadLog.write('milli', 'debug', 'search structures built before a commit', {
+          worker: data.workerIndex, indexUid: command.indexUid, durationMs: Math.round(performance.now() - startedAt),
+        });
+      });
+    }
     case 'indexCommitted':
       engine.forgetRecentDocuments(command.indexUid);
       snapshots.committed(command.indexUid, command.commitSeq);
@@ -207,7 +216,8 @@ function applyCommand(command: ShardCommandMessage): Promise<void> | void {
         // first (jobs run in order): a save before them kept stale rank / position lists, which the
         // first search after a restart rebuilt (3.4 s at 1M npm rows, busy machine).
         engine.prepareStaleShards(background, 0);
-        background.enqueue(snapshots, () => snapshots.saveSteps());
+        // Its steps wait while searches come (a first window after a bulk load paid for it).
+        background.enqueue(snapshots, () => searchActivity.whenSearchesPause(snapshots.saveSteps()));
       } else {
         // Shutdown: the scheduler waits for the files (bounded), nothing else will run.
         snapshots.saveAll();
@@ -541,6 +551,7 @@ function attachQueryPort(port: MessagePort): void {
   // Synchronous: a batch is answered before the next 'message' (later ones may be answered inside it: NestedBatches).
   port.on('message', (batch: ArrayBuffer) => {
     const number = ++nestedBatches.received;
+    searchActivity.noteBatch();
     failurePoints.reach('beforeQueryBatch');
     let result: ArrayBuffer;
     try {

@@ -2,7 +2,8 @@
 // pending list sorted on demand; it is merged into the big sorted list only when it has grown to a
 // fraction of it, so a stream of writes interleaved with queries does not re-sort the whole lexicon.
 
-import type { PackedWords, WalkScratch } from './fuzzy-walk.js';
+import { packedWords, type PackedWords, type WalkScratch } from './fuzzy-walk.js';
+import { tailOrder } from './first-letter-edits.js';
 import { NearPrefixFilter } from './near-prefix-filter.js';
 
 const MERGE_FRACTION = 8;
@@ -61,6 +62,33 @@ export class Lexicon {
     return this.sorted.length + this.pending.length;
   }
 
+  /**
+   * What the first searches after a bulk load built at once (issue 19's first window: ~270 ms at 100,000
+   * npm rows on a busy machine, before its first answer), one piece a step: the sorted lists, the
+   * NearPrefixFilter, each list's packed form and tail order (typo walks) and word ids (`idOf`, derivations.ts).
+   * The same memos the walks make on their way (LexiconListMemos), so the answers do not change.
+   */
+  *prepareSteps(idOf: (word: string) => number | undefined): Generator<void, void, unknown> {
+    this.lists();
+    yield;
+    this.nearPrefixFilter();
+    // lists() again at each step: a write meanwhile may have added (unsorted) pending words.
+    for (let k = 0; k < this.lists().length; k++) {
+      yield;
+      const list = this.lists()[k];
+      if (list === undefined) return;
+      tailOrder(packedWords(list, this.memos));
+      yield;
+      const again = this.lists()[k];
+      if (again === undefined) return;
+      if (this.memos.ids.get(again)?.length !== again.length) this.memos.ids.set(again, Int32Array.from(again, (word) => idOf(word) ?? -1));
+    }
+  }
+
+  private mergeDue(): boolean {
+    return this.pending.length >= MERGE_MIN && this.pending.length * MERGE_FRACTION >= this.sorted.length;
+  }
+
   /** Sorted lists whose union is the lexicon (disjoint); read-only views valid until the next add. */
   lists(): readonly (readonly string[])[] {
     if (this.pending.length === 0) return [this.sorted];
@@ -68,7 +96,7 @@ export class Lexicon {
       this.pending.sort();
       this.pendingIsSorted = true;
     }
-    if (this.pending.length >= MERGE_MIN && this.pending.length * MERGE_FRACTION >= this.sorted.length) {
+    if (this.mergeDue()) {
       this.sorted = mergeSorted(this.sorted, this.pending);
       this.pending = [];
       return [this.sorted];
