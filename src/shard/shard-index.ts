@@ -66,6 +66,15 @@ export class ShardIndex {
   /** n-grams the lexicon's NearPrefixFilter proves derive nothing are not derived (mayDeriveSome); false: every one is (tests). */
   nearPrefixFilter = true;
 
+  /** Typo walks go over the runs the lexicon's DeletionIndex finds (words/deletion-index.ts); false: over every word of the first letter (tests, A/B). */
+  get deletionIndex(): boolean {
+    return this.vocabulary.lexicon.useDeletionIndex;
+  }
+
+  set deletionIndex(on: boolean) {
+    this.vocabulary.lexicon.useDeletionIndex = on;
+  }
+
   constructor(readonly config: IndexConfig) {
     const faceted = facetedFieldsOf(config.settings);
     this.facets = new FacetStore(faceted.isFaceted, faceted.geo, faceted.geojson);
@@ -173,6 +182,7 @@ export class ShardIndex {
     this.flushWrites();
     // A search may build a structure itself meanwhile: its sliced build then stops.
     for (const structure of this.derived) yield* whileStale(() => structure.needsBuild, structure.buildSteps());
+    yield* this.vocabulary.lexicon.deletionIndexSteps();
   }
 
   /**
@@ -190,12 +200,12 @@ export class ShardIndex {
 
   /** Whether prepareSteps has anything to build. */
   get needsPreparing(): boolean {
-    return this.derived.some((structure) => structure.needsBuild);
+    return this.derived.some((structure) => structure.needsBuild) || this.vocabulary.lexicon.needsDeletionIndex;
   }
 
-  /** Bytes of the derived structures (each) and of the caches (memory reports, tests). */
-  memoryBytes(): { derived: number[]; caches: ReturnType<ShardCaches['byteSizes']> } {
-    return { derived: this.derived.map((structure) => structure.byteLength), caches: this.caches.byteSizes() };
+  /** Bytes of the derived structures (each), of the lexicon's indexes and of the caches (memory reports, tests). */
+  memoryBytes(): { derived: number[]; lexicon: number; caches: ReturnType<ShardCaches['byteSizes']> } {
+    return { derived: this.derived.map((structure) => structure.byteLength), lexicon: this.vocabulary.lexicon.byteLength, caches: this.caches.byteSizes() };
   }
 
   /**

@@ -4,6 +4,8 @@
 
 import type { PackedWords, WalkScratch } from './fuzzy-walk.js';
 import { NearPrefixFilter } from './near-prefix-filter.js';
+import { DeletionIndex } from './deletion-index.js';
+import { SLICE_POLICY, stepEndsEvery } from '../sliced-jobs.js';
 
 const MERGE_FRACTION = 8;
 const MERGE_MIN = 4096;
@@ -36,10 +38,20 @@ export class Lexicon {
   private pendingIsSorted = true;
   /** Made on first use (nearPrefixFilter()), then told of each word added; null again when the words are replaced. */
   private nearPrefixes: NearPrefixFilter | null = null;
+  /** Built at quiet time (deletionIndexSteps), then told of each word added; null until then, and again when the words are replaced. */
+  private deletions: DeletionIndex | null = null;
+  /** The index a sliced build is filling (told of the words added meanwhile too). */
+  private building: DeletionIndex | null = null;
+  /** Counts replacements of the words (adoptSorted, reset): a build begun before one is thrown away. */
+  private generation = 0;
+  /** false: typo walks go over every word of the query's first letter (tests, A/B); the index is still kept. */
+  useDeletionIndex = true;
 
   add(word: string): void {
     this.pending.push(word);
     this.pendingIsSorted = false;
+    this.deletions?.add(word);
+    this.building?.add(word);
     if (this.nearPrefixes !== null) {
       this.nearPrefixes.add(word);
       if (this.nearPrefixes.full) this.nearPrefixes = null;
@@ -55,6 +67,47 @@ export class Lexicon {
       this.nearPrefixes = filter;
     }
     return this.nearPrefixes;
+  }
+
+  /** The lexicon's DeletionIndex (deletion-index.ts), null when not built (or not to be used): walks go over every word then. */
+  deletionIndex(): DeletionIndex | null {
+    return this.useDeletionIndex ? this.deletions : null;
+  }
+
+  /** Whether deletionIndexSteps has something to build. */
+  get needsDeletionIndex(): boolean {
+    return this.deletions === null && this.size > 0;
+  }
+
+  /** Builds the DeletionIndex over the words, in steps (quiet time: ShardIndex.prepareSteps), and swaps it in at the end. */
+  *deletionIndexSteps(): Generator<void, void, unknown> {
+    if (this.deletions !== null) return;
+    const generation = this.generation;
+    const index = new DeletionIndex();
+    // Copies: a search may sort the pending list meanwhile; words added meanwhile reach the index through add().
+    const lists = this.lists().map((list) => list.slice());
+    this.building = index;
+    try {
+      let at = 0;
+      for (const list of lists) {
+        for (const word of list) {
+          if (stepEndsEvery(++at, SLICE_POLICY.wordsPerStep)) {
+            yield;
+            if (this.generation !== generation) return;
+          }
+          index.add(word);
+        }
+      }
+      index.trim();
+      this.deletions = index;
+    } finally {
+      if (this.building === index) this.building = null;
+    }
+  }
+
+  /** Bytes of the lexicon's indexes (the near-prefix filter, the deletion index; not the lists of the vocabulary's words). */
+  get byteLength(): number {
+    return (this.nearPrefixes?.byteLength ?? 0) + (this.deletions?.byteLength ?? 0);
   }
 
   get size(): number {
@@ -79,6 +132,7 @@ export class Lexicon {
   /** Takes words already sorted (a snapshot's lexicon) as the whole lexicon. */
   adoptSorted(sorted: string[]): void {
     this.nearPrefixes = null;
+    this.dropDeletionIndex();
     this.sorted = sorted;
     this.pending = [];
     this.pendingIsSorted = true;
@@ -87,9 +141,16 @@ export class Lexicon {
   /** Rebuilds from scratch (e.g. after dropping words with empty postings). */
   reset(words: Iterable<string>): void {
     this.nearPrefixes = null;
+    this.dropDeletionIndex();
     this.sorted = [...words].sort();
     this.pending = [];
     this.pendingIsSorted = true;
+  }
+
+  private dropDeletionIndex(): void {
+    this.deletions = null;
+    this.building = null;
+    this.generation++;
   }
 }
 
