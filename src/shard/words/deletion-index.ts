@@ -17,6 +17,7 @@
 // test/unit/deletion-index.test.ts holds the walks it restricts to the walks over every word.
 import { packedWords, walkFuzzy, type FuzzyVisitor } from './fuzzy-walk.js';
 import type { LexiconListMemos } from './lexicon.js';
+import { SLICE_POLICY, stepEndsEvery } from '../sliced-jobs.js';
 
 /** Depths keyed, by typo budget (index 1: one typo, 2: two typos): a query uses the deepest L <= n - budget. */
 export const DEPTHS: readonly (readonly number[])[] = [[], [5, 6, 7, 8], [7]];
@@ -39,17 +40,29 @@ export interface DeletionCandidates {
   depth: number;
   /** One word per node (its first `depth` letters are the node's prefix); valid until the next call. */
   words: string[];
+  /** The nodes' numbers, as `words`. */
+  nodes: number[];
+  /** How many nodes the index has (a bound of their numbers). */
+  nodeCount: number;
 }
 
 /**
  * Owner: the shard's Lexicon (built over its words at quiet time with the shard's other search
- * structures, ShardIndex.prepareSteps; then told of each word added; dropped when the lexicon adopts a
- * snapshot's words). Size: 8 bytes an entry (a node under one of its keys: a node's deletions,
- * deduplicated, at most L at one typo, L(L-1)/2 at two), 8 bytes a slot of distinct keys (at most 3/4
- * full), 20 bytes a node (100,000 npm rows: SIZE_FIGURES).
+ * structures, ShardIndex.prepareSteps; then told of each word added; built again there once the words
+ * added since are many; dropped when the lexicon adopts a snapshot's words). Two parts: the base, made
+ * in one go by DeletionIndex.build (its (key, node) entries sorted by bucket: 8 bytes an entry, 2 to 4
+ * bytes of bucket offsets), and the words added since (a hash table of distinct keys, 8 bytes a slot
+ * at most 3/4 full, and 8 bytes an entry). An entry is a node under one of its keys (a node's
+ * deletions, deduplicated: at most L at one typo, L(L-1)/2 at two); a node costs ~20 bytes (100,000
+ * npm rows: 52,000 words, 91,000 nodes, 1.04M entries, 14 MiB; built in ~90-120 ms of CPU).
  */
 export class DeletionIndex {
-  /** (key, first entry + 1) pairs, one per distinct key, open addressing with linear probing; entry + 1 = 0: an empty slot. */
+  /** The base's entries by bucket (a key's top bits): baseKeys / baseNodes[baseOffsets[b], baseOffsets[b + 1]). */
+  private baseOffsets = new Uint32Array(2);
+  private baseKeys = new Int32Array(0);
+  private baseNodes = new Int32Array(0);
+  private baseShift = 31;
+  /** Words added after the base: (key, first entry + 1) pairs, one per distinct key, linear probing; entry + 1 = 0: an empty slot. */
   private keySlots = new Int32Array(2 * MIN_SLOTS);
   private keyCount = 0;
   /** Entry e: a node under its key (entryNodes[e]), and the key's next entry + 1 (entryNext[e]; 0: none). */
@@ -65,24 +78,78 @@ export class DeletionIndex {
   private readonly hashes = new Int32Array(MAX_DEPTH + 1);
   private readonly deltas = new Int32Array(MAX_DEPTH);
   private readonly keys: number[] = [];
-  private readonly found: DeletionCandidates = { depth: 0, words: [] };
+  private readonly found: DeletionCandidates = { depth: 0, words: [], nodes: [], nodeCount: 0 };
+
+  /**
+   * An index of the words of `lists`, in steps (SLICE_POLICY.wordsPerStep words a step, then the sort
+   * in three): its (key, node) entries are gathered, then laid out by bucket. `adding` is told of it at
+   * once, so words added meanwhile (add) go to its second part.
+   */
+  static *build(lists: readonly (readonly string[])[], adding: (index: DeletionIndex) => void): Generator<void, DeletionIndex, unknown> {
+    const index = new DeletionIndex();
+    adding(index);
+    let pairs = new Int32Array(1 << 16);
+    let count = 0;
+    const collect = (node: number) => {
+      for (const key of index.keys) {
+        if (2 * count === pairs.length) pairs = grown(pairs);
+        pairs[2 * count] = key;
+        pairs[2 * count + 1] = node;
+        count++;
+      }
+    };
+    let at = 0;
+    for (const list of lists) {
+      for (const word of list) {
+        if (stepEndsEvery(++at, SLICE_POLICY.wordsPerStep)) yield;
+        index.addWord(word, collect);
+      }
+    }
+    yield;
+    let bits = 1;
+    while (1 << bits < count && bits < 30) bits++;
+    const offsets = new Uint32Array((1 << bits) + 1);
+    const shift = 32 - bits;
+    for (let k = 0; k < count; k++) offsets[(pairs[2 * k]! >>> shift) + 1]!++;
+    for (let b = 0; b < 1 << bits; b++) offsets[b + 1]! += offsets[b]!;
+    yield;
+    const keys = new Int32Array(count);
+    const nodes = new Int32Array(count);
+    const next = offsets.slice(0, 1 << bits);
+    for (let k = 0; k < count; k++) {
+      const at = next[pairs[2 * k]! >>> shift]!++;
+      keys[at] = pairs[2 * k]!;
+      nodes[at] = pairs[2 * k + 1]!;
+    }
+    index.baseOffsets = offsets;
+    index.baseKeys = keys;
+    index.baseNodes = nodes;
+    index.baseShift = shift;
+    return index;
+  }
 
   get nodeCount(): number {
     return this.nodeWords.length;
   }
 
-  get keyEntries(): number {
-    return this.entryCount;
+  /** Entries of the base, and of the words added after it. */
+  get entries(): { base: number; added: number } {
+    return { base: this.baseKeys.length, added: this.entryCount };
   }
 
   /** Bytes held (the words are the lexicon's own strings). */
   get byteLength(): number {
-    return 4 * (this.keySlots.length + this.entryNodes.length + this.entryNext.length + this.nodeSlots.length + this.nodeStamps.length)
-      + 8 * this.nodeWords.length;
+    return 4 * (this.baseOffsets.length + this.baseKeys.length + this.baseNodes.length + this.keySlots.length + this.entryNodes.length
+      + this.entryNext.length + this.nodeSlots.length + this.nodeStamps.length) + 8 * this.nodeWords.length;
   }
 
   /** Adds a word of the lexicon (words of typo-disabled attributes are left out: no walk reaches them). */
   add(word: string): void {
+    this.addWord(word, (node) => this.addKeys(node));
+  }
+
+  /** Adds the word's new nodes, handing each to `keep` with this.keys its keys. */
+  private addWord(word: string, keep: (node: number) => void): void {
     if (word.length === 0 || word.charCodeAt(0) === MARK_UNIT) return;
     const length = Math.min(word.length, MAX_DEPTH);
     const hashes = this.hashes;
@@ -94,15 +161,11 @@ export class DeletionIndex {
       const node = this.addNode(word, L);
       if (node < 0) continue;
       this.prepareDeltas(L);
-      if (oneTypo) this.addKeys(node, L, 1);
-      if (twoTypos) this.addKeys(node, L, 2);
+      this.keys.length = 0;
+      if (oneTypo) this.collectKeys(L, 1);
+      if (twoTypos) this.collectKeys(L, 2);
+      keep(node);
     }
-  }
-
-  /** Frees the slack of the entry arrays (after a build: they grow by doubling). */
-  trim(): void {
-    this.entryNodes = this.entryNodes.slice(0, Math.max(this.entryCount, 1));
-    this.entryNext = this.entryNext.slice(0, Math.max(this.entryCount, 1));
   }
 
   /**
@@ -119,27 +182,39 @@ export class DeletionIndex {
     const hashes = this.hashes;
     for (let k = 0; k < L; k++) hashes[k + 1] = Math.imul(hashes[k]!, HASH_BASE) + word.charCodeAt(k) | 0;
     this.prepareDeltas(L);
+    this.keys.length = 0;
     this.collectKeys(L, budget);
     const found = this.found;
     found.depth = L;
     found.words.length = 0;
+    found.nodes.length = 0;
+    found.nodeCount = this.nodeWords.length;
     const stamp = ++this.stamp;
     const first = word.charCodeAt(0);
     const keySlots = this.keySlots;
     const mask = (keySlots.length >>> 1) - 1;
+    const { baseOffsets, baseKeys, baseNodes, baseShift } = this;
     for (const key of this.keys) {
+      const bucket = key >>> baseShift;
+      for (let at = baseOffsets[bucket]!, end = baseOffsets[bucket + 1]!; at < end; at++) {
+        if (baseKeys[at] === key) this.found1(baseNodes[at]!, stamp, first);
+      }
+      if (this.entryCount === 0) continue;
       let at = slotOf(key) & mask;
       while (keySlots[2 * at + 1] !== 0 && keySlots[2 * at] !== key) at = (at + 1) & mask;
-      for (let entry = keySlots[2 * at + 1]! - 1; entry >= 0; entry = this.entryNext[entry]! - 1) {
-        const node = this.entryNodes[entry]!;
-        if (this.nodeStamps[node] === stamp) continue;
-        this.nodeStamps[node] = stamp;
-        const nodeWord = this.nodeWords[node]!;
-        // The walk's run is the words starting with the query's first letter.
-        if (nodeWord.charCodeAt(0) === first) found.words.push(nodeWord);
-      }
+      for (let entry = keySlots[2 * at + 1]! - 1; entry >= 0; entry = this.entryNext[entry]! - 1) this.found1(this.entryNodes[entry]!, stamp, first);
     }
     return found;
+  }
+
+  /** A node under a key the query probed: found once, when it starts with the query's first letter (the walk's run). */
+  private found1(node: number, stamp: number, first: number): void {
+    if (this.nodeStamps[node] === stamp) return;
+    this.nodeStamps[node] = stamp;
+    const nodeWord = this.nodeWords[node]!;
+    if (nodeWord.charCodeAt(0) !== first) return;
+    this.found.words.push(nodeWord);
+    this.found.nodes.push(node);
   }
 
   /** The node of word[0, L) (hashes filled), added when new; -1 when it was there. */
@@ -160,8 +235,8 @@ export class DeletionIndex {
     return node;
   }
 
-  private addKeys(node: number, L: number, budget: number): void {
-    this.collectKeys(L, budget);
+  /** Adds this.keys' entries of the node to the second part. */
+  private addKeys(node: number): void {
     for (const key of this.keys) {
       const keySlots = this.keySlots;
       const mask = (keySlots.length >>> 1) - 1;
@@ -190,13 +265,12 @@ export class DeletionIndex {
   }
 
   /**
-   * this.keys = the distinct keys of the `budget`-letter deletions of the first L letters (hashes and
+   * Adds to this.keys the distinct keys of the `budget`-letter deletions of the first L letters (hashes and
    * deltas filled): the hash of s without letter a is hashes[L] + deltas[a] * B^(L-1-a), without a and
    * b (a < b) hashes[L] + deltas[a] * B^(L-2-a) + deltas[b] * B^(L-1-b) (polynomial hashes, mod 2^32).
    */
   private collectKeys(L: number, budget: number): void {
     const keys = this.keys;
-    keys.length = 0;
     const whole = this.hashes[L]!;
     const deltas = this.deltas;
     const tag = 16 * budget + L;
@@ -292,6 +366,16 @@ function slotOf(key: number): number {
 }
 
 /**
+ * Where each node's run lies in one list (DeletionIndex.runsIn), kept in the lexicon's memos for the
+ * list (LexiconListMemos.runs) while it keeps its length: starts[node] - 1 (0: not looked up yet), ends[node].
+ */
+export interface NodeRuns {
+  length: number;
+  starts: Int32Array;
+  ends: Int32Array;
+}
+
+/**
  * walkFuzzy over the runs of `candidates`' nodes in sorted[from, to) (the words of the query's first
  * letter), in list order: the same calls of `visit` as walkFuzzy over [from, to) (see the header).
  * Returns false if the visitor stopped the walk.
@@ -300,9 +384,33 @@ export function walkCandidateRuns(sorted: readonly string[], query: string, maxD
   candidates: DeletionCandidates, from: number, to: number, memos: LexiconListMemos | null): boolean {
   if (from >= to) return true;
   const { codes, starts } = packedWords(sorted, memos);
+  // A node's run, found by two binary searches (cache misses, most of a restricted walk's time), is looked up once per list.
+  let known = memos?.runs.get(sorted);
+  const nodeCount = candidates.nodeCount;
+  if (memos !== null && (known === undefined || known.length !== sorted.length || known.starts.length < nodeCount)) {
+    const fresh = known === undefined || known.length !== sorted.length;
+    const size = Math.max(1024, 2 * nodeCount);
+    const next: NodeRuns = { length: sorted.length, starts: new Int32Array(size), ends: new Int32Array(size) };
+    if (!fresh) {
+      next.starts.set(known!.starts);
+      next.ends.set(known!.ends);
+    }
+    memos.runs.set(sorted, next);
+    known = next;
+  }
   const runs: [number, number][] = [];
-  for (const word of candidates.words) {
-    const run = runOf(codes, starts, word, candidates.depth, from, to);
+  for (let k = 0; k < candidates.words.length; k++) {
+    const node = candidates.nodes[k]!;
+    let run: [number, number];
+    if (known !== undefined && known.starts[node] !== 0) run = [known.starts[node]! - 1, known.ends[node]!];
+    else {
+      // Within the first letter's words (every node here starts with that letter): the whole list would find the same run.
+      run = runOf(codes, starts, candidates.words[k]!, candidates.depth, from, to);
+      if (known !== undefined) {
+        known.starts[node] = run[0] + 1;
+        known.ends[node] = run[1];
+      }
+    }
     if (run[0] < run[1]) runs.push(run);
   }
   // Distinct nodes of one depth: disjoint runs.

@@ -3,9 +3,9 @@
 // fraction of it, so a stream of writes interleaved with queries does not re-sort the whole lexicon.
 
 import type { PackedWords, WalkScratch } from './fuzzy-walk.js';
+import type { NodeRuns } from './deletion-index.js';
 import { NearPrefixFilter } from './near-prefix-filter.js';
 import { DeletionIndex } from './deletion-index.js';
-import { SLICE_POLICY, stepEndsEvery } from '../sliced-jobs.js';
 
 const MERGE_FRACTION = 8;
 const MERGE_MIN = 4096;
@@ -22,6 +22,8 @@ const MERGE_MIN = 4096;
 export class LexiconListMemos {
   readonly ids = new WeakMap<readonly string[], Int32Array>();
   readonly packed = new WeakMap<readonly string[], PackedWords>();
+  /** Where the DeletionIndex's nodes' runs lie in the list (deletion-index.ts walkCandidateRuns): 8 bytes a node, made again when the list changes length. */
+  readonly runs = new WeakMap<readonly string[], NodeRuns>();
   /**
    * The typo walks' scratch (fuzzy-walk.ts WalkScratch), lent to one walk at a time (walks run to their
    * end on the shard's thread, nothing walks from a visitor): allocating its three typed arrays per
@@ -74,34 +76,42 @@ export class Lexicon {
     return this.useDeletionIndex ? this.deletions : null;
   }
 
-  /** Whether deletionIndexSteps has something to build. */
+  /** Whether the lexicon has no DeletionIndex yet (deletionIndexSteps builds one). */
   get needsDeletionIndex(): boolean {
     return this.deletions === null && this.size > 0;
   }
 
-  /** Builds the DeletionIndex over the words, in steps (quiet time: ShardIndex.prepareSteps), and swaps it in at the end. */
+  /**
+   * Builds the DeletionIndex over the words, in steps (quiet time: ShardIndex.prepareSteps), and swaps
+   * it in at the end; builds it again when the words added since its build have as many entries as a
+   * quarter of it (they go to its second part, which costs twice as many bytes an entry).
+   */
   *deletionIndexSteps(): Generator<void, void, unknown> {
-    if (this.deletions !== null) return;
+    const current = this.deletions;
+    if (current !== null) {
+      const { base, added } = current.entries;
+      if (added < 4096 || 4 * added < base) return;
+    }
+    if (this.size === 0) return;
     const generation = this.generation;
-    const index = new DeletionIndex();
     // Copies: a search may sort the pending list meanwhile; words added meanwhile reach the index through add().
     const lists = this.lists().map((list) => list.slice());
-    this.building = index;
+    const build = DeletionIndex.build(lists, (index) => {
+      this.building = index;
+    });
     try {
-      let at = 0;
-      for (const list of lists) {
-        for (const word of list) {
-          if (stepEndsEvery(++at, SLICE_POLICY.wordsPerStep)) {
-            yield;
-            if (this.generation !== generation) return;
-          }
-          index.add(word);
+      for (;;) {
+        const step = build.next();
+        if (step.done) {
+          this.deletions = step.value;
+          return;
         }
+        yield;
+        if (this.generation !== generation) return;
       }
-      index.trim();
-      this.deletions = index;
     } finally {
-      if (this.building === index) this.building = null;
+      this.building = null;
+      build.return(undefined as never);
     }
   }
 
