@@ -2,7 +2,8 @@
 // of words that may be near the query: held here to the walks over every word of the query's first
 // letter. (1) On random lexicons (few letters, so words are often one or two edits apart and the caps
 // of 150 / 50 typo words are reached; accents, astral letters, words of typo-disabled attributes, words
-// added after the index was built, in the lexicon's second list), deriveWordIds finds the same words in
+// added after the index was built, in the lexicon's second list, and the index built again over them),
+// deriveWordIds finds the same words in
 // the same order with the index and without it, at one and two typos, as a prefix and as a whole word.
 // (2) The walk over the index's runs makes the same visits, in the same order and with the same
 // distances, as the walk over every word, also when the visitor stops it. (3) A build in steps takes
@@ -82,6 +83,15 @@ for (let round = 0; round < 9; round++) {
     // Added after the build: the index is told of each (and they wait in the lexicon's second list).
     words.slice(early).forEach((word, k) => addWord(word, early + k));
     t.is(vocabulary.lexicon.lists().length, merges ? 1 : 2);
+    if (round % 2 === 1) {
+      // Built again at quiet time once the words added after the build are many: all in its base then.
+      const before = vocabulary.lexicon.deletionIndex()!;
+      t.true(before.entries.added > 0);
+      finishSteps(vocabulary.lexicon.deletionIndexSteps());
+      const after = vocabulary.lexicon.deletionIndex()!;
+      t.not(after, before);
+      t.is(after.entries.added, 0);
+    }
     let found = 0;
     let capped = 0;
     for (const query of queriesOf(random, letters, words, 250)) {
