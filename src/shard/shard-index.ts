@@ -198,9 +198,17 @@ export class ShardIndex {
     for (const structure of this.derived) structure.deferBuilds(deferred);
   }
 
+  /**
+   * Whether prepareSteps would build the lexicon's DeletionIndex (words/deletion-index.ts): not part of
+   * needsPreparing (never built at once: typo walks go over every word of the first letter meanwhile).
+   */
+  get lexiconIndexDue(): boolean {
+    return this.vocabulary.lexicon.deletionIndexDue;
+  }
+
   /** Whether prepareSteps has anything to build. */
   get needsPreparing(): boolean {
-    return this.derived.some((structure) => structure.needsBuild) || this.vocabulary.lexicon.needsDeletionIndex;
+    return this.derived.some((structure) => structure.needsBuild);
   }
 
   /** Bytes of the derived structures (each), of the lexicon's indexes and of the caches (memory reports, tests). */

@@ -8,7 +8,8 @@
 // (2) The walk over the index's runs makes the same visits, in the same order and with the same
 // distances, as the walk over every word, also when the visitor stops it. (3) A build in steps takes
 // the words added meanwhile and is thrown away when the lexicon adopts other words. (4) Searches of a
-// shard answer alike with and without it.
+// shard answer alike with and without it. (5) A shard restored from a snapshot (which does not keep
+// the index) gets it built in slices, never at once, and answers alike meanwhile.
 import test from 'ava';
 import { deriveWordIds, exactAttributeKey } from '../../src/shard/words/derivations.js';
 import { Vocabulary } from '../../src/shard/words/vocabulary.js';
@@ -20,6 +21,9 @@ import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import { defaultSettings } from '../../src/settings/index-settings.js';
 import { randomFrom } from './seeded-lcg.js';
+import { ShardEngine, BUILD_AT_ONCE_FROM_QUERIES } from '../../src/shard/shard-engine.js';
+import { SlicedJobs } from '../../src/shard/sliced-jobs.js';
+import { decodeShardSnapshot, encodeShardSnapshot, settingsFingerprint } from '../../src/shard/snapshot/shard-snapshot.js';
 
 const ALPHABETS = [['a', 'b', 'c'], ['a', 'b', 'c', 'd', 'é', '𝒜'], ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']];
 
@@ -77,9 +81,9 @@ for (let round = 0; round < 9; round++) {
     };
     const early = merges ? 800 : Math.floor(words.length * 0.7);
     words.slice(0, early).forEach(addWord);
-    t.true(vocabulary.lexicon.needsDeletionIndex);
+    t.true(vocabulary.lexicon.deletionIndexDue);
     finishSteps(vocabulary.lexicon.deletionIndexSteps());
-    t.false(vocabulary.lexicon.needsDeletionIndex);
+    t.false(vocabulary.lexicon.deletionIndexDue);
     // Added after the build: the index is told of each (and they wait in the lexicon's second list).
     words.slice(early).forEach((word, k) => addWord(word, early + k));
     t.is(vocabulary.lexicon.lists().length, merges ? 1 : 2);
@@ -179,7 +183,7 @@ test('a build in steps takes the words added meanwhile, and is thrown away when 
   other.lexicon.adoptSorted(['zzzzzz']);
   while (!rebuild.next().done);
   t.is(other.lexicon.deletionIndex(), null, 'a build begun before adoptSorted is not swapped in');
-  t.true(other.lexicon.needsDeletionIndex);
+  t.true(other.lexicon.deletionIndexDue);
   finishSteps(other.lexicon.deletionIndexSteps());
   t.deepEqual(other.lexicon.deletionIndex()!.candidates('zzzzzzz', 1)!.words, ['zzzzzz']);
 });
@@ -226,3 +230,37 @@ for (let round = 0; round < 4; round++) {
     }
   });
 }
+
+test('a restored shard gets its deletion index in slices, never at once, and answers alike before and after', (t) => {
+  const settings = { searchableAttributes: ['title', 'body'] };
+  const random = randomFrom(9700);
+  const letters = [...'abcdefghilmnorstuvw'];
+  const original = new ShardIndex(compileIndexConfig(settings));
+  const text = (max: number) => Array.from({ length: 1 + Math.floor(random() * max) },
+    () => mutate(random, letters, PARTS[Math.floor(random() * PARTS.length)]!, Math.floor(random() * 3))).join(' ');
+  for (let docId = 0; docId < 2000; docId++) original.upsert(docId, { id: docId, title: text(3), body: text(10) });
+  original.prepareForSearch();
+  t.truthy(original.vocabulary.lexicon.deletionIndex());
+  const config = compileIndexConfig(settings);
+  const identity = { indexUid: 'docs', shard: 0, shardCount: 1, commitSeq: 1, settingsFingerprint: settingsFingerprint(config.settings) };
+  const bytes = Buffer.concat(encodeShardSnapshot(original, identity));
+  const engine = new ShardEngine(0, 1);
+  engine.loadIndex('docs', 1, settings, [], () => decodeShardSnapshot(bytes, identity, config));
+  const restored = engine.loadedIndex('docs')!.shards.get(0)!;
+  t.false(restored.needsPreparing, 'its derived structures came with the snapshot');
+  t.true(restored.lexiconIndexDue);
+  const queries = Array.from({ length: 40 }, () => text(3));
+  const answers = (shard: ShardIndex) => JSON.stringify(queries.map((q) => shard.search({ q, hitsWanted: 10, matchingStrategy: 'last' }).hits));
+  const expected = answers(original);
+  t.is(answers(restored), expected, 'without the index');
+  const slices: (() => void)[] = [];
+  const jobs = new SlicedJobs({ schedule: (run) => slices.push(run) });
+  // A batch of queries that would have any stale structure built at once.
+  engine.prepareStaleShards(jobs, BUILD_AT_ONCE_FROM_QUERIES + 1);
+  t.is(restored.vocabulary.lexicon.deletionIndex(), null, 'not built at once');
+  t.true(jobs.has(restored));
+  while (slices.length > 0) slices.shift()!();
+  t.truthy(restored.vocabulary.lexicon.deletionIndex());
+  t.false(restored.lexiconIndexDue);
+  t.is(answers(restored), expected, 'with the index');
+});

@@ -76,23 +76,20 @@ export class Lexicon {
     return this.useDeletionIndex ? this.deletions : null;
   }
 
-  /** Whether the lexicon has no DeletionIndex yet (deletionIndexSteps builds one). */
-  get needsDeletionIndex(): boolean {
-    return this.deletions === null && this.size > 0;
+  /**
+   * Whether deletionIndexSteps has something to build: no DeletionIndex yet (a restored shard has none),
+   * or the words added after its build have as many entries as a quarter of it (they go to its second
+   * part, which costs twice as many bytes an entry).
+   */
+  get deletionIndexDue(): boolean {
+    if (this.deletions === null) return this.size > 0;
+    const { base, added } = this.deletions.entries;
+    return added >= 4096 && 4 * added >= base;
   }
 
-  /**
-   * Builds the DeletionIndex over the words, in steps (quiet time: ShardIndex.prepareSteps), and swaps
-   * it in at the end; builds it again when the words added since its build have as many entries as a
-   * quarter of it (they go to its second part, which costs twice as many bytes an entry).
-   */
+  /** Builds the DeletionIndex over the words when due (deletionIndexDue), in steps (quiet time: ShardIndex.prepareSteps), and swaps it in at the end. */
   *deletionIndexSteps(): Generator<void, void, unknown> {
-    const current = this.deletions;
-    if (current !== null) {
-      const { base, added } = current.entries;
-      if (added < 4096 || 4 * added < base) return;
-    }
-    if (this.size === 0) return;
+    if (!this.deletionIndexDue) return;
     const generation = this.generation;
     // Copies: a search may sort the pending list meanwhile; words added meanwhile reach the index through add().
     const lists = this.lists().map((list) => list.slice());
