@@ -11,6 +11,8 @@
 // sorted list) under the keys of its k-letter deletions; a query probes its own L-prefix's deletions
 // and walks only the runs of the nodes found, in list order: the same words, in the same order, as
 // the walk over every word (which the visitor may stop), because no word outside them can match.
+// The walk's words start with the query's first letter, so keys are per first letter (a key whose
+// deletion took the first letter still names it): a query finds only nodes of its own letter.
 // Keys are polynomial hashes (mod 2^32) of the deletions, computed from the prefix's hashes without
 // making strings; a collision only adds a run to walk. Nodes are told apart exactly (their words
 // compared), so none is ever left without its keys. Letters are UTF-16 units, as the walks read them.
@@ -73,11 +75,15 @@ export class DeletionIndex {
   private nodeSlots = new Int32Array(2 * MIN_SLOTS);
   private readonly nodeWords: string[] = [];
   private nodeStamps = new Int32Array(MIN_SLOTS);
+  /** Each node's first letter (its word's first UTF-16 unit). */
+  private nodeFirsts = new Uint16Array(MIN_SLOTS);
   private stamp = 0;
   /** Prefix hashes of the word being added or probed (scratch), and its letters' differences (see collectKeys). */
   private readonly hashes = new Int32Array(MAX_DEPTH + 1);
   private readonly deltas = new Int32Array(MAX_DEPTH);
   private readonly keys: number[] = [];
+  /** The first letter of the word being added or probed (keys are per first letter). */
+  private firstUnit = 0;
   private readonly found: DeletionCandidates = { depth: 0, words: [], nodes: [], nodeCount: 0 };
 
   /**
@@ -140,7 +146,7 @@ export class DeletionIndex {
   /** Bytes held (the words are the lexicon's own strings). */
   get byteLength(): number {
     return 4 * (this.baseOffsets.length + this.baseKeys.length + this.baseNodes.length + this.keySlots.length + this.entryNodes.length
-      + this.entryNext.length + this.nodeSlots.length + this.nodeStamps.length) + 8 * this.nodeWords.length;
+      + this.entryNext.length + this.nodeSlots.length + this.nodeStamps.length) + this.nodeFirsts.byteLength + 8 * this.nodeWords.length;
   }
 
   /** Adds a word of the lexicon (words of typo-disabled attributes are left out: no walk reaches them). */
@@ -153,6 +159,7 @@ export class DeletionIndex {
     if (word.length === 0 || word.charCodeAt(0) === MARK_UNIT) return;
     const length = Math.min(word.length, MAX_DEPTH);
     const hashes = this.hashes;
+    this.firstUnit = word.charCodeAt(0);
     for (let k = 0; k < length; k++) hashes[k + 1] = Math.imul(hashes[k]!, HASH_BASE) + word.charCodeAt(k) | 0;
     for (let L = 1; L <= length; L++) {
       const oneTypo = DEPTHS[1]!.includes(L);
@@ -180,6 +187,7 @@ export class DeletionIndex {
     for (const depth of depths) if (depth <= word.length - budget && depth > L) L = depth;
     if (L === 0) return null;
     const hashes = this.hashes;
+    this.firstUnit = word.charCodeAt(0);
     for (let k = 0; k < L; k++) hashes[k + 1] = Math.imul(hashes[k]!, HASH_BASE) + word.charCodeAt(k) | 0;
     this.prepareDeltas(L);
     this.keys.length = 0;
@@ -209,11 +217,10 @@ export class DeletionIndex {
 
   /** A node under a key the query probed: found once, when it starts with the query's first letter (the walk's run). */
   private found1(node: number, stamp: number, first: number): void {
-    if (this.nodeStamps[node] === stamp) return;
+    // Keys are per first letter: another letter here is a collision.
+    if (this.nodeStamps[node] === stamp || this.nodeFirsts[node] !== first) return;
     this.nodeStamps[node] = stamp;
-    const nodeWord = this.nodeWords[node]!;
-    if (nodeWord.charCodeAt(0) !== first) return;
-    this.found.words.push(nodeWord);
+    this.found.words.push(this.nodeWords[node]!);
     this.found.nodes.push(node);
   }
 
@@ -228,7 +235,13 @@ export class DeletionIndex {
     }
     const node = this.nodeWords.length;
     this.nodeWords.push(word);
-    if (node >= this.nodeStamps.length) this.nodeStamps = grown(this.nodeStamps);
+    if (node >= this.nodeStamps.length) {
+      this.nodeStamps = grown(this.nodeStamps);
+      const firsts = new Uint16Array(this.nodeStamps.length);
+      firsts.set(this.nodeFirsts);
+      this.nodeFirsts = firsts;
+    }
+    this.nodeFirsts[node] = word.charCodeAt(0);
     nodeSlots[2 * at] = key;
     nodeSlots[2 * at + 1] = node + 1;
     if (4 * this.nodeWords.length > 3 * (nodeSlots.length >>> 1)) this.nodeSlots = rehash(nodeSlots);
@@ -273,7 +286,8 @@ export class DeletionIndex {
     const keys = this.keys;
     const whole = this.hashes[L]!;
     const deltas = this.deltas;
-    const tag = 16 * budget + L;
+    // The walk's run is the words of the query's first letter: keys are per first letter (even a deletion of it).
+    const tag = 16 * budget + L + Math.imul(this.firstUnit, 256);
     for (let a = 0; a < L; a++) {
       if (budget === 1) {
         pushDistinct(keys, mix(Math.imul(deltas[a]!, POWERS[L - 1 - a]!) + whole | 0, tag));
