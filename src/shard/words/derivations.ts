@@ -165,9 +165,9 @@ function collectTypos(vocabulary: Vocabulary, lists: readonly (readonly string[]
       if (distance > 0 && !full(2)) considerId(ids[index], 2);
       return !full(2);
     };
-    if (walkFirstLetterEdits(list, word, isPrefix, elsewhere, 0, sameStart, vocabulary.lexicon.memos)) {
-      walkFirstLetterEdits(list, word, isPrefix, elsewhere, sameEnd, list.length, vocabulary.lexicon.memos);
-    }
+    // One call over the whole list (it skips the words of the query's first letter): the same visits as
+    // one call before that letter's words and one after, for half its binary searches.
+    walkFirstLetterEdits(list, word, isPrefix, elsewhere, 0, list.length, vocabulary.lexicon.memos);
   }
 }
 
