@@ -59,10 +59,9 @@ export interface DeletionCandidates {
  * npm rows: 52,000 words, 91,000 nodes, 1.04M entries, 14 MiB; built in ~90-120 ms of CPU).
  */
 export class DeletionIndex {
-  /** The base's entries by bucket (a key's top bits): baseKeys / baseNodes[baseOffsets[b], baseOffsets[b + 1]). */
+  /** The base's entries by bucket (a key's top bits): (key, node) pairs baseEntries[2i, 2i + 1] for i in [baseOffsets[b], baseOffsets[b + 1]) (one cache line for both). */
   private baseOffsets = new Uint32Array(2);
-  private baseKeys = new Int32Array(0);
-  private baseNodes = new Int32Array(0);
+  private baseEntries = new Int32Array(0);
   private baseShift = 31;
   /** Words added after the base: (key, first entry + 1) pairs, one per distinct key, linear probing; entry + 1 = 0: an empty slot. */
   private keySlots = new Int32Array(2 * MIN_SLOTS);
@@ -119,17 +118,15 @@ export class DeletionIndex {
     for (let k = 0; k < count; k++) offsets[(pairs[2 * k]! >>> shift) + 1]!++;
     for (let b = 0; b < 1 << bits; b++) offsets[b + 1]! += offsets[b]!;
     yield;
-    const keys = new Int32Array(count);
-    const nodes = new Int32Array(count);
+    const entries = new Int32Array(2 * count);
     const next = offsets.slice(0, 1 << bits);
     for (let k = 0; k < count; k++) {
       const at = next[pairs[2 * k]! >>> shift]!++;
-      keys[at] = pairs[2 * k]!;
-      nodes[at] = pairs[2 * k + 1]!;
+      entries[2 * at] = pairs[2 * k]!;
+      entries[2 * at + 1] = pairs[2 * k + 1]!;
     }
     index.baseOffsets = offsets;
-    index.baseKeys = keys;
-    index.baseNodes = nodes;
+    index.baseEntries = entries;
     index.baseShift = shift;
     return index;
   }
@@ -140,12 +137,12 @@ export class DeletionIndex {
 
   /** Entries of the base, and of the words added after it. */
   get entries(): { base: number; added: number } {
-    return { base: this.baseKeys.length, added: this.entryCount };
+    return { base: this.baseEntries.length >>> 1, added: this.entryCount };
   }
 
   /** Bytes held (the words are the lexicon's own strings). */
   get byteLength(): number {
-    return 4 * (this.baseOffsets.length + this.baseKeys.length + this.baseNodes.length + this.keySlots.length + this.entryNodes.length
+    return 4 * (this.baseOffsets.length + this.baseEntries.length + this.keySlots.length + this.entryNodes.length
       + this.entryNext.length + this.nodeSlots.length + this.nodeStamps.length) + this.nodeFirsts.byteLength + 8 * this.nodeWords.length;
   }
 
@@ -201,11 +198,11 @@ export class DeletionIndex {
     const first = word.charCodeAt(0);
     const keySlots = this.keySlots;
     const mask = (keySlots.length >>> 1) - 1;
-    const { baseOffsets, baseKeys, baseNodes, baseShift } = this;
+    const { baseOffsets, baseEntries, baseShift } = this;
     for (const key of this.keys) {
       const bucket = key >>> baseShift;
       for (let at = baseOffsets[bucket]!, end = baseOffsets[bucket + 1]!; at < end; at++) {
-        if (baseKeys[at] === key) this.found1(baseNodes[at]!, stamp, first);
+        if (baseEntries[2 * at] === key) this.found1(baseEntries[2 * at + 1]!, stamp, first);
       }
       if (this.entryCount === 0) continue;
       let at = slotOf(key) & mask;
