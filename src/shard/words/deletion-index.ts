@@ -381,6 +381,8 @@ function slotOf(key: number): number {
  * list (LexiconListMemos.runs) while it keeps its length: starts[node] - 1 (0: not looked up yet), ends[node].
  */
 export interface NodeRuns {
+  /** The index whose node numbers these are (its DeletionCandidates object: an index built again numbers its nodes anew). */
+  owner: DeletionCandidates;
   length: number;
   starts: Int32Array;
   ends: Int32Array;
@@ -398,10 +400,10 @@ export function walkCandidateRuns(sorted: readonly string[], query: string, maxD
   // A node's run, found by two binary searches (cache misses, most of a restricted walk's time), is looked up once per list.
   let known = memos?.runs.get(sorted);
   const nodeCount = candidates.nodeCount;
-  if (memos !== null && (known === undefined || known.length !== sorted.length || known.starts.length < nodeCount)) {
-    const fresh = known === undefined || known.length !== sorted.length;
+  if (memos !== null && (known === undefined || known.owner !== candidates || known.length !== sorted.length || known.starts.length < nodeCount)) {
+    const fresh = known === undefined || known.owner !== candidates || known.length !== sorted.length;
     const size = Math.max(1024, 2 * nodeCount);
-    const next: NodeRuns = { length: sorted.length, starts: new Int32Array(size), ends: new Int32Array(size) };
+    const next: NodeRuns = { owner: candidates, length: sorted.length, starts: new Int32Array(size), ends: new Int32Array(size) };
     if (!fresh) {
       next.starts.set(known!.starts);
       next.ends.set(known!.ends);
