@@ -237,6 +237,8 @@ export class ShardEngine {
     for (const shard of this.allShards()) {
       if (!shard.needsPreparing || this.preparingBeforeCommit.has(shard)) {
         this.rebuildsDue.delete(shard);
+        // The lexicon's deletion index alone (a restored shard has none): in slices, never at once.
+        if (!shard.needsPreparing && shard.lexiconIndexDue) background.enqueue(shard, () => shard.prepareSteps());
         continue;
       }
       if (this.rebuildsDue.has(shard)) {

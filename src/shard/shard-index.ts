@@ -67,6 +67,15 @@ export class ShardIndex {
   /** n-grams the lexicon's NearPrefixFilter proves derive nothing are not derived (mayDeriveSome); false: every one is (tests). */
   nearPrefixFilter = true;
 
+  /** Typo walks go over the runs the lexicon's DeletionIndex finds (words/deletion-index.ts); false: over every word of the first letter (tests, A/B). */
+  get deletionIndex(): boolean {
+    return this.vocabulary.lexicon.useDeletionIndex;
+  }
+
+  set deletionIndex(on: boolean) {
+    this.vocabulary.lexicon.useDeletionIndex = on;
+  }
+
   constructor(readonly config: IndexConfig) {
     const faceted = facetedFieldsOf(config.settings);
     this.facets = new FacetStore(faceted.isFaceted, faceted.geo, faceted.geojson);
@@ -176,6 +185,7 @@ export class ShardIndex {
     for (const structure of this.derived) yield* whileStale(() => structure.needsBuild, structure.buildSteps());
     // Lists of the lexicon's walks (a step each: writes meanwhile only add pending words, which walks handle).
     yield* this.vocabulary.lexicon.prepareSteps((word) => this.vocabulary.idOf(word));
+    yield* this.vocabulary.lexicon.deletionIndexSteps();
   }
 
   /**
@@ -191,14 +201,22 @@ export class ShardIndex {
     for (const structure of this.derived) structure.deferBuilds(deferred);
   }
 
+  /**
+   * Whether prepareSteps would build the lexicon's DeletionIndex (words/deletion-index.ts): not part of
+   * needsPreparing (never built at once: typo walks go over every word of the first letter meanwhile).
+   */
+  get lexiconIndexDue(): boolean {
+    return this.vocabulary.lexicon.deletionIndexDue;
+  }
+
   /** Whether prepareSteps has anything to build. */
   get needsPreparing(): boolean {
     return this.derived.some((structure) => structure.needsBuild);
   }
 
-  /** Bytes of the derived structures (each) and of the caches (memory reports, tests). */
-  memoryBytes(): { derived: number[]; caches: ReturnType<ShardCaches['byteSizes']> } {
-    return { derived: this.derived.map((structure) => structure.byteLength), caches: this.caches.byteSizes() };
+  /** Bytes of the derived structures (each), of the lexicon's indexes and of the caches (memory reports, tests). */
+  memoryBytes(): { derived: number[]; lexicon: number; caches: ReturnType<ShardCaches['byteSizes']> } {
+    return { derived: this.derived.map((structure) => structure.byteLength), lexicon: this.vocabulary.lexicon.byteLength, caches: this.caches.byteSizes() };
   }
 
   /**

@@ -5,6 +5,7 @@ import roaring from 'roaring';
 import { prefixRange } from './lexicon.js';
 import { walkFuzzy } from './fuzzy-walk.js';
 import { walkFirstLetterEdits } from './first-letter-edits.js';
+import { walkCandidateRuns } from './deletion-index.js';
 import { unionOfMany } from './bitmap-union.js';
 import type { Vocabulary } from './vocabulary.js';
 import type { CacheStamp, WalkedWords } from '../shard-caches.js';
@@ -162,22 +163,26 @@ function collectTypos(vocabulary: Vocabulary, lists: readonly (readonly string[]
   const caps = [Infinity, MAX_ONE_TYPO_WORDS, MAX_TWO_TYPO_WORDS];
   const full = (typos: number) => byTypo[typos]!.size >= caps[typos]!;
   const first = word.slice(0, 1);
+  // The runs of words that may be near the word (deletion-index.ts), when the lexicon's index can tell.
+  const candidates = vocabulary.lexicon.deletionIndex()?.candidates(word, budget) ?? null;
   for (const list of lists) {
     const ids = idsOfList(vocabulary, list);
     const [sameStart, sameEnd] = prefixRange(list, first);
-    walkFuzzy(list, word, budget, isPrefix, (_candidate, distance, index) => {
+    const visit = (_candidate: string, distance: number, index: number) => {
       if (distance > 0 && !full(distance)) considerId(ids[index], distance);
       return !(full(1) && (budget < 2 || full(2)));
-    }, sameStart, sameEnd, vocabulary.lexicon.memos);
+    };
+    if (candidates === null) walkFuzzy(list, word, budget, isPrefix, visit, sameStart, sameEnd, vocabulary.lexicon.memos);
+    else walkCandidateRuns(list, word, budget, isPrefix, visit, candidates, sameStart, sameEnd, vocabulary.lexicon.memos);
     if (budget < 2) continue;
     // A different first letter is a typo that counts double: allowed only as the whole two-typo budget.
     const elsewhere = (_candidate: string, distance: number, index: number) => {
       if (distance > 0 && !full(2)) considerId(ids[index], 2);
       return !full(2);
     };
-    if (walkFirstLetterEdits(list, word, isPrefix, elsewhere, 0, sameStart, vocabulary.lexicon.memos)) {
-      walkFirstLetterEdits(list, word, isPrefix, elsewhere, sameEnd, list.length, vocabulary.lexicon.memos);
-    }
+    // One call over the whole list (it skips the words of the query's first letter): the same visits as
+    // one call before that letter's words and one after, for half its binary searches.
+    walkFirstLetterEdits(list, word, isPrefix, elsewhere, 0, list.length, vocabulary.lexicon.memos);
   }
 }
 

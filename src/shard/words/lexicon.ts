@@ -5,6 +5,7 @@
 import { packedWords, type PackedWords, type WalkScratch } from './fuzzy-walk.js';
 import { tailOrder } from './first-letter-edits.js';
 import { NearPrefixFilter } from './near-prefix-filter.js';
+import { DeletionIndex, type NodeRuns } from './deletion-index.js';
 
 const MERGE_FRACTION = 8;
 const MERGE_MIN = 4096;
@@ -21,6 +22,8 @@ const MERGE_MIN = 4096;
 export class LexiconListMemos {
   readonly ids = new WeakMap<readonly string[], Int32Array>();
   readonly packed = new WeakMap<readonly string[], PackedWords>();
+  /** Where the DeletionIndex's nodes' runs lie in the list (deletion-index.ts walkCandidateRuns): 8 bytes a node, made again when the list changes length. */
+  readonly runs = new WeakMap<readonly string[], NodeRuns>();
   /**
    * The typo walks' scratch (fuzzy-walk.ts WalkScratch), lent to one walk at a time (walks run to their
    * end on the shard's thread, nothing walks from a visitor): allocating its three typed arrays per
@@ -37,10 +40,25 @@ export class Lexicon {
   private pendingIsSorted = true;
   /** Made on first use (nearPrefixFilter()), then told of each word added; null again when the words are replaced. */
   private nearPrefixes: NearPrefixFilter | null = null;
+  /** Built at quiet time (deletionIndexSteps), then told of each word added; null until then, and again when the words are replaced. */
+  private deletions: DeletionIndex | null = null;
+  /** The index a sliced build is filling (told of the words added meanwhile too). */
+  private building: DeletionIndex | null = null;
+  /** Counts replacements of the words (adoptSorted, reset): a build begun before one is thrown away. */
+  private generation = 0;
+  /** false: typo walks go over every word of the query's first letter (tests, A/B); the index is still kept. */
+  useDeletionIndex = true;
 
   add(word: string): void {
     this.pending.push(word);
     this.pendingIsSorted = false;
+    if (this.deletions !== null) {
+      this.deletions.add(word);
+      // Past a quarter of its base, dropped (walks go over every word of the first letter) until
+      // prepareSteps builds it again: a bulk load does not pay for it word by word (~5 µs a new word).
+      if (this.deletionIndexDue) this.deletions = null;
+    }
+    this.building?.add(word);
     if (this.nearPrefixes !== null) {
       this.nearPrefixes.add(word);
       if (this.nearPrefixes.full) this.nearPrefixes = null;
@@ -56,6 +74,52 @@ export class Lexicon {
       this.nearPrefixes = filter;
     }
     return this.nearPrefixes;
+  }
+
+  /** The lexicon's DeletionIndex (deletion-index.ts), null when not built (or not to be used): walks go over every word then. */
+  deletionIndex(): DeletionIndex | null {
+    return this.useDeletionIndex ? this.deletions : null;
+  }
+
+  /**
+   * Whether deletionIndexSteps has something to build: no DeletionIndex yet (a restored shard has none),
+   * or the words added after its build have as many entries as a quarter of it (they go to its second
+   * part, which costs twice as many bytes an entry).
+   */
+  get deletionIndexDue(): boolean {
+    if (this.deletions === null) return this.size > 0;
+    const { base, added } = this.deletions.entries;
+    return added >= 4096 && 4 * added >= base;
+  }
+
+  /** Builds the DeletionIndex over the words when due (deletionIndexDue), in steps (quiet time: ShardIndex.prepareSteps), and swaps it in at the end. */
+  *deletionIndexSteps(): Generator<void, void, unknown> {
+    if (!this.deletionIndexDue) return;
+    const generation = this.generation;
+    // Copies: a search may sort the pending list meanwhile; words added meanwhile reach the index through add().
+    const lists = this.lists().map((list) => list.slice());
+    const build = DeletionIndex.build(lists, (index) => {
+      this.building = index;
+    });
+    try {
+      for (;;) {
+        const step = build.next();
+        if (step.done) {
+          this.deletions = step.value;
+          return;
+        }
+        yield;
+        if (this.generation !== generation) return;
+      }
+    } finally {
+      this.building = null;
+      build.return(undefined as never);
+    }
+  }
+
+  /** Bytes of the lexicon's indexes (the near-prefix filter, the deletion index; not the lists of the vocabulary's words). */
+  get byteLength(): number {
+    return (this.nearPrefixes?.byteLength ?? 0) + (this.deletions?.byteLength ?? 0);
   }
 
   get size(): number {
@@ -107,6 +171,7 @@ export class Lexicon {
   /** Takes words already sorted (a snapshot's lexicon) as the whole lexicon. */
   adoptSorted(sorted: string[]): void {
     this.nearPrefixes = null;
+    this.dropDeletionIndex();
     this.sorted = sorted;
     this.pending = [];
     this.pendingIsSorted = true;
@@ -115,9 +180,16 @@ export class Lexicon {
   /** Rebuilds from scratch (e.g. after dropping words with empty postings). */
   reset(words: Iterable<string>): void {
     this.nearPrefixes = null;
+    this.dropDeletionIndex();
     this.sorted = [...words].sort();
     this.pending = [];
     this.pendingIsSorted = true;
+  }
+
+  private dropDeletionIndex(): void {
+    this.deletions = null;
+    this.building = null;
+    this.generation++;
   }
 }
 

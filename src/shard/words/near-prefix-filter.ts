@@ -65,6 +65,10 @@ export class NearPrefixFilter {
     return keys;
   }
 
+  get byteLength(): number {
+    return this.bits.byteLength;
+  }
+
   /** Whether the filter still answers well with this many keys (else make a bigger one). */
   get full(): boolean {
     return this.keys * BITS_PER_KEY > 2 * (this.mask + 1);
