@@ -175,7 +175,8 @@ export class ShardIndex {
 
   /**
    * prepareForSearch in steps of a few milliseconds (SlicedJobs, quiet time): each structure is built
-   * aside and swapped in when done. Any write to the shard must cancel it first. A search needing a
+   * aside and swapped in when done; writes meanwhile do not cancel it (src/shard/README.md says what each
+   * structure does with them). A search needing a
    * structure meanwhile still builds it at once (the slower exact paths without it, reading every
    * document of a universe, cost far more at a million documents than waiting for the build).
    */
