@@ -20,22 +20,17 @@
 import { packedWords, walkFuzzy, type FuzzyVisitor } from './fuzzy-walk.js';
 import type { LexiconListMemos } from './lexicon.js';
 import { SLICE_POLICY, stepEndsEvery } from '../sliced-jobs.js';
+import { HASH_BASE, hashPowers, mixKey } from './prefix-hash.js';
 
 /** Depths keyed, by typo budget (index 1: one typo, 2: two typos): a query uses the deepest L <= n - budget. */
 export const DEPTHS: readonly (readonly number[])[] = [[], [5, 6, 7, 8], [7]];
 const MAX_DEPTH = 8;
-const HASH_BASE = 0x01000193;
 /** Words of typo-disabled attributes start with this unit (derivations.ts EXACT_ATTRIBUTE_MARK): never walked, not kept. */
 const MARK_UNIT = 1;
 const MIN_SLOTS = 1 << 12;
 
 /** HASH_BASE^k mod 2^32. */
-const POWERS = (() => {
-  const powers = new Int32Array(MAX_DEPTH + 1);
-  powers[0] = 1;
-  for (let k = 1; k <= MAX_DEPTH; k++) powers[k] = Math.imul(powers[k - 1]!, HASH_BASE);
-  return powers;
-})();
+const POWERS = hashPowers(MAX_DEPTH);
 
 /** The nodes a query may find words under (DeletionIndex.candidates): the first `depth` letters of each of `words` name one. */
 export interface DeletionCandidates {
@@ -223,7 +218,7 @@ export class DeletionIndex {
 
   /** The node of word[0, L) (hashes filled), added when new; -1 when it was there. */
   private addNode(word: string, L: number): number {
-    const key = mix(this.hashes[L]!, 64 + L);
+    const key = mixKey(this.hashes[L]!, 64 + L);
     const nodeSlots = this.nodeSlots;
     const mask = (nodeSlots.length >>> 1) - 1;
     let at = slotOf(key) & mask;
@@ -287,12 +282,12 @@ export class DeletionIndex {
     const tag = 16 * budget + L + Math.imul(this.firstUnit, 256);
     for (let a = 0; a < L; a++) {
       if (budget === 1) {
-        pushDistinct(keys, mix(Math.imul(deltas[a]!, POWERS[L - 1 - a]!) + whole | 0, tag));
+        pushDistinct(keys, mixKey(Math.imul(deltas[a]!, POWERS[L - 1 - a]!) + whole | 0, tag));
         continue;
       }
       if (a === L - 1) break;
       const first = Math.imul(deltas[a]!, POWERS[L - 2 - a]!) + whole | 0;
-      for (let b = a + 1; b < L; b++) pushDistinct(keys, mix(Math.imul(deltas[b]!, POWERS[L - 1 - b]!) + first | 0, tag));
+      for (let b = a + 1; b < L; b++) pushDistinct(keys, mixKey(Math.imul(deltas[b]!, POWERS[L - 1 - b]!) + first | 0, tag));
     }
   }
 }
@@ -361,15 +356,6 @@ function rehash(slots: Int32Array): Int32Array<ArrayBuffer> {
   return grown;
 }
 
-/** The key of a hash under a tag (a depth and budget), mixed (murmur3's finalizer). */
-function mix(hash: number, tag: number): number {
-  let h = hash ^ Math.imul(tag, 0x9e3779b1);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
-}
 
 /** A key's first slot (its low bits are already mixed; the slot uses other bits than the table's other probes). */
 function slotOf(key: number): number {

@@ -14,6 +14,8 @@
 // making strings. Bits are only ever set (a word leaving the shard stays a false "maybe"), so the
 // filter never forgets a word: its answers are held to the walks by test/unit/near-prefix-filter.test.ts.
 
+import { HASH_BASE, hashPowers, mixKey } from './prefix-hash.js';
+
 /** Shortest prefix keyed with its deletions: a query word at one typo needs one letter more. */
 export const NEAR_PREFIX_MIN = 8;
 /** Shortest prefix keyed alone (no deletions): what a word at zero typos needs. */
@@ -22,16 +24,10 @@ export const SHORT_PREFIX_MIN = 4;
 export const NEAR_PREFIX_MAX = 16;
 /** Bits per key inserted (two probes a key: about 0.6% false "maybe" at 16, 1.3% at 12). */
 const BITS_PER_KEY = 12;
-const HASH_BASE = 0x01000193;
 const MARK = '\u0001\u0001';
 
-/** HASH_BASE^k mod 2^32. */
-const POWERS = (() => {
-  const powers = new Int32Array(NEAR_PREFIX_MAX + 1);
-  powers[0] = 1;
-  for (let k = 1; k <= NEAR_PREFIX_MAX; k++) powers[k] = Math.imul(powers[k - 1]!, HASH_BASE);
-  return powers;
-})();
+/** HASH_BASE^k mod 2^32. Keys are mixKey(hash of a prefix of L letters, 2L) and mixKey(hash of one of its deletions, 2L + 1). */
+const POWERS = hashPowers(NEAR_PREFIX_MAX);
 
 /**
  * Owner: the shard's Lexicon (made on the first query that asks, from its lists; told of each word added
@@ -82,12 +78,12 @@ export class NearPrefixFilter {
     const hashes = this.prefixHashes;
     for (let k = 0; k < length; k++) hashes[k + 1] = Math.imul(hashes[k]!, HASH_BASE) + word.charCodeAt(start + k) | 0;
     for (let L = SHORT_PREFIX_MIN; L < NEAR_PREFIX_MIN && L <= length; L++) {
-      this.set(keyOf(hashes[L]!, 2 * L));
+      this.set(mixKey(hashes[L]!, 2 * L));
       this.keys++;
     }
     for (let L = NEAR_PREFIX_MIN; L <= length; L++) {
-      this.set(keyOf(hashes[L]!, 2 * L));
-      for (let at = 0; at < L; at++) this.set(keyOf(deletionHash(hashes, L, at), 2 * L + 1));
+      this.set(mixKey(hashes[L]!, 2 * L));
+      for (let at = 0; at < L; at++) this.set(mixKey(deletionHash(hashes, L, at), 2 * L + 1));
       this.keys += L + 1;
     }
   }
@@ -104,9 +100,9 @@ export class NearPrefixFilter {
     if (L < (budget === 0 ? SHORT_PREFIX_MIN : NEAR_PREFIX_MIN)) return true;
     const hashes = this.prefixHashes;
     for (let k = 0; k < L; k++) hashes[k + 1] = Math.imul(hashes[k]!, HASH_BASE) + word.charCodeAt(k) | 0;
-    if (this.has(keyOf(hashes[L]!, 2 * L))) return true;
+    if (this.has(mixKey(hashes[L]!, 2 * L))) return true;
     if (budget === 0) return false;
-    for (let at = 0; at < L; at++) if (this.has(keyOf(deletionHash(hashes, L, at), 2 * L + 1))) return true;
+    for (let at = 0; at < L; at++) if (this.has(mixKey(deletionHash(hashes, L, at), 2 * L + 1))) return true;
     return false;
   }
 
@@ -130,15 +126,6 @@ function deletionHash(hashes: Int32Array, L: number, at: number): number {
   return Math.imul(hashes[at]! - hashes[at + 1]!, POWERS[L - 1 - at]!) + hashes[L]! | 0;
 }
 
-/** The key of a hash under a tag (2L: a prefix of L letters, 2L + 1: one of its deletions), mixed (murmur3's finalizer). */
-function keyOf(hash: number, tag: number): number {
-  let h = hash ^ Math.imul(tag, 0x9e3779b1);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
-}
 
 function secondProbe(key: number): number {
   const h = Math.imul(key ^ (key >>> 15), 0x2c1b3c6d);
