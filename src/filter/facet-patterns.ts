@@ -18,12 +18,12 @@ interface FilterableRule {
 type PatternMatch = 'match' | 'parent' | 'none';
 
 /** milli's is_faceted_by: `field` is `facet` or nested under it. */
-function isFacetedBy(field: string, facet: string): boolean {
+export function isFacetedBy(field: string, facet: string): boolean {
   return field.startsWith(facet) && (field.length === facet.length || field[facet.length] === '.');
 }
 
 /** milli's match_pattern (only `*`, `x*`, `*x` and `*x*` wildcards). */
-function matchPattern(pattern: string, text: string): PatternMatch {
+export function matchPattern(pattern: string, text: string): PatternMatch {
   if (pattern === '*') return 'match';
   if (pattern.length > 1 && pattern.startsWith('*') && pattern.endsWith('*')) {
     if (text.includes(pattern.slice(1, -1))) return 'match';
@@ -50,12 +50,14 @@ export function filterableRulesOf(setting: readonly unknown[]): FilterableRule[]
   return rules;
 }
 
-function ruleMatches(rule: FilterableRule, name: string): boolean {
+/** Whether the rule covers the field (the plain definition the rules index is held to). */
+export function ruleMatches(rule: FilterableRule, name: string): boolean {
   if (rule.field !== null) return isFacetedBy(name, rule.field);
   return rule.patterns.some((pattern) => matchPattern(pattern, name) === 'match');
 }
 
-function ruleIntersects(rule: FilterableRule, facet: string): boolean {
+/** Whether a facet (a name or pattern) and the rule can name a field in common (the plain definition). */
+export function ruleIntersects(rule: FilterableRule, facet: string): boolean {
   if (rule.field !== null) {
     return isFacetedBy(rule.field, facet) || isFacetedBy(facet, rule.field) || matchPattern(facet, rule.field) !== 'none';
   }

@@ -22,25 +22,12 @@ import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import { defaultSettings } from '../../src/settings/index-settings.js';
 import { randomFrom } from './seeded-lcg.js';
+import { mutate } from './random-edits.js';
 import { ShardEngine, BUILD_AT_ONCE_FROM_QUERIES } from '../../src/shard/shard-engine.js';
 import { SlicedJobs } from '../../src/shard/sliced-jobs.js';
 import { decodeShardSnapshot, encodeShardSnapshot, settingsFingerprint } from '../../src/shard/snapshot/shard-snapshot.js';
 
 const ALPHABETS = [['a', 'b', 'c'], ['a', 'b', 'c', 'd', 'é', '𝒜'], ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']];
-
-function mutate(random: () => number, letters: readonly string[], word: string, edits: number): string {
-  let out = word;
-  for (let k = 0; k < edits; k++) {
-    const at = Math.floor(random() * (out.length + 1));
-    const letter = letters[Math.floor(random() * letters.length)]!;
-    const roll = random();
-    if (roll < 0.25) out = out.slice(0, at) + letter + out.slice(at);
-    else if (roll < 0.5) out = out.slice(0, at) + out.slice(at + 1);
-    else if (roll < 0.75) out = out.slice(0, at) + letter + out.slice(at + 1);
-    else if (at + 1 < out.length) out = out.slice(0, at) + out[at + 1]! + out[at]! + out.slice(at + 2);
-  }
-  return out;
-}
 
 function randomLexicon(random: () => number, letters: readonly string[], count: number): string[] {
   const randomWord = () => Array.from({ length: 3 + Math.floor(random() * 12) }, () => letters[Math.floor(random() * letters.length)]!).join('');

@@ -1,31 +1,13 @@
 // facet-patterns.ts resolves `facets` through an index of the filterable rules (plain entries by name,
 // pattern rules in order) instead of a pass over every rule per facet and per field (999 facets against
 // 999 plain entries of 400 characters took a shard 1.5 s + 1 s per search). Held here to the plain
-// definition (each rule in order, milli's match_pattern) on random settings, facets and fields.
+// definition (each rule in order: ruleMatches / ruleIntersects, milli's match_pattern) on random settings,
+// facets and fields.
 import test from 'ava';
 import { SeededRandom } from '../../bench/seeded-random.js';
-import { checkFacetPatterns, filterableRulesOf, selectFacetFields } from '../../src/filter/facet-patterns.js';
+import { checkFacetPatterns, filterableRulesOf, isFacetedBy, matchPattern, ruleIntersects, ruleMatches, selectFacetFields } from '../../src/filter/facet-patterns.js';
 
 type Rule = ReturnType<typeof filterableRulesOf>[number];
-type Match = 'match' | 'parent' | 'none';
-
-const isFacetedBy = (field: string, facet: string): boolean => field.startsWith(facet) && (field.length === facet.length || field[facet.length] === '.');
-function matchPattern(pattern: string, text: string): Match {
-  if (pattern === '*') return 'match';
-  if (pattern.length > 1 && pattern.startsWith('*') && pattern.endsWith('*')) {
-    if (text.includes(pattern.slice(1, -1))) return 'match';
-  } else if (pattern.startsWith('*')) {
-    if (text.endsWith(pattern.slice(1))) return 'match';
-  } else if (pattern.endsWith('*')) {
-    if (text.startsWith(pattern.slice(0, -1))) return 'match';
-  } else if (pattern === text) return 'match';
-  return isFacetedBy(pattern, text) ? 'parent' : 'none';
-}
-const ruleMatches = (rule: Rule, name: string): boolean => rule.field !== null ? isFacetedBy(name, rule.field)
-  : rule.patterns.some((pattern) => matchPattern(pattern, name) === 'match');
-const ruleIntersects = (rule: Rule, facet: string): boolean => rule.field !== null
-  ? isFacetedBy(rule.field, facet) || isFacetedBy(facet, rule.field) || matchPattern(facet, rule.field) !== 'none'
-  : rule.patterns.some((pattern) => matchPattern(facet, pattern) !== 'none' || matchPattern(pattern, facet) !== 'none');
 const isFilterable = (rules: Rule[], name: string): boolean => rules.find((rule) => ruleMatches(rule, name))?.filterable === true;
 
 /** The plain checkFacetPatterns: the first facet no filterable rule intersects, and the rule refusing it (or -1). */

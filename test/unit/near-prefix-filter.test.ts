@@ -11,23 +11,10 @@ import { Vocabulary } from '../../src/shard/words/vocabulary.js';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import { randomFrom } from './seeded-lcg.js';
+import { mutate } from './random-edits.js';
 import { defaultSettings } from '../../src/settings/index-settings.js';
 
 const LETTERS = ['a', 'b', 'c', 'd', 'é', '𝒜'];
-
-function mutate(random: () => number, word: string, edits: number): string {
-  let out = word;
-  for (let k = 0; k < edits; k++) {
-    const at = Math.floor(random() * (out.length + 1));
-    const letter = LETTERS[Math.floor(random() * LETTERS.length)]!;
-    const roll = random();
-    if (roll < 0.25) out = out.slice(0, at) + letter + out.slice(at);
-    else if (roll < 0.5) out = out.slice(0, at) + out.slice(at + 1);
-    else if (roll < 0.75) out = out.slice(0, at) + letter + out.slice(at + 1);
-    else if (at + 1 < out.length) out = out.slice(0, at) + out[at + 1]! + out[at]! + out.slice(at + 2);
-  }
-  return out;
-}
 
 for (let round = 0; round < 6; round++) {
   test(`a "no" of the near-prefix filter is a word the lexicon walks derive nothing from (round ${round})`, (t) => {
@@ -50,7 +37,7 @@ for (let round = 0; round < 6; round++) {
     for (let k = 0; k < 1500; k++) {
       const roll = random();
       const base = words[Math.floor(random() * words.length)]!;
-      const query = roll < 0.3 ? mutate(random, base, 1) : roll < 0.5 ? mutate(random, base, 2)
+      const query = roll < 0.3 ? mutate(random, LETTERS, base, 1) : roll < 0.5 ? mutate(random, LETTERS, base, 2)
         : roll < 0.7 ? base + words[Math.floor(random() * words.length)]! : roll < 0.8 ? base.slice(0, 1 + Math.floor(random() * base.length)) : randomWord(6, 20);
       for (const budget of [0, 1]) {
         const maybe = filter.mayDerive(query, budget);
@@ -86,7 +73,7 @@ for (let round = 0; round < 4; round++) {
       const a = PARTS[Math.floor(random() * PARTS.length)]!;
       const b = PARTS[Math.floor(random() * PARTS.length)]!;
       const roll = random();
-      return roll < 0.5 ? a : roll < 0.75 ? a + b : mutate(random, a + b, 1).replace(/[^a-z]/g, 'x');
+      return roll < 0.5 ? a : roll < 0.75 ? a + b : mutate(random, LETTERS, a + b, 1).replace(/[^a-z]/g, 'x');
     };
     const text = (max: number) => Array.from({ length: 1 + Math.floor(random() * max) }, word).join(' ');
     for (let docId = 0; docId < 400; docId++) {
@@ -101,7 +88,7 @@ for (let round = 0; round < 4; round++) {
       const count = 2 + Math.floor(random() * 2);
       const q = Array.from({ length: count }, () => {
         const part = random() < 0.3 ? ABSENT[Math.floor(random() * ABSENT.length)]! : PARTS[Math.floor(random() * PARTS.length)]!;
-        return random() < 0.3 ? mutate(random, part, 1).replace(/[^a-z]/g, 'y') : part;
+        return random() < 0.3 ? mutate(random, LETTERS, part, 1).replace(/[^a-z]/g, 'y') : part;
       }).join(' ') + (random() < 0.5 ? ' ' : '');
       const words = q.trim().split(' ');
       for (let at = 0; at + 1 < words.length; at++) if (!withFilter.mayDeriveSome(words[at]! + words[at + 1]!, 1)) skipped++;
