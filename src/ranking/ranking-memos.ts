@@ -8,6 +8,7 @@
 // entry per list asked about (`within`: a reference and a boolean; `costUnions`: per query position
 // at most 5 bitmaps, the unions of two position lists, a term's lists being at most 4 positions).
 import type roaring from 'roaring';
+import type { KeyedLists } from './keyed-lists.js';
 
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
@@ -23,5 +24,5 @@ export class RankingMemos {
    * query position, the documents by position cost: at a million documents, making them anew for
    * each query was the largest source of bitmaps made and dropped per query (a fifth of the bytes).
    */
-  readonly costUnions = new WeakMap<readonly RoaringBitmap32[], (readonly RoaringBitmap32[] | undefined)[]>();
+  readonly costUnions = new WeakMap<KeyedLists, (KeyedLists | undefined)[]>();
 }

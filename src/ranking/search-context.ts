@@ -5,6 +5,7 @@ import type { DocMatchProfile } from './match-profile.js';
 import { OWNED_BITMAPS, type BitmapSource } from './scratch-bitmaps.js';
 import { SearchScratch } from './search-scratch.js';
 import { RankingMemos } from './ranking-memos.js';
+import type { KeyedLists } from './keyed-lists.js';
 
 export interface SearchContext {
   readonly terms: readonly QueryTerm[];
@@ -66,17 +67,18 @@ export interface SearchContext {
  */
 export interface SearchAccelerator {
   /**
-   * [rank] = documents holding the term in a field of that rank (overlapping across ranks); ranks
-   * from the array's length on are unknown. Null for terms without such postings (phrases).
+   * at(rank) = documents holding the term in a field of that rank (overlapping across ranks); ranks
+   * from `length` on are unknown. Null for terms without such postings (phrases). Each list may be
+   * made only when first read (keyed-lists.ts): read the ranks needed, not all.
    */
-  termDocsByRank(term: number): readonly roaring.RoaringBitmap32[] | null;
+  termDocsByRank(term: number): KeyedLists | null;
   /**
    * True when no field of the shard has a rank past termDocsByRank's lists (so a document in none of
    * two terms' common ranks never has them in one field).
    */
   allFieldRanksListed(): boolean;
   /** The same per position within a field (positions from the array's length on unknown). */
-  termDocsByPosition(term: number): readonly roaring.RoaringBitmap32[] | null;
+  termDocsByPosition(term: number): KeyedLists | null;
   /**
    * The documents of `universe` where proximity's cost of the pair (left, right) is at most `cost`
    * (1: right just after left, or one word standing for both; 2: also one word between them, or right

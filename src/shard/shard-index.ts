@@ -66,6 +66,11 @@ export class ShardIndex {
   frequentTermShare = 1 / 1024;
   /** n-grams the lexicon's NearPrefixFilter proves derive nothing are not derived (mayDeriveSome); false: every one is (tests). */
   nearPrefixFilter = true;
+  /**
+   * A term's rank / position unions (over its derived words) are made key by key when a rule first
+   * reads them (ranking/keyed-lists.ts); false: every key's at once (tests, A/B).
+   */
+  lazyKeyUnions = true;
 
   /** Typo walks go over the runs the lexicon's DeletionIndex finds (words/deletion-index.ts); false: over every word of the first letter (tests, A/B). */
   get deletionIndex(): boolean {

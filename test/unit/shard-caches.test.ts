@@ -5,6 +5,7 @@ import test from 'ava';
 import { randomFrom } from './seeded-lcg.js';
 import { makeDocument, sameAnswers, twins } from './shard-twins.js';
 import { NO_DOCUMENTS } from '../../src/ranking/scores/score-layers.js';
+import { allLists } from '../../src/ranking/keyed-lists.js';
 
 test('searches fill the shard caches (derivations, lexicon walks, pair memos); a write to their words makes them stale, and answers stay a fresh twin\'s', (t) => {
   const { subject, reference } = twins(2_000, 7);
@@ -65,8 +66,8 @@ test('cached derivations hold no empty bitmap of their own: empty typo levels an
   let emptyLevels = 0;
   const own: string[] = [];
   for (const derivations of subject.caches.derivations.values()) {
-    const lists = [['docs', [derivations.docs]], ['docsByTypo', derivations.docsByTypo], ['docsByRank', derivations.docsByRank ?? []],
-      ['docsByPosition', derivations.docsByPosition ?? []]] as const;
+    const lists = [['docs', [derivations.docs]], ['docsByTypo', derivations.docsByTypo], ['docsByRank', allLists(derivations.docsByRank ?? [])],
+      ['docsByPosition', allLists(derivations.docsByPosition ?? [])]] as const;
     for (const [field, list] of lists) {
       for (const bitmap of list) {
         bitmaps++;

@@ -3,6 +3,7 @@
 // document, so the score chain only reads the documents of the best buckets (score-chain.ts).
 import type roaring from 'roaring';
 import { bestCostPartsLazily, partsBySumLazily, type OrderedPart } from '../scores/score-layers.js';
+import type { KeyedLists } from '../keyed-lists.js';
 import { acceleratorOf, rankingMemosOf, scratchOf, type ActiveTerms, type SearchContext } from '../search-context.js';
 
 /**
@@ -18,14 +19,14 @@ export const ATTRIBUTE_RANK_SPLIT_MAX = 11;
  */
 export function attributeRankParts(ctx: SearchContext, universe: roaring.RoaringBitmap32, terms: ActiveTerms): Iterable<OrderedPart> | null {
   const accelerator = acceleratorOf(ctx);
-  const costs: roaring.RoaringBitmap32[][] = [];
+  const costs: KeyedLists[] = [];
   let maxSum = ATTRIBUTE_RANK_SPLIT_MAX;
   for (const term of terms) {
     const byRank = accelerator.termDocsByRank(term);
     if (byRank === null || byRank.length === 0) return null;
     // Ranks from byRank.length on are unknown, so sums are only certain below it.
     maxSum = Math.min(maxSum, byRank.length - 1);
-    costs.push(byRank.slice(0, maxSum + 1));
+    costs.push(byRank);
   }
   // Documents whose best rank of a term is past maxSum (or that lack the term: ABSENT_TERM_RANK)
   // stay out of every layer and end in the rest, above every part.
@@ -33,7 +34,8 @@ export function attributeRankParts(ctx: SearchContext, universe: roaring.Roaring
   // multi-word synonyms: the first part is then a list as it is (at a million documents, a copy of a
   // word's first-field documents per query spared).
   const bitmaps = scratchOf(ctx);
-  if (costs.length === 1) return bestCostPartsLazily(universe, costs[0]!, isTermsOwnDocs(ctx, universe, terms) ? rankingMemosOf(ctx).within : null, bitmaps);
+  // Ranks past maxSum are never read (the lists are made per rank when first read: keyed-lists.ts).
+  if (costs.length === 1) return bestCostPartsLazily(universe, costs[0]!, isTermsOwnDocs(ctx, universe, terms) ? rankingMemosOf(ctx).within : null, bitmaps, maxSum + 1);
   // Lazily: the score chain mostly takes the first part, and its documents of one sum need only each term's first ranks.
   return partsBySumLazily(universe, costs, maxSum, bitmaps);
 }

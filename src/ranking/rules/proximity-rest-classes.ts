@@ -198,8 +198,8 @@ function docsNeverInOneField(ctx: SearchContext, left: number, right: number, do
   let never: RoaringBitmap32 | null = null;
   const ranks = Math.min(leftByRank.length, rightByRank.length);
   for (let rank = 0; rank < ranks; rank++) {
-    const leftDocs = leftByRank[rank]!;
-    const rightDocs = rightByRank[rank]!;
+    const leftDocs = leftByRank.at(rank)!;
+    const rightDocs = rightByRank.at(rank)!;
     if (leftDocs.isEmpty || rightDocs.isEmpty) continue;
     // Documents with both terms in a field of this rank may have them in one field: not far for sure.
     const sharing = never ?? docs;

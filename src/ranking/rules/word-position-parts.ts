@@ -6,29 +6,33 @@ import { positionCost } from './word-position.js';
 import { bestCostPartsLazily, partsBySumLazily, type OrderedPart } from '../scores/score-layers.js';
 import { acceleratorOf, rankingMemosOf, scratchOf, type ActiveTerms, type SearchContext } from '../search-context.js';
 import type { RankingMemos } from '../ranking-memos.js';
+import { LazyLists, type KeyedLists } from '../keyed-lists.js';
 import { isTermsOwnDocs } from './attribute-rank-parts.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
 /**
- * [cost]: the documents holding the term at a position costing that much from `queryPosition`, for
- * costs up to `certainCosts`. A cost of one position is that position's list itself (read-only, as
- * the parts' callers treat them); only costs of two positions are unions. Kept in `memo` (RankingMemos.costUnions)
- * per lists and query position: certainCosts follows from the lists' length and the query position.
+ * at(cost): the documents holding the term at a position costing that much from `queryPosition`, for
+ * costs up to `certainCosts`, each made when first read, reading only the positions of that cost (a
+ * position's list may itself be made then: keyed-lists.ts). A cost of one position is that position's
+ * list itself (read-only, as the parts' callers treat them); only costs of two positions are unions.
+ * Kept in `memo` (RankingMemos.costUnions) per lists and query position: certainCosts follows from the
+ * lists' length and the query position.
  */
-export function costUnions(byPosition: readonly RoaringBitmap32[], queryPosition: number, certainCosts: number,
-  memo: RankingMemos['costUnions']): readonly RoaringBitmap32[] {
+export function costUnions(byPosition: KeyedLists, queryPosition: number, certainCosts: number,
+  memo: RankingMemos['costUnions']): KeyedLists {
   let perQueryPosition = memo.get(byPosition);
   const known = perQueryPosition?.[queryPosition];
   // certainCosts follows from the lists' length and the query position: the memo's is the same.
   if (known !== undefined) return known;
-  const byCost = Array.from({ length: certainCosts + 1 }, () => [] as RoaringBitmap32[]);
-  byPosition.forEach((docs, position) => {
-    const cost = positionCost(Math.abs(position - queryPosition));
-    if (cost <= certainCosts) byCost[cost]!.push(docs);
+  const unions = new LazyLists(certainCosts + 1, (cost) => {
+    const lists: RoaringBitmap32[] = [];
+    for (let position = 0; position < byPosition.length; position++) {
+      if (positionCost(Math.abs(position - queryPosition)) === cost) lists.push(byPosition.at(position)!);
+    }
+    return lists.length === 1 ? lists[0]! : RoaringBitmap32.orMany(lists);
   });
-  const unions = byCost.map((lists) => (lists.length === 1 ? lists[0]! : RoaringBitmap32.orMany(lists)));
   if (perQueryPosition === undefined) memo.set(byPosition, (perQueryPosition = []));
   perQueryPosition[queryPosition] = unions;
   return unions;
@@ -41,7 +45,7 @@ export function costUnions(byPosition: readonly RoaringBitmap32[], queryPosition
  */
 export function wordPositionParts(ctx: SearchContext, universe: roaring.RoaringBitmap32, terms: ActiveTerms): Iterable<OrderedPart> | null {
   const accelerator = acceleratorOf(ctx);
-  const costs: (readonly RoaringBitmap32[])[] = [];
+  const costs: KeyedLists[] = [];
   let maxSum = Infinity;
   for (const term of terms) {
     const byPosition = accelerator.termDocsByPosition(term);

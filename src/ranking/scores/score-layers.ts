@@ -4,6 +4,7 @@
 import roaring from 'roaring';
 import { OWNED_BITMAPS, type BitmapSource } from '../scratch-bitmaps.js';
 import type { RankingMemos } from '../ranking-memos.js';
+import type { KeyedLists } from '../keyed-lists.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -80,7 +81,7 @@ export function partsBySum(universe: RoaringBitmap32, costs: readonly (readonly 
  * every rank, then every combination of them, were made for a first part of one sum). The parts are
  * read-only; every bitmap made comes from `bitmaps`.
  */
-export function* partsBySumLazily(universe: RoaringBitmap32, lists: readonly (readonly RoaringBitmap32[])[], maxSum: number,
+export function* partsBySumLazily(universe: RoaringBitmap32, lists: readonly KeyedLists[], maxSum: number,
   bitmaps: BitmapSource = OWNED_BITMAPS): Generator<OrderedPart> {
   if (lists.length === 0) {
     if (!universe.isEmpty) yield { docs: universe, score: 0 };
@@ -103,13 +104,16 @@ export function* partsBySumLazily(universe: RoaringBitmap32, lists: readonly (re
   if (!rest.isEmpty) yield { docs: rest, score: null };
 }
 
-/** What partsBySumLazily works from: each term's best-cost parts and the sums over the terms from one on, each made once when first needed. */
+/**
+ * What partsBySumLazily works from: each term's best-cost parts and the sums over the terms from one
+ * on, each made once when first needed (a term's list of a cost is read only then: keyed-lists.ts).
+ */
 class SuffixSums {
   private readonly best: BestCosts[];
   /** bySum[k][s]: documents whose costs over terms k.. sum to s (undefined: not made yet). */
   private readonly bySum: (RoaringBitmap32 | undefined)[][];
 
-  constructor(universe: RoaringBitmap32, lists: readonly (readonly RoaringBitmap32[])[], private readonly bitmaps: BitmapSource) {
+  constructor(universe: RoaringBitmap32, lists: readonly KeyedLists[], private readonly bitmaps: BitmapSource) {
     this.best = lists.map((byCost) => new BestCosts(universe, byCost, bitmaps));
     this.bySum = lists.map(() => []);
   }
@@ -143,29 +147,26 @@ class SuffixSums {
 /**
  * bestCostParts(universe, byCost, bitmaps)[cost], each made when first asked for (in cost order: each
  * narrows what the next may hold, and only once the next is asked for: a first part alone needs no
- * narrowed copy of the universe).
+ * narrowed copy of the universe, and no list of a later cost is read).
  */
 class BestCosts {
   private readonly parts: RoaringBitmap32[] = [];
   /** The universe minus the parts so far but `unsubtracted` (null: none yet, the universe itself). */
   private remaining: RoaringBitmap32 | null = null;
-  /** The last part made, not yet taken out of `remaining` (null: none). */
+  /**
+   * The last part made, not yet taken out of `remaining` (null: none): taken out only once a later
+   * cost with documents is asked for, so nothing is narrowed after the last list with documents.
+   */
   private unsubtracted: RoaringBitmap32 | null = null;
-  /** After the last list with documents nothing is narrowed any more. */
-  private readonly last: number;
 
-  constructor(private readonly universe: RoaringBitmap32, private readonly byCost: readonly RoaringBitmap32[], private readonly bitmaps: BitmapSource) {
-    let last = byCost.length - 1;
-    while (last >= 0 && byCost[last]!.isEmpty) last--;
-    this.last = last;
-  }
+  constructor(private readonly universe: RoaringBitmap32, private readonly byCost: KeyedLists, private readonly bitmaps: BitmapSource) {}
 
   at(cost: number): RoaringBitmap32 {
-    const { parts, byCost, last } = this;
+    const { parts, byCost } = this;
     while (parts.length <= cost) {
       const next = parts.length;
-      const docs = byCost[next];
-      if (next > last || docs === undefined || docs.isEmpty) {
+      const docs = byCost.at(next);
+      if (docs === undefined || docs.isEmpty) {
         parts.push(NO_DOCUMENTS);
         continue;
       }
@@ -181,7 +182,7 @@ class BestCosts {
         continue;
       }
       const part = this.bitmaps.and(remaining ?? this.universe, docs);
-      if (next < last && !part.isEmpty) this.unsubtracted = part;
+      if (!part.isEmpty) this.unsubtracted = part;
       parts.push(part);
     }
     return parts[cost]!;
@@ -233,13 +234,14 @@ export function bestCostParts(universe: RoaringBitmap32, byCost: readonly Roarin
  * `listsLikelyWithin`: when the lists usually lie within the universe, the memo of subset answers
  * (RankingMemos.within); null: they are not.
  */
-export function* bestCostPartsLazily(universe: RoaringBitmap32, byCost: readonly RoaringBitmap32[], listsLikelyWithin: RankingMemos['within'] | null = null,
+export function* bestCostPartsLazily(universe: RoaringBitmap32, byCost: KeyedLists, listsLikelyWithin: RankingMemos['within'] | null = null,
   bitmaps: BitmapSource = OWNED_BITMAPS, costCount = byCost.length): Generator<OrderedPart> {
   // What the parts so far left of the universe (the universe itself, read-only, until one is taken;
   // then a bitmap of this function's own, narrowed in place).
   let remaining = universe;
   for (let cost = 0; cost < costCount; cost++) {
-    const docs = byCost[cost]!;
+    // Read only now (keyed-lists.ts): the score chain mostly stops after the first part.
+    const docs = byCost.at(cost)!;
     if (docs.isEmpty) continue;
     // `listsLikelyWithin` (the lists usually lie within the universe, as a term's lists in its own
     // documents): a first part within it is its list itself, read-only, not a copy made and dropped.

@@ -20,6 +20,7 @@ import type { SnapshotReader, SnapshotWriter } from '../snapshot/snapshot-contai
 import { decodeTokenKeyPostings, encodeTokenKeyPostings, type TokenKeySections } from './token-key-snapshot.js';
 import { idSpanOf, unionOfMany } from '../words/bitmap-union.js';
 import { NO_DOCUMENTS } from '../../ranking/scores/score-layers.js';
+import { LazyLists } from '../../ranking/keyed-lists.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -204,6 +205,31 @@ export class TokenKeyPostings implements DerivedStructure {
    * the word's own list. `made`: gets the bitmaps made for this answer alone (unions; TermDerivations.owned).
    */
   unionByKey(wordIds: readonly number[], made?: RoaringBitmap32[]): RoaringBitmap32[] {
+    const grouped = this.groupByKey(wordIds);
+    return Array.from({ length: grouped.keys }, (_, key) => grouped.unionAt(key, made));
+  }
+
+  /**
+   * unionByKey for keys below `length` (NO_DOCUMENTS past the trailing empty ones), each key's union
+   * made only when first read (`at`), `extra` (documents per key) added to it. The words' lists are
+   * gathered by key at once (they may be dropped by a later write; the gathered bitmaps are the
+   * words' own, which writes narrow in place as they would the unions' sources).
+   */
+  keyedUnions(wordIds: readonly number[], length: number, made: RoaringBitmap32[], extra?: readonly (readonly number[] | undefined)[]): LazyLists {
+    const grouped = this.groupByKey(wordIds);
+    return new LazyLists(length, (key) => {
+      const union = key < grouped.keys ? grouped.unionAt(key, made) : NO_DOCUMENTS;
+      const added = extra?.[key];
+      if (added === undefined) return union;
+      // A new bitmap: the union may be a word's own list.
+      const withAdded = RoaringBitmap32.or(union, new RoaringBitmap32(added));
+      made.push(withAdded);
+      return withAdded;
+    });
+  }
+
+  /** The words' lists gathered by key (bitmaps, and the rare words' documents sorted per key), and the union of one key (asked once per key). */
+  private groupByKey(wordIds: readonly number[]): { keys: number; unionAt(key: number, made?: RoaringBitmap32[]): RoaringBitmap32 } {
     this.rebuildIfStale();
     const unkept = this.buildMissing(wordIds);
     const perKey: RoaringBitmap32[][] = [];
@@ -223,20 +249,27 @@ export class TokenKeyPostings implements DerivedStructure {
       for (let key = 0; key < lists.length; key++) if (!lists[key]!.isEmpty) (perKey[key] ??= []).push(lists[key]!);
     }
     const loose = looseDocsByKey(pairLists, looseCounts);
-    const keys = Math.max(perKey.length, loose.length);
     const idSpan = idSpanOf(this.documents);
-    return Array.from({ length: keys }, (_, key) => {
-      const bitmaps = perKey[key] ?? [];
-      const looseOnly = loose[key] !== undefined && bitmaps.length === 0;
-      if (loose[key] !== undefined) bitmaps.push(new RoaringBitmap32(loose[key]));
-      // One list is returned as is (callers only read; a write drops it before it could change).
-      // None: the shared empty one (kept in the derivation cache's rank / position memos, tens of thousands).
-      if (bitmaps.length === 1 && !looseOnly) return bitmaps[0]!;
-      if (bitmaps.length === 0) return NO_DOCUMENTS;
-      const union = looseOnly ? bitmaps[0]! : unionOfMany(bitmaps, idSpan);
-      made?.push(union);
-      return union;
-    });
+    return {
+      keys: Math.max(perKey.length, loose.length),
+      // Each key's gathered lists are let go of once its union is made: a lazy answer (keyedUnions) kept
+      // on a cached derivation holds only the keys not read yet (a prefix's rare words' documents by key).
+      unionAt: (key, made) => {
+        const bitmaps = perKey[key] ?? [];
+        const looseDocs = loose[key];
+        perKey[key] = [];
+        loose[key] = undefined;
+        const looseOnly = looseDocs !== undefined && bitmaps.length === 0;
+        if (looseDocs !== undefined) bitmaps.push(new RoaringBitmap32(looseDocs));
+        // One list is returned as is (callers only read; a write drops it before it could change).
+        // None: the shared empty one (kept in the derivation cache's rank / position memos, tens of thousands).
+        if (bitmaps.length === 1 && !looseOnly) return bitmaps[0]!;
+        if (bitmaps.length === 0) return NO_DOCUMENTS;
+        const union = looseOnly ? bitmaps[0]! : unionOfMany(bitmaps, idSpan);
+        made?.push(union);
+        return union;
+      },
+    };
   }
 
   /**

@@ -28,6 +28,7 @@ import type { ScratchBitmaps } from '../../ranking/scratch-bitmaps.js';
 import { giveBackSearchScratch, takeSearchScratch } from './thread-scratch.js';
 import type { SearchScratch } from '../../ranking/search-scratch.js';
 import type { RankingMemos } from '../../ranking/ranking-memos.js';
+import type { KeyedLists } from '../../ranking/keyed-lists.js';
 import { SearchBudget } from './search-budget.js';
 import type { FieldRestriction } from './field-restriction.js';
 import type { SplitDecider } from './split-decider.js';
@@ -350,31 +351,31 @@ function phraseDocs(shard: ShardIndex, wordIds: readonly (number | null)[], into
  * [key] for every key below the postings' limit (the length tells which keys are known): the
  * documents holding a derivation with that key, and those where a phrase of the term (a split, a
  * multi-word synonym) starts at a token with that key, read from the forward index (the postings
- * hold single words only).
+ * hold single words only). Each key's union is made when first read (keyed-lists.ts), unless
+ * `makeAll` (ShardIndex.lazyKeyUnions false).
  */
-function unionByKey(shard: ShardIndex, postings: TokenKeyPostings, tokenKey: TokenKey, derivations: TermDerivations): RoaringBitmap32[] {
-  const byKey = postings.unionByKey(derivations.words.map((word) => word.wordId), (derivations.owned ??= []));
-  while (byKey.length < postings.limit) byKey.push(NO_DOCUMENTS);
+function unionByKey(shard: ShardIndex, postings: TokenKeyPostings, tokenKey: TokenKey, derivations: TermDerivations, makeAll: boolean): KeyedLists {
+  const made = (derivations.owned ??= []);
+  const wordIds = derivations.words.map((word) => word.wordId);
   const phrases = derivations.phrases;
-  if (phrases === undefined || phrases.length === 0) return byKey;
-  const added: number[][] = [];
-  const forward = shard.forward;
-  const data = forward.arena;
-  for (const phrase of phrases) {
-    for (const docId of phrase.docs) {
-      const offset = forward.offsetOf(docId);
-      if (offset < 0) continue;
-      for (const start of phraseStarts(data, offset, phrase.wordIds as number[])) {
-        const key = tokenKey(data, offset, start);
-        if (key < byKey.length) (added[key] ??= []).push(docId);
+  let added: number[][] | undefined;
+  if (phrases !== undefined && phrases.length > 0) {
+    added = [];
+    const forward = shard.forward;
+    const data = forward.arena;
+    for (const phrase of phrases) {
+      for (const docId of phrase.docs) {
+        const offset = forward.offsetOf(docId);
+        if (offset < 0) continue;
+        for (const start of phraseStarts(data, offset, phrase.wordIds as number[])) {
+          const key = tokenKey(data, offset, start);
+          if (key < postings.limit) (added[key] ??= []).push(docId);
+        }
       }
     }
   }
-  // New bitmaps: the unions may be a word's own list, or shared.
-  added.forEach((docIds, key) => {
-    byKey[key] = ownBitmap(derivations, RoaringBitmap32.or(byKey[key]!, new RoaringBitmap32(docIds)));
-  });
-  return byKey;
+  const byKey = postings.keyedUnions(wordIds, postings.limit, made, added);
+  return makeAll ? byKey.makeAll() : byKey;
 }
 
 /** Kept in the search's scratch (SearchScratch): word-membership sets, and profiles by term count below this. */
@@ -504,11 +505,11 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
     return this.docsByTypo[term]!;
   }
 
-  termDocsByRank(term: number): readonly RoaringBitmap32[] | null {
+  termDocsByRank(term: number): KeyedLists | null {
     const derivations = this.derivations[term];
     if (derivations === undefined) return null;
     // Memoized on the derivations, which the shard caches between writes (as long as the postings hold).
-    return (derivations.docsByRank ??= unionByKey(this.shard, this.shard.rankPostings, fieldRankKey, derivations));
+    return (derivations.docsByRank ??= unionByKey(this.shard, this.shard.rankPostings, fieldRankKey, derivations, !this.shard.lazyKeyUnions));
   }
 
   allFieldRanksListed(): boolean {
@@ -516,10 +517,10 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
     return this.shard.forward.maxFieldRank < this.shard.rankPostings.limit;
   }
 
-  termDocsByPosition(term: number): readonly RoaringBitmap32[] | null {
+  termDocsByPosition(term: number): KeyedLists | null {
     const derivations = this.derivations[term];
     if (derivations === undefined) return null;
-    return (derivations.docsByPosition ??= unionByKey(this.shard, this.shard.positionPostings, positionKey, derivations));
+    return (derivations.docsByPosition ??= unionByKey(this.shard, this.shard.positionPostings, positionKey, derivations, !this.shard.lazyKeyUnions));
   }
 
   termExactDocs(term: number): RoaringBitmap32 | null {

@@ -10,6 +10,7 @@ import { unionOfMany } from './bitmap-union.js';
 import type { Vocabulary } from './vocabulary.js';
 import type { CacheStamp, WalkedWords } from '../shard-caches.js';
 import { NO_DOCUMENTS } from '../../ranking/scores/score-layers.js';
+import type { KeyedLists } from '../../ranking/keyed-lists.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -46,8 +47,8 @@ export interface TermDerivations {
   /** docsByTypo[k]: documents whose best derivation has exactly k typos (disjoint, k = 0..2). */
   docsByTypo: RoaringBitmap32[];
   /** Memos of the search: [rank] / [position] = documents holding a derivation there (token-key-postings.ts). */
-  docsByRank?: RoaringBitmap32[];
-  docsByPosition?: RoaringBitmap32[];
+  docsByRank?: KeyedLists;
+  docsByPosition?: KeyedLists;
   /** Memo: the documents of the phrases (their union; NO_DOCUMENTS without phrases). */
   phraseDocs?: RoaringBitmap32;
   /** Memos: documents of the exact words (exact: true), and those per position. */
