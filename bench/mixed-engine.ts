@@ -3,7 +3,8 @@
 // of queries, then the same number of the next queries while further npm rows are written in batches,
 // with searches at every yield point of each write (as the worker answers the searches that arrived
 // meanwhile). Process CPU time per search under writes against read-only, and per written document.
-//   node dist/bench/mixed-engine.js [documents=100000] [queries=30000] [batch=1000] [queriesPerBatch=3000] [warm=30000] [docsPerSlice=32]
+//   node dist/bench/mixed-engine.js [documents=100000] [queries=30000] [batch=1000] [queriesPerBatch=3000] [warm=30000] [docsPerSlice=32] [FIELD=on|off,...]
+// The last argument sets ShardIndex switches (boolean fields, e.g. patchStaleDerivations=off) for an A/B.
 // queriesPerBatch: searches per write batch (the bench's mixed windows answer ~1,000-3,000 searches per
 // second while 1,000 rows arrive each second); spread over the batch's yield points (every 32 documents).
 import { fileURLToPath } from 'node:url';
@@ -12,7 +13,7 @@ import { createNpmDataset } from './npm-dataset.js';
 import { buildRealQueries } from './npm-queries.js';
 import { applyOverrides, loadWorkloadFile, workloadPath } from './workload.js';
 
-const [documentsArg = '100000', queriesArg = '30000', batchArg = '1000', perBatchArg = '3000', warmArg = '30000', sliceArg = '32'] = process.argv.slice(2);
+const [documentsArg = '100000', queriesArg = '30000', batchArg = '1000', perBatchArg = '3000', warmArg = '30000', sliceArg = '32', switchesArg = ''] = process.argv.slice(2);
 const workloadsDirectory = fileURLToPath(new URL('../../bench/workloads', import.meta.url));
 const workload = applyOverrides(loadWorkloadFile(workloadPath('npm', workloadsDirectory)), { documents: Number(documentsArg) });
 const dataset = createNpmDataset(workload.dataset as never);
@@ -28,6 +29,12 @@ function* documents(): Generator<[number, JsonDocument]> {
 const engine = new ShardEngine(0, 1);
 engine.loadIndex('npm', 1, workload.index.settings, documents());
 engine.prepareForSearch();
+const switches = switchesArg.split(',').filter(Boolean).map((setting) => setting.split('='));
+for (const [field, value] of switches) {
+  const shard = engine.loadedIndex('npm')!.shards.get(0)! as unknown as Record<string, unknown>;
+  if (typeof shard[field!] !== 'boolean' || (value !== 'on' && value !== 'off')) throw new Error(`ShardIndex.${field} is not a boolean switch, or ${value} not on/off`);
+  shard[field!] = value === 'on';
+}
 const cpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
@@ -84,7 +91,8 @@ const totalMs = cpuMs() - started;
 stamp('end');
 const mixedUs = (searchMs * 1000) / searched;
 console.log(JSON.stringify({
-  documents: dataset.spec.documents, queries: count, batchSize, queriesPerBatch: perBatch, docsPerSlice, batches: batch,
+  switches: switchesArg, documents: dataset.spec.documents, queries: count, batchSize, queriesPerBatch: perBatch, docsPerSlice, batches: batch,
   readOnlyUsPerSearch: Math.round(readOnlyUs), mixedUsPerSearch: Math.round(mixedUs), ratio: Math.round((mixedUs / readOnlyUs) * 100) / 100,
   writeUsPerDocument: Math.round(((totalMs - searchMs) * 1000) / written),
+  patchedDerivations: engine.loadedIndex('npm')!.shards.get(0)!.caches.patched,
 }));

@@ -238,6 +238,79 @@ export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTyp
 }
 
 /**
+ * `stale` derivations of `word` made by derivationsFromWords, brought up to date after writes to
+ * `written` documents alone (`byTypo`, the walk now, took no other word whose documents changed level:
+ * ShardIndex.patchStale): `added[k]`, ascending, the documents written whose best derived word has k typos. Each level keeps its documents outside
+ * `written` and takes `added[k]`, a level of one word being that word's own list as there; the same
+ * documents in the same shape (shared empty level, `docs` the level itself when only one has documents).
+ */
+export function patchedDerivations(vocabulary: Vocabulary, word: string, stale: TermDerivations, byTypo: readonly (readonly number[])[],
+  written: RoaringBitmap32, added: readonly (readonly number[])[]): TermDerivations {
+  const exactIds = [vocabulary.idOf(word), vocabulary.idOf(exactAttributeKey(word))];
+  const words: WordDerivation[] = [];
+  for (let typos = 0; typos < 3; typos++) for (const wordId of byTypo[typos]!) words.push({ wordId, typos, exact: typos === 0 && exactIds.includes(wordId) });
+  const levels: RoaringBitmap32[] = [];
+  // A level no written document is or was in is taken over (`stale`'s caches let them go: their own
+  // bitmaps are freed later, so it leaves their list).
+  const kept: RoaringBitmap32[] = [];
+  const made = new Set<RoaringBitmap32>();
+  let seen: RoaringBitmap32 | null = null;
+  for (let typos = 0; typos < 3; typos++) {
+    const ids = byTypo[typos]!;
+    let level: RoaringBitmap32;
+    if (typos === 0 && ids.length === 1) level = vocabulary.docs(ids[0]!);
+    else {
+      const old = stale.docsByTypo[typos]!;
+      const gained = added[typos]!;
+      if (gained.length === 0 && (old.isEmpty || !old.intersects(written))) {
+        level = old;
+        if (stale.owned?.includes(old) === true) kept.push(old);
+      } else {
+        made.add(level = RoaringBitmap32.andNot(old, written));
+        if (gained.length > 0) level.addMany(gained as number[]);
+      }
+    }
+    if (level.isEmpty) level = NO_DOCUMENTS;
+    levels.push(level);
+    if (seen === null || seen.isEmpty) seen = level;
+    else if (!level.isEmpty) made.add(seen = RoaringBitmap32.or(seen, level));
+  }
+  const derivations: TermDerivations = { words, docs: seen!, docsByTypo: levels };
+  for (const docs of new Set([seen!, ...levels])) if (made.has(docs)) ownBitmap(derivations, docs);
+  for (const docs of kept) {
+    const at = stale.owned!.indexOf(docs);
+    if (at < 0) continue;
+    stale.owned!.splice(at, 1);
+    ownBitmap(derivations, docs);
+  }
+  return derivations;
+}
+
+/**
+ * A rank / position memo of `stale` (token-key-postings.ts unionByKey, one list per key, each
+ * `stale`'s own bitmap or the shared empty one) brought up to date for `patched` after writes to
+ * `written` documents alone: each key keeps its documents outside `written` and takes `added[key]`
+ * (ascending). Lists no written document is or was in are taken over from `stale`.
+ */
+export function patchedByKey(stale: TermDerivations, memo: readonly RoaringBitmap32[], patched: TermDerivations,
+  written: RoaringBitmap32, added: readonly (readonly number[])[]): RoaringBitmap32[] {
+  return memo.map((old, key) => {
+    const gained = added[key] ?? [];
+    if (gained.length === 0 && (old.isEmpty || !old.intersects(written))) {
+      const at = old === NO_DOCUMENTS ? -1 : stale.owned!.indexOf(old);
+      if (at >= 0) {
+        stale.owned!.splice(at, 1);
+        ownBitmap(patched, old);
+      }
+      return old;
+    }
+    const docs = RoaringBitmap32.andNot(old, written);
+    if (gained.length > 0) docs.addMany(gained as number[]);
+    return docs.isEmpty ? NO_DOCUMENTS : ownBitmap(patched, docs);
+  });
+}
+
+/**
  * Adds a term's synonyms (search-semantics §4) to its derivations at zero typos, non-exact: a
  * one-word alternative as a word (it matches like the word itself), a multi-word one as a phrase (it
  * matches where its words are consecutive, which `phraseDocs` verifies against the forward index).
