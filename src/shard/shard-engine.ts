@@ -37,7 +37,8 @@ const WRITE_GROUP = 32;
  * A write batch of more documents than this drops the shard's caches whole before it writes, instead of
  * each entry being checked against it when next read (ShardCaches.holds): with 1,000 npm rows a second
  * most entries went stale anyway, and the checks cost more than deriving again (bench mixed phase,
- * searches under writes: 1,843 / 1,275 req/s checked, 2,547 / 2,278 dropped whole; DECISIONS).
+ * searches under writes: 1,843 / 1,275 req/s checked, 2,547 / 2,278 dropped whole; DECISIONS). Only
+ * with ShardIndex.patchStaleDerivations off: a stale entry is patched with the documents written since.
  */
 const WHOLE_DROP_WRITES = 64;
 
