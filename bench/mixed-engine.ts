@@ -4,7 +4,7 @@
 // with searches at every yield point of each write (as the worker answers the searches that arrived
 // meanwhile). Process CPU time per search under writes against read-only, and per written document.
 //   node dist/bench/mixed-engine.js [documents=100000] [queries=30000] [batch=1000] [queriesPerBatch=3000] [warm=30000] [docsPerSlice=32] [FIELD=on|off,...]
-// The last argument sets ShardIndex switches (boolean fields, e.g. patchStaleDerivations=off) for an A/B.
+// The last argument sets ShardIndex switches (boolean fields, e.g. nearPrefixFilter=off) for an A/B.
 // queriesPerBatch: searches per write batch (the bench's mixed windows answer ~1,000-3,000 searches per
 // second while 1,000 rows arrive each second); spread over the batch's yield points (every 32 documents).
 import { fileURLToPath } from 'node:url';
@@ -94,5 +94,4 @@ console.log(JSON.stringify({
   switches: switchesArg, documents: dataset.spec.documents, queries: count, batchSize, queriesPerBatch: perBatch, docsPerSlice, batches: batch,
   readOnlyUsPerSearch: Math.round(readOnlyUs), mixedUsPerSearch: Math.round(mixedUs), ratio: Math.round((mixedUs / readOnlyUs) * 100) / 100,
   writeUsPerDocument: Math.round(((totalMs - searchMs) * 1000) / written),
-  patchedDerivations: engine.loadedIndex('npm')!.shards.get(0)!.caches.patched,
 }));

@@ -21,7 +21,6 @@
 // position postings, pair tables, prefix pair tables, sole-word fields, field-start pairs) are not
 // caches: they follow writes themselves (markChanged, writeDocument) and stay.
 import { LRUCache } from 'lru-cache';
-import roaring from 'roaring';
 import { derivationsFootprint, type TermDerivations } from './words/derivations.js';
 import type { PairLookupMemo } from './pairs/near-pair-postings.js';
 import { pairMemoBytes } from './pairs/shared-pair-memos.js';
@@ -77,17 +76,6 @@ const APPEARED_LOG_LIMIT = 65_536;
  */
 const RUNS_CHECKED = 8;
 
-const { RoaringBitmap32 } = roaring;
-
-/** The documents written between two stamps (ShardCaches.docsWrittenSince). */
-export interface WrittenDocs {
-  readonly since: number;
-  readonly writes: number;
-  /** Ascending, each once. */
-  readonly docIds: Uint32Array;
-  readonly docs: roaring.RoaringBitmap32;
-}
-
 /** When an entry was made or last found to hold (ShardCaches.holds): the writes counted and the appearance log's length then. */
 export interface CacheStamp {
   writes: number;
@@ -141,12 +129,6 @@ const DOORKEEPER_MAX_SLOTS = 1 << 16;
 const RETIRED_LIMIT = 2 * DERIVATION_CACHE_ENTRIES;
 /** Bitmaps freed between two looks at the clock (releaseRetired). */
 const RELEASES_PER_CLOCK = 64;
-
-/**
- * Documents written logged at most (a ring, ShardCaches.docsWrittenSince): a stale derivation stamped
- * fewer writes ago is patched with them (ShardIndex.patchStale) instead of derived again; 64 KiB a shard.
- */
-export const WRITTEN_DOCS_LOGGED = 1 << 14;
 
 /** Pair lookup memos per shard, by their bitmaps' bytes (pairs/shared-pair-memos.ts). */
 const PAIR_MEMO_BYTES = 32 * 2 ** 20;
@@ -232,17 +214,6 @@ export class ShardCaches {
   private writes = 0;
   /** By word id: `writes` at the latest write of a document holding (or having held) the word; 0: none since start. */
   private lastWritten = new Uint32Array(1024);
-  /** By write number modulo WRITTEN_DOCS_LOGGED: the document written (docsWrittenSince). */
-  private readonly writtenDocs = new Uint32Array(WRITTEN_DOCS_LOGGED);
-  /** docsWrittenSince's last answer, until the next write: entries gone stale together share their stamp. */
-  private writtenMemo: WrittenDocs | null = null;
-  /**
-   * By word id, scratch of ShardIndex.patchStale (a stale derivation's level of each of its words + 1, 0
-   * elsewhere; left all 0 after each use): grown with the vocabulary, one byte a word, the shard's lifetime.
-   */
-  wordLevels = new Uint8Array(0);
-  /** Stale derivations patched so far (ShardIndex.patchStale) rather than derived again: tests, diagnostics. */
-  patched = 0;
   /** Words whose posting list went from empty to not since the log was last emptied, in order. */
   private appeared: string[] = [];
   /** Log positions dropped before `appeared[0]` (a position is absolute: appearedBefore + index). */
@@ -257,10 +228,9 @@ export class ShardCaches {
    * A document holding (or having held) these words was written: entries stamped before may no longer
    * hold (ShardIndex.noteWrite, for every upsert and delete, before any search reads the caches again).
    */
-  noteWrite(docId: number, wordIds: readonly number[]): void {
+  noteWrite(wordIds: readonly number[]): void {
     this.memos = null;
     const writes = ++this.writes;
-    this.writtenDocs[writes % WRITTEN_DOCS_LOGGED] = docId;
     let lastWritten = this.lastWritten;
     for (let k = 0; k < wordIds.length; k++) {
       const wordId = wordIds[k]!;
@@ -329,31 +299,7 @@ export class ShardCaches {
     return true;
   }
 
-  /** Writes (documents upserted or deleted, each time) since `at`. */
-  writesSince(at: CacheStamp): number {
-    return this.writes - at.writes;
-  }
-
-  /**
-   * The documents written (upserted or deleted) since `at`, ascending and each once, as an array and a
-   * bitmap (read-only: shared by the entries stamped alike until the next write); null when more were
-   * written than the log keeps.
-   */
-  docsWrittenSince(at: CacheStamp): WrittenDocs | null {
-    const since = at.writes;
-    const writes = this.writes;
-    if (writes - since > WRITTEN_DOCS_LOGGED - 1) return null;
-    const memo = this.writtenMemo;
-    if (memo !== null && memo.since === since && memo.writes === writes) return memo;
-    const logged = this.writtenDocs;
-    const from = (since + 1) % WRITTEN_DOCS_LOGGED;
-    const to = (writes + 1) % WRITTEN_DOCS_LOGGED;
-    const docs = new RoaringBitmap32(from <= to ? logged.subarray(from, to) : logged.subarray(from));
-    if (from > to) docs.addMany(logged.subarray(0, to));
-    const docIds = docs.toUint32Array();
-    return (this.writtenMemo = { since, writes, docIds, docs });
-  }
-
+  /** Whether the word was written since the stamp (with `holds`' preconditions). */
   /** Whether any word was written since `at` (when not, writtenSince is false for every word). */
   anyWrittenSince(at: CacheStamp): boolean {
     return this.writes > at.writes;
@@ -388,7 +334,6 @@ export class ShardCaches {
     if (this.derivedWords.size > 0) this.derivedWords.clear();
     if (this.pairMemos.size > 0) this.pairMemos.clear();
     this.memos = null;
-    this.writtenMemo = null;
     this.forgetAppeared();
   }
 

@@ -37,8 +37,7 @@ const WRITE_GROUP = 32;
  * A write batch of more documents than this drops the shard's caches whole before it writes, instead of
  * each entry being checked against it when next read (ShardCaches.holds): with 1,000 npm rows a second
  * most entries went stale anyway, and the checks cost more than deriving again (bench mixed phase,
- * searches under writes: 1,843 / 1,275 req/s checked, 2,547 / 2,278 dropped whole; DECISIONS). Only
- * with ShardIndex.patchStaleDerivations off: a stale entry is patched with the documents written since.
+ * searches under writes: 1,843 / 1,275 req/s checked, 2,547 / 2,278 dropped whole; DECISIONS).
  */
 const WHOLE_DROP_WRITES = 64;
 
@@ -172,7 +171,7 @@ export class ShardEngine {
     splitMemo.clear();
     target.previousRecentDocuments = target.recentDocuments;
     target.recentDocuments = new Map();
-    if (ops.length > WHOLE_DROP_WRITES && !target.patchStaleDerivations) target.caches.clear();
+    if (ops.length > WHOLE_DROP_WRITES) target.caches.clear();
     // A shard built before the batch: a rebuild the batch makes due is deferred (searches at its yield
     // points and after it read the documents written since instead of building it at once: 0.7-0.9 s
     // inside one search every ~12 s under 1,000 npm rows a second at 100,000); the worker then builds it

@@ -4,9 +4,9 @@ import roaring from 'roaring';
 import { analyzeDocument, analyzeDocumentInto } from '../analysis/document-tokens.js';
 import { selectsField } from '../documents/flatten.js';
 import type { FoundSplit } from './search/split-decider.js';
-import { derivationsFootprint, derivationsFromWords, patchedByKey, patchedDerivations, deriveWordIds, exactAttributeKey, mayDeriveAny, withSynonyms, withAlternatives, bestSplit, chosenSplit, type TermDerivations } from './words/derivations.js';
+import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, mayDeriveAny, withSynonyms, withAlternatives, bestSplit, chosenSplit, type TermDerivations } from './words/derivations.js';
 import { documentHasPhrase } from './documents/match-profile-builder.js';
-import { ForwardIndex, tokenCountAt, tokensStartAt } from './documents/forward-index.js';
+import { ForwardIndex } from './documents/forward-index.js';
 import { FacetStore } from './facets/facet-store.js';
 import { facetedFieldsOf } from './facets/faceted-fields.js';
 import type { IndexConfig } from './index-config.js';
@@ -20,7 +20,6 @@ import { derivationCacheBytes, packWalk, ShardCaches, walkByTypo, type CacheStam
 import type { DerivedStructure } from './derived-structure.js';
 import { idSpanOf } from './words/bitmap-union.js';
 import { fieldRankKey, positionKey, TokenKeyPostings } from './postings/token-key-postings.js';
-import { NO_DOCUMENTS } from '../ranking/scores/score-layers.js';
 
 /** Field ranks and positions below these get posting lists (token-key-postings.ts). */
 const RANK_POSTING_LIMIT = 16;
@@ -30,25 +29,6 @@ const { RoaringBitmap32 } = roaring;
 
 /** upsert's per-document token arrays, reused (one thread, no reentrancy). */
 const scratch = { fieldRanks: [] as number[], wordIds: [] as number[], fields: [] as number[], positions: [] as number[] };
-
-/**
- * patchStale's choice: patching reads the tokens of the documents written since; deriving again reads
- * the lists of the term's words (about its documents) plus a native union call per word.
- */
-const PATCH_COST_PER_TOKEN = 4;
-const DERIVE_COST_PER_WORD = 256;
-
-/** Whether a rank / position memo of `stale` can be patched: made, and each list their own bitmap or the shared empty one. */
-function keyMemoPatchable(stale: TermDerivations, memo: readonly roaring.RoaringBitmap32[] | undefined): boolean {
-  if (memo === undefined) return false;
-  const owned = stale.owned ?? [];
-  return memo.every((docs) => docs === NO_DOCUMENTS || owned.includes(docs));
-}
-
-/** Pushes `docId` unless it is the last one pushed (a document's tokens are read one after the other). */
-function addOnce(docIds: number[], docId: number): void {
-  if (docIds[docIds.length - 1] !== docId) docIds.push(docId);
-}
 
 /** Work of deriving a term besides its bytes, per derived word (a union over its lists per rank and position). */
 const DERIVATION_WORK_PER_WORD = 1024;
@@ -86,13 +66,6 @@ export class ShardIndex {
   frequentTermShare = 1 / 1024;
   /** n-grams the lexicon's NearPrefixFilter proves derive nothing are not derived (mayDeriveSome); false: every one is (tests). */
   nearPrefixFilter = true;
-
-  /**
-   * A cached derivation gone stale by writes is patched with the documents written since (patchStale)
-   * when that reads fewer tokens than deriving it again unions, and a write batch no longer drops the
-   * caches whole (ShardEngine.writeBatch); false: derived again (tests, A/B).
-   */
-  patchStaleDerivations = true;
 
   /** Typo walks go over the runs the lexicon's DeletionIndex finds (words/deletion-index.ts); false: over every word of the first letter (tests, A/B). */
   get deletionIndex(): boolean {
@@ -187,7 +160,7 @@ export class ShardIndex {
   private noteWrite(docId: number, added: boolean, wordIds: readonly number[]): void {
     const derived = this.derived;
     for (let k = 0; k < derived.length; k++) derived[k]!.noteWrite(docId, added, wordIds);
-    this.caches.noteWrite(docId, wordIds);
+    this.caches.noteWrite(wordIds);
   }
 
   /**
@@ -303,19 +276,12 @@ export class ShardIndex {
       || synonyms.some((words) => words.some((synonym) => mayDeriveAny(sorted, synonym, false, 0)));
     let derivations = caches.derivations.get(key);
     let walked: WalkedWords | undefined;
-    /** Derivations gone stale, with the stamp they held at (what patchStale patches). */
-    let stale: TermDerivations | undefined;
-    let staleAt: CacheStamp | undefined;
     if (derivations !== undefined) {
       const at = derivations.cachedAt!;
       const splitAt = { ...at };
       if (!caches.holds(at, derivations.words, null, mayTake)) {
         caches.derivations.drop(key);
         walked = derivations.walk;
-        if (this.patchStaleDerivations && walked !== undefined && synonyms.length === 0) {
-          stale = derivations;
-          staleAt = at;
-        }
         derivations = undefined;
       } else if (derivations.withSplit !== undefined && this.splitWritten(word, splitAt)) derivations.withSplit = undefined;
     }
@@ -326,9 +292,8 @@ export class ShardIndex {
       // A term's first miss derives without keeping anything (ShardCaches.seenBefore): most terms of unique queries never come back.
       const keep = walked !== undefined || !this.cacheOnSecondMiss || caches.seenBefore(key, this.documents.size);
       if (walked === undefined) walked = packWalk(deriveWordIds(vocabulary, word, isPrefix, budget), caches.stamp());
-      const byTypo = walkByTypo(walked);
-      derivations = (stale !== undefined ? this.patchStale(word, stale, staleAt!, byTypo, walked === stale.walk ? null : walkByTypo(stale.walk!)) : null)
-        ?? withSynonyms(vocabulary, derivationsFromWords(vocabulary, word, byTypo, idSpanOf(this.documents)), synonyms, (wordIds) => this.phraseDocs(wordIds));
+      derivations = withSynonyms(vocabulary, derivationsFromWords(vocabulary, word, walkByTypo(walked), idSpanOf(this.documents)),
+        synonyms, (wordIds) => this.phraseDocs(wordIds));
       // Frequent terms are kept at once: they come back (a Zipf law), and their unions cost the most to derive again.
       if (!keep && derivations.docs.size < this.documents.size * this.frequentTermShare) return derivations;
       derivations.cachedAt = caches.stamp();
@@ -344,107 +309,6 @@ export class ShardIndex {
       } else caches.derivedWords.set(key, walked);
     }
     return derivations;
-  }
-
-  /**
-   * `stale`'s derivations brought up to date, or null when deriving them again costs less or cannot be
-   * patched: they held at `at` and were made from the walk `staleByTypo` (null: `byTypo`, the walk now);
-   * the walk now may differ from it only by words emptied since (their documents were all written since)
-   * and words that got their first documents since (all written since: checked, each a subset of those).
-   * So only the documents written since may have changed level: each level keeps its documents not
-   * written since, and takes those written since whose best word is of its typo count (read from the
-   * forward index: a document is in a word's posting list exactly when it holds the word). The same
-   * bitmaps as derivationsFromWords (held to it by test/unit/derivation-patch.test.ts).
-   */
-  private patchStale(word: string, stale: TermDerivations, at: CacheStamp, byTypo: readonly (readonly number[])[],
-    staleByTypo: readonly (readonly number[])[] | null): TermDerivations | null {
-    if (stale.phrases !== undefined || stale.words.length < 2) return null;
-    const forward = this.forward;
-    // Deriving again reads every word's list; patching every token of the documents written (as many as the average document's).
-    const writes = this.caches.writesSince(at);
-    if (writes * forward.tokensPerDocument * PATCH_COST_PER_TOKEN > stale.docs.size + DERIVE_COST_PER_WORD * stale.words.length) return null;
-    const written = this.caches.docsWrittenSince(at);
-    if (written === null) return null;
-    const arena = forward.arena;
-    const docIds = written.docIds;
-    let levels = this.caches.wordLevels;
-    const vocabularySize = this.vocabulary.size;
-    if (levels.length < vocabularySize) this.caches.wordLevels = levels = new Uint8Array(Math.max(vocabularySize, levels.length * 2));
-    if (staleByTypo !== null && !this.walkMovedOnlyWritten(levels, staleByTypo, byTypo, written.docs)) return null;
-    for (let typos = 0; typos < byTypo.length; typos++) for (const wordId of byTypo[typos]!) levels[wordId] = typos + 1;
-    const added: number[][] = [[], [], []];
-    // The rank / position unions memoized on them too, when each is a bitmap of their own (a word's own
-    // list may have changed in place since): [key] the documents written holding a derived word there.
-    const rankLimit = keyMemoPatchable(stale, stale.docsByRank) ? this.rankPostings.limit : 0;
-    const positionLimit = keyMemoPatchable(stale, stale.docsByPosition) ? this.positionPostings.limit : 0;
-    const byRank: number[][] = Array.from({ length: rankLimit }, () => []);
-    const byPosition: number[][] = Array.from({ length: positionLimit }, () => []);
-    const byKey = rankLimit + positionLimit > 0;
-    for (let k = 0; k < docIds.length; k++) {
-      const docId = docIds[k]!;
-      const offset = forward.offsetOf(docId);
-      if (offset < 0) continue;
-      let best = 0;
-      const first = tokensStartAt(arena, offset);
-      const end = first + 2 * tokenCountAt(arena, offset);
-      for (let t = first; t < end; t += 2) {
-        const level = levels[arena[t]!]!;
-        if (level === 0) continue;
-        if (best === 0 || level < best) best = level;
-        if (!byKey) {
-          if (best === 1) break;
-          continue;
-        }
-        const fieldPosition = arena[t + 1]!;
-        const rank = fieldRankKey(arena, offset, fieldPosition);
-        if (rank < rankLimit) addOnce(byRank[rank]!, docId);
-        const position = positionKey(arena, offset, fieldPosition);
-        if (position < positionLimit) addOnce(byPosition[position]!, docId);
-      }
-      if (best !== 0) added[best - 1]!.push(docId);
-    }
-    for (let typos = 0; typos < byTypo.length; typos++) for (const wordId of byTypo[typos]!) levels[wordId] = 0;
-    this.caches.patched++;
-    const patched = patchedDerivations(this.vocabulary, word, stale, byTypo, written.docs, added);
-    if (rankLimit > 0) patched.docsByRank = patchedByKey(stale, stale.docsByRank!, patched, written.docs, byRank);
-    if (positionLimit > 0) patched.docsByPosition = patchedByKey(stale, stale.docsByPosition!, patched, written.docs, byPosition);
-    return patched;
-  }
-
-  /**
-   * Whether the walk `now` differs from `before` only by words that are empty now or whose documents are
-   * all in `written` (every other word at the same typo count in both). `levels` is all 0 before and after.
-   */
-  private walkMovedOnlyWritten(levels: Uint8Array, before: readonly (readonly number[])[], now: readonly (readonly number[])[],
-    written: roaring.RoaringBitmap32): boolean {
-    const vocabulary = this.vocabulary;
-    for (let typos = 0; typos < before.length; typos++) for (const wordId of before[typos]!) levels[wordId] = typos + 1;
-    let same = true;
-    let matched = 0;
-    for (let typos = 0; typos < now.length && same; typos++) {
-      for (const wordId of now[typos]!) {
-        const level = levels[wordId]!;
-        if (level === typos + 1) matched++;
-        else if (level !== 0 || !vocabulary.docs(wordId).isSubset(written)) {
-          same = false;
-          break;
-        }
-      }
-    }
-    // The words left out now: each must be empty (or hold only documents written since).
-    if (same && matched < before.reduce((sum, ids) => sum + ids.length, 0)) {
-      for (let typos = 0; typos < now.length; typos++) for (const wordId of now[typos]!) levels[wordId] = 0;
-      for (let typos = 0; typos < before.length && same; typos++) {
-        for (const wordId of before[typos]!) {
-          if (levels[wordId] !== 0 && !vocabulary.docs(wordId).isSubset(written)) {
-            same = false;
-            break;
-          }
-        }
-      }
-    }
-    for (let typos = 0; typos < before.length; typos++) for (const wordId of before[typos]!) levels[wordId] = 0;
-    return same;
   }
 
   /** Whether a word the split of `word` could use (its two parts, at any point) was written since `at`. */

@@ -39,11 +39,6 @@ export class ForwardIndex {
     return this.offsets.size;
   }
 
-  /** Tokens a document holds on average (about: the arena's words, fields and holes counted). */
-  get tokensPerDocument(): number {
-    return this.offsets.size === 0 ? 0 : this.used / (2 * this.offsets.size);
-  }
-
   put(docId: number, tokens: DocumentTokens): void {
     this.remove(docId);
     this.noteWrite();

@@ -211,12 +211,15 @@ export function mayDeriveAny(sorted: readonly string[], word: string, isPrefix: 
  * document ids (bitmap-union.ts; Infinity: always roaring's orMany).
  */
 export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTypo: readonly (readonly number[])[], idSpan = Infinity): TermDerivations {
+  const exactIds = [vocabulary.idOf(word), vocabulary.idOf(exactAttributeKey(word))];
+  const words: WordDerivation[] = [];
   const docsByTypo: RoaringBitmap32[] = [];
   // The bitmaps made here (the others are the words' own lists): TermDerivations.owned.
   const made = new Set<RoaringBitmap32>();
   let seen: RoaringBitmap32 | null = null;
   for (let typos = 0; typos < 3; typos++) {
     const ids = byTypo[typos]!;
+    for (const wordId of ids) words.push({ wordId, typos, exact: typos === 0 && exactIds.includes(wordId) });
     // A lone word's own posting list is used as is, not copied: derivations are read-only and dropped
     // by any write to the word (ShardIndex.cachedDerive), and at a million documents the copies showed.
     let union = ids.length === 1 ? vocabulary.docs(ids[0]!) : unionOfMany(ids.map((id) => vocabulary.docs(id)), idSpan);
@@ -226,100 +229,12 @@ export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTyp
     // most with an empty level, and each native bitmap is an object the collector tracks and finalizes.
     if (union.isEmpty) union = NO_DOCUMENTS;
     docsByTypo.push(union);
-    seen = withLevel(seen, union, made);
+    if (seen === null || seen.isEmpty) seen = union;
+    else if (!union.isEmpty) made.add(seen = RoaringBitmap32.or(seen, union));
   }
-  return owningMade({ words: wordsByTypo(vocabulary, word, byTypo), docs: seen!, docsByTypo }, made);
-}
-
-/** The derivations' words: the walk's ids by typo count, the query word's own (either spelling) exact. */
-function wordsByTypo(vocabulary: Vocabulary, word: string, byTypo: readonly (readonly number[])[]): WordDerivation[] {
-  const exactIds = [vocabulary.idOf(word), vocabulary.idOf(exactAttributeKey(word))];
-  const words: WordDerivation[] = [];
-  for (let typos = 0; typos < 3; typos++) for (const wordId of byTypo[typos]!) words.push({ wordId, typos, exact: typos === 0 && exactIds.includes(wordId) });
-  return words;
-}
-
-/** The union of the levels so far (`seen`) with the next one: a level itself while only one has documents; a union made is noted in `made`. */
-function withLevel(seen: RoaringBitmap32 | null, level: RoaringBitmap32, made: Set<RoaringBitmap32>): RoaringBitmap32 {
-  if (seen === null || seen.isEmpty) return level;
-  if (level.isEmpty) return seen;
-  const union = RoaringBitmap32.or(seen, level);
-  made.add(union);
-  return union;
-}
-
-/** The derivations, owning those of their bitmaps that are in `made` (TermDerivations.owned). */
-function owningMade(derivations: TermDerivations, made: ReadonlySet<RoaringBitmap32>): TermDerivations {
-  for (const docs of new Set([derivations.docs, ...derivations.docsByTypo])) if (made.has(docs)) ownBitmap(derivations, docs);
+  const derivations: TermDerivations = { words, docs: seen!, docsByTypo };
+  for (const docs of new Set([seen!, ...docsByTypo])) if (made.has(docs)) ownBitmap(derivations, docs);
   return derivations;
-}
-
-/**
- * `stale` derivations of `word` made by derivationsFromWords, brought up to date after writes to
- * `written` documents alone (`byTypo`, the walk now, took no other word whose documents changed level:
- * ShardIndex.patchStale): `added[k]`, ascending, the documents written whose best derived word has k
- * typos. Each level keeps its documents outside `written` and takes `added[k]`, a level of one word
- * being that word's own list as there; the same documents in the same shape (shared empty level,
- * `docs` the level itself when only one has documents).
- */
-export function patchedDerivations(vocabulary: Vocabulary, word: string, stale: TermDerivations, byTypo: readonly (readonly number[])[],
-  written: RoaringBitmap32, added: readonly (readonly number[])[]): TermDerivations {
-  const levels: RoaringBitmap32[] = [];
-  // A level no written document is or was in is taken over (`stale`'s caches let them go: their own
-  // bitmaps are freed later, so it leaves their list).
-  const kept: RoaringBitmap32[] = [];
-  const made = new Set<RoaringBitmap32>();
-  let seen: RoaringBitmap32 | null = null;
-  for (let typos = 0; typos < 3; typos++) {
-    const ids = byTypo[typos]!;
-    let level: RoaringBitmap32;
-    if (typos === 0 && ids.length === 1) level = vocabulary.docs(ids[0]!);
-    else {
-      const old = stale.docsByTypo[typos]!;
-      const gained = added[typos]!;
-      if (gained.length === 0 && (old.isEmpty || !old.intersects(written))) {
-        level = old;
-        kept.push(old);
-      } else {
-        made.add(level = RoaringBitmap32.andNot(old, written));
-        if (gained.length > 0) level.addMany(gained as number[]);
-      }
-    }
-    if (level.isEmpty) level = NO_DOCUMENTS;
-    levels.push(level);
-    seen = withLevel(seen, level, made);
-  }
-  const derivations = owningMade({ words: wordsByTypo(vocabulary, word, byTypo), docs: seen!, docsByTypo: levels }, made);
-  for (const docs of kept) takeOver(stale, derivations, docs);
-  return derivations;
-}
-
-/** `docs`, one of `from`'s own bitmaps (or not: nothing is done), becomes one of `to`'s. */
-function takeOver(from: TermDerivations, to: TermDerivations, docs: RoaringBitmap32): void {
-  const at = docs === NO_DOCUMENTS ? -1 : from.owned?.indexOf(docs) ?? -1;
-  if (at < 0) return;
-  from.owned!.splice(at, 1);
-  ownBitmap(to, docs);
-}
-
-/**
- * A rank / position memo of `stale` (token-key-postings.ts unionByKey, one list per key, each
- * `stale`'s own bitmap or the shared empty one) brought up to date for `patched` after writes to
- * `written` documents alone: each key keeps its documents outside `written` and takes `added[key]`
- * (ascending). Lists no written document is or was in are taken over from `stale`.
- */
-export function patchedByKey(stale: TermDerivations, memo: readonly RoaringBitmap32[], patched: TermDerivations,
-  written: RoaringBitmap32, added: readonly (readonly number[])[]): RoaringBitmap32[] {
-  return memo.map((old, key) => {
-    const gained = added[key] ?? [];
-    if (gained.length === 0 && (old.isEmpty || !old.intersects(written))) {
-      takeOver(stale, patched, old);
-      return old;
-    }
-    const docs = RoaringBitmap32.andNot(old, written);
-    if (gained.length > 0) docs.addMany(gained as number[]);
-    return docs.isEmpty ? NO_DOCUMENTS : ownBitmap(patched, docs);
-  });
 }
 
 /**
