@@ -5,7 +5,8 @@
 // between runs of a minute). Process CPU per search under writes by side (the collector's threads included).
 //   node dist/bench/mixed-ab.js FIELD [documents=100000] [queries=20000] [batch=1000] [queriesPerBatch=3000] [warm=20000]
 import { fileURLToPath } from 'node:url';
-import { ShardEngine, type JsonDocument } from '../src/shard/shard-engine.js';
+import type { ShardEngine } from '../src/shard/shard-engine.js';
+import { loadedEngine, setSwitch } from './switched-engines.js';
 import { createNpmDataset } from './npm-dataset.js';
 import { buildRealQueries } from './npm-queries.js';
 import { applyOverrides, loadWorkloadFile, workloadPath } from './workload.js';
@@ -17,16 +18,9 @@ const workload = applyOverrides(loadWorkloadFile(workloadPath('npm', workloadsDi
 const dataset = createNpmDataset(workload.dataset as never);
 const queries = buildRealQueries(dataset, workload.queries as never);
 const [count, batchSize, perBatch, warm] = [Number(queriesArg), Number(batchArg), Number(perBatchArg), Number(warmArg)];
-function* documents(): Generator<[number, JsonDocument]> {
-  for (let seq = 0; seq < dataset.spec.documents; seq++) yield [seq, dataset.documentAt(seq) as JsonDocument];
-}
 const engines = [true, false].map((on) => {
-  const engine = new ShardEngine(0, 1);
-  engine.loadIndex('npm', 1, workload.index.settings, documents());
-  engine.prepareForSearch();
-  const shard = engine.loadedIndex('npm')!.shards.get(0)! as unknown as Record<string, unknown>;
-  if (typeof shard[field] !== 'boolean') throw new Error(`ShardIndex.${field} is not a boolean switch`);
-  shard[field] = on;
+  const engine = loadedEngine(dataset, workload.index.settings);
+  setSwitch(engine, field, on);
   return engine;
 });
 const cpuUs = () => {

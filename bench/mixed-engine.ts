@@ -8,7 +8,7 @@
 // queriesPerBatch: searches per write batch (the bench's mixed windows answer ~1,000-3,000 searches per
 // second while 1,000 rows arrive each second); spread over the batch's yield points (every 32 documents).
 import { fileURLToPath } from 'node:url';
-import { ShardEngine, type JsonDocument } from '../src/shard/shard-engine.js';
+import { loadedEngine, setSwitch } from './switched-engines.js';
 import { createNpmDataset } from './npm-dataset.js';
 import { buildRealQueries } from './npm-queries.js';
 import { applyOverrides, loadWorkloadFile, workloadPath } from './workload.js';
@@ -23,17 +23,10 @@ const batchSize = Number(batchArg);
 const perBatch = Number(perBatchArg);
 const queries = buildRealQueries(dataset, workload.queries as never);
 
-function* documents(): Generator<[number, JsonDocument]> {
-  for (let seq = 0; seq < dataset.spec.documents; seq++) yield [seq, dataset.documentAt(seq) as JsonDocument];
-}
-const engine = new ShardEngine(0, 1);
-engine.loadIndex('npm', 1, workload.index.settings, documents());
-engine.prepareForSearch();
-const switches = switchesArg.split(',').filter(Boolean).map((setting) => setting.split('='));
-for (const [field, value] of switches) {
-  const shard = engine.loadedIndex('npm')!.shards.get(0)! as unknown as Record<string, unknown>;
-  if (typeof shard[field!] !== 'boolean' || (value !== 'on' && value !== 'off')) throw new Error(`ShardIndex.${field} is not a boolean switch, or ${value} not on/off`);
-  shard[field!] = value === 'on';
+const engine = loadedEngine(dataset, workload.index.settings);
+for (const [field, value] of switchesArg.split(',').filter(Boolean).map((setting) => setting.split('='))) {
+  if (value !== 'on' && value !== 'off') throw new Error(`${field}=${value}: on or off`);
+  setSwitch(engine, field!, value === 'on');
 }
 const cpuMs = () => {
   const { user, system } = process.cpuUsage();
