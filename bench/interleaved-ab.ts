@@ -6,8 +6,8 @@
 // query by kind and side (process CPU: the collector's threads included), and the ratio.
 //   node dist/bench/interleaved-ab.js FIELD [documents=100000] [warm=10000] [queries=40000] [block=20]
 import { fileURLToPath } from 'node:url';
-import { ShardEngine, type JsonDocument } from '../src/shard/shard-engine.js';
-import type { ShardIndex } from '../src/shard/shard-index.js';
+import type { ShardEngine } from '../src/shard/shard-engine.js';
+import { loadedEngine, setSwitch } from './switched-engines.js';
 import { createNpmDataset } from './npm-dataset.js';
 import { buildRealQueries, realQueryKinds } from './npm-queries.js';
 import { applyOverrides, loadWorkloadFile, workloadPath } from './workload.js';
@@ -18,16 +18,9 @@ const workloadsDirectory = fileURLToPath(new URL('../../bench/workloads', import
 const workload = applyOverrides(loadWorkloadFile(workloadPath('npm', workloadsDirectory)), { documents: Number(documentsArg) });
 const dataset = createNpmDataset(workload.dataset as never);
 const queries = buildRealQueries(dataset, workload.queries as never).slice(0, Number(warmArg) + Number(queriesArg));
-function* documents(): Generator<[number, JsonDocument]> {
-  for (let seq = 0; seq < dataset.spec.documents; seq++) yield [seq, dataset.documentAt(seq) as JsonDocument];
-}
 const engines = [true, false].map((on) => {
-  const engine = new ShardEngine(0, 1);
-  engine.loadIndex('npm', 1, workload.index.settings, documents());
-  engine.prepareForSearch();
-  const shard = engine.loadedIndex('npm')!.shards.get(0)! as unknown as Record<string, unknown> & ShardIndex;
-  if (typeof shard[field] !== 'boolean') throw new Error(`ShardIndex.${field} is not a boolean switch`);
-  shard[field] = on;
+  const engine = loadedEngine(dataset, workload.index.settings);
+  setSwitch(engine, field, on);
   return engine;
 });
 const search = (engine: ShardEngine, q: string) => engine.search({ indexUid: 'npm', shards: [0], q, hitsWanted: workload.queries.limit, matchingStrategy: 'last', options: {} });

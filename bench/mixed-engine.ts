@@ -3,16 +3,17 @@
 // of queries, then the same number of the next queries while further npm rows are written in batches,
 // with searches at every yield point of each write (as the worker answers the searches that arrived
 // meanwhile). Process CPU time per search under writes against read-only, and per written document.
-//   node dist/bench/mixed-engine.js [documents=100000] [queries=30000] [batch=1000] [queriesPerBatch=3000] [warm=30000] [docsPerSlice=32]
+//   node dist/bench/mixed-engine.js [documents=100000] [queries=30000] [batch=1000] [queriesPerBatch=3000] [warm=30000] [docsPerSlice=32] [FIELD=on|off,...]
+// The last argument sets ShardIndex switches (boolean fields, e.g. nearPrefixFilter=off) for an A/B.
 // queriesPerBatch: searches per write batch (the bench's mixed windows answer ~1,000-3,000 searches per
 // second while 1,000 rows arrive each second); spread over the batch's yield points (every 32 documents).
 import { fileURLToPath } from 'node:url';
-import { ShardEngine, type JsonDocument } from '../src/shard/shard-engine.js';
+import { loadedEngine, setSwitch } from './switched-engines.js';
 import { createNpmDataset } from './npm-dataset.js';
 import { buildRealQueries } from './npm-queries.js';
 import { applyOverrides, loadWorkloadFile, workloadPath } from './workload.js';
 
-const [documentsArg = '100000', queriesArg = '30000', batchArg = '1000', perBatchArg = '3000', warmArg = '30000', sliceArg = '32'] = process.argv.slice(2);
+const [documentsArg = '100000', queriesArg = '30000', batchArg = '1000', perBatchArg = '3000', warmArg = '30000', sliceArg = '32', switchesArg = ''] = process.argv.slice(2);
 const workloadsDirectory = fileURLToPath(new URL('../../bench/workloads', import.meta.url));
 const workload = applyOverrides(loadWorkloadFile(workloadPath('npm', workloadsDirectory)), { documents: Number(documentsArg) });
 const dataset = createNpmDataset(workload.dataset as never);
@@ -22,12 +23,11 @@ const batchSize = Number(batchArg);
 const perBatch = Number(perBatchArg);
 const queries = buildRealQueries(dataset, workload.queries as never);
 
-function* documents(): Generator<[number, JsonDocument]> {
-  for (let seq = 0; seq < dataset.spec.documents; seq++) yield [seq, dataset.documentAt(seq) as JsonDocument];
+const engine = loadedEngine(dataset, workload.index.settings);
+for (const [field, value] of switchesArg.split(',').filter(Boolean).map((setting) => setting.split('='))) {
+  if (value !== 'on' && value !== 'off') throw new Error(`${field}=${value}: on or off`);
+  setSwitch(engine, field!, value === 'on');
 }
-const engine = new ShardEngine(0, 1);
-engine.loadIndex('npm', 1, workload.index.settings, documents());
-engine.prepareForSearch();
 const cpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
@@ -84,7 +84,7 @@ const totalMs = cpuMs() - started;
 stamp('end');
 const mixedUs = (searchMs * 1000) / searched;
 console.log(JSON.stringify({
-  documents: dataset.spec.documents, queries: count, batchSize, queriesPerBatch: perBatch, docsPerSlice, batches: batch,
+  switches: switchesArg, documents: dataset.spec.documents, queries: count, batchSize, queriesPerBatch: perBatch, docsPerSlice, batches: batch,
   readOnlyUsPerSearch: Math.round(readOnlyUs), mixedUsPerSearch: Math.round(mixedUs), ratio: Math.round((mixedUs / readOnlyUs) * 100) / 100,
   writeUsPerDocument: Math.round(((totalMs - searchMs) * 1000) / written),
 }));
