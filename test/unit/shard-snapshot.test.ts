@@ -132,6 +132,19 @@ for (const round of [0, 1]) {
     t.deepEqual(restored.derived.map((structure) => structure.needsBuild), original.derived.map(() => false));
     t.false(restored.needsPreparing, 'the restored shard has nothing to build');
     t.true(restored.nearPairs.byteLength > 0 && restored.fieldStartPairs.byteLength > 0);
+    // The lexicon ready too (format 6): its indexes came with the file, its list's memos were made on restore.
+    t.false(restored.lexiconIndexDue, 'the deletion index came with the snapshot');
+    const lexicon = restored.vocabulary.lexicon;
+    const indexes = lexicon.exportIndexes();
+    t.true(indexes.nearPrefixes !== null && indexes.deletions !== null, 'near-prefix filter and deletion index');
+    t.is(restored.memoryBytes().lexicon, original.memoryBytes().lexicon);
+    const lists = lexicon.lists();
+    t.is(lists.length, 1, 'one sorted list');
+    const list = lists[0]!;
+    const packed = lexicon.memos.packed.get(list);
+    t.is(packed?.starts.length, list.length + 1, 'packed list');
+    t.not(packed?.tailOrder, undefined, 'tail order');
+    t.deepEqual([...lexicon.memos.ids.get(list) ?? []], list.map((word) => restored.vocabulary.idOf(word)), 'word ids');
     sameAnswers(t, original, restored, randomFrom(80 + round));
     t.false(restored.needsPreparing, 'searches built nothing');
     // Saved again from the restored shard (its lists partly still encoded): the same file.
@@ -150,7 +163,7 @@ for (const round of [0, 1]) {
   });
 }
 
-test('a format 3 or 4 snapshot (facet keys without their diacritics) is refused, so the shard is rebuilt from LMDB', (t) => {
+test('a format 3, 4 or 5 snapshot (facet keys without their diacritics; no lexicon indexes) is refused, so the shard is rebuilt from LMDB', (t) => {
   const random = randomFrom(75);
   const config = compileIndexConfig({ filterableAttributes: ['tags'] });
   const original = new ShardIndex(config);
@@ -160,13 +173,38 @@ test('a format 3 or 4 snapshot (facet keys without their diacritics) is refused,
   const identity = identityOf({ filterableAttributes: ['tags'] });
   const current = SnapshotReader.fromBytes(concat(encodeShardSnapshot(original, identity)));
   const { sectionLengths, ...meta } = current.meta as Record<string, unknown> & { sectionLengths: number[] };
-  for (const version of [3, 4]) {
+  for (const version of [3, 4, 5]) {
     const writer = new SnapshotWriter();
     for (let section = 0; section < sectionLengths.length; section++) writer.add(current.bytes(section));
     const old = concat(writer.chunks({ ...meta, version }));
     t.throws(() => decodeShardSnapshot(old, identity, config), { instanceOf: SnapshotFormatError }, `format ${version}`);
   }
   sameAnswers(t, original, decodeShardSnapshot(concat(encodeShardSnapshot(original, identity)), identity, config), randomFrom(76));
+});
+
+test("a snapshot whose lexicon part does not fit its words (node words, sizes) is refused", (t) => {
+  const random = randomFrom(77);
+  const config = compileIndexConfig({});
+  const original = new ShardIndex(config);
+  for (let docId = 0; docId < 300; docId++) original.upsert(docId, makeDocument(random, docId));
+  original.prepareForSearch();
+  const identity = identityOf({});
+  const current = SnapshotReader.fromBytes(concat(encodeShardSnapshot(original, identity)));
+  const { sectionLengths, ...meta } = current.meta as Record<string, unknown> & { sectionLengths: number[] };
+  const lexicon = meta['lexicon'] as { deletions: Record<string, number>; nearPrefixes: Record<string, number> };
+  const changes: [string, Record<string, unknown>][] = [
+    ['node words read from the base entries (keys as word ids)', { deletions: { ...lexicon.deletions, nodeWordIds: lexicon.deletions['baseEntries'] } }],
+    ['a bucket shift that does not fit the offsets', { deletions: { ...lexicon.deletions, baseShift: lexicon.deletions['baseShift']! - 1 } }],
+    ['more keys than the key table holds', { deletions: { ...lexicon.deletions, keyCount: 1 << 30 } }],
+    ['filter bits of no filter size', { nearPrefixes: { ...lexicon.nearPrefixes, bits: lexicon.deletions['nodeWordIds'] } }],
+    ['no lexicon part', { lexicon: undefined }],
+  ];
+  for (const [name, change] of changes) {
+    const writer = new SnapshotWriter();
+    for (let section = 0; section < sectionLengths.length; section++) writer.add(current.bytes(section));
+    const changed = 'lexicon' in change ? { ...meta, ...change } : { ...meta, lexicon: { ...lexicon, ...change } };
+    t.throws(() => decodeShardSnapshot(concat(writer.chunks(changed)), identity, config), { instanceOf: SnapshotFormatError }, name);
+  }
 });
 
 test('an empty shard restores and takes writes', (t) => {

@@ -5,7 +5,7 @@
 import { packedWords, type PackedWords, type WalkScratch } from './fuzzy-walk.js';
 import { tailOrder } from './first-letter-edits.js';
 import { NearPrefixFilter } from './near-prefix-filter.js';
-import { DeletionIndex, type NodeRuns } from './deletion-index.js';
+import { DeletionIndex, type DeletionIndexState, type NodeRuns } from './deletion-index.js';
 
 const MERGE_FRACTION = 8;
 const MERGE_MIN = 4096;
@@ -30,6 +30,12 @@ export class LexiconListMemos {
    * walk was 15% of the walks' time under unique queries. Grows with the longest word and query walked.
    */
   walkScratch: WalkScratch | null = null;
+}
+
+/** What a snapshot keeps of the lexicon besides its words (Lexicon.exportIndexes / importIndexes). */
+export interface LexiconIndexes {
+  nearPrefixes: { bits: Int32Array; keys: number } | null;
+  deletions: DeletionIndexState | null;
 }
 
 export class Lexicon {
@@ -168,13 +174,32 @@ export class Lexicon {
     return [this.sorted, this.pending];
   }
 
-  /** Takes words already sorted (a snapshot's lexicon) as the whole lexicon. */
-  adoptSorted(sorted: string[]): void {
+  /** Takes words already sorted (a snapshot's lexicon) as the whole lexicon; `ids`: their word ids, kept as the list's memo (LexiconListMemos.ids). */
+  adoptSorted(sorted: string[], ids: Int32Array | null = null): void {
     this.nearPrefixes = null;
     this.dropDeletionIndex();
     this.sorted = sorted;
     this.pending = [];
     this.pendingIsSorted = true;
+    if (ids !== null && ids.length === sorted.length) this.memos.ids.set(sorted, ids);
+  }
+
+  /**
+   * The lexicon's indexes as they are, for a snapshot (snapshot/lexicon-snapshot.ts): the NearPrefixFilter
+   * and the DeletionIndex (null: not made, or dropped). Views of their arrays: a write cancels the save.
+   */
+  exportIndexes(): LexiconIndexes {
+    return { nearPrefixes: this.nearPrefixes?.exportState() ?? null, deletions: this.deletions?.exportState() ?? null };
+  }
+
+  /**
+   * Adopts a snapshot's indexes (after adoptSorted of its words): a restored lexicon walks as the saved
+   * one did from its first search, instead of walking every word of a first letter until a quiet-time
+   * build (~0.6 s of CPU at 1M npm rows). Throws an Error when a state does not hold together.
+   */
+  importIndexes(indexes: LexiconIndexes): void {
+    this.nearPrefixes = indexes.nearPrefixes === null ? null : NearPrefixFilter.fromState(indexes.nearPrefixes);
+    this.deletions = indexes.deletions === null ? null : DeletionIndex.fromState(indexes.deletions);
   }
 
   /** Rebuilds from scratch (e.g. after dropping words with empty postings). */
