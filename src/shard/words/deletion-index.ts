@@ -61,7 +61,8 @@ export interface DeletionCandidates {
 /**
  * Owner: the shard's Lexicon (built over its words at quiet time with the shard's other search
  * structures, ShardIndex.prepareSteps; then told of each word added; built again there once the words
- * added since are many; dropped when the lexicon adopts a snapshot's words). Two parts: the base, made
+ * added since are many; dropped when the lexicon adopts other words, and restored with a snapshot's:
+ * snapshot/lexicon-snapshot.ts). Two parts: the base, made
  * in one go by DeletionIndex.build (its (key, node) entries sorted by bucket: 8 bytes an entry, 2 to 4
  * bytes of bucket offsets), and the words added since (a hash table of distinct keys, 8 bytes a slot
  * at most 3/4 full, and 8 bytes an entry). An entry is a node under one of its keys (a node's

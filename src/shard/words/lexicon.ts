@@ -44,9 +44,9 @@ export class Lexicon {
   private sorted: string[] = [];
   private pending: string[] = [];
   private pendingIsSorted = true;
-  /** Made on first use (nearPrefixFilter()), then told of each word added; null again when the words are replaced. */
+  /** Made on first use (nearPrefixFilter()) or restored (importIndexes), then told of each word added; null again when the words are replaced. */
   private nearPrefixes: NearPrefixFilter | null = null;
-  /** Built at quiet time (deletionIndexSteps), then told of each word added; null until then, and again when the words are replaced. */
+  /** Built at quiet time (deletionIndexSteps) or restored (importIndexes), then told of each word added; null until then, and again when the words are replaced. */
   private deletions: DeletionIndex | null = null;
   /** The index a sliced build is filling (told of the words added meanwhile too). */
   private building: DeletionIndex | null = null;
@@ -88,7 +88,7 @@ export class Lexicon {
   }
 
   /**
-   * Whether deletionIndexSteps has something to build: no DeletionIndex yet (a restored shard has none),
+   * Whether deletionIndexSteps has something to build: no DeletionIndex yet (none built, or restored from a file saved before its build),
    * or the words added after its build have as many entries as a quarter of it (they go to its second
    * part, which costs twice as many bytes an entry).
    */

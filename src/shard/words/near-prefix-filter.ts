@@ -31,7 +31,8 @@ const POWERS = hashPowers(NEAR_PREFIX_MAX);
 
 /**
  * Owner: the shard's Lexicon (made on the first query that asks, from its lists; told of each word added
- * after that; dropped when the lexicon is reset or adopts a snapshot's words, or once it holds more keys
+ * after that; dropped when the lexicon is reset or adopts other words (restored with a snapshot's:
+ * snapshot/lexicon-snapshot.ts), or once it holds more keys
  * than its bits were sized for). Size: BITS_PER_KEY bits per key inserted, rounded up to a power of two
  * (100,000 npm rows: 52,000 words, 800,000 keys, 1 MiB).
  */
