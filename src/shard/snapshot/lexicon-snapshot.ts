@@ -51,8 +51,9 @@ export function restoreLexicon(reader: SnapshotReader, part: LexiconSections | u
   if (saved !== null) {
     const ids = reader.int32(saved.nodeWordIds);
     const nodeWords = new Array<string>(ids.length);
+    const wordCount = vocabulary.size;
     for (let node = 0; node < ids.length; node++) {
-      if (ids[node]! < 0 || ids[node]! >= vocabulary.size) throw new SnapshotFormatError('lexicon node words');
+      if (ids[node]! < 0 || ids[node]! >= wordCount) throw new SnapshotFormatError('lexicon node words');
       nodeWords[node] = vocabulary.wordOf(ids[node]!);
     }
     indexes.deletions = {
