@@ -237,7 +237,7 @@ export class ShardEngine {
     for (const shard of this.allShards()) {
       if (!shard.needsPreparing || this.preparingBeforeCommit.has(shard)) {
         this.rebuildsDue.delete(shard);
-        // The lexicon's deletion index alone (a restored shard has none): in slices, never at once.
+        // The lexicon's deletion index alone (a shard restored from a file saved before its build has none): in slices, never at once.
         if (!shard.needsPreparing && shard.lexiconIndexDue) background.enqueue(shard, () => shard.prepareSteps());
         continue;
       }

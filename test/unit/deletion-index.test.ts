@@ -9,8 +9,9 @@
 // (2) The walk over the index's runs makes the same visits, in the same order and with the same
 // distances, as the walk over every word, also when the visitor stops it. (3) A build in steps takes
 // the words added meanwhile and is thrown away when the lexicon adopts other words. (4) Searches of a
-// shard answer alike with and without it. (5) A shard restored from a snapshot (which does not keep
-// the index) gets it built in slices, never at once, and answers alike meanwhile.
+// shard answer alike with and without it. (5) A shard restored from a snapshot keeps the index saved
+// with it (the same candidates, also for words written after); one saved before its build gets it
+// built in slices, never at once, and answers alike meanwhile.
 import test from 'ava';
 import { deriveWordIds, exactAttributeKey } from '../../src/shard/words/derivations.js';
 import { Vocabulary } from '../../src/shard/words/vocabulary.js';
@@ -225,26 +226,37 @@ for (let round = 0; round < 4; round++) {
   });
 }
 
-test('a restored shard gets its deletion index in slices, never at once, and answers alike before and after', (t) => {
+/** A shard of 2,000 documents of mutated words (typo neighbours), its queries, and what a snapshot of it restores to (in a ShardEngine). */
+function restoredTwin(seed: number, prepare: (original: ShardIndex, text: (max: number) => string) => void) {
   const settings = { searchableAttributes: ['title', 'body'] };
-  const random = randomFrom(9700);
+  const random = randomFrom(seed);
   const letters = [...'abcdefghilmnorstuvw'];
   const original = new ShardIndex(compileIndexConfig(settings));
   const text = (max: number) => Array.from({ length: 1 + Math.floor(random() * max) },
     () => mutate(random, letters, PARTS[Math.floor(random() * PARTS.length)]!, Math.floor(random() * 3))).join(' ');
   for (let docId = 0; docId < 2000; docId++) original.upsert(docId, { id: docId, title: text(3), body: text(10) });
-  original.prepareForSearch();
-  t.truthy(original.vocabulary.lexicon.deletionIndex());
+  prepare(original, text);
   const config = compileIndexConfig(settings);
   const identity = { indexUid: 'docs', shard: 0, shardCount: 1, commitSeq: 1, settingsFingerprint: settingsFingerprint(config.settings) };
   const bytes = Buffer.concat(encodeShardSnapshot(original, identity));
   const engine = new ShardEngine(0, 1);
   engine.loadIndex('docs', 1, settings, [], () => decodeShardSnapshot(bytes, identity, config));
   const restored = engine.loadedIndex('docs')!.shards.get(0)!;
-  t.false(restored.needsPreparing, 'its derived structures came with the snapshot');
-  t.true(restored.lexiconIndexDue);
   const queries = Array.from({ length: 40 }, () => text(3));
   const answers = (shard: ShardIndex) => JSON.stringify(queries.map((q) => shard.search({ q, hitsWanted: 10, matchingStrategy: 'last' }).hits));
+  /** Another shard restored from the same file. */
+  const again = () => decodeShardSnapshot(bytes, identity, config);
+  return { original, restored, engine, text, answers, again };
+}
+
+test('a shard restored from a snapshot saved before its deletion index was built gets it in slices, never at once, and answers alike before and after', (t) => {
+  // The derived structures built, not the lexicon's index (a save before any quiet-time build).
+  const { original, restored, engine, answers } = restoredTwin(9700, (shard) => {
+    for (const structure of shard.derived) finishSteps(structure.buildSteps());
+  });
+  t.is(original.vocabulary.lexicon.deletionIndex(), null);
+  t.false(restored.needsPreparing, 'its derived structures came with the snapshot');
+  t.true(restored.lexiconIndexDue);
   const expected = answers(original);
   t.is(answers(restored), expected, 'without the index');
   const slices: (() => void)[] = [];
@@ -257,4 +269,52 @@ test('a restored shard gets its deletion index in slices, never at once, and ans
   t.truthy(restored.vocabulary.lexicon.deletionIndex());
   t.false(restored.lexiconIndexDue);
   t.is(answers(restored), expected, 'with the index');
+});
+
+test('a shard restored from a snapshot saved with its deletion index has it at once: nothing to build, the same candidates and answers, also for words written later', (t) => {
+  const late: string[] = [];
+  const { original, restored, engine, text, answers, again } = restoredTwin(9701, (shard, text) => {
+    shard.prepareForSearch();
+    // Words written after the build: the index's second part (its hash table), saved too.
+    for (let k = 0; k < 60; k++) shard.upsert(3000 + k, { id: 3000 + k, title: `${text(2)} zq${k}late`, body: text(4) });
+    shard.flushWrites();
+    late.push(...Array.from({ length: 60 }, (_, k) => `zq${k}late`));
+  });
+  const index = () => [original, restored].map((shard) => shard.vocabulary.lexicon.deletionIndex());
+  t.truthy(index()[0]);
+  t.true(index()[0]!.entries.added > 0, 'the original has words added after its build');
+  t.false(restored.lexiconIndexDue, 'nothing for the lexicon to build');
+  t.truthy(index()[1], 'the index came with the snapshot');
+  t.deepEqual(index()[1]!.entries, index()[0]!.entries);
+  t.is(restored.memoryBytes().lexicon, original.memoryBytes().lexicon);
+  const slices: (() => void)[] = [];
+  engine.prepareStaleShards(new SlicedJobs({ schedule: (run) => slices.push(run) }), 1);
+  t.is(slices.length, 0, 'no build queued');
+  const probe = (words: readonly string[]) => {
+    for (const word of words) {
+      for (const budget of [1, 2]) {
+        const [a, b] = index().map((one) => one!.candidates(word, budget));
+        t.deepEqual(b === null ? null : { depth: b.depth, words: [...b.words], nodes: [...b.nodes], nodeCount: b.nodeCount },
+          a === null ? null : { depth: a.depth, words: [...a.words], nodes: [...a.nodes], nodeCount: a.nodeCount }, `${word} at ${budget}`);
+      }
+    }
+  };
+  const random = randomFrom(9702);
+  const letters = [...'abcdefghilmnorstuvwzq0123456789'];
+  const words = [...PARTS, ...late];
+  probe(words.map((word) => mutate(random, letters, word, Math.floor(random() * 3))));
+  // Answers: as a twin restored from the same file walking every word of the first letter (the
+  // original's lexicon has a second, pending list, and the typo caps are taken list by list).
+  const plain = again();
+  plain.deletionIndex = false;
+  t.is(answers(restored), answers(plain));
+  // More words, in all three: the restored index's tables take them as the original's do.
+  for (let k = 0; k < 80; k++) {
+    const document = { id: 4000 + k, title: `${text(2)} zx${k}later`, body: text(4) };
+    for (const shard of [original, restored, plain]) shard.upsert(4000 + k, document);
+  }
+  for (const shard of [original, restored, plain]) shard.flushWrites();
+  t.truthy(index()[1], 'still kept');
+  probe([...words, ...Array.from({ length: 80 }, (_, k) => `zx${k}later`)].map((word) => mutate(random, letters, word, Math.floor(random() * 3))));
+  t.is(answers(restored), answers(plain));
 });

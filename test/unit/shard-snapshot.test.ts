@@ -132,6 +132,19 @@ for (const round of [0, 1]) {
     t.deepEqual(restored.derived.map((structure) => structure.needsBuild), original.derived.map(() => false));
     t.false(restored.needsPreparing, 'the restored shard has nothing to build');
     t.true(restored.nearPairs.byteLength > 0 && restored.fieldStartPairs.byteLength > 0);
+    // The lexicon ready too (format 6): its indexes came with the file, its list's memos were made on restore.
+    t.false(restored.lexiconIndexDue, 'the deletion index came with the snapshot');
+    const lexicon = restored.vocabulary.lexicon;
+    const indexes = lexicon.exportIndexes();
+    t.true(indexes.nearPrefixes !== null && indexes.deletions !== null, 'near-prefix filter and deletion index');
+    t.is(restored.memoryBytes().lexicon, original.memoryBytes().lexicon);
+    const lists = lexicon.lists();
+    t.is(lists.length, 1, 'one sorted list');
+    const list = lists[0]!;
+    const packed = lexicon.memos.packed.get(list);
+    t.is(packed?.starts.length, list.length + 1, 'packed list');
+    t.not(packed?.tailOrder, undefined, 'tail order');
+    t.deepEqual([...lexicon.memos.ids.get(list) ?? []], list.map((word) => restored.vocabulary.idOf(word)), 'word ids');
     sameAnswers(t, original, restored, randomFrom(80 + round));
     t.false(restored.needsPreparing, 'searches built nothing');
     // Saved again from the restored shard (its lists partly still encoded): the same file.
@@ -150,23 +163,49 @@ for (const round of [0, 1]) {
   });
 }
 
-test('a format 3 or 4 snapshot (facet keys without their diacritics) is refused, so the shard is rebuilt from LMDB', (t) => {
-  const random = randomFrom(75);
-  const config = compileIndexConfig({ filterableAttributes: ['tags'] });
-  const original = new ShardIndex(config);
-  for (let docId = 0; docId < 300; docId++) original.upsert(docId, makeDocument(random, docId));
+/** A shard of `count` random documents under `settings`, with the identity its snapshots are checked against. */
+function randomShard(seed: number, settings: Partial<IndexSettings>, count: number) {
+  const random = randomFrom(seed);
+  const config = compileIndexConfig(settings);
+  const shard = new ShardIndex(config);
+  for (let docId = 0; docId < count; docId++) shard.upsert(docId, makeDocument(random, docId));
+  return { config, shard, identity: identityOf(settings) };
+}
+
+/** The snapshot's sections under another meta (what an older or malformed writer would have written). */
+function withMeta(current: SnapshotReader, meta: Record<string, unknown>): Buffer {
+  const writer = new SnapshotWriter();
+  for (let section = 0; section < (current.meta['sectionLengths'] as number[]).length; section++) writer.add(current.bytes(section));
+  return concat(writer.chunks(meta));
+}
+
+test('a format 3, 4 or 5 snapshot (facet keys without their diacritics; no lexicon indexes) is refused, so the shard is rebuilt from LMDB', (t) => {
+  const { config, shard: original, identity } = randomShard(75, { filterableAttributes: ['tags'] }, 300);
   original.trim();
   original.prepareForSearch();
-  const identity = identityOf({ filterableAttributes: ['tags'] });
   const current = SnapshotReader.fromBytes(concat(encodeShardSnapshot(original, identity)));
-  const { sectionLengths, ...meta } = current.meta as Record<string, unknown> & { sectionLengths: number[] };
-  for (const version of [3, 4]) {
-    const writer = new SnapshotWriter();
-    for (let section = 0; section < sectionLengths.length; section++) writer.add(current.bytes(section));
-    const old = concat(writer.chunks({ ...meta, version }));
-    t.throws(() => decodeShardSnapshot(old, identity, config), { instanceOf: SnapshotFormatError }, `format ${version}`);
+  for (const version of [3, 4, 5]) {
+    t.throws(() => decodeShardSnapshot(withMeta(current, { ...current.meta, version }), identity, config), { instanceOf: SnapshotFormatError }, `format ${version}`);
   }
   sameAnswers(t, original, decodeShardSnapshot(concat(encodeShardSnapshot(original, identity)), identity, config), randomFrom(76));
+});
+
+test('a snapshot whose lexicon part does not fit its words (node words, sizes) is refused', (t) => {
+  const { config, shard: original, identity } = randomShard(77, {}, 300);
+  original.prepareForSearch();
+  const current = SnapshotReader.fromBytes(concat(encodeShardSnapshot(original, identity)));
+  const lexicon = current.meta['lexicon'] as { deletions: Record<string, number>; nearPrefixes: Record<string, number> };
+  const changes: [string, Record<string, unknown>][] = [
+    ['node words read from the base entries (keys as word ids)', { deletions: { ...lexicon.deletions, nodeWordIds: lexicon.deletions['baseEntries'] } }],
+    ['a bucket shift that does not fit the offsets', { deletions: { ...lexicon.deletions, baseShift: lexicon.deletions['baseShift']! - 1 } }],
+    ['more keys than the key table holds', { deletions: { ...lexicon.deletions, keyCount: 1 << 30 } }],
+    ['filter bits of no filter size', { nearPrefixes: { ...lexicon.nearPrefixes, bits: lexicon.deletions['nodeWordIds'] } }],
+  ];
+  for (const [name, change] of changes) {
+    t.throws(() => decodeShardSnapshot(withMeta(current, { ...current.meta, lexicon: { ...lexicon, ...change } }), identity, config), { instanceOf: SnapshotFormatError }, name);
+  }
+  t.throws(() => decodeShardSnapshot(withMeta(current, { ...current.meta, lexicon: undefined }), identity, config), { instanceOf: SnapshotFormatError }, 'no lexicon part');
+  t.notThrows(() => decodeShardSnapshot(withMeta(current, current.meta), identity, config), 'the same meta');
 });
 
 test('an empty shard restores and takes writes', (t) => {
@@ -181,12 +220,8 @@ test('an empty shard restores and takes writes', (t) => {
 });
 
 test('a snapshot is refused unless it is exactly the expected one', (t) => {
-  const random = randomFrom(3);
-  const config = compileIndexConfig({});
-  const shard = new ShardIndex(config);
-  for (let docId = 0; docId < 300; docId++) shard.upsert(docId, makeDocument(random, docId));
+  const { config, shard, identity } = randomShard(3, {}, 300);
   shard.trim();
-  const identity = identityOf({});
   const file = concat(encodeShardSnapshot(shard, identity));
   t.notThrows(() => decodeShardSnapshot(file, identity, config));
   for (const change of [{ commitSeq: 43 }, { shard: 2 }, { shardCount: 8 }, { indexUid: 'other' }, { settingsFingerprint: 'x' }]) {

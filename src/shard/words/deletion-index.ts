@@ -32,6 +32,21 @@ const MIN_SLOTS = 1 << 12;
 /** HASH_BASE^k mod 2^32. */
 const POWERS = hashPowers(MAX_DEPTH);
 
+/** A DeletionIndex's whole state (exportState, fromState); `nodeWords` are the lexicon's strings, `nodeCapacity` the node arrays' length. */
+export interface DeletionIndexState {
+  baseOffsets: Uint32Array<ArrayBuffer>;
+  baseEntries: Int32Array<ArrayBuffer>;
+  baseShift: number;
+  keySlots: Int32Array<ArrayBuffer>;
+  keyCount: number;
+  entryNodes: Int32Array<ArrayBuffer>;
+  entryNext: Int32Array<ArrayBuffer>;
+  entryCount: number;
+  nodeSlots: Int32Array<ArrayBuffer>;
+  nodeWords: readonly string[];
+  nodeCapacity: number;
+}
+
 /** The nodes a query may find words under (DeletionIndex.candidates): the first `depth` letters of each of `words` name one. */
 export interface DeletionCandidates {
   depth: number;
@@ -46,7 +61,8 @@ export interface DeletionCandidates {
 /**
  * Owner: the shard's Lexicon (built over its words at quiet time with the shard's other search
  * structures, ShardIndex.prepareSteps; then told of each word added; built again there once the words
- * added since are many; dropped when the lexicon adopts a snapshot's words). Two parts: the base, made
+ * added since are many; dropped when the lexicon adopts other words, and restored with a snapshot's:
+ * snapshot/lexicon-snapshot.ts). Two parts: the base, made
  * in one go by DeletionIndex.build (its (key, node) entries sorted by bucket: 8 bytes an entry, 2 to 4
  * bytes of bucket offsets), and the words added since (a hash table of distinct keys, 8 bytes a slot
  * at most 3/4 full, and 8 bytes an entry). An entry is a node under one of its keys (a node's
@@ -123,6 +139,58 @@ export class DeletionIndex {
     index.baseOffsets = offsets;
     index.baseEntries = entries;
     index.baseShift = shift;
+    return index;
+  }
+
+  /**
+   * The index as it is, for a snapshot (snapshot/lexicon-snapshot.ts): its arrays themselves (views,
+   * no copies: a write, the only thing changing them, cancels the save) and counts.
+   */
+  exportState(): DeletionIndexState {
+    return {
+      baseOffsets: this.baseOffsets, baseEntries: this.baseEntries, baseShift: this.baseShift,
+      keySlots: this.keySlots, keyCount: this.keyCount, entryNodes: this.entryNodes, entryNext: this.entryNext, entryCount: this.entryCount,
+      nodeSlots: this.nodeSlots, nodeWords: this.nodeWords, nodeCapacity: this.nodeStamps.length,
+    };
+  }
+
+  /**
+   * The index exportState gave (its arrays adopted, not copied), answering and taking words as it did;
+   * throws an Error when the state does not hold together (sizes, node numbers out of range).
+   */
+  static fromState(state: DeletionIndexState): DeletionIndex {
+    const { baseOffsets, baseEntries, baseShift, keySlots, keyCount, entryNodes, entryNext, entryCount, nodeSlots, nodeWords, nodeCapacity } = state;
+    const nodeCount = nodeWords.length;
+    const isTable = (slots: Int32Array) => slots.length >= 2 && (slots.length & (slots.length - 1)) === 0;
+    if (!Number.isInteger(baseShift) || baseShift < 2 || baseShift > 31 || baseOffsets.length !== 2 ** (32 - baseShift) + 1
+      || baseEntries.length % 2 !== 0 || baseOffsets[baseOffsets.length - 1] !== baseEntries.length / 2
+      || !isTable(keySlots) || !isTable(nodeSlots) || !Number.isInteger(keyCount) || 4 * keyCount > 3 * (keySlots.length >>> 1)
+      || 4 * nodeCount > 3 * (nodeSlots.length >>> 1) || !Number.isInteger(entryCount) || entryCount < 0 || entryCount > entryNodes.length
+      || entryNext.length !== entryNodes.length || !Number.isInteger(nodeCapacity) || nodeCapacity < nodeCount) throw new Error('deletion index sizes');
+    for (let b = 0; b + 1 < baseOffsets.length; b++) if (baseOffsets[b]! > baseOffsets[b + 1]!) throw new Error('deletion index offsets');
+    const isNode = (node: number) => node >= 0 && node < nodeCount;
+    for (let at = 1; at < baseEntries.length; at += 2) if (!isNode(baseEntries[at]!)) throw new Error('deletion index nodes');
+    for (let entry = 0; entry < entryCount; entry++) {
+      if (!isNode(entryNodes[entry]!) || entryNext[entry]! < 0 || entryNext[entry]! > entryCount) throw new Error('deletion index entries');
+    }
+    for (let at = 1; at < keySlots.length; at += 2) if (keySlots[at]! < 0 || keySlots[at]! > entryCount) throw new Error('deletion index keys');
+    for (let at = 1; at < nodeSlots.length; at += 2) if (nodeSlots[at]! < 0 || nodeSlots[at]! > nodeCount) throw new Error('deletion index nodes');
+    const index = new DeletionIndex();
+    index.baseOffsets = baseOffsets;
+    index.baseEntries = baseEntries;
+    index.baseShift = baseShift;
+    index.keySlots = keySlots;
+    index.keyCount = keyCount;
+    index.entryNodes = entryNodes;
+    index.entryNext = entryNext;
+    index.entryCount = entryCount;
+    index.nodeSlots = nodeSlots;
+    index.nodeStamps = new Int32Array(nodeCapacity);
+    index.nodeFirsts = new Uint16Array(nodeCapacity);
+    for (let node = 0; node < nodeCount; node++) {
+      index.nodeWords.push(nodeWords[node]!);
+      index.nodeFirsts[node] = nodeWords[node]!.charCodeAt(0);
+    }
     return index;
   }
 

@@ -31,7 +31,8 @@ const POWERS = hashPowers(NEAR_PREFIX_MAX);
 
 /**
  * Owner: the shard's Lexicon (made on the first query that asks, from its lists; told of each word added
- * after that; dropped when the lexicon is reset or adopts a snapshot's words, or once it holds more keys
+ * after that; dropped when the lexicon is reset or adopts other words (restored with a snapshot's:
+ * snapshot/lexicon-snapshot.ts), or once it holds more keys
  * than its bits were sized for). Size: BITS_PER_KEY bits per key inserted, rounded up to a power of two
  * (100,000 npm rows: 52,000 words, 800,000 keys, 1 MiB).
  */
@@ -42,11 +43,27 @@ export class NearPrefixFilter {
   /** Prefix hashes of the word being added or probed (scratch). */
   private readonly prefixHashes = new Int32Array(NEAR_PREFIX_MAX + 1);
 
-  constructor(expectedKeys: number) {
+  /** A filter sized for `expectedKeys`, or over `bits` already set (fromState). */
+  constructor(expectedKeys: number, bits: Int32Array | null = null) {
     let size = 1 << 16;
-    while (size < expectedKeys * BITS_PER_KEY && size < 1 << 30) size *= 2;
-    this.bits = new Int32Array(size >>> 5);
+    if (bits !== null) size = 32 * bits.length;
+    else while (size < expectedKeys * BITS_PER_KEY && size < 1 << 30) size *= 2;
+    this.bits = bits ?? new Int32Array(size >>> 5);
     this.mask = size - 1;
+  }
+
+  /** The filter as it is, for a snapshot (snapshot/lexicon-snapshot.ts): its bits themselves (no copy) and how many keys set them. */
+  exportState(): { bits: Int32Array; keys: number } {
+    return { bits: this.bits, keys: this.keys };
+  }
+
+  /** The filter exportState gave (its bits adopted); throws an Error when they are no filter's. */
+  static fromState(state: { bits: Int32Array; keys: number }): NearPrefixFilter {
+    const { bits, keys } = state;
+    if (bits.length < 1 << 11 || bits.length > 1 << 25 || (bits.length & (bits.length - 1)) !== 0 || !Number.isInteger(keys) || keys < 0) throw new Error('near-prefix filter sizes');
+    const filter = new NearPrefixFilter(0, bits);
+    filter.keys = keys;
+    return filter;
   }
 
   /** Keys the words would add (to size a filter before adding them). */

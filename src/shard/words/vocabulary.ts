@@ -190,7 +190,8 @@ export class Vocabulary implements WordInterner {
     this.table.reserve(words.length);
     for (let id = 0; id < words.length; id++) this.table.add(words[id]!);
     this.postings.length = words.length;
-    this.lexicon.adoptSorted(Array.from(sortedIds, (id) => words[id]!));
+    // The ids are the sorted list's word ids memo too (what Lexicon.prepareSteps would make with idOf).
+    this.lexicon.adoptSorted(Array.from(sortedIds, (id) => words[id]!), new Int32Array(sortedIds.buffer, sortedIds.byteOffset, sortedIds.length));
   }
 }
 
