@@ -5,7 +5,7 @@ import roaring from 'roaring';
 import { prefixRange } from './lexicon.js';
 import { walkFuzzy } from './fuzzy-walk.js';
 import { walkFirstLetterEdits } from './first-letter-edits.js';
-import { walkCandidateRuns } from './deletion-index.js';
+import { walkCandidateRuns, type DeletionCandidates } from './deletion-index.js';
 import { unionOfMany } from './bitmap-union.js';
 import type { Vocabulary } from './vocabulary.js';
 import type { CacheStamp, WalkedWords } from '../shard-caches.js';
@@ -162,29 +162,71 @@ function idsOfList(vocabulary: Vocabulary, list: readonly string[]): Int32Array 
 function collectTypos(vocabulary: Vocabulary, lists: readonly (readonly string[])[], word: string, isPrefix: boolean, budget: number,
   byTypo: Map<number, number>[], considerId: (id: number | undefined, typos: number) => void): void {
   const caps = [Infinity, MAX_ONE_TYPO_WORDS, MAX_TWO_TYPO_WORDS];
-  const full = (typos: number) => byTypo[typos]!.size >= caps[typos]!;
-  const first = word.slice(0, 1);
   // The runs of words that may be near the word (deletion-index.ts), when the lexicon's index can tell.
   const candidates = vocabulary.lexicon.deletionIndex()?.candidates(word, budget) ?? null;
-  for (const list of lists) {
-    const ids = idsOfList(vocabulary, list);
-    const [sameStart, sameEnd] = prefixRange(list, first);
-    const visit = (_candidate: string, distance: number, index: number) => {
-      if (distance > 0 && !full(distance)) considerId(ids[index], distance);
-      return !(full(1) && (budget < 2 || full(2)));
-    };
-    if (candidates === null) walkFuzzy(list, word, budget, isPrefix, visit, sameStart, sameEnd, vocabulary.lexicon.memos);
-    else walkCandidateRuns(list, word, budget, isPrefix, visit, candidates, sameStart, sameEnd, vocabulary.lexicon.memos);
-    if (budget < 2) continue;
-    // A different first letter is a typo that counts double: allowed only as the whole two-typo budget.
-    const elsewhere = (_candidate: string, distance: number, index: number) => {
-      if (distance > 0 && !full(2)) considerId(ids[index], 2);
-      return !full(2);
-    };
-    // One call over the whole list (it skips the words of the query's first letter): the same visits as
-    // one call before that letter's words and one after, for half its binary searches.
-    walkFirstLetterEdits(list, word, isPrefix, elsewhere, 0, list.length, vocabulary.lexicon.memos);
+  if (lists.length === 1) {
+    const full = (typos: number) => byTypo[typos]!.size >= caps[typos]!;
+    walkTypos(vocabulary, lists[0]!, word, isPrefix, budget, candidates, full, considerId);
+    return;
   }
+  // Several lists (words added since the last merge wait in a second one): the caps are the first
+  // 150 / 50 words of the one merged list's walk, as a shard holding the same words in one list (a
+  // fresh or restored one) takes them. Each list's walk, capped on its own, finds a superset of its
+  // share of those; they are merged in the one list's visit order: one-typo words by word, two-typo
+  // words of the query's first letter by word, then those of another first letter by word.
+  // [0]: two typos by another first letter; [1], [2]: one and two typos of the query's first letter.
+  const found: [TypoWord[], TypoWord[], TypoWord[]] = [[], [], []];
+  for (const list of lists) {
+    const taken = [0, 0, 0];
+    const full = (typos: number) => taken[typos]! >= caps[typos]!;
+    walkTypos(vocabulary, list, word, isPrefix, budget, candidates, full, (id, typos, elsewhere, text) => {
+      if (id === undefined || vocabulary.docs(id).isEmpty || byTypo[0]!.has(id)) return;
+      taken[typos]++;
+      found[elsewhere ? 0 : typos]!.push({ word: text, id });
+    });
+  }
+  const byWord = (a: TypoWord, b: TypoWord) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0);
+  for (const [typos, words] of [[1, found[1]], [2, found[2]], [2, found[0]]] as const) {
+    words.sort(byWord);
+    for (const { id } of words) {
+      if (byTypo[typos]!.size >= caps[typos]!) break;
+      considerId(id, typos);
+    }
+  }
+}
+
+interface TypoWord {
+  word: string;
+  id: number;
+}
+
+/**
+ * One list's typo walks: words of the query's first letter within `budget` edits (over the deletion
+ * index's runs when `candidates` is not null), then, at two typos, those of another first letter
+ * (`elsewhere`: a changed first letter counts double), in list order; stops once `full` says both
+ * levels are (the visit decides what it takes).
+ */
+function walkTypos(vocabulary: Vocabulary, list: readonly string[], word: string, isPrefix: boolean, budget: number,
+  candidates: DeletionCandidates | null, full: (typos: number) => boolean,
+  take: (id: number | undefined, typos: number, elsewhere: boolean, word: string) => void): void {
+  const memos = vocabulary.lexicon.memos;
+  const ids = idsOfList(vocabulary, list);
+  const [sameStart, sameEnd] = prefixRange(list, word.slice(0, 1));
+  const visit = (candidate: string, distance: number, index: number) => {
+    if (distance > 0 && !full(distance)) take(ids[index], distance, false, candidate);
+    return !(full(1) && (budget < 2 || full(2)));
+  };
+  if (candidates === null) walkFuzzy(list, word, budget, isPrefix, visit, sameStart, sameEnd, memos);
+  else walkCandidateRuns(list, word, budget, isPrefix, visit, candidates, sameStart, sameEnd, memos);
+  if (budget < 2) return;
+  // A different first letter is a typo that counts double: allowed only as the whole two-typo budget.
+  const elsewhere = (candidate: string, distance: number, index: number) => {
+    if (distance > 0 && !full(2)) take(ids[index], 2, true, candidate);
+    return !full(2);
+  };
+  // One call over the whole list (it skips the words of the query's first letter): the same visits as
+  // one call before that letter's words and one after, for half its binary searches.
+  walkFirstLetterEdits(list, word, isPrefix, elsewhere, 0, list.length, memos);
 }
 
 /**
