@@ -4,6 +4,11 @@
 //   node dist/bench/cold-curve.js [documents=100000] [queries=120000] [chunk=10000]
 // (A text warm-up of the worker tried against it: DECISIONS, session 30, commit 17a2645.) JIT_FIRST=1: the same load and the last JIT_QUERIES (20,000) queries
 // first on another engine, then dropped (JIT_DOCS: of its first documents only): what is left is not JIT.
+// OTHER=N: N searches of another query list drawn like the bench's (seed + 1) on the same engine first:
+// the chunks then cost what unseen queries cost on a warm engine (what is left of the first window's
+// excess is the workload's, not the cold start's). Each chunk's CPU is split between the main thread and
+// the process's other threads (V8's: concurrent TurboFan compiles, GC helpers; `usPerSearchOther`).
+import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ShardEngine, type JsonDocument } from '../src/shard/shard-engine.js';
 import { createNpmDataset } from './npm-dataset.js';
@@ -23,6 +28,23 @@ const cpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 };
+/** CPU ms of the main thread (Linux /proc, 10 ms ticks; 0 elsewhere). */
+const mainThreadMs = (): number => {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+};
+const hasThreadTimes = (() => {
+  try {
+    return readdirSync('/proc/self/task').length > 0;
+  } catch {
+    return false;
+  }
+})();
 let engine = new ShardEngine(0, 1);
 if (process.env.JIT_FIRST === '1') {
   // Experiment: the same load and queries once before, on another engine (dropped): what is left is not JIT.
@@ -65,15 +87,30 @@ if (prefixLength > 0) {
   warmMs += cpuMs() - at;
   console.error(`derived ${prefixes.size} prefixes`);
 }
+const otherCount = Number(process.env.OTHER ?? 0);
+let otherMs = 0;
+if (otherCount > 0) {
+  const otherDataset = Object.assign(Object.create(dataset) as typeof dataset, { spec: { ...dataset.spec, seed: dataset.spec.seed + 1 } });
+  const others = buildRealQueries(otherDataset, { ...workload.queries, count: otherCount } as never);
+  at = cpuMs();
+  for (const query of others) engine.search({ indexUid: 'npm', shards: [0], q: query.q, hitsWanted: workload.queries.limit, matchingStrategy: 'last', options: {} });
+  otherMs = cpuMs() - at;
+}
 const perChunk: number[] = [];
+const perChunkOther: number[] = [];
 for (let start = 0; start < queries.length; start += chunk) {
   // Chunk starts on the monotonic clock (µs, as CPU profiles stamp samples), on stderr: cut a --cpu-prof profile by chunk.
   console.error(JSON.stringify({ phase: `from ${start}`, monoUs: Number(process.hrtime.bigint() / 1000n) }));
   at = cpuMs();
+  const mainAt = mainThreadMs();
   for (const query of queries.slice(start, start + chunk)) {
     engine.search({ indexUid: 'npm', shards: [0], q: query.q, hitsWanted: workload.queries.limit, matchingStrategy: 'last', options: {} });
   }
-  perChunk.push(Math.round(((cpuMs() - at) * 1000) / Math.min(chunk, queries.length - start)));
+  const searches = Math.min(chunk, queries.length - start);
+  const all = cpuMs() - at;
+  perChunk.push(Math.round((all * 1000) / searches));
+  if (hasThreadTimes) perChunkOther.push(Math.max(0, Math.round(((all - (mainThreadMs() - mainAt)) * 1000) / searches)));
 }
 console.error(JSON.stringify({ phase: 'end', monoUs: Number(process.hrtime.bigint() / 1000n) }));
-console.log(JSON.stringify({ documents: dataset.spec.documents, loadMs: Math.round(loadMs), prepareMs: Math.round(prepareMs), warmMs: Math.round(warmMs), chunk, usPerSearch: perChunk }));
+console.log(JSON.stringify({ documents: dataset.spec.documents, loadMs: Math.round(loadMs), prepareMs: Math.round(prepareMs), warmMs: Math.round(warmMs),
+  ...(otherCount > 0 ? { otherQueries: otherCount, otherMs: Math.round(otherMs) } : {}), chunk, usPerSearch: perChunk, ...(hasThreadTimes ? { usPerSearchOther: perChunkOther } : {}) }));
