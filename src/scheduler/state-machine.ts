@@ -28,6 +28,8 @@ import type { ShardCommandSender } from './shards/shard-link.js';
 import { appliedLogSeq, checkedContent, newTaskRecord, persistNewTask } from './task-enqueue.js';
 import { autoDeletionContent, checkTaskStoreSpace, DEFAULT_TASK_QUEUE_LIMITS, type TaskQueueLimits } from './task-queue-housekeeping.js';
 import type { TaskContent } from '../tasks/task-record.js';
+import { StoredIdFilter } from './batching/stored-id-filter.js';
+import type { StagedIndex } from './batching/staged-index.js';
 
 export type SchedulerState =
   | 'idle' | 'selectingBatch' | 'markingProcessing' | 'applyingToShards' | 'committing' | 'publishing' | 'rollingBack';
@@ -68,6 +70,8 @@ export interface SchedulerOptions {
   remotes?: RemoteClient;
   /** Document uploads under way per index, counted by the front (protocol/upload-gauge.ts); absent: none awaited. */
   uploads?: UploadGauge;
+  /** false: planning reads every new external id from LMDB instead of proving it new (stored-id-filter.ts; tests, A/B). */
+  storedIdFilter?: boolean;
 }
 
 /** How long a batch that emptied the queue waits for an upload of its index under way before building (prepareSearchWhenLast). */
@@ -111,8 +115,11 @@ export class Scheduler {
   private readonly now: () => string;
   private readonly failurePoint: FailurePointHandler;
   private readonly log: (message: string) => void;
+  /** The indexes' stored external ids, so planning skips the LMDB read of a new one (stored-id-filter.ts). */
+  private readonly storedIds: StoredIdFilter | undefined;
 
   constructor(private readonly options: SchedulerOptions) {
+    this.storedIds = options.storedIdFilter === false ? undefined : new StoredIdFilter();
     this.now = options.now ?? nowRfc3339;
     this.failurePoint = options.failurePoint ?? noFailurePoints;
     this.log = options.log ?? ((message) => console.error(`[scheduler] ${message}`));
@@ -289,6 +296,7 @@ export class Scheduler {
       plan = covered ? takePlan(ahead!, tasks[0].startedAt!) : batch.kind === 'snapshotCreation' ? await this.runSnapshot(tasks)
         : batch.kind === 'networkTopologyChange' ? await planNetworkMoveStep(tasks[0]!, { storage, now: tasks[0]!.startedAt!, ...(this.options.remotes ? { remotes: this.options.remotes } : {}) }) : await planBatch({ ...batch, tasks } as typeof batch, {
         storage, shardsPerIndex: this.options.shardsPerIndex, now: tasks[0].startedAt!, isEnqueued: (uid) => this.queue.has(uid), checkAbort: () => this.checkAbort(),
+        ...(this.storedIds ? { storedIds: this.storedIds } : {}),
         dump: { dumpDir: this.options.dumpDir ?? 'dumps/', now: this.now, failurePoint: this.failurePoint },
       });
       this.checkAbort();
@@ -301,6 +309,8 @@ export class Scheduler {
       this.failurePoint('beforeCommit');
       this.options.commitFence?.begin();
       fenced = true;
+      // Before the transaction: the filter stays a superset of the stored ids even if it fails.
+      if (plan.index) this.noteIndexWrites(plan.index.stage);
       outcome = commitBatch(storage, tasks, plan, this.now(), this.progressTrace(), () => this.failurePoint('duringCommit'));
       this.failurePoint('afterCommit');
       for (const task of outcome.canceled) this.queue.delete(task.uid);
@@ -413,6 +423,12 @@ export class Scheduler {
   }
 
   /** While the shards index this batch: plan the next one over this batch's stage (plan-ahead.ts). */
+  /** The filter of stored ids learns the ids a commit writes, or forgets a deleted index's. */
+  private noteIndexWrites(stage: StagedIndex): void {
+    if (stage.record === null) this.storedIds?.forget(stage.key);
+    else this.storedIds?.noteWritten(stage.key, stage.externalIds);
+  }
+
   private async planAhead(current: IndexPlan): Promise<'planned' | 'nothingEnqueued' | 'notPlanned'> {
     const next = selectBatch([...this.queue.values()], this.options.limits ?? DEFAULT_BATCH_LIMITS);
     if (!next) return 'nothingEnqueued';

@@ -2,6 +2,7 @@
 import test from 'ava';
 import roaring from 'roaring';
 import { PairTable } from '../../src/shard/pairs/pair-table.js';
+import { finishSteps } from '../../src/shard/sliced-jobs.js';
 
 const { RoaringBitmap32 } = roaring;
 
@@ -54,4 +55,52 @@ test('a tagged table keeps each document once per key and tag, its runs by tag t
   t.deepEqual([...untagged.docsOf(2)!], Array.from({ length: 300 }, (_, docId) => docId));
   t.deepEqual([...untagged.docsTaggedWithin(2, 0, 0)!], Array.from({ length: 300 }, (_, docId) => docId));
   t.is(untagged.docsTaggedWithin(2, 1, 3), null);
+});
+
+test('randomized: a visitor handing a document\'s occurrences at once (PairSink) builds the tables of one emitting them one by one', (t) => {
+  for (let seed = 1; seed <= 20; seed++) {
+    let state = seed * 2654435761 >>> 0;
+    const random = (n: number) => {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+      return Math.floor((state / 2 ** 32) * n);
+    };
+    const keySpaces = [1 + random(50), 1 + random(50), 1 + random(20)];
+    const tagged = [false, random(2) === 1, true];
+    // Documents ascending, each with 0-40 occurrences (repeats within a document included, in a row as the contract asks), tags small.
+    const documents: [number, [number, number, number][]][] = [];
+    for (let docId = random(5); docId < 400; docId += 1 + random(4)) {
+      documents.push([docId, Array.from({ length: random(41) }, () => {
+        const table = random(3);
+        return [table, random(keySpaces[table]!), tagged[table] ? random(4) : 0] as [number, number, number];
+      }).sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2])]);
+    }
+    const oneByOne = finishSteps(PairTable.buildManySteps(3, keySpaces, function* (sink) {
+      for (const [docId, occurrences] of documents) {
+        for (const [table, key, tag] of occurrences) {
+          const entries = sink.reserve(1);
+          entries.set([table, key, tag]);
+          sink.end(docId, 3);
+        }
+      }
+    }, tagged));
+    const atOnce = finishSteps(PairTable.buildManySteps(3, keySpaces, function* (sink) {
+      for (const [docId, occurrences] of documents) {
+        const entries = sink.reserve(occurrences.length);
+        occurrences.forEach((occurrence, k) => entries.set(occurrence, 3 * k));
+        sink.end(docId, 3 * occurrences.length);
+        yield;
+      }
+    }, tagged));
+    t.deepEqual(atOnce.map((table) => table.state), oneByOne.map((table) => table.state), `seed ${seed}`);
+    // And the documents of each key are those it was given, each once per tag (by tag, then document).
+    for (let table = 0; table < 3; table++) {
+      for (let key = 0; key < keySpaces[table]!; key++) {
+        const expected = [...new Set(documents.flatMap(([docId, occurrences]) => occurrences.filter(([tb, k]) => tb === table && k === key)
+          .map(([, , tag]) => `${tag}:${docId}`)))].map((pair) => pair.split(':').map(Number) as [number, number])
+          .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+        const found = atOnce[table]!.docsOf(key);
+        t.deepEqual([...(found ?? [])], expected.map(([, docId]) => docId), `seed ${seed} table ${table} key ${key}`);
+      }
+    }
+  }
 });

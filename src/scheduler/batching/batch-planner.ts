@@ -14,6 +14,7 @@ import { applyIndexCreation, applyIndexDeletion, applyIndexUpdate, ensureIndex, 
 import { planSwapOrRename } from '../operations/index-swap.js';
 import { mergeSettings } from '../operations/settings-merge.js';
 import { StagedIndex } from './staged-index.js';
+import type { StoredIdFilter } from './stored-id-filter.js';
 import { applyDocumentDeletionByFilter } from '../operations/delete-by-filter.js';
 import { applyDocumentEdition } from '../operations/document-edition.js';
 import { planDump, type DumpContext } from '../operations/dump-batch.js';
@@ -31,6 +32,8 @@ export interface PlanningContext {
    * planning ahead (plan-ahead.ts). The plan is valid only once that batch committed.
    */
   base?: StagedIndex;
+  /** Proves ids new without an LMDB read (stored-id-filter.ts); absent: every id not staged is read. */
+  storedIds?: StoredIdFilter;
   /** How long document additions are planned between two pauses (PLANNING_SLICES unless given). */
   slicing?: Slicing;
   /** Throws when the batch was canceled meanwhile (checked between slices of a long documentEdition). */
@@ -97,7 +100,7 @@ const PLANNING_SLICES: Slicing = { sliceSize: 2_500, pause: yieldToMessages };
 
 async function planIndexBatch(indexUid: string, tasks: TaskRecord[], context: PlanningContext): Promise<BatchPlan> {
   const plan = emptyPlan();
-  const stage = context.base ? context.base.fork() : StagedIndex.fromStorage(context.storage, indexUid);
+  const stage = context.base ? context.base.fork() : StagedIndex.fromStorage(context.storage, indexUid, context.storedIds ?? null);
   plan.index = { uid: indexUid, before: context.base ? context.base.record : context.storage.indexes.get(indexUid) ?? null, stage };
   let changed = false;
   for (const [position, task] of tasks.entries()) {

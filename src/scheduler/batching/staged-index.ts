@@ -5,6 +5,7 @@
 import { mayBeStoredId } from '../../documents/document-id.js';
 import type { Storage } from '../../storage/environment.js';
 import { freeStorageKey, storageKeyOf, type IndexRecord } from '../../storage/records.js';
+import type { StoredIdFilter } from './stored-id-filter.js';
 
 type CommittedReader = Pick<Storage, 'documents' | 'externalIds'>;
 
@@ -18,24 +19,29 @@ export class StagedIndex {
   /** Where the documents live in LMDB and in the shards (records.ts storageKeyOf); a new index's is chosen free. */
   readonly key: string;
 
+  /**
+   * `storedIds`: proves ids new without reading LMDB (stored-id-filter.ts); null: every id not staged
+   * is read. Forks share it.
+   */
   constructor(
     private readonly storage: CommittedReader,
     readonly uid: string,
     record: IndexRecord | null,
     private parent: StagedIndex | null = null,
     key?: string,
+    private readonly storedIds: StoredIdFilter | null = null,
   ) {
     this.record = record === null ? null : structuredClone(record);
     this.key = key ?? (record ? storageKeyOf(record) : uid);
   }
 
-  static fromStorage(storage: CommittedReader & Pick<Storage, 'indexes'>, uid: string): StagedIndex {
+  static fromStorage(storage: CommittedReader & Pick<Storage, 'indexes'>, uid: string, storedIds: StoredIdFilter | null = null): StagedIndex {
     const record = storage.indexes.get(uid) ?? null;
-    return new StagedIndex(storage, uid, record, null, record ? storageKeyOf(record) : freeStorageKey(uid, usedStorageKeys(storage)));
+    return new StagedIndex(storage, uid, record, null, record ? storageKeyOf(record) : freeStorageKey(uid, usedStorageKeys(storage)), storedIds);
   }
 
   fork(): StagedIndex {
-    return new StagedIndex(this.storage, this.uid, this.record, this, this.key);
+    return new StagedIndex(this.storage, this.uid, this.record, this, this.key, this.storedIds);
   }
 
   /** A record made in this stage stores under the stage's key. */
@@ -68,7 +74,10 @@ export class StagedIndex {
     const staged = this.externalIds.get(externalId);
     if (staged !== undefined) return staged ?? undefined;
     if (this.parent) return this.parent.docIdOf(externalId);
-    return mayBeStoredId(externalId) ? this.storage.externalIds.get([this.key, externalId]) : undefined;
+    if (!mayBeStoredId(externalId)) return undefined;
+    // The record counts this stage's own writes too (a detached stage's): only a hint of when a scan pays.
+    if (this.storedIds !== null && !this.storedIds.mayBeStored(this.storage, this.key, externalId, this.record?.documentCount ?? 0)) return undefined;
+    return this.storage.externalIds.get([this.key, externalId]);
   }
 
   document(docId: number): string | undefined {

@@ -9,7 +9,7 @@
 import roaring from 'roaring';
 import { PassOffsets, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
 import { BuiltOverDocuments } from '../postings/changes-since-build.js';
-import { PairTable, type PairTableState } from './pair-table.js';
+import { PairTable, type PairSink, type PairTableState } from './pair-table.js';
 import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from '../snapshot/snapshot-container.js';
 import { planShortPrefixesSteps, PREFIX_THEN_WORD_GAP_1, PrefixPairTables, prefixPairDocs, prefixTableKey, prefixTableKeySpace, WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2, type PrefixTable, type ShortPrefixPlan } from './prefix-pair-tables.js';
 import { EXACT_ATTRIBUTE_MARK } from '../words/derivations.js';
@@ -116,7 +116,7 @@ export class NearPairPostings extends BuiltOverDocuments {
     // The short prefixes' tables tag their documents with the rare word's split (prefix-pair-tables.ts).
     const tagged = keySpaces.map((_, table) => table >= MAX_GAP);
     const tables = yield* PairTable.buildManySteps(keySpaces.length, keySpaces,
-      (emit) => this.visitPairs(documents, started, slotOfWord, slotCount, shortPrefixes, emit), tagged);
+      (sink) => this.visitPairs(documents, started, slotOfWord, slotCount, shortPrefixes, sink), tagged);
     this.tables = tables.slice(0, MAX_GAP);
     this.slotOfWord = slotOfWord;
     this.slotCount = slotCount;
@@ -133,14 +133,11 @@ export class NearPairPostings extends BuiltOverDocuments {
    * or 1 after (tagged with the word's split).
    */
   private *visitPairs(documents: Uint32Array, writtenSinceStart: RoaringBitmap32, slotOfWord: Int32Array, slotCount: number,
-    shortPrefixes: ShortPrefixPlan, emit: (table: number, key: number, docId: number, tag?: number) => void): Generator<void, void, unknown> {
+    shortPrefixes: ShortPrefixPlan, sink: PairSink): Generator<void, void, unknown> {
     const { tableOfWord, splitOfWord } = shortPrefixes;
     const hasPrefixTables = shortPrefixes.prefixes.length > 0;
     // Words newer than the build (written meanwhile: their documents count as changed) have no slot and no prefix table.
-    const slotOf = (wordId: number) => slotOfWord[wordId] ?? -1;
-    const emitPrefix = (table: number, wordId: number, slot: number, relation: number, docId: number) => {
-      emit(MAX_GAP + table, prefixTableKey(slot, relation), docId, splitOfWord[wordId]!);
-    };
+    const slotCountOfWords = slotOfWord.length;
     const offsets = new PassOffsets(this.forward, documents);
     for (let index = 0; index < documents.length; index++) {
       if (index > 0 && index % PAIR_DOCUMENTS_PER_STEP === 0) {
@@ -154,24 +151,38 @@ export class NearPairPostings extends BuiltOverDocuments {
       const offset = offsets.at(index);
       if (offset < 0) continue;
       const start = tokensStartAt(data, offset);
-      const end = start + tokenCountAt(data, offset) * 2;
+      const tokenCount = tokenCountAt(data, offset);
+      const end = start + tokenCount * 2;
+      // At most MAX_GAP pairs, or 3 prefix-table entries, a token.
+      const entries = sink.reserve(Math.max(MAX_GAP, 3) * tokenCount);
+      let length = 0;
       for (let k = start; k < end; k += 2) {
-        const left = slotOf(data[k]!);
+        const wordId = data[k]!;
+        const left = wordId < slotCountOfWords ? slotOfWord[wordId]! : -1;
         if (left < 0) {
           if (!hasPrefixTables) continue;
-          const wordId = data[k]!;
-          const table = tableOfWord[wordId] ?? -1;
+          const table = wordId < tableOfWord.length ? tableOfWord[wordId]! : -1;
           if (table < 0) continue;
+          const tag = splitOfWord[wordId]!;
           // Positions ascend within a field, so a word `gap` positions away is at most `gap` tokens away.
           for (let before = k - 2; before >= start && before >= k - 4; before -= 2) {
             const gap = positionGap(data[before + 1]!, data[k + 1]!);
-            const slot = slotOf(data[before]!);
-            if (slot >= 0 && (gap === 1 || gap === 2)) emitPrefix(table, wordId, slot, gap === 1 ? WORD_THEN_PREFIX_GAP_1 : WORD_THEN_PREFIX_GAP_2, docId);
+            const beforeWord = data[before]!;
+            const slot = beforeWord < slotCountOfWords ? slotOfWord[beforeWord]! : -1;
+            if (slot < 0 || (gap !== 1 && gap !== 2)) continue;
+            entries[length++] = MAX_GAP + table;
+            entries[length++] = prefixTableKey(slot, gap === 1 ? WORD_THEN_PREFIX_GAP_1 : WORD_THEN_PREFIX_GAP_2);
+            entries[length++] = tag;
           }
           const after = k + 2;
           if (after < end && positionGap(data[k + 1]!, data[after + 1]!) === 1) {
-            const slot = slotOf(data[after]!);
-            if (slot >= 0) emitPrefix(table, wordId, slot, PREFIX_THEN_WORD_GAP_1, docId);
+            const afterWord = data[after]!;
+            const slot = afterWord < slotCountOfWords ? slotOfWord[afterWord]! : -1;
+            if (slot >= 0) {
+              entries[length++] = MAX_GAP + table;
+              entries[length++] = prefixTableKey(slot, PREFIX_THEN_WORD_GAP_1);
+              entries[length++] = tag;
+            }
           }
           continue;
         }
@@ -179,10 +190,15 @@ export class NearPairPostings extends BuiltOverDocuments {
         for (let next = k + 2; next < end && next <= k + 2 * MAX_GAP; next += 2) {
           const gap = positionGap(data[k + 1]!, data[next + 1]!);
           if (gap < 1 || gap > MAX_GAP) continue;
-          const right = slotOf(data[next]!);
-          if (right >= 0) emit(gap - 1, left * slotCount + right, docId);
+          const nextWord = data[next]!;
+          const right = nextWord < slotCountOfWords ? slotOfWord[nextWord]! : -1;
+          if (right < 0) continue;
+          entries[length++] = gap - 1;
+          entries[length++] = left * slotCount + right;
+          entries[length++] = 0;
         }
       }
+      if (length > 0) sink.end(docId, length);
     }
   }
 

@@ -45,22 +45,28 @@ export class PairTable {
    */
   static buildMany(tableCount: number, keySpace: number, visit: (emit: (table: number, key: number, docId: number, tag?: number) => void) => void,
     tagged: readonly boolean[] = []): PairTable[] {
-    return finishSteps(PairTable.buildManySteps(tableCount, keySpace, function* (emit) {
-      visit(emit);
+    return finishSteps(PairTable.buildManySteps(tableCount, keySpace, function* (sink) {
+      visit((table, key, docId, tag = 0) => {
+        const entries = sink.reserve(1);
+        entries[0] = table;
+        entries[1] = key;
+        entries[2] = tag;
+        sink.end(docId, 3);
+      });
     }, tagged));
   }
 
   /**
-   * buildMany in steps (a quiet-time build between searches): `visit` yields between its pieces of
-   * work. `keySpace` may differ per table (an array, one per table).
+   * buildMany in steps (a quiet-time build between searches), the occurrences handed over a document
+   * at a time (PairSink: one call per document, not per occurrence, in the build's hottest loop):
+   * `visit` yields between its pieces of work. `keySpace` may differ per table (an array, one per table).
    */
-  static *buildManySteps(tableCount: number, keySpace: number | readonly number[],
-    visit: (emit: (table: number, key: number, docId: number, tag?: number) => void) => Generator<void, void, unknown>,
+  static *buildManySteps(tableCount: number, keySpace: number | readonly number[], visit: (sink: PairSink) => Generator<void, void, unknown>,
     tagged: readonly boolean[] = []): Generator<void, PairTable[], unknown> {
     const spaceOf = (table: number) => (typeof keySpace === 'number' ? keySpace : keySpace[table]!);
     // Pass 1 over-counts a pair repeated in one document, which only leaves slack at a run's end.
     const counts = Array.from({ length: tableCount }, (_, table) => new Uint32Array(spaceOf(table) + 1));
-    yield* visit((table, key) => counts[table]![key + 1]!++);
+    yield* visit(new CountingSink(counts));
     // A step per table (a gap table's key space is its slots squared: millions of keys).
     for (const tableCounts of counts) {
       for (let key = 0; key + 1 < tableCounts.length; key++) tableCounts[key + 1]! += tableCounts[key]!;
@@ -69,18 +75,7 @@ export class PairTable {
     const docIds = counts.map((tableCounts) => new Uint32Array(tableCounts[tableCounts.length - 1]!));
     const tags = docIds.map((tableDocIds, table) => (tagged[table] === true ? new Uint16Array(tableDocIds.length) : null));
     const ends = counts.map((tableCounts) => tableCounts.slice(0, tableCounts.length - 1));
-    yield* visit((table, key, docId, tag = 0) => {
-      const tableEnds = ends[table]!;
-      const tableDocIds = docIds[table]!;
-      const tableTags = tags[table]!;
-      const end = tableEnds[key]!;
-      // Never past the key's segment (a visitor breaking the contract must not spoil the other keys' runs).
-      if (end === counts[table]![key + 1]!) return;
-      if (end > counts[table]![key]! && tableDocIds[end - 1] === docId && (tableTags === null || tableTags[end - 1] === tag)) return;
-      tableDocIds[end] = docId;
-      if (tableTags !== null) tableTags[end] = tag;
-      tableEnds[key] = end + 1;
-    });
+    yield* visit(new FillingSink(counts, ends, docIds, tags));
     const tables: PairTable[] = [];
     for (let table = 0; table < tableCount; table++) {
       const compacted = PairTable.compact(counts[table]!, ends[table]!, docIds[table]!, tags[table]!, spaceOf(table));
@@ -238,6 +233,64 @@ export class PairTable {
     let bitmaps = 0;
     for (const bitmap of this.bitmaps.values()) bitmaps += bitmap.getSerializationSizeInBytes('portable');
     return this.keys.byteLength + this.starts.byteLength + this.docIds.byteLength + (this.tags?.byteLength ?? 0) + bitmaps;
+  }
+}
+
+/**
+ * Where a visitor of PairTable.buildManySteps puts one document's occurrences: reserve(n) gives an
+ * array with room for n (table, key, tag) triples from its start (tag 0 for an untagged table), end(docId, length)
+ * takes the first `length` numbers written (3 a triple). Owner: one build pass; its array grows to the
+ * most occurrences of one document, 12 bytes each.
+ */
+export abstract class PairSink {
+  protected entries = new Int32Array(3 * 64);
+
+  reserve(occurrences: number): Int32Array {
+    if (3 * occurrences > this.entries.length) this.entries = new Int32Array(Math.max(3 * occurrences, 2 * this.entries.length));
+    return this.entries;
+  }
+
+  abstract end(docId: number, length: number): void;
+}
+
+/** Pass 1: counts[table][key + 1] per occurrence. */
+class CountingSink extends PairSink {
+  constructor(private readonly counts: Uint32Array[]) {
+    super();
+  }
+
+  end(_docId: number, length: number): void {
+    const entries = this.entries;
+    const counts = this.counts;
+    for (let k = 0; k < length; k += 3) counts[entries[k]!]![entries[k + 1]! + 1]!++;
+  }
+}
+
+/** Pass 2: each occurrence into its key's segment, a (document, tag) repeated in a row once, never past the segment. */
+class FillingSink extends PairSink {
+  constructor(private readonly counts: Uint32Array[], private readonly ends: Uint32Array[], private readonly docIds: Uint32Array[],
+    private readonly tags: (Uint16Array | null)[]) {
+    super();
+  }
+
+  end(docId: number, length: number): void {
+    const entries = this.entries;
+    for (let k = 0; k < length; k += 3) {
+      const table = entries[k]!;
+      const key = entries[k + 1]!;
+      const tag = entries[k + 2]!;
+      const tableEnds = this.ends[table]!;
+      const tableDocIds = this.docIds[table]!;
+      const tableTags = this.tags[table]!;
+      const tableCounts = this.counts[table]!;
+      const end = tableEnds[key]!;
+      // Never past the key's segment (a visitor breaking the contract must not spoil the other keys' runs).
+      if (end === tableCounts[key + 1]!) continue;
+      if (end > tableCounts[key]! && tableDocIds[end - 1] === docId && (tableTags === null || tableTags[end - 1] === tag)) continue;
+      tableDocIds[end] = docId;
+      if (tableTags !== null) tableTags[end] = tag;
+      tableEnds[key] = end + 1;
+    }
   }
 }
 

@@ -298,6 +298,7 @@ export class TokenKeyPostings implements DerivedStructure {
 
   private *buildAllFrom(during: { words: Uint8Array; tokens: number }): Generator<void, void, unknown> {
     const wordCount = during.words.length;
+    const { keyOf, limit } = this;
     const documents = this.documents.toUint32Array();
     const counts = new Uint32Array(wordCount + 1);
     let tokens = 0;
@@ -309,9 +310,16 @@ export class TokenKeyPostings implements DerivedStructure {
         offsets.resume();
       }
       // Words newer than the build (written meanwhile) are left out: built per word when asked.
-      this.visitTokensAt(offsets.at(index), (wordId) => {
-        if (wordId < wordCount) counts[wordId + 1]!++;
-      });
+      // (visitTokensAt's loop, inline: a closure call per token was most of this pass.)
+      const offset = offsets.at(index);
+      if (offset < 0) continue;
+      const data = this.forward.arena;
+      const start = tokensStartAt(data, offset);
+      const end = start + tokenCountAt(data, offset) * 2;
+      for (let k = start; k < end; k += 2) {
+        const wordId = data[k]!;
+        if (wordId < wordCount && keyOf(data, offset, data[k + 1]!) < limit) counts[wordId + 1]!++;
+      }
     }
     const starts = new Uint32Array(wordCount + 1);
     for (let wordId = 0; wordId < wordCount; wordId++) starts[wordId + 1] = starts[wordId]! + counts[wordId + 1]! * 2;
@@ -324,18 +332,26 @@ export class TokenKeyPostings implements DerivedStructure {
         offsets.resume();
       }
       const docId = documents[index]!;
-      this.visitTokensAt(offsets.at(index), (wordId, key) => {
-        if (wordId >= wordCount) return;
+      const offset = offsets.at(index);
+      if (offset < 0) continue;
+      const data = this.forward.arena;
+      const tokensStart = tokensStartAt(data, offset);
+      const tokensEnd = tokensStart + tokenCountAt(data, offset) * 2;
+      nextToken: for (let t = tokensStart; t < tokensEnd; t += 2) {
+        const wordId = data[t]!;
+        if (wordId >= wordCount) continue;
+        const key = keyOf(data, offset, data[t + 1]!);
+        if (key >= limit) continue;
         tokens++;
         const start = starts[wordId]!;
         let end = ends[wordId]!;
         // A document rewritten between the passes may bring more than was counted (its words are marked written): stay in the segment.
-        if (end === starts[wordId + 1]!) return;
-        for (let k = end - 2; k >= start && pairs[k + 1] === docId; k -= 2) if (pairs[k] === key) return;
+        if (end === starts[wordId + 1]!) continue;
+        for (let k = end - 2; k >= start && pairs[k + 1] === docId; k -= 2) if (pairs[k] === key) continue nextToken;
         pairs[end++] = key;
         pairs[end++] = docId;
         ends[wordId] = end;
-      });
+      }
     }
     // Frequent words become bitmaps; the others' segments move left, in place, into the arena.
     const byWord: typeof this.byWord = [];
