@@ -21,9 +21,8 @@ import { DeletionIndex, walkCandidateRuns } from '../../src/shard/words/deletion
 import { finishSteps } from '../../src/shard/sliced-jobs.js';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
-import { defaultSettings } from '../../src/settings/index-settings.js';
 import { randomFrom } from './seeded-lcg.js';
-import { mutate, randomLexicon, queriesOf } from './random-edits.js';
+import { mutate, randomLexicon, queriesOf, typoRoundSettings } from './random-edits.js';
 import { ShardEngine, BUILD_AT_ONCE_FROM_QUERIES } from '../../src/shard/shard-engine.js';
 import { SlicedJobs } from '../../src/shard/sliced-jobs.js';
 import { decodeShardSnapshot, encodeShardSnapshot, settingsFingerprint } from '../../src/shard/snapshot/shard-snapshot.js';
@@ -165,9 +164,7 @@ for (let round = 0; round < 4; round++) {
   test(`searches answer alike with and without the deletion index (round ${round})`, (t) => {
     const random = randomFrom(9500 + round);
     // Round 2: typos from fewer letters; round 3: no typos on the titles (words under a mark).
-    const typoTolerance = { ...defaultSettings().typoTolerance, ...(round === 2 ? { minWordSizeForTypos: { oneTypo: 3, twoTypos: 6 } } : {}),
-      ...(round === 3 ? { disableOnAttributes: ['title'] } : {}) };
-    const settings = { searchableAttributes: ['title', 'body'], typoTolerance };
+    const settings = typoRoundSettings(round, 6);
     const on = new ShardIndex(compileIndexConfig(settings));
     const off = new ShardIndex(compileIndexConfig(settings));
     off.deletionIndex = false;

@@ -11,8 +11,7 @@ import { Vocabulary } from '../../src/shard/words/vocabulary.js';
 import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import { randomFrom } from './seeded-lcg.js';
-import { mutate } from './random-edits.js';
-import { defaultSettings } from '../../src/settings/index-settings.js';
+import { mutate, typoRoundSettings } from './random-edits.js';
 
 const LETTERS = ['a', 'b', 'c', 'd', 'é', '𝒜'];
 
@@ -62,9 +61,7 @@ for (let round = 0; round < 4; round++) {
   test(`searches answer alike with and without the near-prefix filter (round ${round})`, (t) => {
     const random = randomFrom(5300 + round);
     // Round 2: two typos from 5 letters (more n-grams at one typo); round 3: no typos on the titles (words under a mark).
-    const typoTolerance = { ...defaultSettings().typoTolerance, ...(round === 2 ? { minWordSizeForTypos: { oneTypo: 3, twoTypos: 5 } } : {}),
-      ...(round === 3 ? { disableOnAttributes: ['title'] } : {}) };
-    const settings = { searchableAttributes: ['title', 'body'], typoTolerance };
+    const settings = typoRoundSettings(round, 5);
     const withFilter = new ShardIndex(compileIndexConfig(settings));
     const without = new ShardIndex(compileIndexConfig(settings));
     without.nearPrefixFilter = false;

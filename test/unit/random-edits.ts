@@ -1,3 +1,6 @@
+// Random lexicon material shared by the randomized lexicon tests.
+import { defaultSettings, type IndexSettings } from '../../src/settings/index-settings.js';
+
 // A word with `edits` random edits (insertion, deletion, substitution, adjacent transposition) of
 // letters from `letters`: the near words randomized lexicon tests build families from.
 export function mutate(random: () => number, letters: readonly string[], word: string, edits: number): string {
@@ -38,4 +41,14 @@ export function queriesOf(random: () => number, letters: readonly string[], word
     if (roll < 0.9) return base + words[Math.floor(random() * words.length)]!;
     return base;
   }).filter((query) => query.length > 0);
+}
+
+/**
+ * Settings of the paired-shard rounds (a shortcut on and off): round 2 allows typos from fewer letters
+ * (two typos from `twoTyposFrom`), round 3 none on the titles (words under a mark).
+ */
+export function typoRoundSettings(round: number, twoTyposFrom: number): Partial<IndexSettings> {
+  const typoTolerance = { ...defaultSettings().typoTolerance, ...(round === 2 ? { minWordSizeForTypos: { oneTypo: 3, twoTypos: twoTyposFrom } } : {}),
+    ...(round === 3 ? { disableOnAttributes: ['title'] } : {}) };
+  return { searchableAttributes: ['title', 'body'], typoTolerance };
 }
