@@ -140,5 +140,10 @@ test('randomized: a replayed fill (pass 1 recorded) builds the tables of a secon
     t.is(twice.count, 2);
     t.is(once.count, 1, 'the documents are visited once');
     t.deepEqual(replayed.map((table) => table.state), visited.map((table) => table.state), `seed ${seed}`);
+    // Past its bound the recording is dropped: the fill visits again, and the tables are the same.
+    const bounded = { count: 0 };
+    const revisited = finishSteps(PairTable.buildManySteps(4, keySpaces, visitor(bounded), tagged, { keep: (docId) => !dropped.has(docId), maxBytes: 1024 }));
+    t.is(bounded.count, 2, 'over its bound: visited again');
+    t.deepEqual(revisited.map((table) => table.state), visited.map((table) => table.state), `seed ${seed}, bounded`);
   }
 });

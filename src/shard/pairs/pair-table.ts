@@ -69,8 +69,10 @@ export class PairTable {
     const spaceOf = (table: number) => (typeof keySpace === 'number' ? keySpace : keySpace[table]!);
     // Pass 1 over-counts a pair repeated in one document, which only leaves slack at a run's end.
     const counts = Array.from({ length: tableCount }, (_, table) => new Uint32Array(spaceOf(table) + 1));
-    const recording = replay !== null && tableCount <= MAX_RECORDED_TABLES ? new PairRecording() : null;
+    let recording = replay !== null && tableCount <= MAX_RECORDED_TABLES ? new PairRecording(replay.maxBytes ?? RECORDING_MAX_BYTES) : null;
     yield* visit(recording === null ? new CountingSink(counts) : new RecordingSink(counts, recording));
+    // Over its bound: dropped, and the fill visits the documents again.
+    if (recording?.overBound) recording = null;
     // A step per table (a gap table's key space is its slots squared: millions of keys).
     for (const tableCounts of counts) {
       for (let key = 0; key + 1 < tableCounts.length; key++) tableCounts[key + 1]! += tableCounts[key]!;
@@ -275,12 +277,19 @@ class CountingSink extends PairSink {
 /** buildManySteps' fill from pass 1's recording: which recorded documents to fill (those the visitor would emit again). */
 export interface PairReplay {
   keep(docId: number): boolean;
+  /** The recording's bound (default RECORDING_MAX_BYTES): past it, the recording is dropped and the fill visits again. */
+  maxBytes?: number;
 }
 
 /** A recorded occurrence packs its table and tag in one number: tables up to this many are recorded (else `visit` runs twice). */
 const MAX_RECORDED_TABLES = 1 << 15;
 /** Numbers per chunk of a PairRecording (4 MiB); a document needing more gets a chunk of its own size. */
 const RECORDING_CHUNK = 1 << 20;
+/**
+ * A recording's bound: 8 bytes an occurrence, so ~16M occurrences (1M npm rows make ~12M: ~94 MiB more
+ * peak RSS while the near-pair tables build); a larger shard's build visits its documents twice.
+ */
+const RECORDING_MAX_BYTES = 128 * 2 ** 20;
 /** Documents replayed between yields: a replayed document costs less than a visited one (PAIR_DOCUMENTS_PER_STEP is 1,024). */
 const REPLAY_DOCUMENTS_PER_STEP = 2048;
 
@@ -288,21 +297,35 @@ const REPLAY_DOCUMENTS_PER_STEP = 2048;
  * Pass 1's occurrences, kept for the fill pass (which then neither reads the documents' tokens nor
  * looks their words up again): per document its id, its occurrence count and per occurrence the key
  * and (table << 16 | tag), in chunks. Owner: one buildManySteps call, from its pass 1 to the end of its
- * fill; 8 bytes per occurrence (at 1M npm rows ~13M occurrences: ~100 MiB while the near-pair tables build).
+ * fill; 8 bytes per occurrence, in chunks adding up to at most `maxBytes` (RECORDING_MAX_BYTES).
  */
 class PairRecording {
   private readonly chunks: Int32Array[] = [];
   private chunk = new Int32Array(0);
   private position = 0;
   private lengths: number[] = [];
+  private bytes = 0;
+  /** Went past maxBytes: its chunks are freed and it records nothing more. */
+  overBound = false;
+
+  constructor(private readonly maxBytes: number) {}
 
   /** Records a document's occurrences: `entries`' first `length` numbers, (table, key, tag) triples. */
   add(docId: number, entries: Int32Array, length: number): void {
+    if (this.overBound) return;
     const need = 2 + (length / 3) * 2;
     if (this.position + need > this.chunk.length) {
+      const size = Math.max(RECORDING_CHUNK, need);
+      if (this.bytes + 4 * size > this.maxBytes) {
+        this.overBound = true;
+        this.chunks.length = 0;
+        this.chunk = new Int32Array(0);
+        return;
+      }
       if (this.chunks.length > 0) this.lengths.push(this.position);
-      this.chunk = new Int32Array(Math.max(RECORDING_CHUNK, need));
+      this.chunk = new Int32Array(size);
       this.chunks.push(this.chunk);
+      this.bytes += this.chunk.byteLength;
       this.position = 0;
     }
     const chunk = this.chunk;
