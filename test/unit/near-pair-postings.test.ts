@@ -58,6 +58,17 @@ function sideOf(vocabularySize: number, ids: number[], prefix?: string) {
   return { wordIds: ids, set, ...(prefix === undefined ? {} : { prefix }) };
 }
 
+/** Runs `body` with the prefix tables' policy lowered to these small shards (a table for any prefix), then restores it. */
+function withEveryPrefixTable(body: () => void): void {
+  const policy = { ...PREFIX_TABLE_POLICY };
+  Object.assign(PREFIX_TABLE_POLICY, { minDocuments: 1, buildAfterReadsShare: Infinity });
+  try {
+    body();
+  } finally {
+    Object.assign(PREFIX_TABLE_POLICY, policy);
+  }
+}
+
 for (const rewritten of [false, true]) {
   test(`pair docs within cost 1 and 2 match the per-document cost (${rewritten ? "tables built, then documents rewritten" : "tables fresh"})`, (t) => {
     const random = randomFrom(rewritten ? 5 : 6);
@@ -96,9 +107,7 @@ for (const rewritten of [false, true]) {
 // tables, built here at once (the policy lowered to this shard's size), before and after rewrites.
 for (const rewritten of [false, true]) {
   test(`prefix pair tables find the per-document cost of a prefix's words (${rewritten ? "documents rewritten after the tables" : "tables fresh"})`, (t) => {
-    const policy = { ...PREFIX_TABLE_POLICY };
-    Object.assign(PREFIX_TABLE_POLICY, { minDocuments: 1, buildAfterReadsShare: Infinity });
-    try {
+    withEveryPrefixTable(() => {
       const random = randomFrom(rewritten ? 7 : 8);
       const shard = new ShardIndex(compileIndexConfig({}));
       for (let docId = 0; docId < 400; docId++) shard.upsert(docId, makeDocument(random, docId));
@@ -126,9 +135,7 @@ for (const rewritten of [false, true]) {
       }
       t.true(compared > 1000);
       t.true(pairs.prefixTableBytes > 0);
-    } finally {
-      Object.assign(PREFIX_TABLE_POLICY, policy);
-    }
+    });
   });
 }
 
@@ -205,9 +212,7 @@ function tableStates(pairs: NearPairPostings): unknown {
 // documents again: the same tables as two visits, and with documents written between its steps
 // (left out of the fill, as the second visit leaves them out), the same answers as the per-document cost.
 test('randomized: the near-pair build replaying its counting pass makes the tables of two visits (replayPairPass)', (t) => {
-  const policy = { ...PREFIX_TABLE_POLICY };
-  Object.assign(PREFIX_TABLE_POLICY, { minDocuments: 1, buildAfterReadsShare: Infinity });
-  try {
+  withEveryPrefixTable(() => {
     for (let seed = 41; seed <= 46; seed++) {
       const random = randomFrom(seed);
       const shard = new ShardIndex(compileIndexConfig({}));
@@ -220,16 +225,12 @@ test('randomized: the near-pair build replaying its counting pass makes the tabl
       t.deepEqual(tableStates(replayed), tableStates(visited), `seed ${seed}`);
       t.true(replayed.byteLength > 0);
     }
-  } finally {
-    Object.assign(PREFIX_TABLE_POLICY, policy);
-  }
+  });
 });
 
 for (const replay of [true, false]) {
   test(`documents written at every step of a near-pair build: the pairs found are the per-document cost's (${replay ? 'fill replayed' : 'two visits'})`, (t) => {
-    const policy = { ...PREFIX_TABLE_POLICY };
-    Object.assign(PREFIX_TABLE_POLICY, { minDocuments: 1, buildAfterReadsShare: Infinity });
-    try {
+    withEveryPrefixTable(() => {
       const random = randomFrom(replay ? 51 : 52);
       const shard = new ShardIndex(compileIndexConfig({}));
       for (let docId = 0; docId < 5000; docId++) shard.upsert(docId, makeDocument(random, docId));
@@ -257,8 +258,6 @@ for (const replay of [true, false]) {
         compared += checkAgainstReference(t, pairs, shard, leftIds, rightIds, random() < 0.5 ? prefix : '');
       }
       t.true(compared > 1000);
-    } finally {
-      Object.assign(PREFIX_TABLE_POLICY, policy);
-    }
+    });
   });
 }

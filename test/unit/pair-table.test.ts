@@ -57,13 +57,18 @@ test('a tagged table keeps each document once per key and tag, its runs by tag t
   t.is(untagged.docsTaggedWithin(2, 1, 3), null);
 });
 
+/** Seeded whole numbers below n (an LCG from `seed * multiplier`). */
+function intsFrom(seed: number, multiplier: number): (n: number) => number {
+  let state = seed * multiplier >>> 0;
+  return (n: number) => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return Math.floor((state / 2 ** 32) * n);
+  };
+}
+
 test('randomized: a visitor handing a document\'s occurrences at once (PairSink) builds the tables of one emitting them one by one', (t) => {
   for (let seed = 1; seed <= 20; seed++) {
-    let state = seed * 2654435761 >>> 0;
-    const random = (n: number) => {
-      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-      return Math.floor((state / 2 ** 32) * n);
-    };
+    const random = intsFrom(seed, 2654435761);
     const keySpaces = [1 + random(50), 1 + random(50), 1 + random(20)];
     const tagged = [false, random(2) === 1, true];
     // Documents ascending, each with 0-40 occurrences (repeats within a document included, in a row as the contract asks), tags small.
@@ -107,11 +112,7 @@ test('randomized: a visitor handing a document\'s occurrences at once (PairSink)
 
 test('randomized: a replayed fill (pass 1 recorded) builds the tables of a second visit, leaving out the documents it no longer emits', (t) => {
   for (let seed = 1; seed <= 20; seed++) {
-    let state = seed * 2246822519 >>> 0;
-    const random = (n: number) => {
-      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-      return Math.floor((state / 2 ** 32) * n);
-    };
+    const random = intsFrom(seed, 2246822519);
     const keySpaces = [1 + random(60), 1 + random(60), 1 + random(30), 1 + random(5)];
     const tagged = [false, random(2) === 1, true, true];
     const documents: [number, [number, number, number][]][] = [];

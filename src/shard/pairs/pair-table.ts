@@ -286,7 +286,7 @@ const MAX_RECORDED_TABLES = 1 << 15;
 /** Numbers per chunk of a PairRecording (4 MiB); a document needing more gets a chunk of its own size. */
 const RECORDING_CHUNK = 1 << 20;
 /**
- * A recording's bound: 8 bytes an occurrence, so ~16M occurrences (1M npm rows make ~12M: ~94 MiB more
+ * A recording's bound: 8 bytes an occurrence, so ~16M occurrences (1M npm rows: ~92 MiB more
  * peak RSS while the near-pair tables build); a larger shard's build visits its documents twice.
  */
 const RECORDING_MAX_BYTES = 128 * 2 ** 20;
