@@ -7,6 +7,7 @@ import { ShardIndex } from '../../src/shard/shard-index.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
 import { tokenCountAt, tokensStartAt } from '../../src/shard/documents/forward-index.js';
 import { NearPairPostings } from '../../src/shard/pairs/near-pair-postings.js';
+import type { PairTable } from '../../src/shard/pairs/pair-table.js';
 import { PREFIX_TABLE_POLICY, SHORT_PREFIX_LENGTH, SPLIT_LENGTH } from '../../src/shard/pairs/prefix-pair-tables.js';
 import { randomFrom } from './seeded-lcg.js';
 
@@ -57,6 +58,17 @@ function sideOf(vocabularySize: number, ids: number[], prefix?: string) {
   return { wordIds: ids, set, ...(prefix === undefined ? {} : { prefix }) };
 }
 
+/** Runs `body` with the prefix tables' policy lowered to these small shards (a table for any prefix), then restores it. */
+function withEveryPrefixTable(body: () => void): void {
+  const policy = { ...PREFIX_TABLE_POLICY };
+  Object.assign(PREFIX_TABLE_POLICY, { minDocuments: 1, buildAfterReadsShare: Infinity });
+  try {
+    body();
+  } finally {
+    Object.assign(PREFIX_TABLE_POLICY, policy);
+  }
+}
+
 for (const rewritten of [false, true]) {
   test(`pair docs within cost 1 and 2 match the per-document cost (${rewritten ? "tables built, then documents rewritten" : "tables fresh"})`, (t) => {
     const random = randomFrom(rewritten ? 5 : 6);
@@ -95,9 +107,7 @@ for (const rewritten of [false, true]) {
 // tables, built here at once (the policy lowered to this shard's size), before and after rewrites.
 for (const rewritten of [false, true]) {
   test(`prefix pair tables find the per-document cost of a prefix's words (${rewritten ? "documents rewritten after the tables" : "tables fresh"})`, (t) => {
-    const policy = { ...PREFIX_TABLE_POLICY };
-    Object.assign(PREFIX_TABLE_POLICY, { minDocuments: 1, buildAfterReadsShare: Infinity });
-    try {
+    withEveryPrefixTable(() => {
       const random = randomFrom(rewritten ? 7 : 8);
       const shard = new ShardIndex(compileIndexConfig({}));
       for (let docId = 0; docId < 400; docId++) shard.upsert(docId, makeDocument(random, docId));
@@ -125,9 +135,7 @@ for (const rewritten of [false, true]) {
       }
       t.true(compared > 1000);
       t.true(pairs.prefixTableBytes > 0);
-    } finally {
-      Object.assign(PREFIX_TABLE_POLICY, policy);
-    }
+    });
   });
 }
 
@@ -192,3 +200,64 @@ test('prepareForSearch builds the pair tables ahead of the searches, which then 
     t.deepEqual(search(prepared), search(lazy), q);
   }
 });
+
+/** The gap tables' and the short prefixes' tables' arrays (private: compared between two builds). */
+function tableStates(pairs: NearPairPostings): unknown {
+  const inside = pairs as unknown as { tables: PairTable[]; prefixTables: { adoptedHeld(): { prefixes: string[]; tables: PairTable[] } } };
+  const adopted = inside.prefixTables.adoptedHeld();
+  return { tables: inside.tables.map((table) => table.state), prefixes: adopted.prefixes, prefixTables: adopted.tables.map((table) => table.state) };
+}
+
+// The build's fill replays what its counting pass recorded (replayPairPass) instead of reading the
+// documents again: the same tables as two visits, and with documents written between its steps
+// (left out of the fill, as the second visit leaves them out), the same answers as the per-document cost.
+test('randomized: the near-pair build replaying its counting pass makes the tables of two visits (replayPairPass)', (t) => {
+  withEveryPrefixTable(() => {
+    for (let seed = 41; seed <= 46; seed++) {
+      const random = randomFrom(seed);
+      const shard = new ShardIndex(compileIndexConfig({}));
+      for (let docId = 0; docId < 1500; docId++) shard.upsert(docId, makeDocument(random, docId));
+      const replayed = new NearPairPostings(shard.vocabulary, shard.forward, shard.documents);
+      const visited = new NearPairPostings(shard.vocabulary, shard.forward, shard.documents);
+      visited.replayPairPass = false;
+      replayed.build();
+      visited.build();
+      t.deepEqual(tableStates(replayed), tableStates(visited), `seed ${seed}`);
+      t.true(replayed.byteLength > 0);
+    }
+  });
+});
+
+for (const replay of [true, false]) {
+  test(`documents written at every step of a near-pair build: the pairs found are the per-document cost's (${replay ? 'fill replayed' : 'two visits'})`, (t) => {
+    withEveryPrefixTable(() => {
+      const random = randomFrom(replay ? 51 : 52);
+      const shard = new ShardIndex(compileIndexConfig({}));
+      for (let docId = 0; docId < 5000; docId++) shard.upsert(docId, makeDocument(random, docId));
+      const pairs = new NearPairPostings(shard.vocabulary, shard.forward, shard.documents);
+      pairs.replayPairPass = replay;
+      let steps = 0;
+      for (const _ of pairs.buildSteps()) {
+        steps++;
+        // Rewritten or deleted meanwhile: read, never taken from the tables.
+        for (let n = 0; n < 3; n++) {
+          const docId = Math.floor(random() * 5000);
+          if (random() < 0.2) shard.delete(docId);
+          else shard.upsert(docId, makeDocument(random, docId));
+          pairs.markChanged(docId);
+        }
+      }
+      t.true(steps > 3, `${steps} steps`);
+      const vocabulary = shard.vocabulary;
+      const words = Array.from({ length: vocabulary.size }, (_, id) => id).filter((id) => !vocabulary.docs(id).isEmpty);
+      let compared = 0;
+      for (let k = 0; k < 30; k++) {
+        const prefix = ['r', 'rare1', 'ka', 'be', 'a'][Math.floor(random() * 5)]!;
+        const rightIds = random() < 0.5 ? words.filter((id) => vocabulary.wordOf(id).startsWith(prefix)) : words.filter(() => random() < 0.15);
+        const leftIds = words.filter(() => random() < 0.15);
+        compared += checkAgainstReference(t, pairs, shard, leftIds, rightIds, random() < 0.5 ? prefix : '');
+      }
+      t.true(compared > 1000);
+    });
+  });
+}

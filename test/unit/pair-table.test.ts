@@ -1,7 +1,7 @@
 // PairTable: runs per key from a visitor, and long runs handed out as bitmaps holding the same documents.
 import test from 'ava';
 import roaring from 'roaring';
-import { PairTable } from '../../src/shard/pairs/pair-table.js';
+import { PairTable, type PairSink } from '../../src/shard/pairs/pair-table.js';
 import { finishSteps } from '../../src/shard/sliced-jobs.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -57,13 +57,18 @@ test('a tagged table keeps each document once per key and tag, its runs by tag t
   t.is(untagged.docsTaggedWithin(2, 1, 3), null);
 });
 
+/** Seeded whole numbers below n (an LCG from `seed * multiplier`). */
+function intsFrom(seed: number, multiplier: number): (n: number) => number {
+  let state = seed * multiplier >>> 0;
+  return (n: number) => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return Math.floor((state / 2 ** 32) * n);
+  };
+}
+
 test('randomized: a visitor handing a document\'s occurrences at once (PairSink) builds the tables of one emitting them one by one', (t) => {
   for (let seed = 1; seed <= 20; seed++) {
-    let state = seed * 2654435761 >>> 0;
-    const random = (n: number) => {
-      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-      return Math.floor((state / 2 ** 32) * n);
-    };
+    const random = intsFrom(seed, 2654435761);
     const keySpaces = [1 + random(50), 1 + random(50), 1 + random(20)];
     const tagged = [false, random(2) === 1, true];
     // Documents ascending, each with 0-40 occurrences (repeats within a document included, in a row as the contract asks), tags small.
@@ -102,5 +107,44 @@ test('randomized: a visitor handing a document\'s occurrences at once (PairSink)
         t.deepEqual([...(found ?? [])], expected.map(([, docId]) => docId), `seed ${seed} table ${table} key ${key}`);
       }
     }
+  }
+});
+
+test('randomized: a replayed fill (pass 1 recorded) builds the tables of a second visit, leaving out the documents it no longer emits', (t) => {
+  for (let seed = 1; seed <= 20; seed++) {
+    const random = intsFrom(seed, 2246822519);
+    const keySpaces = [1 + random(60), 1 + random(60), 1 + random(30), 1 + random(5)];
+    const tagged = [false, random(2) === 1, true, true];
+    const documents: [number, [number, number, number][]][] = [];
+    for (let docId = random(5); docId < 3000; docId += 1 + random(4)) {
+      documents.push([docId, Array.from({ length: random(4) === 0 ? random(301) : random(20) }, () => {
+        const table = random(4);
+        return [table, random(keySpaces[table]!), tagged[table] ? random(70000) % 65536 : 0] as [number, number, number];
+      }).sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2])]);
+    }
+    // Documents "written" between the passes: the second visit leaves them out, as the replay's keep does.
+    const dropped = new Set(documents.filter(() => random(5) === 0).map(([docId]) => docId));
+    const visitor = (calls: { count: number }) => function* (sink: PairSink) {
+      const second = calls.count++ > 0;
+      for (const [docId, occurrences] of documents) {
+        if (second && dropped.has(docId)) continue;
+        const entries = sink.reserve(occurrences.length);
+        occurrences.forEach((occurrence, k) => entries.set(occurrence, 3 * k));
+        sink.end(docId, 3 * occurrences.length);
+        if (docId % 7 === 0) yield;
+      }
+    };
+    const twice = { count: 0 };
+    const visited = finishSteps(PairTable.buildManySteps(4, keySpaces, visitor(twice), tagged));
+    const once = { count: 0 };
+    const replayed = finishSteps(PairTable.buildManySteps(4, keySpaces, visitor(once), tagged, { keep: (docId) => !dropped.has(docId) }));
+    t.is(twice.count, 2);
+    t.is(once.count, 1, 'the documents are visited once');
+    t.deepEqual(replayed.map((table) => table.state), visited.map((table) => table.state), `seed ${seed}`);
+    // Past its bound the recording is dropped: the fill visits again, and the tables are the same.
+    const bounded = { count: 0 };
+    const revisited = finishSteps(PairTable.buildManySteps(4, keySpaces, visitor(bounded), tagged, { keep: (docId) => !dropped.has(docId), maxBytes: 1024 }));
+    t.is(bounded.count, 2, 'over its bound: visited again');
+    t.deepEqual(revisited.map((table) => table.state), visited.map((table) => table.state), `seed ${seed}, bounded`);
   }
 });

@@ -90,6 +90,12 @@ export class NearPairPostings extends BuiltOverDocuments {
   private readonly rareDocsMemo = new WeakMap<readonly number[], { generation: number; docs: RoaringBitmap32 }>();
   private readonly uncoveredDocsMemo = new WeakMap<readonly number[], { generation: number; prefix: string; docs: RoaringBitmap32 }>();
   private readonly prefixTables: PrefixPairTables;
+  /**
+   * The tables' fill replays what the counting pass recorded (PairTable.buildManySteps' `replay`: the
+   * documents' tokens are read and their words' slots looked up once, not twice); false: both passes
+   * visit the documents (tests, A/B).
+   */
+  replayPairPass = true;
 
   constructor(private readonly vocabulary: Vocabulary, private readonly forward: ForwardIndex, documents: RoaringBitmap32) {
     super(documents);
@@ -115,8 +121,10 @@ export class NearPairPostings extends BuiltOverDocuments {
     const keySpaces = [...Array.from({ length: MAX_GAP }, () => slotCount * slotCount), ...shortPrefixes.prefixes.map(() => prefixTableKeySpace(slotCount))];
     // The short prefixes' tables tag their documents with the rare word's split (prefix-pair-tables.ts).
     const tagged = keySpaces.map((_, table) => table >= MAX_GAP);
+    // The fill keeps the documents visitPairs' second call would emit: those not written since the build started.
+    const replay = this.replayPairPass ? { keep: (docId: number) => started.isEmpty || !started.has(docId) } : null;
     const tables = yield* PairTable.buildManySteps(keySpaces.length, keySpaces,
-      (sink) => this.visitPairs(documents, started, slotOfWord, slotCount, shortPrefixes, sink), tagged);
+      (sink) => this.visitPairs(documents, started, slotOfWord, slotCount, shortPrefixes, sink), tagged, replay);
     this.tables = tables.slice(0, MAX_GAP);
     this.slotOfWord = slotOfWord;
     this.slotCount = slotCount;
