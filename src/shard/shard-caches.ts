@@ -27,6 +27,7 @@ import { pairMemoBytes } from './pairs/shared-pair-memos.js';
 import { WorthPerByteCache } from './search/worth-per-byte-cache.js';
 import { RankingMemos } from '../ranking/ranking-memos.js';
 import type { Vocabulary } from './words/vocabulary.js';
+import { LexiconListMemos } from './words/lexicon.js';
 import { wordHash } from '../analysis/word-hash.js';
 
 /**
@@ -210,6 +211,12 @@ export class ShardCaches {
     return this.retiredStart < this.retired.length;
   }
 
+  /**
+   * A large batch's drop keeps the lexicon walks (dropKeepingWalks, else clear), and runs of appeared words
+   * older than RUNS_CHECKED are merged into one instead of failing the entries stamped before them (holds).
+   */
+  keepWalks = true;
+
   /** Documents written (upserted or deleted) so far: each write a step. */
   private writes = 0;
   /** By word id: `writes` at the latest write of a document holding (or having held) the word; 0: none since start. */
@@ -223,6 +230,12 @@ export class ShardCaches {
    * against a run by a walk (prefix range, typo walk) instead of word by word: [start, end) absolute.
    */
   private runs: { start: number; end: number; sorted: string[] }[] = [];
+  /**
+   * The runs' words packed for the typo walks that check entries against them (mayDeriveAny), weak by
+   * run (so as long as the run is kept, ≤ 2 * RUNS_CHECKED), and those walks' scratch: packed again per
+   * check, a run of a write slice's new words cost more than the walk over it once walks outlived whole drops.
+   */
+  private readonly runMemos = new LexiconListMemos();
 
   /**
    * A document holding (or having held) these words was written: entries stamped before may no longer
@@ -268,7 +281,7 @@ export class ShardCaches {
    * The vocabulary's buffered additions must be applied first.
    */
   holds(at: CacheStamp, words: readonly { readonly wordId: number }[] | readonly number[], changed: ((wordId: number) => boolean) | null,
-    mayTake: (sorted: readonly string[]) => boolean): boolean {
+    mayTake: (sorted: readonly string[], memos: LexiconListMemos) => boolean): boolean {
     const logEnd = this.appearedBefore + this.appeared.length;
     if (at.writes === this.writes && at.appeared === logEnd) return true;
     if (at.appeared < this.appearedBefore) return false;
@@ -286,12 +299,27 @@ export class ShardCaches {
       const sealed = runs.length === 0 ? this.appearedBefore : runs[runs.length - 1]!.end;
       if (sealed < logEnd) {
         runs.push({ start: sealed, end: logEnd, sorted: this.appeared.slice(sealed - this.appearedBefore).sort() });
-        if (runs.length > 2 * RUNS_CHECKED) runs.splice(0, runs.length - RUNS_CHECKED);
+        if (runs.length > 2 * RUNS_CHECKED && this.keepWalks) {
+          // The older runs become one (sorted by merging): an entry is walked against at most 2 * RUNS_CHECKED
+          // runs however long ago it was stamped (a walk over a run costs little more for a larger run: packed
+          // once, runMemos); APPEARED_LOG_LIMIT still bounds the log.
+          const older = runs.splice(0, runs.length - RUNS_CHECKED + 1);
+          runs.unshift({ start: older[0]!.start, end: older[older.length - 1]!.end, sorted: older.map((run) => run.sorted).reduce(mergeSorted) });
+        } else if (runs.length > 2 * RUNS_CHECKED) {
+          runs.splice(0, runs.length - RUNS_CHECKED);
+          // No entry stamped before the oldest run left holds any more: the log before it goes (walks kept
+          // across whole drops keep the log going, which would otherwise reach APPEARED_LOG_LIMIT and drop them all).
+          const cut = runs[0]!.start - this.appearedBefore;
+          if (cut > 0) {
+            this.appeared = this.appeared.slice(cut);
+            this.appearedBefore += cut;
+          }
+        }
       }
       // An entry more runs behind is derived again rather than checked (it was not asked meanwhile).
-      const from = runs.length - RUNS_CHECKED;
+      const from = this.keepWalks ? 0 : runs.length - RUNS_CHECKED;
       let k = runs.length - 1;
-      for (; k >= 0 && runs[k]!.end > at.appeared; k--) if (k < from || mayTake(runs[k]!.sorted)) return false;
+      for (; k >= 0 && runs[k]!.end > at.appeared; k--) if (k < from || mayTake(runs[k]!.sorted, this.runMemos)) return false;
       if (k < 0 && at.appeared < (runs.length === 0 ? logEnd : runs[0]!.start)) return false;
     }
     at.writes = this.writes;
@@ -326,6 +354,28 @@ export class ShardCaches {
     if (table[slot] === hash) return true;
     table[slot] = hash;
     return false;
+  }
+
+  /**
+   * Drops every entry but the lexicon walks (a large write batch: ShardEngine.writeBatch), which are kept with
+   * the appearance log and checked when next read as ever (ShardCaches.holds: a word of the walk emptied, or a
+   * word it could take appeared): a batch of 1,000 npm rows left most walks as they were, and walking the
+   * lexicon again for every hot term after each batch was a third of the searches' extra CPU under writes.
+   * A held derivation's walk goes to the walks' own cache stamped as the derivation was last found to hold (its
+   * words are a superset of the walk's, checked more strictly: so the walk held then too).
+   */
+  dropKeepingWalks(): void {
+    const walks = this.derivedWords;
+    for (const [key, derivations] of this.derivations.entries()) {
+      const walk = derivations.walk;
+      if (walk === undefined) continue;
+      walk.writes = derivations.cachedAt!.writes;
+      walk.appeared = derivations.cachedAt!.appeared;
+      walks.set(key, walk);
+    }
+    this.derivations.clear();
+    if (this.pairMemos.size > 0) this.pairMemos.clear();
+    this.memos = null;
   }
 
   /** Drops every entry (the settings changed, the appearance log grew long, or a large write batch: ShardEngine.writeBatch). */
@@ -367,4 +417,16 @@ function releaseOwned(derivations: TermDerivations): number {
     if (!bitmap.isFrozen) bitmap.clear();
   }
   return owned.length;
+}
+
+/** Two sorted runs of words as one (holds' merged older runs). */
+function mergeSorted(a: readonly string[], b: readonly string[]): string[] {
+  const merged = new Array<string>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) merged[k++] = a[i]! <= b[j]! ? a[i++]! : b[j++]!;
+  while (i < a.length) merged[k++] = a[i++]!;
+  while (j < b.length) merged[k++] = b[j++]!;
+  return merged;
 }

@@ -4,6 +4,7 @@ import roaring from 'roaring';
 import { analyzeDocument, analyzeDocumentInto } from '../analysis/document-tokens.js';
 import { selectsField } from '../documents/flatten.js';
 import type { FoundSplit } from './search/split-decider.js';
+import type { LexiconListMemos } from './words/lexicon.js';
 import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, mayDeriveAny, withSynonyms, withAlternatives, bestSplit, chosenSplit, type TermDerivations } from './words/derivations.js';
 import { documentHasPhrase } from './documents/match-profile-builder.js';
 import { ForwardIndex } from './documents/forward-index.js';
@@ -71,6 +72,18 @@ export class ShardIndex {
    * reads them (ranking/keyed-lists.ts); false: every key's at once (tests, A/B).
    */
   lazyKeyUnions = true;
+  /**
+   * A large write batch's whole drop of the caches (dropCachesForBatch) keeps the lexicon walks, checked
+   * when next read, and entries are checked against old runs of appeared words merged (ShardCaches.keepWalks);
+   * false: walks dropped too, entries RUNS_CHECKED runs behind derived again (tests, A/B).
+   */
+  get keepWalksOnDrop(): boolean {
+    return this.caches.keepWalks;
+  }
+
+  set keepWalksOnDrop(on: boolean) {
+    this.caches.keepWalks = on;
+  }
 
   /** Typo walks go over the runs the lexicon's DeletionIndex finds (words/deletion-index.ts); false: over every word of the first letter (tests, A/B). */
   get deletionIndex(): boolean {
@@ -234,6 +247,12 @@ export class ShardIndex {
     return this.vocabulary.lexicon.nearPrefixFilter().mayDerive(word, budget);
   }
 
+  /** Drops the caches whole before a large write batch (ShardEngine.writeBatch), but the lexicon walks with keepWalksOnDrop. */
+  dropCachesForBatch(): void {
+    if (this.caches.keepWalks) this.caches.dropKeepingWalks();
+    else this.caches.clear();
+  }
+
   /** `extraAlternatives`: synonyms the word has as part of a multi-word key (not cached: they depend on the query). */
   /**
    * `split`: with the word's best split in two words of the shard (milli's split words, a one-typo
@@ -277,8 +296,8 @@ export class ShardIndex {
     // Buffered additions applied first: the words getting their first documents are logged before the checks.
     vocabulary.flush();
     const synonyms = this.config.synonyms.get(word) ?? [];
-    const mayTake = (sorted: readonly string[]) => mayDeriveAny(sorted, word, isPrefix, budget)
-      || synonyms.some((words) => words.some((synonym) => mayDeriveAny(sorted, synonym, false, 0)));
+    const mayTake = (sorted: readonly string[], memos: LexiconListMemos) => mayDeriveAny(sorted, word, isPrefix, budget, memos)
+      || synonyms.some((words) => words.some((synonym) => mayDeriveAny(sorted, synonym, false, 0, memos)));
     let derivations = caches.derivations.get(key);
     let walked: WalkedWords | undefined;
     if (derivations !== undefined) {
