@@ -310,7 +310,7 @@ export class ShardIndex {
       } else if (derivations.withSplit !== undefined && this.splitWritten(word, splitAt)) derivations.withSplit = undefined;
     }
     if (derivations === undefined) {
-      walked ??= caches.derivedWords.get(key);
+      walked ??= caches.walkOf(key);
       // A walk's words go stale only when one lost its last document (the others' documents are not in it).
       if (walked !== undefined && !caches.holds(walked, walked.ids, (wordId) => vocabulary.docs(wordId).isEmpty, mayTake)) walked = undefined;
       // A term's first miss derives without keeping anything (ShardCaches.seenBefore): most terms of unique queries never come back.
