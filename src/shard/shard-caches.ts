@@ -230,11 +230,10 @@ export class ShardCaches {
     return this.retiredStart < this.retired.length;
   }
 
-  /**
-   * A large batch's drop keeps the lexicon walks (dropKeepingWalks, else clear), and runs of appeared words
-   * older than RUNS_CHECKED are merged into one instead of failing the entries stamped before them (holds).
-   */
+  /** A large batch's drop keeps the lexicon walks (dropKeepingWalks), else drops everything (clear). */
   keepWalks = true;
+  /** Runs of appeared words older than RUNS_CHECKED are merged into one instead of failing the entries stamped before them (holds). */
+  mergeOldRuns = true;
 
   /** Documents written (upserted or deleted) so far: each write a step. */
   private writes = 0;
@@ -318,7 +317,7 @@ export class ShardCaches {
       const sealed = runs.length === 0 ? this.appearedBefore : runs[runs.length - 1]!.end;
       if (sealed < logEnd) {
         runs.push({ start: sealed, end: logEnd, sorted: this.appeared.slice(sealed - this.appearedBefore).sort() });
-        if (runs.length > 2 * RUNS_CHECKED && this.keepWalks) {
+        if (runs.length > 2 * RUNS_CHECKED && this.mergeOldRuns) {
           // The older runs become one (sorted by merging): an entry is walked against at most 2 * RUNS_CHECKED
           // runs however long ago it was stamped (a walk over a run costs little more for a larger run: packed
           // once, runMemos); APPEARED_LOG_LIMIT still bounds the log.
@@ -336,7 +335,7 @@ export class ShardCaches {
         }
       }
       // An entry more runs behind is derived again rather than checked (it was not asked meanwhile).
-      const from = this.keepWalks ? 0 : runs.length - RUNS_CHECKED;
+      const from = this.mergeOldRuns ? 0 : runs.length - RUNS_CHECKED;
       let k = runs.length - 1;
       for (; k >= 0 && runs[k]!.end > at.appeared; k--) if (k < from || mayTake(runs[k]!.sorted, this.runMemos)) return false;
       if (k < 0 && at.appeared < (runs.length === 0 ? logEnd : runs[0]!.start)) return false;

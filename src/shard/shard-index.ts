@@ -74,8 +74,7 @@ export class ShardIndex {
   lazyKeyUnions = true;
   /**
    * A large write batch's whole drop of the caches (dropCachesForBatch) keeps the lexicon walks, checked
-   * when next read, and entries are checked against old runs of appeared words merged (ShardCaches.keepWalks);
-   * false: walks dropped too, entries RUNS_CHECKED runs behind derived again (tests, A/B).
+   * when next read (ShardCaches.keepWalks); false: drops them too (tests, A/B).
    */
   get keepWalksOnDrop(): boolean {
     return this.caches.keepWalks;
@@ -83,6 +82,15 @@ export class ShardIndex {
 
   set keepWalksOnDrop(on: boolean) {
     this.caches.keepWalks = on;
+  }
+
+  /** Cached entries are checked against older runs of appeared words merged (ShardCaches.mergeOldRuns); false: derived again past RUNS_CHECKED runs (tests, A/B). */
+  get mergeOldRuns(): boolean {
+    return this.caches.mergeOldRuns;
+  }
+
+  set mergeOldRuns(on: boolean) {
+    this.caches.mergeOldRuns = on;
   }
 
   /** Typo walks go over the runs the lexicon's DeletionIndex finds (words/deletion-index.ts); false: over every word of the first letter (tests, A/B). */
