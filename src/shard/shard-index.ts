@@ -20,7 +20,7 @@ import { finishSteps } from './sliced-jobs.js';
 import { derivationCacheBytes, packWalk, ShardCaches, walkByTypo, type CacheStamp, type WalkedWords } from './shard-caches.js';
 import type { DerivedStructure } from './derived-structure.js';
 import { idSpanOf } from './words/bitmap-union.js';
-import { fieldRankKey, positionKey, TokenKeyPostings } from './postings/token-key-postings.js';
+import { fieldRankKey, KEPT_MIN_DOCUMENTS, positionKey, TokenKeyPostings } from './postings/token-key-postings.js';
 
 /** Field ranks and positions below these get posting lists (token-key-postings.ts). */
 const RANK_POSTING_LIMIT = 16;
@@ -82,6 +82,18 @@ export class ShardIndex {
 
   set keepWalksOnDrop(on: boolean) {
     this.caches.keepWalks = on;
+  }
+
+  /**
+   * The rank / position lists rebuilt after a write are kept for every word (TokenKeyPostings.keptMinDocuments);
+   * false: only for those in ≥ KEPT_MIN_DOCUMENTS documents (tests, A/B).
+   */
+  get keepRareKeyLists(): boolean {
+    return this.rankPostings.keptMinDocuments === 1;
+  }
+
+  set keepRareKeyLists(on: boolean) {
+    for (const postings of [this.rankPostings, this.positionPostings]) postings.keptMinDocuments = on ? 1 : KEPT_MIN_DOCUMENTS;
   }
 
   /** Cached entries are checked against older runs of appeared words merged (ShardCaches.mergeOldRuns); false: derived again past RUNS_CHECKED runs (tests, A/B). */
