@@ -6,6 +6,7 @@
 //   on them (unions by rank / position, word id lists, the word's split); kept by worth per byte
 //   (worth-per-byte-cache.ts);
 // - the lexicon walks' results alone (word ids, no bitmaps), many more of them, least recently used out;
+//   a large write batch drops everything else whole but these and the held derivations' walks (dropKeepingWalks);
 // - pair lookup memos (pairs/shared-pair-memos.ts) by the near-pair build's generation and the two
 //   terms' derivation objects, bounded by their bitmaps' bytes, least recently used out.
 // An entry is checked when read (ShardIndex.cachedDerive) against the writes after it was stamped: it
@@ -27,7 +28,7 @@ import { pairMemoBytes } from './pairs/shared-pair-memos.js';
 import { WorthPerByteCache } from './search/worth-per-byte-cache.js';
 import { RankingMemos } from '../ranking/ranking-memos.js';
 import type { Vocabulary } from './words/vocabulary.js';
-import { LexiconListMemos } from './words/lexicon.js';
+import { LexiconListMemos, mergeSorted } from './words/lexicon.js';
 import { wordHash } from '../analysis/word-hash.js';
 
 /**
@@ -334,7 +335,7 @@ export class ShardCaches {
           }
         }
       }
-      // An entry more runs behind is derived again rather than checked (it was not asked meanwhile).
+      // Without mergeOldRuns, an entry more runs behind is derived again rather than checked (it was not asked meanwhile).
       const from = this.mergeOldRuns ? 0 : runs.length - RUNS_CHECKED;
       let k = runs.length - 1;
       for (; k >= 0 && runs[k]!.end > at.appeared; k--) if (k < from || mayTake(runs[k]!.sorted, this.runMemos)) return false;
@@ -379,7 +380,7 @@ export class ShardCaches {
    * the appearance log and checked when next read as ever (ShardCaches.holds: a word of the walk emptied, or a
    * word it could take appeared): a batch of 1,000 npm rows left most walks as they were, and walking the
    * lexicon again for every hot term after each batch was a third of the searches' extra CPU under writes.
-   * A held derivation's walk goes to the walks' own cache stamped as the derivation was last found to hold (its
+   * A held derivation's walk is kept (droppedWalks) stamped as the derivation was last found to hold (its
    * words are a superset of the walk's, checked more strictly: so the walk held then too).
    */
   dropKeepingWalks(): void {
@@ -438,16 +439,4 @@ function releaseOwned(derivations: TermDerivations): number {
     if (!bitmap.isFrozen) bitmap.clear();
   }
   return owned.length;
-}
-
-/** Two sorted runs of words as one (holds' merged older runs). */
-function mergeSorted(a: readonly string[], b: readonly string[]): string[] {
-  const merged = new Array<string>(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) merged[k++] = a[i]! <= b[j]! ? a[i++]! : b[j++]!;
-  while (i < a.length) merged[k++] = a[i++]!;
-  while (j < b.length) merged[k++] = b[j++]!;
-  return merged;
 }
