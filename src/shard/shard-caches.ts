@@ -6,6 +6,7 @@
 //   on them (unions by rank / position, word id lists, the word's split); kept by worth per byte
 //   (worth-per-byte-cache.ts);
 // - the lexicon walks' results alone (word ids, no bitmaps), many more of them, least recently used out;
+//   a large write batch drops everything else whole but these and the held derivations' walks (dropKeepingWalks);
 // - pair lookup memos (pairs/shared-pair-memos.ts) by the near-pair build's generation and the two
 //   terms' derivation objects, bounded by their bitmaps' bytes, least recently used out.
 // An entry is checked when read (ShardIndex.cachedDerive) against the writes after it was stamped: it
@@ -27,6 +28,7 @@ import { pairMemoBytes } from './pairs/shared-pair-memos.js';
 import { WorthPerByteCache } from './search/worth-per-byte-cache.js';
 import { RankingMemos } from '../ranking/ranking-memos.js';
 import type { Vocabulary } from './words/vocabulary.js';
+import { LexiconListMemos, mergeSorted } from './words/lexicon.js';
 import { wordHash } from '../analysis/word-hash.js';
 
 /**
@@ -140,6 +142,25 @@ export class ShardCaches {
    * small, so many more are kept (a held derivation carries its own walk, TermDerivations.walk).
    */
   readonly derivedWords = new LRUCache<string, WalkedWords>({ max: DERIVED_WORDS_CACHE_LIMIT });
+  /**
+   * The walks of the derivations the last large batch's drop let go of (dropKeepingWalks), each taken out when
+   * its term is next derived (walkOf); those not asked for by the next drop are replaced with that drop's.
+   */
+  private droppedWalks = new Map<string, WalkedWords>();
+
+  /** The walk kept for the cache key (the walks' cache, else the last drop's), unchecked: ShardIndex.cachedDerive checks it (holds). */
+  walkOf(key: string): WalkedWords | undefined {
+    const walk = this.derivedWords.get(key);
+    if (walk !== undefined || this.droppedWalks.size === 0) return walk;
+    const dropped = this.droppedWalks.get(key);
+    if (dropped !== undefined) this.droppedWalks.delete(key);
+    return dropped;
+  }
+
+  /** Walks kept apart from the held derivations (tests). */
+  get walksKept(): number {
+    return this.derivedWords.size + this.droppedWalks.size;
+  }
   readonly pairMemos = new LRUCache<string, PairLookupMemo>({ maxSize: PAIR_MEMO_BYTES, sizeCalculation: pairMemoBytes });
   /** The ranking rules' memos (a WeakMap cannot be cleared: dropped whole at any write, made again when next asked for). */
   private memos: RankingMemos | null = null;
@@ -210,6 +231,11 @@ export class ShardCaches {
     return this.retiredStart < this.retired.length;
   }
 
+  /** A large batch's drop keeps the lexicon walks (dropKeepingWalks), else drops everything (clear). */
+  keepWalks = true;
+  /** Runs of appeared words older than RUNS_CHECKED are merged into one instead of failing the entries stamped before them (holds). */
+  mergeOldRuns = true;
+
   /** Documents written (upserted or deleted) so far: each write a step. */
   private writes = 0;
   /** By word id: `writes` at the latest write of a document holding (or having held) the word; 0: none since start. */
@@ -223,6 +249,12 @@ export class ShardCaches {
    * against a run by a walk (prefix range, typo walk) instead of word by word: [start, end) absolute.
    */
   private runs: { start: number; end: number; sorted: string[] }[] = [];
+  /**
+   * The runs' words packed for the typo walks that check entries against them (mayDeriveAny), weak by
+   * run (so as long as the run is kept, ≤ 2 * RUNS_CHECKED), and those walks' scratch: packed again per
+   * check, a run of a write slice's new words cost more than the walk over it once walks outlived whole drops.
+   */
+  private readonly runMemos = new LexiconListMemos();
 
   /**
    * A document holding (or having held) these words was written: entries stamped before may no longer
@@ -248,7 +280,7 @@ export class ShardCaches {
    * an entry's walk may now take it. Logged only while some entry could care; a long log drops all.
    */
   noteAppeared(wordId: number): void {
-    if (this.derivations.size === 0 && this.derivedWords.size === 0) {
+    if (this.derivations.size === 0 && this.walksKept === 0) {
       this.forgetAppeared();
       return;
     }
@@ -268,7 +300,7 @@ export class ShardCaches {
    * The vocabulary's buffered additions must be applied first.
    */
   holds(at: CacheStamp, words: readonly { readonly wordId: number }[] | readonly number[], changed: ((wordId: number) => boolean) | null,
-    mayTake: (sorted: readonly string[]) => boolean): boolean {
+    mayTake: (sorted: readonly string[], memos: LexiconListMemos) => boolean): boolean {
     const logEnd = this.appearedBefore + this.appeared.length;
     if (at.writes === this.writes && at.appeared === logEnd) return true;
     if (at.appeared < this.appearedBefore) return false;
@@ -286,12 +318,27 @@ export class ShardCaches {
       const sealed = runs.length === 0 ? this.appearedBefore : runs[runs.length - 1]!.end;
       if (sealed < logEnd) {
         runs.push({ start: sealed, end: logEnd, sorted: this.appeared.slice(sealed - this.appearedBefore).sort() });
-        if (runs.length > 2 * RUNS_CHECKED) runs.splice(0, runs.length - RUNS_CHECKED);
+        if (runs.length > 2 * RUNS_CHECKED && this.mergeOldRuns) {
+          // The older runs become one (sorted by merging): an entry is walked against at most 2 * RUNS_CHECKED
+          // runs however long ago it was stamped (a walk over a run costs little more for a larger run: packed
+          // once, runMemos); APPEARED_LOG_LIMIT still bounds the log.
+          const older = runs.splice(0, runs.length - RUNS_CHECKED + 1);
+          runs.unshift({ start: older[0]!.start, end: older[older.length - 1]!.end, sorted: older.map((run) => run.sorted).reduce(mergeSorted) });
+        } else if (runs.length > 2 * RUNS_CHECKED) {
+          runs.splice(0, runs.length - RUNS_CHECKED);
+          // No entry stamped before the oldest run left holds any more: the log before it goes (walks kept
+          // across whole drops keep the log going, which would otherwise reach APPEARED_LOG_LIMIT and drop them all).
+          const cut = runs[0]!.start - this.appearedBefore;
+          if (cut > 0) {
+            this.appeared = this.appeared.slice(cut);
+            this.appearedBefore += cut;
+          }
+        }
       }
-      // An entry more runs behind is derived again rather than checked (it was not asked meanwhile).
-      const from = runs.length - RUNS_CHECKED;
+      // Without mergeOldRuns, an entry more runs behind is derived again rather than checked (it was not asked meanwhile).
+      const from = this.mergeOldRuns ? 0 : runs.length - RUNS_CHECKED;
       let k = runs.length - 1;
-      for (; k >= 0 && runs[k]!.end > at.appeared; k--) if (k < from || mayTake(runs[k]!.sorted)) return false;
+      for (; k >= 0 && runs[k]!.end > at.appeared; k--) if (k < from || mayTake(runs[k]!.sorted, this.runMemos)) return false;
       if (k < 0 && at.appeared < (runs.length === 0 ? logEnd : runs[0]!.start)) return false;
     }
     at.writes = this.writes;
@@ -328,10 +375,35 @@ export class ShardCaches {
     return false;
   }
 
+  /**
+   * Drops every entry but the lexicon walks (a large write batch: ShardEngine.writeBatch), which are kept with
+   * the appearance log and checked when next read as ever (ShardCaches.holds: a word of the walk emptied, or a
+   * word it could take appeared): a batch of 1,000 npm rows left most walks as they were, and walking the
+   * lexicon again for every hot term after each batch was a third of the searches' extra CPU under writes.
+   * A held derivation's walk is kept (droppedWalks) stamped as the derivation was last found to hold (its
+   * words are a superset of the walk's, checked more strictly: so the walk held then too).
+   */
+  dropKeepingWalks(): void {
+    // A plain map, not the walks' LRU: setting ~19,000 entries there (100k npm rows) cost ~13 µs per document of the batch.
+    const walks = new Map<string, WalkedWords>();
+    for (const [key, derivations] of this.derivations.entries()) {
+      const walk = derivations.walk;
+      if (walk === undefined) continue;
+      walk.writes = derivations.cachedAt!.writes;
+      walk.appeared = derivations.cachedAt!.appeared;
+      walks.set(key, walk);
+    }
+    this.droppedWalks = walks;
+    this.derivations.clear();
+    if (this.pairMemos.size > 0) this.pairMemos.clear();
+    this.memos = null;
+  }
+
   /** Drops every entry (the settings changed, the appearance log grew long, or a large write batch: ShardEngine.writeBatch). */
   clear(): void {
     this.derivations.clear();
     if (this.derivedWords.size > 0) this.derivedWords.clear();
+    if (this.droppedWalks.size > 0) this.droppedWalks = new Map();
     if (this.pairMemos.size > 0) this.pairMemos.clear();
     this.memos = null;
     this.forgetAppeared();
@@ -351,7 +423,7 @@ export class ShardCaches {
 
   /** Bytes held per cache (the lexicon walks are counted, not measured: those of refused derivations and those kept with the held ones). */
   byteSizes(): { derivations: number; pairMemos: number; derivedWordsEntries: number; retiredEntries: number } {
-    let walks = this.derivedWords.size;
+    let walks = this.walksKept;
     for (const derivations of this.derivations.values()) if (derivations.walk !== undefined) walks++;
     return { derivations: this.derivations.byteLength, pairMemos: this.pairMemos.calculatedSize, derivedWordsEntries: walks, retiredEntries: this.retiredCount };
   }

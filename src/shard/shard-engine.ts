@@ -171,7 +171,7 @@ export class ShardEngine {
     splitMemo.clear();
     target.previousRecentDocuments = target.recentDocuments;
     target.recentDocuments = new Map();
-    if (ops.length > WHOLE_DROP_WRITES) target.caches.clear();
+    if (ops.length > WHOLE_DROP_WRITES) target.dropCachesForBatch();
     // A shard built before the batch: a rebuild the batch makes due is deferred (searches at its yield
     // points and after it read the documents written since instead of building it at once: 0.7-0.9 s
     // inside one search every ~12 s under 1,000 npm rows a second at 100,000); the worker then builds it

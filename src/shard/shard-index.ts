@@ -4,6 +4,7 @@ import roaring from 'roaring';
 import { analyzeDocument, analyzeDocumentInto } from '../analysis/document-tokens.js';
 import { selectsField } from '../documents/flatten.js';
 import type { FoundSplit } from './search/split-decider.js';
+import type { LexiconListMemos } from './words/lexicon.js';
 import { derivationsFootprint, derivationsFromWords, deriveWordIds, exactAttributeKey, mayDeriveAny, withSynonyms, withAlternatives, bestSplit, chosenSplit, type TermDerivations } from './words/derivations.js';
 import { documentHasPhrase } from './documents/match-profile-builder.js';
 import { ForwardIndex } from './documents/forward-index.js';
@@ -19,7 +20,7 @@ import { finishSteps } from './sliced-jobs.js';
 import { derivationCacheBytes, packWalk, ShardCaches, walkByTypo, type CacheStamp, type WalkedWords } from './shard-caches.js';
 import type { DerivedStructure } from './derived-structure.js';
 import { idSpanOf } from './words/bitmap-union.js';
-import { fieldRankKey, positionKey, TokenKeyPostings } from './postings/token-key-postings.js';
+import { fieldRankKey, KEPT_MIN_DOCUMENTS, positionKey, TokenKeyPostings } from './postings/token-key-postings.js';
 
 /** Field ranks and positions below these get posting lists (token-key-postings.ts). */
 const RANK_POSTING_LIMIT = 16;
@@ -71,6 +72,38 @@ export class ShardIndex {
    * reads them (ranking/keyed-lists.ts); false: every key's at once (tests, A/B).
    */
   lazyKeyUnions = true;
+  /**
+   * A large write batch's whole drop of the caches (dropCachesForBatch) keeps the lexicon walks, checked
+   * when next read (ShardCaches.keepWalks); false: drops them too (tests, A/B).
+   */
+  get keepWalksOnDrop(): boolean {
+    return this.caches.keepWalks;
+  }
+
+  set keepWalksOnDrop(on: boolean) {
+    this.caches.keepWalks = on;
+  }
+
+  /**
+   * The rank / position lists rebuilt after a write are kept for every word (TokenKeyPostings.keptMinDocuments);
+   * false: only for those in ≥ KEPT_MIN_DOCUMENTS documents (tests, A/B).
+   */
+  get keepRareKeyLists(): boolean {
+    return this.rankPostings.keptMinDocuments === 1;
+  }
+
+  set keepRareKeyLists(on: boolean) {
+    for (const postings of [this.rankPostings, this.positionPostings]) postings.keptMinDocuments = on ? 1 : KEPT_MIN_DOCUMENTS;
+  }
+
+  /** Cached entries are checked against older runs of appeared words merged (ShardCaches.mergeOldRuns); false: derived again past RUNS_CHECKED runs (tests, A/B). */
+  get mergeOldRuns(): boolean {
+    return this.caches.mergeOldRuns;
+  }
+
+  set mergeOldRuns(on: boolean) {
+    this.caches.mergeOldRuns = on;
+  }
 
   /** Typo walks go over the runs the lexicon's DeletionIndex finds (words/deletion-index.ts); false: over every word of the first letter (tests, A/B). */
   get deletionIndex(): boolean {
@@ -234,6 +267,12 @@ export class ShardIndex {
     return this.vocabulary.lexicon.nearPrefixFilter().mayDerive(word, budget);
   }
 
+  /** Drops the caches whole before a large write batch (ShardEngine.writeBatch), but the lexicon walks with keepWalksOnDrop. */
+  dropCachesForBatch(): void {
+    if (this.caches.keepWalks) this.caches.dropKeepingWalks();
+    else this.caches.clear();
+  }
+
   /** `extraAlternatives`: synonyms the word has as part of a multi-word key (not cached: they depend on the query). */
   /**
    * `split`: with the word's best split in two words of the shard (milli's split words, a one-typo
@@ -277,8 +316,8 @@ export class ShardIndex {
     // Buffered additions applied first: the words getting their first documents are logged before the checks.
     vocabulary.flush();
     const synonyms = this.config.synonyms.get(word) ?? [];
-    const mayTake = (sorted: readonly string[]) => mayDeriveAny(sorted, word, isPrefix, budget)
-      || synonyms.some((words) => words.some((synonym) => mayDeriveAny(sorted, synonym, false, 0)));
+    const mayTake = (sorted: readonly string[], memos: LexiconListMemos) => mayDeriveAny(sorted, word, isPrefix, budget, memos)
+      || synonyms.some((words) => words.some((synonym) => mayDeriveAny(sorted, synonym, false, 0, memos)));
     let derivations = caches.derivations.get(key);
     let walked: WalkedWords | undefined;
     if (derivations !== undefined) {
@@ -291,7 +330,7 @@ export class ShardIndex {
       } else if (derivations.withSplit !== undefined && this.splitWritten(word, splitAt)) derivations.withSplit = undefined;
     }
     if (derivations === undefined) {
-      walked ??= caches.derivedWords.get(key);
+      walked ??= caches.walkOf(key);
       // A walk's words go stale only when one lost its last document (the others' documents are not in it).
       if (walked !== undefined && !caches.holds(walked, walked.ids, (wordId) => vocabulary.docs(wordId).isEmpty, mayTake)) walked = undefined;
       // A term's first miss derives without keeping anything (ShardCaches.seenBefore): most terms of unique queries never come back.

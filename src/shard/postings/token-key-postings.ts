@@ -8,8 +8,8 @@
 // beyond it is simply left to per-document scoring, so the limit bounds memory without changing any order.
 // Words in fewer than BITMAP_MIN_DOCUMENTS documents (most of a vocabulary) keep their lists as
 // (key, docId) pairs instead (a bitmap costs ~0.5 KiB however small): after a full build, all in one
-// shared arena; rebuilt after a write, as a small typed array each, or nothing below
-// KEPT_MIN_DOCUMENTS (a typed array still costs ~0.2 KiB).
+// shared arena; rebuilt after a write, as a small typed array each (below KEPT_MIN_DOCUMENTS: nothing kept
+// unless keptMinDocuments says so, its default; a typed array still costs ~0.2 KiB).
 import type { DerivedSnapshotPart, DerivedStructure } from '../derived-structure.js';
 import roaring from 'roaring';
 import { fieldRankAt, PassOffsets, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
@@ -33,7 +33,7 @@ export const positionKey: TokenKey = (_data, _offset, fieldPosition) => fieldPos
 
 const BITMAP_MIN_DOCUMENTS = 64;
 /** Words in fewer documents (ids, typos in the data: a vocabulary's long tail) are read again when asked. */
-const KEPT_MIN_DOCUMENTS = 8;
+export const KEPT_MIN_DOCUMENTS = 8;
 const FULL_REBUILD_MIN_TOKENS = 1 << 16;
 /**
  * With a rebuild in slices on its way (deferBuilds), the lists follow writes in place until this many
@@ -450,8 +450,17 @@ export class TokenKeyPostings implements DerivedStructure {
     return unkept;
   }
 
+  /**
+   * Words in fewer documents are not kept once rebuilt (buildMissing): 1, every word's rebuilt lists are kept
+   * until a write to the word or the next full build (so at most the words written since that build); with
+   * KEPT_MIN_DOCUMENTS (ShardIndex.keepRareKeyLists false) the rare words written since the build were read
+   * again by every search taking them until the full build (a fifth of the searches' extra CPU under writes
+   * went to buildMissing / groupByKey; mixed-ab at 100k npm rows: 0.896 of the CPU per search kept).
+   */
+  keptMinDocuments = 1;
+
   private isKept(wordId: number): boolean {
-    return this.vocabulary.docs(wordId).size >= KEPT_MIN_DOCUMENTS;
+    return this.vocabulary.docs(wordId).size >= this.keptMinDocuments;
   }
 
   /** Every token of the document whose key is below the limit. */

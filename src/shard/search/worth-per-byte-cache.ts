@@ -103,6 +103,11 @@ export class WorthPerByteCache<T> {
     for (const entry of this.held.values()) yield entry.value;
   }
 
+  /** The keys and values held. */
+  *entries(): IterableIterator<[string, T]> {
+    for (const [key, entry] of this.held) yield [key, entry.value];
+  }
+
   has(key: string): boolean {
     return this.held.has(key);
   }

@@ -2,7 +2,7 @@
 // query word), and its typo variants (search-semantics reference §3: a typo on the first letter
 // counts as two; at most 150 one-typo and 50 two-typo words, in lexicon order, as milli caps them).
 import roaring from 'roaring';
-import { prefixRange } from './lexicon.js';
+import { prefixRange, type LexiconListMemos } from './lexicon.js';
 import { walkFuzzy } from './fuzzy-walk.js';
 import { walkFirstLetterEdits } from './first-letter-edits.js';
 import { walkCandidateRuns, type DeletionCandidates } from './deletion-index.js';
@@ -233,9 +233,10 @@ function walkTypos(vocabulary: Vocabulary, list: readonly string[], word: string
  * Whether deriveWordIds(vocabulary, word, isPrefix, budget) could take some word of `sorted` (a sorted
  * run of words that just got their first documents: what a cached walk is checked against): the word
  * or its marked spelling, with isPrefix a word starting with either, or within `budget` edits of the
- * word (walkFuzzy over the whole run: the walk's first-letter rule and caps only take fewer).
+ * word (walkFuzzy over the whole run: the walk's first-letter rule and caps only take fewer). `memos`: the
+ * run's packed words and the walk's scratch (ShardCaches.runMemos; null: made for this call).
  */
-export function mayDeriveAny(sorted: readonly string[], word: string, isPrefix: boolean, budget: number): boolean {
+export function mayDeriveAny(sorted: readonly string[], word: string, isPrefix: boolean, budget: number, memos: LexiconListMemos | null = null): boolean {
   for (const start of [word, exactAttributeKey(word)]) {
     const [from, to] = prefixRange(sorted, start);
     if (from < to && (isPrefix || sorted[from] === start)) return true;
@@ -245,7 +246,7 @@ export function mayDeriveAny(sorted: readonly string[], word: string, isPrefix: 
   walkFuzzy(sorted, word, budget, isPrefix, () => {
     found = true;
     return false;
-  });
+  }, 0, sorted.length, memos);
   return found;
 }
 

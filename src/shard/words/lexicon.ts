@@ -218,7 +218,8 @@ export class Lexicon {
   }
 }
 
-function mergeSorted(a: readonly string[], b: readonly string[]): string[] {
+/** Two sorted lists of words as one sorted list. */
+export function mergeSorted(a: readonly string[], b: readonly string[]): string[] {
   const out = new Array<string>(a.length + b.length);
   let i = 0;
   let j = 0;
