@@ -8,6 +8,7 @@ import { NO_DOCUMENTS, partsBySum, type OrderedPart } from '../scores/score-laye
 import { acceleratorOf, scratchOf, type ActiveTerms, type SearchContext } from '../search-context.js';
 import { OWNED_BITMAPS, type BitmapSource } from '../scratch-bitmaps.js';
 import { positionCount } from '../../query/query-term.js';
+import { mapPacked } from '../packed-arrays.js';
 
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
@@ -88,7 +89,7 @@ export function exactnessParts(ctx: SearchContext, universe: RoaringBitmap32, te
     // None may start with the query (a prefix or typo term's universe, often thousands): the rest is the
     // universe itself, read-only here (its parts are only handed out, or narrow a slot of this function's own).
     const rest = mayStartWithQuery.isEmpty ? universe : mayStartWithQuery.size === universe.size ? NO_DOCUMENTS : bitmaps.andNot(universe, mayStartWithQuery);
-    const inexactLayers = partsBySum(rest, exactDocs.map((docs) => splitByExactDocs(rest, docs, bitmaps)), terms.length, bitmaps);
+    const inexactLayers = partsBySum(rest, mapPacked(exactDocs, (docs) => splitByExactDocs(rest, docs, bitmaps)), terms.length, bitmaps);
     for (const layer of inexactLayers) addTo(NO_EXACT_FIELD * STATE_SPAN + layer.score!, layer.docs);
   };
   return partsThenRest(byScore, restParts);

@@ -5,6 +5,7 @@ import roaring from 'roaring';
 import { OWNED_BITMAPS, type BitmapSource } from '../scratch-bitmaps.js';
 import type { RankingMemos } from '../ranking-memos.js';
 import type { KeyedLists } from '../keyed-lists.js';
+import { mapPacked } from '../packed-arrays.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -114,8 +115,8 @@ class SuffixSums {
   private readonly bySum: (RoaringBitmap32 | undefined)[][];
 
   constructor(universe: RoaringBitmap32, lists: readonly KeyedLists[], private readonly bitmaps: BitmapSource) {
-    this.best = lists.map((byCost) => new BestCosts(universe, byCost, bitmaps));
-    this.bySum = lists.map(() => []);
+    this.best = mapPacked(lists, (byCost) => new BestCosts(universe, byCost, bitmaps));
+    this.bySum = mapPacked(lists, () => []);
   }
 
   summing(term: number, sum: number): RoaringBitmap32 {

@@ -17,6 +17,7 @@ import { idSpanOf, unionOfMany } from '../words/bitmap-union.js';
 import type { Vocabulary } from '../words/vocabulary.js';
 import { OWNED_BITMAPS, type BitmapSource } from '../../ranking/scratch-bitmaps.js';
 import type { KnownPairCosts } from '../../ranking/search-context.js';
+import { mapPacked } from '../../ranking/packed-arrays.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -394,7 +395,7 @@ export class NearPairPostings extends BuiltOverDocuments {
   private rareDocsOf(wordIds: readonly number[]): RoaringBitmap32 {
     const memo = this.rareDocsMemo.get(wordIds);
     if (memo !== undefined && memo.generation === this.generation) return memo.docs;
-    const docs = unionOfMany(wordIds.filter((wordId) => this.slotOf(wordId) < 0).map((wordId) => this.vocabulary.docs(wordId)), idSpanOf(this.documents));
+    const docs = unionOfMany(mapPacked(wordIds.filter((wordId) => this.slotOf(wordId) < 0), (wordId) => this.vocabulary.docs(wordId)), idSpanOf(this.documents));
     this.rareDocsMemo.set(wordIds, { generation: this.generation, docs });
     return docs;
   }
@@ -408,7 +409,7 @@ export class NearPairPostings extends BuiltOverDocuments {
     const memo = this.uncoveredDocsMemo.get(wordIds);
     if (memo !== undefined && memo.generation === this.generation && memo.prefix === prefix) return memo.docs;
     const uncovered = wordIds.filter((wordId) => this.slotOf(wordId) < 0 && !this.vocabulary.wordOf(wordId).startsWith(prefix));
-    const docs = unionOfMany(uncovered.map((wordId) => this.vocabulary.docs(wordId)), idSpanOf(this.documents));
+    const docs = unionOfMany(mapPacked(uncovered, (wordId) => this.vocabulary.docs(wordId)), idSpanOf(this.documents));
     this.uncoveredDocsMemo.set(wordIds, { generation: this.generation, prefix, docs });
     return docs;
   }
