@@ -4,7 +4,7 @@
 // So the last rule of the default order no longer reads every document of its bucket (score-chain.ts).
 import type roaring from 'roaring';
 import { EXACT_FIELD, exactnessScore, FIELD_STARTS_WITH_QUERY, NO_EXACT_FIELD, STATE_SPAN } from './exactness.js';
-import { NO_DOCUMENTS, partsBySum, type OrderedPart } from '../scores/score-layers.js';
+import { NO_DOCUMENTS, orderedPart, partsBySum, type OrderedPart } from '../scores/score-layers.js';
 import { acceleratorOf, scratchOf, type ActiveTerms, type SearchContext } from '../search-context.js';
 import { OWNED_BITMAPS, type BitmapSource } from '../scratch-bitmaps.js';
 import { positionCount } from '../../query/query-term.js';
@@ -104,10 +104,10 @@ function* partsThenRest(byScore: Map<number, RoaringBitmap32>, addRest: () => vo
   const first = [...byScore].filter(([score]) => score < NO_EXACT_FIELD * STATE_SPAN).sort((a, b) => a[0] - b[0]);
   for (const [score, docs] of first) {
     byScore.delete(score);
-    yield { docs, score };
+    yield orderedPart(docs, score);
   }
   addRest();
-  for (const [score, docs] of [...byScore].sort((a, b) => a[0] - b[0])) yield { docs, score };
+  for (const [score, docs] of [...byScore].sort((a, b) => a[0] - b[0])) yield orderedPart(docs, score);
 }
 
 /** Positions the terms take in the query (a phrase takes its length). */

@@ -54,12 +54,21 @@ export interface PairSide {
  * and 2, on narrower universes), as long as the documents do not change.
  */
 export interface PairLookupMemo {
-  frequentLeft?: readonly number[];
-  frequentRight?: readonly number[];
+  frequentLeft?: readonly number[] | undefined;
+  frequentRight?: readonly number[] | undefined;
   /** [cost]: what the lookups of that cost found so far. */
   byCost: (PairLookup | undefined)[];
   /** What searches learned of the pair's costs past the tables (pair-cost-memo.ts). */
-  knownCosts?: KnownPairCosts;
+  knownCosts?: KnownPairCosts | undefined;
+}
+
+/**
+ * An empty memo with every field set: memos made by one literal and filled later keep one map (fields
+ * added one by one after construction made up to four maps, and the readers of memos deopted).
+ */
+export function emptyPairLookupMemo(): PairLookupMemo {
+  // byCost: one slot per cost (0, 1, 2) from the start, so stores at 1 and 2 never make it holey.
+  return { frequentLeft: undefined, frequentRight: undefined, byCost: [undefined, undefined, undefined], knownCosts: undefined };
 }
 
 interface PairLookup {
