@@ -15,7 +15,18 @@ export interface DocMatchProfile {
 
 /** An empty profile for `termCount` terms, to fill and reuse. */
 export function emptyProfile(termCount: number): DocMatchProfile {
-  return { docId: -1, occurrences: Array.from({ length: termCount }, () => []), counts: new Int32Array(termCount) };
+  return { docId: -1, occurrences: Array.from({ length: termCount }, emptyOccurrenceList), counts: new Int32Array(termCount) };
+}
+
+/**
+ * An empty list whose elements are doubles from the start (a double literal, emptied). An occurrence
+ * past field 0 or position 511 is no small integer: a list made by `[]` changed element kind (and map)
+ * at its first such occurrence, and the profile builder and every scorer reading lists met two maps.
+ */
+function emptyOccurrenceList(): number[] {
+  const list = [0.5];
+  list.length = 0;
+  return list;
 }
 
 /** Appends an occurrence to the term's list. */

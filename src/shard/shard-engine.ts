@@ -14,6 +14,7 @@ import { SearchBudget, SLICE_MS, type Interleave } from './search/search-budget.
 import type { ScorePlan } from '../ranking/scores/score-details.js';
 import { FieldRestriction } from './search/field-restriction.js';
 import { SplitDecider, SplitMemo } from './search/split-decider.js';
+import { mapPacked } from '../ranking/packed-arrays.js';
 
 export type JsonDocument = Record<string, unknown>;
 
@@ -332,7 +333,7 @@ export class ShardEngine {
       // Light or heavy, a search yields every SLICE_MS: its batch-mates answer at the first (worker.ts
       // NestedBatches), the batches waiting in the port once it has run its slice (LIGHT_SLICE_MS when light).
       SLICE_MS);
-    const shards = query.shards.map((shard) => state.shards.get(shard)).filter((shard): shard is ShardIndex => shard !== undefined);
+    const shards = mapPacked(query.shards, (shard) => state.shards.get(shard)).filter((shard): shard is ShardIndex => shard !== undefined);
     // matchingStrategy frequency over several shards (front/search/search-dispatcher.ts): first the terms' counts, then the search with their sums.
     const fieldRestriction = this.fieldRestrictionOf(query, state.config);
     // Several shards: each query word's split over the whole index (protocol/split-choice.ts); one shard chooses its own.

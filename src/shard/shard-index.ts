@@ -21,6 +21,7 @@ import { derivationCacheBytes, packWalk, ShardCaches, walkByTypo, type CacheStam
 import type { DerivedStructure } from './derived-structure.js';
 import { idSpanOf } from './words/bitmap-union.js';
 import { fieldRankKey, KEPT_MIN_DOCUMENTS, positionKey, TokenKeyPostings } from './postings/token-key-postings.js';
+import { mapPacked } from '../ranking/packed-arrays.js';
 
 /** Field ranks and positions below these get posting lists (token-key-postings.ts). */
 const RANK_POSTING_LIMIT = 16;
@@ -370,7 +371,7 @@ export class ShardIndex {
 
   /** Documents holding the words consecutively. */
   phraseDocs(wordIds: number[]): roaring.RoaringBitmap32 {
-    const candidates = wordIds.map((id) => this.vocabulary.docs(id)).reduce((acc, docs) => RoaringBitmap32.and(acc, docs));
+    const candidates = mapPacked(wordIds, (id) => this.vocabulary.docs(id)).reduce((acc, docs) => RoaringBitmap32.and(acc, docs));
     const verified = new RoaringBitmap32();
     for (const docId of candidates) if (documentHasPhrase(this.forward, docId, wordIds)) verified.add(docId);
     return verified;

@@ -4,10 +4,11 @@
 // So the last rule of the default order no longer reads every document of its bucket (score-chain.ts).
 import type roaring from 'roaring';
 import { EXACT_FIELD, exactnessScore, FIELD_STARTS_WITH_QUERY, NO_EXACT_FIELD, STATE_SPAN } from './exactness.js';
-import { NO_DOCUMENTS, partsBySum, type OrderedPart } from '../scores/score-layers.js';
+import { NO_DOCUMENTS, orderedPart, partsBySum, type OrderedPart } from '../scores/score-layers.js';
 import { acceleratorOf, scratchOf, type ActiveTerms, type SearchContext } from '../search-context.js';
 import { OWNED_BITMAPS, type BitmapSource } from '../scratch-bitmaps.js';
 import { positionCount } from '../../query/query-term.js';
+import { mapPacked } from '../packed-arrays.js';
 
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
@@ -88,7 +89,7 @@ export function exactnessParts(ctx: SearchContext, universe: RoaringBitmap32, te
     // None may start with the query (a prefix or typo term's universe, often thousands): the rest is the
     // universe itself, read-only here (its parts are only handed out, or narrow a slot of this function's own).
     const rest = mayStartWithQuery.isEmpty ? universe : mayStartWithQuery.size === universe.size ? NO_DOCUMENTS : bitmaps.andNot(universe, mayStartWithQuery);
-    const inexactLayers = partsBySum(rest, exactDocs.map((docs) => splitByExactDocs(rest, docs, bitmaps)), terms.length, bitmaps);
+    const inexactLayers = partsBySum(rest, mapPacked(exactDocs, (docs) => splitByExactDocs(rest, docs, bitmaps)), terms.length, bitmaps);
     for (const layer of inexactLayers) addTo(NO_EXACT_FIELD * STATE_SPAN + layer.score!, layer.docs);
   };
   return partsThenRest(byScore, restParts);
@@ -103,10 +104,10 @@ function* partsThenRest(byScore: Map<number, RoaringBitmap32>, addRest: () => vo
   const first = [...byScore].filter(([score]) => score < NO_EXACT_FIELD * STATE_SPAN).sort((a, b) => a[0] - b[0]);
   for (const [score, docs] of first) {
     byScore.delete(score);
-    yield { docs, score };
+    yield orderedPart(docs, score);
   }
   addRest();
-  for (const [score, docs] of [...byScore].sort((a, b) => a[0] - b[0])) yield { docs, score };
+  for (const [score, docs] of [...byScore].sort((a, b) => a[0] - b[0])) yield orderedPart(docs, score);
 }
 
 /** Positions the terms take in the query (a phrase takes its length). */

@@ -3,7 +3,7 @@
 // postings, so when two common words share most of a shard only the rest is ever read, and only when
 // those buckets hold too few hits (score-chain.ts).
 import type roaring from 'roaring';
-import { NO_DOCUMENTS, partsBySum, type OrderedPart } from '../scores/score-layers.js';
+import { NO_DOCUMENTS, orderedPart, partsBySum, type OrderedPart } from '../scores/score-layers.js';
 import { acceleratorOf, scratchOf, type ActiveTerms, type SearchContext } from '../search-context.js';
 import { restClasses } from './proximity-rest-classes.js';
 
@@ -28,7 +28,7 @@ export function proximityParts(ctx: SearchContext, universe: RoaringBitmap32, te
     const later = partsAfterAdjacent(ctx, terms, universe);
     return later === null || later[0]!.score === null ? null : later;
   }
-  return adjacentThenLater(ctx, terms, universe, { docs: adjacent, score: pairs });
+  return adjacentThenLater(ctx, terms, universe, orderedPart(adjacent, pairs));
 }
 
 function* adjacentThenLater(ctx: SearchContext, terms: ActiveTerms, universe: RoaringBitmap32, adjacent: OrderedPart): Generator<OrderedPart> {
@@ -63,7 +63,7 @@ function partsAfterAdjacent(ctx: SearchContext, terms: ActiveTerms, remaining: R
     onePairAtTwo = partsBySum(close, costs, 1, bitmaps).find((part) => part.score === 1)?.docs ?? NO_DOCUMENTS;
   }
   const parts: OrderedPart[] = [];
-  if (!onePairAtTwo.isEmpty) parts.push({ docs: onePairAtTwo, score: pairs + 1 });
+  if (!onePairAtTwo.isEmpty) parts.push(orderedPart(onePairAtTwo, pairs + 1));
   const rest = bitmaps.andNot(remaining, onePairAtTwo);
   if (!rest.isEmpty) parts.push(restPart(ctx, terms, rest));
   return parts;
@@ -76,7 +76,7 @@ function partsAfterAdjacent(ctx: SearchContext, terms: ActiveTerms, remaining: R
  * where the two terms stand in no common field).
  */
 function restPart(ctx: SearchContext, terms: ActiveTerms, rest: RoaringBitmap32): OrderedPart {
-  return terms.length >= 3 || acceleratorOf(ctx).allFieldRanksListed() ? { docs: rest, score: null, lowerBounds: () => restClasses(ctx, terms, rest) } : { docs: rest, score: null };
+  return terms.length >= 3 || acceleratorOf(ctx).allFieldRanksListed() ? orderedPart(rest, null, () => restClasses(ctx, terms, rest)) : orderedPart(rest, null);
 }
 
 /** The documents of `universe` where every consecutive pair costs at most `cost`, narrowed pair by pair (each lookup reads less). */

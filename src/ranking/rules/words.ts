@@ -10,6 +10,7 @@ import type { MatchingStrategyName } from '../../protocol/messages.js';
 import { TIMED_OUT_SCORE, type Bucket, type RankingRule } from '../ranking-rule.js';
 import { scratchOf, type ActiveTerms, type SearchContext } from '../search-context.js';
 import { OWNED_BITMAPS, type BitmapSource } from '../scratch-bitmaps.js';
+import { mapPacked } from '../packed-arrays.js';
 
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
@@ -46,7 +47,7 @@ export function termRemovalSteps(ctx: Pick<SearchContext, 'terms' | 'termDocs' |
  */
 export function docsMatchingAll(ctx: SearchContext, terms: ActiveTerms, within?: RoaringBitmap32, bitmaps: BitmapSource = OWNED_BITMAPS): RoaringBitmap32 {
   if (terms.length === 0) return bitmaps.empty();
-  const lists = terms.map((term) => ctx.termDocs(term));
+  const lists = mapPacked(terms, (term) => ctx.termDocs(term));
   // `within` is often one of the lists (the first term's documents, the universe with `last`): then
   // it narrows nothing, and intersecting it again (a copy of the list, or a second AND with it) was a
   // third of this function's time.

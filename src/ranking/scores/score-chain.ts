@@ -7,6 +7,7 @@ import { acceleratorOf, searchScratchOf, type ActiveTerms, type SearchContext } 
 import type { SearchScratch } from '../search-scratch.js';
 import type { OrderedPart } from './score-layers.js';
 import { byAscendingId, groupsInOrder, ScoredRun } from './scored-run.js';
+import { mapPacked } from '../packed-arrays.js';
 
 const { RoaringBitmap32 } = roaring;
 
@@ -66,7 +67,7 @@ export function visitScoreChainGroups(ctx: SearchContext, rules: readonly Rankin
       ? takeAll(part.lowerBounds !== undefined && worthReadingByClass(part.docs.size, remaining)
         ? scoreBoundedClasses(ctx, rules, part, terms, remaining)
         : scoreEveryDocument(ctx, rules, runIdsOf(searchScratchOf(ctx), part.docs), terms, remaining), counted)
-      : visitScoreChainGroups(ctx, rules.map((rule, r) => (r === split.ruleIndex ? constantRule(rule, part.score!) : rule)), part.docs, terms,
+      : visitScoreChainGroups(ctx, mapPacked(rules, (rule, r) => (r === split.ruleIndex ? constantRule(rule, part.score!) : rule)), part.docs, terms,
         remaining, counted);
     if (!going) return false;
     if (remaining <= 0) return true;

@@ -5,6 +5,7 @@ import roaring from 'roaring';
 import { OWNED_BITMAPS, type BitmapSource } from '../scratch-bitmaps.js';
 import type { RankingMemos } from '../ranking-memos.js';
 import type { KeyedLists } from '../keyed-lists.js';
+import { mapPacked } from '../packed-arrays.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -19,7 +20,15 @@ export interface OrderedPart {
    * class after class, the score chain stops before a class whose bound is above the score of as many
    * documents as it needs (score-chain.ts): those documents never make the hits.
    */
-  lowerBounds?: () => BoundedClass[];
+  lowerBounds?: (() => BoundedClass[]) | undefined;
+}
+
+/**
+ * An OrderedPart, every field set: parts made by one literal share one map (a part given
+ * `lowerBounds` after others without it was a second map, and the score chain's reads of parts deopted).
+ */
+export function orderedPart(docs: RoaringBitmap32, score: number | null, lowerBounds?: () => BoundedClass[]): OrderedPart {
+  return { docs, score, lowerBounds };
 }
 
 /** Documents each scoring at least `atLeast` with the rule (see OrderedPart.lowerBounds). */
@@ -38,7 +47,7 @@ export interface BoundedClass {
  */
 export function partsBySum(universe: RoaringBitmap32, costs: readonly (readonly RoaringBitmap32[])[], maxSum: number,
   bitmaps: BitmapSource = OWNED_BITMAPS): OrderedPart[] {
-  if (costs.length === 0) return universe.isEmpty ? [] : [{ docs: universe, score: 0 }];
+  if (costs.length === 0) return universe.isEmpty ? [] : [orderedPart(universe, 0)];
   // layers[s]: documents whose costs over the terms seen so far sum to s. The first term's costs lie
   // within the universe, so they are its layers as they are (no intersection, no copy).
   let layers: (RoaringBitmap32 | undefined)[] = costs[0]!.slice(0, maxSum + 1);
@@ -61,7 +70,7 @@ export function partsBySum(universe: RoaringBitmap32, costs: readonly (readonly 
   }
   const parts: OrderedPart[] = [];
   layers.forEach((docs, score) => {
-    if (docs !== undefined && !docs.isEmpty) parts.push({ docs, score });
+    if (docs !== undefined && !docs.isEmpty) parts.push(orderedPart(docs, score));
   });
   // The parts are disjoint (so are each term's costs): when they hold the whole universe, no rest.
   let covered = 0;
@@ -70,7 +79,7 @@ export function partsBySum(universe: RoaringBitmap32, costs: readonly (readonly 
   // The universe without each part in turn (no union of the parts made for it).
   const rest = bitmaps.copy(universe);
   for (const part of parts) rest.andNotInPlace(part.docs);
-  if (!rest.isEmpty) parts.push({ docs: rest, score: null });
+  if (!rest.isEmpty) parts.push(orderedPart(rest, null));
   return parts;
 }
 
@@ -84,7 +93,7 @@ export function partsBySum(universe: RoaringBitmap32, costs: readonly (readonly 
 export function* partsBySumLazily(universe: RoaringBitmap32, lists: readonly KeyedLists[], maxSum: number,
   bitmaps: BitmapSource = OWNED_BITMAPS): Generator<OrderedPart> {
   if (lists.length === 0) {
-    if (!universe.isEmpty) yield { docs: universe, score: 0 };
+    if (!universe.isEmpty) yield orderedPart(universe, 0);
     return;
   }
   const sums = new SuffixSums(universe, lists, bitmaps);
@@ -95,13 +104,13 @@ export function* partsBySumLazily(universe: RoaringBitmap32, lists: readonly Key
     if (docs.isEmpty) continue;
     covered += docs.size;
     parts.push(docs);
-    yield { docs, score };
+    yield orderedPart(docs, score);
   }
   // The parts are disjoint: when they hold the whole universe, no rest.
   if (covered === universe.size) return;
   const rest = bitmaps.copy(universe);
   for (const part of parts) rest.andNotInPlace(part);
-  if (!rest.isEmpty) yield { docs: rest, score: null };
+  if (!rest.isEmpty) yield orderedPart(rest, null);
 }
 
 /**
@@ -114,8 +123,8 @@ class SuffixSums {
   private readonly bySum: (RoaringBitmap32 | undefined)[][];
 
   constructor(universe: RoaringBitmap32, lists: readonly KeyedLists[], private readonly bitmaps: BitmapSource) {
-    this.best = lists.map((byCost) => new BestCosts(universe, byCost, bitmaps));
-    this.bySum = lists.map(() => []);
+    this.best = mapPacked(lists, (byCost) => new BestCosts(universe, byCost, bitmaps));
+    this.bySum = mapPacked(lists, () => []);
   }
 
   summing(term: number, sum: number): RoaringBitmap32 {
@@ -248,12 +257,12 @@ export function* bestCostPartsLazily(universe: RoaringBitmap32, byCost: KeyedLis
     // (Checked: a multi-word synonym's words have documents where they are not consecutive.)
     const part = listsLikelyWithin !== null && remaining === universe && isWithin(docs, universe, listsLikelyWithin) ? docs : bitmaps.and(remaining, docs);
     if (part.isEmpty) continue;
-    yield { docs: part, score: cost };
+    yield orderedPart(part, cost);
     if (part.size === remaining.size) return;
     if (remaining === universe) remaining = bitmaps.andNot(universe, part);
     else remaining.andNotInPlace(part);
   }
-  if (!remaining.isEmpty) yield { docs: remaining, score: null };
+  if (!remaining.isEmpty) yield orderedPart(remaining, null);
 }
 
 /** docs ⊆ universe, memoized per (list, universe) in `memo` (RankingMemos.within): both must be read-only for as long as they are asked about. */

@@ -7,6 +7,7 @@ import type { SearchScratch } from '../search-scratch.js';
 import type { ScoreGroup } from './score-chain.js';
 import { orderByScores } from './score-order.js';
 import { SmallestValues } from '../smallest-values.js';
+import { mapPacked } from '../packed-arrays.js';
 
 const { RoaringBitmap32 } = roaring;
 
@@ -97,7 +98,7 @@ export class ScoredRun {
     } else {
       this.scores = new Float64Array(size);
     }
-    this.constants = rules.map((rule) => rule.constantScore?.(ctx, terms) ?? null);
+    this.constants = mapPacked(rules, (rule) => rule.constantScore?.(ctx, terms) ?? null);
     this.lead = this.constants.indexOf(null);
     this.bound = this.lead >= 0 && needed < capacity ? takeBound(scratch, needed) : null;
   }

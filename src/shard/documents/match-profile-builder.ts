@@ -4,6 +4,7 @@ import type roaring from 'roaring';
 import { addOccurrence, packOccurrence, type DocMatchProfile } from '../../ranking/match-profile.js';
 import type { WordLookupTables } from '../../ranking/search-scratch.js';
 import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
+import { mapPacked } from '../../ranking/packed-arrays.js';
 
 /**
  * The tables a WordLookup reuses from one search to the next (in the search's scratch,
@@ -328,7 +329,7 @@ export function documentHasPhrase(forward: ForwardIndex, docId: number, wordIds:
  * position order, so the keys of each phrase word come out sorted and a start is checked by scanning.
  */
 export function phraseStarts(data: Uint32Array, offset: number, wordIds: (number | null)[], firstOnly = false): number[] {
-  const keysOf: number[][] = wordIds.map(() => []);
+  const keysOf: number[][] = mapPacked(wordIds, () => []);
   const tokenCount = tokenCountAt(data, offset);
   const start = tokensStartAt(data, offset);
   for (let k = 0; k < tokenCount; k++) {

@@ -17,6 +17,7 @@ import { idSpanOf, unionOfMany } from '../words/bitmap-union.js';
 import type { Vocabulary } from '../words/vocabulary.js';
 import { OWNED_BITMAPS, type BitmapSource } from '../../ranking/scratch-bitmaps.js';
 import type { KnownPairCosts } from '../../ranking/search-context.js';
+import { mapPacked } from '../../ranking/packed-arrays.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -53,12 +54,21 @@ export interface PairSide {
  * and 2, on narrower universes), as long as the documents do not change.
  */
 export interface PairLookupMemo {
-  frequentLeft?: readonly number[];
-  frequentRight?: readonly number[];
+  frequentLeft?: readonly number[] | undefined;
+  frequentRight?: readonly number[] | undefined;
   /** [cost]: what the lookups of that cost found so far. */
   byCost: (PairLookup | undefined)[];
   /** What searches learned of the pair's costs past the tables (pair-cost-memo.ts). */
-  knownCosts?: KnownPairCosts;
+  knownCosts?: KnownPairCosts | undefined;
+}
+
+/**
+ * An empty memo with every field set: memos made by one literal and filled later keep one map (fields
+ * added one by one after construction made up to four maps, and the readers of memos deopted).
+ */
+export function emptyPairLookupMemo(): PairLookupMemo {
+  // byCost: one slot per cost (0, 1, 2) from the start, so stores at 1 and 2 never make it holey.
+  return { frequentLeft: undefined, frequentRight: undefined, byCost: [undefined, undefined, undefined], knownCosts: undefined };
 }
 
 interface PairLookup {
@@ -402,7 +412,7 @@ export class NearPairPostings extends BuiltOverDocuments {
   private rareDocsOf(wordIds: readonly number[]): RoaringBitmap32 {
     const memo = this.rareDocsMemo.get(wordIds);
     if (memo !== undefined && memo.generation === this.generation) return memo.docs;
-    const docs = unionOfMany(wordIds.filter((wordId) => this.slotOf(wordId) < 0).map((wordId) => this.vocabulary.docs(wordId)), idSpanOf(this.documents));
+    const docs = unionOfMany(mapPacked(wordIds.filter((wordId) => this.slotOf(wordId) < 0), (wordId) => this.vocabulary.docs(wordId)), idSpanOf(this.documents));
     this.rareDocsMemo.set(wordIds, { generation: this.generation, docs });
     return docs;
   }
@@ -416,7 +426,7 @@ export class NearPairPostings extends BuiltOverDocuments {
     const memo = this.uncoveredDocsMemo.get(wordIds);
     if (memo !== undefined && memo.generation === this.generation && memo.prefix === prefix) return memo.docs;
     const uncovered = wordIds.filter((wordId) => this.slotOf(wordId) < 0 && !this.vocabulary.wordOf(wordId).startsWith(prefix));
-    const docs = unionOfMany(uncovered.map((wordId) => this.vocabulary.docs(wordId)), idSpanOf(this.documents));
+    const docs = unionOfMany(mapPacked(uncovered, (wordId) => this.vocabulary.docs(wordId)), idSpanOf(this.documents));
     this.uncoveredDocsMemo.set(wordIds, { generation: this.generation, prefix, docs });
     return docs;
   }

@@ -6,7 +6,7 @@
 // shard worker thread, one search at a time.
 import type { LRUCache } from 'lru-cache';
 import type { TermDerivations } from '../words/derivations.js';
-import type { PairLookupMemo } from './near-pair-postings.js';
+import { emptyPairLookupMemo, type PairLookupMemo } from './near-pair-postings.js';
 import { knownCostsBytes } from './pair-cost-memo.js';
 import type { ShardIndex } from '../shard-index.js';
 
@@ -16,7 +16,7 @@ export function sharedPairMemo(shard: ShardIndex, left: TermDerivations, right: 
   const key = pairKey(shard, left, right);
   let memo = memos.get(key);
   if (memo === undefined) {
-    memo = { byCost: [] };
+    memo = emptyPairLookupMemo();
     memos.set(key, memo);
   }
   return memo;

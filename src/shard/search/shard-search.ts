@@ -35,6 +35,7 @@ import type { SplitDecider } from './split-decider.js';
 import { occurrenceTypos } from '../../ranking/match-profile.js';
 import { pairCost } from '../../ranking/rules/proximity.js';
 import { positionCount } from '../../query/query-term.js';
+import { mapPacked } from '../../ranking/packed-arrays.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -135,7 +136,7 @@ export function searchShard(shard: ShardIndex, request: ShardSearchRequest): Sha
 function rankedSearch(shard: ShardIndex, ctx: ShardSearchContext, rules: readonly RankingRule[], request: ShardSearchRequest): ShardSearchResult {
   const terms = ctx.terms;
   const placeholder = terms.length === 0;
-  const allTerms = terms.map((_, index) => index);
+  const allTerms = mapPacked(terms, (_, index) => index);
   // Read-only from here on (the rules copy what they narrow): with one term it is that term's own list.
   let universe: RoaringBitmap32;
   /** The matching strategy's steps of terms kept (none for a placeholder search): the score plan's too. */
@@ -228,7 +229,7 @@ function ngramAlternatives(shard: ShardIndex, terms: readonly QueryTerm[]): Map<
     for (let count = 2; count <= MAX_NGRAM_WORDS && first + count <= terms.length; count++) {
       const run = terms.slice(first, first + count);
       if (run.some((term, k) => term.kind !== 'word' || (k > 0 && term.position !== run[k - 1]!.position + 1))) break;
-      const words = run.map((term) => (term as WordTerm).word);
+      const words = mapPacked(run, (term) => (term as WordTerm).word);
       const joined = words.join('');
       const last = run[count - 1] as WordTerm;
       const budget = Math.max(0, typoBudget(joined, shard.config.typoPolicy) - (count - 1));
@@ -241,7 +242,7 @@ function ngramAlternatives(shard: ShardIndex, terms: readonly QueryTerm[]): Map<
       for (let typos = 0; typos < derivations.docsByTypo.length; typos++) {
         const docs = derivations.docsByTypo[typos]!;
         if (docs.isEmpty) continue;
-        const wordIds = derivations.words.filter((word) => word.typos === typos).map((word) => word.wordId);
+        const wordIds = mapPacked(derivations.words.filter((word) => word.typos === typos), (word) => word.wordId);
         for (let term = first; term < first + count; term++) {
           const list = out.get(term) ?? [];
           list.push({ wordIds, docs, typos: Math.min(2, term === first ? 1 + typos : 1) });
@@ -356,7 +357,7 @@ function phraseDocs(shard: ShardIndex, wordIds: readonly (number | null)[], into
  */
 function unionByKey(shard: ShardIndex, postings: TokenKeyPostings, tokenKey: TokenKey, derivations: TermDerivations, makeAll: boolean): KeyedLists {
   const made = (derivations.owned ??= []);
-  const wordIds = derivations.words.map((word) => word.wordId);
+  const wordIds = mapPacked(derivations.words, (word) => word.wordId);
   const phrases = derivations.phrases;
   let added: number[][] | undefined;
   if (phrases !== undefined && phrases.length > 0) {
@@ -384,12 +385,12 @@ const MAX_SPARE_PROFILE_TERMS = 64;
 
 /** The ids of every derivation, memoized on them (the same array while they stay cached). */
 function wordIdsOf(derivations: TermDerivations): readonly number[] {
-  return (derivations.wordIds ??= derivations.words.map((word) => word.wordId));
+  return (derivations.wordIds ??= mapPacked(derivations.words, (word) => word.wordId));
 }
 
 /** The ids of the exact derivations (the word itself, in plain and typo-disabled spelling), memoized on them. */
 function exactWordIds(derivations: TermDerivations): readonly number[] {
-  return (derivations.exactWordIds ??= derivations.words.filter((word) => word.exact).map((word) => word.wordId));
+  return (derivations.exactWordIds ??= mapPacked(derivations.words.filter((word) => word.exact), (word) => word.wordId));
 }
 
 class ShardSearchContext implements SearchContext, SearchAccelerator {
@@ -454,7 +455,7 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
     const termCount = this.terms.length;
     const all = RoaringBitmap32.orMany(this.docs);
     if (limit !== null) all.andInPlace(limit);
-    const byTypo: number[][][] = this.terms.map(() => [[], [], []]);
+    const byTypo: number[][][] = mapPacked(this.terms, () => [[], [], []]);
     let read = 0;
     for (const docId of all) {
       if ((++read & 255) === 0 && Date.now() > this.deadline) break;
@@ -469,7 +470,7 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
       }
     }
     for (let term = 0; term < termCount; term++) {
-      const levels = byTypo[term]!.map((ids) => new RoaringBitmap32(ids));
+      const levels = mapPacked(byTypo[term]!, (ids) => new RoaringBitmap32(ids));
       this.docsByTypo[term] = levels;
       this.docs[term] = RoaringBitmap32.orMany(levels);
     }
@@ -529,7 +530,7 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
     // A lone exact word's own list as is (read-only), as the rank unions do: no copy in the cache.
     const exactIds = exactWordIds(derivations);
     return (derivations.exactDocs ??= exactIds.length === 1 ? this.shard.vocabulary.docs(exactIds[0]!)
-      : ownBitmap(derivations, RoaringBitmap32.orMany(exactIds.map((wordId) => this.shard.vocabulary.docs(wordId)))));
+      : ownBitmap(derivations, RoaringBitmap32.orMany(mapPacked(exactIds, (wordId) => this.shard.vocabulary.docs(wordId)))));
   }
 
   termExactDocsAtPosition(term: number, position: number): RoaringBitmap32 | null {
@@ -812,7 +813,7 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
 
   private matchPhraseSpelling(term: number, words: readonly (string | null)[], into: RoaringBitmap32): void {
     const vocabulary = this.shard.vocabulary;
-    const wordIds = words.map((word) => (word === null ? null : vocabulary.idOf(word) ?? -1));
+    const wordIds = mapPacked(words, (word) => (word === null ? null : vocabulary.idOf(word) ?? -1));
     if (wordIds.includes(-1)) return;
     phraseDocs(this.shard, wordIds, into, null, this.searchBudget);
     this.phrases.push({ term, wordIds });

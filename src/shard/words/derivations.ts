@@ -11,6 +11,7 @@ import type { Vocabulary } from './vocabulary.js';
 import type { CacheStamp, WalkedWords } from '../shard-caches.js';
 import { NO_DOCUMENTS } from '../../ranking/scores/score-layers.js';
 import type { KeyedLists } from '../../ranking/keyed-lists.js';
+import { mapPacked } from '../../ranking/packed-arrays.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -141,7 +142,7 @@ export function deriveWordIds(vocabulary: Vocabulary, word: string, isPrefix: bo
     }
   }
   if (budget > 0 && word.length > 0) collectTypos(vocabulary, lists, word, isPrefix, budget, byTypo, considerId);
-  return byTypo.map((ids) => [...ids.keys()]);
+  return mapPacked(byTypo, (ids) => [...ids.keys()]);
 }
 
 /**
@@ -266,7 +267,7 @@ export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTyp
     for (const wordId of ids) words.push({ wordId, typos, exact: typos === 0 && exactIds.includes(wordId) });
     // A lone word's own posting list is used as is, not copied: derivations are read-only and dropped
     // by any write to the word (ShardIndex.cachedDerive), and at a million documents the copies showed.
-    let union = ids.length === 1 ? vocabulary.docs(ids[0]!) : unionOfMany(ids.map((id) => vocabulary.docs(id)), idSpan);
+    let union = ids.length === 1 ? vocabulary.docs(ids[0]!) : unionOfMany(mapPacked(ids, (id) => vocabulary.docs(id)), idSpan);
     if (ids.length !== 1) made.add(union);
     if (seen !== null && !union.isEmpty) made.add(union = RoaringBitmap32.andNot(union, seen));
     // An empty level is the one shared empty bitmap: the cache holds tens of thousands of derivations,
@@ -358,9 +359,9 @@ export function withAlternatives(base: TermDerivations, alternatives: readonly T
       words.push({ wordId, typos: alternative.typos, exact: false });
     }
   }
-  const levels = base.docsByTypo.map((docs) => docs);
+  const levels = mapPacked(base.docsByTypo, (docs) => docs);
   for (let typos = 1; typos < 3; typos++) {
-    const extra = useful.filter((alternative) => Math.min(2, alternative.typos) === typos).map((alternative) => alternative.docs);
+    const extra = mapPacked(useful.filter((alternative) => Math.min(2, alternative.typos) === typos), (alternative) => alternative.docs);
     if (extra.length > 0) levels[typos] = RoaringBitmap32.orMany([levels[typos]!, ...extra]);
   }
   let seen = levels[0]!;
