@@ -20,6 +20,7 @@ import { derivationCacheBytes, packWalk, ShardCaches, walkByTypo, type CacheStam
 import type { DerivedStructure } from './derived-structure.js';
 import { idSpanOf } from './words/bitmap-union.js';
 import { fieldRankKey, positionKey, TokenKeyPostings } from './postings/token-key-postings.js';
+import { PrefixPostings } from './postings/prefix-postings.js';
 
 /** Field ranks and positions below these get posting lists (token-key-postings.ts). */
 const RANK_POSTING_LIMIT = 16;
@@ -42,8 +43,11 @@ export class ShardIndex {
   readonly nearPairs = new NearPairPostings(this.vocabulary, this.forward, this.documents);
   readonly soleWordFields = new SoleWordFields(this.forward, this.documents);
   readonly fieldStartPairs = new FieldStartPairs(this.forward, this.documents);
+  /** Per 2- and 3-letter prefix, the union of its words' lists, following the writes (a short prefix term's zero-typo level). */
+  readonly prefixPostings = new PrefixPostings(this.vocabulary, this.forward, this.documents);
   /** Every structure derived from the documents and kept across writes (derived-structure.ts), in build order. */
-  readonly derived: readonly DerivedStructure[] = [this.rankPostings, this.positionPostings, this.nearPairs, this.soleWordFields, this.fieldStartPairs];
+  readonly derived: readonly DerivedStructure[] = [this.rankPostings, this.positionPostings, this.nearPairs, this.soleWordFields, this.fieldStartPairs,
+    this.prefixPostings];
   /** What searches cache between writes (derivations, lexicon walks, pair memos), each entry checked against the writes since it was made. */
   readonly caches = new ShardCaches(this.vocabulary);
   /**
@@ -71,6 +75,15 @@ export class ShardIndex {
    * reads them (ranking/keyed-lists.ts); false: every key's at once (tests, A/B).
    */
   lazyKeyUnions = true;
+
+  /** A short prefix term's zero-typo level is its kept union (postings/prefix-postings.ts); false: unioned from its words' lists, the structure not kept (tests, A/B). */
+  get prefixUnions(): boolean {
+    return this.prefixPostings.enabled;
+  }
+
+  set prefixUnions(on: boolean) {
+    this.prefixPostings.enabled = on;
+  }
 
   /** Typo walks go over the runs the lexicon's DeletionIndex finds (words/deletion-index.ts); false: over every word of the first letter (tests, A/B). */
   get deletionIndex(): boolean {
@@ -297,7 +310,8 @@ export class ShardIndex {
       // A term's first miss derives without keeping anything (ShardCaches.seenBefore): most terms of unique queries never come back.
       const keep = walked !== undefined || !this.cacheOnSecondMiss || caches.seenBefore(key, this.documents.size);
       if (walked === undefined) walked = packWalk(deriveWordIds(vocabulary, word, isPrefix, budget), caches.stamp());
-      derivations = withSynonyms(vocabulary, derivationsFromWords(vocabulary, word, walkByTypo(walked), idSpanOf(this.documents)),
+      derivations = withSynonyms(vocabulary, derivationsFromWords(vocabulary, word, walkByTypo(walked), idSpanOf(this.documents),
+        isPrefix ? this.prefixPostings.unionOf(word) : undefined),
         synonyms, (wordIds) => this.phraseDocs(wordIds));
       // Frequent terms are kept at once: they come back (a Zipf law), and their unions cost the most to derive again.
       if (!keep && derivations.docs.size < this.documents.size * this.frequentTermShare) return derivations;

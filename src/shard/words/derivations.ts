@@ -251,9 +251,12 @@ export function mayDeriveAny(sorted: readonly string[], word: string, isPrefix: 
 
 /**
  * The derivations of `word` from the ids deriveWordIds found; `idSpan`: the span of the shard's
- * document ids (bitmap-union.ts; Infinity: always roaring's orMany).
+ * document ids (bitmap-union.ts; Infinity: always roaring's orMany); `zeroTypoUnion`: the union of
+ * the zero-typo words' lists when the shard keeps it (a short prefix's, postings/prefix-postings.ts),
+ * used as is like a lone word's own list.
  */
-export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTypo: readonly (readonly number[])[], idSpan = Infinity): TermDerivations {
+export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTypo: readonly (readonly number[])[], idSpan = Infinity,
+  zeroTypoUnion?: RoaringBitmap32): TermDerivations {
   const exactIds = [vocabulary.idOf(word), vocabulary.idOf(exactAttributeKey(word))];
   const words: WordDerivation[] = [];
   const docsByTypo: RoaringBitmap32[] = [];
@@ -265,8 +268,9 @@ export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTyp
     for (const wordId of ids) words.push({ wordId, typos, exact: typos === 0 && exactIds.includes(wordId) });
     // A lone word's own posting list is used as is, not copied: derivations are read-only and dropped
     // by any write to the word (ShardIndex.cachedDerive), and at a million documents the copies showed.
-    let union = ids.length === 1 ? vocabulary.docs(ids[0]!) : unionOfMany(ids.map((id) => vocabulary.docs(id)), idSpan);
-    if (ids.length !== 1) made.add(union);
+    const kept = ids.length > 1 && typos === 0 ? zeroTypoUnion : undefined;
+    let union = ids.length === 1 ? vocabulary.docs(ids[0]!) : kept ?? unionOfMany(ids.map((id) => vocabulary.docs(id)), idSpan);
+    if (ids.length !== 1 && kept === undefined) made.add(union);
     if (seen !== null && !union.isEmpty) made.add(union = RoaringBitmap32.andNot(union, seen));
     // An empty level is the one shared empty bitmap: the cache holds tens of thousands of derivations,
     // most with an empty level, and each native bitmap is an object the collector tracks and finalizes.

@@ -1,0 +1,168 @@
+// The short prefixes' unions kept across writes (src/shard/postings/prefix-postings.ts, ShardIndex.prefixUnions):
+// on random lexicons with upserts, rewrites and deletes (before, during and after a build in slices,
+// and on a shard restored from its snapshot), each 2- and 3-letter prefix's list is the plain definition,
+// the union of the lists of the words starting with it (or its typo-disabled spelling); prefix terms
+// derive and answer as with the structure off.
+import test, { type ExecutionContext } from 'ava';
+import roaring from 'roaring';
+import { ShardIndex } from '../../src/shard/shard-index.js';
+import { compileIndexConfig } from '../../src/shard/index-config.js';
+import { exactAttributeKey } from '../../src/shard/words/derivations.js';
+import { unionOfMany } from '../../src/shard/words/bitmap-union.js';
+import { PREFIX_POSTING_LENGTHS } from '../../src/shard/postings/prefix-postings.js';
+import { decodeShardSnapshot, encodeShardSnapshot, settingsFingerprint } from '../../src/shard/snapshot/shard-snapshot.js';
+import { randomFrom } from './seeded-lcg.js';
+import { randomLexicon } from './random-edits.js';
+import { withSmallSteps } from './shard-twins.js';
+
+const { RoaringBitmap32 } = roaring;
+const LETTERS = ['a', 'b', 'c', 'd', 'e'];
+const SETTINGS = { searchableAttributes: ['title', 'body', 'code'], typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 2, twoTypos: 4 },
+  disableOnWords: [], disableOnNumbers: false, disableOnAttributes: ['code'] } };
+
+interface Material {
+  random: () => number;
+  words: string[];
+  document: (id: number) => Record<string, unknown>;
+}
+
+function material(seed: number): Material {
+  const random = randomFrom(seed);
+  // Short words too (a word as long as a prefix is in it), and families of near words.
+  const words = [...randomLexicon(random, LETTERS, 120), ...Array.from({ length: 30 }, () => LETTERS[Math.floor(random() * 5)]! + LETTERS[Math.floor(random() * 5)]!), 'a', 'e'];
+  const text = (max: number) => Array.from({ length: 1 + Math.floor(random() * max) }, () => words[Math.floor(words.length * random() ** 1.5)]!).join(' ');
+  return { random, words, document: (id) => ({ id, title: text(4), body: text(12), ...(random() < 0.4 ? { code: text(3) } : {}) }) };
+}
+
+function shardOf(on: boolean): ShardIndex {
+  const shard = new ShardIndex(compileIndexConfig(SETTINGS));
+  shard.prefixUnions = on;
+  return shard;
+}
+
+/** Random writes to every shard alike: new documents, rewrites, deletes (of present and absent ids). */
+function write(shards: readonly ShardIndex[], { random, document }: Material, count: number, idSpan: number): void {
+  for (let k = 0; k < count; k++) {
+    const docId = Math.floor(random() * idSpan);
+    const deleting = random() < 0.25;
+    const doc = document(docId);
+    for (const shard of shards) {
+      if (deleting) shard.delete(docId);
+      else shard.upsert(docId, doc);
+    }
+  }
+  for (const shard of shards) shard.flushWrites();
+}
+
+/** Every kept prefix's list against the plain definition, over the prefixes of every interned word and some absent ones. */
+function holdsPlainDefinition(t: ExecutionContext, shard: ShardIndex, label: string): number {
+  const vocabulary = shard.vocabulary;
+  const prefixes = new Set(['zz', 'zzz', 'ab', 'abc']);
+  for (let id = 0; id < vocabulary.size; id++) {
+    const word = vocabulary.wordOf(id).replace(exactAttributeKey(''), '');
+    for (const length of PREFIX_POSTING_LENGTHS) if (word.length >= length) prefixes.add(word.slice(0, length));
+  }
+  let nonEmpty = 0;
+  for (const prefix of prefixes) {
+    const lists = [];
+    for (let id = 0; id < vocabulary.size; id++) {
+      const word = vocabulary.wordOf(id);
+      if (word.startsWith(prefix) || word.startsWith(exactAttributeKey(prefix))) lists.push(vocabulary.docs(id));
+    }
+    const plain = unionOfMany(lists, Infinity);
+    const kept = shard.prefixPostings.unionOf(prefix) ?? new RoaringBitmap32();
+    if (!plain.isEmpty) nonEmpty++;
+    if (!kept.isEqual(plain)) t.fail(`${label}: prefix ${JSON.stringify(prefix)} keeps ${kept.size} documents, its words hold ${plain.size}`);
+  }
+  t.true(shard.prefixPostings.unionOf('abcd') === undefined && shard.prefixPostings.unionOf('a') === undefined, 'other lengths are not kept');
+  return nonEmpty;
+}
+
+/** Prefix terms derive (and a few queries answer) alike on both shards. */
+function sameDerivations(t: ExecutionContext, subject: ShardIndex, reference: ShardIndex, { random, words }: Material): void {
+  for (let k = 0; k < 30; k++) {
+    const word = words[Math.floor(random() * words.length)]!;
+    const prefix = word.slice(0, 2 + Math.floor(random() * 2));
+    const [got, expected] = [subject, reference].map((shard) => shard.derive(prefix, true, prefix.length >= 2 ? 1 : 0));
+    t.deepEqual(got!.docsByTypo.map((docs) => docs.toArray()), expected!.docsByTypo.map((docs) => docs.toArray()), prefix);
+    t.deepEqual(got!.docs.toArray(), expected!.docs.toArray(), prefix);
+    const q = `${words[Math.floor(random() * words.length)]} ${prefix}`;
+    const [hits, expectedHits] = [subject, reference].map((shard) => shard.search({ q, hitsWanted: 20, matchingStrategy: 'last' }).hits);
+    t.deepEqual(hits, expectedHits, q);
+  }
+}
+
+for (let round = 0; round < 4; round++) {
+  test(`randomized: kept prefix unions are their words' unions through writes, a build in slices with writes between its steps, and a snapshot (round ${round})`, withSmallSteps((t) => {
+    const input = material(7300 + round);
+    const subject = shardOf(true);
+    const reference = shardOf(false);
+    const both = [subject, reference];
+    write(both, input, 300, 400);
+    t.true(subject.prefixPostings.needsBuild);
+    t.is(subject.prefixPostings.unionOf('ab'), undefined, 'not built: derivations union the words\' lists');
+    t.false(reference.prefixPostings.needsBuild, 'off: never built');
+    // A build in slices with writes between its steps (words new to the shard among them).
+    const steps = subject.prefixPostings.buildSteps();
+    let slices = 0;
+    while (!steps.next().done) {
+      slices++;
+      write(both, input, 5, 500);
+      if (slices % 3 === 0) for (const shard of both) shard.upsert(10_000 + slices, { id: 0, title: `${'dcba'.slice(slices % 4)}e${slices} ab` });
+    }
+    t.true(slices > 2, `${slices} slices`);
+    t.false(subject.prefixPostings.needsBuild);
+    t.true(holdsPlainDefinition(t, subject, 'after a build in slices') > 20);
+    sameDerivations(t, subject, reference, input);
+    for (let phase = 0; phase < 3; phase++) {
+      write(both, input, 80, 500);
+      holdsPlainDefinition(t, subject, `after writes (phase ${phase})`);
+      sameDerivations(t, subject, reference, input);
+    }
+    // Deleting everything empties every prefix.
+    const config = compileIndexConfig(SETTINGS);
+    const identity = { indexUid: 'docs', shard: 0, shardCount: 1, commitSeq: 1, settingsFingerprint: settingsFingerprint(config.settings) };
+    const restored = decodeShardSnapshot(Buffer.concat(encodeShardSnapshot(subject, identity)), identity, config);
+    t.false(restored.prefixPostings.needsBuild, 'restored as built');
+    holdsPlainDefinition(t, restored, 'restored');
+    write([restored, reference], input, 120, 500);
+    holdsPlainDefinition(t, restored, 'restored, then written');
+    sameDerivations(t, restored, reference, input);
+    for (const docId of restored.documents.toArray()) restored.delete(docId);
+    t.is(holdsPlainDefinition(t, restored, 'all deleted'), 0);
+  }));
+}
+
+test('the switch off drops the lists and stops keeping them; on again, the next prepare builds them', (t) => {
+  const input = material(7400);
+  const shard = shardOf(true);
+  write([shard], input, 200, 300);
+  shard.prepareForSearch();
+  t.false(shard.needsPreparing);
+  t.not(shard.prefixPostings.unionOf(input.words[0]!.slice(0, 2)), undefined);
+  t.true(shard.memoryBytes().derived.at(-1)! > 0);
+  shard.prefixUnions = false;
+  t.is(shard.prefixPostings.unionOf(input.words[0]!.slice(0, 2)), undefined);
+  t.is(shard.memoryBytes().derived.at(-1), 0);
+  write([shard], input, 50, 300);
+  t.false(shard.needsPreparing);
+  shard.prefixUnions = true;
+  t.true(shard.needsPreparing);
+  shard.prepareForSearch();
+  holdsPlainDefinition(t, shard, 'built again');
+});
+
+test('a prefix term\'s zero-typo level is the kept list itself, not a union made for the derivations', (t) => {
+  const shard = shardOf(true);
+  for (let docId = 0; docId < 50; docId++) shard.upsert(docId, { id: docId, title: `ab${docId} x${docId % 3}` });
+  shard.flushWrites();
+  shard.prepareForSearch();
+  const derivations = shard.derive('ab', true, 0, [], false);
+  t.is(derivations.words.length, 50);
+  t.true(derivations.docsByTypo[0] === shard.prefixPostings.unionOf('ab'), 'the kept list');
+  t.false((derivations.owned ?? []).some((owned) => owned === derivations.docsByTypo[0]), 'not released with the derivations');
+  shard.prefixUnions = false;
+  shard.caches.clear();
+  const plain = shard.derive('ab', true, 0, [], false);
+  t.deepEqual(plain.docs.toArray(), derivations.docs.toArray());
+});
