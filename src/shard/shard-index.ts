@@ -20,7 +20,7 @@ import { derivationCacheBytes, packWalk, ShardCaches, walkByTypo, type CacheStam
 import type { DerivedStructure } from './derived-structure.js';
 import { idSpanOf } from './words/bitmap-union.js';
 import { fieldRankKey, positionKey, TokenKeyPostings } from './postings/token-key-postings.js';
-import { PrefixPostings } from './postings/prefix-postings.js';
+import { PrefixPostings, ShortPrefixes } from './postings/prefix-postings.js';
 
 /** Field ranks and positions below these get posting lists (token-key-postings.ts). */
 const RANK_POSTING_LIMIT = 16;
@@ -43,11 +43,14 @@ export class ShardIndex {
   readonly nearPairs = new NearPairPostings(this.vocabulary, this.forward, this.documents);
   readonly soleWordFields = new SoleWordFields(this.forward, this.documents);
   readonly fieldStartPairs = new FieldStartPairs(this.forward, this.documents);
-  /** Per 2- and 3-letter prefix, the union of its words' lists, following the writes (a short prefix term's zero-typo level). */
-  readonly prefixPostings = new PrefixPostings(this.vocabulary, this.forward, this.documents);
+  /** Per 2- and 3-letter prefix, the union of its words' lists, and by field rank and position, following the writes (a short prefix term's). */
+  readonly shortPrefixes = new ShortPrefixes(this.vocabulary);
+  readonly prefixDocs = new PrefixPostings(this.shortPrefixes, this.forward, this.documents, null, 1);
+  readonly prefixRanks = new PrefixPostings(this.shortPrefixes, this.forward, this.documents, fieldRankKey, RANK_POSTING_LIMIT);
+  readonly prefixPositions = new PrefixPostings(this.shortPrefixes, this.forward, this.documents, positionKey, POSITION_POSTING_LIMIT);
   /** Every structure derived from the documents and kept across writes (derived-structure.ts), in build order. */
   readonly derived: readonly DerivedStructure[] = [this.rankPostings, this.positionPostings, this.nearPairs, this.soleWordFields, this.fieldStartPairs,
-    this.prefixPostings];
+    this.prefixDocs, this.prefixRanks, this.prefixPositions];
   /** What searches cache between writes (derivations, lexicon walks, pair memos), each entry checked against the writes since it was made. */
   readonly caches = new ShardCaches(this.vocabulary);
   /**
@@ -76,13 +79,16 @@ export class ShardIndex {
    */
   lazyKeyUnions = true;
 
-  /** A short prefix term's zero-typo level is its kept union (postings/prefix-postings.ts); false: unioned from its words' lists, the structure not kept (tests, A/B). */
+  /**
+   * A short prefix term's zero-typo level and rank / position lists are the kept ones (postings/prefix-postings.ts);
+   * false: unioned from its words' lists, those structures not kept (tests, A/B).
+   */
   get prefixUnions(): boolean {
-    return this.prefixPostings.enabled;
+    return this.prefixDocs.enabled;
   }
 
   set prefixUnions(on: boolean) {
-    this.prefixPostings.enabled = on;
+    for (const postings of [this.prefixDocs, this.prefixRanks, this.prefixPositions]) postings.enabled = on;
   }
 
   /** Typo walks go over the runs the lexicon's DeletionIndex finds (words/deletion-index.ts); false: over every word of the first letter (tests, A/B). */
@@ -311,7 +317,7 @@ export class ShardIndex {
       const keep = walked !== undefined || !this.cacheOnSecondMiss || caches.seenBefore(key, this.documents.size);
       if (walked === undefined) walked = packWalk(deriveWordIds(vocabulary, word, isPrefix, budget), caches.stamp());
       derivations = withSynonyms(vocabulary, derivationsFromWords(vocabulary, word, walkByTypo(walked), idSpanOf(this.documents),
-        isPrefix ? this.prefixPostings.unionOf(word) : undefined),
+        isPrefix ? this.prefixDocs.listOf(word) : undefined),
         synonyms, (wordIds) => this.phraseDocs(wordIds));
       // Frequent terms are kept at once: they come back (a Zipf law), and their unions cost the most to derive again.
       if (!keep && derivations.docs.size < this.documents.size * this.frequentTermShare) return derivations;

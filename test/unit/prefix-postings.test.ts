@@ -10,6 +10,7 @@ import { compileIndexConfig } from '../../src/shard/index-config.js';
 import { exactAttributeKey } from '../../src/shard/words/derivations.js';
 import { unionOfMany } from '../../src/shard/words/bitmap-union.js';
 import { PREFIX_POSTING_LENGTHS } from '../../src/shard/postings/prefix-postings.js';
+import { fieldRankAt, tokenCountAt, tokensStartAt } from '../../src/shard/documents/forward-index.js';
 import { decodeShardSnapshot, encodeShardSnapshot, settingsFingerprint } from '../../src/shard/snapshot/shard-snapshot.js';
 import { randomFrom } from './seeded-lcg.js';
 import { randomLexicon } from './random-edits.js';
@@ -54,14 +55,39 @@ function write(shards: readonly ShardIndex[], { random, document }: Material, co
   for (const shard of shards) shard.flushWrites();
 }
 
-/** Every kept prefix's list against the plain definition, over the prefixes of every interned word and some absent ones. */
+/**
+ * Every kept prefix's lists against the plain definitions, over the prefixes of every interned word and
+ * some absent ones: the union of the lists of the words starting with it (or its marked spelling), and by
+ * field rank / position the documents with a token of such a word there (read from the forward index).
+ */
 function holdsPlainDefinition(t: ExecutionContext, shard: ShardIndex, label: string): number {
   const vocabulary = shard.vocabulary;
+  const unmarked = (wordId: number) => vocabulary.wordOf(wordId).replace(exactAttributeKey(''), '');
   const prefixes = new Set(['zz', 'zzz', 'ab', 'abc']);
   for (let id = 0; id < vocabulary.size; id++) {
-    const word = vocabulary.wordOf(id).replace(exactAttributeKey(''), '');
-    for (const length of PREFIX_POSTING_LENGTHS) if (word.length >= length) prefixes.add(word.slice(0, length));
+    for (const length of PREFIX_POSTING_LENGTHS) if (unmarked(id).length >= length) prefixes.add(unmarked(id).slice(0, length));
   }
+  const byKey = new Map<string, number[]>();
+  const data = shard.forward.arena;
+  for (const docId of shard.documents) {
+    const offset = shard.forward.offsetOf(docId);
+    const start = tokensStartAt(data, offset);
+    for (let k = 0; k < tokenCountAt(data, offset); k++) {
+      const word = unmarked(data[start + 2 * k]!);
+      const fieldPosition = data[start + 2 * k + 1]!;
+      for (const length of PREFIX_POSTING_LENGTHS) {
+        if (word.length < length) continue;
+        for (const name of [`r${fieldRankAt(data, offset, fieldPosition >>> 16)}`, `p${fieldPosition & 0xffff}`]) {
+          const docs = byKey.get(`${word.slice(0, length)}/${name}`) ?? [];
+          docs.push(docId);
+          byKey.set(`${word.slice(0, length)}/${name}`, docs);
+        }
+      }
+    }
+  }
+  const same = (kept: roaring.RoaringBitmap32 | undefined, plain: roaring.RoaringBitmap32, what: string) => {
+    if (kept === undefined || !kept.isEqual(plain)) t.fail(`${label}: ${what} keeps ${kept?.size} documents, its words hold ${plain.size}`);
+  };
   let nonEmpty = 0;
   for (const prefix of prefixes) {
     const lists = [];
@@ -70,12 +96,28 @@ function holdsPlainDefinition(t: ExecutionContext, shard: ShardIndex, label: str
       if (word.startsWith(prefix) || word.startsWith(exactAttributeKey(prefix))) lists.push(vocabulary.docs(id));
     }
     const plain = unionOfMany(lists, Infinity);
-    const kept = shard.prefixPostings.unionOf(prefix) ?? new RoaringBitmap32();
     if (!plain.isEmpty) nonEmpty++;
-    if (!kept.isEqual(plain)) t.fail(`${label}: prefix ${JSON.stringify(prefix)} keeps ${kept.size} documents, its words hold ${plain.size}`);
+    same(shard.prefixDocs.listOf(prefix), plain, `prefix ${JSON.stringify(prefix)}`);
+    for (const [postings, name, limit] of [[shard.prefixRanks, 'r', 16], [shard.prefixPositions, 'p', 4]] as const) {
+      const keyed = postings.keyedLists(prefix);
+      t.is(keyed?.length, limit);
+      for (let key = 0; key < limit; key++) same(keyed![key], new RoaringBitmap32(byKey.get(`${prefix}/${name}${key}`) ?? []), `prefix ${JSON.stringify(prefix)} ${name}${key}`);
+    }
   }
-  t.true(shard.prefixPostings.unionOf('abcd') === undefined && shard.prefixPostings.unionOf('a') === undefined, 'other lengths are not kept');
+  for (const postings of [shard.prefixDocs, shard.prefixRanks, shard.prefixPositions]) {
+    t.true(postings.listOf('abcd') === undefined && postings.listOf('a') === undefined, 'other lengths are not kept');
+  }
   return nonEmpty;
+}
+
+/** Builds the shard's three prefix postings in slices, with `between` after each step of each. */
+function buildInSlices(shard: ShardIndex, between: (slice: number) => void): number {
+  let slices = 0;
+  for (const postings of [shard.prefixDocs, shard.prefixRanks, shard.prefixPositions]) {
+    const steps = postings.buildSteps();
+    while (!steps.next().done) between(++slices);
+  }
+  return slices;
 }
 
 /** Prefix terms derive (and a few queries answer) alike on both shards. */
@@ -99,19 +141,16 @@ for (let round = 0; round < 4; round++) {
     const reference = shardOf(false);
     const both = [subject, reference];
     write(both, input, 300, 400);
-    t.true(subject.prefixPostings.needsBuild);
-    t.is(subject.prefixPostings.unionOf('ab'), undefined, 'not built: derivations union the words\' lists');
-    t.false(reference.prefixPostings.needsBuild, 'off: never built');
+    t.true(subject.needsPreparing);
+    t.is(subject.prefixDocs.listOf('ab'), undefined, 'not built: derivations union the words\' lists');
+    t.false(reference.prefixDocs.needsBuild || reference.prefixRanks.needsBuild || reference.prefixPositions.needsBuild, 'off: never built');
     // A build in slices with writes between its steps (words new to the shard among them).
-    const steps = subject.prefixPostings.buildSteps();
-    let slices = 0;
-    while (!steps.next().done) {
-      slices++;
+    const slices = buildInSlices(subject, (slice) => {
       write(both, input, 5, 500);
-      if (slices % 3 === 0) for (const shard of both) shard.upsert(10_000 + slices, { id: 0, title: `${'dcba'.slice(slices % 4)}e${slices} ab` });
-    }
-    t.true(slices > 2, `${slices} slices`);
-    t.false(subject.prefixPostings.needsBuild);
+      if (slice % 3 === 0) for (const shard of both) shard.upsert(10_000 + slice, { id: 0, title: `${'dcba'.slice(slice % 4)}e${slice} ab`, code: 'abd' });
+    });
+    t.true(slices > 6, `${slices} slices`);
+    t.false(subject.prefixDocs.needsBuild || subject.prefixRanks.needsBuild || subject.prefixPositions.needsBuild);
     t.true(holdsPlainDefinition(t, subject, 'after a build in slices') > 20);
     sameDerivations(t, subject, reference, input);
     for (let phase = 0; phase < 3; phase++) {
@@ -123,7 +162,7 @@ for (let round = 0; round < 4; round++) {
     const config = compileIndexConfig(SETTINGS);
     const identity = { indexUid: 'docs', shard: 0, shardCount: 1, commitSeq: 1, settingsFingerprint: settingsFingerprint(config.settings) };
     const restored = decodeShardSnapshot(Buffer.concat(encodeShardSnapshot(subject, identity)), identity, config);
-    t.false(restored.prefixPostings.needsBuild, 'restored as built');
+    t.false(restored.prefixDocs.needsBuild || restored.prefixRanks.needsBuild || restored.prefixPositions.needsBuild, 'restored as built');
     holdsPlainDefinition(t, restored, 'restored');
     write([restored, reference], input, 120, 500);
     holdsPlainDefinition(t, restored, 'restored, then written');
@@ -139,11 +178,11 @@ test('the switch off drops the lists and stops keeping them; on again, the next 
   write([shard], input, 200, 300);
   shard.prepareForSearch();
   t.false(shard.needsPreparing);
-  t.not(shard.prefixPostings.unionOf(input.words[0]!.slice(0, 2)), undefined);
-  t.true(shard.memoryBytes().derived.at(-1)! > 0);
+  t.not(shard.prefixDocs.listOf(input.words[0]!.slice(0, 2)), undefined);
+  t.true(shard.memoryBytes().derived.slice(-3).every((bytes) => bytes > 0));
   shard.prefixUnions = false;
-  t.is(shard.prefixPostings.unionOf(input.words[0]!.slice(0, 2)), undefined);
-  t.is(shard.memoryBytes().derived.at(-1), 0);
+  t.is(shard.prefixDocs.listOf(input.words[0]!.slice(0, 2)), undefined);
+  t.deepEqual(shard.memoryBytes().derived.slice(-3), [0, 0, 0]);
   write([shard], input, 50, 300);
   t.false(shard.needsPreparing);
   shard.prefixUnions = true;
@@ -153,14 +192,20 @@ test('the switch off drops the lists and stops keeping them; on again, the next 
 });
 
 test('a prefix term\'s zero-typo level is the kept list itself, not a union made for the derivations', (t) => {
-  const shard = shardOf(true);
-  for (let docId = 0; docId < 50; docId++) shard.upsert(docId, { id: docId, title: `ab${docId} x${docId % 3}` });
+  // Default typo settings: no typo budget below 5 letters, so a short prefix term is its zero-typo words alone.
+  const shard = new ShardIndex(compileIndexConfig({}));
+  for (let docId = 0; docId < 400; docId++) shard.upsert(docId, { id: docId, title: `ab${docId % 50} x${docId % 3}`, body: `x ab${docId % 7}` });
   shard.flushWrites();
   shard.prepareForSearch();
   const derivations = shard.derive('ab', true, 0, [], false);
   t.is(derivations.words.length, 50);
-  t.true(derivations.docsByTypo[0] === shard.prefixPostings.unionOf('ab'), 'the kept list');
+  t.true(derivations.docsByTypo[0] === shard.prefixDocs.listOf('ab'), 'the kept list');
   t.false((derivations.owned ?? []).some((owned) => owned === derivations.docsByTypo[0]), 'not released with the derivations');
+  // Ranked by attribute (rank 0 only: title) and position from the kept lists by key.
+  t.is(shard.search({ q: 'ab', hitsWanted: 5, matchingStrategy: 'last' }).hits.length, 5);
+  const searched = shard.derive('ab', true, 0, [], false);
+  t.true(searched.docsByRank?.at(0) === shard.prefixRanks.listOf('ab', 0), 'rank 0: the kept list');
+  t.true(searched.docsByPosition?.at(0) === shard.prefixPositions.listOf('ab', 0), 'position 0: the kept list');
   shard.prefixUnions = false;
   shard.caches.clear();
   const plain = shard.derive('ab', true, 0, [], false);

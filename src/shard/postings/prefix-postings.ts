@@ -1,50 +1,118 @@
 // Per short prefix (2 or 3 characters), the documents holding a word that starts with it, in ordinary
 // and in typo-disabled attributes alike (the plain and the exactAttributeKey-marked words; milli's
-// word_prefix_docids): exactly the union a prefix term's zero-typo level takes over its words
-// (words/derivations.ts derivationsFromWords). A short prefix stands for hundreds to thousands of
-// words, and that union was the largest share of deriving under writes: each write batch of more than
-// 64 documents drops the shard's caches whole (shard-engine.ts), so every hot prefix was unioned again
-// after each batch (bench mixed-engine, 100k npm rows, 1,000 rows a second: unionOfMany's self time
-// 366 ms read-only -> 2,088 ms mixed per 20,000 searches; 2- and 3-letter prefixes most of it).
-// Unlike a cache this FOLLOWS the writes: each upsert adds its document to the prefixes of its words,
-// each delete (an upsert's old version too) removes it from the prefixes of the words it held (the
-// whole document leaves, so no remaining word of it keeps a prefix). Built once, in slices, from the
-// vocabulary's posting lists (never at once by a search: until built, derivations union as before);
-// kept in snapshots. ShardIndex.prefixPostings false: neither built nor kept (tests, A/B).
+// word_prefix_docids), and the same by field rank and by position (word_prefix_fid_docids /
+// word_prefix_position_docids): exactly the unions a prefix term's zero-typo level
+// (words/derivations.ts derivationsFromWords) and its rank / position lists (TokenKeyPostings.keyedUnions)
+// take over its words. A short prefix stands for hundreds to thousands of words, and those unions were
+// most of deriving under writes: each write batch of more than 64 documents drops the shard's caches
+// whole (shard-engine.ts), so every hot prefix was unioned again after each batch (bench mixed-engine,
+// 100k npm rows, 1,000 rows a second: unionOfMany's self time 366 ms read-only -> 2,088 ms mixed, the
+// rank / position unions 184 -> 1,360 ms per 20,000 searches; 2- and 3-letter prefixes most of it).
+// Unlike a cache these FOLLOW the writes: an upsert adds its document to the lists of its tokens'
+// (prefix, key), a delete (an upsert's old version too) removes it from them all (the whole document
+// leaves, so no remaining word of it keeps one). Built once in one pass over the documents, in slices
+// (never by a search: until built, the unions are made from the words' lists as before); kept in
+// snapshots. ShardIndex.prefixUnions false: neither built nor kept (tests, A/B).
 import roaring from 'roaring';
 import type { DerivedSnapshotPart, DerivedStructure } from '../derived-structure.js';
-import type { ForwardIndex } from '../documents/forward-index.js';
+import { PassOffsets, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
 import type { Vocabulary } from '../words/vocabulary.js';
 import { EXACT_ATTRIBUTE_MARK } from '../words/derivations.js';
-import { SLICE_POLICY } from '../sliced-jobs.js';
-import { encodeBitmapsSteps, SerializedBitmaps } from '../snapshot/bitmap-list-codec.js';
+import type { TokenKey } from './token-key-postings.js';
+import { NO_DOCUMENTS } from '../../ranking/scores/score-layers.js';
+import { SLICE_POLICY, stepEndsAt } from '../sliced-jobs.js';
+import { encodeBitmapsSteps, decodeBitmaps } from '../snapshot/bitmap-list-codec.js';
 import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from '../snapshot/snapshot-container.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
-/** Prefixes of these lengths (in UTF-16 code units, as the lexicon compares words) get their documents kept. */
+/** Prefixes of these lengths (in UTF-16 code units, as the lexicon compares words) get their lists kept. */
 export const PREFIX_POSTING_LENGTHS: readonly number[] = [2, 3];
+const PREFIXES_PER_WORD = PREFIX_POSTING_LENGTHS.length;
+const NOT_WORKED_OUT = -2;
 
-/** A build in progress: the lists made so far, and per document written meanwhile the prefixes its versions touched. */
-interface PrefixBuild {
-  lists: Map<string, RoaringBitmap32>;
-  touched: Map<number, Set<string>>;
+/**
+ * The short prefixes of a shard's words, numbered (shared by its prefix postings): per word id its
+ * prefixes' numbers, worked out once per word. Owner: the ShardIndex; size: a number per prefix met,
+ * PREFIX_POSTING_LENGTHS.length per word.
+ */
+export class ShortPrefixes {
+  private readonly numbers = new Map<string, number>();
+  private readonly texts: string[] = [];
+  /** [PREFIXES_PER_WORD * wordId + k]: the number of the word's k-th prefix, -1 when it is too short; NOT_WORKED_OUT past `filled`. */
+  private byWord = new Int32Array(0);
+  private filled = 0;
+
+  constructor(private readonly vocabulary: Vocabulary) {}
+
+  get count(): number {
+    return this.texts.length;
+  }
+
+  numberOf(prefix: string): number | undefined {
+    return this.numbers.get(prefix);
+  }
+
+  textOf(number: number): string {
+    return this.texts[number]!;
+  }
+
+  /** The prefix's number, given now when new. */
+  intern(prefix: string): number {
+    let number = this.numbers.get(prefix);
+    if (number === undefined) {
+      number = this.texts.length;
+      this.numbers.set(prefix, number);
+      this.texts.push(prefix);
+    }
+    return number;
+  }
+
+  /** The table of every word's prefix numbers (PREFIXES_PER_WORD a word), worked out for the words interned so far; valid until the vocabulary grows. */
+  table(): Int32Array {
+    const words = this.vocabulary.size;
+    if (this.filled >= words) return this.byWord;
+    if (this.byWord.length < words * PREFIXES_PER_WORD) {
+      const grown = new Int32Array(Math.max(words, this.filled * 2) * PREFIXES_PER_WORD).fill(NOT_WORKED_OUT);
+      grown.set(this.byWord.subarray(0, this.filled * PREFIXES_PER_WORD));
+      this.byWord = grown;
+    }
+    for (let wordId = this.filled; wordId < words; wordId++) {
+      const word = this.vocabulary.wordOf(wordId);
+      const start = word.startsWith(EXACT_ATTRIBUTE_MARK) ? EXACT_ATTRIBUTE_MARK.length : 0;
+      for (let k = 0; k < PREFIXES_PER_WORD; k++) {
+        const length = PREFIX_POSTING_LENGTHS[k]!;
+        this.byWord[wordId * PREFIXES_PER_WORD + k] = word.length - start >= length ? this.intern(word.slice(start, start + length)) : -1;
+      }
+    }
+    this.filled = words;
+    return this.byWord;
+  }
 }
 
+/** A build in progress: per document written meanwhile, the slots its versions held (settled at its end). */
+interface PrefixBuild {
+  touched: Map<number, Set<number>>;
+}
+
+/**
+ * Lists by (short prefix, key): the documents holding a word starting with the prefix in a token of
+ * that key (`keyOf`, below `limit`; null: one key, every token). Lists are indexed by
+ * prefix number * limit + key.
+ */
 export class PrefixPostings implements DerivedStructure {
-  /** Built lists by prefix (an emptied list stays, empty: a restored one would otherwise come back from `stored`); null: not built. */
-  private lists: Map<string, RoaringBitmap32> | null = null;
-  /** As a snapshot kept them (restored): each prefix's list decoded into `lists` on first use, by its index here. */
-  private stored: { indexOf: Map<string, number>; prefixes: readonly string[]; lists: SerializedBitmaps } | null = null;
+  /** Built lists by slot (undefined: none yet; an emptied list stays, empty); null: not built. */
+  private lists: (RoaringBitmap32 | undefined)[] | null = null;
   private build: PrefixBuild | null = null;
-  /** noteWrite's prefixes of one document (reused: one thread, no reentrancy). */
-  private readonly keys = new Set<string>();
+  /** A document's slots (reused: one thread, no reentrancy). */
+  private readonly slots = new Set<number>();
   private on = true;
 
-  constructor(private readonly vocabulary: Vocabulary, private readonly forward: ForwardIndex, private readonly documents: RoaringBitmap32) {}
+  constructor(private readonly prefixes: ShortPrefixes, private readonly forward: ForwardIndex, private readonly documents: RoaringBitmap32,
+    private readonly keyOf: TokenKey | null, readonly limit: number) {}
 
-  /** False: the lists are dropped and neither built nor kept (unionOf answers undefined); true again: built at the next prepare. */
+  /** False: the lists are dropped and neither built nor kept (answers are undefined); true again: built at the next prepare. */
   get enabled(): boolean {
     return this.on;
   }
@@ -53,7 +121,6 @@ export class PrefixPostings implements DerivedStructure {
     this.on = on;
     if (!on) {
       this.lists = null;
-      this.stored = null;
       this.build = null;
     }
   }
@@ -62,84 +129,127 @@ export class PrefixPostings implements DerivedStructure {
     return this.on && this.lists === null;
   }
 
-  /**
-   * The documents holding a word that starts with `prefix` (or its marked spelling), when kept: the
-   * structure's own list, updated in place by later writes (read-only; a derivation holding it is
-   * dropped by any write to one of its words, as one holding a word's own posting list is).
-   */
-  unionOf(prefix: string): RoaringBitmap32 | undefined {
-    if (this.lists === null || !PREFIX_POSTING_LENGTHS.includes(prefix.length)) return undefined;
-    return this.listOf(prefix, this.lists);
+  /** Whether lists are kept for prefix terms of this word (its length; built). */
+  keeps(prefix: string): boolean {
+    return this.lists !== null && PREFIX_POSTING_LENGTHS.includes(prefix.length);
   }
 
-  noteWrite(docId: number, added: boolean, wordIds: readonly number[]): void {
+  /**
+   * The documents holding a word that starts with `prefix` (or its marked spelling) in a token of
+   * `key`, when kept (NO_DOCUMENTS when none): the structure's own list, updated in place by later
+   * writes (read-only; what holds it is dropped by any write to one of the prefix's words, as what
+   * holds a word's own posting list is).
+   */
+  listOf(prefix: string, key = 0): RoaringBitmap32 | undefined {
+    if (!this.keeps(prefix)) return undefined;
+    const number = this.prefixes.numberOf(prefix);
+    return (number === undefined ? undefined : this.lists![number * this.limit + key]) ?? NO_DOCUMENTS;
+  }
+
+  /** listOf by key, for keys below the limit (a KeyedLists, ranking/keyed-lists.ts); undefined when not kept. */
+  keyedLists(prefix: string): RoaringBitmap32[] | undefined {
+    if (!this.keeps(prefix)) return undefined;
+    return Array.from({ length: this.limit }, (_, key) => this.listOf(prefix, key)!);
+  }
+
+  /** The slots of the document's tokens (it is in the forward index) into this.slots. */
+  private slotsOf(docId: number): Set<number> {
+    const slots = this.slots;
+    slots.clear();
+    const offset = this.forward.offsetOf(docId);
+    if (offset >= 0) this.addSlotsAt(this.forward.arena, offset, this.prefixes.table(), slots);
+    return slots;
+  }
+
+  private addSlotsAt(data: Uint32Array, offset: number, table: Int32Array, into: Set<number>): void {
+    const { keyOf, limit } = this;
+    const start = tokensStartAt(data, offset);
+    const end = start + tokenCountAt(data, offset) * 2;
+    for (let k = start; k < end; k += 2) {
+      const key = keyOf === null ? 0 : keyOf(data, offset, data[k + 1]!);
+      if (key >= limit) continue;
+      const at = data[k]! * PREFIXES_PER_WORD;
+      for (let p = 0; p < PREFIXES_PER_WORD; p++) {
+        const number = table[at + p]!;
+        if (number < 0) continue;
+        into.add(number * limit + key);
+      }
+    }
+  }
+
+  noteWrite(docId: number, added: boolean): void {
     const lists = this.lists;
     const build = this.build;
     if (lists === null && build === null) return;
-    const keys = this.keys;
-    keys.clear();
-    for (let k = 0; k < wordIds.length; k++) prefixesOf(this.vocabulary.wordOf(wordIds[k]!), keys);
-    if (lists !== null) {
-      for (const key of keys) {
-        const list = this.listOf(key, lists);
-        if (added) {
-          if (list === undefined) lists.set(key, new RoaringBitmap32([docId]));
-          else list.add(docId);
-        } else list?.remove(docId);
-      }
-    }
+    const slots = this.slotsOf(docId);
     if (build !== null) {
       let touched = build.touched.get(docId);
       if (touched === undefined) build.touched.set(docId, touched = new Set());
-      for (const key of keys) touched.add(key);
+      for (const slot of slots) touched.add(slot);
+    }
+    if (lists === null) return;
+    for (const slot of slots) {
+      const list = lists[slot];
+      if (added) {
+        if (list === undefined) lists[slot] = new RoaringBitmap32([docId]);
+        else list.add(docId);
+      } else list?.remove(docId);
     }
   }
 
   /**
-   * The build in slices: each word's posting list OR-ed into its prefixes' lists (words interned since
-   * the build started have documents only through writes, which it settles at its end: a document
-   * written meanwhile leaves every prefix its versions touched and joins those of the words it holds now).
+   * The build in slices: one pass over the documents (a document's slots gathered per slot, in
+   * document order), then a bitmap per slot; a document written meanwhile is settled at its end from
+   * what it holds then (whatever version the pass read).
    */
   *buildSteps(): Generator<void, void, unknown> {
     if (!this.on) return;
-    const build: PrefixBuild = { lists: new Map(), touched: new Map() };
+    const build: PrefixBuild = { touched: new Map() };
     this.build = build;
     try {
-      const vocabulary = this.vocabulary;
-      const words = vocabulary.size;
-      const keys = new Set<string>();
-      let done = 0;
-      for (let wordId = 0; wordId < words; wordId++) {
-        const docs = vocabulary.docs(wordId);
-        if (docs.isEmpty) continue;
-        keys.clear();
-        prefixesOf(vocabulary.wordOf(wordId), keys);
-        for (const key of keys) {
-          const list = build.lists.get(key);
-          if (list === undefined) build.lists.set(key, docs.clone());
-          else list.orInPlace(docs);
+      const documents = this.documents.toUint32Array();
+      const offsets = new PassOffsets(this.forward, documents);
+      const bySlot: number[][] = [];
+      const slots = new Set<number>();
+      for (let index = 0; index < documents.length; index++) {
+        if (stepEndsAt(index)) {
+          yield;
+          if (this.build !== build) return;
+          offsets.resume();
         }
-        done += keys.size * (64 + docs.size);
-        if (done >= SLICE_POLICY.documentsPerStep * 16) {
-          done = 0;
+        const offset = offsets.at(index);
+        if (offset < 0) continue;
+        slots.clear();
+        this.addSlotsAt(this.forward.arena, offset, this.prefixes.table(), slots);
+        const docId = documents[index]!;
+        for (const slot of slots) (bySlot[slot] ??= []).push(docId);
+      }
+      const lists: (RoaringBitmap32 | undefined)[] = new Array(bySlot.length);
+      let made = 0;
+      for (let slot = 0; slot < bySlot.length; slot++) {
+        const docIds = bySlot[slot];
+        if (docIds === undefined) continue;
+        lists[slot] = new RoaringBitmap32(docIds);
+        bySlot[slot] = [];
+        made += docIds.length + 64;
+        if (made >= SLICE_POLICY.documentsPerStep * 16) {
+          made = 0;
           yield;
           if (this.build !== build) return;
         }
       }
       for (const [docId, touched] of build.touched) {
-        for (const key of touched) build.lists.get(key)?.remove(docId);
+        // Out of every list its versions may have been read into, then into those of what it holds now.
+        for (const slot of touched) lists[slot]?.remove(docId);
         if (!this.documents.has(docId)) continue;
-        keys.clear();
-        for (const wordId of this.forward.wordIdsOf(docId)) prefixesOf(vocabulary.wordOf(wordId), keys);
-        for (const key of keys) {
-          const list = build.lists.get(key);
-          if (list === undefined) build.lists.set(key, new RoaringBitmap32([docId]));
+        for (const slot of this.slotsOf(docId)) {
+          const list = lists[slot];
+          if (list === undefined) lists[slot] = new RoaringBitmap32([docId]);
           else list.add(docId);
         }
       }
-      for (const list of build.lists.values()) list.shrinkToFit();
-      this.lists = build.lists;
-      this.stored = null;
+      for (const list of lists) list?.runOptimize();
+      this.lists = lists;
     } finally {
       if (this.build === build) this.build = null;
     }
@@ -148,56 +258,52 @@ export class PrefixPostings implements DerivedStructure {
   /** Nothing to defer: searches never build it (they union the words' lists until it is built). */
   deferBuilds(): void {}
 
-  /** Bytes held (bitmaps by their portable size, prefixes at ~48 bytes an entry). */
+  /** Bytes held (bitmaps by their portable size, ~24 bytes a slot besides). */
   get byteLength(): number {
-    let bytes = this.stored === null ? 0 : this.stored.lists.byteLength;
-    for (const list of (this.lists ?? new Map<string, RoaringBitmap32>()).values()) bytes += 48 + list.getSerializationSizeInBytes('portable');
+    if (this.lists === null) return 0;
+    let bytes = 0;
+    for (const list of this.lists) if (list !== undefined) bytes += 24 + list.getSerializationSizeInBytes('portable');
     return bytes;
-  }
-
-  /** The prefix's list, decoded from the snapshot on first use. */
-  private listOf(prefix: string, lists: Map<string, RoaringBitmap32>): RoaringBitmap32 | undefined {
-    const list = lists.get(prefix);
-    if (list !== undefined || this.stored === null) return list;
-    const index = this.stored.indexOf.get(prefix);
-    if (index === undefined) return undefined;
-    const decoded = this.stored.lists.at(index);
-    lists.set(prefix, decoded);
-    return decoded;
   }
 
   *saveSnapshotSteps(writer: SnapshotWriter): Generator<void, DerivedSnapshotPart, unknown> {
     const lists = this.lists;
     if (lists === null) return null;
-    if (this.stored !== null) for (const prefix of this.stored.prefixes) this.listOf(prefix, lists);
-    this.stored = null;
     // Every list taken now: later writes change them in place, but a write cancels the save (derived-structure.ts).
-    const entries = [...lists].filter(([, list]) => !list.isEmpty);
-    const encoded = yield* encodeBitmapsSteps(entries.map(([, list]) => list));
-    return { prefixes: writer.addJson(entries.map(([prefix]) => prefix)), listBytes: writer.add(encoded.bytes), listEnds: writer.add(encoded.ends) };
+    const slots: number[] = [];
+    const kept: RoaringBitmap32[] = [];
+    lists.forEach((list, slot) => {
+      if (list !== undefined && !list.isEmpty) {
+        slots.push(slot);
+        kept.push(list);
+      }
+    });
+    const prefixes = Array.from({ length: this.prefixes.count }, (_, number) => this.prefixes.textOf(number));
+    const encoded = yield* encodeBitmapsSteps(kept);
+    return { prefixes: writer.addJson(prefixes), limit: this.limit, slots: writer.add(Uint32Array.from(slots)),
+      listBytes: writer.add(encoded.bytes), listEnds: writer.add(encoded.ends) };
   }
 
   restoreSnapshot(reader: SnapshotReader, part: DerivedSnapshotPart): void {
     if (part === null || !this.on) return;
     const prefixes = reader.json(part['prefixes'] as number);
-    let lists: SerializedBitmaps;
+    const slots = reader.uint32(part['slots'] as number);
+    let decoded: RoaringBitmap32[];
     try {
-      lists = new SerializedBitmaps(reader.bytes(part['listBytes'] as number), reader.uint32(part['listEnds'] as number));
+      decoded = decodeBitmaps(reader.bytes(part['listBytes'] as number), reader.uint32(part['listEnds'] as number));
     } catch (cause) {
       throw new SnapshotFormatError(`prefix postings: ${(cause as Error).message}`);
     }
-    if (!Array.isArray(prefixes) || prefixes.length !== lists.length || prefixes.some((prefix) => typeof prefix !== 'string')) {
-      throw new SnapshotFormatError('prefix postings');
+    if (part['limit'] !== this.limit || !Array.isArray(prefixes) || prefixes.some((prefix) => typeof prefix !== 'string')
+      || slots.length !== decoded.length) throw new SnapshotFormatError('prefix postings');
+    // The saved numbers, as this shard's (numbered afresh at restore: the same prefix may have another number here).
+    const numbers = (prefixes as string[]).map((prefix) => this.prefixes.intern(prefix));
+    const lists: (RoaringBitmap32 | undefined)[] = [];
+    for (let k = 0; k < slots.length; k++) {
+      const saved = Math.floor(slots[k]! / this.limit);
+      if (saved >= numbers.length) throw new SnapshotFormatError('prefix postings slot');
+      lists[numbers[saved]! * this.limit + (slots[k]! % this.limit)] = decoded[k];
     }
-    const indexOf = new Map<string, number>();
-    prefixes.forEach((prefix: string, index) => indexOf.set(prefix, index));
-    this.lists = new Map();
-    this.stored = { indexOf, prefixes, lists };
+    this.lists = lists;
   }
-}
-
-/** Adds the word's kept prefixes (its marked spelling's are the unmarked word's) to `into`. */
-function prefixesOf(word: string, into: Set<string>): void {
-  const start = word.startsWith(EXACT_ATTRIBUTE_MARK) ? EXACT_ATTRIBUTE_MARK.length : 0;
-  for (const length of PREFIX_POSTING_LENGTHS) if (word.length - start >= length) into.add(word.slice(start, start + length));
 }

@@ -62,6 +62,12 @@ export interface TermDerivations {
   withSplit?: TermDerivations;
   /** On withSplit (maybe these derivations themselves): its split point (0: none) when it was given (ShardIndex.derive's `split.at`), not chosen by the shard. */
   splitAt?: number;
+  /**
+   * Set when their zero-typo level is a short prefix's kept list (postings/prefix-postings.ts) and they
+   * were those `words` alone: their rank / position lists are the prefix's kept ones too (while `words`
+   * still counts these derivations' words: a copy with more words, synonyms, is not).
+   */
+  keptPrefix?: { prefix: string; words: number };
   /** Set when the shard's cache holds them: checked against later writes before each use (shard-caches.ts). */
   cachedAt?: CacheStamp;
   /** The lexicon walk they were made from, while the shard's cache holds them (ShardIndex.cachedDerive). */
@@ -280,6 +286,7 @@ export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTyp
     else if (!union.isEmpty) made.add(seen = RoaringBitmap32.or(seen, union));
   }
   const derivations: TermDerivations = { words, docs: seen!, docsByTypo };
+  if (zeroTypoUnion !== undefined && byTypo[0]!.length > 1 && words.length === byTypo[0]!.length) derivations.keptPrefix = { prefix: word, words: words.length };
   for (const docs of new Set([seen!, ...docsByTypo])) if (made.has(docs)) ownBitmap(derivations, docs);
   return derivations;
 }
