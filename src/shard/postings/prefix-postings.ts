@@ -31,6 +31,8 @@ type RoaringBitmap32 = roaring.RoaringBitmap32;
 export const PREFIX_POSTING_LENGTHS: readonly number[] = [2, 3];
 const PREFIXES_PER_WORD = PREFIX_POSTING_LENGTHS.length;
 const NOT_WORKED_OUT = -2;
+/** Pending additions (documents by slot) applied all at once past this many. */
+const MAX_PENDING = 1 << 18;
 
 /**
  * The short prefixes of a shard's words, numbered (shared by its prefix postings): per word id its
@@ -105,8 +107,17 @@ export class PrefixPostings implements DerivedStructure {
   /** Built lists by slot (undefined: none yet; an emptied list stays, empty); null: not built. */
   private lists: (RoaringBitmap32 | undefined)[] | null = null;
   private build: PrefixBuild | null = null;
-  /** A document's slots (reused: one thread, no reentrancy). */
-  private readonly slots = new Set<number>();
+  /** A document's slots, each once (reused: one thread, no reentrancy), and per slot the document count that last took it (slotsOf). */
+  private readonly slots: number[] = [];
+  private marks = new Uint32Array(0);
+  private marked = 0;
+  /**
+   * Documents added since their slot's list was last read, per slot (a bitmap insertion per token and
+   * prefix was most of a write's cost): applied to a list when it is read or a document leaves it, all
+   * at once past MAX_PENDING or before a snapshot.
+   */
+  private pending: (number[] | undefined)[] = [];
+  private pendingCount = 0;
   private on = true;
 
   constructor(private readonly prefixes: ShortPrefixes, private readonly forward: ForwardIndex, private readonly documents: RoaringBitmap32,
@@ -122,6 +133,8 @@ export class PrefixPostings implements DerivedStructure {
     if (!on) {
       this.lists = null;
       this.build = null;
+      this.pending = [];
+      this.pendingCount = 0;
     }
   }
 
@@ -143,7 +156,27 @@ export class PrefixPostings implements DerivedStructure {
   listOf(prefix: string, key = 0): RoaringBitmap32 | undefined {
     if (!this.keeps(prefix)) return undefined;
     const number = this.prefixes.numberOf(prefix);
-    return (number === undefined ? undefined : this.lists![number * this.limit + key]) ?? NO_DOCUMENTS;
+    if (number === undefined) return NO_DOCUMENTS;
+    const slot = number * this.limit + key;
+    this.applyPending(slot);
+    return this.lists![slot] ?? NO_DOCUMENTS;
+  }
+
+  /** Adds the slot's pending documents to its list. */
+  private applyPending(slot: number): void {
+    const docIds = this.pending[slot];
+    if (docIds === undefined) return;
+    this.pending[slot] = undefined;
+    this.pendingCount -= docIds.length;
+    const lists = this.lists!;
+    const list = lists[slot];
+    if (list === undefined) lists[slot] = new RoaringBitmap32(docIds);
+    else list.addMany(docIds);
+  }
+
+  private applyAllPending(): void {
+    for (let slot = 0; slot < this.pending.length; slot++) this.applyPending(slot);
+    this.pending = [];
   }
 
   /** listOf by key, for keys below the limit (a KeyedLists, ranking/keyed-lists.ts); undefined when not kept. */
@@ -152,17 +185,24 @@ export class PrefixPostings implements DerivedStructure {
     return Array.from({ length: this.limit }, (_, key) => this.listOf(prefix, key)!);
   }
 
-  /** The slots of the document's tokens (it is in the forward index) into this.slots. */
-  private slotsOf(docId: number): Set<number> {
-    const slots = this.slots;
-    slots.clear();
+  /** The slots of the document's tokens (it is in the forward index), each once (this.slots, reused). */
+  private slotsOf(docId: number): readonly number[] {
     const offset = this.forward.offsetOf(docId);
-    if (offset >= 0) this.addSlotsAt(this.forward.arena, offset, this.prefixes.table(), slots);
-    return slots;
+    return offset >= 0 ? this.slotsAt(this.forward.arena, offset) : (this.slots.length = 0, this.slots);
   }
 
-  private addSlotsAt(data: Uint32Array, offset: number, table: Int32Array, into: Set<number>): void {
-    const { keyOf, limit } = this;
+  /** The slots of the tokens of the document at `offset` in the arena, each once (this.slots, reused). */
+  private slotsAt(data: Uint32Array, offset: number): readonly number[] {
+    const { keyOf, limit, slots } = this;
+    const table = this.prefixes.table();
+    slots.length = 0;
+    if (this.marks.length < this.prefixes.count * limit) {
+      const grown = new Uint32Array(Math.max(this.prefixes.count * limit, this.marks.length * 2));
+      grown.set(this.marks);
+      this.marks = grown;
+    }
+    const marks = this.marks;
+    const mark = ++this.marked;
     const start = tokensStartAt(data, offset);
     const end = start + tokenCountAt(data, offset) * 2;
     for (let k = start; k < end; k += 2) {
@@ -172,9 +212,13 @@ export class PrefixPostings implements DerivedStructure {
       for (let p = 0; p < PREFIXES_PER_WORD; p++) {
         const number = table[at + p]!;
         if (number < 0) continue;
-        into.add(number * limit + key);
+        const slot = number * limit + key;
+        if (marks[slot] === mark) continue;
+        marks[slot] = mark;
+        slots.push(slot);
       }
     }
+    return slots;
   }
 
   noteWrite(docId: number, added: boolean): void {
@@ -188,13 +232,22 @@ export class PrefixPostings implements DerivedStructure {
       for (const slot of slots) touched.add(slot);
     }
     if (lists === null) return;
-    for (const slot of slots) {
-      const list = lists[slot];
-      if (added) {
-        if (list === undefined) lists[slot] = new RoaringBitmap32([docId]);
-        else list.add(docId);
-      } else list?.remove(docId);
+    if (!added) {
+      for (const slot of slots) {
+        this.applyPending(slot);
+        lists[slot]?.remove(docId);
+      }
+      return;
     }
+    const pending = this.pending;
+    for (let k = 0; k < slots.length; k++) {
+      const slot = slots[k]!;
+      const docIds = pending[slot];
+      if (docIds === undefined) pending[slot] = [docId];
+      else docIds.push(docId);
+    }
+    this.pendingCount += slots.length;
+    if (this.pendingCount > MAX_PENDING) this.applyAllPending();
   }
 
   /**
@@ -208,30 +261,33 @@ export class PrefixPostings implements DerivedStructure {
     this.build = build;
     try {
       const documents = this.documents.toUint32Array();
-      const offsets = new PassOffsets(this.forward, documents);
-      const bySlot: number[][] = [];
-      const slots = new Set<number>();
-      for (let index = 0; index < documents.length; index++) {
-        if (stepEndsAt(index)) {
-          yield;
-          if (this.build !== build) return;
-          offsets.resume();
-        }
-        const offset = offsets.at(index);
-        if (offset < 0) continue;
-        slots.clear();
-        this.addSlotsAt(this.forward.arena, offset, this.prefixes.table(), slots);
-        const docId = documents[index]!;
-        for (const slot of slots) (bySlot[slot] ??= []).push(docId);
+      // Numbers for every word's prefixes now: the documents not written since the start hold no later word.
+      this.prefixes.table();
+      const size = this.prefixes.count * this.limit;
+      // Two passes (count per slot, then fill one array): a JS array per slot made most of the build's time in the collector.
+      const starts = new Uint32Array(size + 1);
+      for (const _ of this.passSteps(build, documents, (slots) => {
+        for (let k = 0; k < slots.length; k++) if (slots[k]! < size) starts[slots[k]! + 1]!++;
+      })) {
+        yield;
+        if (this.build !== build) return;
       }
-      const lists: (RoaringBitmap32 | undefined)[] = new Array(bySlot.length);
+      for (let slot = 0; slot < size; slot++) starts[slot + 1]! += starts[slot]!;
+      const ends = starts.slice(0, size);
+      const docIds = new Uint32Array(starts[size]!);
+      for (const _ of this.passSteps(build, documents, (slots, docId) => {
+        // A document written between the passes is skipped (settled at the end): the others hold what they held.
+        for (let k = 0; k < slots.length; k++) if (slots[k]! < size) docIds[ends[slots[k]!]!++] = docId;
+      })) {
+        yield;
+        if (this.build !== build) return;
+      }
+      const lists: (RoaringBitmap32 | undefined)[] = new Array(size);
       let made = 0;
-      for (let slot = 0; slot < bySlot.length; slot++) {
-        const docIds = bySlot[slot];
-        if (docIds === undefined) continue;
-        lists[slot] = new RoaringBitmap32(docIds);
-        bySlot[slot] = [];
-        made += docIds.length + 64;
+      for (let slot = 0; slot < size; slot++) {
+        if (ends[slot] === starts[slot]) continue;
+        lists[slot] = new RoaringBitmap32(docIds.subarray(starts[slot]!, ends[slot]!));
+        made += ends[slot]! - starts[slot]! + 64;
         if (made >= SLICE_POLICY.documentsPerStep * 16) {
           made = 0;
           yield;
@@ -255,20 +311,39 @@ export class PrefixPostings implements DerivedStructure {
     }
   }
 
+  /**
+   * One pass of the build over `documents` (a yield every SLICE_POLICY.documentsPerStep): `visit` gets
+   * each document's slots, but for the documents written since the build started (settled at its end).
+   */
+  private *passSteps(build: PrefixBuild, documents: Uint32Array, visit: (slots: readonly number[], docId: number) => void): Generator<void, void, unknown> {
+    const offsets = new PassOffsets(this.forward, documents);
+    for (let index = 0; index < documents.length; index++) {
+      if (stepEndsAt(index)) {
+        yield;
+        offsets.resume();
+      }
+      const docId = documents[index]!;
+      const offset = offsets.at(index);
+      if (offset < 0 || build.touched.has(docId)) continue;
+      visit(this.slotsAt(this.forward.arena, offset), docId);
+    }
+  }
+
   /** Nothing to defer: searches never build it (they union the words' lists until it is built). */
   deferBuilds(): void {}
 
   /** Bytes held (bitmaps by their portable size, ~24 bytes a slot besides). */
   get byteLength(): number {
     if (this.lists === null) return 0;
-    let bytes = 0;
+    let bytes = this.marks.byteLength + 8 * this.pendingCount + 8 * this.pending.length;
     for (const list of this.lists) if (list !== undefined) bytes += 24 + list.getSerializationSizeInBytes('portable');
     return bytes;
   }
 
   *saveSnapshotSteps(writer: SnapshotWriter): Generator<void, DerivedSnapshotPart, unknown> {
+    if (this.lists === null) return null;
+    this.applyAllPending();
     const lists = this.lists;
-    if (lists === null) return null;
     // Every list taken now: later writes change them in place, but a write cancels the save (derived-structure.ts).
     const slots: number[] = [];
     const kept: RoaringBitmap32[] = [];
