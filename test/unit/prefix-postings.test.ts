@@ -14,7 +14,6 @@ import { fieldRankAt, tokenCountAt, tokensStartAt } from '../../src/shard/docume
 import { decodeShardSnapshot, encodeShardSnapshot, settingsFingerprint } from '../../src/shard/snapshot/shard-snapshot.js';
 import { randomFrom } from './seeded-lcg.js';
 import { randomLexicon } from './random-edits.js';
-import { withSmallSteps } from './shard-twins.js';
 
 const { RoaringBitmap32 } = roaring;
 const LETTERS = ['a', 'b', 'c', 'd', 'e'];
@@ -56,7 +55,7 @@ function write(shards: readonly ShardIndex[], { random, document }: Material, co
 }
 
 /**
- * Every kept prefix's lists against the plain definitions, over the prefixes of every interned word and
+ * Every made prefix's lists against the plain definitions, over the prefixes of every interned word and
  * some absent ones: the union of the lists of the words starting with it (or its marked spelling), and by
  * field rank / position the documents with a token of such a word there (read from the forward index).
  */
@@ -96,11 +95,14 @@ function holdsPlainDefinition(t: ExecutionContext, shard: ShardIndex, label: str
       if (word.startsWith(prefix) || word.startsWith(exactAttributeKey(prefix))) lists.push(vocabulary.docs(id));
     }
     const plain = unionOfMany(lists, Infinity);
+    const kept = shard.prefixDocs.listOf(prefix);
+    if (kept === undefined) continue;
     if (!plain.isEmpty) nonEmpty++;
-    same(shard.prefixDocs.listOf(prefix), plain, `prefix ${JSON.stringify(prefix)}`);
+    same(kept, plain, `prefix ${JSON.stringify(prefix)}`);
     for (const [postings, name, limit] of [[shard.prefixRanks, 'r', 16], [shard.prefixPositions, 'p', 4]] as const) {
       const keyed = postings.keyedLists(prefix);
-      t.is(keyed?.length, limit);
+      if (keyed === undefined) continue;
+      t.is(keyed.length, limit);
       for (let key = 0; key < limit; key++) same(keyed![key], new RoaringBitmap32(byKey.get(`${prefix}/${name}${key}`) ?? []), `prefix ${JSON.stringify(prefix)} ${name}${key}`);
     }
   }
@@ -110,14 +112,21 @@ function holdsPlainDefinition(t: ExecutionContext, shard: ShardIndex, label: str
   return nonEmpty;
 }
 
-/** Builds the shard's three prefix postings in slices, with `between` after each step of each. */
-function buildInSlices(shard: ShardIndex, between: (slice: number) => void): number {
-  let slices = 0;
-  for (const postings of [shard.prefixDocs, shard.prefixRanks, shard.prefixPositions]) {
-    const steps = postings.buildSteps();
-    while (!steps.next().done) between(++slices);
+/** The prefix's lists made (or read) as searches make them: its derivations (zero-typo union), then its rank and position lists. */
+function makePrefix(shard: ShardIndex, prefix: string): void {
+  const derivations = shard.derive(prefix, true, 0, [], false);
+  shard.prefixRanks.listsOfTerm(derivations, shard.rankPostings);
+  shard.prefixPositions.listsOfTerm(derivations, shard.positionPostings);
+}
+
+/** Every 2- and 3-letter prefix of the shard's words (unmarked). */
+function prefixesOf(shard: ShardIndex): string[] {
+  const prefixes = new Set<string>();
+  for (let id = 0; id < shard.vocabulary.size; id++) {
+    const word = shard.vocabulary.wordOf(id).replace(exactAttributeKey(''), '');
+    for (const length of PREFIX_POSTING_LENGTHS) if (word.length >= length) prefixes.add(word.slice(0, length));
   }
-  return slices;
+  return [...prefixes].sort();
 }
 
 /** Prefix terms derive (and a few queries answer) alike on both shards. */
@@ -135,60 +144,70 @@ function sameDerivations(t: ExecutionContext, subject: ShardIndex, reference: Sh
 }
 
 for (let round = 0; round < 4; round++) {
-  test(`randomized: kept prefix unions are their words' unions through writes, a build in slices with writes between its steps, and a snapshot (round ${round})`, withSmallSteps((t) => {
+  test(`randomized: kept prefix lists are their words' unions through writes (made before, between and after them) and a snapshot (round ${round})`, (t) => {
     const input = material(7300 + round);
     const subject = shardOf(true);
     const reference = shardOf(false);
     const both = [subject, reference];
     write(both, input, 300, 400);
-    t.true(subject.needsPreparing);
-    t.is(subject.prefixDocs.listOf('ab'), undefined, 'not built: derivations union the words\' lists');
-    t.false(reference.prefixDocs.needsBuild || reference.prefixRanks.needsBuild || reference.prefixPositions.needsBuild, 'off: never built');
-    // A build in slices with writes between its steps (words new to the shard among them).
-    const slices = buildInSlices(subject, (slice) => {
+    subject.prepareForSearch();
+    t.false(subject.needsPreparing, 'nothing built before searches');
+    t.is(subject.prefixDocs.listOf('ab'), undefined, 'not made yet');
+    // Half the prefixes made, writes (words new to the shard among them), then the other half.
+    const prefixes = prefixesOf(subject);
+    for (const prefix of prefixes.filter((_, k) => k % 2 === 0)) makePrefix(subject, prefix);
+    t.true(holdsPlainDefinition(t, subject, 'made') > 10);
+    for (let k = 0; k < 40; k++) {
       write(both, input, 5, 500);
-      if (slice % 3 === 0) for (const shard of both) shard.upsert(10_000 + slice, { id: 0, title: `${'dcba'.slice(slice % 4)}e${slice} ab`, code: 'abd' });
-    });
-    t.true(slices > 6, `${slices} slices`);
-    t.false(subject.prefixDocs.needsBuild || subject.prefixRanks.needsBuild || subject.prefixPositions.needsBuild);
-    t.true(holdsPlainDefinition(t, subject, 'after a build in slices') > 20);
+      for (const shard of both) shard.upsert(10_000 + k, { id: 0, title: `${'dcba'.slice(k % 4)}e${k} ab`, code: 'abd' });
+    }
+    holdsPlainDefinition(t, subject, 'made, then written');
+    for (const prefix of prefixesOf(subject)) makePrefix(subject, prefix);
+    // Each prefix of two words or more now (and those made when they had two).
+    const several = prefixesOf(subject).filter((prefix) => subject.derive(prefix, true, 0, [], false).words.length > 1).length;
+    t.true(subject.prefixDocs.prefixesMade >= several && several > 10, `${subject.prefixDocs.prefixesMade} made, ${several} of two words or more`);
+    holdsPlainDefinition(t, subject, 'all made');
     sameDerivations(t, subject, reference, input);
+    reference.prefixUnions = true;
+    sameDerivations(t, reference, subject, input);
+    reference.prefixUnions = false;
+    reference.caches.clear();
     for (let phase = 0; phase < 3; phase++) {
       write(both, input, 80, 500);
       holdsPlainDefinition(t, subject, `after writes (phase ${phase})`);
       sameDerivations(t, subject, reference, input);
     }
-    // Deleting everything empties every prefix.
     const config = compileIndexConfig(SETTINGS);
     const identity = { indexUid: 'docs', shard: 0, shardCount: 1, commitSeq: 1, settingsFingerprint: settingsFingerprint(config.settings) };
     const restored = decodeShardSnapshot(Buffer.concat(encodeShardSnapshot(subject, identity)), identity, config);
-    t.false(restored.prefixDocs.needsBuild || restored.prefixRanks.needsBuild || restored.prefixPositions.needsBuild, 'restored as built');
-    holdsPlainDefinition(t, restored, 'restored');
+    t.is(restored.prefixDocs.prefixesMade, subject.prefixDocs.prefixesMade, 'restored as made');
+    t.is(restored.prefixRanks.prefixesMade, subject.prefixRanks.prefixesMade);
+    t.true(holdsPlainDefinition(t, restored, 'restored') > 10);
     write([restored, reference], input, 120, 500);
     holdsPlainDefinition(t, restored, 'restored, then written');
     sameDerivations(t, restored, reference, input);
+    // Deleting everything empties every prefix.
     for (const docId of restored.documents.toArray()) restored.delete(docId);
     t.is(holdsPlainDefinition(t, restored, 'all deleted'), 0);
-  }));
+  });
 }
 
-test('the switch off drops the lists and stops keeping them; on again, the next prepare builds them', (t) => {
+test('the switch off drops the lists and keeps none; on again, they are made anew', (t) => {
   const input = material(7400);
   const shard = shardOf(true);
   write([shard], input, 200, 300);
-  shard.prepareForSearch();
-  t.false(shard.needsPreparing);
-  t.not(shard.prefixDocs.listOf(input.words[0]!.slice(0, 2)), undefined);
+  const prefixes = prefixesOf(shard);
+  for (const prefix of prefixes) makePrefix(shard, prefix);
   t.true(shard.memoryBytes().derived.slice(-3).every((bytes) => bytes > 0));
   shard.prefixUnions = false;
-  t.is(shard.prefixDocs.listOf(input.words[0]!.slice(0, 2)), undefined);
+  for (const prefix of prefixes) makePrefix(shard, prefix);
+  t.is(shard.prefixDocs.listOf(prefixes[0]!), undefined);
   t.deepEqual(shard.memoryBytes().derived.slice(-3), [0, 0, 0]);
   write([shard], input, 50, 300);
-  t.false(shard.needsPreparing);
   shard.prefixUnions = true;
-  t.true(shard.needsPreparing);
-  shard.prepareForSearch();
-  holdsPlainDefinition(t, shard, 'built again');
+  shard.caches.clear();
+  for (const prefix of prefixes) makePrefix(shard, prefix);
+  t.true(holdsPlainDefinition(t, shard, 'made again') > 10);
 });
 
 test('a prefix term\'s zero-typo level is the kept list itself, not a union made for the derivations', (t) => {

@@ -10,17 +10,18 @@
 // rank / position unions 184 -> 1,360 ms per 20,000 searches; 2- and 3-letter prefixes most of it).
 // Unlike a cache these FOLLOW the writes: an upsert adds its document to the lists of its tokens'
 // (prefix, key), a delete (an upsert's old version too) removes it from them all (the whole document
-// leaves, so no remaining word of it keeps one). Built once in one pass over the documents, in slices
-// (never by a search: until built, the unions are made from the words' lists as before); kept in
-// snapshots. ShardIndex.prefixUnions false: neither built nor kept (tests, A/B).
+// leaves, so no remaining word of it keeps one). A prefix's lists are made when a search first needs
+// them, from its words' lists (the union it would have made anyway), then kept: a full build over the
+// documents cost 570 ms CPU at 100k npm rows (+62% on the pre-commit build, bench/npm-scale/build-ab.mjs),
+// and only the prefixes searched need them. Kept in snapshots. ShardIndex.prefixUnions false: none kept (tests, A/B).
 import roaring from 'roaring';
 import type { DerivedSnapshotPart, DerivedStructure } from '../derived-structure.js';
-import { PassOffsets, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
+import { tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
 import type { Vocabulary } from '../words/vocabulary.js';
 import { EXACT_ATTRIBUTE_MARK } from '../words/derivations.js';
-import type { TokenKey } from './token-key-postings.js';
+import type { TokenKey, TokenKeyPostings } from './token-key-postings.js';
+import type { TermDerivations } from '../words/derivations.js';
 import { NO_DOCUMENTS } from '../../ranking/scores/score-layers.js';
-import { SLICE_POLICY, stepEndsAt } from '../sliced-jobs.js';
 import { encodeBitmapsSteps, decodeBitmaps } from '../snapshot/bitmap-list-codec.js';
 import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from '../snapshot/snapshot-container.js';
 
@@ -93,21 +94,19 @@ export class ShortPrefixes {
   }
 }
 
-/** A build in progress: per document written meanwhile, the slots its versions held (settled at its end). */
-interface PrefixBuild {
-  touched: Map<number, Set<number>>;
-}
-
 /**
  * Lists by (short prefix, key): the documents holding a word starting with the prefix in a token of
- * that key (`keyOf`, below `limit`; null: one key, every token). Lists are indexed by
- * prefix number * limit + key.
+ * that key (`keyOf`, below `limit`; null: one key, every token), for the prefixes made so far. Lists
+ * are indexed by prefix number * limit + key. Owner: the ShardIndex (ShardIndex.derived); size: at
+ * most the postings of the prefixes' words (~10 MB for all three at 100k npm rows, all prefixes made).
  */
 export class PrefixPostings implements DerivedStructure {
-  /** Built lists by slot (undefined: none yet; an emptied list stays, empty); null: not built. */
-  private lists: (RoaringBitmap32 | undefined)[] | null = null;
-  private build: PrefixBuild | null = null;
-  /** A document's slots, each once (reused: one thread, no reentrancy), and per slot the document count that last took it (slotsOf). */
+  /** Lists by slot (undefined: no document; an emptied list stays, empty), for the prefixes made. */
+  private lists: (RoaringBitmap32 | undefined)[] = [];
+  /** [prefix number]: 1 when its lists are made (and kept). */
+  private made = new Uint8Array(0);
+  private madeCount = 0;
+  /** A document's slots of made prefixes, each once (reused: one thread, no reentrancy), and per slot the last document count that took it (slotsOf). */
   private readonly slots: number[] = [];
   private marks = new Uint32Array(0);
   private marked = 0;
@@ -120,10 +119,10 @@ export class PrefixPostings implements DerivedStructure {
   private pendingCount = 0;
   private on = true;
 
-  constructor(private readonly prefixes: ShortPrefixes, private readonly forward: ForwardIndex, private readonly documents: RoaringBitmap32,
+  constructor(private readonly prefixes: ShortPrefixes, private readonly forward: ForwardIndex,
     private readonly keyOf: TokenKey | null, readonly limit: number) {}
 
-  /** False: the lists are dropped and neither built nor kept (answers are undefined); true again: built at the next prepare. */
+  /** False: every list is dropped and none kept (answers are undefined); true again: made anew as searches need them. */
   get enabled(): boolean {
     return this.on;
   }
@@ -131,35 +130,77 @@ export class PrefixPostings implements DerivedStructure {
   set enabled(on: boolean) {
     this.on = on;
     if (!on) {
-      this.lists = null;
-      this.build = null;
+      this.lists = [];
+      this.made = new Uint8Array(0);
+      this.madeCount = 0;
       this.pending = [];
       this.pendingCount = 0;
     }
   }
 
+  /** Never: a prefix's lists are made when first needed, then follow the writes. */
   get needsBuild(): boolean {
-    return this.on && this.lists === null;
+    return false;
   }
 
-  /** Whether lists are kept for prefix terms of this word (its length; built). */
-  keeps(prefix: string): boolean {
-    return this.lists !== null && PREFIX_POSTING_LENGTHS.includes(prefix.length);
-  }
+  *buildSteps(): Generator<void, void, unknown> {}
+
+  /** Nothing to defer: nothing is built. */
+  deferBuilds(): void {}
 
   /**
    * The documents holding a word that starts with `prefix` (or its marked spelling) in a token of
-   * `key`, when kept (NO_DOCUMENTS when none): the structure's own list, updated in place by later
-   * writes (read-only; what holds it is dropped by any write to one of the prefix's words, as what
-   * holds a word's own posting list is).
+   * `key` (NO_DOCUMENTS when none): the structure's own list, updated in place by later writes
+   * (read-only; what holds it is dropped by any write to one of the prefix's words, as what holds a
+   * word's own posting list is). Undefined when not kept: switched off, another length, or not made
+   * yet and no `make` (the prefix's lists by key, made now from its words' lists: new bitmaps, given
+   * to this structure).
    */
-  listOf(prefix: string, key = 0): RoaringBitmap32 | undefined {
-    if (!this.keeps(prefix)) return undefined;
+  listOf(prefix: string, key = 0, make?: () => (RoaringBitmap32 | undefined)[]): RoaringBitmap32 | undefined {
+    if (!this.on || !PREFIX_POSTING_LENGTHS.includes(prefix.length)) return undefined;
+    this.prefixes.table();
     const number = this.prefixes.numberOf(prefix);
-    if (number === undefined) return NO_DOCUMENTS;
+    if (number === undefined) return undefined;
+    if (this.made[number] !== 1) {
+      if (make === undefined) return undefined;
+      const lists = make();
+      if (this.made.length <= number) {
+        const grown = new Uint8Array(Math.max(this.prefixes.count, this.made.length * 2));
+        grown.set(this.made);
+        this.made = grown;
+      }
+      this.made[number] = 1;
+      this.madeCount++;
+      for (let k = 0; k < this.limit; k++) this.lists[number * this.limit + k] = lists[k];
+    }
     const slot = number * this.limit + key;
     this.applyPending(slot);
-    return this.lists![slot] ?? NO_DOCUMENTS;
+    return this.lists[slot] ?? NO_DOCUMENTS;
+  }
+
+  /** listOf by key, for keys below the limit (a KeyedLists, ranking/keyed-lists.ts); `make` as listOf's. */
+  keyedLists(prefix: string, make?: () => (RoaringBitmap32 | undefined)[]): RoaringBitmap32[] | undefined {
+    if (this.listOf(prefix, 0, make) === undefined) return undefined;
+    return Array.from({ length: this.limit }, (_, key) => this.listOf(prefix, key)!);
+  }
+
+  /**
+   * The rank / position lists (`postings`' keys) of a short prefix term whose zero-typo level is this
+   * shard's kept prefix list and who stands for those words alone (TermDerivations.keptPrefix), made
+   * from `postings` when first asked; undefined otherwise.
+   */
+  listsOfTerm(derivations: TermDerivations, postings: TokenKeyPostings): RoaringBitmap32[] | undefined {
+    const kept = derivations.keptPrefix;
+    if (kept === undefined || kept.words !== derivations.words.length || postings.limit !== this.limit) return undefined;
+    return this.keyedLists(kept.prefix, () => {
+      const made: RoaringBitmap32[] = [];
+      const byKey = postings.keyedUnions(derivations.words.map((word) => word.wordId), this.limit, made);
+      // A key's one list is a word's own: copied (these lists change in place with the writes).
+      return Array.from({ length: this.limit }, (_, key) => {
+        const list = byKey.at(key)!;
+        return list.isEmpty ? undefined : made.includes(list) ? list : list.clone();
+      });
+    });
   }
 
   /** Adds the slot's pending documents to its list. */
@@ -168,9 +209,8 @@ export class PrefixPostings implements DerivedStructure {
     if (docIds === undefined) return;
     this.pending[slot] = undefined;
     this.pendingCount -= docIds.length;
-    const lists = this.lists!;
-    const list = lists[slot];
-    if (list === undefined) lists[slot] = new RoaringBitmap32(docIds);
+    const list = this.lists[slot];
+    if (list === undefined) this.lists[slot] = new RoaringBitmap32(docIds);
     else list.addMany(docIds);
   }
 
@@ -179,23 +219,14 @@ export class PrefixPostings implements DerivedStructure {
     this.pending = [];
   }
 
-  /** listOf by key, for keys below the limit (a KeyedLists, ranking/keyed-lists.ts); undefined when not kept. */
-  keyedLists(prefix: string): RoaringBitmap32[] | undefined {
-    if (!this.keeps(prefix)) return undefined;
-    return Array.from({ length: this.limit }, (_, key) => this.listOf(prefix, key)!);
-  }
-
-  /** The slots of the document's tokens (it is in the forward index), each once (this.slots, reused). */
+  /** The slots of made prefixes of the document's tokens (it is in the forward index), each once (this.slots, reused). */
   private slotsOf(docId: number): readonly number[] {
-    const offset = this.forward.offsetOf(docId);
-    return offset >= 0 ? this.slotsAt(this.forward.arena, offset) : (this.slots.length = 0, this.slots);
-  }
-
-  /** The slots of the tokens of the document at `offset` in the arena, each once (this.slots, reused). */
-  private slotsAt(data: Uint32Array, offset: number): readonly number[] {
-    const { keyOf, limit, slots } = this;
-    const table = this.prefixes.table();
+    const { keyOf, limit, slots, made } = this;
     slots.length = 0;
+    const offset = this.forward.offsetOf(docId);
+    if (offset < 0) return slots;
+    const data = this.forward.arena;
+    const table = this.prefixes.table();
     if (this.marks.length < this.prefixes.count * limit) {
       const grown = new Uint32Array(Math.max(this.prefixes.count * limit, this.marks.length * 2));
       grown.set(this.marks);
@@ -206,12 +237,12 @@ export class PrefixPostings implements DerivedStructure {
     const start = tokensStartAt(data, offset);
     const end = start + tokenCountAt(data, offset) * 2;
     for (let k = start; k < end; k += 2) {
-      const key = keyOf === null ? 0 : keyOf(data, offset, data[k + 1]!);
-      if (key >= limit) continue;
       const at = data[k]! * PREFIXES_PER_WORD;
       for (let p = 0; p < PREFIXES_PER_WORD; p++) {
         const number = table[at + p]!;
-        if (number < 0) continue;
+        if (number < 0 || made[number] !== 1) continue;
+        const key = keyOf === null ? 0 : keyOf(data, offset, data[k + 1]!);
+        if (key >= limit) continue;
         const slot = number * limit + key;
         if (marks[slot] === mark) continue;
         marks[slot] = mark;
@@ -222,16 +253,9 @@ export class PrefixPostings implements DerivedStructure {
   }
 
   noteWrite(docId: number, added: boolean): void {
-    const lists = this.lists;
-    const build = this.build;
-    if (lists === null && build === null) return;
+    if (this.madeCount === 0) return;
     const slots = this.slotsOf(docId);
-    if (build !== null) {
-      let touched = build.touched.get(docId);
-      if (touched === undefined) build.touched.set(docId, touched = new Set());
-      for (const slot of slots) touched.add(slot);
-    }
-    if (lists === null) return;
+    const lists = this.lists;
     if (!added) {
       for (const slot of slots) {
         this.applyPending(slot);
@@ -250,112 +274,38 @@ export class PrefixPostings implements DerivedStructure {
     if (this.pendingCount > MAX_PENDING) this.applyAllPending();
   }
 
-  /**
-   * The build in slices: one pass over the documents (a document's slots gathered per slot, in
-   * document order), then a bitmap per slot; a document written meanwhile is settled at its end from
-   * what it holds then (whatever version the pass read).
-   */
-  *buildSteps(): Generator<void, void, unknown> {
-    if (!this.on) return;
-    const build: PrefixBuild = { touched: new Map() };
-    this.build = build;
-    try {
-      const documents = this.documents.toUint32Array();
-      // Numbers for every word's prefixes now: the documents not written since the start hold no later word.
-      this.prefixes.table();
-      const size = this.prefixes.count * this.limit;
-      // Two passes (count per slot, then fill one array): a JS array per slot made most of the build's time in the collector.
-      const starts = new Uint32Array(size + 1);
-      for (const _ of this.passSteps(build, documents, (slots) => {
-        for (let k = 0; k < slots.length; k++) if (slots[k]! < size) starts[slots[k]! + 1]!++;
-      })) {
-        yield;
-        if (this.build !== build) return;
-      }
-      for (let slot = 0; slot < size; slot++) starts[slot + 1]! += starts[slot]!;
-      const ends = starts.slice(0, size);
-      const docIds = new Uint32Array(starts[size]!);
-      for (const _ of this.passSteps(build, documents, (slots, docId) => {
-        // A document written between the passes is skipped (settled at the end): the others hold what they held.
-        for (let k = 0; k < slots.length; k++) if (slots[k]! < size) docIds[ends[slots[k]!]!++] = docId;
-      })) {
-        yield;
-        if (this.build !== build) return;
-      }
-      const lists: (RoaringBitmap32 | undefined)[] = new Array(size);
-      let made = 0;
-      for (let slot = 0; slot < size; slot++) {
-        if (ends[slot] === starts[slot]) continue;
-        lists[slot] = new RoaringBitmap32(docIds.subarray(starts[slot]!, ends[slot]!));
-        made += ends[slot]! - starts[slot]! + 64;
-        if (made >= SLICE_POLICY.documentsPerStep * 16) {
-          made = 0;
-          yield;
-          if (this.build !== build) return;
-        }
-      }
-      for (const [docId, touched] of build.touched) {
-        // Out of every list its versions may have been read into, then into those of what it holds now.
-        for (const slot of touched) lists[slot]?.remove(docId);
-        if (!this.documents.has(docId)) continue;
-        for (const slot of this.slotsOf(docId)) {
-          const list = lists[slot];
-          if (list === undefined) lists[slot] = new RoaringBitmap32([docId]);
-          else list.add(docId);
-        }
-      }
-      for (const list of lists) list?.runOptimize();
-      this.lists = lists;
-    } finally {
-      if (this.build === build) this.build = null;
-    }
-  }
-
-  /**
-   * One pass of the build over `documents` (a yield every SLICE_POLICY.documentsPerStep): `visit` gets
-   * each document's slots, but for the documents written since the build started (settled at its end).
-   */
-  private *passSteps(build: PrefixBuild, documents: Uint32Array, visit: (slots: readonly number[], docId: number) => void): Generator<void, void, unknown> {
-    const offsets = new PassOffsets(this.forward, documents);
-    for (let index = 0; index < documents.length; index++) {
-      if (stepEndsAt(index)) {
-        yield;
-        offsets.resume();
-      }
-      const docId = documents[index]!;
-      const offset = offsets.at(index);
-      if (offset < 0 || build.touched.has(docId)) continue;
-      visit(this.slotsAt(this.forward.arena, offset), docId);
-    }
-  }
-
-  /** Nothing to defer: searches never build it (they union the words' lists until it is built). */
-  deferBuilds(): void {}
-
   /** Bytes held (bitmaps by their portable size, ~24 bytes a slot besides). */
   get byteLength(): number {
-    if (this.lists === null) return 0;
-    let bytes = this.marks.byteLength + 8 * this.pendingCount + 8 * this.pending.length;
+    let bytes = this.marks.byteLength + this.made.byteLength + 8 * this.pendingCount + 8 * this.pending.length;
     for (const list of this.lists) if (list !== undefined) bytes += 24 + list.getSerializationSizeInBytes('portable');
     return bytes;
   }
 
+  /** Prefixes made so far (tests, memory reports). */
+  get prefixesMade(): number {
+    return this.madeCount;
+  }
+
   *saveSnapshotSteps(writer: SnapshotWriter): Generator<void, DerivedSnapshotPart, unknown> {
-    if (this.lists === null) return null;
+    if (this.madeCount === 0) return null;
     this.applyAllPending();
     const lists = this.lists;
     // Every list taken now: later writes change them in place, but a write cancels the save (derived-structure.ts).
+    const madePrefixes: string[] = [];
     const slots: number[] = [];
     const kept: RoaringBitmap32[] = [];
-    lists.forEach((list, slot) => {
-      if (list !== undefined && !list.isEmpty) {
-        slots.push(slot);
+    for (let number = 0; number < this.made.length; number++) {
+      if (this.made[number] !== 1) continue;
+      for (let key = 0; key < this.limit; key++) {
+        const list = lists[number * this.limit + key];
+        if (list === undefined || list.isEmpty) continue;
+        slots.push(madePrefixes.length * this.limit + key);
         kept.push(list);
       }
-    });
-    const prefixes = Array.from({ length: this.prefixes.count }, (_, number) => this.prefixes.textOf(number));
+      madePrefixes.push(this.prefixes.textOf(number));
+    }
     const encoded = yield* encodeBitmapsSteps(kept);
-    return { prefixes: writer.addJson(prefixes), limit: this.limit, slots: writer.add(Uint32Array.from(slots)),
+    return { prefixes: writer.addJson(madePrefixes), limit: this.limit, slots: writer.add(Uint32Array.from(slots)),
       listBytes: writer.add(encoded.bytes), listEnds: writer.add(encoded.ends) };
   }
 
@@ -371,14 +321,15 @@ export class PrefixPostings implements DerivedStructure {
     }
     if (part['limit'] !== this.limit || !Array.isArray(prefixes) || prefixes.some((prefix) => typeof prefix !== 'string')
       || slots.length !== decoded.length) throw new SnapshotFormatError('prefix postings');
-    // The saved numbers, as this shard's (numbered afresh at restore: the same prefix may have another number here).
+    // The saved prefixes, numbered as this shard numbers them.
     const numbers = (prefixes as string[]).map((prefix) => this.prefixes.intern(prefix));
-    const lists: (RoaringBitmap32 | undefined)[] = [];
+    this.made = new Uint8Array(Math.max(1, this.prefixes.count));
+    for (const number of numbers) this.made[number] = 1;
+    this.madeCount = numbers.length;
     for (let k = 0; k < slots.length; k++) {
       const saved = Math.floor(slots[k]! / this.limit);
       if (saved >= numbers.length) throw new SnapshotFormatError('prefix postings slot');
-      lists[numbers[saved]! * this.limit + (slots[k]! % this.limit)] = decoded[k];
+      this.lists[numbers[saved]! * this.limit + (slots[k]! % this.limit)] = decoded[k];
     }
-    this.lists = lists;
   }
 }

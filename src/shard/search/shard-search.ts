@@ -382,10 +382,9 @@ function unionByKey(shard: ShardIndex, postings: TokenKeyPostings, tokenKey: Tok
 
 /** A short prefix term's lists by key as the shard keeps them (postings/prefix-postings.ts), when it does. */
 function keptPrefixLists(shard: ShardIndex, postings: TokenKeyPostings, derivations: TermDerivations): RoaringBitmap32[] | undefined {
-  const kept = derivations.keptPrefix;
-  if (kept === undefined || kept.words !== derivations.words.length) return undefined;
-  const lists = postings === shard.rankPostings ? shard.prefixRanks.keyedLists(kept.prefix) : postings === shard.positionPostings ? shard.prefixPositions.keyedLists(kept.prefix) : undefined;
-  return lists !== undefined && lists.length === postings.limit ? lists : undefined;
+  if (derivations.keptPrefix === undefined) return undefined;
+  const kept = postings === shard.rankPostings ? shard.prefixRanks : postings === shard.positionPostings ? shard.prefixPositions : undefined;
+  return kept?.listsOfTerm(derivations, postings);
 }
 
 /** `list` with the documents `added` (a new bitmap, among `made`), or itself when there are none. */

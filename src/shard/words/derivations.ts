@@ -257,24 +257,26 @@ export function mayDeriveAny(sorted: readonly string[], word: string, isPrefix: 
 
 /**
  * The derivations of `word` from the ids deriveWordIds found; `idSpan`: the span of the shard's
- * document ids (bitmap-union.ts; Infinity: always roaring's orMany); `zeroTypoUnion`: the union of
- * the zero-typo words' lists when the shard keeps it (a short prefix's, postings/prefix-postings.ts),
- * used as is like a lone word's own list.
+ * document ids (bitmap-union.ts; Infinity: always roaring's orMany); `keptUnion`: the union of
+ * the zero-typo words' lists (given their ids) when the shard keeps it (a short prefix's,
+ * postings/prefix-postings.ts), used as is like a lone word's own list.
  */
 export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTypo: readonly (readonly number[])[], idSpan = Infinity,
-  zeroTypoUnion?: RoaringBitmap32): TermDerivations {
+  keptUnion?: (ids: readonly number[]) => RoaringBitmap32 | undefined): TermDerivations {
   const exactIds = [vocabulary.idOf(word), vocabulary.idOf(exactAttributeKey(word))];
   const words: WordDerivation[] = [];
   const docsByTypo: RoaringBitmap32[] = [];
   // The bitmaps made here (the others are the words' own lists): TermDerivations.owned.
   const made = new Set<RoaringBitmap32>();
   let seen: RoaringBitmap32 | null = null;
+  let keptPrefix: TermDerivations['keptPrefix'];
   for (let typos = 0; typos < 3; typos++) {
     const ids = byTypo[typos]!;
     for (const wordId of ids) words.push({ wordId, typos, exact: typos === 0 && exactIds.includes(wordId) });
     // A lone word's own posting list is used as is, not copied: derivations are read-only and dropped
     // by any write to the word (ShardIndex.cachedDerive), and at a million documents the copies showed.
-    const kept = ids.length > 1 && typos === 0 ? zeroTypoUnion : undefined;
+    const kept = ids.length > 1 && typos === 0 ? keptUnion?.(ids) : undefined;
+    if (kept !== undefined && byTypo[1]!.length + byTypo[2]!.length === 0) keptPrefix = { prefix: word, words: ids.length };
     let union = ids.length === 1 ? vocabulary.docs(ids[0]!) : kept ?? unionOfMany(ids.map((id) => vocabulary.docs(id)), idSpan);
     if (ids.length !== 1 && kept === undefined) made.add(union);
     if (seen !== null && !union.isEmpty) made.add(union = RoaringBitmap32.andNot(union, seen));
@@ -286,7 +288,7 @@ export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTyp
     else if (!union.isEmpty) made.add(seen = RoaringBitmap32.or(seen, union));
   }
   const derivations: TermDerivations = { words, docs: seen!, docsByTypo };
-  if (zeroTypoUnion !== undefined && byTypo[0]!.length > 1 && words.length === byTypo[0]!.length) derivations.keptPrefix = { prefix: word, words: words.length };
+  if (keptPrefix !== undefined) derivations.keptPrefix = keptPrefix;
   for (const docs of new Set([seen!, ...docsByTypo])) if (made.has(docs)) ownBitmap(derivations, docs);
   return derivations;
 }
