@@ -15,7 +15,7 @@ for (const dir of dirs) {
   for (let s = 0; s < lines.length; s += 10000) engine.writeBatch('npm', 0, lines.slice(s, s + 10000).map((document, j) => ({ kind: 'upsert', docId: s + j, document })), () => {});
   const shard = engine.shard('npm', 0);
   shard.prepareForSearch();
-  const names = ['rank', 'position', 'nearPairs', 'soleWordFields', 'fieldStartPairs'];
+  const names = ['rank', 'position', 'nearPairs', 'soleWordFields', 'fieldStartPairs', 'prefixDocs', 'prefixRanks', 'prefixPositions'];
   const jobs = shard.derived.map((s, k) => [names[k], () => finishSteps(s.buildSteps())]);
   const lists = shard.vocabulary.lexicon.lists().map((l) => l.slice());
   jobs.push(['deletionIndex', () => finishSteps(DeletionIndex.build(lists, () => {}))]);

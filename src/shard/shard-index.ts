@@ -19,9 +19,10 @@ import { SoleWordFields } from './postings/sole-word-fields.js';
 import { finishSteps } from './sliced-jobs.js';
 import { derivationCacheBytes, packWalk, ShardCaches, walkByTypo, type CacheStamp, type WalkedWords } from './shard-caches.js';
 import type { DerivedStructure } from './derived-structure.js';
-import { idSpanOf } from './words/bitmap-union.js';
+import { idSpanOf, unionOfMany } from './words/bitmap-union.js';
 import { fieldRankKey, KEPT_MIN_DOCUMENTS, positionKey, TokenKeyPostings } from './postings/token-key-postings.js';
 import { mapPacked } from '../ranking/packed-arrays.js';
+import { PrefixPostings, ShortPrefixes } from './postings/prefix-postings.js';
 
 /** Field ranks and positions below these get posting lists (token-key-postings.ts). */
 const RANK_POSTING_LIMIT = 16;
@@ -44,8 +45,14 @@ export class ShardIndex {
   readonly nearPairs = new NearPairPostings(this.vocabulary, this.forward, this.documents);
   readonly soleWordFields = new SoleWordFields(this.forward, this.documents);
   readonly fieldStartPairs = new FieldStartPairs(this.forward, this.documents);
+  /** Per 2- and 3-letter prefix, the union of its words' lists, and by field rank and position, following the writes (a short prefix term's). */
+  readonly shortPrefixes = new ShortPrefixes(this.vocabulary);
+  readonly prefixDocs = new PrefixPostings(this.shortPrefixes, this.forward, null, 1);
+  readonly prefixRanks = new PrefixPostings(this.shortPrefixes, this.forward, fieldRankKey, RANK_POSTING_LIMIT);
+  readonly prefixPositions = new PrefixPostings(this.shortPrefixes, this.forward, positionKey, POSITION_POSTING_LIMIT);
   /** Every structure derived from the documents and kept across writes (derived-structure.ts), in build order. */
-  readonly derived: readonly DerivedStructure[] = [this.rankPostings, this.positionPostings, this.nearPairs, this.soleWordFields, this.fieldStartPairs];
+  readonly derived: readonly DerivedStructure[] = [this.rankPostings, this.positionPostings, this.nearPairs, this.soleWordFields, this.fieldStartPairs,
+    this.prefixDocs, this.prefixRanks, this.prefixPositions];
   /** What searches cache between writes (derivations, lexicon walks, pair memos), each entry checked against the writes since it was made. */
   readonly caches = new ShardCaches(this.vocabulary);
   /**
@@ -104,6 +111,18 @@ export class ShardIndex {
 
   set mergeOldRuns(on: boolean) {
     this.caches.mergeOldRuns = on;
+  }
+
+  /**
+   * A short prefix term's zero-typo level and rank / position lists are the kept ones (postings/prefix-postings.ts);
+   * false: unioned from its words' lists, those structures not kept (tests, A/B).
+   */
+  get prefixUnions(): boolean {
+    return this.prefixDocs.enabled;
+  }
+
+  set prefixUnions(on: boolean) {
+    for (const postings of [this.prefixDocs, this.prefixRanks, this.prefixPositions]) postings.enabled = on;
   }
 
   /** Typo walks go over the runs the lexicon's DeletionIndex finds (words/deletion-index.ts); false: over every word of the first letter (tests, A/B). */
@@ -337,7 +356,10 @@ export class ShardIndex {
       // A term's first miss derives without keeping anything (ShardCaches.seenBefore): most terms of unique queries never come back.
       const keep = walked !== undefined || !this.cacheOnSecondMiss || caches.seenBefore(key, this.documents.size);
       if (walked === undefined) walked = packWalk(deriveWordIds(vocabulary, word, isPrefix, budget), caches.stamp());
-      derivations = withSynonyms(vocabulary, derivationsFromWords(vocabulary, word, walkByTypo(walked), idSpanOf(this.documents)),
+      const idSpan = idSpanOf(this.documents);
+      // A short prefix's zero-typo union: its kept list, made now from its words' lists when first needed.
+      const keptUnion = isPrefix ? (ids: readonly number[]) => this.prefixDocs.listOf(word, 0, () => [unionOfMany(mapPacked(ids, (id) => vocabulary.docs(id)), idSpan)]) : undefined;
+      derivations = withSynonyms(vocabulary, derivationsFromWords(vocabulary, word, walkByTypo(walked), idSpan, keptUnion),
         synonyms, (wordIds) => this.phraseDocs(wordIds));
       // Frequent terms are kept at once: they come back (a Zipf law), and their unions cost the most to derive again.
       if (!keep && derivations.docs.size < this.documents.size * this.frequentTermShare) return derivations;

@@ -37,8 +37,9 @@ test('every derived structure is told of writes, built at quiet time and counted
   subject.trim();
   subject.prepareForSearch();
   t.false(subject.needsPreparing);
-  t.is(subject.derived.length, 5);
-  const built = subject.memoryBytes().derived;
+  t.is(subject.derived.length, 8);
+  // The last three, the short prefixes' lists, are never built: made per prefix when searched, then following the writes (prefix-postings.test.ts).
+  const built = subject.memoryBytes().derived.slice(0, 5);
   t.true(built.every((bytes) => bytes > 0), `bytes per structure ${built.join(', ')}`);
   const random = randomFrom(12);
   for (let docId = 0; docId < 3_000; docId++) {
@@ -48,7 +49,7 @@ test('every derived structure is told of writes, built at quiet time and counted
   }
   subject.flushWrites();
   reference.flushWrites();
-  t.deepEqual(subject.derived.map((structure) => structure.needsBuild), [true, true, true, true, true]);
+  t.deepEqual(subject.derived.map((structure) => structure.needsBuild), [true, true, true, true, true, false, false, false]);
   subject.prepareForSearch();
   t.false(subject.needsPreparing);
   sameAnswers(t, subject, reference, randomFrom(13), 30);

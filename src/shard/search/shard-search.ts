@@ -375,8 +375,25 @@ function unionByKey(shard: ShardIndex, postings: TokenKeyPostings, tokenKey: Tok
       }
     }
   }
+  const kept = keptPrefixLists(shard, postings, derivations);
+  if (kept !== undefined) return added === undefined ? kept : mapPacked(kept, (list, key) => withDocuments(list, added[key], made));
   const byKey = postings.keyedUnions(wordIds, postings.limit, made, added);
   return makeAll ? byKey.makeAll() : byKey;
+}
+
+/** A short prefix term's lists by key as the shard keeps them (postings/prefix-postings.ts), when it does. */
+function keptPrefixLists(shard: ShardIndex, postings: TokenKeyPostings, derivations: TermDerivations): RoaringBitmap32[] | undefined {
+  if (derivations.keptPrefix === undefined) return undefined;
+  const kept = postings === shard.rankPostings ? shard.prefixRanks : postings === shard.positionPostings ? shard.prefixPositions : undefined;
+  return kept?.listsOfTerm(derivations, postings);
+}
+
+/** `list` with the documents `added` (a new bitmap, among `made`), or itself when there are none. */
+function withDocuments(list: RoaringBitmap32, added: readonly number[] | undefined, made: RoaringBitmap32[]): RoaringBitmap32 {
+  if (added === undefined) return list;
+  const union = RoaringBitmap32.or(list, new RoaringBitmap32(added));
+  made.push(union);
+  return union;
 }
 
 /** Kept in the search's scratch (SearchScratch): word-membership sets, and profiles by term count below this. */

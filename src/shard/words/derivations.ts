@@ -63,6 +63,12 @@ export interface TermDerivations {
   withSplit?: TermDerivations;
   /** On withSplit (maybe these derivations themselves): its split point (0: none) when it was given (ShardIndex.derive's `split.at`), not chosen by the shard. */
   splitAt?: number;
+  /**
+   * Set when their zero-typo level is a short prefix's kept list (postings/prefix-postings.ts) and they
+   * were those `words` alone: their rank / position lists are the prefix's kept ones too (while `words`
+   * still counts these derivations' words: a copy with more words, synonyms, is not).
+   */
+  keptPrefix?: { prefix: string; words: number };
   /** Set when the shard's cache holds them: checked against later writes before each use (shard-caches.ts). */
   cachedAt?: CacheStamp;
   /** The lexicon walk they were made from, while the shard's cache holds them (ShardIndex.cachedDerive). */
@@ -253,22 +259,28 @@ export function mayDeriveAny(sorted: readonly string[], word: string, isPrefix: 
 
 /**
  * The derivations of `word` from the ids deriveWordIds found; `idSpan`: the span of the shard's
- * document ids (bitmap-union.ts; Infinity: always roaring's orMany).
+ * document ids (bitmap-union.ts; Infinity: always roaring's orMany); `keptUnion`: the union of
+ * the zero-typo words' lists (given their ids) when the shard keeps it (a short prefix's,
+ * postings/prefix-postings.ts), used as is like a lone word's own list.
  */
-export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTypo: readonly (readonly number[])[], idSpan = Infinity): TermDerivations {
+export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTypo: readonly (readonly number[])[], idSpan = Infinity,
+  keptUnion?: (ids: readonly number[]) => RoaringBitmap32 | undefined): TermDerivations {
   const exactIds = [vocabulary.idOf(word), vocabulary.idOf(exactAttributeKey(word))];
   const words: WordDerivation[] = [];
   const docsByTypo: RoaringBitmap32[] = [];
   // The bitmaps made here (the others are the words' own lists): TermDerivations.owned.
   const made = new Set<RoaringBitmap32>();
   let seen: RoaringBitmap32 | null = null;
+  let keptPrefix: TermDerivations['keptPrefix'];
   for (let typos = 0; typos < 3; typos++) {
     const ids = byTypo[typos]!;
     for (const wordId of ids) words.push({ wordId, typos, exact: typos === 0 && exactIds.includes(wordId) });
     // A lone word's own posting list is used as is, not copied: derivations are read-only and dropped
     // by any write to the word (ShardIndex.cachedDerive), and at a million documents the copies showed.
-    let union = ids.length === 1 ? vocabulary.docs(ids[0]!) : unionOfMany(mapPacked(ids, (id) => vocabulary.docs(id)), idSpan);
-    if (ids.length !== 1) made.add(union);
+    const kept = ids.length > 1 && typos === 0 ? keptUnion?.(ids) : undefined;
+    if (kept !== undefined && byTypo[1]!.length + byTypo[2]!.length === 0) keptPrefix = { prefix: word, words: ids.length };
+    let union = ids.length === 1 ? vocabulary.docs(ids[0]!) : kept ?? unionOfMany(mapPacked(ids, (id) => vocabulary.docs(id)), idSpan);
+    if (ids.length !== 1 && kept === undefined) made.add(union);
     if (seen !== null && !union.isEmpty) made.add(union = RoaringBitmap32.andNot(union, seen));
     // An empty level is the one shared empty bitmap: the cache holds tens of thousands of derivations,
     // most with an empty level, and each native bitmap is an object the collector tracks and finalizes.
@@ -278,6 +290,7 @@ export function derivationsFromWords(vocabulary: Vocabulary, word: string, byTyp
     else if (!union.isEmpty) made.add(seen = RoaringBitmap32.or(seen, union));
   }
   const derivations: TermDerivations = { words, docs: seen!, docsByTypo };
+  if (keptPrefix !== undefined) derivations.keptPrefix = keptPrefix;
   for (const docs of new Set([seen!, ...docsByTypo])) if (made.has(docs)) ownBitmap(derivations, docs);
   return derivations;
 }
