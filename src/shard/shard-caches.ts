@@ -3,7 +3,8 @@
 // of its bytes (byteSizes). Each cache's entries depend on some words alone: their documents, and
 // which words the lexicon walk would take (a word counts once it has documents):
 // - term derivations (words/derivations.ts) by word, prefix flag and typo budget, with what is memoized
-//   on them (unions by rank / position, word id lists, the word's split); kept by worth per byte
+//   on them (unions by rank / position, word id lists, the word's split, its last n-gram combinations:
+//   words/derivations.ts withNgrams, whose bytes the footprint does not count); kept by worth per byte
 //   (worth-per-byte-cache.ts);
 // - the lexicon walks' results alone (word ids, no bitmaps), many more of them, least recently used out;
 //   a large write batch drops everything else whole but these and the held derivations' walks (dropKeepingWalks);

@@ -81,6 +81,12 @@ export class ShardIndex {
    */
   lazyKeyUnions = true;
   /**
+   * A word term's derivations with the query's n-gram alternatives are memoized on its derivations, by
+   * the n-grams' derivation objects (words/derivations.ts withNgrams): every search of `for re` made them
+   * anew, and with them their word lists, rank / position unions and pair memos; false: made per search (tests, A/B).
+   */
+  memoNgramDerivations = true;
+  /**
    * A large write batch's whole drop of the caches (dropCachesForBatch) keeps the lexicon walks, checked
    * when next read (ShardCaches.keepWalks); false: drops them too (tests, A/B).
    */

@@ -45,6 +45,12 @@ export interface PairSide {
    * it: on the right side, its rare words' pairs come from a prefix pair table.
    */
   prefix?: string;
+  /**
+   * When the words are another term's (`base`, an array kept as long as its derivations) followed by a
+   * few more (`extra`): an n-gram combination (words/derivations.ts combineNgrams), whose unions are then
+   * made from the base's memoized ones.
+   */
+  parts?: { base: readonly number[]; extra: readonly number[] };
 }
 
 /**
@@ -334,9 +340,9 @@ export class NearPairPostings extends BuiltOverDocuments {
     if (lookup === undefined || lookup.prefixTable !== prefixTable) {
       // Pairs with a rare word, and changed documents, are not in the tables: those documents are read.
       const toRead = this.changes.unsettled(this.documents).clone();
-      if (!unbuilt && frequentLeft.length < left.wordIds.length) toRead.orInPlace(this.rareDocsOf(left.wordIds));
+      if (!unbuilt && frequentLeft.length < left.wordIds.length) toRead.orInPlace(this.rareDocsOf(left.wordIds, left.parts));
       if (!unbuilt && frequentRight.length < right.wordIds.length) {
-        toRead.orInPlace(prefixTable === null ? this.rareDocsOf(right.wordIds) : this.uncoveredRareDocsOf(right.wordIds, right.prefix!));
+        toRead.orInPlace(prefixTable === null ? this.rareDocsOf(right.wordIds, right.parts) : this.uncoveredRareDocsOf(right.wordIds, right.prefix!, right.parts));
       }
       const docs = this.tablesDocsWithin(cost, left, right, frequentLeft, frequentRight, prefixTable);
       toRead.andNotInPlace(docs);
@@ -388,7 +394,7 @@ export class NearPairPostings extends BuiltOverDocuments {
 
   /** The prefix side's table, when it has one or the reads of its rare words' documents have paid for one. */
   private prefixTableOf(side: PairSide, universe: RoaringBitmap32, countsReads = true): PrefixTable | null {
-    const rareDocs = this.rareDocsOf(side.wordIds);
+    const rareDocs = this.rareDocsOf(side.wordIds, side.parts);
     return this.prefixTables.tableOf(side.prefix!, side.wordIds, { slotOfWord: this.slotOfWord, slotCount: this.slotCount },
       countsReads ? universe.andCardinality(rareDocs) : 0, rareDocs.size);
   }
@@ -409,10 +415,12 @@ export class NearPairPostings extends BuiltOverDocuments {
     return wordId < this.slotOfWord.length ? this.slotOfWord[wordId]! : -1;
   }
 
-  private rareDocsOf(wordIds: readonly number[]): RoaringBitmap32 {
+  /** The documents of the rare words (no slot) among `wordIds`; with `parts`, those of parts.base's (memoized) and of the extra words'. */
+  private rareDocsOf(wordIds: readonly number[], parts?: PairSide['parts']): RoaringBitmap32 {
     const memo = this.rareDocsMemo.get(wordIds);
     if (memo !== undefined && memo.generation === this.generation) return memo.docs;
-    const docs = unionOfMany(mapPacked(wordIds.filter((wordId) => this.slotOf(wordId) < 0), (wordId) => this.vocabulary.docs(wordId)), idSpanOf(this.documents));
+    const docs = parts !== undefined ? RoaringBitmap32.or(this.rareDocsOf(parts.base), this.rareDocsOf(parts.extra))
+      : unionOfMany(mapPacked(wordIds.filter((wordId) => this.slotOf(wordId) < 0), (wordId) => this.vocabulary.docs(wordId)), idSpanOf(this.documents));
     this.rareDocsMemo.set(wordIds, { generation: this.generation, docs });
     return docs;
   }
@@ -422,11 +430,16 @@ export class NearPairPostings extends BuiltOverDocuments {
    * words): the prefix pair table holds the pairs of the others, in the documents that did not change
    * since the build (a word without documents then has only changed ones).
    */
-  private uncoveredRareDocsOf(wordIds: readonly number[], prefix: string): RoaringBitmap32 {
+  private uncoveredRareDocsOf(wordIds: readonly number[], prefix: string, parts?: PairSide['parts']): RoaringBitmap32 {
     const memo = this.uncoveredDocsMemo.get(wordIds);
     if (memo !== undefined && memo.generation === this.generation && memo.prefix === prefix) return memo.docs;
-    const uncovered = wordIds.filter((wordId) => this.slotOf(wordId) < 0 && !this.vocabulary.wordOf(wordId).startsWith(prefix));
-    const docs = unionOfMany(mapPacked(uncovered, (wordId) => this.vocabulary.docs(wordId)), idSpanOf(this.documents));
+    let docs: RoaringBitmap32;
+    if (parts !== undefined) {
+      docs = RoaringBitmap32.or(this.uncoveredRareDocsOf(parts.base, prefix), this.uncoveredRareDocsOf(parts.extra, prefix));
+    } else {
+      const uncovered = wordIds.filter((wordId) => this.slotOf(wordId) < 0 && !this.vocabulary.wordOf(wordId).startsWith(prefix));
+      docs = unionOfMany(mapPacked(uncovered, (wordId) => this.vocabulary.docs(wordId)), idSpanOf(this.documents));
+    }
     this.uncoveredDocsMemo.set(wordIds, { generation: this.generation, prefix, docs });
     return docs;
   }

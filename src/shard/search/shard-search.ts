@@ -6,7 +6,7 @@ import { parseQueryParts, type ParsedQuery } from '../../query/parse-query.js';
 import type { QueryTerm, WordTerm } from '../../query/query-term.js';
 import { typoBudget } from '../../query/typo-budget.js';
 import { multiWordSynonyms } from '../../query/synonyms.js';
-import { exactAttributeKey, ownBitmap, withAlternatives, type TermAlternative, type TermDerivations } from '../words/derivations.js';
+import { exactAttributeKey, ownBitmap, withAlternatives, withNgrams, type TermAlternative, type TermDerivations } from '../words/derivations.js';
 import { bucketSort, type RankedHit, type ScoreFloor } from '../../ranking/bucket-sort.js';
 import { ScorePlan } from '../../ranking/scores/score-details.js';
 import { emptyProfile, type DocMatchProfile } from '../../ranking/match-profile.js';
@@ -28,7 +28,7 @@ import type { ScratchBitmaps } from '../../ranking/scratch-bitmaps.js';
 import { giveBackSearchScratch, takeSearchScratch } from './thread-scratch.js';
 import type { SearchScratch } from '../../ranking/search-scratch.js';
 import type { RankingMemos } from '../../ranking/ranking-memos.js';
-import type { KeyedLists } from '../../ranking/keyed-lists.js';
+import { LazyLists, type KeyedLists } from '../../ranking/keyed-lists.js';
 import { SearchBudget } from './search-budget.js';
 import type { FieldRestriction } from './field-restriction.js';
 import type { SplitDecider } from './split-decider.js';
@@ -214,6 +214,12 @@ function scorePlanOf(shard: ShardIndex, rules: readonly RankingRule[], terms: re
   });
 }
 
+/** A term's n-gram alternatives, and the key naming where they came from (withNgrams). */
+interface NgramAlternatives {
+  alternatives: TermAlternative[];
+  key: string;
+}
+
 /** Longest run of query words concatenated into one (milli's 2- and 3-grams). */
 const MAX_NGRAM_WORDS = 3;
 
@@ -223,8 +229,8 @@ const MAX_NGRAM_WORDS = 3;
  * holding `sunflower` matches `sun flower` whole. Its typo cost is the word count plus its typos
  * (milli's typo graph): one per word, the first word carrying the concatenation's typos. term -> alternatives.
  */
-function ngramAlternatives(shard: ShardIndex, terms: readonly QueryTerm[]): Map<number, TermAlternative[]> {
-  const out = new Map<number, TermAlternative[]>();
+function ngramAlternatives(shard: ShardIndex, terms: readonly QueryTerm[]): Map<number, NgramAlternatives> {
+  const out = new Map<number, NgramAlternatives>();
   for (let first = 0; first + 1 < terms.length; first++) {
     for (let count = 2; count <= MAX_NGRAM_WORDS && first + count <= terms.length; count++) {
       const run = terms.slice(first, first + count);
@@ -239,14 +245,19 @@ function ngramAlternatives(shard: ShardIndex, terms: readonly QueryTerm[]): Map<
       if (!shard.mayDeriveSome(joined, budget)) continue;
       const derivations = shard.derive(joined, last.isPrefix, budget, [], false);
       if (derivations.docs.isEmpty) continue;
+      // What the terms get from this n-gram follows from its derivation object and whether the term starts it.
+      const id = shard.caches.derivationId(derivations);
+      for (let term = first; term < first + count; term++) {
+        const entry = out.get(term) ?? { alternatives: [], key: '' };
+        entry.key += term === first ? `${id}f,` : `${id},`;
+        out.set(term, entry);
+      }
       for (let typos = 0; typos < derivations.docsByTypo.length; typos++) {
         const docs = derivations.docsByTypo[typos]!;
         if (docs.isEmpty) continue;
         const wordIds = mapPacked(derivations.words.filter((word) => word.typos === typos), (word) => word.wordId);
         for (let term = first; term < first + count; term++) {
-          const list = out.get(term) ?? [];
-          list.push({ wordIds, docs, typos: Math.min(2, term === first ? 1 + typos : 1) });
-          out.set(term, list);
+          out.get(term)!.alternatives.push({ wordIds, docs, typos: Math.min(2, term === first ? 1 + typos : 1) });
         }
       }
     }
@@ -527,7 +538,30 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
     const derivations = this.derivations[term];
     if (derivations === undefined) return null;
     // Memoized on the derivations, which the shard caches between writes (as long as the postings hold).
-    return (derivations.docsByRank ??= unionByKey(this.shard, this.shard.rankPostings, fieldRankKey, derivations, !this.shard.lazyKeyUnions));
+    return (derivations.docsByRank ??= this.keyedUnionsOf(derivations, true));
+  }
+
+  /** A term's rank (`rank`) or position lists; an n-gram combination's from its base's (memoized on the base) and its extra words'. */
+  private keyedUnionsOf(derivations: TermDerivations, rank: boolean): KeyedLists {
+    const shard = this.shard;
+    const postings = rank ? shard.rankPostings : shard.positionPostings;
+    const tokenKey = rank ? fieldRankKey : positionKey;
+    const ngramOf = derivations.ngramOf;
+    if (ngramOf === undefined) return unionByKey(shard, postings, tokenKey, derivations, !shard.lazyKeyUnions);
+    const base = ngramOf.base;
+    const baseLists = rank ? (base.docsByRank ??= this.keyedUnionsOf(base, true)) : (base.docsByPosition ??= this.keyedUnionsOf(base, false));
+    const made = (derivations.owned ??= []);
+    const extraLists = postings.keyedUnions(ngramOf.extraWordIds, postings.limit, made);
+    const lists = new LazyLists(postings.limit, (key) => {
+      const fromBase = baseLists.at(key) ?? NO_DOCUMENTS;
+      const extra = extraLists.at(key)!;
+      if (extra.isEmpty || extra.isSubset(fromBase)) return fromBase;
+      if (fromBase.isEmpty) return extra;
+      const union = RoaringBitmap32.or(fromBase, extra);
+      made.push(union);
+      return union;
+    });
+    return shard.lazyKeyUnions ? lists : lists.makeAll();
   }
 
   allFieldRanksListed(): boolean {
@@ -538,7 +572,7 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
   termDocsByPosition(term: number): KeyedLists | null {
     const derivations = this.derivations[term];
     if (derivations === undefined) return null;
-    return (derivations.docsByPosition ??= unionByKey(this.shard, this.shard.positionPostings, positionKey, derivations, !this.shard.lazyKeyUnions));
+    return (derivations.docsByPosition ??= this.keyedUnionsOf(derivations, false));
   }
 
   termExactDocs(term: number): RoaringBitmap32 | null {
@@ -698,6 +732,8 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
     const side: PairSide = { wordIds: wordIdsOf(derivations), set: this.termWordSet(term) };
     // A prefix term derives every word starting with its word (derivations.ts): a prefix pair table may stand for its rare ones.
     if (queryTerm.kind === 'word' && queryTerm.isPrefix) side.prefix = queryTerm.word;
+    const ngramOf = derivations.ngramOf;
+    if (ngramOf !== undefined) side.parts = { base: wordIdsOf(ngramOf.base), extra: ngramOf.extraWordIds };
     return side;
   }
 
@@ -806,10 +842,13 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
     return fieldWordCount(this.shard.forward, docId, field);
   }
 
-  private matchWord(term: number, word: string, isPrefix: boolean, keyAlternatives?: readonly (readonly string[])[], ngrams?: readonly TermAlternative[]): void {
+  private matchWord(term: number, word: string, isPrefix: boolean, keyAlternatives?: readonly (readonly string[])[], ngrams?: NgramAlternatives): void {
     let derivations = this.shard.derive(word, isPrefix, typoBudget(word, this.shard.config.typoPolicy), keyAlternatives,
       this.splits === null ? true : { at: this.splits.splitOf(word), found: this.splits.foundIn(word, this.shard) });
-    if (ngrams !== undefined) derivations = withAlternatives(derivations, ngrams);
+    if (ngrams !== undefined) {
+      derivations = this.shard.memoNgramDerivations ? withNgrams(derivations, ngrams.alternatives, ngrams.key)
+        : withAlternatives(derivations, ngrams.alternatives);
+    }
     for (const phrase of derivations.phrases ?? []) {
       this.phrases.push({ term, wordIds: phrase.wordIds as number[], alternative: { docs: phrase.docs, typos: phrase.typos } });
     }

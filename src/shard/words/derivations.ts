@@ -61,6 +61,16 @@ export interface TermDerivations {
   splitWordIds?: readonly number[];
   /** Memo: these derivations with the word's split (themselves when it has none). */
   withSplit?: TermDerivations;
+  /**
+   * Memo: these derivations with a search's n-gram alternatives (withNgrams), by the n-grams' derivation
+   * objects, the last NGRAM_MEMOS combinations: lives as long as these derivations.
+   */
+  withNgrams?: NgramCombination[];
+  /**
+   * Set on such a combination: the term's own derivations and the words the n-grams added (none of the
+   * base's), so unions over its words are made from the base's memoized ones plus those few words.
+   */
+  ngramOf?: { base: TermDerivations; extraWordIds: readonly number[] };
   /** On withSplit (maybe these derivations themselves): its split point (0: none) when it was given (ShardIndex.derive's `split.at`), not chosen by the shard. */
   splitAt?: number;
   /**
@@ -348,6 +358,87 @@ export interface TermAlternative {
   docs: RoaringBitmap32;
   /** Its cost for the typo rule, 1 or 2. */
   typos: number;
+}
+
+/** A term's derivations with n-gram alternatives, memoized on the term's own (TermDerivations.withNgrams). */
+export interface NgramCombination {
+  /** The n-grams' derivation objects (their ShardCaches.derivationId) and whether the term starts each. */
+  readonly key: string;
+  readonly derivations: TermDerivations;
+}
+
+/** Combinations kept per derivations object: a word follows or precedes a few others in the queries asking it. */
+export const NGRAM_MEMOS = 2;
+
+/**
+ * withAlternatives(base, alternatives), memoized on `base` by `key` (which names the n-grams' derivation
+ * objects: those of a concatenation derived again after a write are new objects, so a new key).
+ * The result's own memos (word ids, rank / position unions, pair memos) then serve the next search too.
+ */
+export function withNgrams(base: TermDerivations, alternatives: readonly TermAlternative[], key: string): TermDerivations {
+  const memos = (base.withNgrams ??= []);
+  for (let k = 0; k < memos.length; k++) if (memos[k]!.key === key) return memos[k]!.derivations;
+  const derivations = combineNgrams(base, alternatives);
+  if (memos.length >= NGRAM_MEMOS) memos.shift();
+  memos.push({ key, derivations });
+  return derivations;
+}
+
+/**
+ * withAlternatives for n-gram alternatives (words, no phrase; typo cost 1 or 2), the same words and
+ * levels, made without copying the base's big lists where the n-grams add nothing to them, and noting
+ * where the words came from (TermDerivations.ngramOf). The base's levels are disjoint and their union is
+ * its `docs` (derivationsFromWords, withAlternatives, withSynonyms), which the shortcuts rely on.
+ */
+export function combineNgrams(base: TermDerivations, alternatives: readonly TermAlternative[]): TermDerivations {
+  const useful = alternatives.filter((alternative) => !alternative.docs.isEmpty);
+  if (useful.length === 0) return base;
+  if (useful.some((alternative) => alternative.inRow === true || alternative.typos < 1) || base.docsByTypo.length !== 3) return withAlternatives(base, alternatives);
+  const words = [...base.words];
+  const known = new Set(words.map((derivation) => derivation.wordId));
+  const extraWordIds: number[] = [];
+  for (const alternative of useful) {
+    for (const wordId of alternative.wordIds) {
+      if (known.has(wordId)) continue;
+      known.add(wordId);
+      words.push({ wordId, typos: alternative.typos, exact: false });
+      extraWordIds.push(wordId);
+    }
+  }
+  const [zero, one, two] = base.docsByTypo as [RoaringBitmap32, RoaringBitmap32, RoaringBitmap32];
+  const added = (typos: number) => {
+    const lists = mapPacked(useful.filter((alternative) => Math.min(2, alternative.typos) === typos), (alternative) => alternative.docs);
+    return lists.length === 0 ? null : lists.length === 1 ? lists[0]! : RoaringBitmap32.orMany(lists);
+  };
+  const addedOne = added(1);
+  const addedTwo = added(2);
+  const made: RoaringBitmap32[] = [];
+  const make = (bitmap: RoaringBitmap32) => {
+    made.push(bitmap);
+    return bitmap;
+  };
+  // Level 1: (one ∪ addedOne) \ zero = one ∪ (addedOne \ zero), one and zero being disjoint.
+  const newOne = addedOne === null ? null : RoaringBitmap32.andNot(addedOne, zero);
+  if (newOne !== null && newOne.isEmpty === false) newOne.andNotInPlace(one);
+  const levelOne = newOne === null || newOne.isEmpty ? one : make(RoaringBitmap32.or(one, newOne));
+  // Level 2: (two ∪ addedTwo) \ (zero ∪ levelOne); two is disjoint from zero and one.
+  let levelTwo = two;
+  if (addedTwo !== null) {
+    const grown = RoaringBitmap32.or(two, addedTwo);
+    grown.andNotInPlace(zero);
+    grown.andNotInPlace(levelOne);
+    levelTwo = make(grown);
+  } else if (newOne !== null && !newOne.isEmpty && two.intersects(newOne)) {
+    levelTwo = make(RoaringBitmap32.andNot(two, newOne));
+  }
+  const docsByTypo = [zero, levelOne, levelTwo];
+  // docs: zero ∪ levelOne ∪ levelTwo = the base's docs ∪ what the n-grams add.
+  let docs = base.docs;
+  const addedAll = addedOne === null ? addedTwo : addedTwo === null ? addedOne : RoaringBitmap32.or(addedOne, addedTwo);
+  if (addedAll !== null && !addedAll.isSubset(docs)) docs = make(RoaringBitmap32.or(docs, addedAll));
+  const derivations: TermDerivations = { words, phrases: [...(base.phrases ?? [])], docs, docsByTypo, ngramOf: { base, extraWordIds } };
+  for (const bitmap of made) ownBitmap(derivations, bitmap);
+  return derivations;
 }
 
 /**
