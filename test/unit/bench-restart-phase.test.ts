@@ -74,7 +74,7 @@ test('restart: timed from spawn, a search on a still-empty index does not count,
 });
 
 test('restart: a server that never answers as before is recorded as a timeout, not thrown', async (t) => {
-  const { figures, directory } = await restartAfterFirstRun('never', 1);
+  const { figures, directory } = await restartAfterFirstRun('never', 4);
   t.not(figures.healthySeconds, null);
   t.is(figures.firstSearchSeconds, null);
   t.regex(figures.error ?? '', /no search answered with 7 hits[\s\S]*estimatedTotalHits 0[\s\S]*reopened/);
