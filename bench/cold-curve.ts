@@ -8,6 +8,11 @@
 // the chunks then cost what unseen queries cost on a warm engine (what is left of the first window's
 // excess is the workload's, not the cold start's). Each chunk's CPU is split between the main thread and
 // the process's other threads (V8's: concurrent TurboFan compiles, GC helpers; `usPerSearchOther`).
+// SHORT_PREFIXES=queried|all|topK (experiment, session 34): before the chunks, short prefixes get their kept
+// union and rank / position lists (postings/prefix-postings.ts) as a first search of each would make them
+// (derive + listsOfTerm), timed apart in warmMs: `queried` the 2- and 3-letter last words of the query list
+// (an oracle: the most a pre-made set could save), `all` every 2- and 3-letter prefix of the lexicon, `topK`
+// the K with the most postings. SHORT_PREFIXES_DETAIL=1 prints their cost by length and the costliest.
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ShardEngine, type JsonDocument } from '../src/shard/shard-engine.js';
@@ -86,6 +91,61 @@ if (prefixLength > 0) {
   for (const prefix of prefixes) shard.derive(prefix, true, 0);
   warmMs += cpuMs() - at;
   console.error(`derived ${prefixes.size} prefixes`);
+}
+// SHORT_PREFIXES=all|queried (experiment): every 2- and 3-letter prefix of the lexicon's words (or only those the
+// query list ends with) gets its kept union and rank / position lists first (postings/prefix-postings.ts), timed apart.
+const shortPrefixes = process.env.SHORT_PREFIXES;
+if (shortPrefixes !== undefined) {
+  at = cpuMs();
+  const shard = engine.shard('npm', 0);
+  const prefixes = new Set<string>();
+  if (shortPrefixes === 'queried') {
+    for (const query of queries) {
+      const last = query.q.trim().toLowerCase().split(/\s+/).pop() ?? '';
+      if (last.length === 2 || last.length === 3) prefixes.add(last);
+    }
+  } else if (shortPrefixes.startsWith('top')) {
+    // topK: the K 2- and 3-letter prefixes of the most postings (their words' documents summed), as a build could choose them.
+    const postings = new Map<string, number>();
+    for (const list of shard.vocabulary.lexicon.lists()) {
+      for (const word of list) {
+        const wordId = shard.vocabulary.idOf(word);
+        if (wordId === undefined) continue;
+        const size = shard.vocabulary.docs(wordId).size;
+        for (const l of [2, 3]) if (l < word.length) postings.set(word.slice(0, l), (postings.get(word.slice(0, l)) ?? 0) + size);
+      }
+    }
+    for (const [prefix] of [...postings].sort((a, b) => b[1] - a[1]).slice(0, Number(shortPrefixes.slice(3)))) prefixes.add(prefix);
+  } else for (const list of shard.vocabulary.lexicon.lists()) for (const word of list) for (const l of [2, 3]) if (l < word.length) prefixes.add(word.slice(0, l));
+  console.error(JSON.stringify({ phase: 'short prefixes', monoUs: Number(process.hrtime.bigint() / 1000n) }));
+  const detail = process.env.SHORT_PREFIXES_DETAIL === '1';
+  // Per prefix: its text, the CPU µs of its derivation, and with its rank / position lists (detail only: cpuUsage costs).
+  const costs: [string, number, number][] = [];
+  const usSince = (from: NodeJS.CpuUsage | undefined) => {
+    if (from === undefined) return 0;
+    const { user, system } = process.cpuUsage(from);
+    return user + system;
+  };
+  for (const prefix of prefixes) {
+    const from = detail ? process.cpuUsage() : undefined;
+    const derivations = shard.derive(prefix, true, 0);
+    const derived = usSince(from);
+    shard.prefixRanks.listsOfTerm(derivations, shard.rankPostings);
+    shard.prefixPositions.listsOfTerm(derivations, shard.positionPostings);
+    if (detail) costs.push([prefix, derived, usSince(from)]);
+  }
+  if (detail) {
+    costs.sort((a, b) => b[2] - a[2]);
+    const sum = (rows: typeof costs, k: 1 | 2) => Math.round(rows.reduce((s, r) => s + r[k], 0) / 1000);
+    for (const length of [2, 3]) {
+      const rows = costs.filter((r) => r[0].length === length);
+      console.error(`length ${length}: ${rows.length} prefixes, derive ${sum(rows, 1)} ms, with lists ${sum(rows, 2)} ms`);
+    }
+    for (const top of [50, 100, 200, 400]) console.error(`top ${top}: ${sum(costs.slice(0, top), 2)} ms`);
+    console.error(costs.slice(0, 15).map((r) => `${r[0]} ${r[1]}/${r[2]}`).join(', '));
+  }
+  warmMs += cpuMs() - at;
+  console.error(`short prefixes: ${prefixes.size}, made ${shard.prefixDocs.prefixesMade} / ${shard.prefixRanks.prefixesMade} / ${shard.prefixPositions.prefixesMade}`);
 }
 const otherCount = Number(process.env.OTHER ?? 0);
 let otherMs = 0;
