@@ -5,7 +5,7 @@
 // background slices (sliced builds, saves), its collector's pauses (perf_hooks 'gc' entries) and each
 // answer posted to the front, with the scheduler counters then of this thread and of the front's
 // (the process's main thread; /proc/.../schedstat: ns run on a core and ns waited runnable for one,
-// cumulative; absent where there is no procfs), so a gap between answers splits into the worker
+// cumulative, a running thread's run time as of its last scheduler tick; absent without procfs), so a gap between answers splits into the worker
 // running, waiting for a core (other threads and processes had both) and sleeping (no batch to
 // answer), and a sleep into the front running, waiting for a core, or itself waiting for requests. Times are µs on the monotonic clock (process.hrtime, as
 // bench/mixed-probe.ts stamps its phases). bench/stall-attribution.mjs cuts a timeline into the gaps
