@@ -5,14 +5,16 @@
 // background slices (sliced builds, saves), its collector's pauses (perf_hooks 'gc' entries) and each
 // answer posted to the front, with the scheduler counters then of this thread and of the front's
 // (the process's main thread; /proc/.../schedstat: ns run on a core and ns waited runnable for one,
-// cumulative, a running thread's run time as of its last scheduler tick; absent without procfs), so a gap between answers splits into the worker
-// running, waiting for a core (other threads and processes had both) and sleeping (no batch to
-// answer), and a sleep into the front running, waiting for a core, or itself waiting for requests. Times are µs on the monotonic clock (process.hrtime, as
+// cumulative, a running thread's run time as of its last scheduler tick; absent without procfs), so
+// a gap between answers splits into the worker running, waiting for a core (other threads and
+// processes had both) and sleeping (no batch to answer), and a sleep into the front running, waiting
+// for a core, or itself waiting for requests. Times are µs on the monotonic clock (process.hrtime, as
 // bench/mixed-probe.ts stamps its phases). bench/stall-attribution.mjs cuts a timeline into the gaps
 // between answers and says what filled the long ones. Off (null) unless the variable is set.
 //
 // Owner: the worker module (worker.ts, `stallTrace`), one per thread; its buffer holds at most a
-// second of events between flushes.
+// second of events between flushes, and it holds two schedstat file descriptors (96-byte read buffer
+// each) for the thread's life.
 import { appendFileSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
