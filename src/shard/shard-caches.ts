@@ -18,7 +18,8 @@
 // - the ranking rules' memos over the derivations' lists (ranking/ranking-memos.ts), weak by list,
 //   replaced whole at any write (rankingMemos);
 // - the derivations let go of (evicted, stale, dropped whole), until their own bitmaps (unions made for
-//   them alone, TermDerivations.owned) are freed at the worker's top level in slices (releaseRetired).
+//   them alone, TermDerivations.owned, and those of their n-gram combinations) are freed at the worker's
+//   top level in slices (releaseRetired).
 // The structures a shard derives from its documents and keeps up to date across writes (rank /
 // position postings, pair tables, prefix pair tables, sole-word fields, field-start pairs) are not
 // caches: they follow writes themselves (markChanged, writeDocument) and stay.
@@ -193,7 +194,8 @@ export class ShardCaches {
   private retiredStart = 0;
 
   private retire(derivations: TermDerivations): void {
-    if (derivations.owned === undefined && derivations.withSplit?.owned === undefined) return;
+    if (derivations.owned === undefined && derivations.withSplit?.owned === undefined
+      && derivations.withNgrams === undefined && derivations.withSplit?.withNgrams === undefined) return;
     this.retired.push(derivations);
     if (this.retired.length - this.retiredStart > RETIRED_LIMIT) this.retired[this.retiredStart++] = undefined as unknown as TermDerivations;
   }
@@ -215,8 +217,8 @@ export class ShardCaches {
     while (this.retiredStart < retired.length) {
       const derivations = retired[this.retiredStart]!;
       retired[this.retiredStart++] = undefined as unknown as TermDerivations;
-      sinceClock += releaseOwned(derivations);
-      if (derivations.withSplit !== undefined && derivations.withSplit !== derivations) sinceClock += releaseOwned(derivations.withSplit);
+      sinceClock += releaseWithCombinations(derivations);
+      if (derivations.withSplit !== undefined && derivations.withSplit !== derivations) sinceClock += releaseWithCombinations(derivations.withSplit);
       if (sinceClock >= RELEASES_PER_CLOCK) {
         sinceClock = 0;
         if (performance.now() >= deadline) break;
@@ -431,6 +433,13 @@ export class ShardCaches {
 }
 
 /** Frees the derivations' own bitmaps (TermDerivations.owned), left empty; how many. */
+/** releaseOwned of the derivations and of their memoized n-gram combinations (words/derivations.ts withNgrams), theirs alone. */
+function releaseWithCombinations(derivations: TermDerivations): number {
+  let released = releaseOwned(derivations);
+  for (const { derivations: combination } of derivations.withNgrams ?? []) if (combination !== derivations) released += releaseOwned(combination);
+  return released;
+}
+
 function releaseOwned(derivations: TermDerivations): number {
   const owned = derivations.owned;
   if (owned === undefined) return 0;

@@ -196,5 +196,11 @@ for (let round = 0; round < 4; round++) {
     }
     if (round % 2 === 0) t.true(combined > 10, `combinations held on cached derivations: ${combined}`);
     t.true(checked >= 4, `combinations' lists checked: ${checked}`);
+    // Let go of with their base (a large batch's drop), the combinations' own bitmaps are freed by releaseRetired, not left to the collector.
+    const owned = [...combinationsHeld(subject)].flatMap((combination) => combination.owned ?? []).filter((bitmap) => !bitmap.isEmpty);
+    t.true(owned.length > 0, 'combinations own bitmaps');
+    subject.dropCachesForBatch();
+    subject.caches.releaseRetired(Infinity);
+    t.true(owned.every((bitmap) => bitmap.isEmpty), 'freed with their base');
   });
 }
