@@ -3,7 +3,7 @@
 // (each awaiting its 202), the last task polled (25 ms) until succeeded. Prints the ready time, the
 // server's CPU (utime + stime) and per thread (by thread id, those over 0.1 s), and the load average.
 //   node bench/npm-scale/ab-load.mjs FILE.ndjson BATCH json|ndjson ROUNDS DIR_A [DIR_B ...]
-//   (PROF=DIR: --cpu-prof of every thread; SERVER_ARGS="...": more server flags)
+//   (PROF=DIR: --cpu-prof of every thread; SERVER_ARGS="...": more server flags; NODE_FLAGS="...": node's own, e.g. --single-threaded)
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, mkdirSync } from 'node:fs';
 const [file, batchArg, format, roundsArg, ...dirs] = process.argv.slice(2);
@@ -35,7 +35,7 @@ async function one(dir, label) {
   rmSync(db, { recursive: true, force: true });
   port++;
   const url = `http://127.0.0.1:${port}`;
-  const extra = process.env.PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROF}/${label}`] : [];
+  const extra = [...(process.env.NODE_FLAGS ? process.env.NODE_FLAGS.split(' ') : []), ...(process.env.PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROF}/${label}`] : [])];
   const child = spawn('node', [...extra, `${dir}/dist/src/cli.js`, '--db-path', db, '--http-addr', `127.0.0.1:${port}`, ...(process.env.SERVER_ARGS ? process.env.SERVER_ARGS.split(' ') : [])], { stdio: ['ignore', 'ignore', 'inherit'] });
   for (;;) { try { if ((await fetch(`${url}/health`)).ok) break; } catch {} await new Promise((r) => setTimeout(r, 50)); }
   const wait = async (uid) => { for (;;) { const t = await (await fetch(`${url}/tasks/${uid}`)).json(); if (t.status === 'succeeded') return t; if (t.status === 'failed') throw new Error(JSON.stringify(t)); await new Promise((r) => setTimeout(r, 25)); } };
