@@ -1,5 +1,5 @@
 // The thread of a dump import at start (import.ts says why it is a thread): imports, answers with the
-// summary or the error, and ends without closing LMDB (every write was committed synchronously).
+// summary or the error, and ends itself without closing LMDB (every write was committed synchronously).
 import { parentPort, workerData } from 'node:worker_threads';
 import { importInto } from './import.js';
 
@@ -9,4 +9,6 @@ try {
 } catch (cause) {
   parentPort!.postMessage({ error: (cause as Error).message });
 }
-// The front terminates this thread once it has the answer.
+// The thread ends itself, here, between two turns: a terminate() from the front could land inside an
+// LMDB call (lmdb-js then aborts the process or hangs in its cleanup). The answer is already queued.
+process.exit(0);

@@ -96,17 +96,23 @@ async function removeDatabase(dbPath: string): Promise<void> {
 }
 
 const IMPORT_WORKER = new URL('./import-worker.js', import.meta.url);
+/** How long the import thread may take to end itself after its answer before it is terminated. */
+const IMPORT_THREAD_END_WAIT_MS = 5_000;
 
 /** Runs importInto in its own thread; on failure the half-written environment is removed once that thread ended. */
 async function importInWorker(dbPath: string, file: string, options: DumpImportOptions): Promise<DumpImportSummary> {
   const worker = new Worker(IMPORT_WORKER, { workerData: { dbPath, file, shardsPerIndex: options.shardsPerIndex } });
   type Outcome = { summary?: DumpImportSummary; error?: string };
+  const exited = new Promise<void>((done) => worker.once('exit', () => done()));
   const outcome = await new Promise<Outcome>((settle) => {
     worker.once('message', settle);
     worker.once('error', (cause) => settle({ error: cause.message }));
-    worker.once('exit', () => settle({ error: 'the import thread ended without an answer' }));
+    void exited.then(() => settle({ error: 'the import thread ended without an answer' }));
   });
-  await worker.terminate();
+  // It ends itself once it answered (import-worker.ts); terminated only if it has not within the bound.
+  const timer = setTimeout(() => void worker.terminate(), IMPORT_THREAD_END_WAIT_MS);
+  await exited;
+  clearTimeout(timer);
   if (outcome.summary) {
     options.log?.(`dump ${file} imported: ${outcome.summary.indexes} indexes, ${outcome.summary.documents} documents, `
       + `${outcome.summary.tasks} tasks, ${outcome.summary.keys} keys in ${outcome.summary.millis} ms`);

@@ -548,6 +548,11 @@ function emptyBatchResult(): ArrayBuffer {
 
 function attachQueryPort(port: MessagePort): void {
   nestedBatches.attach(port);
+  // The front closes the query port when it stops this thread (a close(), or a thread it gave up on):
+  // the thread then ends itself here, between two turns. A terminate() could land inside an LMDB call,
+  // and lmdb-js then aborts the whole process (a JS error thrown while the thread is being torn down:
+  // FATAL ERROR napi_throw) or hangs in its cleanup (bench/thread-end-probe.mjs).
+  port.once('close', () => process.exit(0));
   // Synchronous: a batch is answered before the next 'message' (later ones may be answered inside it: NestedBatches).
   port.on('message', (batch: ArrayBuffer) => {
     const number = ++nestedBatches.received;

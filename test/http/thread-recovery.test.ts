@@ -322,3 +322,17 @@ test.serial('close() while a dead thread waits for its replacement does not hang
   });
   t.false(events.seen.some((event) => event.event === 'replaced'));
 });
+
+test.serial('close() after searches that read LMDB in the shard workers: every shard thread ends itself, none is terminated (a terminate inside an LMDB call aborts the process)', async (t) => {
+  const events = new ThreadEvents();
+  await withTestServer({ workers: 2, shardsPerIndex: 3, testHooks: { onThreadEvent: events.record } }, async ({ client }) => {
+    await client.addDocuments('books', batch('base', 1, 200));
+    // attributesToHighlight: the worker reads each hit's stored document from LMDB.
+    const searches = Array.from({ length: 40 }, () => client.post('/indexes/books/search', { q: 'base', limit: 50, attributesToHighlight: ['title'] }));
+    for (const search of await Promise.all(searches)) t.is(search.status, 200);
+    // Left in flight: close() answers them (200 or shutting down); the threads must still end by themselves.
+    for (let k = 0; k < 20; k++) void client.post('/indexes/books/search', { q: 'base', attributesToHighlight: ['title'] }).catch(() => {});
+  });
+  const stops = events.seen.filter((event) => event.thread === 'shard' && (event.event === 'ended' || event.event === 'terminated'));
+  t.deepEqual(stops.map((event) => `${event.worker} ${event.event}`).sort(), ['0 ended', '1 ended']);
+});

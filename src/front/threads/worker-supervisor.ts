@@ -29,8 +29,11 @@ export interface ThreadEvent {
   thread: 'shard' | 'scheduler';
   /** The shard worker's index (shard events only). */
   worker?: number;
-  /** stopping: close() asks the scheduler thread to end. */
-  event: 'died' | 'replaced' | 'stopping';
+  /**
+   * stopping: close() asks the scheduler thread to end. ended / terminated: at close(), a shard thread
+   * ended itself, or had to be terminated (it had not ended in time).
+   */
+  event: 'died' | 'replaced' | 'stopping' | 'ended' | 'terminated';
 }
 
 export interface SupervisorOptions {
@@ -59,6 +62,20 @@ const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
 /** How long close() waits for a replacement under way before it stops the threads anyway. */
 const CLOSE_WAIT_MS = 5_000;
+/** How long close() waits for a shard thread to end itself (it ends at its next turn) before terminating it. */
+const SHARD_END_WAIT_MS = 5_000;
+
+/** True once the thread has exited, false if it still runs after `ms`. */
+function threadEnded(thread: Worker, ms: number): Promise<boolean> {
+  if (thread.threadId === -1) return Promise.resolve(true);
+  return new Promise((settle) => {
+    const timer = setTimeout(() => settle(false), ms);
+    thread.once('exit', () => {
+      clearTimeout(timer);
+      settle(true);
+    });
+  });
+}
 
 interface ShardSlot {
   readonly index: number;
@@ -200,7 +217,15 @@ export class WorkerSupervisor {
       if (this.schedulerStopAsked) this.log.warn('the scheduler thread did not end by itself; terminating it');
       await this.scheduler.thread.terminate();
     }
+    // A shard thread ends itself when its query port closes (shard/worker.ts): never terminated inside an
+    // LMDB call, which aborts the process. Terminated only if it has not ended within SHARD_END_WAIT_MS.
     for (const slot of this.slots) slot.queryPort.close();
+    await Promise.allSettled(this.slots.map(async (slot) => {
+      const threads = slot.pool?.threads ?? [];
+      const ended = await Promise.all(threads.map((thread) => threadEnded(thread, SHARD_END_WAIT_MS)));
+      if (ended.includes(false)) this.log.warn({ worker: slot.index }, 'the shard worker did not end by itself; terminating it');
+      for (const done of ended) this.options.onThreadEvent?.({ thread: 'shard', worker: slot.index, event: done ? 'ended' : 'terminated' });
+    }));
     await Promise.allSettled(this.slots.map((slot) => slot.pool?.destroy()));
   }
 
@@ -217,7 +242,9 @@ export class WorkerSupervisor {
     // processes the messages arriving on its ports. Piscina runs one task per thread (the attach):
     // query batches travel on the worker's query port (front/threads/query-port.ts says why).
     const pool = new Piscina({
-      filename: this.options.shardWorkerFile, minThreads: 1, maxThreads: 1, idleTimeout: Infinity, workerData, atomics: 'disabled',
+      // minThreads 0: Piscina never starts a thread of its own in place of one that ended (the attach
+      // starts the one thread; a replacement is a new pool, made by this supervisor after its backoff).
+      filename: this.options.shardWorkerFile, minThreads: 0, maxThreads: 1, idleTimeout: Infinity, workerData, atomics: 'disabled',
       recordTiming: false, ...(this.options.shardWorkerResourceLimits ? { resourceLimits: this.options.shardWorkerResourceLimits } : {}),
     });
     slot.pool = pool;
@@ -263,7 +290,7 @@ export class WorkerSupervisor {
     // What it was sent will never be answered: those searches answer `internal` now.
     slot.queryPort.fail(new Error(`shard worker ${slot.index} stopped (${reason})`));
     slot.queryPort = failedQueryPort(`shard worker ${slot.index} is being replaced`);
-    // Piscina started a thread in its place; a new pool is made after the backoff instead.
+    // A new pool is made after the backoff (this one, minThreads 0, starts no thread in its place).
     void pool.destroy().catch(() => {});
     this.options.onThreadEvent?.({ thread: 'shard', worker: slot.index, event: 'died' });
     this.schedule(() => this.replaceShardWorker(slot));
