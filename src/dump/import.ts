@@ -33,6 +33,7 @@ import { FEATURE_NAMES, mergeFeatures, readFeatures } from '../storage/experimen
 import { EXPERIMENTAL_FEATURES, INSTANCE_UID } from '../storage/meta-keys.js';
 import type { IndexRecord } from '../storage/records.js';
 import type { BatchRecord } from '../tasks/batch-record.js';
+import { awaitThreadEnd } from '../front/threads/thread-end.js';
 import type { TaskContent, TaskRecord } from '../tasks/task-record.js';
 import {
   BATCHES_QUEUE_FILE, batchFromDump, DUMP_VERSION, DumpFormatError, FEATURES_FILE, INDEXES_DIR, INSTANCE_UID_FILE, KEYS_FILE, keyFromDump, METADATA_FILE,
@@ -110,9 +111,7 @@ async function importInWorker(dbPath: string, file: string, options: DumpImportO
     void exited.then(() => settle({ error: 'the import thread ended without an answer' }));
   });
   // It ends itself once it answered (import-worker.ts); terminated only if it has not within the bound.
-  const timer = setTimeout(() => void worker.terminate(), IMPORT_THREAD_END_WAIT_MS);
-  await exited;
-  clearTimeout(timer);
+  await awaitThreadEnd(worker, IMPORT_THREAD_END_WAIT_MS);
   if (outcome.summary) {
     options.log?.(`dump ${file} imported: ${outcome.summary.indexes} indexes, ${outcome.summary.documents} documents, `
       + `${outcome.summary.tasks} tasks, ${outcome.summary.keys} keys in ${outcome.summary.millis} ms`);

@@ -21,6 +21,7 @@ import type { AttachWorkerPorts, SchedulerWorkerData, ShardWorkerData, ShardWork
 import { ThreadFailureArming } from '../../protocol/thread-failure-points.js';
 import { errorField } from '../../protocol/thread-log.js';
 import { QueryPort } from './query-port.js';
+import { awaitThreadEnd } from './thread-end.js';
 import type { SchedulerClient } from './scheduler-client.js';
 import type { ServerLog } from '../ops/server-log.js';
 
@@ -64,18 +65,6 @@ const MAX_BACKOFF_MS = 30_000;
 const CLOSE_WAIT_MS = 5_000;
 /** How long close() waits for a shard thread to end itself (it ends at its next turn) before terminating it. */
 const SHARD_END_WAIT_MS = 5_000;
-
-/** True once the thread has exited, false if it still runs after `ms`. */
-function threadEnded(thread: Worker, ms: number): Promise<boolean> {
-  if (thread.threadId === -1) return Promise.resolve(true);
-  return new Promise((settle) => {
-    const timer = setTimeout(() => settle(false), ms);
-    thread.once('exit', () => {
-      clearTimeout(timer);
-      settle(true);
-    });
-  });
-}
 
 interface ShardSlot {
   readonly index: number;
@@ -218,12 +207,12 @@ export class WorkerSupervisor {
       await this.scheduler.thread.terminate();
     }
     // A shard thread ends itself when its query port closes (shard/worker.ts): never terminated inside an
-    // LMDB call, which aborts the process. Terminated only if it has not ended within SHARD_END_WAIT_MS.
+    // LMDB call. Terminated only if it has not ended within SHARD_END_WAIT_MS (thread-end.ts).
     for (const slot of this.slots) slot.queryPort.close();
     await Promise.allSettled(this.slots.map(async (slot) => {
       const threads = slot.pool?.threads ?? [];
-      const ended = await Promise.all(threads.map((thread) => threadEnded(thread, SHARD_END_WAIT_MS)));
-      if (ended.includes(false)) this.log.warn({ worker: slot.index }, 'the shard worker did not end by itself; terminating it');
+      const ended = await Promise.all(threads.map((thread) => awaitThreadEnd(thread, SHARD_END_WAIT_MS)));
+      if (ended.includes(false)) this.log.warn({ worker: slot.index }, 'the shard worker did not end by itself; it was terminated');
       for (const done of ended) this.options.onThreadEvent?.({ thread: 'shard', worker: slot.index, event: done ? 'ended' : 'terminated' });
     }));
     await Promise.allSettled(this.slots.map((slot) => slot.pool?.destroy()));
