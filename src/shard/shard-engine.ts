@@ -1,6 +1,7 @@
 // Every index shard a worker owns, and the operations the worker thread performs on them: loading
 // and dropping indexes, applying write batches, searching several shards and merging them. No
 // threads and no LMDB here: documents come in through DocumentSource, so tests and the bench call it directly.
+import type { BuildHelperClient } from './build-helper-client.js';
 import { SkeinError } from '../errors/skein-error.js';
 import { shardsOwnedBy } from '../protocol/placement.js';
 import type { DocumentOpMessage, MatchingStrategyName, ShardExtras, ShardSearchOptions } from '../protocol/messages.js';
@@ -103,8 +104,12 @@ export class ShardEngine {
    */
   private readonly rebuildsDue = new Set<ShardIndex>();
 
-  /** `documents`: the committed documents, read when attributesToSearchOn needs a document's field names (field-restriction.ts). */
-  constructor(readonly workerIndex = 0, readonly workerCount = 1, private readonly documents: DocumentSource | null = null) {}
+  /**
+   * `documents`: the committed documents, read when attributesToSearchOn needs a document's field names (field-restriction.ts).
+   * `buildHelper`: where the sliced builds of a large shard send part of their work (the build helper thread); null: all built here.
+   */
+  constructor(readonly workerIndex = 0, readonly workerCount = 1, private readonly documents: DocumentSource | null = null,
+    private readonly buildHelper: BuildHelperClient | null = null) {}
 
   hasIndex(indexUid: string): boolean {
     return this.indexes.has(indexUid);
@@ -239,7 +244,7 @@ export class ShardEngine {
       if (!shard.needsPreparing || this.preparingBeforeCommit.has(shard)) {
         this.rebuildsDue.delete(shard);
         // The lexicon's deletion index alone (a shard restored from a file saved before its build has none): in slices, never at once.
-        if (!shard.needsPreparing && shard.lexiconIndexDue) background.enqueue(shard, () => shard.prepareSteps());
+        if (!shard.needsPreparing && shard.lexiconIndexDue) background.enqueue(shard, () => shard.prepareSteps(this.buildHelper));
         continue;
       }
       if (this.rebuildsDue.has(shard)) {
@@ -247,7 +252,7 @@ export class ShardEngine {
         // never at once, however many queries wait.
         if (background.has(shard)) continue;
         shard.deferBuilds(true);
-        background.enqueue(shard, () => shard.prepareSteps(), {
+        background.enqueue(shard, () => shard.prepareSteps(this.buildHelper), {
           catchUp: true, maxSliceMs: PRE_COMMIT_MAX_SLICE_MS,
           onLeave: () => {
             this.rebuildsDue.delete(shard);
@@ -264,7 +269,7 @@ export class ShardEngine {
       }
       if (background.has(shard)) continue;
       shard.deferBuilds(true);
-      background.enqueue(shard, () => shard.prepareSteps(), { catchUp: true, onLeave: () => shard.deferBuilds(false) });
+      background.enqueue(shard, () => shard.prepareSteps(this.buildHelper), { catchUp: true, onLeave: () => shard.deferBuilds(false) });
     }
   }
 
@@ -285,7 +290,7 @@ export class ShardEngine {
       background.cancel(shard);
       shard.deferBuilds(true);
       this.preparingBeforeCommit.add(shard);
-      built.push(new Promise((resolve) => background.enqueue(shard, () => shard.prepareSteps(), {
+      built.push(new Promise((resolve) => background.enqueue(shard, () => shard.prepareSteps(this.buildHelper), {
         catchUp: true, maxSliceMs: PRE_COMMIT_MAX_SLICE_MS,
         onLeave: () => {
           this.preparingBeforeCommit.delete(shard);

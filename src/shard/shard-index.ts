@@ -16,7 +16,9 @@ import { Vocabulary } from './words/vocabulary.js';
 import { NearPairPostings } from './pairs/near-pair-postings.js';
 import { FieldStartPairs } from './postings/field-start-pairs.js';
 import { SoleWordFields } from './postings/sole-word-fields.js';
-import { finishSteps } from './sliced-jobs.js';
+import { finishSteps, whileStale, type SlicedJob } from './sliced-jobs.js';
+import type { BuildHelperClient } from './build-helper-client.js';
+import { OffloadedBuild, type OffloadedPart } from './offloaded-build.js';
 import { derivationCacheBytes, packWalk, ShardCaches, walkByTypo, type CacheStamp, type WalkedWords } from './shard-caches.js';
 import type { DerivedStructure } from './derived-structure.js';
 import { idSpanOf, unionOfMany } from './words/bitmap-union.js';
@@ -40,8 +42,8 @@ export class ShardIndex {
   readonly vocabulary = new Vocabulary();
   readonly forward = new ForwardIndex();
   readonly documents = new RoaringBitmap32();
-  readonly rankPostings = new TokenKeyPostings(this.vocabulary, this.forward, this.documents, fieldRankKey, RANK_POSTING_LIMIT);
-  readonly positionPostings = new TokenKeyPostings(this.vocabulary, this.forward, this.documents, positionKey, POSITION_POSTING_LIMIT);
+  readonly rankPostings = new TokenKeyPostings(this.vocabulary, this.forward, this.documents, 'fieldRank', RANK_POSTING_LIMIT);
+  readonly positionPostings = new TokenKeyPostings(this.vocabulary, this.forward, this.documents, 'position', POSITION_POSTING_LIMIT);
   readonly nearPairs = new NearPairPostings(this.vocabulary, this.forward, this.documents);
   readonly soleWordFields = new SoleWordFields(this.forward, this.documents);
   readonly fieldStartPairs = new FieldStartPairs(this.forward, this.documents);
@@ -244,13 +246,54 @@ export class ShardIndex {
    * structure meanwhile still builds it at once (the slower exact paths without it, reading every
    * document of a universe, cost far more at a million documents than waiting for the build).
    */
-  *prepareSteps(): Generator<void, void, unknown> {
+  *prepareSteps(helper: BuildHelperClient | null = null): SlicedJob {
     this.flushWrites();
-    // A search may build a structure itself meanwhile: its sliced build then stops.
-    for (const structure of this.derived) yield* whileStale(() => structure.needsBuild, structure.buildSteps());
-    // Lists of the lexicon's walks (a step each: writes meanwhile only add pending words, which walks handle).
-    yield* this.vocabulary.lexicon.prepareSteps((word) => this.vocabulary.idOf(word));
-    yield* this.vocabulary.lexicon.deletionIndexSteps();
+    // A large shard's near-pair tables and position lists are built in the build helper thread, on the
+    // other core, while this thread builds the rest.
+    const offloaded = helper === null ? null : yield* this.offloadSteps(helper);
+    try {
+      // A search may build a structure itself meanwhile: its sliced build then stops.
+      for (const structure of this.derived) {
+        if (offloaded?.covers(structure)) continue;
+        yield* whileStale(() => structure.needsBuild, structure.buildSteps());
+      }
+      // Lists of the lexicon's walks (a step each: writes meanwhile only add pending words, which walks handle).
+      yield* this.vocabulary.lexicon.prepareSteps((word) => this.vocabulary.idOf(word));
+      yield* this.vocabulary.lexicon.deletionIndexSteps();
+      if (offloaded !== null) yield* offloaded.finishSteps();
+    } finally {
+      offloaded?.abandon();
+    }
+  }
+
+  /**
+   * What of a full build goes to the build helper (prepareSteps): the near-pair tables (the largest
+   * build) and the position lists' passes, over a copy of the arena, once the shard holds
+   * helper.minDocuments documents; the rank lists, the other structures and the lexicon's stay here,
+   * about the same work at 100k and 1M npm rows. Null when none of them is stale.
+   */
+  private *offloadSteps(helper: BuildHelperClient): Generator<void, OffloadedBuild | null, unknown> {
+    if (this.documents.size < helper.minDocuments) return null;
+    const near = yield* this.nearPairs.offloadSteps();
+    const position = this.positionPostings.offload();
+    if (near === null && position === null) return null;
+    const parts: OffloadedPart[] = [];
+    if (near !== null) parts.push(near.part);
+    if (position !== null) {
+      parts.push({
+        structure: this.positionPostings,
+        adoptSteps: (result) => position.adoptSteps(result.tokenKeys[0]!),
+        abandon: () => position.abandon(),
+      });
+    }
+    // The forward index's offsets memo keeps `documents` (the builds here read it too): the helper gets copies.
+    const documents = near?.documents ?? this.documents.toUint32Array();
+    const offsets = this.forward.offsetsOfAll(documents)?.slice() ?? Int32Array.from(documents, (docId) => this.forward.offsetOf(docId));
+    const answer = helper.build({
+      arena: this.forward.arenaCopy(), documents: documents.slice(), offsets,
+      nearPairs: near?.plan ?? null, tokenKeys: position === null ? [] : [position.spec],
+    });
+    return new OffloadedBuild(answer, parts);
   }
 
   /**
@@ -410,14 +453,3 @@ export class ShardIndex {
   }
 }
 
-/** The build's steps while `stale()` holds before each (it is stopped, unfinished, once not). */
-function* whileStale(stale: () => boolean, build: Generator<void, void, unknown>): Generator<void, void, unknown> {
-  try {
-    while (stale()) {
-      if (build.next().done) return;
-      yield;
-    }
-  } finally {
-    build.return();
-  }
-}

@@ -231,3 +231,15 @@ export function finishSteps<T>(steps: Generator<unknown, T, unknown>): T {
     if (step.done) return step.value;
   }
 }
+
+/** The build's steps while `stale()` holds before each (it is stopped, unfinished, once not). */
+export function* whileStale(stale: () => boolean, build: Generator<void, void, unknown>): Generator<void, void, unknown> {
+  try {
+    while (stale()) {
+      if (build.next().done) return;
+      yield;
+    }
+  } finally {
+    build.return();
+  }
+}

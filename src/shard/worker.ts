@@ -18,6 +18,7 @@ import { documentRange, openStorage } from '../storage/environment.js';
 import { shardsOwnedBy } from '../protocol/placement.js';
 import type { IndexSettings } from '../settings/index-settings.js';
 import { storageKeyOf, type IndexRecord } from '../storage/records.js';
+import { BuildHelperClient } from './build-helper-client.js';
 import { ShardEngine, WRITE_SLICE_MS, type DocumentSource, type JsonDocument } from './shard-engine.js';
 import { SnapshotKeeper } from './snapshot/snapshot-keeper.js';
 import type { ReadAhead } from './snapshot/snapshot-files.js';
@@ -41,7 +42,9 @@ const committedDocuments: DocumentSource = {
     return text === undefined ? undefined : (JSON.parse(text) as JsonDocument);
   },
 };
-const engine = new ShardEngine(data.workerIndex, data.workerCount, committedDocuments);
+/** The build helper thread's client: part of a large shard's full builds runs there, beside this thread's (build-helper-client.ts). */
+const buildHelper = new BuildHelperClient((cause: unknown) => warn(`the build helper thread failed, the shard worker builds what it was given: ${(cause as Error).message}`));
+const engine = new ShardEngine(data.workerIndex, data.workerCount, committedDocuments, buildHelper);
 const snapshots = new SnapshotKeeper(data.dbPath, engine, warn);
 /** Test hooks: where this thread dies when a test armed it (a no-op otherwise). */
 const failurePoints = new ThreadFailurePoints<ShardThreadFailurePoint>('shard', data.threadFailures, data.workerIndex);

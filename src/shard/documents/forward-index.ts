@@ -106,6 +106,11 @@ export class ForwardIndex {
     return this.data;
   }
 
+  /** A copy of the arena's used part (offsets as offsetOf gives them): a build in another thread reads it. */
+  arenaCopy(): Uint32Array {
+    return this.data.slice(0, this.used);
+  }
+
   /** The document's offset in the arena, -1 when absent. */
   offsetOf(docId: number): number {
     return this.offsets.get(docId);

@@ -7,9 +7,13 @@
 // that a rebuild pays. Pairs with a rare word are found by reading the (few) documents of that word,
 // except those of a prefix term's rare words (prefix-pair-tables.ts).
 import roaring from 'roaring';
-import { PassOffsets, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
+import { tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
 import { BuiltOverDocuments } from '../postings/changes-since-build.js';
-import { PairTable, type PairSink, type PairTableState } from './pair-table.js';
+import { PairTable, type PairTableState } from './pair-table.js';
+import type { ArenaBuildResult } from '../../protocol/build-helper.js';
+import type { OffloadedPart } from '../offloaded-build.js';
+import { forwardIndexSource } from '../documents/arena-pass.js';
+import { MAX_GAP, nearPairTablesSteps, positionGap, type NearPairPlan } from './near-pair-pass.js';
 import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from '../snapshot/snapshot-container.js';
 import { planShortPrefixesSteps, PREFIX_THEN_WORD_GAP_1, PrefixPairTables, prefixPairDocs, prefixTableKey, prefixTableKeySpace, WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2, type PrefixTable, type ShortPrefixPlan } from './prefix-pair-tables.js';
 import { EXACT_ATTRIBUTE_MARK } from '../words/derivations.js';
@@ -30,8 +34,6 @@ const FREQUENT_MIN_SHARE = 1 / 1000;
  * the pairs of the rest are found by reading their documents.
  */
 const MAX_SLOTS = 1024;
-/** Gaps (position differences) with a table: 1 (adjacent) and 2 (one word between). */
-export const MAX_GAP = 2;
 
 /** Membership of a term's words: set[wordId] = 1 (a typed array: read once per token of every document checked). */
 export type WordSet = Uint8Array;
@@ -89,15 +91,9 @@ interface PairLookup {
   readWithin: RoaringBitmap32;
 }
 
-/**
- * Documents a step of the build's passes visits: every token emits up to MAX_GAP pairs and prefix-table
- * entries, so SLICE_POLICY.documentsPerStep (4,096) made steps of ~10 ms at 100k npm rows, over the
- * worker's 8 ms catch-up slices (a slice ends between steps: bench/build-step-times.mjs).
- */
-const PAIR_DOCUMENTS_PER_STEP = 1024;
 
 export class NearPairPostings extends BuiltOverDocuments {
-  private slotOfWord = new Int32Array(0);
+  private slotOfWord: Int32Array = new Int32Array(0);
   private slotCount = 0;
   /** tables[gap - 1]. */
   private tables: PairTable[] = [];
@@ -119,6 +115,54 @@ export class NearPairPostings extends BuiltOverDocuments {
   }
 
   protected *buildFrom(started: RoaringBitmap32): Generator<void, void, unknown> {
+    const { plan, documents, splits, prefixes } = yield* this.planSteps();
+    const source = forwardIndexSource(this.forward, documents, (docId) => !started.isEmpty && started.has(docId));
+    const tables = yield* nearPairTablesSteps(plan, documents, source, this.replayPairPass);
+    this.adoptBuilt(plan, tables, prefixes, splits, started);
+  }
+
+  /**
+   * The build handed to the build helper thread, planned here in steps: the plan to send (with the
+   * documents it covers), and the part that adopts the helper's tables; null when nothing is stale.
+   * What is written from now until the tables are adopted counts as written after the build.
+   */
+  *offloadSteps(): Generator<void, { plan: NearPairPlan; documents: Uint32Array; part: OffloadedPart } | null, unknown> {
+    if (!this.needsBuild) return null;
+    const started = this.changes.startBuild();
+    let planned = false;
+    try {
+      const { plan, documents, prefixes, splits } = yield* this.planSteps();
+      const generation = this.generation;
+      let settled = false;
+      const part: OffloadedPart = {
+        structure: this,
+        adoptSteps: function* (this: NearPairPostings, result: ArenaBuildResult) {
+          settled = true;
+          const tables = result.nearPairTables?.map((state) => PairTable.fromState(state)) ?? null;
+          // Another build ended meanwhile (its tables are newer), or the answer does not hold tables.
+          if (generation !== this.generation || tables === null || tables.some((table) => table === null)) {
+            this.changes.abandonBuild(started);
+            return false;
+          }
+          this.adoptBuilt(plan, tables as PairTable[], prefixes, splits, started);
+          return true;
+        }.bind(this),
+        abandon: () => {
+          if (settled) return;
+          settled = true;
+          this.changes.abandonBuild(started);
+        },
+      };
+      planned = true;
+      // The plan sent is the helper's (transferred): the tables here keep their own slots.
+      return { plan: { ...plan, slotOfWord: plan.slotOfWord.slice() }, documents, part };
+    } finally {
+      if (!planned) this.changes.abandonBuild(started);
+    }
+  }
+
+  /** Which words get slots (the most frequent) and which short prefixes get tables, before a build's pass. */
+  private *planSteps(): Generator<void, { plan: NearPairPlan; documents: Uint32Array; prefixes: string[]; splits: (string[] | null)[] }, unknown> {
     const wordCount = this.vocabulary.size;
     const threshold = Math.max(FREQUENT_MIN_DOCUMENTS, Math.ceil(this.documents.size * FREQUENT_MIN_SHARE));
     // The most frequent words get the slots: theirs are the buckets too big to read.
@@ -134,96 +178,20 @@ export class NearPairPostings extends BuiltOverDocuments {
       ? { prefixes: [], tableOfWord: new Int32Array(0), splitOfWord: new Int32Array(0), splits: [] }
       : yield* planShortPrefixesSteps(this.vocabulary, slotOfWord, EXACT_ATTRIBUTE_MARK);
     yield;
-    const keySpaces = [...Array.from({ length: MAX_GAP }, () => slotCount * slotCount), ...shortPrefixes.prefixes.map(() => prefixTableKeySpace(slotCount))];
-    // The short prefixes' tables tag their documents with the rare word's split (prefix-pair-tables.ts).
-    const tagged = keySpaces.map((_, table) => table >= MAX_GAP);
-    // The fill keeps the documents visitPairs' second call would emit: those not written since the build started.
-    const replay = this.replayPairPass ? { keep: (docId: number) => started.isEmpty || !started.has(docId) } : null;
-    const tables = yield* PairTable.buildManySteps(keySpaces.length, keySpaces,
-      (sink) => this.visitPairs(documents, started, slotOfWord, slotCount, shortPrefixes, sink), tagged, replay);
-    this.tables = tables.slice(0, MAX_GAP);
-    this.slotOfWord = slotOfWord;
-    this.slotCount = slotCount;
-    this.prefixTables.clear(this.documents.size);
-    this.prefixTables.adopt(shortPrefixes.prefixes, tables.slice(MAX_GAP), shortPrefixes.splits);
-    this.changes.markBuilt(started);
-    this.generation++;
+    const plan: NearPairPlan = { slotOfWord, slotCount, tableOfWord: shortPrefixes.tableOfWord, splitOfWord: shortPrefixes.splitOfWord,
+      prefixCount: shortPrefixes.prefixes.length };
+    return { plan, documents, prefixes: shortPrefixes.prefixes, splits: shortPrefixes.splits };
   }
 
-  /**
-   * Every (gap - 1, left slot * slotCount + right slot, docId) with the right word `gap` positions
-   * after the left in one field; and for the short prefixes' tables (table MAX_GAP + prefix index),
-   * what prefix-pair-tables.ts collects for a rare word: a slotted word 1 or 2 positions before it,
-   * or 1 after (tagged with the word's split).
-   */
-  private *visitPairs(documents: Uint32Array, writtenSinceStart: RoaringBitmap32, slotOfWord: Int32Array, slotCount: number,
-    shortPrefixes: ShortPrefixPlan, sink: PairSink): Generator<void, void, unknown> {
-    const { tableOfWord, splitOfWord } = shortPrefixes;
-    const hasPrefixTables = shortPrefixes.prefixes.length > 0;
-    // Words newer than the build (written meanwhile: their documents count as changed) have no slot and no prefix table.
-    const slotCountOfWords = slotOfWord.length;
-    const offsets = new PassOffsets(this.forward, documents);
-    for (let index = 0; index < documents.length; index++) {
-      if (index > 0 && index % PAIR_DOCUMENTS_PER_STEP === 0) {
-        yield;
-        offsets.resume();
-      }
-      const data = this.forward.arena;
-      const docId = documents[index]!;
-      // Written since the build started: left out (it counts as changed), so that both passes see the same documents.
-      if (!writtenSinceStart.isEmpty && writtenSinceStart.has(docId)) continue;
-      const offset = offsets.at(index);
-      if (offset < 0) continue;
-      const start = tokensStartAt(data, offset);
-      const tokenCount = tokenCountAt(data, offset);
-      const end = start + tokenCount * 2;
-      // At most MAX_GAP pairs, or 3 prefix-table entries, a token.
-      const entries = sink.reserve(Math.max(MAX_GAP, 3) * tokenCount);
-      let length = 0;
-      for (let k = start; k < end; k += 2) {
-        const wordId = data[k]!;
-        const left = wordId < slotCountOfWords ? slotOfWord[wordId]! : -1;
-        if (left < 0) {
-          if (!hasPrefixTables) continue;
-          const table = wordId < tableOfWord.length ? tableOfWord[wordId]! : -1;
-          if (table < 0) continue;
-          const tag = splitOfWord[wordId]!;
-          // Positions ascend within a field, so a word `gap` positions away is at most `gap` tokens away.
-          for (let before = k - 2; before >= start && before >= k - 4; before -= 2) {
-            const gap = positionGap(data[before + 1]!, data[k + 1]!);
-            const beforeWord = data[before]!;
-            const slot = beforeWord < slotCountOfWords ? slotOfWord[beforeWord]! : -1;
-            if (slot < 0 || (gap !== 1 && gap !== 2)) continue;
-            entries[length++] = MAX_GAP + table;
-            entries[length++] = prefixTableKey(slot, gap === 1 ? WORD_THEN_PREFIX_GAP_1 : WORD_THEN_PREFIX_GAP_2);
-            entries[length++] = tag;
-          }
-          const after = k + 2;
-          if (after < end && positionGap(data[k + 1]!, data[after + 1]!) === 1) {
-            const afterWord = data[after]!;
-            const slot = afterWord < slotCountOfWords ? slotOfWord[afterWord]! : -1;
-            if (slot >= 0) {
-              entries[length++] = MAX_GAP + table;
-              entries[length++] = prefixTableKey(slot, PREFIX_THEN_WORD_GAP_1);
-              entries[length++] = tag;
-            }
-          }
-          continue;
-        }
-        // Positions ascend within a field, so the token `gap` positions on is at most `gap` tokens on.
-        for (let next = k + 2; next < end && next <= k + 2 * MAX_GAP; next += 2) {
-          const gap = positionGap(data[k + 1]!, data[next + 1]!);
-          if (gap < 1 || gap > MAX_GAP) continue;
-          const nextWord = data[next]!;
-          const right = nextWord < slotCountOfWords ? slotOfWord[nextWord]! : -1;
-          if (right < 0) continue;
-          entries[length++] = gap - 1;
-          entries[length++] = left * slotCount + right;
-          entries[length++] = 0;
-        }
-      }
-      if (length > 0) sink.end(docId, length);
-    }
+  /** A build's tables (the gap tables, then the short prefixes'), made over the documents held when `started` was taken, take over. */
+  private adoptBuilt(plan: NearPairPlan, tables: PairTable[], prefixes: string[], splits: (string[] | null)[], started: RoaringBitmap32): void {
+    this.tables = tables.slice(0, MAX_GAP);
+    this.slotOfWord = plan.slotOfWord;
+    this.slotCount = plan.slotCount;
+    this.prefixTables.clear(this.documents.size);
+    this.prefixTables.adopt(prefixes, tables.slice(MAX_GAP), splits);
+    this.changes.markBuilt(started);
+    this.generation++;
   }
 
   /**
@@ -462,9 +430,4 @@ export function pairCostAtMost(forward: ForwardIndex, docId: number, cost: 1 | 2
     if (cost === 2 && k > start && right[data[k - 2]!] === 1 && positionGap(data[k - 1]!, data[k + 1]!) === 1) return true;
   }
   return false;
-}
-
-/** Position difference of two packed (field << 16 | position) keys of one field; -1 across fields. */
-function positionGap(key: number, next: number): number {
-  return key >>> 16 === next >>> 16 ? (next & 0xffff) - (key & 0xffff) : -1;
 }

@@ -12,7 +12,10 @@
 // unless keptMinDocuments says so, its default; a typed array still costs ~0.2 KiB).
 import type { DerivedSnapshotPart, DerivedStructure } from '../derived-structure.js';
 import roaring from 'roaring';
-import { fieldRankAt, PassOffsets, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
+import { tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
+import { forwardIndexSource } from '../documents/arena-pass.js';
+import { TOKEN_KEYS, tokenKeyPassSteps, type TokenKey, type TokenKeyKind, type TokenKeyPassResult } from './token-key-pass.js';
+import type { TokenKeyPassSpec } from '../../protocol/build-helper.js';
 import type { Vocabulary } from '../words/vocabulary.js';
 import { finishSteps, stepEndsAt } from '../sliced-jobs.js';
 import type { SerializedBitmaps } from '../snapshot/bitmap-list-codec.js';
@@ -25,11 +28,7 @@ import { LazyLists } from '../../ranking/keyed-lists.js';
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
 
-/** A token's key from the document's arena offset and its packed field << 16 | position. */
-export type TokenKey = (data: Uint32Array, offset: number, fieldPosition: number) => number;
-
-export const fieldRankKey: TokenKey = (data, offset, fieldPosition) => fieldRankAt(data, offset, fieldPosition >>> 16);
-export const positionKey: TokenKey = (_data, _offset, fieldPosition) => fieldPosition & 0xffff;
+export { fieldRankKey, positionKey, type TokenKey } from './token-key-pass.js';
 
 const BITMAP_MIN_DOCUMENTS = 64;
 /** Words in fewer documents (ids, typos in the data: a vocabulary's long tail) are read again when asked. */
@@ -65,8 +64,12 @@ export class TokenKeyPostings implements DerivedStructure {
   private builtTokens = 0;
   private writtenSinceBuild = 0;
 
+  private readonly keyOf: TokenKey;
+
   constructor(private readonly vocabulary: Vocabulary, private readonly forward: ForwardIndex,
-    private readonly documents: RoaringBitmap32, private readonly keyOf: TokenKey, readonly limit: number) {}
+    private readonly documents: RoaringBitmap32, readonly keyKind: TokenKeyKind, readonly limit: number) {
+    this.keyOf = TOKEN_KEYS[keyKind];
+  }
 
   /** While a full build runs in steps: the words written since it started (their lists in it are stale), and how many tokens. */
   private readonly writtenDuringBuilds = new Set<{ words: Uint8Array; tokens: number }>();
@@ -297,62 +300,46 @@ export class TokenKeyPostings implements DerivedStructure {
   }
 
   private *buildAllFrom(during: { words: Uint8Array; tokens: number }): Generator<void, void, unknown> {
-    const wordCount = during.words.length;
-    const { keyOf, limit } = this;
     const documents = this.documents.toUint32Array();
-    const counts = new Uint32Array(wordCount + 1);
-    let tokens = 0;
-    // Pass 1 over-counts repeated (key, document) pairs, which only leaves slack in the segments.
-    let offsets = new PassOffsets(this.forward, documents);
-    for (let index = 0; index < documents.length; index++) {
-      if (stepEndsAt(index)) {
-        yield;
-        offsets.resume();
-      }
-      // Words newer than the build (written meanwhile) are left out: built per word when asked.
-      // (visitTokensAt's loop, inline: a closure call per token was most of this pass.)
-      const offset = offsets.at(index);
-      if (offset < 0) continue;
-      const data = this.forward.arena;
-      const start = tokensStartAt(data, offset);
-      const end = start + tokenCountAt(data, offset) * 2;
-      for (let k = start; k < end; k += 2) {
-        const wordId = data[k]!;
-        if (wordId < wordCount && keyOf(data, offset, data[k + 1]!) < limit) counts[wordId + 1]!++;
-      }
-    }
-    const starts = new Uint32Array(wordCount + 1);
-    for (let wordId = 0; wordId < wordCount; wordId++) starts[wordId + 1] = starts[wordId]! + counts[wordId + 1]! * 2;
-    const ends = starts.slice(0, wordCount);
-    const pairs = new Uint32Array(starts[wordCount]!);
-    offsets = new PassOffsets(this.forward, documents);
-    for (let index = 0; index < documents.length; index++) {
-      if (stepEndsAt(index)) {
-        yield;
-        offsets.resume();
-      }
-      const docId = documents[index]!;
-      const offset = offsets.at(index);
-      if (offset < 0) continue;
-      const data = this.forward.arena;
-      const tokensStart = tokensStartAt(data, offset);
-      const tokensEnd = tokensStart + tokenCountAt(data, offset) * 2;
-      nextToken: for (let t = tokensStart; t < tokensEnd; t += 2) {
-        const wordId = data[t]!;
-        if (wordId >= wordCount) continue;
-        const key = keyOf(data, offset, data[t + 1]!);
-        if (key >= limit) continue;
-        tokens++;
-        const start = starts[wordId]!;
-        let end = ends[wordId]!;
-        // A document rewritten between the passes may bring more than was counted (its words are marked written): stay in the segment.
-        if (end === starts[wordId + 1]!) continue;
-        for (let k = end - 2; k >= start && pairs[k + 1] === docId; k -= 2) if (pairs[k] === key) continue nextToken;
-        pairs[end++] = key;
-        pairs[end++] = docId;
-        ends[wordId] = end;
-      }
-    }
+    const passes = yield* tokenKeyPassSteps(documents, forwardIndexSource(this.forward, documents), during.words.length, this.keyOf, this.limit);
+    yield* this.adoptPassSteps(passes, during);
+  }
+
+  /**
+   * The full build handed to the build helper thread (TokenKeyPassResult over a copy of the arena):
+   * what it is told, and the end that adopts its answer; null when no rebuild is due. The words written
+   * from now until the answer is adopted are left unbuilt in it, as in a build in steps here.
+   */
+  offload(): { spec: TokenKeyPassSpec; adoptSteps(result: TokenKeyPassResult): Generator<void, boolean, unknown>; abandon(): void } | null {
+    if (!this.needsBuild) return null;
+    const during = { words: new Uint8Array(this.vocabulary.size), tokens: 0 };
+    this.writtenDuringBuilds.add(during);
+    const builds = this.fullBuilds;
+    return {
+      spec: { key: this.keyKind, limit: this.limit, wordCount: during.words.length },
+      adoptSteps: function* (this: TokenKeyPostings, result: TokenKeyPassResult) {
+        // Another full build ended meanwhile (a search that could not wait): the answer is older.
+        if (!this.writtenDuringBuilds.has(during) || this.fullBuilds !== builds) return false;
+        try {
+          yield* this.adoptPassSteps(result, during);
+        } finally {
+          this.writtenDuringBuilds.delete(during);
+        }
+        return true;
+      }.bind(this),
+      abandon: () => {
+        this.writtenDuringBuilds.delete(during);
+      },
+    };
+  }
+
+  /** Full builds ended so far (what an offloaded build checks it is still the latest against). */
+  private fullBuilds = 0;
+
+  /** The passes' pairs made into the lists: bitmaps by key for the frequent words, the shared arena for the others. */
+  private *adoptPassSteps(passes: TokenKeyPassResult, during: { words: Uint8Array; tokens: number }): Generator<void, void, unknown> {
+    const wordCount = during.words.length;
+    const { starts, ends, pairs, tokens } = passes;
     // Frequent words become bitmaps; the others' segments move left, in place, into the arena.
     const byWord: typeof this.byWord = [];
     const arenaStarts = new Uint32Array(wordCount);
@@ -386,6 +373,7 @@ export class TokenKeyPostings implements DerivedStructure {
     this.builtTokens = tokens;
     this.listsKept = true;
     this.writtenSinceBuild = during.tokens;
+    this.fullBuilds++;
   }
 
   /** The word's entry, its lists decoded first if they are still as a snapshot stored them. */

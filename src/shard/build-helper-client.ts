@@ -1,0 +1,48 @@
+// A shard worker's way to the build helper thread (src/build-helper/worker.ts): one Tinypool of at
+// most one thread, started by the first large full build and ended after BUILD_HELPER_IDLE_MS without
+// one. Owner: the shard worker (worker.ts makes one and hands it to its ShardEngine); lifetime: the
+// worker thread's. It holds nothing between builds but the idle thread.
+import { fileURLToPath } from 'node:url';
+import { Tinypool } from 'tinypool';
+import type { ArenaBuildRequest, ArenaBuildResult } from '../protocol/build-helper.js';
+
+/**
+ * Shards with fewer documents build everything themselves: the arena's copy and the thread's start
+ * (~40 ms, its code not yet optimized) would cost more than they save (the near-pair tables take
+ * ~120 ms of one core at 10,000 npm rows).
+ */
+export const BUILD_HELPER_MIN_DOCUMENTS = 20_000;
+const BUILD_HELPER_IDLE_MS = 30_000;
+const BUILD_HELPER_FILE = fileURLToPath(new URL('../build-helper/worker.js', import.meta.url));
+
+export class BuildHelperClient {
+  /** Shards with fewer documents build everything themselves (tests lower it). */
+  minDocuments = BUILD_HELPER_MIN_DOCUMENTS;
+  private readonly pool = new Tinypool({ filename: BUILD_HELPER_FILE, minThreads: 0, maxThreads: 1, idleTimeout: BUILD_HELPER_IDLE_MS });
+  private closed = false;
+  /** Builds handed over so far (tests, logs). */
+  tasks = 0;
+
+  /** `onFailure`: told when the thread fails a build (the shard worker then builds those structures itself). */
+  constructor(private readonly onFailure: (cause: unknown) => void = () => {}) {}
+
+  /** What the request asks, built over its arena; its arrays are transferred (the caller keeps none). Rejects when the thread fails or the client is closed. */
+  async build(request: ArenaBuildRequest): Promise<ArenaBuildResult> {
+    if (this.closed) throw new Error('the build helper is closed');
+    this.tasks++;
+    const { arena, documents, offsets, nearPairs } = request;
+    const arrays = [arena, documents, offsets, ...(nearPairs === null ? [] : [nearPairs.slotOfWord, nearPairs.tableOfWord, nearPairs.splitOfWord])];
+    const transferList = [...new Set(arrays.map((array) => array.buffer))] as ArrayBuffer[];
+    try {
+      return (await this.pool.run(request, { transferList })) as ArenaBuildResult;
+    } catch (cause) {
+      if (!this.closed) this.onFailure(cause);
+      throw cause;
+    }
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    return this.pool.destroy();
+  }
+}

@@ -1,0 +1,159 @@
+// The build helper thread (src/build-helper/worker.ts): a shard's full build sends its near-pair
+// tables and position lists there, over a copy of the arena, and adopts what comes back. A real
+// thread (Tinypool) in every test: the shard must end byte for byte as one built at once in the
+// worker, also when writes land while the helper works, when the job is cancelled meanwhile, and
+// when the helper fails.
+import test from 'ava';
+import { BuildHelperClient } from '../../src/shard/build-helper-client.js';
+import { compileIndexConfig } from '../../src/shard/index-config.js';
+import type { ShardIndex } from '../../src/shard/shard-index.js';
+import { SlicedJobs } from '../../src/shard/sliced-jobs.js';
+import { encodeShardSnapshot, settingsFingerprint } from '../../src/shard/snapshot/shard-snapshot.js';
+import type { ArenaBuildRequest, ArenaBuildResult } from '../../src/protocol/build-helper.js';
+import { randomFrom } from './seeded-lcg.js';
+import { rewriteAll, sameAnswers, twins } from './shard-twins.js';
+
+const IDENTITY = { indexUid: 'films', shard: 0, shardCount: 1, commitSeq: 3, settingsFingerprint: settingsFingerprint(compileIndexConfig({}).settings) };
+
+const snapshotOf = (shard: ShardIndex): Buffer => Buffer.concat(encodeShardSnapshot(shard, IDENTITY));
+
+/** A helper used by every shard, whatever its size; `asked` lists what each build handed over. */
+function smallShardHelper(): BuildHelperClient & { asked: string[][] } {
+  const helper = new (class extends BuildHelperClient {
+    readonly asked: string[][] = [];
+    override build(request: ArenaBuildRequest): Promise<ArenaBuildResult> {
+      this.asked.push([...(request.nearPairs === null ? [] : ['nearPairs']), ...request.tokenKeys.map((spec) => spec.key)]);
+      return super.build(request);
+    }
+  })();
+  helper.minDocuments = 1;
+  return helper;
+}
+
+/** A runner whose slices the test runs by hand (to write between them), each slice at most 2 ms. */
+function handRunner(): { jobs: SlicedJobs; slices: (() => void)[] } {
+  const slices: (() => void)[] = [];
+  return { jobs: new SlicedJobs({ sliceMs: 2, schedule: (run) => slices.push(run) }), slices };
+}
+
+/** Runs the slices until the queue is empty, waiting (bounded) while its job awaits the helper. */
+async function runToEnd(jobs: SlicedJobs, slices: (() => void)[]): Promise<void> {
+  const started = Date.now();
+  while (jobs.pending > 0) {
+    if (Date.now() - started > 30_000) throw new Error('the build did not end within 30 s');
+    const slice = slices.shift();
+    if (slice !== undefined) slice();
+    else await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+/** Runs slices until the job awaits the helper's answer (no slice scheduled, the job pending). */
+function runUntilAwaiting(jobs: SlicedJobs, slices: (() => void)[]): void {
+  while (slices.length > 0) slices.shift()!();
+  if (jobs.pending === 0) throw new Error('the job ended without awaiting the helper');
+}
+
+test('the helper\'s tables and position lists are the shard worker\'s own: the shard snapshots byte for byte alike', async (t) => {
+  const helper = smallShardHelper();
+  try {
+    // 6,000 documents: enough tokens that the position lists are due a full build (they go to the helper too).
+    for (const [seed, count] of [[3, 530], [17, 6_000], [29, 790]] as const) {
+      const { subject, reference } = twins(count, seed);
+      reference.prepareForSearch();
+      const { jobs, slices } = handRunner();
+      const before = helper.tasks;
+      jobs.enqueue(subject, () => subject.prepareSteps(helper));
+      await runToEnd(jobs, slices);
+      t.is(helper.tasks, before + 1, 'the build went to the helper');
+      t.deepEqual(helper.asked.at(-1), count > 5_000 ? ['nearPairs', 'position'] : ['nearPairs']);
+      t.false(subject.needsPreparing);
+      t.true(snapshotOf(subject).equals(snapshotOf(reference)), `seed ${seed}`);
+      sameAnswers(t, subject, reference, randomFrom(seed + 1), 30);
+    }
+  } finally {
+    await helper.close();
+  }
+});
+
+test('writes while the helper builds count as written after the build: answers stay those of a shard built at once after them', async (t) => {
+  const helper = smallShardHelper();
+  try {
+    for (const seed of [5, 11]) {
+      const { subject, reference } = twins(700, seed);
+      const { jobs, slices } = handRunner();
+      jobs.enqueue(subject, () => subject.prepareSteps(helper));
+      runUntilAwaiting(jobs, slices);
+      // Rewrites, new documents and deletions while the helper's answer is on its way (ids up to 900: some new).
+      rewriteAll([subject, reference], randomFrom(seed + 100), 60, 900, 5_000, 7);
+      await runToEnd(jobs, slices);
+      reference.prepareForSearch();
+      sameAnswers(t, subject, reference, randomFrom(seed + 2), 40);
+      // And once the subject is built again at once, byte for byte the reference.
+      subject.prepareForSearch();
+      sameAnswers(t, subject, reference, randomFrom(seed + 3), 20);
+    }
+  } finally {
+    await helper.close();
+  }
+});
+
+test('a build cancelled while it awaits the helper drops the answer; the next build starts over', async (t) => {
+  const helper = smallShardHelper();
+  try {
+    const { subject, reference } = twins(600, 41);
+    reference.prepareForSearch();
+    const { jobs, slices } = handRunner();
+    jobs.enqueue(subject, () => subject.prepareSteps(helper));
+    runUntilAwaiting(jobs, slices);
+    jobs.cancel(subject);
+    t.is(jobs.pending, 0);
+    // The answer arriving later changes nothing: still stale, still answering as the reference.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    t.true(subject.needsPreparing);
+    sameAnswers(t, subject, reference, randomFrom(42), 20);
+    jobs.enqueue(subject, () => subject.prepareSteps(helper));
+    await runToEnd(jobs, slices);
+    t.false(subject.needsPreparing);
+    t.true(snapshotOf(subject).equals(snapshotOf(reference)));
+  } finally {
+    await helper.close();
+  }
+});
+
+test('when the helper fails, the shard worker builds what it had handed over', async (t) => {
+  // The real thread, given a plan it cannot build (a key space past any typed array): it throws, the promise rejects.
+  const failures: unknown[] = [];
+  const helper = new (class extends BuildHelperClient {
+    override build(request: ArenaBuildRequest): Promise<ArenaBuildResult> {
+      return super.build({ ...request, nearPairs: request.nearPairs === null ? null : { ...request.nearPairs, slotCount: 1 << 24 } });
+    }
+  })((cause) => failures.push(cause));
+  helper.minDocuments = 1;
+  try {
+    const { subject, reference } = twins(500, 53);
+    reference.prepareForSearch();
+    const { jobs, slices } = handRunner();
+    jobs.enqueue(subject, () => subject.prepareSteps(helper));
+    await runToEnd(jobs, slices);
+    t.is(failures.length, 1, 'the failure was told');
+    t.false(subject.needsPreparing);
+    t.true(snapshotOf(subject).equals(snapshotOf(reference)));
+  } finally {
+    await helper.close();
+  }
+});
+
+test('a shard below the helper\'s size builds everything itself', async (t) => {
+  const helper = new BuildHelperClient();
+  try {
+    const { subject, reference } = twins(300, 61);
+    reference.prepareForSearch();
+    const { jobs, slices } = handRunner();
+    jobs.enqueue(subject, () => subject.prepareSteps(helper));
+    await runToEnd(jobs, slices);
+    t.is(helper.tasks, 0);
+    t.true(snapshotOf(subject).equals(snapshotOf(reference)));
+  } finally {
+    await helper.close();
+  }
+});
