@@ -16,7 +16,7 @@ export default function buildOverArena(request: ArenaBuildRequest): unknown {
   const source = arenaCopySource(arena, offsets);
   const result: ArenaBuildResult = {
     nearPairTables: request.nearPairs === null ? null
-      : finishSteps(nearPairTablesSteps(request.nearPairs, documents, source, true)).map((table) => table.state),
+      : finishSteps(nearPairTablesSteps(request.nearPairs, documents, source, true)),
     tokenKeys: request.tokenKeys.map((spec) => finishSteps(tokenKeyPassSteps(documents, source, spec.wordCount, TOKEN_KEYS[spec.key], spec.limit))),
   };
   const buffers = new Set<ArrayBufferLike>();

@@ -3,7 +3,7 @@
 // with their plan, the rank / position lists' passes), and gets the arrays back. Every array is
 // transferred, both ways: the worker keeps none of those it sends.
 import type { NearPairPlan } from '../shard/pairs/near-pair-pass.js';
-import type { PairTableState } from '../shard/pairs/pair-table.js';
+import type { PairTableState } from '../shard/pairs/pair-table-build.js';
 import type { TokenKeyKind, TokenKeyPassResult } from '../shard/postings/token-key-pass.js';
 
 /** A TokenKeyPostings' full build: its key, its limit and the words it covers (ids below wordCount). */

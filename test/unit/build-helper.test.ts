@@ -3,6 +3,9 @@
 // thread (Tinypool) in every test: the shard must end byte for byte as one built at once in the
 // worker, also when writes land while the helper works, when the job is cancelled meanwhile, and
 // when the helper fails.
+import { spawnSync } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { BuildHelperClient } from '../../src/shard/build-helper-client.js';
 import { compileIndexConfig } from '../../src/shard/index-config.js';
@@ -156,4 +159,19 @@ test('a shard below the helper\'s size builds everything itself', async (t) => {
   } finally {
     await helper.close();
   }
+});
+
+test('the build helper thread loads no native addon (roaring\'s aborts the process when its thread is terminated while it loads)', (t) => {
+  // Tinypool ends an idle helper, and a shard worker's exit ends its helper, with terminate(): at any
+  // moment, its start included. A helper importing roaring aborted a probe process in 1 run of 2
+  // (bench/build-helper-end-probe.mjs: "FATAL ERROR: v8::ToLocalChecked Empty MaybeLocal" in
+  // roaring's module registration); without it, none in 4.
+  const distSrc = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
+  const script = `await import(${JSON.stringify(resolve(distSrc, 'build-helper/worker.js'))});
+    const { createRequire } = await import('node:module');
+    console.log(JSON.stringify(Object.keys(createRequire(process.cwd() + '/x.js').cache)));`;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  t.is(run.status, 0, run.stderr);
+  const loaded = JSON.parse(run.stdout) as string[];
+  t.deepEqual(loaded.filter((path) => path.endsWith('.node') || path.includes('/roaring/')), []);
 });

@@ -6,8 +6,8 @@
 // (test/unit/build-helper.test.ts).
 import { tokenCountAt, tokensStartAt } from '../documents/forward-index.js';
 import type { ArenaPassSource } from '../documents/arena-pass.js';
-import { PairTable, type PairReplay, type PairSink } from './pair-table.js';
-import { PREFIX_THEN_WORD_GAP_1, prefixTableKey, prefixTableKeySpace, WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2 } from './prefix-pair-tables.js';
+import { buildPairTablesSteps, type PairReplay, type PairSink, type PairTableState } from './pair-table-build.js';
+import { PREFIX_THEN_WORD_GAP_1, prefixTableKey, prefixTableKeySpace, WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2 } from './prefix-table-keys.js';
 
 /** Gaps (position differences) with a table: 1 (adjacent) and 2 (one word between). */
 export const MAX_GAP = 2;
@@ -42,13 +42,13 @@ export function nearPairKeySpaces(plan: NearPairPlan): number[] {
  * The MAX_GAP gap tables, then the short prefixes' tables, in steps. `replay`: the fill replays what
  * the counting pass recorded (the documents' tokens read and their slots looked up once, not twice).
  */
-export function* nearPairTablesSteps(plan: NearPairPlan, documents: Uint32Array, source: ArenaPassSource, replay: boolean): Generator<void, PairTable[], unknown> {
+export function* nearPairTablesSteps(plan: NearPairPlan, documents: Uint32Array, source: ArenaPassSource, replay: boolean): Generator<void, PairTableState[], unknown> {
   const keySpaces = nearPairKeySpaces(plan);
   // The short prefixes' tables tag their documents with the rare word's split (prefix-pair-tables.ts).
   const tagged = keySpaces.map((_, table) => table >= MAX_GAP);
   // The fill keeps the documents the pass's second call would emit: those not written since the build started.
   const replayed: PairReplay | null = replay ? { keep: (docId: number) => !source.skips(docId) } : null;
-  return yield* PairTable.buildManySteps(keySpaces.length, keySpaces, (sink) => visitNearPairs(plan, documents, source, sink), tagged, replayed);
+  return yield* buildPairTablesSteps(keySpaces.length, keySpaces, (sink) => visitNearPairs(plan, documents, source, sink), tagged, replayed);
 }
 
 /**

@@ -118,7 +118,7 @@ export class NearPairPostings extends BuiltOverDocuments {
     const { plan, documents, splits, prefixes } = yield* this.planSteps();
     const source = forwardIndexSource(this.forward, documents, (docId) => !started.isEmpty && started.has(docId));
     const tables = yield* nearPairTablesSteps(plan, documents, source, this.replayPairPass);
-    this.adoptBuilt(plan, tables, prefixes, splits, started);
+    this.adoptBuilt(plan, tables.map((state) => PairTable.ofBuilt(state)), prefixes, splits, started);
   }
 
   /**

@@ -23,11 +23,9 @@ import { WorthPerByteCache } from '../search/worth-per-byte-cache.js';
 import { idSpanOf, unionOfMany } from '../words/bitmap-union.js';
 import type { Vocabulary } from '../words/vocabulary.js';
 
-/** Relations of a frequent word to a rare word of the prefix; a table key is slot * RELATIONS + relation. */
-export const WORD_THEN_PREFIX_GAP_1 = 0;
-export const WORD_THEN_PREFIX_GAP_2 = 1;
-export const PREFIX_THEN_WORD_GAP_1 = 2;
-const RELATIONS = 3;
+import { PREFIX_THEN_WORD_GAP_1, RELATIONS, WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2 } from './prefix-table-keys.js';
+
+export { PREFIX_THEN_WORD_GAP_1, prefixTableKey, prefixTableKeySpace, WORD_THEN_PREFIX_GAP_1, WORD_THEN_PREFIX_GAP_2 } from './prefix-table-keys.js';
 
 /** When a prefix gets a table (tests lower both so that small shards build them). */
 export const PREFIX_TABLE_POLICY = {
@@ -83,14 +81,6 @@ export interface ShortPrefixPlan {
   splits: (string[] | null)[];
 }
 
-/** A prefix table's key for a slotted word standing in `relation` to one of the prefix's rare words. */
-export function prefixTableKey(slot: number, relation: number): number {
-  return slot * RELATIONS + relation;
-}
-
-export function prefixTableKeySpace(slotCount: number): number {
-  return slotCount * RELATIONS;
-}
 
 /**
  * The short prefixes whose rare words (no slot) are in at least PREFIX_TABLE_POLICY.minDocuments
