@@ -1,7 +1,8 @@
 // A shard worker's way to the build helper thread (src/build-helper/worker.ts): one Tinypool of at
-// most one thread, started by the first large full build and ended after BUILD_HELPER_IDLE_MS without
-// one. Owner: the shard worker (worker.ts makes one and hands it to its ShardEngine); lifetime: the
-// worker thread's. It holds nothing between builds but the idle thread.
+// most one thread, a new thread per build, ended once it answered (isolateWorkers): an idle helper kept
+// its build's garbage (the arena copy, the pair recording: ~250 MiB at 1M npm rows) until its next
+// collection, which an idle thread never runs. Owner: the shard worker (worker.ts makes one and hands
+// it to its ShardEngine); lifetime: the worker thread's. Between builds it holds nothing.
 import { fileURLToPath } from 'node:url';
 import { Tinypool } from 'tinypool';
 import type { ArenaBuildRequest, ArenaBuildResult } from '../protocol/build-helper.js';
@@ -12,13 +13,12 @@ import type { ArenaBuildRequest, ArenaBuildResult } from '../protocol/build-help
  * ~120 ms of one core at 10,000 npm rows).
  */
 export const BUILD_HELPER_MIN_DOCUMENTS = 20_000;
-const BUILD_HELPER_IDLE_MS = 30_000;
 const BUILD_HELPER_FILE = fileURLToPath(new URL('../build-helper/worker.js', import.meta.url));
 
 export class BuildHelperClient {
   /** Shards with fewer documents build everything themselves (tests lower it). */
   minDocuments = BUILD_HELPER_MIN_DOCUMENTS;
-  private readonly pool = new Tinypool({ filename: BUILD_HELPER_FILE, minThreads: 0, maxThreads: 1, idleTimeout: BUILD_HELPER_IDLE_MS });
+  private readonly pool = new Tinypool({ filename: BUILD_HELPER_FILE, minThreads: 0, maxThreads: 1, isolateWorkers: true });
   private closed = false;
   /** Builds handed over so far (tests, logs). */
   tasks = 0;
