@@ -100,6 +100,28 @@ test('writes while the helper builds count as written after the build: answers s
   }
 });
 
+test('a search that builds at once while the helper works overtakes it: the answer is dropped, the shard ends as one built at once', async (t) => {
+  const helper = smallShardHelper();
+  try {
+    // 6,000 documents: the position lists go to the helper too, and the search rebuilds them (and the pair tables) at once.
+    const { subject, reference } = twins(6_000, 71);
+    reference.prepareForSearch();
+    const { jobs, slices } = handRunner();
+    jobs.enqueue(subject, () => subject.prepareSteps(helper));
+    runUntilAwaiting(jobs, slices);
+    t.deepEqual(helper.asked.at(-1), ['nearPairs', 'position']);
+    sameAnswers(t, subject, reference, randomFrom(72), 10);
+    await runToEnd(jobs, slices);
+    t.false(subject.needsPreparing);
+    t.true(snapshotOf(subject).equals(snapshotOf(reference)));
+    // Writes after it are tracked as for any built shard (no build left tracking them): answers stay exact.
+    rewriteAll([subject, reference], randomFrom(73), 40, 6_500, 9_000, 5);
+    sameAnswers(t, subject, reference, randomFrom(74), 20);
+  } finally {
+    await helper.close();
+  }
+});
+
 test('a build cancelled while it awaits the helper drops the answer; the next build starts over', async (t) => {
   const helper = smallShardHelper();
   try {

@@ -33,7 +33,7 @@ export interface NearPairPlan {
 }
 
 /** The tables' key spaces: the gap tables', then the short prefixes'. */
-export function nearPairKeySpaces(plan: NearPairPlan): number[] {
+function nearPairKeySpaces(plan: NearPairPlan): number[] {
   return [...Array.from({ length: MAX_GAP }, () => plan.slotCount * plan.slotCount),
     ...Array.from({ length: plan.prefixCount }, () => prefixTableKeySpace(plan.slotCount))];
 }

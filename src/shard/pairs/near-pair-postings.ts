@@ -103,7 +103,7 @@ export class NearPairPostings extends BuiltOverDocuments {
   private readonly uncoveredDocsMemo = new WeakMap<readonly number[], { generation: number; prefix: string; docs: RoaringBitmap32 }>();
   private readonly prefixTables: PrefixPairTables;
   /**
-   * The tables' fill replays what the counting pass recorded (PairTable.buildManySteps' `replay`: the
+   * The tables' fill replays what the counting pass recorded (buildPairTablesSteps' `replay`: the
    * documents' tokens are read and their words' slots looked up once, not twice); false: both passes
    * visit the documents (tests, A/B).
    */
@@ -133,25 +133,10 @@ export class NearPairPostings extends BuiltOverDocuments {
     try {
       const { plan, documents, prefixes, splits } = yield* this.planSteps();
       const generation = this.generation;
-      let settled = false;
       const part: OffloadedPart = {
         structure: this,
-        adoptSteps: function* (this: NearPairPostings, result: ArenaBuildResult) {
-          settled = true;
-          const tables = result.nearPairTables?.map((state) => PairTable.fromState(state)) ?? null;
-          // Another build ended meanwhile (its tables are newer), or the answer does not hold tables.
-          if (generation !== this.generation || tables === null || tables.some((table) => table === null)) {
-            this.changes.abandonBuild(started);
-            return false;
-          }
-          this.adoptBuilt(plan, tables as PairTable[], prefixes, splits, started);
-          return true;
-        }.bind(this),
-        abandon: () => {
-          if (settled) return;
-          settled = true;
-          this.changes.abandonBuild(started);
-        },
+        adoptSteps: (result) => this.adoptOffloadedSteps(result, plan, prefixes, splits, started, generation),
+        abandon: () => this.changes.abandonBuild(started),
       };
       planned = true;
       // The plan sent is the helper's (transferred): the tables here keep their own slots.
@@ -159,6 +144,21 @@ export class NearPairPostings extends BuiltOverDocuments {
     } finally {
       if (!planned) this.changes.abandonBuild(started);
     }
+  }
+
+  /**
+   * The helper's tables taken over, unless another build ended since the offloaded one started (its
+   * tables are newer) or the answer holds no well-formed tables; `started` is let go of then.
+   */
+  private *adoptOffloadedSteps(result: ArenaBuildResult, plan: NearPairPlan, prefixes: string[], splits: (string[] | null)[],
+    started: RoaringBitmap32, generation: number): Generator<void, boolean, unknown> {
+    const tables = result.nearPairTables?.map((state) => PairTable.fromState(state)) ?? null;
+    if (generation !== this.generation || tables === null || tables.some((table) => table === null)) {
+      this.changes.abandonBuild(started);
+      return false;
+    }
+    this.adoptBuilt(plan, tables as PairTable[], prefixes, splits, started);
+    return true;
   }
 
   /** Which words get slots (the most frequent) and which short prefixes get tables, before a build's pass. */

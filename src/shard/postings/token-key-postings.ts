@@ -317,20 +317,25 @@ export class TokenKeyPostings implements DerivedStructure {
     const builds = this.fullBuilds;
     return {
       spec: { key: this.keyKind, limit: this.limit, wordCount: during.words.length },
-      adoptSteps: function* (this: TokenKeyPostings, result: TokenKeyPassResult) {
-        // Another full build ended meanwhile (a search that could not wait): the answer is older.
-        if (!this.writtenDuringBuilds.has(during) || this.fullBuilds !== builds) return false;
-        try {
-          yield* this.adoptPassSteps(result, during);
-        } finally {
-          this.writtenDuringBuilds.delete(during);
-        }
-        return true;
-      }.bind(this),
+      adoptSteps: (result) => this.adoptOffloadedSteps(result, during, builds),
       abandon: () => {
         this.writtenDuringBuilds.delete(during);
       },
     };
+  }
+
+  /**
+   * An offloaded build's answer made into the lists, unless another full build ended since it started
+   * (a search that could not wait: the answer is older); the tracking of its words written meanwhile ends either way.
+   */
+  private *adoptOffloadedSteps(result: TokenKeyPassResult, during: { words: Uint8Array; tokens: number }, builds: number): Generator<void, boolean, unknown> {
+    try {
+      if (!this.writtenDuringBuilds.has(during) || this.fullBuilds !== builds) return false;
+      yield* this.adoptPassSteps(result, during);
+      return true;
+    } finally {
+      this.writtenDuringBuilds.delete(during);
+    }
   }
 
   /** Full builds ended so far (what an offloaded build checks it is still the latest against). */
