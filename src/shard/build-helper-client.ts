@@ -8,9 +8,10 @@ import { Tinypool } from 'tinypool';
 import type { ArenaBuildRequest, ArenaBuildResult } from '../protocol/build-helper.js';
 
 /**
- * Shards with fewer documents build everything themselves: the arena's copy and the thread's start
- * (~40 ms, its code not yet optimized) would cost more than they save (the near-pair tables take
- * ~120 ms of one core at 10,000 npm rows).
+ * Shards with fewer documents build everything themselves: the arena's copy, the thread's start and its
+ * code running cold (a first offloaded near-pair build of 100k npm rows took ~150 ms more than the next
+ * ones, in process) would cost about what they save (the near-pair tables take ~120 ms of one core at
+ * 10,000 npm rows, `bench/npm-scale/build-phases.mjs`).
  */
 export const BUILD_HELPER_MIN_DOCUMENTS = 20_000;
 const BUILD_HELPER_FILE = fileURLToPath(new URL('../build-helper/worker.js', import.meta.url));
