@@ -84,7 +84,7 @@ test('all queries of one request travel in ONE batch per worker', async (t) => {
     return encodeQueryBatchResult(queries.map((query) => ({ requestId: query.requestId, error: null, candidates: 0, hits: [], extras: null })));
   };
   const context = {
-    indexes: { require: (uid: string) => ({ uid, settings: defaultSettings(), shardCount: 4 }), resolveTogether: () => {} },
+    indexes: { require: (uid: string) => ({ uid, settings: defaultSettings(), shardCount: 4 }), resolveTogether: () => new Map() },
     search: new SearchDispatcher([runner, runner], 1000),
     storage: { documents: new Map() },
   } as unknown as FrontContext;

@@ -11,6 +11,9 @@ import type { Storage } from '../../storage/environment.js';
 import type { CommitFence } from '../../protocol/commit-fence.js';
 import { storageKeyOf, type IndexRecord } from '../../storage/records.js';
 
+/** Index records of one view of the commits, by uid (null: no such index then). */
+export type IndexView = ReadonlyMap<string, IndexRecord | null>;
+
 export class IndexCatalog {
   private readonly cache = new Map<string, IndexRecord | null>();
   /** storage key -> the cached uid whose record holds it. */
@@ -25,36 +28,35 @@ export class IndexCatalog {
 
   get(uid: string): IndexRecord | null {
     if (this.fence !== null && !this.fence.cachesHold()) return this.readThisTurn(uid);
-    let record = this.cache.get(uid);
-    if (record === undefined) {
-      record = this.storage.indexes.get(uid) ?? null;
-      const owner = record === null ? undefined : this.keyOwners.get(storageKeyOf(record));
-      if (owner !== undefined && owner !== uid) {
-        // A swap or rename committed and not announced yet: every cached record may be of before it.
-        this.clear();
-        record = this.storage.indexes.get(uid) ?? null;
-      }
-      this.remember(uid, record);
-    }
-    return record;
+    return this.cached(uid);
   }
 
   /**
-   * Caches the records of every uid from one view of the commits: a multi-search resolves its
-   * indexes here first, so that its searches (started in the same turn, reading this cache) never
-   * mix both sides of a swap. Reads again while a read dropped the cache meanwhile (bounded: each
-   * drop follows a commit seen for the first time).
+   * The records of every uid from one view of the commits, for a multi-search: its queries take their
+   * records from this view (require's `view`), so a swap committed while they are dispatched (the fence
+   * is shared memory: a commit may begin between two queries of one turn) never shows one side twice.
+   * The fence is asked once: while the caches hold, the cached records (a fresh read meeting a key
+   * cached under another uid drops the cache and reads again; bounded, each drop follows a commit seen
+   * for the first time); otherwise, or after 8 drops, every record from one new read transaction.
    */
-  resolveTogether(uids: readonly string[]): void {
-    for (let attempt = 0; attempt < 8; attempt++) {
-      const before = this.generation;
-      for (const uid of uids) this.get(uid);
-      if (this.generation === before) return;
+  resolveTogether(uids: readonly string[]): IndexView {
+    const view = new Map<string, IndexRecord | null>();
+    if (this.fence === null || this.fence.cachesHold()) {
+      for (let attempt = 0; attempt < 8; attempt++) {
+        const before = this.generation;
+        for (const uid of uids) view.set(uid, this.cached(uid));
+        if (this.generation === before) return view;
+      }
     }
+    this.storage.root.resetReadTxn();
+    for (const uid of uids) view.set(uid, this.storage.indexes.get(uid) ?? null);
+    return view;
   }
 
-  require(uid: string): IndexRecord {
-    const record = this.get(uid);
+  /** `view`: a multi-search's records (resolveTogether), used for the uids it holds. */
+  require(uid: string, view: IndexView | null = null): IndexRecord {
+    const seen = view?.get(uid);
+    const record = seen === undefined ? this.get(uid) : seen;
     if (!record) throw new SkeinError('index_not_found', `Index \`${uid}\` not found.`);
     return record;
   }
@@ -86,6 +88,21 @@ export class IndexCatalog {
     }
     let record = this.turnReads.get(uid);
     if (record === undefined) this.turnReads.set(uid, record = this.storage.indexes.get(uid) ?? null);
+    return record;
+  }
+
+  private cached(uid: string): IndexRecord | null {
+    let record = this.cache.get(uid);
+    if (record === undefined) {
+      record = this.storage.indexes.get(uid) ?? null;
+      const owner = record === null ? undefined : this.keyOwners.get(storageKeyOf(record));
+      if (owner !== undefined && owner !== uid) {
+        // A swap or rename committed and not announced yet: every cached record may be of before it.
+        this.clear();
+        record = this.storage.indexes.get(uid) ?? null;
+      }
+      this.remember(uid, record);
+    }
     return record;
   }
 

@@ -45,9 +45,9 @@ async function multiSearch(body: unknown, access: Access, context: FrontContext)
         throw inQuery(position, asSkeinError(cause));
       }
     });
-    context.indexes.resolveTogether(parsed.map(({ indexUid }) => indexUid));
+    const view = context.indexes.resolveTogether(parsed.map(({ indexUid }) => indexUid));
     return federatedSearch(parsed.map(({ indexUid, parameters, federationOptions }, position) =>
-      ({ indexUid, parameters, options: federationOptions!, position })), federation, access, context, inQuery);
+      ({ indexUid, parameters, options: federationOptions!, position })), federation, access, context, inQuery, view);
   }
   parsed.forEach((query, position) => {
     if (query.federationOptions !== null) {
@@ -56,10 +56,10 @@ async function multiSearch(body: unknown, access: Access, context: FrontContext)
     }
   });
   // One view of the index records for every query (a swap meanwhile must not show one side twice).
-  context.indexes.resolveTogether(parsed.map(({ indexUid }) => indexUid));
+  const view = context.indexes.resolveTogether(parsed.map(({ indexUid }) => indexUid));
   // Started without awaiting in between: every dispatch lands in this turn's batches.
   const searches = parsed.map(({ indexUid, parameters }, position) =>
-    searchIndex(access, context, indexUid, parameters).catch((cause: unknown) => {
+    searchIndex(access, context, indexUid, parameters, undefined, true, view).catch((cause: unknown) => {
       throw inQuery(position, asSkeinError(cause));
     }));
   const settled = await Promise.allSettled(searches);

@@ -8,6 +8,7 @@ import { FieldSelection } from '../../documents/projection.js';
 import { facetDistributionJson, mergeFacetExtras, type FacetExtras } from './facet-merge.js';
 import type { FrontReply, FrontRequest } from '../http/http-types.js';
 import { validateIndexUid } from '../indexes/index-uid.js';
+import type { IndexView } from '../indexes/index-catalog.js';
 import { searchWindow } from '../http/pagination.js';
 import type { FrontContext, RouteSpec } from '../http/route-spec.js';
 import { parseSearchBody, parseSearchQuery, type SearchParameters } from './search-params.js';
@@ -60,10 +61,10 @@ export function errorNamingIndex(key: string, uid: string | null): (cause: unkno
  * synchronously, so searches started in one event-loop turn (multi-search) share the workers' batches.
  */
 export async function searchIndex(access: Access, context: FrontContext, uid: string, parameters: SearchParameters,
-  started = performance.now(), hydrate = true): Promise<SearchAnswer> {
+  started = performance.now(), hydrate = true, view: IndexView | null = null): Promise<SearchAnswer> {
   const useNetwork = parameters.options.useNetwork === true;
   delete parameters.options.useNetwork;
-  const { index, key, window, query } = shardQueryOf(access, context, uid, parameters);
+  const { index, key, window, query } = shardQueryOf(access, context, uid, parameters, view);
   // `_foreign(..)` conditions: evaluated on their foreign indexes first (foreign-filter.ts).
   if (mayNameForeign(query.options.filter)) query.options.filter = await resolveForeignFilter(context, uid, index, query.options.filter!, 'invalid_search_filter');
   const dispatched = performance.now();
@@ -109,8 +110,9 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
 }
 
 /** The search's message to the shards (also a network search's, on every node: src/network). */
-export function shardQueryOf(access: Access, context: FrontContext, uid: string, parameters: SearchParameters) {
-  const index = context.indexes.require(uid);
+/** `view`: a multi-search's records of its indexes (IndexCatalog.resolveTogether). */
+export function shardQueryOf(access: Access, context: FrontContext, uid: string, parameters: SearchParameters, view: IndexView | null = null) {
+  const index = context.indexes.require(uid, view);
   // A tenant token's rule filter is ANDed with the request's (auth.md §7).
   const ruleFilter = tenantFilter(access, uid);
   // (a tenant token's filter, like the request's, is parsed by the shards: filter/filter-input.ts)

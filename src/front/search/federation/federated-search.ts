@@ -18,6 +18,7 @@ import type { IndexSettings } from '../../../settings/index-settings.js';
 import { compareCodePoints } from '../../../filter/facet-value.js';
 import type { FrontContext } from '../../http/route-spec.js';
 import { searchIndex } from '../search-routes.js';
+import type { IndexView } from '../../indexes/index-catalog.js';
 import { isRequestWide } from '../foreign-filter.js';
 import { hydrateFederatedHits } from '../foreign-hydration.js';
 import type { SearchAnswer } from '../search-response.js';
@@ -44,7 +45,7 @@ interface Ranked {
 const DECODER = new TextDecoder();
 
 export async function federatedSearch(queries: FederatedQuery[], federation: Federation, access: Access,
-  context: FrontContext, inQuery: (position: number, error: SkeinError) => SkeinError): Promise<FrontReply> {
+  context: FrontContext, inQuery: (position: number, error: SkeinError) => SkeinError, view: IndexView): Promise<FrontReply> {
   const started = performance.now();
   const needed = requiredHitCount(federation);
   const exhaustive = federation.page !== null || federation.hitsPerPage !== null;
@@ -75,14 +76,14 @@ export async function federatedSearch(queries: FederatedQuery[], federation: Fed
   // The local queries' ranking rules must be comparable (ranking-rules-compatibility.ts).
   const mismatch = rankingRulesMismatch(queries.filter((_, k) => !viaRemote[k]).map(({ indexUid, parameters, position }) => ({
     indexUid, position, q: parameters.q, sort: parameters.options.sort ?? null, matchingStrategy: parameters.matchingStrategy,
-    rankingRules: context.indexes.get(indexUid)?.settings.rankingRules ?? null,
+    rankingRules: view.get(indexUid)?.settings.rankingRules ?? null,
   })));
   if (mismatch !== null) throw inQuery(mismatch.position, mismatch.error);
   // A sort anywhere: hits are merged rule by rule as Meilisearch does (compareScoreValues), from the score
   // values the workers add to each local hit; without one, by weighted score alone (cheaper, unchanged).
   const bySort = queries.some((query, k) => !viaRemote[k] && (
     (query.parameters.options.sort?.length ?? 0) > 0
-    || (context.indexes.get(query.indexUid)?.settings.rankingRules ?? []).some((rule) => /:(asc|desc)$/.test(rule))));
+    || (view.get(query.indexUid)?.settings.rankingRules ?? []).some((rule) => /:(asc|desc)$/.test(rule))));
   if (bySort) queries.forEach((query, k) => { if (!viaRemote[k]) query.parameters.options.rankingScoreValues = true; });
   const searches = queries.map(({ indexUid, parameters, position, options }, k) =>
     (viaRemote[k] ? remoteSearchAnswer(context.network!, options.remote!, indexUid, parameters).catch((cause: unknown) => {
@@ -90,7 +91,7 @@ export async function federatedSearch(queries: FederatedQuery[], federation: Fed
       if (!error.code.startsWith('remote_')) throw error;
       remoteErrors[options.remote!] = error.toBody();
       return emptyAnswer(parameters);
-    }) : searchIndex(access, context, indexUid, parameters, undefined, false)).catch((cause: unknown) => {
+    }) : searchIndex(access, context, indexUid, parameters, undefined, false, view)).catch((cause: unknown) => {
       let error = asSkeinError(cause);
       // (Meilisearch resolves every query's `_foreign` conditions before searching: those errors name no query)
       if (isRequestWide(error)) throw error;
