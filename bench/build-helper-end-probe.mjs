@@ -28,7 +28,6 @@ function request(documentCount = 20_000, words = 3_000) {
     arena: Uint32Array.from(arena), documents, offsets,
     nearPairs: { slotOfWord, slotCount: 100, tableOfWord: new Int32Array(words).fill(-1), splitOfWord: new Int32Array(words).fill(-1), prefixCount: 0 },
     tokenKeys: [{ key: 'position', limit: 4, wordCount: words }],
-    lexiconWords: [Array.from({ length: words }, (_, wordId) => `w${wordId}`).sort()],
   };
 }
 

@@ -1,12 +1,10 @@
 // The build helper thread's one task (src/build-helper/worker.ts, a Tinypool task): a shard worker
 // hands it a copy of a shard's forward-index arena and what to build over it (the near-pair tables
-// with their plan, the rank / position lists' passes), and its lexicon's words for their DeletionIndex,
-// and gets the arrays back. Every array is transferred, both ways: the worker keeps none of those it
-// sends (the words are copied, as strings are).
+// with their plan, the rank / position lists' passes), and gets the arrays back. Every array is
+// transferred, both ways: the worker keeps none of those it sends.
 import type { NearPairPlan } from '../shard/pairs/near-pair-pass.js';
 import type { PairTableState } from '../shard/pairs/pair-table-build.js';
 import type { TokenKeyKind, TokenKeyPassResult } from '../shard/postings/token-key-pass.js';
-import type { DeletionIndexState } from '../shard/words/deletion-index.js';
 
 /** A TokenKeyPostings' full build: its key, its limit and the words it covers (ids below wordCount). */
 export interface TokenKeyPassSpec {
@@ -25,8 +23,6 @@ export interface ArenaBuildRequest {
   /** The near-pair tables' plan, or null: not built. */
   nearPairs: NearPairPlan | null;
   tokenKeys: TokenKeyPassSpec[];
-  /** The lexicon's sorted lists when the build began, for its DeletionIndex (DeletionIndex.build); null: not asked. */
-  lexiconWords: string[][] | null;
 }
 
 export interface ArenaBuildResult {
@@ -34,6 +30,4 @@ export interface ArenaBuildResult {
   nearPairTables: PairTableState[] | null;
   /** One per ArenaBuildRequest.tokenKeys, in order. */
   tokenKeys: TokenKeyPassResult[];
-  /** The DeletionIndex over ArenaBuildRequest.lexiconWords (DeletionIndex.fromState checks it); null when not asked. */
-  deletionIndex: DeletionIndexState | null;
 }

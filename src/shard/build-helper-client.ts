@@ -19,12 +19,6 @@ const BUILD_HELPER_FILE = fileURLToPath(new URL('../build-helper/worker.js', imp
 export class BuildHelperClient {
   /** Shards with fewer documents build everything themselves (tests lower it). */
   minDocuments = BUILD_HELPER_MIN_DOCUMENTS;
-  /**
-   * Whether the position lists' passes go to the helper too (ShardIndex.offloadSteps). Off: with them
-   * the helper's side of a 1M npm-row build took ~6.1 s against the worker's ~3.6 s (in process,
-   * DECISIONS session 38); without them and with the lexicon's DeletionIndex instead, ~4.7 s and ~5.0 s.
-   */
-  offloadPositionLists = false;
   private readonly pool = new Tinypool({ filename: BUILD_HELPER_FILE, minThreads: 0, maxThreads: 1, isolateWorkers: true });
   private closed = false;
   /** Builds handed over so far (tests, logs). */

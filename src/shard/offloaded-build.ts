@@ -1,25 +1,21 @@
 // A shard's full build in part handed to the build helper thread (ShardIndex.prepareSteps): the
-// structures built there (near-pair tables, the lexicon's DeletionIndex, position lists when asked), each
-// with the end that adopts the helper's answer. The shard worker builds the other structures meanwhile,
+// structures whose passes over the documents run there (near-pair tables, position lists), each with
+// the end that adopts the helper's answer. The shard worker builds the other structures meanwhile,
 // then finishSteps waits for the answer (a promise yielded to SlicedJobs) and adopts it. A part
 // another build overtook meanwhile (a search that could not wait built it at once) drops the answer;
 // a part without one (the thread failed, or the steps were run at once without awaiting) is built
 // here after all: the structures end as a build in steps here would leave them.
 import type { ArenaBuildResult } from '../protocol/build-helper.js';
 import type { DerivedStructure } from './derived-structure.js';
-import type { SlicedJob } from './sliced-jobs.js';
-import type { Lexicon } from './words/lexicon.js';
+import { whileStale, type SlicedJob } from './sliced-jobs.js';
 
 /** One structure's share of the helper's answer. */
 export interface OffloadedPart {
-  /** What the part builds (ShardIndex.prepareSteps does not build it itself): a derived structure, or the lexicon (its DeletionIndex). */
-  readonly builds: DerivedStructure | Lexicon;
+  readonly structure: DerivedStructure;
   /** Adopts the structure's part of the answer; false when another build ended meanwhile (the answer is older). */
   adoptSteps(result: ArenaBuildResult): Generator<void, boolean, unknown>;
   /** Called instead of adoptSteps: no answer will be adopted (what the structure tracks for the build is let go). */
   abandon(): void;
-  /** The build here, when no answer was adopted (as prepareSteps would have run it). */
-  buildHereSteps(): SlicedJob;
 }
 
 export class OffloadedBuild {
@@ -38,8 +34,8 @@ export class OffloadedBuild {
   }
 
   /** The structure is built by the helper: the worker's own loop skips it. */
-  covers(structure: DerivedStructure | Lexicon): boolean {
-    return this.parts.some((part) => part.builds === structure);
+  covers(structure: DerivedStructure): boolean {
+    return this.parts.some((part) => part.structure === structure);
   }
 
   /** Waits for the answer, adopts each part, and builds here any part left without one. */
@@ -52,7 +48,7 @@ export class OffloadedBuild {
       let adopted = false;
       if (result === null) part.abandon();
       else adopted = yield* part.adoptSteps(result);
-      if (!adopted) yield* part.buildHereSteps();
+      if (!adopted) yield* whileStale(() => part.structure.needsBuild, part.structure.buildSteps());
     }
   }
 

@@ -248,8 +248,8 @@ export class ShardIndex {
    */
   *prepareSteps(helper: BuildHelperClient | null = null): SlicedJob {
     this.flushWrites();
-    // A large shard's near-pair tables and lexicon DeletionIndex are built in the build helper thread, on
-    // the other core, while this thread builds the rest.
+    // A large shard's near-pair tables and position lists are built in the build helper thread, on the
+    // other core, while this thread builds the rest.
     const offloaded = helper === null ? null : yield* this.offloadSteps(helper);
     try {
       // A search may build a structure itself meanwhile: its sliced build then stops.
@@ -259,7 +259,7 @@ export class ShardIndex {
       }
       // Lists of the lexicon's walks (a step each: writes meanwhile only add pending words, which walks handle).
       yield* this.vocabulary.lexicon.prepareSteps((word) => this.vocabulary.idOf(word));
-      if (!offloaded?.covers(this.vocabulary.lexicon)) yield* this.vocabulary.lexicon.deletionIndexSteps();
+      yield* this.vocabulary.lexicon.deletionIndexSteps();
       if (offloaded !== null) yield* offloaded.finishSteps();
     } finally {
       offloaded?.abandon();
@@ -267,44 +267,23 @@ export class ShardIndex {
   }
 
   /**
-   * What of a full build goes to the build helper (prepareSteps), once the shard holds
-   * helper.minDocuments documents: the near-pair tables (the largest build; over a copy of the arena)
-   * and with them the lexicon's DeletionIndex (over copies of its words), the position lists' passes
-   * only when helper.offloadPositionLists; the rank lists, the other structures and the lexicon's
-   * lists stay here. Measured in process on npm rows (DECISIONS, session 38), the two sides then take
-   * about as long at 100k and at 1M documents. Null when the arena builds have nothing stale (the
-   * DeletionIndex alone is built here: not worth a thread's start).
+   * What of a full build goes to the build helper (prepareSteps): the near-pair tables (the largest
+   * build) and the position lists' passes, over a copy of the arena, once the shard holds
+   * helper.minDocuments documents; the rank lists, the other structures and the lexicon's stay here,
+   * about the same work at 100k and 1M npm rows. Null when none of them is stale.
    */
   private *offloadSteps(helper: BuildHelperClient): Generator<void, OffloadedBuild | null, unknown> {
     if (this.documents.size < helper.minDocuments) return null;
     const near = yield* this.nearPairs.offloadSteps();
-    const position = helper.offloadPositionLists ? this.positionPostings.offload() : null;
+    const position = this.positionPostings.offload();
     if (near === null && position === null) return null;
     const parts: OffloadedPart[] = [];
     if (near !== null) parts.push(near.part);
     if (position !== null) {
-      const structure = this.positionPostings;
       parts.push({
-        builds: structure,
+        structure: this.positionPostings,
         adoptSteps: (result) => position.adoptSteps(result.tokenKeys[0]!),
         abandon: () => position.abandon(),
-        buildHereSteps: () => whileStale(() => structure.needsBuild, structure.buildSteps()),
-      });
-    }
-    const lexicon = this.vocabulary.lexicon;
-    const deletions = lexicon.offloadDeletionIndex();
-    if (deletions !== null) {
-      parts.push({
-        builds: lexicon,
-        adoptSteps: function* (result) {
-          if (result.deletionIndex === null) {
-            deletions.abandon();
-            return false;
-          }
-          return deletions.adopt(result.deletionIndex);
-        },
-        abandon: () => deletions.abandon(),
-        buildHereSteps: () => lexicon.deletionIndexSteps(),
       });
     }
     // The forward index's offsets memo keeps `documents` (the builds here read it too): the helper gets copies.
@@ -313,7 +292,6 @@ export class ShardIndex {
     const answer = helper.build({
       arena: this.forward.arenaCopy(), documents: documents.slice(), offsets,
       nearPairs: near?.plan ?? null, tokenKeys: position === null ? [] : [position.spec],
-      lexiconWords: deletions?.words ?? null,
     });
     return new OffloadedBuild(answer, parts);
   }

@@ -1,6 +1,5 @@
 // The build helper thread (src/build-helper/worker.ts): a shard's full build sends its near-pair
-// tables (and position lists when asked) there, over a copy of the arena, and its lexicon's DeletionIndex
-// over copies of its words, and adopts what comes back. A real
+// tables and position lists there, over a copy of the arena, and adopts what comes back. A real
 // thread (Tinypool) in every test: the shard must end byte for byte as one built at once in the
 // worker, also when writes land while the helper works, when the job is cancelled meanwhile, and
 // when the helper fails.
@@ -26,8 +25,7 @@ function smallShardHelper(): BuildHelperClient & { asked: string[][] } {
   const helper = new (class extends BuildHelperClient {
     readonly asked: string[][] = [];
     override build(request: ArenaBuildRequest): Promise<ArenaBuildResult> {
-      this.asked.push([...(request.nearPairs === null ? [] : ['nearPairs']), ...request.tokenKeys.map((spec) => spec.key),
-        ...(request.lexiconWords === null ? [] : ['deletionIndex'])]);
+      this.asked.push([...(request.nearPairs === null ? [] : ['nearPairs']), ...request.tokenKeys.map((spec) => spec.key)]);
       return super.build(request);
     }
   })();
@@ -58,12 +56,11 @@ function runUntilAwaiting(jobs: SlicedJobs, slices: (() => void)[]): void {
   if (jobs.pending === 0) throw new Error('the job ended without awaiting the helper');
 }
 
-test('the helper\'s tables, position lists and deletion index are the shard worker\'s own: the shard snapshots byte for byte alike', async (t) => {
+test('the helper\'s tables and position lists are the shard worker\'s own: the shard snapshots byte for byte alike', async (t) => {
   const helper = smallShardHelper();
   try {
-    // 6,000 documents: enough tokens that the position lists are due a full build (they go to the helper when asked).
-    for (const [seed, count, positions] of [[3, 530, false], [17, 6_000, true], [29, 790, false], [31, 6_000, false]] as const) {
-      helper.offloadPositionLists = positions;
+    // 6,000 documents: enough tokens that the position lists are due a full build (they go to the helper too).
+    for (const [seed, count] of [[3, 530], [17, 6_000], [29, 790]] as const) {
       const { subject, reference } = twins(count, seed);
       reference.prepareForSearch();
       const { jobs, slices } = handRunner();
@@ -71,8 +68,7 @@ test('the helper\'s tables, position lists and deletion index are the shard work
       jobs.enqueue(subject, () => subject.prepareSteps(helper));
       await runToEnd(jobs, slices);
       t.is(helper.tasks, before + 1, 'the build went to the helper');
-      t.deepEqual(helper.asked.at(-1), positions ? ['nearPairs', 'position', 'deletionIndex'] : ['nearPairs', 'deletionIndex']);
-      t.not(subject.vocabulary.lexicon.deletionIndex(), null);
+      t.deepEqual(helper.asked.at(-1), count > 5_000 ? ['nearPairs', 'position'] : ['nearPairs']);
       t.false(subject.needsPreparing);
       t.true(snapshotOf(subject).equals(snapshotOf(reference)), `seed ${seed}`);
       sameAnswers(t, subject, reference, randomFrom(seed + 1), 30);
@@ -104,47 +100,16 @@ test('writes while the helper builds count as written after the build: answers s
   }
 });
 
-test('words first written while the helper builds the deletion index are in the index adopted: typo searches find them', async (t) => {
-  const helper = smallShardHelper();
-  try {
-    const { subject, reference } = twins(700, 83);
-    const { jobs, slices } = handRunner();
-    jobs.enqueue(subject, () => subject.prepareSteps(helper));
-    runUntilAwaiting(jobs, slices);
-    t.deepEqual(helper.asked.at(-1), ['nearPairs', 'deletionIndex']);
-    const added = ['mandalorian', 'skywalker', 'tatooine', 'alderaan', 'coruscant', 'dagobah'];
-    added.forEach((word, k) => {
-      for (const shard of [subject, reference]) shard.upsert(2_000 + k, { id: 2_000 + k, title: `${word} star`, body: 'far away' });
-    });
-    for (const shard of [subject, reference]) shard.flushWrites();
-    await runToEnd(jobs, slices);
-    reference.prepareForSearch();
-    const index = subject.vocabulary.lexicon.deletionIndex();
-    t.not(index, null, 'the helper\'s index was adopted');
-    t.true(index!.entries.added > 0, 'the words written meanwhile went to its second part');
-    // One typo each (a swap, a substitution, a deletion): found through the index only if it holds the word.
-    for (const q of ['mandalroian', 'skywalkre', 'tatoione', 'aldearan', 'corusxant', 'dagoba']) {
-      const found = subject.search({ q, hitsWanted: 10, matchingStrategy: 'last' });
-      t.deepEqual(found.hits, reference.search({ q, hitsWanted: 10, matchingStrategy: 'last' }).hits, q);
-      t.is(found.hits.length, 1, q);
-    }
-    sameAnswers(t, subject, reference, randomFrom(84), 30);
-  } finally {
-    await helper.close();
-  }
-});
-
 test('a search that builds at once while the helper works overtakes it: the answer is dropped, the shard ends as one built at once', async (t) => {
   const helper = smallShardHelper();
   try {
     // 6,000 documents: the position lists go to the helper too, and the search rebuilds them (and the pair tables) at once.
-    helper.offloadPositionLists = true;
     const { subject, reference } = twins(6_000, 71);
     reference.prepareForSearch();
     const { jobs, slices } = handRunner();
     jobs.enqueue(subject, () => subject.prepareSteps(helper));
     runUntilAwaiting(jobs, slices);
-    t.deepEqual(helper.asked.at(-1), ['nearPairs', 'position', 'deletionIndex']);
+    t.deepEqual(helper.asked.at(-1), ['nearPairs', 'position']);
     sameAnswers(t, subject, reference, randomFrom(72), 10);
     await runToEnd(jobs, slices);
     t.false(subject.needsPreparing);

@@ -12,7 +12,6 @@ import { BuiltOverDocuments } from '../postings/changes-since-build.js';
 import { PairTable, type PairTableState } from './pair-table.js';
 import type { ArenaBuildResult } from '../../protocol/build-helper.js';
 import type { OffloadedPart } from '../offloaded-build.js';
-import { whileStale } from '../sliced-jobs.js';
 import { forwardIndexSource } from '../documents/arena-pass.js';
 import { MAX_GAP, nearPairTablesSteps, positionGap, type NearPairPlan } from './near-pair-pass.js';
 import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from '../snapshot/snapshot-container.js';
@@ -135,10 +134,9 @@ export class NearPairPostings extends BuiltOverDocuments {
       const { plan, documents, prefixes, splits } = yield* this.planSteps();
       const generation = this.generation;
       const part: OffloadedPart = {
-        builds: this,
+        structure: this,
         adoptSteps: (result) => this.adoptOffloadedSteps(result, plan, prefixes, splits, started, generation),
         abandon: () => this.changes.abandonBuild(started),
-        buildHereSteps: () => whileStale(() => this.needsBuild, this.buildSteps()),
       };
       planned = true;
       // The plan sent is the helper's (transferred): the tables here keep their own slots.

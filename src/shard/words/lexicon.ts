@@ -50,8 +50,6 @@ export class Lexicon {
   private deletions: DeletionIndex | null = null;
   /** The index a sliced build is filling (told of the words added meanwhile too). */
   private building: DeletionIndex | null = null;
-  /** The words added since the lists an offloaded build works on were copied (offloadDeletionIndex): added to its index when adopted. */
-  private addedSinceOffload: string[] | null = null;
   /** Counts replacements of the words (adoptSorted, reset): a build begun before one is thrown away. */
   private generation = 0;
   /** false: typo walks go over every word of the query's first letter (tests, A/B); the index is still kept. */
@@ -67,7 +65,6 @@ export class Lexicon {
       if (this.deletionIndexDue) this.deletions = null;
     }
     this.building?.add(word);
-    this.addedSinceOffload?.push(word);
     if (this.nearPrefixes !== null) {
       this.nearPrefixes.add(word);
       if (this.nearPrefixes.full) this.nearPrefixes = null;
@@ -124,39 +121,6 @@ export class Lexicon {
       this.building = null;
       build.return(undefined as never);
     }
-  }
-
-  /**
-   * deletionIndexSteps handed to the build helper thread (ShardIndex.offloadSteps): copies of the lists
-   * to build over, and the adoption of the helper's index (the words added since taken into it, as a
-   * build here takes those added meanwhile); null when no build is due. The adoption answers false
-   * (nothing adopted) when the words were replaced since (adoptSorted, reset) or the state does not hold together.
-   */
-  offloadDeletionIndex(): { words: string[][]; adopt(state: DeletionIndexState): boolean; abandon(): void } | null {
-    if (!this.deletionIndexDue) return null;
-    const generation = this.generation;
-    const since: string[] = [];
-    this.addedSinceOffload = since;
-    const release = () => {
-      if (this.addedSinceOffload === since) this.addedSinceOffload = null;
-    };
-    return {
-      words: this.lists().map((list) => list.slice()),
-      adopt: (state) => {
-        release();
-        if (this.generation !== generation) return false;
-        let index: DeletionIndex;
-        try {
-          index = DeletionIndex.fromState(state);
-        } catch {
-          return false;
-        }
-        for (const word of since) index.add(word);
-        this.deletions = index;
-        return true;
-      },
-      abandon: release,
-    };
   }
 
   /** Bytes of the lexicon's indexes (the near-prefix filter, the deletion index; not the lists of the vocabulary's words). */
