@@ -56,6 +56,19 @@ function runUntilAwaiting(jobs: SlicedJobs, slices: (() => void)[]): void {
   if (jobs.pending === 0) throw new Error('the job ended without awaiting the helper');
 }
 
+/**
+ * Twins of `count` documents (the reference built at once unless `buildReference` is false), the subject's
+ * build handed to `helper` and its slices run until it awaits the answer.
+ */
+function awaitingTwins(helper: BuildHelperClient, count: number, seed: number, buildReference = true) {
+  const { subject, reference } = twins(count, seed);
+  if (buildReference) reference.prepareForSearch();
+  const { jobs, slices } = handRunner();
+  jobs.enqueue(subject, () => subject.prepareSteps(helper));
+  runUntilAwaiting(jobs, slices);
+  return { subject, reference, jobs, slices };
+}
+
 test('the helper\'s tables and position lists are the shard worker\'s own: the shard snapshots byte for byte alike', async (t) => {
   const helper = smallShardHelper();
   try {
@@ -82,10 +95,7 @@ test('writes while the helper builds count as written after the build: answers s
   const helper = smallShardHelper();
   try {
     for (const seed of [5, 11]) {
-      const { subject, reference } = twins(700, seed);
-      const { jobs, slices } = handRunner();
-      jobs.enqueue(subject, () => subject.prepareSteps(helper));
-      runUntilAwaiting(jobs, slices);
+      const { subject, reference, jobs, slices } = awaitingTwins(helper, 700, seed, false);
       // Rewrites, new documents and deletions while the helper's answer is on its way (ids up to 900: some new).
       rewriteAll([subject, reference], randomFrom(seed + 100), 60, 900, 5_000, 7);
       await runToEnd(jobs, slices);
@@ -104,11 +114,7 @@ test('a search that builds at once while the helper works overtakes it: the answ
   const helper = smallShardHelper();
   try {
     // 6,000 documents: the position lists go to the helper too, and the search rebuilds them (and the pair tables) at once.
-    const { subject, reference } = twins(6_000, 71);
-    reference.prepareForSearch();
-    const { jobs, slices } = handRunner();
-    jobs.enqueue(subject, () => subject.prepareSteps(helper));
-    runUntilAwaiting(jobs, slices);
+    const { subject, reference, jobs, slices } = awaitingTwins(helper, 6_000, 71);
     t.deepEqual(helper.asked.at(-1), ['nearPairs', 'position']);
     sameAnswers(t, subject, reference, randomFrom(72), 10);
     await runToEnd(jobs, slices);
@@ -125,11 +131,7 @@ test('a search that builds at once while the helper works overtakes it: the answ
 test('a build cancelled while it awaits the helper drops the answer; the next build starts over', async (t) => {
   const helper = smallShardHelper();
   try {
-    const { subject, reference } = twins(600, 41);
-    reference.prepareForSearch();
-    const { jobs, slices } = handRunner();
-    jobs.enqueue(subject, () => subject.prepareSteps(helper));
-    runUntilAwaiting(jobs, slices);
+    const { subject, reference, jobs, slices } = awaitingTwins(helper, 600, 41);
     jobs.cancel(subject);
     t.is(jobs.pending, 0);
     // The answer arriving later changes nothing: still stale, still answering as the reference.
