@@ -22,13 +22,17 @@ export type JsonDocument = Record<string, unknown>;
 /** Beyond this many upserts per write batch the JSON is not kept: memory over a few ms of visibility. */
 const RECENT_DOCUMENTS_LIMIT = 10_000;
 /**
- * A write batch runs at least this long between two yield points (writeBatch). Each slice makes the
- * cached entries of the words it wrote stale, so the searches after each slice derive them again:
- * engine alone, 100,000 npm rows, 3,000 searches per 1,000 rows written, CPU per search under writes
- * 575 / 521 / 414 µs with a yield every 32 / 128 / 512 documents (172-199 read-only; 4 ms is ~100 of
- * them at ~40 µs a document, 16 ms ~400). A search waits for a slice at most this long.
+ * A write batch runs at least this long between two yield points (writeBatch), and the worker's yield
+ * answers searches for as long (worker.ts). Each slice makes the cached entries of the words it wrote
+ * stale, so the searches after each slice derive them again (engine alone, 100,000 npm rows, 3,000
+ * searches per 1,000 rows written: CPU per search under writes 575 / 521 / 414 µs with a yield every
+ * 32 / 128 / 512 documents). Over HTTP, 8 ms beat 16 (`mixed-probe.js --warm 1`, 100k npm rows, 1,000
+ * a second, 64 connections, alternated, 7 pairs at load 1.7-2.7): writing windows 2,136 vs 1,947-1,987
+ * req/s, fewer worker gaps over 50 ms (4.2-4.6 vs 5.8-6.9 per window), write tasks done no later: the
+ * batch ends sooner, so fewer searches run on a half-written batch whose words the next slice stales.
+ * A search waits for a slice at most about this long.
  */
-export const WRITE_SLICE_MS = 16;
+export const WRITE_SLICE_MS = 8;
 /** How a write batch is cut by its yield points (writeBatch): every `sliceMs` of writing, and with `fairShare` at least as long as the last yield took. */
 export interface WriteSlicing { sliceMs: number; fairShare: boolean }
 /** The worker's: tests pass { sliceMs: 0, fairShare: false } to yield after every group, whatever the machine's speed. */

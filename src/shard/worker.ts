@@ -535,7 +535,7 @@ class NestedBatches {
 const nestedBatches = new NestedBatches();
 
 /**
- * A write batch's yield point (ShardEngine.writeBatch, every 16 ms of writing): the searches waiting
+ * A write batch's yield point (ShardEngine.writeBatch, every WRITE_SLICE_MS of writing): the searches waiting
  * are answered, as inside a running search, until as long has passed (a batch begun finishes), and the
  * write then writes at least as long as they took, so under a steady search load writes keep half the
  * thread (Meilisearch keeps indexing to half the cores) and a search waits for a write's slice, not
