@@ -3,7 +3,8 @@
 # users meet, never part of `npm test`: the suite is not ours and is not copied here).
 #   bash bench/client-suite.sh PATH_TO_MEILISEARCH_JS [PORT=7788] > result.md
 # PATH_TO_MEILISEARCH_JS: a checkout of meilisearch/meilisearch-js after `npm install --ignore-scripts`.
-# Starts `dist/src/cli.js --master-key masterKey` on a fresh data folder (run `npx tsc -p .` first),
+# Starts `dist/src/cli.js --master-key masterKey` on a fresh data folder (run `npm run build` first: tsc
+# alone leaves out the patched uWS copy in native/ that the server loads),
 # runs `MEILISEARCH_URL=... npx vitest run tests/NAME.test.ts` for each file (files share indexes, so
 # one at a time), and prints a Markdown table of passed / failed / skipped per file and the totals.
 # Each file's whole output is kept in $OUT_DIR (default: a new temporary folder).
@@ -11,6 +12,7 @@ set -uo pipefail
 client=${1:?usage: client-suite.sh PATH_TO_MEILISEARCH_JS [PORT]}
 port=${2:-7788}
 here=$(cd "$(dirname "$0")/.." && pwd)
+[ -f "$here/dist/src/cli.js" ] || { echo "no dist/src/cli.js: run npm run build first" >&2; exit 1; }
 out=${OUT_DIR:-$(mktemp -d)}
 db=$(mktemp -d)
 node "$here/dist/src/cli.js" --db-path "$db" --http-addr "127.0.0.1:$port" --master-key masterKey > "$out/server.log" 2>&1 &
@@ -22,7 +24,7 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 commit=$(git -C "$client" rev-parse --short HEAD 2>/dev/null || echo unknown)
-version=$(node -p "require('$client/package.json').version" 2>/dev/null || echo unknown)
+version=$(node -p 'require(process.argv[1]).version' "$client/package.json" 2>/dev/null || echo unknown)
 echo "# meilisearch-js $version ($commit) test suite against Skein $(git -C "$here" rev-parse --short HEAD)"
 echo
 echo "| file | passed | failed | skipped |"

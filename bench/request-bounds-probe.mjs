@@ -1,5 +1,5 @@
 // Issue 18 figures (not part of `npm run bench`): `node bench/request-bounds-probe.mjs <checkout> [N]`
-// after `npx tsc -p tsconfig.json` in <checkout>. Starts <checkout>/dist/src/cli.js as a child process
+// after `npm run build` in <checkout> (tsc alone leaves out native/'s patched uWS). Starts <checkout>/dist/src/cli.js as a child process
 // (a blocked front thread must not block this client), loads 200 documents of 600 fields, then times:
 // documents/fetch with 65,536 and 1,000 `fields` (with /health probed meanwhile), a settings update of
 // N (default 30,000) attributes in each of searchable/filterable/sortable/displayed (with searches of
