@@ -11,6 +11,9 @@
 set -uo pipefail
 client=${1:?usage: client-suite.sh PATH_TO_MEILISEARCH_JS [PORT]}
 port=${2:-7788}
+shopt -s nullglob
+files=("$client"/tests/*.test.ts)
+[ "${#files[@]}" -gt 0 ] || { echo "no tests/*.test.ts in $client" >&2; exit 1; }
 here=$(cd "$(dirname "$0")/.." && pwd)
 [ -f "$here/dist/src/cli.js" ] || { echo "no dist/src/cli.js: run npm run build first" >&2; exit 1; }
 out=${OUT_DIR:-$(mktemp -d)}
@@ -30,7 +33,7 @@ echo
 echo "| file | passed | failed | skipped |"
 echo "| --- | --- | --- | --- |"
 totals=(0 0 0)
-for file in "$client"/tests/*.test.ts; do
+for file in "${files[@]}"; do
   name=$(basename "$file")
   (cd "$client" && MEILISEARCH_URL="http://127.0.0.1:$port" timeout 300 npx vitest run "tests/$name") > "$out/$name.log" 2>&1
   line=$(sed 's/\x1b\[[0-9;]*m//g' "$out/$name.log" | grep -E '^ +Tests ' | tail -n 1)
