@@ -89,3 +89,66 @@ export async function measureQuality(baseUrl: string, indexUid: string, queries:
   }
   return { queries: answered, seconds: Math.round(performance.now() - started) / 1000, failed, failures, byKind };
 }
+
+export interface KindLatency {
+  queries: number;
+  meanMs: number;
+  p50Ms: number;
+  p90Ms: number;
+}
+
+export interface KindLatencyFigures {
+  /** Queries answered (from the end of the list back, until the count or the time cap), one at a time. */
+  queries: number;
+  seconds: number;
+  failed: number;
+  byKind: Partial<Record<RealQueryKind, KindLatency>>;
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+function latencyOf(samples: number[]): KindLatency {
+  samples.sort((a, b) => a - b);
+  const at = (share: number) => samples[Math.min(samples.length - 1, Math.floor(samples.length * share))];
+  return { queries: samples.length, meanMs: round2(samples.reduce((sum, value) => sum + value, 0) / samples.length), p50Ms: round2(at(0.5)), p90Ms: round2(at(0.9)) };
+}
+
+/**
+ * What each kind of query costs an engine: the last `count` queries of the list (the windows send the list
+ * from its start, so these were never sent before), one at a time (no queueing behind other kinds), each
+ * timed from the request to its parsed answer. The ceiling peer's figures are the transport's share.
+ */
+export async function measureKindLatency(baseUrl: string, indexUid: string, queries: readonly RealQuery[], options: { count: number; limit: number; maxSeconds: number }): Promise<KindLatencyFigures> {
+  const started = performance.now();
+  const deadline = started + options.maxSeconds * 1000;
+  const samples = new Map<RealQueryKind, number[]>();
+  let answered = 0;
+  let failed = 0;
+  const first = Math.max(0, queries.length - options.count);
+  for (let i = queries.length - 1; i >= first && performance.now() < deadline; i--) {
+    const query = queries[i];
+    const sent = performance.now();
+    try {
+      const response = await fetch(baseUrl + searchPath(indexUid, query.q, options.limit), { signal: AbortSignal.timeout(Math.round(Math.max(1000, deadline - sent))) });
+      await response.arrayBuffer();
+      if (!response.ok) {
+        failed++;
+        continue;
+      }
+    } catch {
+      failed++;
+      continue;
+    }
+    const elapsed = performance.now() - sent;
+    answered++;
+    let list = samples.get(query.kind);
+    if (!list) samples.set(query.kind, (list = []));
+    list.push(elapsed);
+  }
+  const byKind: KindLatencyFigures['byKind'] = {};
+  for (const kind of realQueryKinds) {
+    const list = samples.get(kind);
+    if (list && list.length > 0) byKind[kind] = latencyOf(list);
+  }
+  return { queries: answered, seconds: Math.round(performance.now() - started) / 1000, failed, byKind };
+}

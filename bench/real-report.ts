@@ -51,6 +51,23 @@ export function renderWindowsMarkdown(report: WindowsReport): string {
         `${fixed(repeated?.queriesPerSecond)} | ${repeated ? repeated.p99Ms : 'n/a'} | ${qualityCells(engine).join(' | ')} | ${engine.loadAverage[0]} / ${engine.loadAverage[1]} |`);
     }
     lines.push('', 'Quality: prefix, typo, rare = intended word in a top-20 hit; word, twoWords, threeWords = the top hit holds every word (the last one may be a prefix).', '');
+    if (result.engines.some((engine) => engine.latency)) {
+      lines.push('### Cost by kind (ms per query, mean / p90: one client, one query at a time, the list\'s last queries, never sent before)', '');
+      lines.push('| engine | ' + realQueryKinds.join(' | ') + ' | all (mean) | queries |');
+      lines.push('|' + ' --- |'.repeat(realQueryKinds.length + 3));
+      for (const engine of result.engines) {
+        const latency = engine.latency;
+        if (!latency) continue;
+        const cells = realQueryKinds.map((kind) => {
+          const figures = latency.byKind[kind];
+          return figures ? `${figures.meanMs} / ${figures.p90Ms}` : '-';
+        });
+        const kinds = Object.values(latency.byKind);
+        const all = kinds.reduce((sum, figures) => sum + figures!.meanMs * figures!.queries, 0) / Math.max(1, latency.queries);
+        lines.push(`| ${engine.name} | ${cells.join(' | ')} | ${Math.round(all * 100) / 100} | ${latency.queries}${latency.failed > 0 ? ` (${latency.failed} failed)` : ''} |`);
+      }
+      lines.push('', 'The ceiling\'s row is the transport (client, HTTP, JSON of 20 hits); an engine\'s cost over it is its own. The throughput ratios above hold for this mix of kinds only: an engine cheap on single words and dear on multi-word queries compares better on a mix with fewer of them.', '');
+    }
     lines.push('### Windows (req/s (p50 / p99 ms) server CPU %, load average)', '');
     const most = Math.max(0, ...result.engines.map((engine) => engine.windows.length));
     lines.push('| engine | ' + Array.from({ length: most }, (_, i) => `w${i + 1}`).join(' | ') + ' |');
@@ -86,6 +103,9 @@ export function renderWindowsSummary(report: WindowsReport): string {
       const repeated = engine.repeated[engine.repeated.length - 1];
       lines.push(`${engine.name.padEnd(14)}${fixed(first?.queriesPerSecond).padStart(8)}  ${String(first?.p99Ms ?? 'n/a').padStart(6)}  ${fixed(engine.steady?.queriesPerSecond).padStart(12)}  ${String(engine.steady?.queriesPerSecond ? engine.steady.p99Ms : 'n/a').padStart(6)}  ${fixed(repeated?.queriesPerSecond).padStart(8)}  ` +
         qualityCells(engine).map((cell) => cell.padEnd(10)).join('') + (engine.error ? `  ERROR ${engine.error.split('\n')[0]}` : ''));
+    }
+    for (const engine of result.engines) {
+      if (engine.latency) lines.push(`${engine.name} ms by kind, one at a time: ${realQueryKinds.map((kind) => `${kind} ${engine.latency!.byKind[kind]?.meanMs ?? '-'}`).join(', ')}`);
     }
     const mixed = result.engines[0]?.mixed;
     if (mixed) lines.push(`skein under writes (${mixed.writes.batchSize} docs/s): p99 ${mixed.windows.map((w) => w.p99Ms).join(' / ')} ms vs read-only ${mixed.readOnly.p99Ms} ms`);

@@ -11,7 +11,7 @@ import { loadDataset, type LoadResult } from './loader.js';
 import type { NpmDataset } from './npm-dataset.js';
 import { buildRealQueries, distinctShare, searchPath, type RealQuery } from './npm-queries.js';
 import { readMemory } from './process-stats.js';
-import { measureQuality, type QualityFigures } from './quality.js';
+import { measureKindLatency, measureQuality, type KindLatencyFigures, type QualityFigures } from './quality.js';
 import { peerScriptPath } from './run-peers.js';
 import { startSkeinServer, type ServerHandle } from './server-process.js';
 import { SkeinHttpClient } from './skein-http.js';
@@ -33,6 +33,8 @@ export interface EngineWindowsResult {
   steady: { queriesPerSecond: number; p50Ms: number; p99Ms: number } | null;
   repeated: WindowFigures[];
   quality: QualityFigures | null;
+  /** Cost by kind of query, one at a time, on queries the windows never sent. */
+  latency: KindLatencyFigures | null;
   mixed: MixedFigures | null;
   rssAfterLoadBytes: number | null;
   peakRssBytes: number | null;
@@ -79,7 +81,7 @@ interface Files {
 }
 
 function emptyResult(name: string): EngineWindowsResult {
-  return { name, indexing: null, readySeconds: null, indexingSeconds: null, dataBytes: null, windows: [], steady: null, repeated: [], quality: null, mixed: null, drainSeconds: [], rssAfterLoadBytes: null, peakRssBytes: null, loadAverage: [load1(), 0], error: null };
+  return { name, indexing: null, readySeconds: null, indexingSeconds: null, dataBytes: null, windows: [], steady: null, repeated: [], quality: null, latency: null, mixed: null, drainSeconds: [], rssAfterLoadBytes: null, peakRssBytes: null, loadAverage: [load1(), 0], error: null };
 }
 
 /**
@@ -96,7 +98,7 @@ async function drain(baseUrl: string, path: string, maxSeconds: number): Promise
   return Math.round(performance.now() - started) / 1000;
 }
 
-/** The phases every engine goes through once it is ready: unique windows, repeated windows, quality. */
+/** The phases every engine goes through once it is ready: unique windows, repeated windows, quality, cost by kind. */
 async function searchPhases(workload: Workload, server: ServerHandle, files: Files, queries: readonly RealQuery[], windowCount: number, readyAtMs: number, result: EngineWindowsResult, log: (line: string) => void): Promise<number> {
   const common = { baseUrl: server.baseUrl, pid: server.pid, concurrency: workload.concurrency, windowSeconds: workload.windows.seconds, readyAtMs, log, label: result.name };
   const unique = await runWindows({ ...common, pathsFile: files.uniquePaths, pathCount: files.count, startLine: 0, windows: windowCount });
@@ -113,6 +115,12 @@ async function searchPhases(workload: Workload, server: ServerHandle, files: Fil
     result.drainSeconds.push(await drain(server.baseUrl, drainPath, 60));
     result.quality = await measureQuality(server.baseUrl, workload.index.uid, queries, { count, limit: workload.queries.limit, concurrency, maxSeconds });
     log(`${result.name} quality: ${Object.entries(result.quality.byKind).map(([kind, figures]) => `${kind} ${Math.round(figures!.share * 100)}%`).join(', ')} (${result.quality.queries} queries in ${result.quality.seconds} s)`);
+  }
+  const latency = workload.windows.latency;
+  if (latency.count > 0) {
+    result.drainSeconds.push(await drain(server.baseUrl, drainPath, 60));
+    result.latency = await measureKindLatency(server.baseUrl, workload.index.uid, queries, { count: latency.count, limit: workload.queries.limit, maxSeconds: latency.maxSeconds });
+    log(`${result.name} ms by kind, one at a time: ${Object.entries(result.latency.byKind).map(([kind, figures]) => `${kind} ${figures!.meanMs}`).join(', ')} (${result.latency.queries} queries in ${result.latency.seconds} s)`);
   }
   return unique.nextLine;
 }

@@ -52,6 +52,8 @@ export interface WindowsSpec {
   repeatedWindows: number;
   /** Quality: the first `count` queries, `concurrency` at a time, at most `maxSeconds`, scored per kind. */
   quality: { count: number; concurrency: number; maxSeconds: number };
+  /** Cost by kind: the last `count` queries of the list, one at a time, at most `maxSeconds`; count 0: off. */
+  latency: { count: number; maxSeconds: number };
   /** Mixed (Skein only): one read-only window, then `windows` windows with `batchSize` new documents POSTed every second; 0 windows: off. */
   mixed: { windows: number; batchSize: number };
 }
@@ -100,6 +102,7 @@ const defaults: Omit<Workload, 'name'> = {
     repeatedQueries: 100,
     repeatedWindows: 1,
     quality: { count: 1000, concurrency: 4, maxSeconds: 30 },
+    latency: { count: 600, maxSeconds: 20 },
     mixed: { windows: 2, batchSize: 1000 },
   },
 };
@@ -123,6 +126,7 @@ function windowsSection(raw: Json): WindowsSpec {
   return {
     ...spec,
     quality: { ...defaults.windows.quality, ...(isObject(given.quality) ? given.quality : {}) },
+    latency: { ...defaults.windows.latency, ...(isObject(given.latency) ? given.latency : {}) },
     mixed: { ...defaults.windows.mixed, ...(isObject(given.mixed) ? given.mixed : {}) },
   };
 }
@@ -205,6 +209,8 @@ function validate(workload: Workload): void {
   positiveInteger(windows.quality.count, 'windows.quality.count', true);
   positiveInteger(windows.quality.concurrency, 'windows.quality.concurrency');
   positiveInteger(windows.quality.maxSeconds, 'windows.quality.maxSeconds');
+  positiveInteger(windows.latency.count, 'windows.latency.count', true);
+  positiveInteger(windows.latency.maxSeconds, 'windows.latency.maxSeconds');
   positiveInteger(windows.mixed.windows, 'windows.mixed.windows', true);
   positiveInteger(windows.mixed.batchSize, 'windows.mixed.batchSize');
 }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { createNpmDataset, parseNpmTsv, textWords } from '../../bench/npm-dataset.js';
 import { buildRealQueries, distinctShare, searchPath, type RealQuery } from '../../bench/npm-queries.js';
 import { fts5Query } from '../../bench/peers/fts5-query.js';
-import { answerIsGood } from '../../bench/quality.js';
+import { answerIsGood, measureKindLatency } from '../../bench/quality.js';
 import { steadyState } from '../../bench/real-run.js';
 import { peerScriptPath } from '../../bench/run-peers.js';
 import { startSkeinServer } from '../../bench/server-process.js';
@@ -177,4 +177,37 @@ withWrk('windows: wrk GETs the paths in order, each window continuing where the 
     rmSync(directory, { recursive: true, force: true });
     await standIn.close();
   }
+});
+
+test('cost by kind: the list\'s last queries, one at a time, each timed under its own kind', async (t) => {
+  const { createServer } = await import('node:http');
+  const seen: string[] = [];
+  let inFlight = 0;
+  let mostInFlight = 0;
+  const server = createServer((request, response) => {
+    const q = new URL(request.url ?? '/', 'http://x').searchParams.get('q') ?? '';
+    seen.push(q);
+    inFlight++;
+    mostInFlight = Math.max(mostInFlight, inFlight);
+    // Multi-word queries answer 30 ms late, single words at once; "fail" is refused.
+    setTimeout(() => {
+      inFlight--;
+      response.writeHead(q === 'fail' ? 500 : 200, { 'content-type': 'application/json' }).end('{"hits":[]}');
+    }, q.includes(' ') ? 30 : 0);
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const port = (server.address() as { port: number }).port;
+  const query = (kind: RealQuery['kind'], q: string): RealQuery => ({ kind, q, words: q.split(' '), intended: null });
+  const queries = [query('word', 'never sent'), query('word', 'alpha'), query('twoWords', 'alpha beta'), query('word', 'fail'), query('word', 'gamma'), query('twoWords', 'gamma delta')];
+  const figures = await measureKindLatency(`http://127.0.0.1:${port}`, 'npm', queries, { count: 5, limit: 20, maxSeconds: 10 });
+  server.close();
+  t.deepEqual(seen, ['gamma delta', 'gamma', 'fail', 'alpha beta', 'alpha'], 'from the end back, the first query left out');
+  t.is(mostInFlight, 1, 'one at a time');
+  t.is(figures.queries, 4);
+  t.is(figures.failed, 1);
+  t.is(figures.byKind.word?.queries, 2);
+  t.is(figures.byKind.twoWords?.queries, 2);
+  t.true(figures.byKind.twoWords!.meanMs >= 29, `multi-word ${figures.byKind.twoWords!.meanMs} ms`);
+  t.true(figures.byKind.word!.meanMs < figures.byKind.twoWords!.meanMs);
+  t.is(figures.byKind.threeWords, undefined);
 });
