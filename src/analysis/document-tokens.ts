@@ -3,7 +3,7 @@
 import { flattenDocument } from '../documents/flatten.js';
 import { defaultClassifier, type CharClassifier } from './separators.js';
 import { MAX_POSITION, tokenizeInto } from './tokenizer.js';
-import { tokenizeIdsInto, type WordInterner } from './tokenize-ids.js';
+import { TokenizeScratch, tokenizeIdsInto, type WordInterner } from './tokenize-ids.js';
 
 export interface FieldTokens {
   /** Flattened field name. */
@@ -46,7 +46,7 @@ export function analyzeDocument(document: Record<string, unknown>, options: Docu
   for (const [field, rank, value] of searchableFields(document, options)) {
     const words: string[] = [];
     const positions: number[] = [];
-    collectValue(value, 0, { words, positions, options, interner: null, ids: null });
+    collectValue(value, 0, { words, positions, options, interner: null, ids: null, tokenize: null });
     if (words.length > 0) out.push({ field, rank, words, positions });
   }
   return out;
@@ -63,12 +63,31 @@ export interface DocumentTokenArrays {
 }
 
 /**
+ * The arrays analyzeDocumentInto fills, reused document after document, with the tokenizer's scratch.
+ * Owner: a ShardIndex (its upserts, one at a time), for the shard's life; the forward index copies
+ * each document's tokens out before the next. Size: the largest document's tokens so far (four
+ * arrays of one number a token, the fields' ranks one a field).
+ */
+export class DocumentTokenScratch implements DocumentTokenArrays {
+  readonly fieldRanks: number[] = [];
+  readonly wordIds: number[] = [];
+  readonly fields: number[] = [];
+  readonly positions: number[] = [];
+  readonly tokenize = new TokenizeScratch();
+
+  /** Empties the arrays for the next document. */
+  clear(): void {
+    this.fieldRanks.length = this.wordIds.length = this.fields.length = this.positions.length = 0;
+  }
+}
+
+/**
  * analyzeDocument with each word interned and everything appended to flat arrays (no per-field
  * objects): what ShardIndex.upsert indexes. Same fields, ranks, words and positions.
  */
 export function analyzeDocumentInto(document: Record<string, unknown>, options: DocumentAnalysisOptions, interner: WordInterner,
-  out: DocumentTokenArrays): void {
-  const sink: TokenSink = { words: null, positions: out.positions, options, interner, ids: out.wordIds };
+  out: DocumentTokenScratch): void {
+  const sink: TokenSink = { words: null, positions: out.positions, options, interner, ids: out.wordIds, tokenize: out.tokenize };
   const rankOf = options.searchableAttributes.includes('*') ? null : selectorRanks(options);
   if (isSimple(document)) {
     // The common document: its fields walked in place, without the (field, value) pairs of fieldsOf.
@@ -139,6 +158,8 @@ interface TokenSink {
   options: DocumentAnalysisOptions;
   interner: WordInterner | null;
   ids: number[] | null;
+  /** With an interner: the tokenizer's scratch. */
+  tokenize: TokenizeScratch | null;
 }
 
 /**
@@ -220,7 +241,7 @@ function collectText(text: string, position: number, sink: TokenSink): number {
   // separator: the returned position leaves that gap after the text.
   const { options } = sink;
   const classify = options.classify ?? defaultClassifier;
-  if (sink.interner !== null) return tokenizeIdsInto(text, position, classify, sink.interner, sink.ids!, sink.positions, options.stopWords);
+  if (sink.interner !== null) return tokenizeIdsInto(text, position, classify, sink.interner, sink.ids!, sink.positions, sink.tokenize!, options.stopWords);
   return tokenizeInto(text, position, classify, sink.words!, sink.positions, options.stopWords);
 }
 

@@ -20,20 +20,29 @@ export interface WordInterner {
   internAsciiLower(text: string, start: number, end: number, hash: number, low: number, high: number): number;
 }
 
-/** tokenizeInto's words of the fallback path (one thread, no reentrancy). */
-const scratchWords: string[] = [];
-/** The ASCII scan's unknown words, as (token index, start, end, hash, low, high): interned once the text proved ASCII. */
-let unknown = new Int32Array(96);
+/**
+ * tokenizeIdsInto's scratch, reused text after text. Owner: whoever tokenizes (a shard's
+ * DocumentTokenScratch, document-tokens.ts), one call at a time. Size: the largest text's words seen
+ * so far (the fallback's strings are let go at the end of each call; the unknown words' table grows
+ * by doubling, six int32 a word).
+ */
+export class TokenizeScratch {
+  /** tokenizeInto's words of the fallback path, emptied after each call. */
+  readonly words: string[] = [];
+  /** The ASCII scan's unknown words, as (token index, start, end, hash, low, high): interned once the text proved ASCII. */
+  unknown = new Int32Array(96);
+}
+
 const UNKNOWN_FIELDS = 6;
 
 /** Appends the ids of the text's words and their positions; returns the next free position (as tokenizeInto). */
 export function tokenizeIdsInto(text: string, firstPosition: number, classify: CharClassifier, interner: WordInterner,
-  ids: number[], positions: number[], skip?: ReadonlySet<string>): number {
+  ids: number[], positions: number[], scratch: TokenizeScratch, skip?: ReadonlySet<string>): number {
   if (classify === defaultClassifier && (skip === undefined || skip.size === 0)) {
-    const next = asciiTokenizeIdsInto(text, firstPosition, interner, ids, positions);
+    const next = asciiTokenizeIdsInto(text, firstPosition, interner, ids, positions, scratch);
     if (next >= 0) return next;
   }
-  const words = scratchWords;
+  const words = scratch.words;
   words.length = 0;
   const next = tokenizeInto(text, firstPosition, classify, words, positions, skip);
   for (let k = 0; k < words.length; k++) ids.push(interner.intern(words[k]!));
@@ -46,7 +55,8 @@ export function tokenizeIdsInto(text: string, firstPosition: number, classify: C
  * text's first non-ASCII character. Unknown words are interned only at the end, so an abandoned
  * text leaves no word behind.
  */
-function asciiTokenizeIdsInto(text: string, firstPosition: number, interner: WordInterner, ids: number[], positions: number[]): number {
+function asciiTokenizeIdsInto(text: string, firstPosition: number, interner: WordInterner, ids: number[], positions: number[], scratch: TokenizeScratch): number {
+  let unknown = scratch.unknown;
   const idsBefore = ids.length;
   const positionsBefore = positions.length;
   const abandon = () => {
@@ -102,7 +112,7 @@ function asciiTokenizeIdsInto(text: string, firstPosition: number, interner: Wor
       if (at + UNKNOWN_FIELDS > unknown.length) {
         const grown = new Int32Array(unknown.length * 2);
         grown.set(unknown);
-        unknown = grown;
+        scratch.unknown = unknown = grown;
       }
       unknown[at] = ids.length;
       unknown[at + 1] = start;

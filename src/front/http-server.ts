@@ -240,17 +240,13 @@ function run(res: HttpResponse, state: ResponseState, handler: () => FrontReply 
   }
 }
 
-const STATUS_LINES = new Map<number, string>();
+/** Every status line Node knows, made once at load (read-only after). */
+const STATUS_LINES: ReadonlyMap<number, string> = new Map(Object.entries(STATUS_CODES).map(([code, text]) => [Number(code), `${code} ${text}`]));
 /** Header strings as bytes: uWS reads a buffer in place, and converts a string on every call. */
 const CONTENT_TYPE = Buffer.from('Content-Type');
 
 function statusLine(status: number): string {
-  let line = STATUS_LINES.get(status);
-  if (!line) {
-    line = `${status} ${STATUS_CODES[status] ?? 'Unknown'}`;
-    STATUS_LINES.set(status, line);
-  }
-  return line;
+  return STATUS_LINES.get(status) ?? `${status} Unknown`;
 }
 
 /** An error answer; an internal one (500) is logged with its stack. */

@@ -4,7 +4,36 @@ import * as fb from './generated/protocol_generated.js';
 import { byteBufferOf, finishToTransferable, readError, writeError } from './flatbuffer-io.js';
 import type { DocumentOpMessage, ShardAckMessage, ShardCommandMessage } from './messages.js';
 
+/**
+ * Encodes shard commands through one reused UTF-8 buffer for the documents. Owner: the scheduler's
+ * ShardLink (one per scheduler thread, for its life); one command at a time. Size: the largest
+ * document's UTF-8 so far, at least 64 KiB once a write batch was encoded.
+ */
+export class ShardCommandEncoder {
+  private utf8 = Buffer.allocUnsafe(0);
+
+  encode(command: ShardCommandMessage): ArrayBuffer {
+    return encodeWith(command, (builder, text) => this.createUtf8String(builder, text));
+  }
+
+  /**
+   * builder.createString through the reused buffer: its own TextEncoder.encode allocated an ArrayBuffer
+   * per document (tens of thousands per write batch, each swept by the garbage collector).
+   */
+  private createUtf8String(builder: flatbuffers.Builder, text: string): flatbuffers.Offset {
+    // A UTF-16 unit is at most 3 UTF-8 bytes.
+    if (text.length * 3 > this.utf8.length) this.utf8 = Buffer.allocUnsafe(Math.max(1 << 16, this.utf8.length * 2, text.length * 3));
+    const written = this.utf8.write(text, 0, 'utf8');
+    return builder.createString(this.utf8.subarray(0, written));
+  }
+}
+
+/** One command, encoded without a reused buffer (tests, one-off commands). */
 export function encodeShardCommand(command: ShardCommandMessage): ArrayBuffer {
+  return encodeWith(command, (builder, text) => builder.createString(text));
+}
+
+function encodeWith(command: ShardCommandMessage, createUtf8String: (builder: flatbuffers.Builder, text: string) => flatbuffers.Offset): ArrayBuffer {
   const builder = new flatbuffers.Builder(initialBytes(command));
   const indexUid = builder.createString('indexUid' in command ? command.indexUid : '');
   let bodyType: fb.ShardCommandBody;
@@ -50,20 +79,6 @@ export function encodeShardCommand(command: ShardCommandMessage): ArrayBuffer {
       break;
   }
   return finishToTransferable(builder, fb.ShardCommand.createShardCommand(builder, command.commandId, bodyType, body));
-}
-
-/** One document's UTF-8 at a time (one thread, no reentrancy), grown when a document needs more. */
-let utf8Scratch = Buffer.allocUnsafe(1 << 16);
-
-/**
- * builder.createString through a reused buffer: its own TextEncoder.encode allocated an ArrayBuffer
- * per document (tens of thousands per write batch, each swept by the garbage collector).
- */
-function createUtf8String(builder: flatbuffers.Builder, text: string): flatbuffers.Offset {
-  // A UTF-16 unit is at most 3 UTF-8 bytes.
-  if (text.length * 3 > utf8Scratch.length) utf8Scratch = Buffer.allocUnsafe(Math.max(utf8Scratch.length * 2, text.length * 3));
-  const written = utf8Scratch.write(text, 0, 'utf8');
-  return builder.createString(utf8Scratch.subarray(0, written));
 }
 
 /**

@@ -54,6 +54,8 @@ export class SearchScratch {
   readonly offsets: Int32Array[] = [new Int32Array(1024)];
   readonly wordSets: Uint8Array[] = [];
   readonly profiles: (DocMatchProfile | undefined)[] = [];
+  /** match-profile-builder.ts touchEntries' sums, kept so the loads it makes to warm the caches stay live. */
+  touchSink = 0;
 
   /** Bytes of the typed arrays held (bitmaps and profiles not counted). */
   byteSize(): number {

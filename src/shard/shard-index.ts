@@ -1,7 +1,7 @@
 // One shard of one index in memory: posting lists, forward index, and the set of its documents.
 // Everything here is synchronous and thread-free, so tests and the bench drive it directly.
 import roaring from 'roaring';
-import { analyzeDocument, analyzeDocumentInto } from '../analysis/document-tokens.js';
+import { analyzeDocument, analyzeDocumentInto, DocumentTokenScratch } from '../analysis/document-tokens.js';
 import { selectsField } from '../documents/flatten.js';
 import type { FoundSplit } from './search/split-decider.js';
 import type { LexiconListMemos } from './words/lexicon.js';
@@ -32,9 +32,6 @@ const POSITION_POSTING_LIMIT = 4;
 
 const { RoaringBitmap32 } = roaring;
 
-/** upsert's per-document token arrays, reused (one thread, no reentrancy). */
-const scratch = { fieldRanks: [] as number[], wordIds: [] as number[], fields: [] as number[], positions: [] as number[] };
-
 /** Work of deriving a term besides its bytes, per derived word (a union over its lists per rank and position). */
 const DERIVATION_WORK_PER_WORD = 1024;
 
@@ -57,6 +54,8 @@ export class ShardIndex {
     this.prefixDocs, this.prefixRanks, this.prefixPositions];
   /** What searches cache between writes (derivations, lexicon walks, pair memos), each entry checked against the writes since it was made. */
   readonly caches = new ShardCaches(this.vocabulary);
+  /** upsert's token arrays and tokenizer scratch, reused document after document (document-tokens.ts). */
+  private readonly tokens = new DocumentTokenScratch();
   /**
    * JSON of the documents upserted by the latest write batch: the scheduler commits them to LMDB only
    * after every shard acknowledged, and a search in between must still be able to show them.
@@ -157,8 +156,9 @@ export class ShardIndex {
   upsert(docId: number, document: Record<string, unknown>): void {
     this.delete(docId);
     // Scratch arrays reused across documents: the forward index copies them into its arena.
-    const { fieldRanks, wordIds, fields: fieldOrdinals, positions } = scratch;
-    fieldRanks.length = wordIds.length = fieldOrdinals.length = positions.length = 0;
+    const scratch = this.tokens;
+    scratch.clear();
+    const wordIds = scratch.wordIds;
     const exactAttributes = this.config.exactAttributes;
     const vocabulary = this.vocabulary;
     if (exactAttributes.length === 0) {
@@ -174,7 +174,7 @@ export class ShardIndex {
 
   /** upsert's tokens when some fields are exactAttributes (their words are interned under a typo-free key). */
   private collectWithExactAttributes(docId: number, document: Record<string, unknown>): void {
-    const { fieldRanks, wordIds, fields: fieldOrdinals, positions } = scratch;
+    const { fieldRanks, wordIds, fields: fieldOrdinals, positions } = this.tokens;
     const exactAttributes = this.config.exactAttributes;
     const vocabulary = this.vocabulary;
     const fields = analyzeDocument(document, this.config.analysis);

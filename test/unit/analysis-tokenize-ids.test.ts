@@ -2,9 +2,9 @@
 // with the same positions; analyzeDocumentInto must flatten analyzeDocument; the word table must
 // agree with a Map.
 import test from 'ava';
-import { analyzeDocument, analyzeDocumentInto, type DocumentAnalysisOptions, type DocumentTokenArrays } from '../../src/analysis/document-tokens.js';
+import { analyzeDocument, analyzeDocumentInto, DocumentTokenScratch, type DocumentAnalysisOptions } from '../../src/analysis/document-tokens.js';
 import { classifierFor, defaultClassifier, type CharClassifier } from '../../src/analysis/separators.js';
-import { tokenizeIdsInto } from '../../src/analysis/tokenize-ids.js';
+import { TokenizeScratch, tokenizeIdsInto } from '../../src/analysis/tokenize-ids.js';
 import { tokenizeInto } from '../../src/analysis/tokenizer.js';
 import { wordHash, wordPrefix } from '../../src/analysis/word-hash.js';
 
@@ -41,6 +41,8 @@ for (const [name, classify] of classifiers) {
     test(`tokenizeIdsInto = tokenizeInto's words interned (${name}, ${ascii ? 'ASCII' : 'any'} texts)`, (t) => {
       const pieces = ascii ? PIECES.filter((piece) => /^[\x00-\x7f]*$/.test(piece)) : PIECES;
       const vocabulary = new Vocabulary();
+      // One scratch for every text, as a shard's upserts share theirs.
+      const scratch = new TokenizeScratch();
       const next = random(ascii ? 5 : 6);
       for (let round = 0; round < 3000; round++) {
         const text = randomText(next, pieces);
@@ -52,7 +54,7 @@ for (const [name, classify] of classifiers) {
         const sizeBefore = vocabulary.size;
         const ids = [7];
         const positions = [7];
-        const nextPosition = tokenizeIdsInto(text, first, classify, vocabulary, ids, positions, skip);
+        const nextPosition = tokenizeIdsInto(text, first, classify, vocabulary, ids, positions, scratch, skip);
         t.deepEqual(ids.slice(1).map((id) => vocabulary.wordOf(id)), words, JSON.stringify(text));
         t.deepEqual(positions.slice(1), expectedPositions, JSON.stringify(text));
         t.is(nextPosition, expectedNext);
@@ -67,12 +69,26 @@ for (const [name, classify] of classifiers) {
 test('a word met twice in one text gets one id', (t) => {
   const vocabulary = new Vocabulary();
   const ids: number[] = [];
-  tokenizeIdsInto('Tea tea TEA coffee', 0, defaultClassifier, vocabulary, ids, []);
+  tokenizeIdsInto('Tea tea TEA coffee', 0, defaultClassifier, vocabulary, ids, [], new TokenizeScratch());
   t.is(ids[0], ids[1]);
   t.is(ids[1], ids[2]);
   t.not(ids[2], ids[3]);
   t.is(vocabulary.size, 2);
   t.is(vocabulary.idOf('tea'), ids[0]);
+});
+
+test('a text of more new words than the scratch holds grows it; the grown scratch serves the next text', (t) => {
+  const vocabulary = new Vocabulary();
+  const scratch = new TokenizeScratch();
+  const before = scratch.unknown.length;
+  const many = Array.from({ length: 40 }, (_, k) => `word${String.fromCharCode(97 + (k % 26))}${k}`);
+  const ids: number[] = [];
+  tokenizeIdsInto(many.join(' '), 0, defaultClassifier, vocabulary, ids, [], scratch);
+  t.deepEqual(ids.map((id) => vocabulary.wordOf(id)), many);
+  t.true(scratch.unknown.length > before, 'grown');
+  const again: number[] = [];
+  tokenizeIdsInto(`fresh ${many[3]} other`, 0, defaultClassifier, vocabulary, again, [], scratch);
+  t.deepEqual(again.map((id) => vocabulary.wordOf(id)), ['fresh', many[3], 'other']);
 });
 
 test('WordTable agrees with a Map through growth; findAsciiLower finds the lowercase of a slice', (t) => {
@@ -123,9 +139,10 @@ for (const searchableAttributes of [['*'], ['title', 'overview', 'genre'], ['a',
     for (const stopWords of [new Set<string>(), new Set(['the'])]) {
       const options: DocumentAnalysisOptions = { searchableAttributes, stopWords };
       const vocabulary = new Vocabulary();
+      const out = new DocumentTokenScratch();
       for (const document of documents) {
         const fields = analyzeDocument(document, options);
-        const out: DocumentTokenArrays = { fieldRanks: [], wordIds: [], fields: [], positions: [] };
+        out.clear();
         analyzeDocumentInto(document, options, vocabulary, out);
         t.deepEqual(out.fieldRanks, fields.map((field) => field.rank));
         t.deepEqual(out.wordIds.map((id) => vocabulary.wordOf(id)), fields.flatMap((field) => field.words));
@@ -139,14 +156,14 @@ for (const searchableAttributes of [['*'], ['title', 'overview', 'genre'], ['a',
 test('a vocabulary restored from its exported state finds its words from text, without adding them again', (t) => {
   const original = new Vocabulary();
   const ids: number[] = [];
-  tokenizeIdsInto('The quick brown foxes, 42 Extraordinarily-long WORDS', 0, defaultClassifier, original, ids, []);
+  tokenizeIdsInto('The quick brown foxes, 42 Extraordinarily-long WORDS', 0, defaultClassifier, original, ids, [], new TokenizeScratch());
   for (const [k, id] of ids.entries()) original.addDocument(id, k);
   const state = original.exportState();
   const { bytes, ends } = encodeBitmaps(state.postings);
   const restored = new Vocabulary();
   restored.importState({ words: state.words, postings: new SerializedBitmaps(bytes, ends), sortedIds: state.sortedIds });
   const again: number[] = [];
-  tokenizeIdsInto('words 42 EXTRAORDINARILY the', 0, defaultClassifier, restored, again, []);
+  tokenizeIdsInto('words 42 EXTRAORDINARILY the', 0, defaultClassifier, restored, again, [], new TokenizeScratch());
   t.is(restored.size, original.size);
   t.deepEqual(again.map((id) => restored.wordOf(id)), ['words', '42', 'extraordinarily', 'the']);
   t.deepEqual(again, again.map((id) => original.idOf(restored.wordOf(id))!));

@@ -8,6 +8,7 @@ import { ownersOfShard, shardsOwnedBy } from '../../src/protocol/placement.js';
 import { SHARD_SEARCH_OPTION_NAMES, type ShardSearchOptions } from '../../src/protocol/messages.js';
 import { encodeSearchOptions } from '../../src/protocol/query-codec.js';
 import { ReusedBuilder } from '../../src/protocol/flatbuffer-io.js';
+import { ShardCommandEncoder } from '../../src/protocol/shard-command-codec.js';
 
 const query: ShardQueryMessage = {
   requestId: 7, indexUid: 'movies', shards: [0, 2], q: 'star wars', hitsWanted: 20, matchingStrategy: 'all',
@@ -135,7 +136,14 @@ test('a decoded write batch reads each document from the message, as often as as
   // Short and long documents (past the encoder's first scratch buffer), multi-byte characters among them.
   const ops = Array.from({ length: 50 }, (_, docId) => ({ kind: 'upsert' as const, docId,
     document: JSON.stringify({ id: docId, text: docId % 10 === 9 ? 'é東😀x'.repeat(docId * 500) : 'é'.repeat(docId) }) }));
-  const decoded = decodeShardCommand(encodeShardCommand({ kind: 'writeBatch', commandId: 1, indexUid: 'a', shard: 0, ops }));
-  if (decoded.kind !== 'writeBatch') return t.fail();
-  for (const at of [49, 0, 17, 17, 39, 9]) t.deepEqual(plainCommand({ ...decoded, ops: [decoded.ops[at]!] }), { ...decoded, ops: [ops[at]!] });
+  // The scheduler's encoder (one reused UTF-8 buffer, grown past its first size) and the one-off function agree.
+  const encoder = new ShardCommandEncoder();
+  for (const encode of [encodeShardCommand, (command: ShardCommandMessage) => encoder.encode(command), (command: ShardCommandMessage) => encoder.encode(command)]) {
+    const decoded = decodeShardCommand(encode({ kind: 'writeBatch', commandId: 1, indexUid: 'a', shard: 0, ops }));
+    if (decoded.kind !== 'writeBatch') return t.fail();
+    for (const at of [49, 0, 17, 17, 39, 9]) t.deepEqual(plainCommand({ ...decoded, ops: [decoded.ops[at]!] }), { ...decoded, ops: [ops[at]!] });
+    // A short document after the long ones reads only its own bytes from the reused buffer.
+    const small = decodeShardCommand(encode({ kind: 'writeBatch', commandId: 2, indexUid: 'a', shard: 0, ops: [ops[2]!] }));
+    t.deepEqual(plainCommand(small), { kind: 'writeBatch', commandId: 2, indexUid: 'a', shard: 0, ops: [ops[2]!] });
+  }
 });

@@ -8,7 +8,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { SkeinError, fromBody } from '../../errors/index.js';
 import type { ShardCommandMessage } from '../../protocol/messages.js';
-import { decodeShardAck, encodeShardCommand } from '../../protocol/shard-command-codec.js';
+import { decodeShardAck, ShardCommandEncoder } from '../../protocol/shard-command-codec.js';
 
 /** A shard command without its id; the link numbers commands itself. */
 export type ShardCommand = ShardCommandMessage extends infer C ? C extends ShardCommandMessage ? Omit<C, 'commandId'> : never : never;
@@ -33,6 +33,7 @@ export class ShardLink implements ShardCommandSender {
   private readonly ports: MessagePort[] = [];
   private readonly down = new Set<number>();
   private unrefed = false;
+  private readonly encoder = new ShardCommandEncoder();
   /** Called once per death of a worker (its port closed), before its commands in flight are failed. */
   onWorkerStopped: (worker: number) => void = () => {};
 
@@ -53,7 +54,7 @@ export class ShardLink implements ShardCommandSender {
       return Promise.reject(SkeinError.withoutStack('internal', `Shard worker ${worker} stopped and is being replaced.`));
     }
     const commandId = this.nextCommandId++;
-    const buffer = encodeShardCommand({ ...command, commandId } as ShardCommandMessage);
+    const buffer = this.encoder.encode({ ...command, commandId } as ShardCommandMessage);
     return new Promise<void>((resolve, reject) => {
       this.pending.set(commandId, { worker, resolve, reject });
       this.ports[worker]!.postMessage(buffer, [buffer]);

@@ -801,7 +801,7 @@ class ShardSearchContext implements SearchContext, SearchAccelerator {
     return (index) => {
       if (index >= touchedTo) {
         touchedTo = Math.min(docIds.length, index + TOUCH_AHEAD);
-        touchEntries(data, offsets, index, touchedTo);
+        this.scratch.touchSink += touchEntries(data, offsets, index, touchedTo);
       }
       const profile = buildProfileAt(data, offsets[index]!, docIds[index]!, words, this.phrases, scratch);
       return restriction === null ? profile : restriction.restrictProfile(profile);

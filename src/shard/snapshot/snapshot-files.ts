@@ -2,7 +2,7 @@
 // each written whole to a temporary file, fsynced, then renamed over the old one (and the folder
 // fsynced), so a reader sees the previous file or the new one, never a part.
 import { closeSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, writeSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { SnapshotReader } from './snapshot-container.js';
 
@@ -51,7 +51,6 @@ export function writeFileAtomically(path: string, folder: string, chunks: readon
 
 /** Bytes written per step of writeFileInSteps (a few ms into the page cache). */
 const BYTES_PER_STEP = 4 * 2 ** 20;
-let backgroundWrites = 0;
 
 /**
  * writeFileAtomically in steps (a quiet-time save between searches): the chunks written a piece per
@@ -63,7 +62,7 @@ let backgroundWrites = 0;
 export function* writeFileInSteps(path: string, folder: string, chunks: readonly Uint8Array[],
   stillValid: () => boolean): Generator<Promise<void> | void, boolean, unknown> {
   mkdirSync(folder, { recursive: true });
-  const temporary = `${path}.bg${++backgroundWrites}.tmp`;
+  const temporary = `${path}.bg${randomBytes(6).toString('hex')}.tmp`;
   const fd = openSync(temporary, 'w');
   let closed = false;
   let renamed = false;
