@@ -442,7 +442,9 @@ export class ShardIndex {
 
   /** Documents holding the words consecutively. */
   phraseDocs(wordIds: number[]): roaring.RoaringBitmap32 {
-    const candidates = mapPacked(wordIds, (id) => this.vocabulary.docs(id)).reduce((acc, docs) => RoaringBitmap32.and(acc, docs));
+    // Each distinct word's list once (a phrase may repeat a word).
+    const lists = mapPacked([...new Set(wordIds)], (id) => this.vocabulary.docs(id));
+    const candidates = lists.length === 1 ? lists[0]! : lists.reduce((acc, docs) => RoaringBitmap32.and(acc, docs));
     const verified = new RoaringBitmap32();
     for (const docId of candidates) if (documentHasPhrase(this.forward, docId, wordIds)) verified.add(docId);
     return verified;

@@ -4,7 +4,6 @@ import type roaring from 'roaring';
 import { addOccurrence, packOccurrence, type DocMatchProfile } from '../../ranking/match-profile.js';
 import type { WordLookupTables } from '../../ranking/search-scratch.js';
 import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from './forward-index.js';
-import { mapPacked } from '../../ranking/packed-arrays.js';
 
 /**
  * The tables a WordLookup reuses from one search to the next (in the search's scratch,
@@ -323,29 +322,42 @@ export function documentHasPhrase(forward: ForwardIndex, docId: number, wordIds:
 }
 
 /**
- * Keys (field << 16 | position) where the phrase starts, ascending. Tokens are stored in field then
- * position order, so the keys of each phrase word come out sorted and a start is checked by scanning.
+ * Keys (field << 16 | position) where the phrase starts, ascending: the keys of the first word's
+ * tokens such that each later word i (null: any word, a stop word's gap) has a token at key + i in
+ * the same field. Tokens are stored in field then position order, so each check scans forward from
+ * the start: a document costs its tokens plus, per start, the tokens up to where the phrase fails
+ * (a phrase of 200 times "the" used to cost every token times every phrase word, per candidate).
  */
 export function phraseStarts(data: Uint32Array, offset: number, wordIds: (number | null)[], firstOnly = false): number[] {
-  const keysOf: number[][] = mapPacked(wordIds, () => []);
+  const found: number[] = [];
+  const first = wordIds[0];
+  if (first === null || first === undefined) return found;
   const tokenCount = tokenCountAt(data, offset);
   const start = tokensStartAt(data, offset);
   for (let k = 0; k < tokenCount; k++) {
-    const wordId = data[start + k * 2]!;
-    for (let i = 0; i < wordIds.length; i++) if (wordIds[i] === wordId) keysOf[i]!.push(data[start + k * 2 + 1]!);
-  }
-  const found: number[] = [];
-  for (const key of keysOf[0]!) {
-    let matches = true;
-    for (let i = 1; i < wordIds.length && matches; i++) {
-      if (wordIds[i] === null) continue;
-      // Same field and position + i: the key plus i, unless the position would overflow into the field.
-      matches = (key & 0xffff) + i <= 0xffff && keysOf[i]!.includes(key + i);
-    }
-    if (matches) {
+    if (data[start + k * 2]! !== first) continue;
+    const key = data[start + k * 2 + 1]!;
+    if (phraseFollows(data, start, tokenCount, k, key, wordIds)) {
       found.push(key);
       if (firstOnly) break;
     }
   }
   return found;
+}
+
+/** Whether every later word of the phrase has a token at key + i (tokens ascending by key from index k). */
+function phraseFollows(data: Uint32Array, start: number, tokenCount: number, k: number, key: number, wordIds: (number | null)[]): boolean {
+  let cursor = k + 1;
+  for (let i = 1; i < wordIds.length; i++) {
+    const wordId = wordIds[i];
+    if (wordId === null) continue;
+    // Same field and position + i: the key plus i, unless the position would overflow into the field.
+    if ((key & 0xffff) + i > 0xffff) return false;
+    const target = key + i;
+    while (cursor < tokenCount && data[start + cursor * 2 + 1]! < target) cursor++;
+    let at = cursor;
+    while (at < tokenCount && data[start + at * 2 + 1]! === target && data[start + at * 2]! !== wordId) at++;
+    if (at >= tokenCount || data[start + at * 2 + 1]! !== target) return false;
+  }
+  return true;
 }

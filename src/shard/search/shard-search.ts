@@ -344,9 +344,10 @@ function withoutDocs(shard: ShardIndex, restrictTo: RoaringBitmap32 | null, excl
 function phraseDocs(shard: ShardIndex, wordIds: readonly (number | null)[], into: RoaringBitmap32, restriction: FieldRestriction | null = null,
   budget: SearchBudget | null = null, keepUnread = false): void {
   if (wordIds.includes(-1)) return;
-  const postings = wordIds.filter((id): id is number => id !== null).map((id) => shard.vocabulary.docs(id));
+  // Each distinct word's list once (a phrase may repeat a word many times).
+  const postings = [...new Set(wordIds.filter((id): id is number => id !== null))].map((id) => shard.vocabulary.docs(id));
   if (postings.length === 0) return;
-  const candidates = postings.reduce((acc, posting) => RoaringBitmap32.and(acc, posting));
+  const candidates = postings.length === 1 ? postings[0]! : postings.reduce((acc, posting) => RoaringBitmap32.and(acc, posting));
   let read = 0;
   for (const docId of candidates) {
     if (budget !== null && (++read & 255) === 0 && budget.passed()) {
