@@ -73,11 +73,17 @@ export class DocumentTokenScratch implements DocumentTokenArrays {
   readonly wordIds: number[] = [];
   readonly fields: number[] = [];
   readonly positions: number[] = [];
+  /**
+   * With explicit searchableAttributes: the ranks of this document's fields with words whose name is
+   * not their selector itself (`a.b` under `a`, `*.title`): attributesToSearchOn must read such a
+   * document's field names (search/field-restriction.ts); other fields are named by their rank.
+   */
+  readonly inexactRanks: number[] = [];
   readonly tokenize = new TokenizeScratch();
 
   /** Empties the arrays for the next document. */
   clear(): void {
-    this.fieldRanks.length = this.wordIds.length = this.fields.length = this.positions.length = 0;
+    this.fieldRanks.length = this.wordIds.length = this.fields.length = this.positions.length = this.inexactRanks.length = 0;
   }
 }
 
@@ -99,18 +105,22 @@ export function analyzeDocumentInto(document: Record<string, unknown>, options: 
     if (isPlainObject(value)) continue;
     const fieldOrdinal = ordinal++;
     const rank = rankOf === null ? fieldOrdinal : rankOf(field);
-    if (rank >= 0) collectField(rank, value, sink, out);
+    if (rank >= 0) collectField(rank, rankOf === null || field === options.searchableAttributes[rank], value, sink, out);
   }
 }
 
-/** One searchable field's tokens appended to `out` (a field without words takes no field ordinal). */
-function collectField(rank: number, value: unknown, sink: TokenSink, out: DocumentTokenArrays): void {
+/**
+ * One searchable field's tokens appended to `out` (a field without words takes no field ordinal).
+ * `named`: the field's name is its rank's selector (or the ranks are ordinals, with `*`).
+ */
+function collectField(rank: number, named: boolean, value: unknown, sink: TokenSink, out: DocumentTokenScratch): void {
   const { wordIds, fields, fieldRanks } = out;
   const before = wordIds.length;
   collectValue(value, 0, sink);
   if (wordIds.length === before) return;
   const tokenField = fieldRanks.length;
   fieldRanks.push(rank);
+  if (!named) out.inexactRanks.push(rank);
   for (let k = before; k < wordIds.length; k++) fields.push(tokenField);
 }
 
@@ -118,7 +128,7 @@ interface FieldWalk {
   ordinal: number;
   rankOf: ((field: string) => number) | null;
   sink: TokenSink;
-  out: DocumentTokenArrays;
+  out: DocumentTokenScratch;
 }
 
 /** searchableFields over a simple document (isSimple): the same fields, ranks and order as fieldsOf's walk. */
@@ -133,7 +143,7 @@ function walkFieldsInto(object: Record<string, unknown>, prefix: string | null, 
     }
     const fieldOrdinal = walk.ordinal++;
     const rank = walk.rankOf === null ? fieldOrdinal : walk.rankOf(path);
-    if (rank >= 0) collectField(rank, value, walk.sink, walk.out);
+    if (rank >= 0) collectField(rank, walk.rankOf === null || path === walk.sink.options.searchableAttributes[rank], value, walk.sink, walk.out);
   }
 }
 

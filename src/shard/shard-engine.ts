@@ -344,7 +344,7 @@ export class ShardEngine {
       SLICE_MS);
     const shards = mapPacked(query.shards, (shard) => state.shards.get(shard)).filter((shard): shard is ShardIndex => shard !== undefined);
     // matchingStrategy frequency over several shards (front/search/search-dispatcher.ts): first the terms' counts, then the search with their sums.
-    const fieldRestriction = this.fieldRestrictionOf(query, state.config);
+    const fieldRestriction = this.fieldRestrictionOf(query, state.config, shards);
     // Several shards: each query word's split over the whole index (protocol/split-choice.ts); one shard chooses its own.
     const splits = state.shardCount > 1 && query.q ? new SplitDecider(shards, query.options?.splitChoices, query.options?.splitChoicesFinal === true,
       query.shards.length >= state.shardCount, state.splitMemo) : null;
@@ -371,14 +371,16 @@ export class ShardEngine {
 
 
   /** The search's attributesToSearchOn for its shards (null: every searchable field); documents read latest write first. */
-  private fieldRestrictionOf(query: EngineSearch, config: IndexConfig): FieldRestriction | null {
+  private fieldRestrictionOf(query: EngineSearch, config: IndexConfig, shards: readonly ShardIndex[]): FieldRestriction | null {
     if (!query.q) return null;
     const source = this.documents;
     const documentOf = (docId: number): JsonDocument | undefined => {
       const recent = this.recentDocument(query.indexUid, docId);
       return recent !== undefined ? (JSON.parse(recent) as JsonDocument) : source?.get(query.indexUid, docId);
     };
-    return FieldRestriction.of(query.options?.attributesToSearchOn, config.settings.searchableAttributes, config.analysis, documentOf);
+    // A rank's fields are named by its selector when they are in every shard searched.
+    const namedByRank = (rank: number) => shards.every((shard) => shard.fieldNamedByRank(rank));
+    return FieldRestriction.of(query.options?.attributesToSearchOn, config.settings.searchableAttributes, config.analysis, documentOf, namedByRank);
   }
 
   /**

@@ -57,6 +57,12 @@ export class ShardIndex {
   /** upsert's token arrays and tokenizer scratch, reused document after document (document-tokens.ts). */
   private readonly tokens = new DocumentTokenScratch();
   /**
+   * With explicit searchableAttributes: the ranks some document's field with words held under a name
+   * other than the rank's selector (a path inside it, a pattern's match), since the shard was built;
+   * never shrinks. null: not known (restored from a snapshot that did not keep them).
+   */
+  private inexactRanks: Set<number> | null = new Set();
+  /**
    * JSON of the documents upserted by the latest write batch: the scheduler commits them to LMDB only
    * after every shard acknowledged, and a search in between must still be able to show them.
    */
@@ -165,6 +171,7 @@ export class ShardIndex {
       // Words interned as the tokenizer meets them (no string per known word).
       analyzeDocumentInto(document, this.config.analysis, vocabulary, scratch);
       for (let k = 0; k < wordIds.length; k++) vocabulary.addDocument(wordIds[k]!, docId);
+      for (const rank of scratch.inexactRanks) this.inexactRanks?.add(rank);
     } else this.collectWithExactAttributes(docId, document);
     this.forward.put(docId, scratch);
     if (this.hasFacets) this.facets.upsert(docId, document);
@@ -178,9 +185,11 @@ export class ShardIndex {
     const exactAttributes = this.config.exactAttributes;
     const vocabulary = this.vocabulary;
     const fields = analyzeDocument(document, this.config.analysis);
+    const searchable = this.config.analysis.searchableAttributes;
     for (let ordinal = 0; ordinal < fields.length; ordinal++) {
       const field = fields[ordinal]!;
       fieldRanks.push(field.rank);
+      if (!searchable.includes('*') && field.field !== searchable[field.rank]) this.inexactRanks?.add(field.rank);
       const typoFree = exactAttributes.some((selector) => selectsField(selector, field.field));
       const words = field.words;
       for (let k = 0; k < words.length; k++) {
@@ -191,6 +200,24 @@ export class ShardIndex {
         positions.push(field.positions[k]!);
       }
     }
+  }
+
+  /**
+   * Whether every field with words at this rank was named by the rank's selector itself (explicit
+   * searchableAttributes): attributesToSearchOn then tells a field's verdict from its rank, without
+   * reading the document (search/field-restriction.ts). False when not known.
+   */
+  fieldNamedByRank(rank: number): boolean {
+    return this.inexactRanks !== null && !this.config.analysis.searchableAttributes.includes('*') && !this.inexactRanks.has(rank);
+  }
+
+  /** The ranks for a snapshot (null: not known); restoreInexactRanks takes them back. */
+  inexactRanksState(): number[] | null {
+    return this.inexactRanks === null ? null : [...this.inexactRanks];
+  }
+
+  restoreInexactRanks(ranks: readonly number[] | null): void {
+    this.inexactRanks = ranks === null ? null : new Set(ranks);
   }
 
   /** Applies buffered posting additions (end of a write batch: the lists are read by the next search anyway). */

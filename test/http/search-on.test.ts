@@ -130,6 +130,18 @@ test('a plain name selects that field only, not the fields inside it: milli rest
   t.is((await ids('so_parent', { q: 'Captain Marvel' })).length, 4);
 });
 
+test('explicit searchableAttributes: a field is told by its rank until a document nests fields under the selector, then by its name', async (t) => {
+  await server.client.run('PATCH', '/indexes/so_ranks/settings', { body: { searchableAttributes: ['title', 'details'] } });
+  await server.client.addDocuments('so_ranks', [{ id: '1', title: 'comet', details: 'Captain Marvel' }, { id: '2', title: 'Captain Marvel', details: 'comet' }]);
+  t.deepEqual(await ids('so_ranks', { q: 'Captain Marvel', attributesToSearchOn: ['details'] }), ['1']);
+  t.deepEqual(await ids('so_ranks', { q: 'Captain Marvel', attributesToSearchOn: ['title'] }), ['2']);
+  // `details.inner` ranks under `details` but is not named by it: `details` must not select it.
+  await server.client.addDocuments('so_ranks', [{ id: '3', title: 'comet', details: { inner: 'Captain Marvel' } }]);
+  t.deepEqual(await ids('so_ranks', { q: 'Captain Marvel', attributesToSearchOn: ['details'] }), ['1']);
+  t.deepEqual(await ids('so_ranks', { q: 'Captain Marvel', attributesToSearchOn: ['details.inner'] }), ['3']);
+  t.deepEqual((await ids('so_ranks', { q: 'Captain Marvel', attributesToSearchOn: ['details', 'title'] })).sort(), ['1', '2']);
+});
+
 test('documents written after the first search are restricted alike (the shard reads their fields anew)', async (t) => {
   await server.client.addDocuments('so_written', SIMPLE);
   t.deepEqual((await ids('so_written', { q: 'Captain Marvel', attributesToSearchOn: ['title'] })).sort(), ['2', '3']);

@@ -301,3 +301,28 @@ test('bitmap lists round-trip', (t) => {
   t.deepEqual(decodeBitmaps(bytes, ends).map((bitmap) => bitmap.toArray()), bitmaps.map((bitmap) => bitmap.toArray()));
   t.throws(() => decodeBitmaps(bytes.subarray(0, bytes.length - 1), ends));
 });
+
+test('the ranks whose fields are named by their selector (attributesToSearchOn\'s shortcut) follow the writes and survive a snapshot; an older file leaves them unknown', (t) => {
+  const settings: Partial<IndexSettings> = { searchableAttributes: ['title', 'details', 'tags'] };
+  const config = compileIndexConfig(settings);
+  const identity = identityOf(settings);
+  const shard = new ShardIndex(config);
+  shard.upsert(1, { id: 1, title: 'alpha', details: 'beta', tags: ['gamma'] });
+  t.deepEqual([0, 1, 2].map((rank) => shard.fieldNamedByRank(rank)), [true, true, true]);
+  // `details.inner` ranks under `details` without being named by it; a field without words changes nothing.
+  shard.upsert(2, { id: 2, title: 'delta', details: { inner: 'kappa' }, tags: { empty: '' } });
+  t.deepEqual([0, 1, 2].map((rank) => shard.fieldNamedByRank(rank)), [true, false, true]);
+  // Deleting the document does not make the rank named again (the set never shrinks).
+  shard.delete(2);
+  t.false(shard.fieldNamedByRank(1));
+  const file = concat(encodeShardSnapshot(shard, identity));
+  const restored = decodeShardSnapshot(file, identity, config);
+  t.deepEqual([0, 1, 2].map((rank) => restored.fieldNamedByRank(rank)), [true, false, true]);
+  const current = SnapshotReader.fromBytes(file);
+  const older = decodeShardSnapshot(withMeta(current, { ...current.meta, inexactRanks: undefined }), identity, config);
+  t.deepEqual([0, 1, 2].map((rank) => older.fieldNamedByRank(rank)), [false, false, false]);
+  // With searchableAttributes `*` the ranks are ordinals: never named.
+  const everything = new ShardIndex(compileIndexConfig({}));
+  everything.upsert(1, { id: 1, title: 'alpha' });
+  t.false(everything.fieldNamedByRank(0));
+});

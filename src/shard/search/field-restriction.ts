@@ -30,11 +30,17 @@ export class FieldRestriction {
    * selector (the field is its selector or a path inside it), so no document is read for it.
    */
   private readonly rankMayMatch: readonly boolean[] | null;
+  /**
+   * With explicit searchableAttributes: per rank, 1 or 0 when every field with words at that rank is
+   * named by its selector in the shards searched (ShardIndex.fieldNamedByRank), so the verdict is the
+   * selector's; -1 when a document's field names must be read.
+   */
+  private readonly rankVerdicts: Int8Array | null;
   /** docId -> 1 per field ordinal the search reads (this search's only). */
   private readonly verdicts = new Map<number, Uint8Array>();
 
   private constructor(names: readonly string[], searchable: readonly string[], private readonly analysis: DocumentAnalysisOptions,
-    private readonly documentOf: StoredDocumentOf | null) {
+    private readonly documentOf: StoredDocumentOf | null, namedByRank: ((rank: number) => boolean) | null) {
     this.names = new SearchOnNames(names);
     const patterns = names.some((name) => name.includes('*'));
     // Every name and each of its dotted prefixes (`a.b.c`: `a`, `a.b`, `a.b.c`), so a selector is one lookup.
@@ -46,14 +52,17 @@ export class FieldRestriction {
       }
     }
     this.rankMayMatch = searchable.includes('*') ? null : searchable.map((selector) => patterns || selected.has(selector));
+    this.rankVerdicts = this.rankMayMatch === null || namedByRank === null ? null
+      : Int8Array.from(searchable, (selector, rank) => (!namedByRank(rank) ? -1 : this.selects(selector) ? 1 : 0));
   }
 
   /** null when the search reads every searchable field (no list, or `*` in it). */
-  static of(names: unknown, searchable: readonly string[], analysis: DocumentAnalysisOptions, documentOf: StoredDocumentOf | null): FieldRestriction | null {
+  static of(names: unknown, searchable: readonly string[], analysis: DocumentAnalysisOptions, documentOf: StoredDocumentOf | null,
+    namedByRank: ((rank: number) => boolean) | null = null): FieldRestriction | null {
     if (!Array.isArray(names)) return null;
     const strings = names.filter((name): name is string => typeof name === 'string');
     if (strings.includes('*')) return null;
-    return new FieldRestriction(strings, searchable, analysis, documentOf);
+    return new FieldRestriction(strings, searchable, analysis, documentOf, namedByRank);
   }
 
   private selects(field: string): boolean {
@@ -79,6 +88,7 @@ export class FieldRestriction {
   restrictProfile(profile: DocMatchProfile): DocMatchProfile {
     const { occurrences, counts } = profile;
     const mayMatch = this.rankMayMatch;
+    const rankVerdicts = this.rankVerdicts;
     let verdict: Uint8Array | null = null;
     for (let term = 0; term < counts.length; term++) {
       const list = occurrences[term]!;
@@ -86,7 +96,14 @@ export class FieldRestriction {
       let kept = 0;
       for (let k = 0; k < count; k++) {
         const occurrence = list[k]!;
-        if (mayMatch !== null && mayMatch[occurrenceRank(occurrence)] !== true) continue;
+        const rank = occurrenceRank(occurrence);
+        if (mayMatch !== null && mayMatch[rank] !== true) continue;
+        const byRank = rankVerdicts === null ? -1 : rankVerdicts[rank] ?? -1;
+        if (byRank === 0) continue;
+        if (byRank === 1) {
+          list[kept++] = occurrence;
+          continue;
+        }
         verdict ??= this.verdictOf(profile.docId);
         if (verdict[occurrenceField(occurrence)] !== 1) continue;
         list[kept++] = occurrence;
@@ -99,6 +116,8 @@ export class FieldRestriction {
   /** Whether the document's field (ordinal, rank) is read by the search. */
   reads(docId: number, field: number, rank: number): boolean {
     if (this.rankMayMatch !== null && this.rankMayMatch[rank] !== true) return false;
+    const byRank = this.rankVerdicts === null ? -1 : this.rankVerdicts[rank] ?? -1;
+    if (byRank !== -1) return byRank === 1;
     return this.verdictOf(docId)[field] === 1;
   }
 

@@ -88,6 +88,7 @@ export function* encodeShardSnapshotSteps(index: ShardIndex, identity: ShardSnap
   return yield* writer.chunksSteps({
     version: SHARD_SNAPSHOT_VERSION, ...identity, sections, lexicon, derived, facets,
     garbage: forward.garbage, offsetCount: forward.offsets.count, documentCount: index.documents.size,
+    inexactRanks: index.inexactRanksState(),
   });
 }
 
@@ -134,6 +135,9 @@ function restoreShard(reader: SnapshotReader, config: IndexConfig): ShardIndex {
   if (!Array.isArray(parts) || parts.length > index.derived.length) throw new SnapshotFormatError('derived structures');
   index.derived.forEach((structure, k) => structure.restoreSnapshot(reader, (parts[k] ?? null) as DerivedSnapshotPart));
   restoreFacets(reader, meta['facets'] as FacetSections, index.facets);
+  // Absent from files written before it was kept: not known (attributesToSearchOn then reads names).
+  const inexactRanks = meta['inexactRanks'];
+  index.restoreInexactRanks(Array.isArray(inexactRanks) && inexactRanks.every((rank) => Number.isInteger(rank)) ? inexactRanks as number[] : null);
   // What the lexicon's walks make on first use and a snapshot does not keep (the sorted list packed,
   // its tail order: ~55 ms of CPU at 1M npm rows), made now: the first searches find the shard ready.
   finishSteps(index.vocabulary.lexicon.prepareSteps((word) => index.vocabulary.idOf(word)));
