@@ -3,6 +3,7 @@
 import type { SplitChoices, SplitCounts } from './split-choice.js';
 import type { ErrorBody } from '../errors/index.js';
 import type { ShardFilterContext } from '../filter/shard-filter.js';
+import type { FacetQueryTypos } from '../filter/facet-query.js';
 
 export type MatchingStrategyName = 'last' | 'all' | 'frequency';
 
@@ -92,6 +93,12 @@ export interface ShardSearchOptions {
   distinctFacets?: 'mins' | number[];
   /** Facet search: string (and boolean) facet values only, never numbers, as Meilisearch's facet search. */
   facetStringsOnly?: boolean;
+  /**
+   * Facet search's facetQuery with the typo rules the front matches values by (filter/facet-query.ts):
+   * a shard counts the values it matches only (the front keeps testing them), not every value. A
+   * tuple: the options' JSON text keeps only these names as keys (facetQueryOption / facetQueryOf).
+   */
+  facetQuery?: FacetQueryOption;
   /** The filter may name `_shard`: what this node resolves it with (filter/shard-filter.ts; set by the front). */
   shardFilter?: ShardFilterContext;
   /** Federated search with a sort: each hit's `_rankingScoreValues` (ScorePlan.values), which the front merges by and removes. */
@@ -109,12 +116,24 @@ export interface ShardSearchOptions {
   splitChoicesFinal?: boolean;
 }
 
+/** ShardSearchOptions.facetQuery: [query, typos.enabled, oneTypo, twoTypos, disabledOnFacet, exactWords]. */
+export type FacetQueryOption = [query: string, enabled: boolean, oneTypo: number, twoTypos: number, disabledOnFacet: boolean, exactWords: string[]];
+
+export function facetQueryOption(query: string, typos: FacetQueryTypos): FacetQueryOption {
+  return [query, typos.enabled, typos.oneTypo, typos.twoTypos, typos.disabledOnFacet, [...typos.exactWords]];
+}
+
+export function facetQueryOf(option: FacetQueryOption): { query: string; typos: FacetQueryTypos } {
+  const [query, enabled, oneTypo, twoTypos, disabledOnFacet, exactWords] = option;
+  return { query, typos: { enabled, oneTypo, twoTypos, disabledOnFacet, exactWords } };
+}
+
 /** Every field of ShardSearchOptions: what query-codec.ts encodes (the compiler checks the list is whole). */
 const SHARD_SEARCH_OPTION_FIELDS: Record<keyof ShardSearchOptions, true> = {
   filter: true, sort: true, facets: true, distinct: true, attributesToSearchOn: true, rankingScoreThreshold: true,
   retrieveVectors: true, attributesToHighlight: true, attributesToCrop: true, cropLength: true, cropMarker: true,
   highlightPreTag: true, highlightPostTag: true, showMatchesPosition: true, showRankingScore: true, showRankingScoreDetails: true,
-  documents: true, termDocCountsOnly: true, termDocCounts: true, distinctFacets: true, facetStringsOnly: true, shardFilter: true, rankingScoreValues: true,
+  documents: true, termDocCountsOnly: true, termDocCounts: true, distinctFacets: true, facetStringsOnly: true, facetQuery: true, shardFilter: true, rankingScoreValues: true,
   foreignFilter: true, attributesToSearchOnChecked: true, splitChoices: true, splitChoicesFinal: true,
 };
 export const SHARD_SEARCH_OPTION_NAMES: readonly (keyof ShardSearchOptions)[] = Object.freeze(Object.keys(SHARD_SEARCH_OPTION_FIELDS) as (keyof ShardSearchOptions)[]);

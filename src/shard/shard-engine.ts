@@ -1,10 +1,11 @@
 // Every index shard a worker owns, and the operations the worker thread performs on them: loading
 // and dropping indexes, applying write batches, searching several shards and merging them. No
 // threads and no LMDB here: documents come in through DocumentSource, so tests and the bench call it directly.
+import { facetQueryMatcher } from '../filter/facet-query.js';
 import type { BuildHelperClient } from './build-helper-client.js';
 import { SkeinError } from '../errors/skein-error.js';
 import { shardsOwnedBy } from '../protocol/placement.js';
-import type { DocumentOpMessage, MatchingStrategyName, ShardExtras, ShardSearchOptions } from '../protocol/messages.js';
+import { facetQueryOf, type DocumentOpMessage, type FacetQueryOption, type MatchingStrategyName, type ShardExtras, type ShardSearchOptions } from '../protocol/messages.js';
 import type { IndexSettings } from '../settings/index-settings.js';
 import { compileIndexConfig, type IndexConfig } from './index-config.js';
 import { ShardIndex } from './shard-index.js';
@@ -361,6 +362,7 @@ export class ShardEngine {
     const result = searchShards(shards, plan, {
       q: query.q, hitsWanted, matchingStrategy: query.matchingStrategy, budget, rankingScoreThreshold, fieldRestriction,
       facetStringsOnly: query.options?.facetStringsOnly === true,
+      ...(query.options?.facetQuery ? { facetValueFilter: facetValueFilterOf(query.options.facetQuery) } : {}),
       ...(termDocCounts !== undefined ? { termDocCounts } : {}),
       ...(distinctFacets === 'mins' ? { distinctFacets: 'mins' as const } : distinctFacets !== undefined ? { distinctFacets: new Set(distinctFacets) } : {}),
       splits,
@@ -427,4 +429,10 @@ export class ShardEngine {
 function withSplitCounts(result: EngineSearchResult, splits: SplitDecider | null): EngineSearchResult {
   if (splits?.undecided == null) return result;
   return { candidates: 0, hits: [], extras: { splitCounts: splits.undecided }, rankingEntries: null, scorePlan: null };
+}
+
+/** Facet search's facetQuery as the front matches values (the same matcher, from the same rules). */
+function facetValueFilterOf(option: FacetQueryOption): (value: string) => boolean {
+  const { query, typos } = facetQueryOf(option);
+  return facetQueryMatcher(query, typos);
 }

@@ -5,7 +5,7 @@ import {
   type SchedulerMessage, type ShardCommandMessage, type ShardQueryMessage,
 } from '../../src/protocol/index.js';
 import { ownersOfShard, shardsOwnedBy } from '../../src/protocol/placement.js';
-import { SHARD_SEARCH_OPTION_NAMES, type ShardSearchOptions } from '../../src/protocol/messages.js';
+import { facetQueryOf, facetQueryOption, SHARD_SEARCH_OPTION_NAMES, type ShardSearchOptions } from '../../src/protocol/messages.js';
 import { encodeSearchOptions } from '../../src/protocol/query-codec.js';
 import { ReusedBuilder } from '../../src/protocol/flatbuffer-io.js';
 import { ShardCommandEncoder } from '../../src/protocol/shard-command-codec.js';
@@ -28,7 +28,7 @@ test('a query carries its ShardSearchOptions, every field typed, and none of the
     attributesToSearchOn: ['title'], rankingScoreThreshold: 0.5, retrieveVectors: true, attributesToHighlight: ['*'],
     attributesToCrop: ['overview:5'], cropLength: 7, cropMarker: '..', highlightPreTag: '<b>', highlightPostTag: '</b>',
     showMatchesPosition: true, showRankingScore: true, showRankingScoreDetails: false, documents: true,
-    termDocCountsOnly: false, termDocCounts: [3, 0, 12], distinctFacets: [4, 9], facetStringsOnly: true, shardFilter: [true, ['g1', 'g2'], ['g2']], rankingScoreValues: true, foreignFilter: 2, attributesToSearchOnChecked: true,
+    termDocCountsOnly: false, termDocCounts: [3, 0, 12], distinctFacets: [4, 9], facetStringsOnly: true, facetQuery: ['sci fi', true, 5, 9, false, ['scifi']], shardFilter: [true, ['g1', 'g2'], ['g2']], rankingScoreValues: true, foreignFilter: 2, attributesToSearchOnChecked: true,
     splitChoices: [['carpet', 3], ['__proto__', 0]], splitChoicesFinal: true,
   };
   t.deepEqual(Object.keys(options).sort(), [...SHARD_SEARCH_OPTION_NAMES].sort(), 'the test sets every field');
@@ -146,4 +146,11 @@ test('a decoded write batch reads each document from the message, as often as as
     const small = decodeShardCommand(encode({ kind: 'writeBatch', commandId: 2, indexUid: 'a', shard: 0, ops: [ops[2]!] }));
     t.deepEqual(plainCommand(small), { kind: 'writeBatch', commandId: 2, indexUid: 'a', shard: 0, ops: [ops[2]!] });
   }
+});
+
+test('facet search\'s facetQuery crosses as a tuple and comes back as the same query and typo rules', (t) => {
+  const typos = { enabled: false, oneTypo: 3, twoTypos: 7, disabledOnFacet: true, exactWords: ['scifi', 'noir'] };
+  const option = facetQueryOption('sci fi', typos);
+  const decoded = decodeQueryBatch(encodeQueryBatch([{ ...query, options: { facetQuery: option } }]))[0]!.options!.facetQuery!;
+  t.deepEqual(facetQueryOf(decoded), { query: 'sci fi', typos });
 });

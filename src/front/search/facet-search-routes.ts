@@ -11,8 +11,8 @@ import { performance } from 'node:perf_hooks';
 import { tenantFilter, fuseFilters } from '../../auth/index.js';
 import { echo, SkeinError } from '../../errors/index.js';
 import { attributePatternsOf, listForMessage, matchesAnyPattern } from '../../filter/attribute-patterns.js';
-import { facetQueryMatcher } from '../../filter/facet-query.js';
-import type { FilterParameter, MatchingStrategyName, ShardSearchOptions } from '../../protocol/messages.js';
+import { facetQueryMatcher, type FacetQueryTypos } from '../../filter/facet-query.js';
+import { facetQueryOption, type FilterParameter, type MatchingStrategyName, type ShardSearchOptions } from '../../protocol/messages.js';
 import { withShardFilter } from '../../network/network-node.js';
 import { denyUnknownFields, invalidValueType, isPlainObject, missingField, unknownValue } from '../http/deserr-messages.js';
 import { compareFacetValues, mergeFacetExtras } from './facet-merge.js';
@@ -105,8 +105,16 @@ export const facetSearchRoutes: RouteSpec[] = [
       if (mayNameForeign(filter)) filter = await resolveForeignFilter(context, uid, index, filter as FilterParameter, 'invalid_search_filter');
       // facetStringsOnly: Meilisearch's facet search answers string (and boolean) values only, never numbers.
       // (the filters are parsed by the shards: filter/filter-input.ts)
+      const typoTolerance = index.settings.typoTolerance;
+      const typos: FacetQueryTypos = {
+        enabled: typoTolerance.enabled, oneTypo: typoTolerance.minWordSizeForTypos.oneTypo, twoTypos: typoTolerance.minWordSizeForTypos.twoTypos,
+        disabledOnFacet: typoTolerance.disableOnAttributes.includes(body.facetName), exactWords: typoTolerance.disableOnWords,
+      };
+      // The shards count only the values the facetQuery matches (a field of 100,000 values counted
+      // whole took ~0.5 s of a worker); the same matcher keeps them here.
       const options: ShardSearchOptions = withShardFilter(context.network, context.storage.meta,
-        { facets: [body.facetName], facetStringsOnly: true, ...(filter === null ? {} : { filter: filter as FilterParameter }), ...body.searchOptions });
+        { facets: [body.facetName], facetStringsOnly: true, ...(filter === null ? {} : { filter: filter as FilterParameter }), ...body.searchOptions,
+          ...(body.facetQuery === null ? {} : { facetQuery: facetQueryOption(body.facetQuery, typos) }) });
       // With a threshold, Meilisearch's search for the candidates ranks up to its default limit: the
       // threshold leaves out what it reaches below it.
       const hitsWanted = body.searchOptions.rankingScoreThreshold === undefined ? 0 : DEFAULT_SEARCH_LIMIT;
@@ -142,11 +150,7 @@ export const facetSearchRoutes: RouteSpec[] = [
       workersMs = workersMs === undefined || lastWorkersMs === undefined ? undefined : workersMs + lastWorkersMs;
       const merged = mergeFacetExtras(results.map((result) => result.extras));
       const counts = merged?.facetDistribution?.[body.facetName] ?? {};
-      const typoTolerance = index.settings.typoTolerance;
-      const matches = facetQueryMatcher(body.facetQuery, {
-        enabled: typoTolerance.enabled, oneTypo: typoTolerance.minWordSizeForTypos.oneTypo, twoTypos: typoTolerance.minWordSizeForTypos.twoTypos,
-        disabledOnFacet: typoTolerance.disableOnAttributes.includes(body.facetName), exactWords: typoTolerance.disableOnWords,
-      });
+      const matches = facetQueryMatcher(body.facetQuery, typos);
       const faceting = index.settings.faceting;
       const order = faceting.sortFacetValuesBy[body.facetName] ?? faceting.sortFacetValuesBy['*'] ?? 'alpha';
       const hits = Object.entries(counts).filter(([value]) => matches(value)).map(([value, count]) => ({ value, count }));

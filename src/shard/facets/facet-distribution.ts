@@ -18,7 +18,7 @@ const STEP = 2048;
  * string (and boolean) values only, as Meilisearch's (its facet_id_string_fst).
  */
 export function facetPartials(store: FacetStore, candidates: roaring.RoaringBitmap32, facets: readonly string[],
-  budget: SearchBudget = SearchBudget.unbounded(), stringsOnly = false): FacetPartials {
+  budget: SearchBudget = SearchBudget.unbounded(), stringsOnly = false, valueFilter?: (value: string) => boolean): FacetPartials {
   const facetDistribution: Record<string, Record<string, number>> = {};
   const facetStats: Record<string, { min: number; max: number }> = {};
   for (const name of facets) {
@@ -26,8 +26,8 @@ export function facetPartials(store: FacetStore, candidates: roaring.RoaringBitm
     const counts: Record<string, number> = {};
     facetDistribution[name] = counts;
     if (!field || candidates.isEmpty || budget.passed()) continue;
-    if (field.strings.size <= candidates.size) countStringsByValue(field, candidates, counts, budget);
-    else countStringsByDocument(field, candidates, counts, budget);
+    if (field.strings.size <= candidates.size) countStringsByValue(field, candidates, counts, budget, valueFilter);
+    else countStringsByDocument(field, candidates, counts, budget, valueFilter);
     if (budget.passed() || stringsOnly) continue;
     countNumbers(field, candidates, counts, budget);
     const stats = numericStats(field, candidates);
@@ -37,20 +37,24 @@ export function facetPartials(store: FacetStore, candidates: roaring.RoaringBitm
 }
 
 /** Few values, many candidates: one intersection count per value. */
-function countStringsByValue(field: FieldFacets, candidates: roaring.RoaringBitmap32, counts: Record<string, number>, budget: SearchBudget): void {
+function countStringsByValue(field: FieldFacets, candidates: roaring.RoaringBitmap32, counts: Record<string, number>, budget: SearchBudget,
+  valueFilter: ((value: string) => boolean) | undefined): void {
   let step = 0;
   for (const facet of field.strings.values()) {
     if (++step % STEP === 0 && budget.passed()) return;
+    const spelling = valueFilter === undefined ? null : displaySpelling(facet);
+    if (spelling !== null && !valueFilter!(spelling)) continue;
     const count = facet.docs.read().andCardinality(candidates);
     if (count > 0) {
-      const spelling = displaySpelling(facet);
-      counts[spelling] = (counts[spelling] ?? 0) + count;
+      const shown = spelling ?? displaySpelling(facet);
+      counts[shown] = (counts[shown] ?? 0) + count;
     }
   }
 }
 
 /** Many values, few candidates: read each candidate's own values. */
-function countStringsByDocument(field: FieldFacets, candidates: roaring.RoaringBitmap32, counts: Record<string, number>, budget: SearchBudget): void {
+function countStringsByDocument(field: FieldFacets, candidates: roaring.RoaringBitmap32, counts: Record<string, number>, budget: SearchBudget,
+  valueFilter: ((value: string) => boolean) | undefined): void {
   const byKey = new Map<string, number>();
   let step = 0;
   for (const docId of candidates) {
@@ -60,6 +64,7 @@ function countStringsByDocument(field: FieldFacets, candidates: roaring.RoaringB
   }
   for (const [key, count] of byKey) {
     const spelling = displaySpelling(field.strings.get(key)!);
+    if (valueFilter !== undefined && !valueFilter(spelling)) continue;
     counts[spelling] = (counts[spelling] ?? 0) + count;
   }
 }

@@ -55,6 +55,8 @@ export interface PlannedQuery {
   fieldRestriction?: FieldRestriction | null;
   /** Facet search: the facets' string values only (facetPartials). */
   facetStringsOnly?: boolean;
+  /** Facet search's facetQuery: only the values (display spellings) it matches are counted (facetPartials). */
+  facetValueFilter?: (value: string) => boolean;
   /**
    * Facet search's exhaustiveFacetCount with a distinct attribute (milli counts facets over the
    * candidates after distinct: per value, the document of lowest id). 'mins': answer each key's lowest
@@ -99,7 +101,7 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
     if (plan.facets) {
       const names = expandFacetNames(plan.facets, shard.facets.fields.keys(), shard.config.settings.filterableAttributes ?? []);
       partials.push(facetPartials(shard.facets, facetCandidates(result.universe, distinct, query.distinctFacets, distinctMins, budget), names, budget,
-        query.facetStringsOnly === true));
+        query.facetStringsOnly === true, query.facetValueFilter));
     }
   }
   let hits: PlannedHit[];
