@@ -64,3 +64,27 @@ export function facetKeyOf(normalized: string): string {
   const bytes = facetKeyBytes(normalized);
   return bytes.length === utf8.encode(normalized).length ? normalized : new TextDecoder().decode(bytes);
 }
+
+/** A facet key that reads as a number in alpha order (a finite float, as JavaScript's Number reads it): such values come first. */
+export function alphaNumberOf(key: string): number | null {
+  if (key.trim() === '') return null;
+  const number = Number(key);
+  return Number.isFinite(number) ? number : null;
+}
+
+/**
+ * The alpha order of a facet distribution's values (front/search/facet-merge.ts, shard/facets/facet-distribution.ts),
+ * decided by each value's facet key (normalized, cut to 468 bytes as milli's facet_id_string_docids) so that every
+ * spelling of one value sorts alike: keys that read as numbers first, by number then key; then the others by key;
+ * then by spelling. A total order, the same on every shard: the values kept at maxValuesPerFacet never depend on
+ * the shards' layout, and a shard's first N values are all a merge over shards can need.
+ */
+export function compareFacetValues(a: string, b: string): number {
+  const keyA = facetKeyOf(normalizeFacetValue(a));
+  const keyB = facetKeyOf(normalizeFacetValue(b));
+  const numberA = alphaNumberOf(keyA);
+  const numberB = alphaNumberOf(keyB);
+  if ((numberA === null) !== (numberB === null)) return numberA !== null ? -1 : 1;
+  if (numberA !== null && numberB !== null && numberA !== numberB) return numberA - numberB;
+  return compareCodePoints(keyA, keyB) || compareCodePoints(a, b);
+}

@@ -99,6 +99,12 @@ export interface ShardSearchOptions {
    * tuple: the options' JSON text keeps only these names as keys (facetQueryOption / facetQueryOf).
    */
   facetQuery?: FacetQueryOption;
+  /**
+   * The index's maxValuesPerFacet and sortFacetValuesBy: a facet in alpha order needs from each shard
+   * its first maxValuesPerFacet values only (shard/facets/facet-distribution.ts), not every value's count.
+   * A tuple, as facetQuery (facetCutOption / facetOrderIn).
+   */
+  facetCut?: FacetCutOption;
   /** The filter may name `_shard`: what this node resolves it with (filter/shard-filter.ts; set by the front). */
   shardFilter?: ShardFilterContext;
   /** Federated search with a sort: each hit's `_rankingScoreValues` (ScorePlan.values), which the front merges by and removes. */
@@ -128,12 +134,29 @@ export function facetQueryOf(option: FacetQueryOption): { query: string; typos: 
   return { query, typos: { enabled, oneTypo, twoTypos, disabledOnFacet, exactWords } };
 }
 
+/** ShardSearchOptions.facetCut: [maxValuesPerFacet, sortFacetValuesBy as [facet name or '*', order] pairs]. */
+export type FacetCutOption = [maxValuesPerFacet: number, orders: [facet: string, order: 'alpha' | 'count'][]];
+
+export function facetCutOption(faceting: { maxValuesPerFacet: number; sortFacetValuesBy: Readonly<Record<string, 'alpha' | 'count'>> }): FacetCutOption {
+  return [faceting.maxValuesPerFacet, Object.entries(faceting.sortFacetValuesBy)];
+}
+
+/** A facet's order under the option, as the front orders it (sortFacetValuesBy: its name, else `*`, else alpha). */
+export function facetOrderIn(option: FacetCutOption, facet: string): 'alpha' | 'count' {
+  let star: 'alpha' | 'count' | undefined;
+  for (const [name, order] of option[1]) {
+    if (name === facet) return order;
+    if (name === '*') star = order;
+  }
+  return star ?? 'alpha';
+}
+
 /** Every field of ShardSearchOptions: what query-codec.ts encodes (the compiler checks the list is whole). */
 const SHARD_SEARCH_OPTION_FIELDS: Record<keyof ShardSearchOptions, true> = {
   filter: true, sort: true, facets: true, distinct: true, attributesToSearchOn: true, rankingScoreThreshold: true,
   retrieveVectors: true, attributesToHighlight: true, attributesToCrop: true, cropLength: true, cropMarker: true,
   highlightPreTag: true, highlightPostTag: true, showMatchesPosition: true, showRankingScore: true, showRankingScoreDetails: true,
-  documents: true, termDocCountsOnly: true, termDocCounts: true, distinctFacets: true, facetStringsOnly: true, facetQuery: true, shardFilter: true, rankingScoreValues: true,
+  documents: true, termDocCountsOnly: true, termDocCounts: true, distinctFacets: true, facetStringsOnly: true, facetQuery: true, facetCut: true, shardFilter: true, rankingScoreValues: true,
   foreignFilter: true, attributesToSearchOnChecked: true, splitChoices: true, splitChoicesFinal: true,
 };
 export const SHARD_SEARCH_OPTION_NAMES: readonly (keyof ShardSearchOptions)[] = Object.freeze(Object.keys(SHARD_SEARCH_OPTION_FIELDS) as (keyof ShardSearchOptions)[]);
@@ -163,7 +186,8 @@ export type DocumentOpMessage =
 export type ShardCommandMessage =
   | { kind: 'writeBatch'; commandId: number; indexUid: string; shard: number; ops: DocumentOpMessage[] }
   | { kind: 'reloadDocuments'; commandId: number; indexUid: string; shard: number; docIds: number[] }
-  | { kind: 'loadIndex'; commandId: number; indexUid: string; shardCount: number; settings: unknown }
+  /** keepShards: only search-time settings changed (settings/search-time-settings.ts): the worker swaps them and keeps its shards. */
+  | { kind: 'loadIndex'; commandId: number; indexUid: string; shardCount: number; settings: unknown; keepShards: boolean }
   | { kind: 'dropIndex'; commandId: number; indexUid: string }
   /** The worker's shards of the index now equal LMDB at this commit stamp (IndexRecord.commitSeq). */
   | { kind: 'indexCommitted'; commandId: number; indexUid: string; commitSeq: number }

@@ -58,7 +58,7 @@ function encodeWith(command: ShardCommandMessage, createUtf8String: (builder: fl
     case 'loadIndex': {
       const settings = builder.createString(JSON.stringify(command.settings));
       bodyType = fb.ShardCommandBody.LoadIndex;
-      body = fb.LoadIndex.createLoadIndex(builder, indexUid, command.shardCount, settings);
+      body = fb.LoadIndex.createLoadIndex(builder, indexUid, command.shardCount, settings, command.keepShards);
       break;
     }
     case 'dropIndex':
@@ -115,7 +115,7 @@ export function decodeShardCommand(message: ArrayBuffer | Uint8Array): ShardComm
     case fb.ShardCommandBody.LoadIndex: {
       const load = command.body(new fb.LoadIndex()) as fb.LoadIndex;
       return { kind: 'loadIndex', commandId, indexUid: load.indexUid() ?? '', shardCount: load.shardCount(),
-        settings: JSON.parse(load.settingsJson() ?? 'null') };
+        settings: JSON.parse(load.settingsJson() ?? 'null'), keepShards: load.keepShards() };
     }
     case fb.ShardCommandBody.DropIndex: {
       const drop = command.body(new fb.DropIndex()) as fb.DropIndex;

@@ -2,10 +2,11 @@
 // and dropping indexes, applying write batches, searching several shards and merging them. No
 // threads and no LMDB here: documents come in through DocumentSource, so tests and the bench call it directly.
 import { facetQueryMatcher } from '../filter/facet-query.js';
+import type { FacetCut } from './facets/facet-distribution.js';
 import type { BuildHelperClient } from './build-helper-client.js';
 import { SkeinError } from '../errors/skein-error.js';
 import { shardsOwnedBy } from '../protocol/placement.js';
-import { facetQueryOf, type DocumentOpMessage, type FacetQueryOption, type MatchingStrategyName, type ShardExtras, type ShardSearchOptions } from '../protocol/messages.js';
+import { facetOrderIn, facetQueryOf, type DocumentOpMessage, type FacetCutOption, type FacetQueryOption, type MatchingStrategyName, type ShardExtras, type ShardSearchOptions } from '../protocol/messages.js';
 import type { IndexSettings } from '../settings/index-settings.js';
 import { compileIndexConfig, type IndexConfig } from './index-config.js';
 import { ShardIndex } from './shard-index.js';
@@ -140,6 +141,20 @@ export class ShardEngine {
     for (const shard of rebuilt.values()) shard.trim();
     this.forgetShardsOf(indexUid);
     this.indexes.set(indexUid, { config, shardCount, shards, splitMemo: new SplitMemo() });
+  }
+
+  /**
+   * Only search-time settings changed (settings/search-time-settings.ts): the index's compiled settings are
+   * replaced and its shards kept, nothing rebuilt. False when the index is not loaded here with this shard
+   * count: the caller then loads it whole.
+   */
+  replaceSearchTimeSettings(indexUid: string, shardCount: number, settings: Partial<IndexSettings> | null): boolean {
+    const state = this.indexes.get(indexUid);
+    if (!state || state.shardCount !== Math.max(1, shardCount)) return false;
+    const config = compileIndexConfig(settings);
+    for (const shard of state.shards.values()) shard.adoptSearchTimeSettings(config);
+    this.indexes.set(indexUid, { ...state, config });
+    return true;
   }
 
   /** Uids of the loaded indexes. */
@@ -363,6 +378,7 @@ export class ShardEngine {
       q: query.q, hitsWanted, matchingStrategy: query.matchingStrategy, budget, rankingScoreThreshold, fieldRestriction,
       facetStringsOnly: query.options?.facetStringsOnly === true,
       ...(query.options?.facetQuery ? { facetValueFilter: facetValueFilterOf(query.options.facetQuery) } : {}),
+      ...(query.options?.facetCut ? { facetCut: facetCutOf(query.options.facetCut) } : {}),
       ...(termDocCounts !== undefined ? { termDocCounts } : {}),
       ...(distinctFacets === 'mins' ? { distinctFacets: 'mins' as const } : distinctFacets !== undefined ? { distinctFacets: new Set(distinctFacets) } : {}),
       splits,
@@ -429,6 +445,11 @@ export class ShardEngine {
 function withSplitCounts(result: EngineSearchResult, splits: SplitDecider | null): EngineSearchResult {
   if (splits?.undecided == null) return result;
   return { candidates: 0, hits: [], extras: { splitCounts: splits.undecided }, rankingEntries: null, scorePlan: null };
+}
+
+/** The index's facet orders as the front shapes the distribution (ShardSearchOptions.facetCut). */
+function facetCutOf(option: FacetCutOption): FacetCut {
+  return { maxValues: option[0], orderOf: (facet) => facetOrderIn(option, facet) };
 }
 
 /** Facet search's facetQuery as the front matches values (the same matcher, from the same rules). */

@@ -147,7 +147,23 @@ export class ShardIndex {
     this.vocabulary.lexicon.useDeletionIndex = on;
   }
 
-  constructor(readonly config: IndexConfig) {
+  /** The compiled settings; replaced only by adoptSearchTimeSettings. */
+  get config(): IndexConfig {
+    return this.settingsNow;
+  }
+
+  private settingsNow: IndexConfig;
+
+  /**
+   * Settings that differ from the current ones in search-time settings only (settings/search-time-settings.ts):
+   * nothing built from the documents depends on those, so the shard keeps every structure.
+   */
+  adoptSearchTimeSettings(config: IndexConfig): void {
+    this.settingsNow = config;
+  }
+
+  constructor(config: IndexConfig) {
+    this.settingsNow = config;
     const faceted = facetedFieldsOf(config.settings);
     this.facets = new FacetStore(faceted.isFaceted, faceted.geo, faceted.geojson);
     this.hasFacets = !faceted.none;

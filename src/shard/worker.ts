@@ -179,9 +179,15 @@ function applyCommand(command: ShardCommandMessage): Promise<void> | void {
       snapshots.changed(command.indexUid);
       engine.reloadDocuments(command.indexUid, command.shard, command.docIds, committedDocuments);
       break;
-    case 'loadIndex':
-      loadFromStorage(command.indexUid, command.shardCount, command.settings as Partial<IndexSettings> | null);
+    case 'loadIndex': {
+      const settings = command.settings as Partial<IndexSettings> | null;
+      if (command.keepShards && engine.replaceSearchTimeSettings(command.indexUid, command.shardCount, settings)) {
+        // The next commit stamps the shards again; their snapshots are saved then, with the new settings' fingerprint.
+        snapshots.changed(command.indexUid);
+        threadLog.write('milli', 'debug', 'search-time settings applied, shards kept', { worker: data.workerIndex, indexUid: command.indexUid });
+      } else loadFromStorage(command.indexUid, command.shardCount, settings);
       break;
+    }
     case 'dropIndex':
       engine.dropIndex(command.indexUid);
       snapshots.dropped(command.indexUid);

@@ -28,7 +28,7 @@ test('a query carries its ShardSearchOptions, every field typed, and none of the
     attributesToSearchOn: ['title'], rankingScoreThreshold: 0.5, retrieveVectors: true, attributesToHighlight: ['*'],
     attributesToCrop: ['overview:5'], cropLength: 7, cropMarker: '..', highlightPreTag: '<b>', highlightPostTag: '</b>',
     showMatchesPosition: true, showRankingScore: true, showRankingScoreDetails: false, documents: true,
-    termDocCountsOnly: false, termDocCounts: [3, 0, 12], distinctFacets: [4, 9], facetStringsOnly: true, facetQuery: ['sci fi', true, 5, 9, false, ['scifi']], shardFilter: [true, ['g1', 'g2'], ['g2']], rankingScoreValues: true, foreignFilter: 2, attributesToSearchOnChecked: true,
+    termDocCountsOnly: false, termDocCounts: [3, 0, 12], distinctFacets: [4, 9], facetStringsOnly: true, facetQuery: ['sci fi', true, 5, 9, false, ['scifi']], facetCut: [7, [['*', 'alpha'], ['genre', 'count']]], shardFilter: [true, ['g1', 'g2'], ['g2']], rankingScoreValues: true, foreignFilter: 2, attributesToSearchOnChecked: true,
     splitChoices: [['carpet', 3], ['__proto__', 0]], splitChoicesFinal: true,
   };
   t.deepEqual(Object.keys(options).sort(), [...SHARD_SEARCH_OPTION_NAMES].sort(), 'the test sets every field');
@@ -98,7 +98,8 @@ test('every shard command survives encoding', (t) => {
   const commands: ShardCommandMessage[] = [
     { kind: 'writeBatch', commandId: 1, indexUid: 'a', shard: 3, ops: [{ kind: 'upsert', docId: 9, document: '{"x":1}' }, { kind: 'delete', docId: 2 }] },
     { kind: 'reloadDocuments', commandId: 2, indexUid: 'a', shard: 1, docIds: [1, 2, 3] },
-    { kind: 'loadIndex', commandId: 3, indexUid: 'a', shardCount: 4, settings: { searchableAttributes: ['*'] } },
+    { kind: 'loadIndex', commandId: 3, indexUid: 'a', shardCount: 4, settings: { searchableAttributes: ['*'] }, keepShards: false },
+    { kind: 'loadIndex', commandId: 5, indexUid: 'b', shardCount: 1, settings: { faceting: { maxValuesPerFacet: 3 } }, keepShards: true },
     { kind: 'dropIndex', commandId: 4, indexUid: 'a' },
     { kind: 'indexCommitted', commandId: 6, indexUid: 'a', commitSeq: 4_000_000_000 },
     { kind: 'saveSnapshots', commandId: 7, prepareSearch: false },

@@ -16,7 +16,7 @@ test('commands travel as flatbuffers and resolve on their ack; failed acks rejec
   });
   const link = new ShardLink([channel.port1]);
   await link.send(0, { kind: 'writeBatch', indexUid: 'x', shard: 0, ops: [{ kind: 'upsert', docId: 4, document: '{"id":1}' }, { kind: 'delete', docId: 8 }] });
-  await link.send(0, { kind: 'loadIndex', indexUid: 'x', shardCount: 2, settings: { a: 1 } });
+  await link.send(0, { kind: 'loadIndex', indexUid: 'x', shardCount: 2, settings: { a: 1 }, keepShards: false });
   const error = await t.throwsAsync(link.send(0, { kind: 'dropIndex', indexUid: 'x' }));
   t.is((error as { code?: string }).code, 'index_not_found');
   t.deepEqual(received, ['writeBatch', 'loadIndex', 'dropIndex']);

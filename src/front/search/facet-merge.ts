@@ -1,6 +1,6 @@
 // Merging the shards' facet partials ({facetDistribution: {attr: {value: count}}, facetStats:
 // {attr: {min, max}}}) into the response members, with the index's faceting settings applied.
-import { compareCodePoints, facetKeyOf, normalizeFacetValue } from '../../filter/facet-value.js';
+import { compareCodePoints, compareFacetValues, facetKeyOf, normalizeFacetValue } from '../../filter/facet-value.js';
 import type { IndexSettings } from '../../settings/index-settings.js';
 
 export interface FacetExtras {
@@ -97,14 +97,4 @@ export function facetDistributionJson(distribution: Record<string, Record<string
     return `${JSON.stringify(facet)}:{${values.join(',')}}`;
   });
   return `{${facets.join(',')}}`;
-}
-
-/** Alpha order: numbers first in numeric order (Meilisearch lists number facets before strings), then strings. */
-export function compareFacetValues(a: string, b: string): number {
-  const numberA = a.trim() !== '' && Number.isFinite(Number(a));
-  const numberB = b.trim() !== '' && Number.isFinite(Number(b));
-  if (numberA && numberB) return Number(a) - Number(b);
-  if (numberA !== numberB) return numberA ? -1 : 1;
-  // (by facet key, milli's order of facet_id_string_docids: a value cut to 468 bytes sorts as its key)
-  return compareStrings(facetKeyOf(normalizeFacetValue(a)), facetKeyOf(normalizeFacetValue(b))) || compareStrings(a, b);
 }

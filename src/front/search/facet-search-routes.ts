@@ -12,10 +12,11 @@ import { tenantFilter, fuseFilters } from '../../auth/index.js';
 import { echo, SkeinError } from '../../errors/index.js';
 import { attributePatternsOf, listForMessage, matchesAnyPattern } from '../../filter/attribute-patterns.js';
 import { facetQueryMatcher, type FacetQueryTypos } from '../../filter/facet-query.js';
-import { facetQueryOption, type FilterParameter, type MatchingStrategyName, type ShardSearchOptions } from '../../protocol/messages.js';
+import { facetCutOption, facetQueryOption, type FilterParameter, type MatchingStrategyName, type ShardSearchOptions } from '../../protocol/messages.js';
 import { withShardFilter } from '../../network/network-node.js';
 import { denyUnknownFields, invalidValueType, isPlainObject, missingField, unknownValue } from '../http/deserr-messages.js';
-import { compareFacetValues, mergeFacetExtras } from './facet-merge.js';
+import { mergeFacetExtras } from './facet-merge.js';
+import { compareFacetValues } from '../../filter/facet-value.js';
 import { validateIndexUid } from '../indexes/index-uid.js';
 import { checkFilterSize, checkListLength, checkTextLength, REQUEST_LIMITS } from '../http/request-limits.js';
 import type { RouteSpec } from '../http/route-spec.js';
@@ -114,7 +115,7 @@ export const facetSearchRoutes: RouteSpec[] = [
       // whole took ~0.5 s of a worker); the same matcher keeps them here.
       const options: ShardSearchOptions = withShardFilter(context.network, context.storage.meta,
         { facets: [body.facetName], facetStringsOnly: true, ...(filter === null ? {} : { filter: filter as FilterParameter }), ...body.searchOptions,
-          ...(body.facetQuery === null ? {} : { facetQuery: facetQueryOption(body.facetQuery, typos) }) });
+          ...(body.facetQuery === null ? {} : { facetQuery: facetQueryOption(body.facetQuery, typos) }), facetCut: facetCutOption(index.settings.faceting) });
       // With a threshold, Meilisearch's search for the candidates ranks up to its default limit: the
       // threshold leaves out what it reaches below it.
       const hitsWanted = body.searchOptions.rankingScoreThreshold === undefined ? 0 : DEFAULT_SEARCH_LIMIT;

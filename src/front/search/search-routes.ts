@@ -21,7 +21,7 @@ import { hydrateHits } from './foreign-hydration.js';
 import { mayNameForeign, resolveForeignFilter } from './foreign-filter.js';
 import { frontChecksSearchOn, searchOnErrorOf } from './search-on-check.js';
 import { SkeinError } from '../../errors/index.js';
-import type { FilterParameter } from '../../protocol/messages.js';
+import { facetCutOption, type FilterParameter } from '../../protocol/messages.js';
 import { withShardFilter } from '../../network/network-node.js';
 
 export const searchRoutes: RouteSpec[] = [
@@ -119,6 +119,10 @@ export function shardQueryOf(access: Access, context: FrontContext, uid: string,
   if (ruleFilter !== null) parameters.options.filter = fuseFilters(parameters.options.filter ?? null, ruleFilter) as FilterParameter;
   requireContainsFeature(context.storage.meta, parameters.options.filter);
   withShardFilter(context.network, context.storage.meta, parameters.options);
+  // Facets in alpha order need each shard's first maxValuesPerFacet values only (shard/facets/facet-distribution.ts).
+  if (parameters.options.facets !== undefined && parameters.options.facets !== null && parameters.options.facets.length > 0) {
+    parameters.options.facetCut = facetCutOption(index.settings.faceting);
+  }
   const window = searchWindow(parameters, index.settings.pagination.maxTotalHits);
   // Shards and documents are named by the record's storage key: resolved once, so a swap meanwhile
   // cannot mix the two sides in one answer (src/scheduler/operations/index-swap.ts).

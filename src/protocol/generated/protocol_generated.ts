@@ -980,8 +980,13 @@ settingsJson(optionalEncoding?:any):string|Uint8Array|null {
   return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
 }
 
+keepShards():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startLoadIndex(builder:flatbuffers.Builder) {
-  builder.startObject(3);
+  builder.startObject(4);
 }
 
 static addIndexUid(builder:flatbuffers.Builder, indexUidOffset:flatbuffers.Offset) {
@@ -996,16 +1001,21 @@ static addSettingsJson(builder:flatbuffers.Builder, settingsJsonOffset:flatbuffe
   builder.addFieldOffset(2, settingsJsonOffset, 0);
 }
 
+static addKeepShards(builder:flatbuffers.Builder, keepShards:boolean) {
+  builder.addFieldInt8(3, +keepShards, +false);
+}
+
 static endLoadIndex(builder:flatbuffers.Builder):flatbuffers.Offset {
   const offset = builder.endObject();
   return offset;
 }
 
-static createLoadIndex(builder:flatbuffers.Builder, indexUidOffset:flatbuffers.Offset, shardCount:number, settingsJsonOffset:flatbuffers.Offset):flatbuffers.Offset {
+static createLoadIndex(builder:flatbuffers.Builder, indexUidOffset:flatbuffers.Offset, shardCount:number, settingsJsonOffset:flatbuffers.Offset, keepShards:boolean):flatbuffers.Offset {
   LoadIndex.startLoadIndex(builder);
   LoadIndex.addIndexUid(builder, indexUidOffset);
   LoadIndex.addShardCount(builder, shardCount);
   LoadIndex.addSettingsJson(builder, settingsJsonOffset);
+  LoadIndex.addKeepShards(builder, keepShards);
   return LoadIndex.endLoadIndex(builder);
 }
 }

@@ -8,6 +8,7 @@ import { ownersOfShard } from '../../protocol/placement.js';
 import { storageKeyOf, type IndexRecord } from '../../storage/records.js';
 import { settingsChanged, type IndexPlan } from '../batching/batch-plan.js';
 import type { ShardCommand } from './shard-link.js';
+import { onlySearchTimeSettingsDiffer } from '../../settings/search-time-settings.js';
 
 export interface AddressedCommand {
   worker: number;
@@ -26,7 +27,7 @@ export function applyCommands(plan: IndexPlan, workerCount: number): ApplyPhases
   const after = plan.stage.record;
   if (after === null) return { prepare: before === null ? [] : toEveryWorker(workerCount, { kind: 'dropIndex', indexUid: uid }), writes: [] };
   const reload = before === null || settingsChanged(plan);
-  const prepare = reload ? toEveryWorker(workerCount, loadIndex(after)) : [];
+  const prepare = reload ? toEveryWorker(workerCount, loadIndex(after, before !== null && keepsShards(before, after))) : [];
   return { prepare, writes: writeBatches(plan, after, workerCount, before !== null) };
 }
 
@@ -36,7 +37,7 @@ export function rollbackCommands(plan: IndexPlan, workerCount: number): Addresse
   const uid = plan.stage.key;
   const after = plan.stage.record;
   if (before === null) return after === null ? [] : toEveryWorker(workerCount, { kind: 'dropIndex', indexUid: uid });
-  if (after === null || settingsChanged(plan)) return toEveryWorker(workerCount, loadIndex(before));
+  if (after === null || settingsChanged(plan)) return toEveryWorker(workerCount, loadIndex(before, after !== null && keepsShards(after, before)));
   const touched = new Map<number, number[]>();
   for (const docId of plan.stage.documents.keys()) {
     const shard = shardOfDocId(docId, before.shardCount);
@@ -62,8 +63,14 @@ function writeBatches(plan: IndexPlan, after: IndexRecord, workerCount: number, 
     toEveryOwner(shard, after.shardCount, workerCount, { kind: 'writeBatch', indexUid: plan.stage.key, shard, ops }));
 }
 
-function loadIndex(record: IndexRecord): ShardCommand {
-  return { kind: 'loadIndex', indexUid: storageKeyOf(record), shardCount: record.shardCount, settings: record.settings };
+/** keepShards: the record's settings differ from the workers' in search-time settings only (no rebuild). */
+function loadIndex(record: IndexRecord, keepShards: boolean): ShardCommand {
+  return { kind: 'loadIndex', indexUid: storageKeyOf(record), shardCount: record.shardCount, settings: record.settings, keepShards };
+}
+
+/** The workers hold `from`'s shards and go to `to`: the same shards and documents, search-time settings aside. */
+function keepsShards(from: IndexRecord, to: IndexRecord): boolean {
+  return from.shardCount === to.shardCount && storageKeyOf(from) === storageKeyOf(to) && onlySearchTimeSettingsDiffer(from.settings, to.settings);
 }
 
 function toEveryWorker(workerCount: number, command: ShardCommand): AddressedCommand[] {

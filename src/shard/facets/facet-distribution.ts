@@ -1,12 +1,24 @@
-// One shard's facet partials for the matching documents: EVERY value's count (not a top-N, so the
-// front's sum over shards is exact before it keeps maxValuesPerFacet) and the numeric min/max.
+// One shard's facet partials for the matching documents: each value's count and the numeric min/max.
+// A facet in count order gets EVERY value's count (the front's sums over shards are exact before it
+// keeps the maxValuesPerFacet largest). A facet in alpha order (FacetCut) gets the shard's first
+// maxValuesPerFacet values in that order (a total order: filter/facet-value.ts compareFacetValues):
+// the front's first N of the union are then the index's first N with whole counts (a value among them
+// is among the first N of every shard holding it), and a field of 100,000 values costs N
+// intersections, not 100,000.
 import type roaring from 'roaring';
+import { alphaNumberOf, compareCodePoints, facetKeyOf, normalizeFacetValue } from '../../filter/facet-value.js';
 import { displaySpelling, type FacetStore, type FieldFacets } from './facet-store.js';
 import { SearchBudget } from '../search/search-budget.js';
 
 export interface FacetPartials {
   facetDistribution: Record<string, Record<string, number>>;
   facetStats: Record<string, { min: number; max: number }>;
+}
+
+/** A facet distribution's cut (ShardSearchOptions.facetCut): N values per facet in alpha order. */
+export interface FacetCut {
+  maxValues: number;
+  orderOf(facet: string): 'alpha' | 'count';
 }
 
 /** Values (or documents) counted between two yield points of the search's budget. */
@@ -18,7 +30,8 @@ const STEP = 2048;
  * string (and boolean) values only, as Meilisearch's (its facet_id_string_fst).
  */
 export function facetPartials(store: FacetStore, candidates: roaring.RoaringBitmap32, facets: readonly string[],
-  budget: SearchBudget = SearchBudget.unbounded(), stringsOnly = false, valueFilter?: (value: string) => boolean): FacetPartials {
+  budget: SearchBudget = SearchBudget.unbounded(), stringsOnly = false, valueFilter?: (value: string) => boolean,
+  cut: FacetCut | null = null): FacetPartials {
   const facetDistribution: Record<string, Record<string, number>> = {};
   const facetStats: Record<string, { min: number; max: number }> = {};
   for (const name of facets) {
@@ -26,12 +39,16 @@ export function facetPartials(store: FacetStore, candidates: roaring.RoaringBitm
     const counts: Record<string, number> = {};
     facetDistribution[name] = counts;
     if (!field || candidates.isEmpty || budget.passed()) continue;
-    if (field.strings.size <= candidates.size) countStringsByValue(field, candidates, counts, budget, valueFilter);
+    const limit = cut !== null && cut.orderOf(name) === 'alpha' ? cut.maxValues : null;
+    if (limit !== null && walksInAlphaOrder(field, candidates, limit)) countStringsInAlphaOrder(field, candidates, counts, limit, budget, valueFilter);
+    else if (field.strings.size <= candidates.size) countStringsByValue(field, candidates, counts, budget, valueFilter);
     else countStringsByDocument(field, candidates, counts, budget, valueFilter);
-    if (budget.passed() || stringsOnly) continue;
-    countNumbers(field, candidates, counts, budget);
-    const stats = numericStats(field, candidates);
-    if (stats) facetStats[name] = stats;
+    if (!budget.passed() && !stringsOnly) {
+      countNumbers(field, candidates, counts, budget, limit);
+      const stats = numericStats(field, candidates);
+      if (stats) facetStats[name] = stats;
+    }
+    if (limit !== null) keepAlphaPrefix(counts, limit);
   }
   return { facetDistribution, facetStats };
 }
@@ -52,6 +69,55 @@ function countStringsByValue(field: FieldFacets, candidates: roaring.RoaringBitm
   }
 }
 
+/**
+ * Whether to walk the values in alpha order until N have candidates: when the values are no more than
+ * the candidates (as countStringsByValue), or when the walk's expected length (N values found every
+ * values/candidates values) is well under the candidates (countStringsByDocument's cost).
+ */
+function walksInAlphaOrder(field: FieldFacets, candidates: roaring.RoaringBitmap32, limit: number): boolean {
+  const values = field.strings.size;
+  const documents = candidates.size;
+  return values <= documents || limit * values * 8 <= documents * documents;
+}
+
+/** The first `limit` values in alpha order with candidates, each counted. */
+function countStringsInAlphaOrder(field: FieldFacets, candidates: roaring.RoaringBitmap32, counts: Record<string, number>, limit: number,
+  budget: SearchBudget, valueFilter: ((value: string) => boolean) | undefined): void {
+  const { facets, spellings } = field.alphaOrder();
+  let found = 0;
+  for (let k = 0; k < facets.length && found < limit; k++) {
+    if ((k + 1) % STEP === 0 && budget.passed()) return;
+    const spelling = spellings[k]!;
+    if (valueFilter !== undefined && !valueFilter(spelling)) continue;
+    const count = facets[k]!.docs.read().andCardinality(candidates);
+    if (count === 0) continue;
+    counts[spelling] = (counts[spelling] ?? 0) + count;
+    found++;
+  }
+}
+
+/**
+ * Keeps the first `limit` values in alpha order (compareFacetValues, a total order): the numbers and
+ * the strings counted whole (few candidates) come here with every value.
+ */
+function keepAlphaPrefix(counts: Record<string, number>, limit: number): void {
+  const values = Object.keys(counts);
+  if (values.length <= limit) return;
+  const numeric: { value: string; key: string; number: number }[] = [];
+  const other: { value: string; key: string }[] = [];
+  for (const value of values) {
+    const key = facetKeyOf(normalizeFacetValue(value));
+    const number = alphaNumberOf(key);
+    if (number !== null) numeric.push({ value, key, number });
+    else other.push({ value, key });
+  }
+  // (compareFacetValues, each value's key and number worked out once)
+  numeric.sort((a, b) => a.number - b.number || compareCodePoints(a.key, b.key) || compareCodePoints(a.value, b.value));
+  other.sort((a, b) => compareCodePoints(a.key, b.key) || compareCodePoints(a.value, b.value));
+  let kept = 0;
+  for (const entry of [...numeric, ...other]) if (kept++ >= limit) delete counts[entry.value];
+}
+
 /** Many values, few candidates: read each candidate's own values. */
 function countStringsByDocument(field: FieldFacets, candidates: roaring.RoaringBitmap32, counts: Record<string, number>, budget: SearchBudget,
   valueFilter: ((value: string) => boolean) | undefined): void {
@@ -69,12 +135,30 @@ function countStringsByDocument(field: FieldFacets, candidates: roaring.RoaringB
   }
 }
 
-/** Numbers: the candidates' own values when they are few, else one pass over the sorted pairs. */
-function countNumbers(field: FieldFacets, candidates: roaring.RoaringBitmap32, counts: Record<string, number>, budget: SearchBudget): void {
+/**
+ * Numbers: the candidates' own values when they are few, else one pass over the sorted pairs; in alpha
+ * order (`limit`) that pass stops after the limit-th number with candidates, counted whole.
+ */
+function countNumbers(field: FieldFacets, candidates: roaring.RoaringBitmap32, counts: Record<string, number>, budget: SearchBudget,
+  limit: number | null): void {
   const byNumber = new Map<number, number>();
   const { values, docIds } = field.sortedNumbers();
   if (values.length === 0) return;
-  if (candidates.size * 4 < values.length) {
+  if (limit !== null && candidates.size * 4 >= values.length) {
+    let found = 0;
+    for (let k = 0; k < values.length; k++) {
+      const value = values[k]!;
+      if (found >= limit && value !== values[k - 1]) break;
+      if (k % (STEP * 16) === STEP * 16 - 1 && budget.passed()) break;
+      if (!candidates.has(docIds[k]!)) continue;
+      const count = byNumber.get(value);
+      if (count === undefined) {
+        if (found >= limit) break;
+        found++;
+        byNumber.set(value, 1);
+      } else byNumber.set(value, count + 1);
+    }
+  } else if (candidates.size * 4 < values.length) {
     let step = 0;
     for (const docId of candidates) {
       if (++step % STEP === 0 && budget.passed()) break;

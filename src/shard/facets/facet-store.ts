@@ -5,7 +5,7 @@ import roaring from 'roaring';
 import { flattenDocument } from '../../documents/flatten.js';
 import { geojsonPointsOf, geoPointOf } from '../../documents/geo-field.js';
 import { geojsonShapesOf, type GeoShape } from '../../filter/geo-shapes.js';
-import { compareCodePoints, facetKeyOf, normalizeFacetValue } from '../../filter/facet-value.js';
+import { alphaNumberOf, compareCodePoints, facetKeyOf, normalizeFacetValue } from '../../filter/facet-value.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -67,6 +67,7 @@ export class FieldFacets {
   private sortedStringsCache: string[] | null = null;
   private numberBlocksCache: DocBlocks | null = null;
   private stringIndexCache: StringIndex | null = null;
+  private alphaOrderCache: AlphaOrder | null = null;
 
   add(docId: number, value: unknown): void {
     this.exists.add(docId);
@@ -127,6 +128,33 @@ export class FieldFacets {
   sortedStrings(): string[] {
     this.sortedStringsCache ??= [...this.strings.keys()].sort(compareStrings);
     return this.sortedStringsCache;
+  }
+
+  /**
+   * The string values in a facet distribution's alpha order (filter/facet-value.ts compareFacetValues):
+   * keys that read as numbers first, by number then key, then the others in key order (a shard shows one
+   * spelling per key). Made on first use after a write (a displaySpelling per value, a sort of the numeric
+   * keys), kept until the next.
+   */
+  alphaOrder(): AlphaOrder {
+    if (this.alphaOrderCache) return this.alphaOrderCache;
+    const numeric: { key: string; number: number }[] = [];
+    const others: string[] = [];
+    for (const key of this.sortedStrings()) {
+      const number = alphaNumberOf(key);
+      if (number !== null) numeric.push({ key, number });
+      else others.push(key);
+    }
+    numeric.sort((a, b) => a.number - b.number || compareCodePoints(a.key, b.key));
+    const facets: StringFacet[] = [];
+    const spellings: string[] = [];
+    for (const key of [...numeric.map((entry) => entry.key), ...others]) {
+      const facet = this.strings.get(key)!;
+      facets.push(facet);
+      spellings.push(displaySpelling(facet));
+    }
+    this.alphaOrderCache = { facets, spellings };
+    return this.alphaOrderCache;
   }
 
   /** Documents whose numbers fall in [low, high] (bounds inclusive unless said otherwise). */
@@ -191,6 +219,7 @@ export class FieldFacets {
     this.sortedStringsCache = null;
     this.numberBlocksCache = null;
     this.stringIndexCache = null;
+    this.alphaOrderCache = null;
   }
 }
 
@@ -258,6 +287,12 @@ function lowerBound(values: Float64Array, target: number, strict: boolean): numb
     else high = middle;
   }
   return low;
+}
+
+/** FieldFacets.alphaOrder: the values and their shown spellings. */
+export interface AlphaOrder {
+  facets: StringFacet[];
+  spellings: string[];
 }
 
 export interface StringIndex {

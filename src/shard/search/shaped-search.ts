@@ -7,7 +7,7 @@ import { parseSortCriterion } from '../../filter/sort-criteria.js';
 import { parseCustomFieldRule } from '../../ranking/rules/custom-field.js';
 import type { SortOrder } from '../../ranking/rules/sort.js';
 import { distinctKeyOf, keepFirstPerKey, type DistinctKeyOf } from '../facets/distinct.js';
-import { facetPartials, type FacetPartials } from '../facets/facet-distribution.js';
+import { facetPartials, type FacetCut, type FacetPartials } from '../facets/facet-distribution.js';
 import { evaluateFilter } from '../facets/filter-evaluator.js';
 import { haversineMeters } from '../../filter/geo-distance.js';
 import { attributePatternsOf } from '../../filter/attribute-patterns.js';
@@ -57,6 +57,8 @@ export interface PlannedQuery {
   facetStringsOnly?: boolean;
   /** Facet search's facetQuery: only the values (display spellings) it matches are counted (facetPartials). */
   facetValueFilter?: (value: string) => boolean;
+  /** Facets in alpha order: each shard's first maxValuesPerFacet values only (facetPartials). */
+  facetCut?: FacetCut | null;
   /**
    * Facet search's exhaustiveFacetCount with a distinct attribute (milli counts facets over the
    * candidates after distinct: per value, the document of lowest id). 'mins': answer each key's lowest
@@ -101,7 +103,7 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
     if (plan.facets) {
       const names = expandFacetNames(plan.facets, shard.facets.fields.keys(), shard.config.settings.filterableAttributes ?? []);
       partials.push(facetPartials(shard.facets, facetCandidates(result.universe, distinct, query.distinctFacets, distinctMins, budget), names, budget,
-        query.facetStringsOnly === true, query.facetValueFilter));
+        query.facetStringsOnly === true, query.facetValueFilter, query.facetCut ?? null));
     }
   }
   let hits: PlannedHit[];
