@@ -378,7 +378,8 @@ export class ShardEngine {
       q: query.q, hitsWanted, matchingStrategy: query.matchingStrategy, budget, rankingScoreThreshold, fieldRestriction,
       facetStringsOnly: query.options?.facetStringsOnly === true,
       ...(query.options?.facetQuery ? { facetValueFilter: facetValueFilterOf(query.options.facetQuery) } : {}),
-      ...(query.options?.facetCut ? { facetCut: facetCutOf(query.options.facetCut) } : {}),
+      // (this worker holds every shard of the index: its merged counts are the index's)
+      ...(query.options?.facetCut ? { facetCut: facetCutOf(query.options.facetCut, query.shards.length >= state.shardCount) } : {}),
       ...(termDocCounts !== undefined ? { termDocCounts } : {}),
       ...(distinctFacets === 'mins' ? { distinctFacets: 'mins' as const } : distinctFacets !== undefined ? { distinctFacets: new Set(distinctFacets) } : {}),
       splits,
@@ -448,8 +449,8 @@ function withSplitCounts(result: EngineSearchResult, splits: SplitDecider | null
 }
 
 /** The index's facet orders as the front shapes the distribution (ShardSearchOptions.facetCut). */
-function facetCutOf(option: FacetCutOption): FacetCut {
-  return { maxValues: option[0], orderOf: (facet) => facetOrderIn(option, facet) };
+function facetCutOf(option: FacetCutOption, whole: boolean): FacetCut {
+  return { maxValues: option[0], orderOf: (facet) => facetOrderIn(option, facet), whole };
 }
 
 /** Facet search's facetQuery as the front matches values (the same matcher, from the same rules). */

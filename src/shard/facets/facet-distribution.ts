@@ -19,6 +19,14 @@ export interface FacetPartials {
 export interface FacetCut {
   maxValues: number;
   orderOf(facet: string): 'alpha' | 'count';
+  /**
+   * The shards searched here are all of the index's (no other worker adds counts): the merged counts of
+   * every facet may then be cut to the first maxValues in the front's order, count order included
+   * (keepFirstValues).
+   */
+  whole: boolean;
+  /** Whole, and this worker holds the index in one shard: that shard's first values are the index's (count order too). */
+  soleShard?: boolean;
 }
 
 /** Values (or documents) counted between two yield points of the search's budget. */
@@ -39,8 +47,12 @@ export function facetPartials(store: FacetStore, candidates: roaring.RoaringBitm
     const counts: Record<string, number> = {};
     facetDistribution[name] = counts;
     if (!field || candidates.isEmpty || budget.passed()) continue;
-    const limit = cut !== null && cut.orderOf(name) === 'alpha' ? cut.maxValues : null;
+    const order = cut === null ? null : cut.orderOf(name);
+    const limit = order === 'alpha' ? cut!.maxValues : null;
     if (limit !== null && walksInAlphaOrder(field, candidates, limit)) countStringsInAlphaOrder(field, candidates, counts, limit, budget, valueFilter);
+    else if (order === 'count' && cut!.soleShard === true && field.strings.size <= candidates.size) {
+      countMostCountedStrings(field, candidates, counts, cut!.maxValues, budget, valueFilter);
+    }
     else if (field.strings.size <= candidates.size) countStringsByValue(field, candidates, counts, budget, valueFilter);
     else countStringsByDocument(field, candidates, counts, budget, valueFilter);
     if (!budget.passed() && !stringsOnly) {
@@ -97,6 +109,42 @@ function countStringsInAlphaOrder(field: FieldFacets, candidates: roaring.Roarin
 }
 
 /**
+ * Count order in the index's only shard: every value counted, but only the first `limit` in the front's
+ * order (most documents first, ties in alpha order) written out: those above the limit-th count, then
+ * those at it in alpha order (FieldFacets.alphaOrder). A field of 100,000 values then costs its
+ * intersections, not 100,000 entries merged, normalized and sorted by key.
+ */
+function countMostCountedStrings(field: FieldFacets, candidates: roaring.RoaringBitmap32, counts: Record<string, number>, limit: number,
+  budget: SearchBudget, valueFilter: ((value: string) => boolean) | undefined): void {
+  const { facets, spellings, numericCount } = field.alphaOrder();
+  const found = new Uint32Array(facets.length);
+  let nonZero = 0;
+  for (let k = 0; k < facets.length; k++) {
+    if ((k + 1) % STEP === 0 && budget.passed()) break;
+    if (valueFilter !== undefined && !valueFilter(spellings[k]!)) continue;
+    const count = facets[k]!.docs.read().andCardinality(candidates);
+    found[k] = count;
+    if (count > 0) nonZero++;
+  }
+  if (limit <= 0 || nonZero === 0) return;
+  let threshold = 1;
+  if (nonZero > limit) {
+    const sorted = found.filter((count) => count > 0).sort();
+    threshold = sorted[sorted.length - limit]!;
+  }
+  let atThreshold = limit;
+  for (let k = 0; k < facets.length; k++) if (found[k]! > threshold) atThreshold--;
+  for (let k = 0; k < facets.length; k++) {
+    const count = found[k]!;
+    if (count > threshold || (count === threshold && atThreshold-- > 0)) counts[spellings[k]!] = count;
+  }
+  // A string that reads as a number is one value with that number ("9" and 9): their counts add up after
+  // this cut, so every such string is written out when the field holds numbers.
+  if (field.sortedNumbers().values.length === 0) return;
+  for (let k = 0; k < numericCount; k++) if (found[k]! > 0) counts[spellings[k]!] = found[k]!;
+}
+
+/**
  * Keeps the first `limit` values in alpha order (compareFacetValues, a total order): the numbers and
  * the strings counted whole (few candidates) come here with every value.
  */
@@ -116,6 +164,61 @@ function keepAlphaPrefix(counts: Record<string, number>, limit: number): void {
   other.sort((a, b) => compareCodePoints(a.key, b.key) || compareCodePoints(a.value, b.value));
   let kept = 0;
   for (const entry of [...numeric, ...other]) if (kept++ >= limit) delete counts[entry.value];
+}
+
+/**
+ * The whole index's counts (FacetCut.whole): each facet keeps its first `maxValues` values in the order the
+ * front shapes it by (count: most documents first, ties in alpha order; alpha), so the front merges and
+ * sorts N values, not every value of a large field.
+ */
+export function keepFirstValues(distribution: Record<string, Record<string, number>>, cut: FacetCut): void {
+  for (const [facet, bySpelling] of Object.entries(distribution)) {
+    const counts = oneSpellingPerKey(bySpelling);
+    if (cut.orderOf(facet) === 'alpha') keepAlphaPrefix(counts, cut.maxValues);
+    else keepMostCounted(counts, cut.maxValues);
+    distribution[facet] = counts;
+  }
+}
+
+/**
+ * Shards may count one facet key under different spellings ("Action" / "action"): one value, summed, shown
+ * with the smallest spelling, as the front merges them (front/search/facet-merge.ts), before any cut.
+ */
+function oneSpellingPerKey(counts: Record<string, number>): Record<string, number> {
+  const shownByKey = new Map<string, string>();
+  const out: Record<string, number> = {};
+  for (const [value, count] of Object.entries(counts)) {
+    const key = facetKeyOf(normalizeFacetValue(value));
+    const shown = shownByKey.get(key);
+    if (shown === undefined) {
+      shownByKey.set(key, value);
+      out[value] = count;
+    } else if (value < shown) {
+      shownByKey.set(key, value);
+      out[value] = out[shown]! + count;
+      delete out[shown];
+    } else out[shown] = out[shown]! + count;
+  }
+  return out;
+}
+
+/** Keeps the `limit` values of most documents, ties in alpha order (front/search/facet-merge.ts shapes them so). */
+function keepMostCounted(counts: Record<string, number>, limit: number): void {
+  const values = Object.keys(counts);
+  if (values.length <= limit) return;
+  const entries = values.map((value) => {
+    const key = facetKeyOf(normalizeFacetValue(value));
+    return { value, key, count: counts[value]!, number: alphaNumberOf(key) };
+  });
+  entries.sort((a, b) => b.count - a.count || alphaOrderOf(a, b));
+  for (let k = limit; k < entries.length; k++) delete counts[entries[k]!.value];
+}
+
+/** compareFacetValues on values whose key and number are worked out. */
+function alphaOrderOf(a: { value: string; key: string; number: number | null }, b: { value: string; key: string; number: number | null }): number {
+  if ((a.number === null) !== (b.number === null)) return a.number !== null ? -1 : 1;
+  if (a.number !== null && b.number !== null && a.number !== b.number) return a.number - b.number;
+  return compareCodePoints(a.key, b.key) || compareCodePoints(a.value, b.value);
 }
 
 /** Many values, few candidates: read each candidate's own values. */

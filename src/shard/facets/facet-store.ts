@@ -153,7 +153,7 @@ export class FieldFacets {
       facets.push(facet);
       spellings.push(displaySpelling(facet));
     }
-    this.alphaOrderCache = { facets, spellings };
+    this.alphaOrderCache = { facets, spellings, numericCount: numeric.length };
     return this.alphaOrderCache;
   }
 
@@ -289,10 +289,11 @@ function lowerBound(values: Float64Array, target: number, strict: boolean): numb
   return low;
 }
 
-/** FieldFacets.alphaOrder: the values and their shown spellings. */
+/** FieldFacets.alphaOrder: the values and their shown spellings; the first numericCount have keys that read as numbers. */
 export interface AlphaOrder {
   facets: StringFacet[];
   spellings: string[];
+  numericCount: number;
 }
 
 export interface StringIndex {

@@ -7,7 +7,7 @@ import { parseSortCriterion } from '../../filter/sort-criteria.js';
 import { parseCustomFieldRule } from '../../ranking/rules/custom-field.js';
 import type { SortOrder } from '../../ranking/rules/sort.js';
 import { distinctKeyOf, keepFirstPerKey, type DistinctKeyOf } from '../facets/distinct.js';
-import { facetPartials, type FacetCut, type FacetPartials } from '../facets/facet-distribution.js';
+import { facetPartials, keepFirstValues, type FacetCut, type FacetPartials } from '../facets/facet-distribution.js';
 import { evaluateFilter } from '../facets/filter-evaluator.js';
 import { haversineMeters } from '../../filter/geo-distance.js';
 import { attributePatternsOf } from '../../filter/attribute-patterns.js';
@@ -71,6 +71,7 @@ export interface PlannedQuery {
 }
 
 export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, query: PlannedQuery): PlannedSearchResult {
+  const facetCut = query.facetCut ? { ...query.facetCut, soleShard: query.facetCut.whole && shards.length === 1 } : null;
   let candidates = 0;
   let rankingEntries: boolean[] | null = null;
   let scorePlan: (() => ScorePlan) | null = null;
@@ -103,7 +104,7 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
     if (plan.facets) {
       const names = expandFacetNames(plan.facets, shard.facets.fields.keys(), shard.config.settings.filterableAttributes ?? []);
       partials.push(facetPartials(shard.facets, facetCandidates(result.universe, distinct, query.distinctFacets, distinctMins, budget), names, budget,
-        query.facetStringsOnly === true, query.facetValueFilter, query.facetCut ?? null));
+        query.facetStringsOnly === true, query.facetValueFilter, facetCut));
     }
   }
   let hits: PlannedHit[];
@@ -113,7 +114,10 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
     hits = mergeRankedHits(lists, 0, query.hitsWanted);
   }
   let extras: ShardExtras | null = null;
-  if (plan.facets) extras = mergePartials(partials);
+  if (plan.facets) {
+    extras = mergePartials(partials);
+    if (query.facetCut?.whole === true) keepFirstValues(extras.facetDistribution!, query.facetCut);
+  }
   if (query.distinctFacets === 'mins' && plan.distinct) (extras ??= {}).distinctMins = distinctMins;
   if (plan.distinct) {
     // The same value may match in several shards: the front counts the union of the keys.
