@@ -79,11 +79,17 @@ export class DocumentTokenScratch implements DocumentTokenArrays {
    * document's field names (search/field-restriction.ts); other fields are named by their rank.
    */
   readonly inexactRanks: number[] = [];
+  /**
+   * With searchableAttributes `*` (ranks are the fields' ordinals): the name of each field with words,
+   * by field ordinal (as fieldRanks), so a shard learns which name every rank holds (ShardIndex.nameAtRank).
+   */
+  readonly rankNames: string[] = [];
   readonly tokenize = new TokenizeScratch();
 
   /** Empties the arrays for the next document. */
   clear(): void {
     this.fieldRanks.length = this.wordIds.length = this.fields.length = this.positions.length = this.inexactRanks.length = 0;
+    this.rankNames.length = 0;
   }
 }
 
@@ -105,15 +111,16 @@ export function analyzeDocumentInto(document: Record<string, unknown>, options: 
     if (isPlainObject(value)) continue;
     const fieldOrdinal = ordinal++;
     const rank = rankOf === null ? fieldOrdinal : rankOf(field);
-    if (rank >= 0) collectField(rank, rankOf === null || field === options.searchableAttributes[rank], value, sink, out);
+    if (rank >= 0) collectField(rank, rankOf === null || field === options.searchableAttributes[rank], value, sink, out, rankOf === null ? field : null);
   }
 }
 
 /**
  * One searchable field's tokens appended to `out` (a field without words takes no field ordinal).
- * `named`: the field's name is its rank's selector (or the ranks are ordinals, with `*`).
+ * `named`: the field's name is its rank's selector (or the ranks are ordinals, with `*`); `name`: the
+ * field's name, with `*` only (DocumentTokenScratch.rankNames).
  */
-function collectField(rank: number, named: boolean, value: unknown, sink: TokenSink, out: DocumentTokenScratch): void {
+function collectField(rank: number, named: boolean, value: unknown, sink: TokenSink, out: DocumentTokenScratch, name: string | null): void {
   const { wordIds, fields, fieldRanks } = out;
   const before = wordIds.length;
   collectValue(value, 0, sink);
@@ -121,6 +128,7 @@ function collectField(rank: number, named: boolean, value: unknown, sink: TokenS
   const tokenField = fieldRanks.length;
   fieldRanks.push(rank);
   if (!named) out.inexactRanks.push(rank);
+  if (name !== null) out.rankNames.push(name);
   for (let k = before; k < wordIds.length; k++) fields.push(tokenField);
 }
 
@@ -143,7 +151,7 @@ function walkFieldsInto(object: Record<string, unknown>, prefix: string | null, 
     }
     const fieldOrdinal = walk.ordinal++;
     const rank = walk.rankOf === null ? fieldOrdinal : walk.rankOf(path);
-    if (rank >= 0) collectField(rank, walk.rankOf === null || path === walk.sink.options.searchableAttributes[rank], value, walk.sink, walk.out);
+    if (rank >= 0) collectField(rank, walk.rankOf === null || path === walk.sink.options.searchableAttributes[rank], value, walk.sink, walk.out, walk.rankOf === null ? path : null);
   }
 }
 

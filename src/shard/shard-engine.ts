@@ -399,7 +399,17 @@ export class ShardEngine {
     };
     // A rank's fields are named by its selector when they are in every shard searched.
     const namedByRank = (rank: number) => shards.every((shard) => shard.fieldNamedByRank(rank));
-    return FieldRestriction.of(query.options?.attributesToSearchOn, config.settings.searchableAttributes, config.analysis, documentOf, namedByRank);
+    // With `*`: a rank's one name over the shards searched (null: several, or not known).
+    const nameByRank = (rank: number): string | null => {
+      let name: string | undefined;
+      for (const shard of shards) {
+        const own = shard.nameAtRank(rank);
+        if (own === null || (own !== undefined && name !== undefined && own !== name)) return null;
+        name ??= own;
+      }
+      return name ?? null;
+    };
+    return FieldRestriction.of(query.options?.attributesToSearchOn, config.settings.searchableAttributes, config.analysis, documentOf, namedByRank, nameByRank);
   }
 
   /**

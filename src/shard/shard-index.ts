@@ -35,6 +35,9 @@ const { RoaringBitmap32 } = roaring;
 /** Work of deriving a term besides its bytes, per derived word (a union over its lists per rank and position). */
 const DERIVATION_WORK_PER_WORD = 1024;
 
+/** Ranks (field ordinals with searchableAttributes `*`) whose names a shard keeps (ShardIndex.nameAtRank); later ones read the document. */
+export const MAX_NAMED_RANKS = 256;
+
 export class ShardIndex {
   readonly vocabulary = new Vocabulary();
   readonly forward = new ForwardIndex();
@@ -62,6 +65,13 @@ export class ShardIndex {
    * never shrinks. null: not known (restored from a snapshot that did not keep them).
    */
   private inexactRanks: Set<number> | null = new Set();
+  /**
+   * With searchableAttributes `*`: per rank (a field's ordinal in its document, below MAX_NAMED_RANKS), the
+   * one name every field with words at that rank has had in this shard, or null once two names met there;
+   * absent: no such field yet. Marked by each write, never shrinking; the map null when not known (a
+   * snapshot written before it was kept). attributesToSearchOn then tells a field's verdict from its rank.
+   */
+  private starRankNames: Map<number, string | null> | null = new Map();
   /**
    * JSON of the documents upserted by the latest write batch: the scheduler commits them to LMDB only
    * after every shard acknowledged, and a search in between must still be able to show them.
@@ -188,6 +198,8 @@ export class ShardIndex {
       analyzeDocumentInto(document, this.config.analysis, vocabulary, scratch);
       for (let k = 0; k < wordIds.length; k++) vocabulary.addDocument(wordIds[k]!, docId);
       for (const rank of scratch.inexactRanks) this.inexactRanks?.add(rank);
+      const names = scratch.rankNames;
+      for (let k = 0; k < names.length; k++) this.noteRankName(scratch.fieldRanks[k]!, names[k]!);
     } else this.collectWithExactAttributes(docId, document);
     this.forward.put(docId, scratch);
     if (this.hasFacets) this.facets.upsert(docId, document);
@@ -206,6 +218,7 @@ export class ShardIndex {
       const field = fields[ordinal]!;
       fieldRanks.push(field.rank);
       if (!searchable.includes('*') && field.field !== searchable[field.rank]) this.inexactRanks?.add(field.rank);
+      if (searchable.includes('*')) this.noteRankName(field.rank, field.field);
       const typoFree = exactAttributes.some((selector) => selectsField(selector, field.field));
       const words = field.words;
       for (let k = 0; k < words.length; k++) {
@@ -225,6 +238,32 @@ export class ShardIndex {
    */
   fieldNamedByRank(rank: number): boolean {
     return this.inexactRanks !== null && !this.config.analysis.searchableAttributes.includes('*') && !this.inexactRanks.has(rank);
+  }
+
+  private noteRankName(rank: number, name: string): void {
+    const names = this.starRankNames;
+    if (names === null || rank >= MAX_NAMED_RANKS) return;
+    const known = names.get(rank);
+    if (known === undefined) names.set(rank, name);
+    else if (known !== null && known !== name) names.set(rank, null);
+  }
+
+  /**
+   * With searchableAttributes `*`: the name of every field with words at this rank in the shard; null when
+   * fields of several names were there or it is not known; undefined when no field with words was.
+   */
+  nameAtRank(rank: number): string | null | undefined {
+    if (this.starRankNames === null || rank >= MAX_NAMED_RANKS) return null;
+    return this.starRankNames.get(rank);
+  }
+
+  /** starRankNames for a snapshot, as [rank, name or null] pairs (null: not known); restoreRankNames takes them back. */
+  rankNamesState(): [number, string | null][] | null {
+    return this.starRankNames === null ? null : [...this.starRankNames];
+  }
+
+  restoreRankNames(pairs: readonly [number, string | null][] | null): void {
+    this.starRankNames = pairs === null ? null : new Map(pairs);
   }
 
   /** The ranks for a snapshot (null: not known); restoreInexactRanks takes them back. */

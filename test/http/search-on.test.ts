@@ -142,6 +142,18 @@ test('explicit searchableAttributes: a field is told by its rank until a documen
   t.deepEqual((await ids('so_ranks', { q: 'Captain Marvel', attributesToSearchOn: ['details', 'title'] })).sort(), ['1', '2']);
 });
 
+test('searchableAttributes `*`: a rank is told by its one name until a document puts another field at it, then by each document\'s names', async (t) => {
+  await server.client.addDocuments('so_star', [{ id: '1', title: 'comet', desc: 'Captain Marvel' }, { id: '2', title: 'Captain Marvel', desc: 'comet' }]);
+  t.deepEqual(await ids('so_star', { q: 'Captain Marvel', attributesToSearchOn: ['desc'] }), ['1']);
+  t.deepEqual(await ids('so_star', { q: 'Captain Marvel', attributesToSearchOn: ['title'] }), ['2']);
+  // Another field order: `desc` is now the first field of a document, where `id` was.
+  await server.client.addDocuments('so_star', [{ desc: 'Captain Marvel', title: 'comet', id: '3' }, { id: '4', other: 'Captain Marvel', title: 'comet' }]);
+  t.deepEqual((await ids('so_star', { q: 'Captain Marvel', attributesToSearchOn: ['desc'] })).sort(), ['1', '3']);
+  t.deepEqual(await ids('so_star', { q: 'Captain Marvel', attributesToSearchOn: ['title'] }), ['2']);
+  t.deepEqual(await ids('so_star', { q: 'Captain Marvel', attributesToSearchOn: ['other'] }), ['4']);
+  t.deepEqual((await ids('so_star', { q: 'Captain Marvel', attributesToSearchOn: ['desc', 'other'] })).sort(), ['1', '3', '4']);
+});
+
 test('documents written after the first search are restricted alike (the shard reads their fields anew)', async (t) => {
   await server.client.addDocuments('so_written', SIMPLE);
   t.deepEqual((await ids('so_written', { q: 'Captain Marvel', attributesToSearchOn: ['title'] })).sort(), ['2', '3']);

@@ -326,3 +326,30 @@ test('the ranks whose fields are named by their selector (attributesToSearchOn\'
   everything.upsert(1, { id: 1, title: 'alpha' });
   t.false(everything.fieldNamedByRank(0));
 });
+
+test('with searchableAttributes `*`, each rank (field ordinal) keeps the one name its fields had, null once two met, through writes and a snapshot; an older file leaves them unknown', (t) => {
+  const settings: Partial<IndexSettings> = {};
+  const config = compileIndexConfig(settings);
+  const identity = identityOf(settings);
+  const shard = new ShardIndex(config);
+  shard.upsert(1, { id: 1, title: 'alpha', details: { inner: 'beta' }, empty: '' });
+  t.deepEqual([0, 1, 2, 3].map((rank) => shard.nameAtRank(rank)), ['id', 'title', 'details.inner', undefined]);
+  // Another order puts `title` at rank 0: rank 0 has two names now; deleting the document changes nothing.
+  shard.upsert(2, { title: 'gamma', id: 2, details: { inner: 'delta' } });
+  t.deepEqual([0, 1, 2].map((rank) => shard.nameAtRank(rank)), [null, null, 'details.inner']);
+  shard.delete(2);
+  t.is(shard.nameAtRank(0), null);
+  // A field without words takes an ordinal but leaves its rank unmarked.
+  shard.upsert(3, { id: 3, title: 'epsilon', details: { inner: 'zeta' }, empty: '', more: 'eta' });
+  t.deepEqual([3, 4].map((rank) => shard.nameAtRank(rank)), [undefined, 'more']);
+  const file = concat(encodeShardSnapshot(shard, identity));
+  const restored = decodeShardSnapshot(file, identity, config);
+  t.deepEqual([0, 1, 2, 3, 4].map((rank) => restored.nameAtRank(rank)), [null, null, 'details.inner', undefined, 'more']);
+  const current = SnapshotReader.fromBytes(file);
+  const older = decodeShardSnapshot(withMeta(current, { ...current.meta, rankNames: undefined }), identity, config);
+  t.deepEqual([0, 2, 4].map((rank) => older.nameAtRank(rank)), [null, null, null]);
+  // Explicit searchableAttributes: no names kept (ranks are the selectors').
+  const explicit = new ShardIndex(compileIndexConfig({ searchableAttributes: ['title'] }));
+  explicit.upsert(1, { id: 1, title: 'alpha' });
+  t.is(explicit.nameAtRank(0), undefined);
+});

@@ -13,6 +13,7 @@ import { SearchOnNames } from '../../filter/search-on-names.js';
 import { occurrenceField, occurrenceRank, type DocMatchProfile } from '../../ranking/match-profile.js';
 import { phraseStarts } from '../documents/match-profile-builder.js';
 import { fieldRankAt, tokenCountAt, tokensStartAt, type ForwardIndex } from '../documents/forward-index.js';
+import { MAX_NAMED_RANKS } from '../shard-index.js';
 
 /** The stored document of a shard's doc id (the latest written first), or undefined. */
 export type StoredDocumentOf = (docId: number) => Record<string, unknown> | undefined;
@@ -31,16 +32,18 @@ export class FieldRestriction {
    */
   private readonly rankMayMatch: readonly boolean[] | null;
   /**
-   * With explicit searchableAttributes: per rank, 1 or 0 when every field with words at that rank is
-   * named by its selector in the shards searched (ShardIndex.fieldNamedByRank), so the verdict is the
-   * selector's; -1 when a document's field names must be read.
+   * Per rank, 1 or 0 when the rank tells the verdict, -1 when a document's field names must be read. With
+   * explicit searchableAttributes: when every field with words at that rank is named by its selector in the
+   * shards searched (ShardIndex.fieldNamedByRank), the selector's verdict. With `*` (ranks are field
+   * ordinals, below MAX_NAMED_RANKS): when every such field has one name in those shards (ShardIndex.nameAtRank), that name's.
    */
   private readonly rankVerdicts: Int8Array | null;
   /** docId -> 1 per field ordinal the search reads (this search's only). */
   private readonly verdicts = new Map<number, Uint8Array>();
 
   private constructor(names: readonly string[], searchable: readonly string[], private readonly analysis: DocumentAnalysisOptions,
-    private readonly documentOf: StoredDocumentOf | null, namedByRank: ((rank: number) => boolean) | null) {
+    private readonly documentOf: StoredDocumentOf | null, namedByRank: ((rank: number) => boolean) | null,
+    nameByRank: ((rank: number) => string | null) | null) {
     this.names = new SearchOnNames(names);
     const patterns = names.some((name) => name.includes('*'));
     // Every name and each of its dotted prefixes (`a.b.c`: `a`, `a.b`, `a.b.c`), so a selector is one lookup.
@@ -52,17 +55,25 @@ export class FieldRestriction {
       }
     }
     this.rankMayMatch = searchable.includes('*') ? null : searchable.map((selector) => patterns || selected.has(selector));
-    this.rankVerdicts = this.rankMayMatch === null || namedByRank === null ? null
-      : Int8Array.from(searchable, (selector, rank) => (!namedByRank(rank) ? -1 : this.selects(selector) ? 1 : 0));
+    if (this.rankMayMatch === null) {
+      // `*`: a rank is a field ordinal; its verdict is its one name's, where the shards know one (ShardIndex.nameAtRank).
+      this.rankVerdicts = nameByRank === null ? null : Int8Array.from({ length: MAX_NAMED_RANKS }, (_, rank) => {
+        const name = nameByRank(rank);
+        return name === null ? -1 : this.selects(name) ? 1 : 0;
+      });
+    } else {
+      this.rankVerdicts = namedByRank === null ? null
+        : Int8Array.from(searchable, (selector, rank) => (!namedByRank(rank) ? -1 : this.selects(selector) ? 1 : 0));
+    }
   }
 
   /** null when the search reads every searchable field (no list, or `*` in it). */
   static of(names: unknown, searchable: readonly string[], analysis: DocumentAnalysisOptions, documentOf: StoredDocumentOf | null,
-    namedByRank: ((rank: number) => boolean) | null = null): FieldRestriction | null {
+    namedByRank: ((rank: number) => boolean) | null = null, nameByRank: ((rank: number) => string | null) | null = null): FieldRestriction | null {
     if (!Array.isArray(names)) return null;
     const strings = names.filter((name): name is string => typeof name === 'string');
     if (strings.includes('*')) return null;
-    return new FieldRestriction(strings, searchable, analysis, documentOf, namedByRank);
+    return new FieldRestriction(strings, searchable, analysis, documentOf, namedByRank, nameByRank);
   }
 
   private selects(field: string): boolean {

@@ -88,7 +88,7 @@ export function* encodeShardSnapshotSteps(index: ShardIndex, identity: ShardSnap
   return yield* writer.chunksSteps({
     version: SHARD_SNAPSHOT_VERSION, ...identity, sections, lexicon, derived, facets,
     garbage: forward.garbage, offsetCount: forward.offsets.count, documentCount: index.documents.size,
-    inexactRanks: index.inexactRanksState(),
+    inexactRanks: index.inexactRanksState(), rankNames: index.rankNamesState(),
   });
 }
 
@@ -138,8 +138,14 @@ function restoreShard(reader: SnapshotReader, config: IndexConfig): ShardIndex {
   // Absent from files written before it was kept: not known (attributesToSearchOn then reads names).
   const inexactRanks = meta['inexactRanks'];
   index.restoreInexactRanks(Array.isArray(inexactRanks) && inexactRanks.every((rank) => Number.isInteger(rank)) ? inexactRanks as number[] : null);
+  const rankNames = meta['rankNames'];
+  index.restoreRankNames(Array.isArray(rankNames) && rankNames.every(isRankNamePair) ? rankNames as [number, string | null][] : null);
   // What the lexicon's walks make on first use and a snapshot does not keep (the sorted list packed,
   // its tail order: ~55 ms of CPU at 1M npm rows), made now: the first searches find the shard ready.
   finishSteps(index.vocabulary.lexicon.prepareSteps((word) => index.vocabulary.idOf(word)));
   return index;
+}
+
+function isRankNamePair(pair: unknown): boolean {
+  return Array.isArray(pair) && pair.length === 2 && Number.isInteger(pair[0]) && (pair[1] === null || typeof pair[1] === 'string');
 }
