@@ -80,11 +80,23 @@ export function alphaNumberOf(key: string): number | null {
  * the shards' layout, and a shard's first N values are all a merge over shards can need.
  */
 export function compareFacetValues(a: string, b: string): number {
-  const keyA = facetKeyOf(normalizeFacetValue(a));
-  const keyB = facetKeyOf(normalizeFacetValue(b));
-  const numberA = alphaNumberOf(keyA);
-  const numberB = alphaNumberOf(keyB);
-  if ((numberA === null) !== (numberB === null)) return numberA !== null ? -1 : 1;
-  if (numberA !== null && numberB !== null && numberA !== numberB) return numberA - numberB;
-  return compareCodePoints(keyA, keyB) || compareCodePoints(a, b);
+  return compareFacetSortKeys(facetSortKeyOf(a), facetSortKeyOf(b));
+}
+
+/** What compareFacetValues orders a value by, worked out once (sorting many values). */
+export interface FacetSortKey {
+  value: string;
+  key: string;
+  number: number | null;
+}
+
+export function facetSortKeyOf(value: string): FacetSortKey {
+  const key = facetKeyOf(normalizeFacetValue(value));
+  return { value, key, number: alphaNumberOf(key) };
+}
+
+export function compareFacetSortKeys(a: FacetSortKey, b: FacetSortKey): number {
+  if ((a.number === null) !== (b.number === null)) return a.number !== null ? -1 : 1;
+  if (a.number !== null && b.number !== null && a.number !== b.number) return a.number - b.number;
+  return compareCodePoints(a.key, b.key) || compareCodePoints(a.value, b.value);
 }

@@ -134,11 +134,19 @@ export function facetQueryOf(option: FacetQueryOption): { query: string; typos: 
   return { query, typos: { enabled, oneTypo, twoTypos, disabledOnFacet, exactWords } };
 }
 
-/** ShardSearchOptions.facetCut: [maxValuesPerFacet, sortFacetValuesBy as [facet name or '*', order] pairs]. */
-export type FacetCutOption = [maxValuesPerFacet: number, orders: [facet: string, order: 'alpha' | 'count'][]];
+/**
+ * ShardSearchOptions.facetCut: [maxValuesPerFacet, sortFacetValuesBy as [facet name or '*', order] pairs, networked].
+ * networked: other nodes' counts join this search's (useNetwork), so no worker holds the whole index.
+ */
+export type FacetCutOption = [maxValuesPerFacet: number, orders: [facet: string, order: 'alpha' | 'count'][], networked: boolean];
 
 export function facetCutOption(faceting: { maxValuesPerFacet: number; sortFacetValuesBy: Readonly<Record<string, 'alpha' | 'count'>> }): FacetCutOption {
-  return [faceting.maxValuesPerFacet, Object.entries(faceting.sortFacetValuesBy)];
+  return [faceting.maxValuesPerFacet, Object.entries(faceting.sortFacetValuesBy), false];
+}
+
+/** The cut of a search whose counts join other nodes' (a network search, either end). */
+export function networkedFacetCut(option: FacetCutOption): FacetCutOption {
+  return [option[0], option[1], true];
 }
 
 /** A facet's order under the option, as the front orders it (sortFacetValuesBy: its name, else `*`, else alpha). */

@@ -378,8 +378,8 @@ export class ShardEngine {
       q: query.q, hitsWanted, matchingStrategy: query.matchingStrategy, budget, rankingScoreThreshold, fieldRestriction,
       facetStringsOnly: query.options?.facetStringsOnly === true,
       ...(query.options?.facetQuery ? { facetValueFilter: facetValueFilterOf(query.options.facetQuery) } : {}),
-      // (this worker holds every shard of the index: its merged counts are the index's)
-      ...(query.options?.facetCut ? { facetCut: facetCutOf(query.options.facetCut, query.shards.length >= state.shardCount) } : {}),
+      // (this worker holds every shard of the index, and no other node adds counts: its merged counts are the index's)
+      ...(query.options?.facetCut ? { facetCut: facetCutOf(query.options.facetCut, !query.options.facetCut[2] && query.shards.length >= state.shardCount) } : {}),
       ...(termDocCounts !== undefined ? { termDocCounts } : {}),
       ...(distinctFacets === 'mins' ? { distinctFacets: 'mins' as const } : distinctFacets !== undefined ? { distinctFacets: new Set(distinctFacets) } : {}),
       splits,

@@ -31,7 +31,9 @@ test.serial('an index over 3 shard groups answers useNetwork searches exactly as
       const patched = await call(url, 'PATCH', '/network', { self: `skein${i + 1}`, remotes, shards });
       t.is(patched.status, 200, JSON.stringify(patched.body));
     }
-    const settings = { filterableAttributes: ['downloads', 'band', 'scope'], sortableAttributes: ['downloads'], searchableAttributes: ['name', 'summary'] };
+    // `scope` in count order, 5 values a facet: each node's counts must reach the asking node whole (no worker cuts them).
+    const settings = { filterableAttributes: ['downloads', 'band', 'scope'], sortableAttributes: ['downloads'], searchableAttributes: ['name', 'summary'],
+      faceting: { maxValuesPerFacet: 5, sortFacetValuesBy: { '*': 'alpha', scope: 'count' } } };
     const first = await call(urls[0], 'PATCH', '/indexes/npm/settings', settings);
     // Through two nodes, as two tasks: the sequence runs across tasks and accepting nodes.
     const half = Math.floor(docs.length / 2);
@@ -62,7 +64,8 @@ test.serial('an index over 3 shard groups answers useNetwork searches exactly as
     t.is(compared, 300);
 
     // Multi-search, plain and federated, with useNetwork on each query: as the single node's.
-    const multi = { queries: [{ indexUid: 'npm', q: 'react', facets: ['band'], useNetwork: true }, { indexUid: 'npm', q: 'parser', limit: 5, useNetwork: true }] };
+    const multi = { queries: [{ indexUid: 'npm', q: 'react', facets: ['band'], useNetwork: true }, { indexUid: 'npm', q: 'parser', limit: 5, useNetwork: true },
+      { indexUid: 'npm', q: '', facets: ['scope', 'band'], limit: 0, useNetwork: true }, { indexUid: 'npm', q: 'plugin', facets: ['scope'], limit: 0, useNetwork: true }] };
     const federated = { federation: { limit: 15 }, queries: [{ indexUid: 'npm', q: 'react', useNetwork: true }, { indexUid: 'npm', q: 'vue', federationOptions: { weight: 0.8 }, useNetwork: true }] };
     const strip = (body: any) => JSON.parse(JSON.stringify(body, (key, value) => (key === 'processingTimeMs' ? 0 : value)));
     const withoutNetwork = (body: any) => ({ ...body, queries: body.queries.map(({ useNetwork: _drop, ...query }: any) => query) });

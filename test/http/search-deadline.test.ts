@@ -77,8 +77,10 @@ function stringRanges(count: number): string {
 }
 
 test.serial('a light search sent while a multi-search of heavy queries runs is answered long before it', async (t) => {
-  // Heavy on any code: a facet distribution over ~30k names and versions, and 300 range conditions.
+  // Heavy on any code: a facet distribution of every one of ~30k names and versions (maxValuesPerFacet
+  // above them: no cut can skip a value), and 300 range conditions.
   await server.client.run('PUT', '/indexes/heavy/settings/search-cutoff-ms', { body: 10_000 });
+  await server.client.run('PATCH', '/indexes/heavy/settings', { body: { faceting: { maxValuesPerFacet: 100_000 } } });
   await buildNow('heavy');
   const filter = Array.from({ length: 300 }, (_, k) => `downloads >= ${k * 3}`).join(' OR ');
   const heavy = { indexUid: 'heavy', q: '', filter, facets: ['name', 'version'], sort: ['downloads:desc'], limit: 50 };

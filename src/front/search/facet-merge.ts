@@ -1,6 +1,6 @@
 // Merging the shards' facet partials ({facetDistribution: {attr: {value: count}}, facetStats:
 // {attr: {min, max}}}) into the response members, with the index's faceting settings applied.
-import { compareCodePoints, compareFacetValues, facetKeyOf, normalizeFacetValue } from '../../filter/facet-value.js';
+import { compareCodePoints, compareFacetSortKeys, facetKeyOf, facetSortKeyOf, normalizeFacetValue } from '../../filter/facet-value.js';
 import type { IndexSettings } from '../../settings/index-settings.js';
 
 export interface FacetExtras {
@@ -70,11 +70,7 @@ export function shapeFacetDistribution(
   const out: Record<string, Record<string, number>> = {};
   for (const facet of Object.keys(distribution)) {
     const order = faceting.sortFacetValuesBy[facet] ?? faceting.sortFacetValuesBy['*'] ?? 'alpha';
-    const entries = Object.entries(distribution[facet]!);
-    entries.sort(order === 'count'
-      ? (a, b) => b[1] - a[1] || compareStrings(a[0], b[0])
-      : (a, b) => compareStrings(a[0], b[0]));
-    out[facet] = Object.fromEntries(entries.slice(0, faceting.maxValuesPerFacet));
+    out[facet] = Object.fromEntries(shapedEntries(distribution[facet]!, order, faceting.maxValuesPerFacet));
   }
   return out;
 }
@@ -84,16 +80,21 @@ function compareStrings(a: string, b: string): number {
   return compareCodePoints(a, b);
 }
 
+/** A facet's values in alpha or count order (ties alpha), the first `limit`: each value's sort key worked out once. */
+function shapedEntries(counts: Record<string, number>, order: 'alpha' | 'count', limit: number): [string, number][] {
+  const entries = Object.entries(counts).map(([value, count]) => ({ sortKey: facetSortKeyOf(value), count }));
+  entries.sort(order === 'count'
+    ? (a, b) => b.count - a.count || compareFacetSortKeys(a.sortKey, b.sortKey)
+    : (a, b) => compareFacetSortKeys(a.sortKey, b.sortKey));
+  return entries.slice(0, limit).map((entry) => [entry.sortKey.value, entry.count]);
+}
+
 /** shapeFacetDistribution's result as JSON, each facet's values in their shaped order. */
 export function facetDistributionJson(distribution: Record<string, Record<string, number>>, faceting: IndexSettings['faceting']): string {
   // Meilisearch's distribution is a BTreeMap: facets by name, values in their shaped order.
   const facets = Object.keys(distribution).sort(compareStrings).map((facet) => {
     const order = faceting.sortFacetValuesBy[facet] ?? faceting.sortFacetValuesBy['*'] ?? 'alpha';
-    const entries = Object.entries(distribution[facet]!);
-    entries.sort(order === 'count'
-      ? (a, b) => b[1] - a[1] || compareFacetValues(a[0], b[0])
-      : (a, b) => compareFacetValues(a[0], b[0]));
-    const values = entries.slice(0, faceting.maxValuesPerFacet).map(([value, count]) => `${JSON.stringify(value)}:${count}`);
+    const values = shapedEntries(distribution[facet]!, order, faceting.maxValuesPerFacet).map(([value, count]) => `${JSON.stringify(value)}:${count}`);
     return `${JSON.stringify(facet)}:{${values.join(',')}}`;
   });
   return `{${facets.join(',')}}`;

@@ -16,7 +16,7 @@ import { facetCutOption, facetQueryOption, type FilterParameter, type MatchingSt
 import { withShardFilter } from '../../network/network-node.js';
 import { denyUnknownFields, invalidValueType, isPlainObject, missingField, unknownValue } from '../http/deserr-messages.js';
 import { mergeFacetExtras } from './facet-merge.js';
-import { compareFacetValues } from '../../filter/facet-value.js';
+import { compareFacetSortKeys, facetSortKeyOf } from '../../filter/facet-value.js';
 import { validateIndexUid } from '../indexes/index-uid.js';
 import { checkFilterSize, checkListLength, checkTextLength, REQUEST_LIMITS } from '../http/request-limits.js';
 import type { RouteSpec } from '../http/route-spec.js';
@@ -154,11 +154,11 @@ export const facetSearchRoutes: RouteSpec[] = [
       const matches = facetQueryMatcher(body.facetQuery, typos);
       const faceting = index.settings.faceting;
       const order = faceting.sortFacetValuesBy[body.facetName] ?? faceting.sortFacetValuesBy['*'] ?? 'alpha';
-      const hits = Object.entries(counts).filter(([value]) => matches(value)).map(([value, count]) => ({ value, count }));
+      const hits = Object.entries(counts).filter(([value]) => matches(value)).map(([value, count]) => ({ sortKey: facetSortKeyOf(value), count }));
       hits.sort(order === 'count'
-        ? (a, b) => b.count - a.count || compareFacetValues(a.value, b.value)
-        : (a, b) => compareFacetValues(a.value, b.value));
-      const facetHits = hits.slice(0, faceting.maxValuesPerFacet);
+        ? (a, b) => b.count - a.count || compareFacetSortKeys(a.sortKey, b.sortKey)
+        : (a, b) => compareFacetSortKeys(a.sortKey, b.sortKey));
+      const facetHits = hits.slice(0, faceting.maxValuesPerFacet).map(({ sortKey, count }) => ({ value: sortKey.value, count }));
       const processingTimeMs = processingTimeOf(performance.now() - started, waitedMs, workersMs);
       return { status: 200, body: JSON.stringify({ facetHits, facetQuery: body.facetQuery, processingTimeMs }) };
     },

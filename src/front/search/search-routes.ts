@@ -21,7 +21,7 @@ import { hydrateHits } from './foreign-hydration.js';
 import { mayNameForeign, resolveForeignFilter } from './foreign-filter.js';
 import { frontChecksSearchOn, searchOnErrorOf } from './search-on-check.js';
 import { SkeinError } from '../../errors/index.js';
-import { facetCutOption, type FilterParameter } from '../../protocol/messages.js';
+import { facetCutOption, networkedFacetCut, type FilterParameter } from '../../protocol/messages.js';
 import { withShardFilter } from '../../network/network-node.js';
 
 export const searchRoutes: RouteSpec[] = [
@@ -75,6 +75,8 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
   // attributesToSearchOn against the index's fields (search-on-check.ts): raised once the shards found nothing before it.
   const searchOnError = searchOnErrorOf(index, uid, query.options.attributesToSearchOn);
   if (frontChecksSearchOn(index, query.options.attributesToSearchOn)) query.options = { ...query.options, attributesToSearchOnChecked: true };
+  // (the other groups' counts join this node's: no worker here holds the whole index)
+  if (network && query.options.facetCut) query.options.facetCut = networkedFacetCut(query.options.facetCut);
   if (network) ({ results, remoteErrors } = await network.search(uid, query, index.shardCount, parameters).catch(errorNamingIndex(key, uid)));
   else results = await context.search.search(query, index.shardCount).catch(errorNamingIndex(key, uid));
   if (searchOnError !== null) throw searchOnError;

@@ -6,7 +6,7 @@
 // is among the first N of every shard holding it), and a field of 100,000 values costs N
 // intersections, not 100,000.
 import type roaring from 'roaring';
-import { alphaNumberOf, compareCodePoints, facetKeyOf, normalizeFacetValue } from '../../filter/facet-value.js';
+import { compareFacetSortKeys, facetKeyOf, facetSortKeyOf, normalizeFacetValue } from '../../filter/facet-value.js';
 import { displaySpelling, type FacetStore, type FieldFacets } from './facet-store.js';
 import { SearchBudget } from '../search/search-budget.js';
 
@@ -151,19 +151,9 @@ function countMostCountedStrings(field: FieldFacets, candidates: roaring.Roaring
 function keepAlphaPrefix(counts: Record<string, number>, limit: number): void {
   const values = Object.keys(counts);
   if (values.length <= limit) return;
-  const numeric: { value: string; key: string; number: number }[] = [];
-  const other: { value: string; key: string }[] = [];
-  for (const value of values) {
-    const key = facetKeyOf(normalizeFacetValue(value));
-    const number = alphaNumberOf(key);
-    if (number !== null) numeric.push({ value, key, number });
-    else other.push({ value, key });
-  }
-  // (compareFacetValues, each value's key and number worked out once)
-  numeric.sort((a, b) => a.number - b.number || compareCodePoints(a.key, b.key) || compareCodePoints(a.value, b.value));
-  other.sort((a, b) => compareCodePoints(a.key, b.key) || compareCodePoints(a.value, b.value));
+  const ordered = values.map(facetSortKeyOf).sort(compareFacetSortKeys);
   let kept = 0;
-  for (const entry of [...numeric, ...other]) if (kept++ >= limit) delete counts[entry.value];
+  for (const entry of ordered) if (kept++ >= limit) delete counts[entry.value];
 }
 
 /**
@@ -206,19 +196,9 @@ function oneSpellingPerKey(counts: Record<string, number>): Record<string, numbe
 function keepMostCounted(counts: Record<string, number>, limit: number): void {
   const values = Object.keys(counts);
   if (values.length <= limit) return;
-  const entries = values.map((value) => {
-    const key = facetKeyOf(normalizeFacetValue(value));
-    return { value, key, count: counts[value]!, number: alphaNumberOf(key) };
-  });
-  entries.sort((a, b) => b.count - a.count || alphaOrderOf(a, b));
-  for (let k = limit; k < entries.length; k++) delete counts[entries[k]!.value];
-}
-
-/** compareFacetValues on values whose key and number are worked out. */
-function alphaOrderOf(a: { value: string; key: string; number: number | null }, b: { value: string; key: string; number: number | null }): number {
-  if ((a.number === null) !== (b.number === null)) return a.number !== null ? -1 : 1;
-  if (a.number !== null && b.number !== null && a.number !== b.number) return a.number - b.number;
-  return compareCodePoints(a.key, b.key) || compareCodePoints(a.value, b.value);
+  const entries = values.map((value) => ({ sortKey: facetSortKeyOf(value), count: counts[value]! }));
+  entries.sort((a, b) => b.count - a.count || compareFacetSortKeys(a.sortKey, b.sortKey));
+  for (let k = limit; k < entries.length; k++) delete counts[entries[k]!.sortKey.value];
 }
 
 /** Many values, few candidates: read each candidate's own values. */
