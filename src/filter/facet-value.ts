@@ -73,17 +73,10 @@ export function alphaNumberOf(key: string): number | null {
 }
 
 /**
- * The alpha order of a facet distribution's values (front/search/facet-merge.ts, shard/facets/facet-distribution.ts),
- * decided by each value's facet key (normalized, cut to 468 bytes as milli's facet_id_string_docids) so that every
- * spelling of one value sorts alike: keys that read as numbers first, by number then key; then the others by key;
- * then by spelling. A total order, the same on every shard: the values kept at maxValuesPerFacet never depend on
- * the shards' layout, and a shard's first N values are all a merge over shards can need.
+ * What the alpha order of a facet distribution's values (front/search/facet-merge.ts, shard/facets/facet-distribution.ts)
+ * orders a value by, worked out once per value: its facet key (normalized, cut to 468 bytes as milli's
+ * facet_id_string_docids), so that every spelling of one value sorts alike, and the number the key reads as.
  */
-export function compareFacetValues(a: string, b: string): number {
-  return compareFacetSortKeys(facetSortKeyOf(a), facetSortKeyOf(b));
-}
-
-/** What compareFacetValues orders a value by, worked out once (sorting many values). */
 export interface FacetSortKey {
   value: string;
   key: string;
@@ -95,8 +88,33 @@ export function facetSortKeyOf(value: string): FacetSortKey {
   return { value, key, number: alphaNumberOf(key) };
 }
 
+/**
+ * The alpha order: keys that read as numbers first, by number then key; then the others by key; then by
+ * spelling. A total order, the same on every shard: the values kept at maxValuesPerFacet never depend on
+ * the shards' layout, and a shard's first N values are all a merge over shards can need.
+ */
 export function compareFacetSortKeys(a: FacetSortKey, b: FacetSortKey): number {
   if ((a.number === null) !== (b.number === null)) return a.number !== null ? -1 : 1;
   if (a.number !== null && b.number !== null && a.number !== b.number) return a.number - b.number;
   return compareCodePoints(a.key, b.key) || compareCodePoints(a.value, b.value);
+}
+
+/**
+ * Adds a value's count to a distribution where one facet key may come under several spellings ("Action" /
+ * "action", or two long values equal on their first 468 bytes): one bucket, shown with the smallest spelling,
+ * as a single shard shows it (shard/facets/facet-store.ts displaySpelling). `shownByKey`: each key's spelling in `into`.
+ */
+export function addFacetCount(into: Record<string, number>, shownByKey: Map<string, string>, value: string, count: number): void {
+  const key = facetKeyOf(normalizeFacetValue(value));
+  const shown = shownByKey.get(key);
+  if (shown === undefined) {
+    shownByKey.set(key, value);
+    into[value] = count;
+  } else if (value < shown) {
+    shownByKey.set(key, value);
+    into[value] = into[shown]! + count;
+    delete into[shown];
+  } else {
+    into[shown] = into[shown]! + count;
+  }
 }

@@ -1,6 +1,6 @@
 // Merging the shards' facet partials ({facetDistribution: {attr: {value: count}}, facetStats:
 // {attr: {min, max}}}) into the response members, with the index's faceting settings applied.
-import { compareCodePoints, compareFacetSortKeys, facetKeyOf, facetSortKeyOf, normalizeFacetValue } from '../../filter/facet-value.js';
+import { addFacetCount, compareCodePoints, compareFacetSortKeys, facetSortKeyOf } from '../../filter/facet-value.js';
 import type { IndexSettings } from '../../settings/index-settings.js';
 
 export interface FacetExtras {
@@ -24,7 +24,7 @@ export function mergeFacetExtras(partials: ReadonlyArray<FacetExtras | null>): F
       for (const [facet, values] of Object.entries(partial.facetDistribution)) {
         const into = (distribution[facet] ??= {});
         const spellings = (spellingsByFacet[facet] ??= new Map());
-        for (const [value, count] of Object.entries(values)) addCount(into, spellings, value, count);
+        for (const [value, count] of Object.entries(values)) addFacetCount(into, spellings, value, count);
       }
     }
     if (partial.facetStats) {
@@ -40,26 +40,6 @@ export function mergeFacetExtras(partials: ReadonlyArray<FacetExtras | null>): F
   if (distribution) out.facetDistribution = distribution;
   if (stats) out.facetStats = stats;
   return out;
-}
-
-/**
- * Shards may show one facet key with different spellings ("Action" / "action", or two long values equal on
- * their first 468 bytes): they are one bucket, shown with the smallest spelling, as a single shard would
- * (src/shard/facets/facet-store.ts).
- */
-function addCount(into: Record<string, number>, spellings: Map<string, string>, value: string, count: number): void {
-  const normalized = facetKeyOf(normalizeFacetValue(value));
-  const shown = spellings.get(normalized);
-  if (shown === undefined) {
-    spellings.set(normalized, value);
-    into[value] = count;
-  } else if (value < shown) {
-    spellings.set(normalized, value);
-    into[value] = into[shown]! + count;
-    delete into[shown];
-  } else {
-    into[shown] = into[shown]! + count;
-  }
 }
 
 /** Orders each facet's values (alpha or count, per sortFacetValuesBy) and keeps maxValuesPerFacet of them. */

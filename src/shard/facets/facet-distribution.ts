@@ -1,12 +1,12 @@
 // One shard's facet partials for the matching documents: each value's count and the numeric min/max.
 // A facet in count order gets EVERY value's count (the front's sums over shards are exact before it
 // keeps the maxValuesPerFacet largest). A facet in alpha order (FacetCut) gets the shard's first
-// maxValuesPerFacet values in that order (a total order: filter/facet-value.ts compareFacetValues):
+// maxValuesPerFacet values in that order (a total order: filter/facet-value.ts compareFacetSortKeys):
 // the front's first N of the union are then the index's first N with whole counts (a value among them
 // is among the first N of every shard holding it), and a field of 100,000 values costs N
 // intersections, not 100,000.
 import type roaring from 'roaring';
-import { compareFacetSortKeys, facetKeyOf, facetSortKeyOf, normalizeFacetValue } from '../../filter/facet-value.js';
+import { addFacetCount, compareFacetSortKeys, facetSortKeyOf } from '../../filter/facet-value.js';
 import { displaySpelling, type FacetStore, type FieldFacets } from './facet-store.js';
 import { SearchBudget } from '../search/search-budget.js';
 
@@ -145,7 +145,7 @@ function countMostCountedStrings(field: FieldFacets, candidates: roaring.Roaring
 }
 
 /**
- * Keeps the first `limit` values in alpha order (compareFacetValues, a total order): the numbers and
+ * Keeps the first `limit` values in alpha order (compareFacetSortKeys, a total order): the numbers and
  * the strings counted whole (few candidates) come here with every value.
  */
 function keepAlphaPrefix(counts: Record<string, number>, limit: number): void {
@@ -170,25 +170,11 @@ export function keepFirstValues(distribution: Record<string, Record<string, numb
   }
 }
 
-/**
- * Shards may count one facet key under different spellings ("Action" / "action"): one value, summed, shown
- * with the smallest spelling, as the front merges them (front/search/facet-merge.ts), before any cut.
- */
+/** Spellings of one key counted apart by several shards, summed under the front's spelling before any cut (addFacetCount). */
 function oneSpellingPerKey(counts: Record<string, number>): Record<string, number> {
   const shownByKey = new Map<string, string>();
   const out: Record<string, number> = {};
-  for (const [value, count] of Object.entries(counts)) {
-    const key = facetKeyOf(normalizeFacetValue(value));
-    const shown = shownByKey.get(key);
-    if (shown === undefined) {
-      shownByKey.set(key, value);
-      out[value] = count;
-    } else if (value < shown) {
-      shownByKey.set(key, value);
-      out[value] = out[shown]! + count;
-      delete out[shown];
-    } else out[shown] = out[shown]! + count;
-  }
+  for (const [value, count] of Object.entries(counts)) addFacetCount(out, shownByKey, value, count);
   return out;
 }
 

@@ -131,10 +131,11 @@ export class FieldFacets {
   }
 
   /**
-   * The string values in a facet distribution's alpha order (filter/facet-value.ts compareFacetValues):
+   * The string values in a facet distribution's alpha order (filter/facet-value.ts compareFacetSortKeys):
    * keys that read as numbers first, by number then key, then the others in key order (a shard shows one
-   * spelling per key). Made on first use after a write (a displaySpelling per value, a sort of the numeric
-   * keys), kept until the next.
+   * spelling per key). Owner: this field, like its other caches. Made on first use after a write (a
+   * displaySpelling per value, a sort of the numeric keys), dropped by the next (invalidate). Size: two
+   * arrays of one entry per distinct string value.
    */
   alphaOrder(): AlphaOrder {
     if (this.alphaOrderCache) return this.alphaOrderCache;
