@@ -17,7 +17,6 @@ import { moveRoutes } from './move-routes.js';
 import { storageKeyOf } from '../storage/records.js';
 import { localDocumentResults, parseFetchBody } from '../front/indexes/documents-filter.js';
 import { encodeShardResults, parseRemoteShardSearch } from './shard-search-wire.js';
-import { networkedFacetCut } from '../protocol/messages.js';
 
 export const networkRoutes: RouteSpec[] = [
   {
@@ -77,7 +76,7 @@ export const networkRoutes: RouteSpec[] = [
       } else if (remote.termDocCounts) query.options = { ...query.options, termDocCounts: remote.termDocCounts };
       if (remote.rankingScoreValues && !remote.termDocCountsOnly) query.options = { ...query.options, rankingScoreValues: true };
       // Its counts join the other groups' at the asking node: no worker here holds the whole index.
-      if (query.options.facetCut) query.options = { ...query.options, facetCut: networkedFacetCut(query.options.facetCut) };
+      query.options = { ...query.options, networked: true };
       // A topology change under way: this node answers only at the asking node's version of the groups (network-search.ts).
       const version = () => servingPlacement(context.storage).version;
       const mismatch = () => jsonReply(409, { ...new SkeinError('network_placement_mismatch',

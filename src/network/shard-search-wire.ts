@@ -27,8 +27,10 @@ export function searchBodyOf(parameters: SearchParameters): Record<string, unkno
   delete body.useNetwork;
   delete body.shardFilter;
   delete body.rankingScoreValues;
-  // (the receiving node works out its own from its settings: network-routes.ts)
+  // (the receiving node works out its own from its settings, and marks its search networked: network-routes.ts)
   delete body.facetCut;
+  delete body.networked;
+  delete body.countCap;
   if (parameters.q !== null) body.q = parameters.q;
   if (parameters.page !== null || parameters.hitsPerPage !== null) {
     if (parameters.page !== null) body.page = parameters.page;

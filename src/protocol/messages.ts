@@ -105,6 +105,17 @@ export interface ShardSearchOptions {
    * A tuple, as facetQuery (facetCutOption / facetOrderIn).
    */
   facetCut?: FacetCutOption;
+  /**
+   * Other nodes' answers join this search's (useNetwork: set at the asking node and at each remote
+   * group), so no worker holds the whole index: its facet counts and distinct keys go out as parts
+   * the asking node merges, never as the index's final figures.
+   */
+  networked?: boolean;
+  /**
+   * The search shows its count capped at this (the index's maxTotalHits; absent in a federated search,
+   * which sums uncapped counts): a distinct count past it is as good as exact, so a worker stops there.
+   */
+  countCap?: number;
   /** The filter may name `_shard`: what this node resolves it with (filter/shard-filter.ts; set by the front). */
   shardFilter?: ShardFilterContext;
   /** Federated search with a sort: each hit's `_rankingScoreValues` (ScorePlan.values), which the front merges by and removes. */
@@ -134,19 +145,11 @@ export function facetQueryOf(option: FacetQueryOption): { query: string; typos: 
   return { query, typos: { enabled, oneTypo, twoTypos, disabledOnFacet, exactWords } };
 }
 
-/**
- * ShardSearchOptions.facetCut: [maxValuesPerFacet, sortFacetValuesBy as [facet name or '*', order] pairs, networked].
- * networked: other nodes' counts join this search's (useNetwork), so no worker holds the whole index.
- */
-export type FacetCutOption = [maxValuesPerFacet: number, orders: [facet: string, order: 'alpha' | 'count'][], networked: boolean];
+/** ShardSearchOptions.facetCut: [maxValuesPerFacet, sortFacetValuesBy as [facet name or '*', order] pairs]. */
+export type FacetCutOption = [maxValuesPerFacet: number, orders: [facet: string, order: 'alpha' | 'count'][]];
 
 export function facetCutOption(faceting: { maxValuesPerFacet: number; sortFacetValuesBy: Readonly<Record<string, 'alpha' | 'count'>> }): FacetCutOption {
-  return [faceting.maxValuesPerFacet, Object.entries(faceting.sortFacetValuesBy), false];
-}
-
-/** The cut of a search whose counts join other nodes' (a network search, either end). */
-export function networkedFacetCut(option: FacetCutOption): FacetCutOption {
-  return [option[0], option[1], true];
+  return [faceting.maxValuesPerFacet, Object.entries(faceting.sortFacetValuesBy)];
 }
 
 /** A facet's order under the option, as the front orders it (sortFacetValuesBy: its name, else `*`, else alpha). */
@@ -164,7 +167,7 @@ const SHARD_SEARCH_OPTION_FIELDS: Record<keyof ShardSearchOptions, true> = {
   filter: true, sort: true, facets: true, distinct: true, attributesToSearchOn: true, rankingScoreThreshold: true,
   retrieveVectors: true, attributesToHighlight: true, attributesToCrop: true, cropLength: true, cropMarker: true,
   highlightPreTag: true, highlightPostTag: true, showMatchesPosition: true, showRankingScore: true, showRankingScoreDetails: true,
-  documents: true, termDocCountsOnly: true, termDocCounts: true, distinctFacets: true, facetStringsOnly: true, facetQuery: true, facetCut: true, shardFilter: true, rankingScoreValues: true,
+  documents: true, termDocCountsOnly: true, termDocCounts: true, distinctFacets: true, facetStringsOnly: true, facetQuery: true, facetCut: true, networked: true, countCap: true, shardFilter: true, rankingScoreValues: true,
   foreignFilter: true, attributesToSearchOnChecked: true, splitChoices: true, splitChoicesFinal: true,
 };
 export const SHARD_SEARCH_OPTION_NAMES: readonly (keyof ShardSearchOptions)[] = Object.freeze(Object.keys(SHARD_SEARCH_OPTION_FIELDS) as (keyof ShardSearchOptions)[]);
@@ -177,8 +180,12 @@ export interface ShardExtras {
   facetStats?: Record<string, { min: number; max: number }>;
   /** distinct: the hits' distinct keys, aligned with the hits (front/search/distinct-merge.ts). */
   distinctKeys?: (string | null)[];
-  /** distinct: the matching documents' keys and the number without one. */
-  distinctCount?: { keys: string[]; withoutKey: number };
+  /**
+   * distinct: the matching documents counted once per key (front/search/distinct-merge.ts). `keys`: the
+   * keys another worker's documents may hold too, whose union the front counts; `unshared`: what this
+   * worker counted alone (documents without a key, and every key when it holds the whole index).
+   */
+  distinctCount?: { keys: string[]; unshared: number };
   /** distinctFacets 'mins': per distinct value, its lowest matching document id. */
   distinctMins?: Record<string, number>;
   /** termDocCountsOnly: [term] = its documents in the worker's shards. */

@@ -374,12 +374,15 @@ export class ShardEngine {
     // Meilisearch ranks up to maxTotalHits documents to count those above the threshold exactly in page mode.
     const hitsWanted = rankingScoreThreshold !== null && query.exhaustiveCount === true
       ? Math.max(query.hitsWanted, state.config.settings.pagination.maxTotalHits) : query.hitsWanted;
+    // This worker holds every shard of the index, and no other node adds counts: its merged counts are the index's.
+    const whole = query.options?.networked !== true && query.shards.length >= state.shardCount;
     const result = searchShards(shards, plan, {
       q: query.q, hitsWanted, matchingStrategy: query.matchingStrategy, budget, rankingScoreThreshold, fieldRestriction,
       facetStringsOnly: query.options?.facetStringsOnly === true,
       ...(query.options?.facetQuery ? { facetValueFilter: facetValueFilterOf(query.options.facetQuery) } : {}),
-      // (this worker holds every shard of the index, and no other node adds counts: its merged counts are the index's)
-      ...(query.options?.facetCut ? { facetCut: facetCutOf(query.options.facetCut, !query.options.facetCut[2] && query.shards.length >= state.shardCount) } : {}),
+      ...(query.options?.facetCut ? { facetCut: facetCutOf(query.options.facetCut, whole) } : {}),
+      wholeIndex: whole,
+      ...(query.options?.countCap !== undefined ? { countCap: query.options.countCap } : {}),
       ...(termDocCounts !== undefined ? { termDocCounts } : {}),
       ...(distinctFacets === 'mins' ? { distinctFacets: 'mins' as const } : distinctFacets !== undefined ? { distinctFacets: new Set(distinctFacets) } : {}),
       splits,

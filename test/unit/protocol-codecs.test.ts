@@ -28,7 +28,7 @@ test('a query carries its ShardSearchOptions, every field typed, and none of the
     attributesToSearchOn: ['title'], rankingScoreThreshold: 0.5, retrieveVectors: true, attributesToHighlight: ['*'],
     attributesToCrop: ['overview:5'], cropLength: 7, cropMarker: '..', highlightPreTag: '<b>', highlightPostTag: '</b>',
     showMatchesPosition: true, showRankingScore: true, showRankingScoreDetails: false, documents: true,
-    termDocCountsOnly: false, termDocCounts: [3, 0, 12], distinctFacets: [4, 9], facetStringsOnly: true, facetQuery: ['sci fi', true, 5, 9, false, ['scifi']], facetCut: [7, [['*', 'alpha'], ['genre', 'count']], false], shardFilter: [true, ['g1', 'g2'], ['g2']], rankingScoreValues: true, foreignFilter: 2, attributesToSearchOnChecked: true,
+    termDocCountsOnly: false, termDocCounts: [3, 0, 12], distinctFacets: [4, 9], facetStringsOnly: true, facetQuery: ['sci fi', true, 5, 9, false, ['scifi']], facetCut: [7, [['*', 'alpha'], ['genre', 'count']]], networked: true, countCap: 1000, shardFilter: [true, ['g1', 'g2'], ['g2']], rankingScoreValues: true, foreignFilter: 2, attributesToSearchOnChecked: true,
     splitChoices: [['carpet', 3], ['__proto__', 0]], splitChoicesFinal: true,
   };
   t.deepEqual(Object.keys(options).sort(), [...SHARD_SEARCH_OPTION_NAMES].sort(), 'the test sets every field');

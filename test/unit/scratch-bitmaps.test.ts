@@ -105,7 +105,7 @@ test('a search gives the thread\'s scratch bitmaps back at its end, cleared, eve
   const kept = threadScratchState().freeBitmaps;
   t.true(kept > 0, 'the search used scratch bitmaps and gave them back');
   // A failure after the rules made their buckets (the distinct keys are read once the hits are ranked).
-  t.throws(() => shard.search({ ...request, distinct: () => { throw new Error('planted'); } }), { message: 'planted' });
+  t.throws(() => shard.search({ ...request, distinct: { keyOf: () => { throw new Error('planted'); }, count: () => { throw new Error('not reached'); } } }), { message: 'planted' });
   t.is(threadScratchState().searchesHolding, 0);
   t.true(threadScratchState().freeBitmaps >= kept);
   // The next searches answer as before (nothing of an earlier search left in the reused bitmaps).

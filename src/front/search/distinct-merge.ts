@@ -29,15 +29,15 @@ export function mergeDistinctHits(results: readonly ShardQueryResultMessage[], o
   return out;
 }
 
-/** Matching documents once duplicates are removed across workers: the union of their keys. */
+/** Matching documents once duplicates are removed across workers: the union of the keys they may share, plus what each counted alone. */
 export function distinctCandidates(results: readonly ShardQueryResultMessage[]): number {
   const keys = new Set<string>();
-  let withoutKey = 0;
+  let unshared = 0;
   for (const result of results) {
     const count = result.extras?.distinctCount;
     if (!count) continue;
     for (const key of count.keys) keys.add(key);
-    withoutKey += count.withoutKey;
+    unshared += count.unshared;
   }
-  return keys.size + withoutKey;
+  return keys.size + unshared;
 }

@@ -21,7 +21,7 @@ import { hydrateHits } from './foreign-hydration.js';
 import { mayNameForeign, resolveForeignFilter } from './foreign-filter.js';
 import { frontChecksSearchOn, searchOnErrorOf } from './search-on-check.js';
 import { SkeinError } from '../../errors/index.js';
-import { facetCutOption, networkedFacetCut, type FilterParameter } from '../../protocol/messages.js';
+import { facetCutOption, type FilterParameter } from '../../protocol/messages.js';
 import { withShardFilter } from '../../network/network-node.js';
 
 export const searchRoutes: RouteSpec[] = [
@@ -76,7 +76,9 @@ export async function searchIndex(access: Access, context: FrontContext, uid: st
   const searchOnError = searchOnErrorOf(index, uid, query.options.attributesToSearchOn);
   if (frontChecksSearchOn(index, query.options.attributesToSearchOn)) query.options = { ...query.options, attributesToSearchOnChecked: true };
   // (the other groups' counts join this node's: no worker here holds the whole index)
-  if (network && query.options.facetCut) query.options.facetCut = networkedFacetCut(query.options.facetCut);
+  if (network) query.options.networked = true;
+  // A distinct count is shown capped at maxTotalHits, but a federated search (hydrate false) sums the uncapped counts.
+  if (hydrate && ((query.options.distinct ?? index.settings.distinctAttribute) ?? null) !== null) query.options.countCap = window.maxTotalHits;
   if (network) ({ results, remoteErrors } = await network.search(uid, query, index.shardCount, parameters).catch(errorNamingIndex(key, uid)));
   else results = await context.search.search(query, index.shardCount).catch(errorNamingIndex(key, uid));
   if (searchOnError !== null) throw searchOnError;

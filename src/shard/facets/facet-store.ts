@@ -6,6 +6,7 @@ import { flattenDocument } from '../../documents/flatten.js';
 import { geojsonPointsOf, geoPointOf } from '../../documents/geo-field.js';
 import { geojsonShapesOf, type GeoShape } from '../../filter/geo-shapes.js';
 import { alphaNumberOf, compareCodePoints, facetKeyOf, normalizeFacetValue } from '../../filter/facet-value.js';
+import { DistinctKeyTable } from './distinct.js';
 
 const { RoaringBitmap32 } = roaring;
 type RoaringBitmap32 = roaring.RoaringBitmap32;
@@ -42,8 +43,6 @@ export interface DocFacetValues {
   numbers: number[];
   /** Facet keys: normalized strings cut as milli's (facet-value.ts facetKeyOf; booleans as "true" / "false"). */
   strings: string[];
-  /** The document's distinct key once computed (src/shard/facets/distinct.ts). */
-  distinctKey?: string | null;
 }
 
 export interface StringFacet {
@@ -68,6 +67,8 @@ export class FieldFacets {
   private numberBlocksCache: DocBlocks | null = null;
   private stringIndexCache: StringIndex | null = null;
   private alphaOrderCache: AlphaOrder | null = null;
+  /** Kept across writes, told of each (distinct.ts DistinctKeyTable: owner, lifetime and size there). */
+  private distinctKeyTable: DistinctKeyTable | null = null;
 
   add(docId: number, value: unknown): void {
     this.exists.add(docId);
@@ -78,6 +79,7 @@ export class FieldFacets {
     this.collect(docId, value, own);
     if (own.numbers.length > 0 || own.strings.length > 0) {
       this.values.set(docId, own);
+      this.distinctKeyTable?.set(docId, own);
       this.invalidate();
     }
   }
@@ -89,6 +91,7 @@ export class FieldFacets {
     const own = this.values.get(docId);
     if (!own) return;
     this.values.delete(docId);
+    this.distinctKeyTable?.clear(docId);
     for (const key of own.strings) {
       const facet = this.strings.get(key);
       if (!facet) continue;
@@ -122,6 +125,12 @@ export class FieldFacets {
     }
     this.sortedNumbersCache = { values, docIds };
     return this.sortedNumbersCache;
+  }
+
+  /** Each document's distinct key as a number (distinct.ts), made on first use. */
+  distinctKeys(): DistinctKeyTable {
+    if (this.distinctKeyTable === null || this.distinctKeyTable.worn(this.values.size)) this.distinctKeyTable = DistinctKeyTable.of(this.values);
+    return this.distinctKeyTable;
   }
 
   /** Normalized string values in ascending order. */

@@ -6,7 +6,7 @@ import { mergeRankedHits } from '../../ranking/scores/merge-ranked-hits.js';
 import { parseSortCriterion } from '../../filter/sort-criteria.js';
 import { parseCustomFieldRule } from '../../ranking/rules/custom-field.js';
 import type { SortOrder } from '../../ranking/rules/sort.js';
-import { distinctKeyOf, keepFirstPerKey, type DistinctKeyOf } from '../facets/distinct.js';
+import { distinctKeysOf, keepFirstPerKey, type DistinctKeyOf } from '../facets/distinct.js';
 import { facetPartials, keepFirstValues, type FacetCut, type FacetPartials } from '../facets/facet-distribution.js';
 import { evaluateFilter } from '../facets/filter-evaluator.js';
 import { haversineMeters } from '../../filter/geo-distance.js';
@@ -33,7 +33,7 @@ export interface PlannedSearchResult {
   hits: PlannedHit[];
   /**
    * Facet partials ({facetDistribution, facetStats}) and, with distinct, `distinctKeys` aligned with
-   * hits plus `distinctCount` ({keys, withoutKey}) so the front counts matches exactly.
+   * hits plus `distinctCount` ({keys, unshared}) so the front counts matches exactly.
    */
   extras: ShardExtras | null;
   /** See ShardSearchResult.rankingEntries (the same for every shard of one query). */
@@ -68,6 +68,10 @@ export interface PlannedQuery {
   distinctFacets?: 'mins' | ReadonlySet<number>;
   /** An index of several shards: each query word's split (ShardSearchRequest.splits). */
   splits?: SplitDecider | null;
+  /** This worker holds every shard of the index and no other node's answer joins: its counts are the index's (distinct's need no keys). */
+  wholeIndex?: boolean;
+  /** The count is shown capped at this (ShardSearchOptions.countCap): a distinct count may stop there. */
+  countCap?: number;
 }
 
 export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, query: PlannedQuery): PlannedSearchResult {
@@ -77,16 +81,20 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
   let scorePlan: (() => ScorePlan) | null = null;
   const lists: PlannedHit[][] = [];
   const partials: FacetPartials[] = [];
+  // distinct: keys are listed only when another shard's documents may share them (this worker's, unioned
+  // here, or another worker's, unioned by the front); the index in this worker's one shard needs the count alone.
+  const listDistinctKeys = plan.distinct !== null && plan.distinct !== undefined && !(query.wholeIndex === true && shards.length === 1);
   const distinctKeys = new Set<string>();
+  let distinctKeyCount = 0;
   let withoutDistinctKey = 0;
   const distinctMins: Record<string, number> = {};
   for (const shard of shards) {
     const budget = query.budget;
     const restrictTo = plan.filter ? evaluateFilter(plan.filter, shard.facets, shard.documents, budget) : null;
-    const distinct = plan.distinct ? distinctKeyOf(shard.facets.field(plan.distinct)) : null;
+    const distinct = plan.distinct ? distinctKeysOf(shard.facets.field(plan.distinct)) : null;
     const result = shard.search({
       q: query.q, hitsWanted: query.hitsWanted, matchingStrategy: query.matchingStrategy, budget,
-      sort: plan.sortTexts, sortOrder: sortOrderProvider(shard, budget), restrictTo, distinct,
+      sort: plan.sortTexts, sortOrder: sortOrderProvider(shard, budget), restrictTo, distinct, listDistinctKeys, distinctCountCap: query.countCap ?? Infinity,
       rankingScoreThreshold: query.rankingScoreThreshold ?? null, termDocCounts: query.termDocCounts ?? null,
       fieldRestriction: query.fieldRestriction ?? null, splits: query.splits ?? null,
       ...(plan.rankingRules ? { rankingRules: plan.rankingRules } : {}),
@@ -96,14 +104,15 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
     candidates += result.candidates;
     rankingEntries = result.rankingEntries;
     scorePlan = result.scorePlan;
-    if (result.distinctKeys) {
-      for (const key of result.distinctKeys.keys) distinctKeys.add(key);
-      withoutDistinctKey += result.distinctKeys.withoutKey;
+    if (result.distinctCount) {
+      if (result.distinctCount.keys !== null) for (const key of result.distinctCount.keys) distinctKeys.add(key);
+      else distinctKeyCount += result.distinctCount.keyCount;
+      withoutDistinctKey += result.distinctCount.withoutKey;
     }
     lists.push(plan.geoPoint ? result.hits.map((hit) => withGeoDistance(shard, hit, plan.geoPoint!)) : result.hits);
     if (plan.facets) {
       const names = expandFacetNames(plan.facets, shard.facets.fields.keys(), shard.config.settings.filterableAttributes ?? []);
-      partials.push(facetPartials(shard.facets, facetCandidates(result.universe, distinct, query.distinctFacets, distinctMins, budget), names, budget,
+      partials.push(facetPartials(shard.facets, facetCandidates(result.universe, distinct?.keyOf ?? null, query.distinctFacets, distinctMins, budget), names, budget,
         query.facetStringsOnly === true, query.facetValueFilter, facetCut));
     }
   }
@@ -120,11 +129,14 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
   }
   if (query.distinctFacets === 'mins' && plan.distinct) (extras ??= {}).distinctMins = distinctMins;
   if (plan.distinct) {
-    // The same value may match in several shards: the front counts the union of the keys.
-    candidates = distinctKeys.size + withoutDistinctKey;
+    // The same value may match in several shards: the union of their keys is counted (here, or by the
+    // front when another worker's may share them).
+    candidates = distinctKeyCount + distinctKeys.size + withoutDistinctKey;
     extras ??= {};
     extras.distinctKeys = hits.map((hit) => hit.distinctKey ?? null);
-    extras.distinctCount = { keys: [...distinctKeys], withoutKey: withoutDistinctKey };
+    // (a count at the cap needs no union: the index's is at least as large)
+    extras.distinctCount = query.wholeIndex === true || candidates >= (query.countCap ?? Infinity)
+      ? { keys: [], unshared: candidates } : { keys: [...distinctKeys], unshared: withoutDistinctKey };
   }
   return { candidates, hits, extras, rankingEntries, scorePlan };
 }

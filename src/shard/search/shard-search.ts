@@ -15,7 +15,7 @@ import type { RankingRule } from '../../ranking/ranking-rule.js';
 import { SortRule, type SortOrder } from '../../ranking/rules/sort.js';
 import { NO_DOCUMENTS } from '../../ranking/scores/score-layers.js';
 import { costNote, withNotedCosts } from '../pairs/pair-cost-memo.js';
-import { distinctKeysOf, keepFirstPerKey, type DistinctKeyOf } from '../facets/distinct.js';
+import { keepFirstPerKey, type DistinctCount, type DistinctKeys } from '../facets/distinct.js';
 import { CANNOT_TELL, type KnownPairCosts, type SearchAccelerator, type SearchContext } from '../../ranking/search-context.js';
 import { docsMatchingAll, termRemovalSteps } from '../../ranking/rules/words.js';
 import { buildProfile, buildProfileAt, documentHasPhrase, documentOffsets, fieldWordCount, lookupArrays, phraseStarts, touchEntries, TOUCH_AHEAD, WordLookup, type PhraseOfTerm } from '../documents/match-profile-builder.js';
@@ -57,8 +57,12 @@ export interface ShardSearchRequest {
   sortOrder?: (criterion: string) => SortOrder | null;
   /** The filter's documents: when set, only these documents can match. */
   restrictTo?: RoaringBitmap32 | null;
-  /** distinct: the key of each document (null = no value, always kept). */
-  distinct?: DistinctKeyOf | null;
+  /** distinct: the key of each document (null = no value, always kept) and the count of the matches' keys. */
+  distinct?: DistinctKeys | null;
+  /** distinct: list the matches' keys too (another shard or worker may hold some of them). */
+  listDistinctKeys?: boolean;
+  /** distinct: the count is shown capped at this (ShardSearchOptions.countCap): counting may stop there. */
+  distinctCountCap?: number;
   /**
    * false: the reference path, the search context's accelerator answering "cannot tell" to everything
    * (CANNOT_TELL): rules never split buckets from postings or pair tables, every document of a scored
@@ -98,8 +102,8 @@ export interface ShardSearchResult {
   rankingEntries: boolean[] | null;
   /** Meilisearch's scores of the hits (`_rankingScore`, details), made on first call: the same for every shard of one query. */
   scorePlan: () => ScorePlan;
-  /** With distinct: the matching documents' keys and the number without one (candidates = both). */
-  distinctKeys?: { keys: Set<string>; withoutKey: number };
+  /** With distinct: how many keys the matching documents hold (listed when asked) and how many have none (candidates = both). */
+  distinctCount?: DistinctCount;
 }
 
 export function searchShard(shard: ShardIndex, request: ShardSearchRequest): ShardSearchResult {
@@ -164,8 +168,8 @@ function rankedSearch(shard: ShardIndex, ctx: ShardSearchContext, rules: readonl
   const threshold = request.rankingScoreThreshold ?? null;
   const floorOf = (): ScoreFloor | undefined => (threshold === null || !scorePlan().hasRankingRules ? undefined
     : { below: (score) => scorePlan().globalScore(score) < threshold, reached: false });
-  const keyOf = request.distinct;
-  if (!keyOf) {
+  const distinct = request.distinct;
+  if (!distinct) {
     const floor = floorOf();
     const hits = bucketSort(ctx, rules, universe, allTerms, request.hitsWanted, floor);
     // The sort reached the threshold: the hits are all the documents above it (facets count them alone).
@@ -180,13 +184,13 @@ function rankedSearch(shard: ShardIndex, ctx: ShardSearchContext, rules: readonl
   for (;;) {
     floor = floorOf();
     ranked = bucketSort(ctx, rules, universe, allTerms, wanted, floor);
-    hits = keepFirstPerKey(ranked.map((hit) => ({ ...hit, distinctKey: keyOf(hit.docId) })), (hit) => hit.distinctKey, request.hitsWanted);
+    hits = keepFirstPerKey(ranked.map((hit) => ({ ...hit, distinctKey: distinct.keyOf(hit.docId) })), (hit) => hit.distinctKey, request.hitsWanted);
     if (hits.length >= request.hitsWanted || ranked.length < wanted) break;
     wanted *= 4;
   }
   const counted = floor?.reached ? bitmapOf(ranked) : universe;
-  const distinctKeys = distinctKeysOf(counted, keyOf, ctx.searchBudget);
-  return { candidates: distinctKeys.keys.size + distinctKeys.withoutKey, hits, universe: counted, distinctKeys, rankingEntries, scorePlan };
+  const distinctCount = distinct.count(counted, ctx.searchBudget, request.listDistinctKeys === true, request.distinctCountCap ?? Infinity);
+  return { candidates: distinctCount.keyCount + distinctCount.withoutKey, hits, universe: counted, distinctCount, rankingEntries, scorePlan };
 }
 
 function bitmapOf(hits: readonly ShardHit[]): RoaringBitmap32 {
