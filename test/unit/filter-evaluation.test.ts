@@ -141,22 +141,51 @@ test('geo sort yields every document once, nearest first, across its chunks', (t
   }
 });
 
-test('field sort: walked (big universe) and keyed (small universe) orders both follow the per-document keys', (t) => {
-  let seed = 5;
-  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
-  const VALUES: unknown[] = [3, 1.5, -2, 'b', 'A', 'ab', [4, 'z'], ['c', 'a'], [7, -1], null, true, 3];
-  const documents = Array.from({ length: 120 }, () => (random() < 0.9 ? { size: VALUES[Math.floor(random() * VALUES.length)] } : {}));
-  const shard = shardWith(documents);
-  const Bitmap = shard.documents.constructor as new (ids: number[]) => typeof shard.documents;
-  for (const direction of ['asc', 'desc'] as const) {
-    const order = sortOrderFor(shard.facets, { field: 'size', point: null, direction });
-    for (const size of [1, 3, 5, 40, 120]) {
-      const subset = [...new Set(Array.from({ length: size }, () => Math.floor(random() * documents.length)))].sort((a, b) => a - b);
-      const groups = [...{ [Symbol.iterator]: () => order.groups(new Bitmap(subset)) }];
-      const expected = subset.map((docId) => ({ docId, key: fieldSortKey(shard.facets.field('size'), docId, direction) }))
-        .sort((a, b) => compareSortKeys(a.key, b.key) || a.docId - b.docId);
-      t.deepEqual(groups.flatMap((group) => group.docIds.toArray()), expected.map((item) => item.docId), `${direction} ${size}`);
-      for (const group of groups) for (const docId of group.docIds.toArray()) t.deepEqual(group.key, fieldSortKey(shard.facets.field('size'), docId, direction));
+test('field sort: walked (big universe) and keyed (small universe) orders both follow the per-document keys, through writes', (t) => {
+  // Strings that are one key on milli's 468 bytes (one group), many distinct names (runs of one document), arrays, spellings.
+  const LONG = ['x'.repeat(470) + 'a', 'x'.repeat(470) + 'b', 'X'.repeat(470) + 'c', '\u00e9'.repeat(240) + 'z', '\u00e9'.repeat(240) + 'y'];
+  const VALUES: unknown[] = [3, 1.5, -2, 'b', 'A', 'ab', [4, 'z'], ['c', 'a'], [7, -1], null, true, 3, ['b', 'b'], 'Caf\u00e9', 'cafe'];
+  for (let run = 1; run <= 30; run++) {
+    let seed = run * 7 + 5;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+    const valueOf = () => {
+      const kind = random();
+      if (kind < 0.5) return pick(VALUES);
+      if (kind < 0.6) return pick(LONG);
+      return `name ${Math.floor(random() * 400)}`;
+    };
+    const documentOf = () => (random() < 0.9 ? { size: valueOf() } : {});
+    const count = 40 + Math.floor(random() * 200);
+    const documents = Array.from({ length: count }, documentOf);
+    const shard = shardWith(documents);
+    const live = new Set(documents.keys());
+    const Bitmap = shard.documents.constructor as new (ids: number[]) => typeof shard.documents;
+    for (let round = 0; round < 3; round++) {
+      for (const direction of ['asc', 'desc'] as const) {
+        const order = sortOrderFor(shard.facets, { field: 'size', point: null, direction });
+        for (const share of [0.01, 0.05, 0.3, 1]) {
+          const subset = [...live].filter(() => random() < share).sort((a, b) => a - b);
+          const groups = [...{ [Symbol.iterator]: () => order.groups(new Bitmap(subset)) }];
+          const expected = subset.map((docId) => ({ docId, key: fieldSortKey(shard.facets.field('size'), docId, direction) }))
+            .sort((a, b) => compareSortKeys(a.key, b.key) || a.docId - b.docId);
+          const where = `run ${run} round ${round} ${direction} ${share}`;
+          t.deepEqual(groups.flatMap((group) => group.docIds.toArray()), expected.map((item) => item.docId), where);
+          for (const group of groups) for (const docId of group.docIds.toArray()) t.deepEqual(group.key, fieldSortKey(shard.facets.field('size'), docId, direction), where);
+        }
+      }
+      // Writes between searches: the field's cached runs must follow them.
+      for (let k = 0; k < 20; k++) {
+        const docId = Math.floor(random() * (count + 40));
+        if (live.has(docId) && random() < 0.5) {
+          shard.delete(docId);
+          live.delete(docId);
+        } else {
+          if (live.has(docId)) shard.delete(docId);
+          shard.upsert(docId, documentOf());
+          live.add(docId);
+        }
+      }
     }
   }
 });

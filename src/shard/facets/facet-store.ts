@@ -67,6 +67,7 @@ export class FieldFacets {
   private numberBlocksCache: DocBlocks | null = null;
   private stringIndexCache: StringIndex | null = null;
   private alphaOrderCache: AlphaOrder | null = null;
+  private stringRunsCache: StringRuns | null = null;
   /** Kept across writes, told of each (distinct.ts DistinctKeyTable: owner, lifetime and size there). */
   private distinctKeyTable: DistinctKeyTable | null = null;
 
@@ -131,6 +132,45 @@ export class FieldFacets {
   distinctKeys(): DistinctKeyTable {
     if (this.distinctKeyTable === null || this.distinctKeyTable.worn(this.values.size)) this.distinctKeyTable = DistinctKeyTable.of(this.values);
     return this.distinctKeyTable;
+  }
+
+  /**
+   * The documents of each string value in sortedStrings() order, for a sort walking the values
+   * (sort-order.ts): one typed array instead of a bitmap operation per value. Owner: this field, like
+   * its other caches; made on first use after a write, dropped by the next (invalidate). Size: 4 bytes
+   * per (document, value) pair and 5 per value.
+   */
+  stringRuns(): StringRuns {
+    if (this.stringRunsCache) return this.stringRunsCache;
+    const keys = this.sortedStrings();
+    const indexOf = new Map<string, number>();
+    for (let k = 0; k < keys.length; k++) indexOf.set(keys[k]!, k);
+    let count = 0;
+    for (const own of this.values.values()) count += own.strings.length;
+    // (value index, document) pairs packed in one number each: sorted, they are the runs in order.
+    const pairs = new Float64Array(count);
+    let at = 0;
+    for (const [docId, own] of this.values) for (const key of own.strings) pairs[at++] = indexOf.get(key)! * 2 ** 32 + docId;
+    pairs.sort();
+    const docIds = new Uint32Array(count);
+    const starts = new Uint32Array(keys.length + 1);
+    let run = 0;
+    for (let k = 0; k < count; k++) {
+      const pair = pairs[k]!;
+      const index = Math.floor(pair / 2 ** 32);
+      while (run <= index) starts[run++] = k;
+      docIds[k] = pair - index * 2 ** 32;
+    }
+    while (run <= keys.length) starts[run++] = count;
+    const sameKeyAsPrevious = new Uint8Array(keys.length);
+    let previous = keys.length > 0 ? facetKeyOf(keys[0]!) : '';
+    for (let k = 1; k < keys.length; k++) {
+      const key = facetKeyOf(keys[k]!);
+      if (key === previous) sameKeyAsPrevious[k] = 1;
+      previous = key;
+    }
+    this.stringRunsCache = { docIds, starts, sameKeyAsPrevious };
+    return this.stringRunsCache;
   }
 
   /** Normalized string values in ascending order. */
@@ -230,6 +270,7 @@ export class FieldFacets {
     this.numberBlocksCache = null;
     this.stringIndexCache = null;
     this.alphaOrderCache = null;
+    this.stringRunsCache = null;
   }
 }
 
@@ -297,6 +338,17 @@ function lowerBound(values: Float64Array, target: number, strict: boolean): numb
     else high = middle;
   }
   return low;
+}
+
+/**
+ * FieldFacets.stringRuns: the documents of sortedStrings()[k] are docIds[starts[k], starts[k + 1]) (ascending,
+ * a document once per time it holds the value); sameKeyAsPrevious[k]: values k - 1 and k are one key on milli's
+ * 468 bytes (facetKeyOf), which a sort groups as one.
+ */
+export interface StringRuns {
+  docIds: Uint32Array;
+  starts: Uint32Array;
+  sameKeyAsPrevious: Uint8Array;
 }
 
 /** FieldFacets.alphaOrder: the values and their shown spellings; the first numericCount have keys that read as numbers. */

@@ -9,7 +9,7 @@ import {
 } from '../../ranking/rules/sort-key.js';
 import type { FacetStore, FieldFacets } from './facet-store.js';
 import { haversineMeters } from '../../filter/geo-distance.js';
-import { compareCodePoints, facetKeyOf } from '../../filter/facet-value.js';
+import { compareCodePoints } from '../../filter/facet-value.js';
 import type { SearchBudget } from '../search/search-budget.js';
 
 const { RoaringBitmap32 } = roaring;
@@ -53,41 +53,72 @@ class FieldSortOrder implements SortOrder {
     return this.walk(universe);
   }
 
+  /**
+   * The field's values in order (numbers, then strings), each group the universe's documents holding the
+   * value and no earlier one. Membership and what was yielded are bit sets over the universe's ids (one
+   * array read per document of a value, not bitmap operations per value: the groups of a field of
+   * 100,000 names cost ~40 ms a search for 1,000 hits that way).
+   */
   private *walk(universe: RoaringBitmap32): Generator<SortGroup> {
     const field = this.field!;
     const asc = this.direction === 'asc';
-    const seen = new RoaringBitmap32();
+    const step = asc ? 1 : -1;
+    const universeIds = universe.toUint32Array();
+    const words = universeIds.length === 0 ? 0 : (universeIds[universeIds.length - 1]! >>> 5) + 1;
+    const member = new Uint32Array(words);
+    for (let k = 0; k < universeIds.length; k++) member[universeIds[k]! >>> 5]! |= 1 << (universeIds[k]! & 31);
+    const seen = new Uint32Array(words);
+    let left = universeIds.length;
+    const picked: number[] = [];
+    /** Takes the documents of docIds[from, to) in the universe and not yielded yet into `picked`. */
+    const take = (docIds: Uint32Array, from: number, to: number) => {
+      for (let p = from; p < to; p++) {
+        const docId = docIds[p]!;
+        const word = docId >>> 5;
+        const bit = 1 << (docId & 31);
+        if (word >= words || (member[word]! & bit) === 0 || (seen[word]! & bit) !== 0) continue;
+        seen[word]! |= bit;
+        picked.push(docId);
+      }
+    };
     const { values, docIds } = field.sortedNumbers();
-    for (let k = asc ? 0 : values.length - 1; asc ? k < values.length : k >= 0;) {
+    for (let k = asc ? 0 : values.length - 1, visited = 0; asc ? k < values.length : k >= 0;) {
       const value = values[k]!;
       const first = k;
-      while ((asc ? k < values.length : k >= 0) && values[k] === value) k += asc ? 1 : -1;
-      const group = new RoaringBitmap32(asc ? docIds.subarray(first, k) : docIds.subarray(k + 1, first + 1));
-      group.andInPlace(universe);
-      group.andNotInPlace(seen);
-      if (group.isEmpty) continue;
-      seen.orInPlace(group);
-      yield { docIds: group, key: numberSortKey(value, this.direction) };
-      if (seen.size >= universe.size) return;
+      while ((asc ? k < values.length : k >= 0) && values[k] === value) k += step;
+      if (++visited % YIELD_EVERY === 0) this.budget?.yieldPoint();
+      picked.length = 0;
+      if (asc) take(docIds, first, k);
+      else take(docIds, k + 1, first + 1);
+      if (picked.length === 0) continue;
+      left -= picked.length;
+      yield { docIds: new RoaringBitmap32(picked), key: numberSortKey(value, this.direction) };
+      if (left === 0) return;
     }
     const strings = field.sortedStrings();
-    for (let k = asc ? 0 : strings.length - 1; asc ? k < strings.length : k >= 0; k += asc ? 1 : -1) {
+    const runs = field.stringRuns();
+    for (let k = asc ? 0 : strings.length - 1, visited = 0; asc ? k < strings.length : k >= 0; k += step) {
+      if (++visited % YIELD_EVERY === 0) this.budget?.yieldPoint();
+      // Values equal on milli's 468 bytes are one key there (adjacent in code point order): one group,
+      // keyed by the value met first.
       const key = strings[k]!;
-      const group = RoaringBitmap32.and(field.strings.get(key)!.docs.read(), universe);
-      // Values equal on milli's 468 bytes are one key there (adjacent in code point order): one group.
-      const truncated = facetKeyOf(key);
-      for (let next = k + (asc ? 1 : -1); next >= 0 && next < strings.length && facetKeyOf(strings[next]!) === truncated; next += asc ? 1 : -1) {
-        group.orInPlace(RoaringBitmap32.and(field.strings.get(strings[next]!)!.docs.read(), universe));
-        k = next;
+      picked.length = 0;
+      take(runs.docIds, runs.starts[k]!, runs.starts[k + 1]!);
+      while (asc ? k + 1 < strings.length && runs.sameKeyAsPrevious[k + 1] === 1 : k > 0 && runs.sameKeyAsPrevious[k] === 1) {
+        k += step;
+        take(runs.docIds, runs.starts[k]!, runs.starts[k + 1]!);
       }
-      group.andNotInPlace(seen);
-      if (group.isEmpty) continue;
-      seen.orInPlace(group);
-      yield { docIds: group, key: stringSortKey(key, this.direction) };
-      if (seen.size >= universe.size) return;
+      if (picked.length === 0) continue;
+      left -= picked.length;
+      yield { docIds: new RoaringBitmap32(picked), key: stringSortKey(key, this.direction) };
+      if (left === 0) return;
     }
-    const missing = RoaringBitmap32.andNot(universe, seen);
-    if (!missing.isEmpty) yield { docIds: missing, key: missingSortKey() };
+    picked.length = 0;
+    for (let k = 0; k < universeIds.length; k++) {
+      const docId = universeIds[k]!;
+      if ((seen[docId >>> 5]! & (1 << (docId & 31))) === 0) picked.push(docId);
+    }
+    if (picked.length > 0) yield { docIds: new RoaringBitmap32(picked), key: missingSortKey() };
   }
 }
 
