@@ -8,6 +8,8 @@
 // where each such number becomes a JsonNumberText holding its literal, and stringifyExactJson, which
 // writes the literal back. A JsonNumberText is a leaf: projection and formatting treat it as a number.
 
+import { setOwn } from './own-fields.js';
+
 /** A JSON number whose literal JavaScript would not print back as written (its double is `value`). */
 export class JsonNumberText {
   constructor(readonly text: string) {}
@@ -184,11 +186,6 @@ class ExactReader {
 
 const LITERALS: [string, unknown][] = [['true', true], ['false', false], ['null', null]];
 
-/** An own data property, as JSON.parse makes it (`__proto__` included: never the prototype). */
-export function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
-  else object[key] = value;
-}
 
 /** JSON.stringify, except that a JsonNumberText is written as its literal. */
 export function stringifyExactJson(value: unknown): string {

@@ -1,5 +1,6 @@
 // Keeping only some attributes of a stored document, as attributesToRetrieve and `fields` do.
 import { JsonNumberText } from './exact-json.js';
+import { setOwn } from './own-fields.js';
 
 // Selection is linear: a field is looked up by its dotted prefixes in a Set (never against every
 // selector), and the selectors under a key are grouped once. Compared selector by selector, 65,536
@@ -74,17 +75,17 @@ function project(document: Record<string, unknown>, selection: FieldSelection): 
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(document)) {
     if (selection.selects(key)) {
-      out[key] = value;
+      setOwn(out, key, value);
     } else if (Array.isArray(value)) {
       // `doggos.name` over an array of objects keeps the array, each object projected (as milli's
       // make_document: elements keep their places, scalars stay, an object without the path is `{}`).
       const nested = selection.selectionUnder(key);
-      if (nested !== null) out[key] = nested.all ? value : projectArray(value, nested);
+      if (nested !== null) setOwn(out, key, nested.all ? value : projectArray(value, nested));
     } else if (value !== null && typeof value === 'object' && !(value instanceof JsonNumberText)) {
       const nested = selection.selectionUnder(key);
       if (nested !== null) {
         const child = nested.all ? value as Record<string, unknown> : project(value as Record<string, unknown>, nested);
-        if (Object.keys(child).length > 0) out[key] = child;
+        if (Object.keys(child).length > 0) setOwn(out, key, child);
       }
     }
   }

@@ -3,6 +3,8 @@
 // stay: "café" and "cafe" are two values, and `= cafe` does not match "café", as in milli. Facet search
 // alone compares without them (facetSearchForm, milli's lossy normalize_facet_string).
 
+import { ownValue, setOwn } from '../documents/own-fields.js';
+
 const COMBINING_MARKS = /\p{M}/gu;
 const PLAIN_ASCII = /^[\x00-\x7f]*$/;
 
@@ -109,12 +111,17 @@ export function addFacetCount(into: Record<string, number>, shownByKey: Map<stri
   const shown = shownByKey.get(key);
   if (shown === undefined) {
     shownByKey.set(key, value);
-    into[value] = count;
+    setOwn(into, value, count);
   } else if (value < shown) {
     shownByKey.set(key, value);
-    into[value] = into[shown]! + count;
+    setOwn(into, value, ownValue(into, shown)! + count);
     delete into[shown];
   } else {
-    into[shown] = into[shown]! + count;
+    setOwn(into, shown, ownValue(into, shown)! + count);
   }
+}
+
+/** Adds to a value's count in a distribution keyed by spelling (a value named `constructor` or `__proto__` included: own-fields.ts). */
+export function addCount(counts: Record<string, number>, value: string, count: number): void {
+  setOwn(counts, value, (ownValue(counts, value) ?? 0) + count);
 }

@@ -3,6 +3,7 @@
 // offsets) and `_rankingScore`, in Meilisearch's key order.
 import type { ShardSearchOptions } from '../protocol/messages.js';
 import { JsonNumberText } from '../documents/exact-json.js';
+import { ownValue, setOwn } from '../documents/own-fields.js';
 import { FieldSelection, projectDocument } from '../documents/projection.js';
 import { formatText, matchPositions, type MatchPosition, type TagBudget, type TextFormat } from './highlight.js';
 import type { WordMatcher } from './query-matcher.js';
@@ -115,7 +116,7 @@ function selectsDisplayed(names: readonly string[], displayed: readonly string[]
 function formatObject(object: Record<string, unknown>, parent: string, formatOf: (path: string) => TextFormat,
   matcher: WordMatcher): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(object)) out[key] = formatValue(value, parent === '' ? key : `${parent}.${key}`, formatOf, matcher);
+  for (const [key, value] of Object.entries(object)) setOwn(out, key, formatValue(value, parent === '' ? key : `${parent}.${key}`, formatOf, matcher));
   return out;
 }
 
@@ -137,7 +138,11 @@ function collectPositions(value: unknown, path: string, indices: number[], match
   if (typeof value === 'string' || typeof value === 'number' || value instanceof JsonNumberText) {
     const text = String(value);
     const found = matchPositions(text, wordsOfText(text, matcher), indices);
-    if (found.length > 0) (out[path] ??= []).push(...found);
+    if (found.length > 0) {
+      const list = ownValue(out, path);
+      if (list === undefined) setOwn(out, path, found);
+      else list.push(...found);
+    }
   } else if (Array.isArray(value)) {
     value.forEach((element, index) => collectPositions(element, path, [...indices, index], matcher, out));
   } else if (value !== null && typeof value === 'object') {

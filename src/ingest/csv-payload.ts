@@ -2,6 +2,7 @@
 import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { parse, CsvError } from 'csv-parse';
+import { setOwn } from '../documents/own-fields.js';
 import { SkeinError } from '../errors/index.js';
 import { parseCsvHeader, typeCsvCell, type CsvField } from './csv-typing.js';
 import { containsNumberText, stringifyExactJson } from '../documents/exact-json.js';
@@ -47,7 +48,7 @@ export function csvRecordToDocument(fields: CsvField[], record: string[], line: 
   // Every header is present in every document, null when empty (a duplicated header: the last one wins).
   for (let i = 0; i < fields.length; i++) {
     const field = fields[i]!;
-    document[field.name] = typeCsvCell(record[i] ?? '', field.type, line);
+    setOwn(document, field.name, typeCsvCell(record[i] ?? '', field.type, line));
   }
   return document;
 }

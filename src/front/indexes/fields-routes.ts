@@ -9,6 +9,7 @@ import { jsonReply } from '../http/http-types.js';
 import { validateIndexUid } from './index-uid.js';
 import type { RouteSpec } from '../http/route-spec.js';
 import { echo, SkeinError, type ErrorCode } from '../../errors/index.js';
+import { facetOrderOf } from '../search/facet-merge.js';
 
 export const fieldsRoutes: RouteSpec[] = [
   {
@@ -137,7 +138,7 @@ function rankingOrder(rules: readonly string[], name: string): 'asc' | 'desc' | 
  * its `features` (defaults: no facet search, equality only).
  */
 function filterFeatures(settings: IndexSettings, name: string): FieldView['filterable'] {
-  const sortBy = settings.faceting.sortFacetValuesBy[name] ?? settings.faceting.sortFacetValuesBy['*'] ?? 'alpha';
+  const sortBy = facetOrderOf(settings.faceting, name);
   for (const entry of settings.filterableAttributes) {
     if (typeof entry === 'string') {
       if (matchesPattern(entry, name)) return { enabled: true, sortBy, facetSearch: true, equality: true, comparison: true };

@@ -1,6 +1,7 @@
 // Merging the shards' facet partials ({facetDistribution: {attr: {value: count}}, facetStats:
 // {attr: {min, max}}}) into the response members, with the index's faceting settings applied.
 import { addFacetCount, compareCodePoints, compareFacetSortKeys, facetSortKeyOf } from '../../filter/facet-value.js';
+import { ownValue, setOwn } from '../../documents/own-fields.js';
 import type { IndexSettings } from '../../settings/index-settings.js';
 
 export interface FacetExtras {
@@ -16,22 +17,25 @@ export interface FacetExtras {
 export function mergeFacetExtras(partials: ReadonlyArray<FacetExtras | null>): FacetExtras | null {
   let distribution: Record<string, Record<string, number>> | undefined;
   let stats: Record<string, { min: number; max: number }> | undefined;
-  const spellingsByFacet: Record<string, Map<string, string>> = {};
+  const spellingsByFacet = new Map<string, Map<string, string>>();
   for (const partial of partials) {
     if (!partial) continue;
     if (partial.facetDistribution) {
       distribution ??= {};
       for (const [facet, values] of Object.entries(partial.facetDistribution)) {
-        const into = (distribution[facet] ??= {});
-        const spellings = (spellingsByFacet[facet] ??= new Map());
-        for (const [value, count] of Object.entries(values)) addFacetCount(into, spellings, value, count);
+        let into = ownValue(distribution, facet);
+        if (into === undefined) setOwn(distribution, facet, (into = {}));
+        let spellings = spellingsByFacet.get(facet);
+        if (spellings === undefined) spellingsByFacet.set(facet, (spellings = new Map()));
+        // (Object.keys and a read: Object.entries of a parsed object of 100,000 values costs ~4 times more)
+        for (const value of Object.keys(values)) addFacetCount(into, spellings, value, values[value]!);
       }
     }
     if (partial.facetStats) {
       stats ??= {};
       for (const [facet, { min, max }] of Object.entries(partial.facetStats)) {
-        const into = stats[facet];
-        stats[facet] = into ? { min: Math.min(into.min, min), max: Math.max(into.max, max) } : { min, max };
+        const into = ownValue(stats, facet);
+        setOwn(stats, facet, into ? { min: Math.min(into.min, min), max: Math.max(into.max, max) } : { min, max });
       }
     }
   }
@@ -42,6 +46,11 @@ export function mergeFacetExtras(partials: ReadonlyArray<FacetExtras | null>): F
   return out;
 }
 
+/** A facet's order under sortFacetValuesBy: its own entry, else `*`'s, else alpha (a facet named `constructor` has no entry unless given one). */
+export function facetOrderOf(faceting: IndexSettings['faceting'], facet: string): 'alpha' | 'count' {
+  return ownValue(faceting.sortFacetValuesBy, facet) ?? ownValue(faceting.sortFacetValuesBy, '*') ?? 'alpha';
+}
+
 /** Orders each facet's values (alpha or count, per sortFacetValuesBy) and keeps maxValuesPerFacet of them. */
 export function shapeFacetDistribution(
   distribution: Record<string, Record<string, number>>,
@@ -49,8 +58,8 @@ export function shapeFacetDistribution(
 ): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};
   for (const facet of Object.keys(distribution)) {
-    const order = faceting.sortFacetValuesBy[facet] ?? faceting.sortFacetValuesBy['*'] ?? 'alpha';
-    out[facet] = Object.fromEntries(shapedEntries(distribution[facet]!, order, faceting.maxValuesPerFacet));
+    const order = facetOrderOf(faceting, facet);
+    setOwn(out, facet, Object.fromEntries(shapedEntries(distribution[facet]!, order, faceting.maxValuesPerFacet)));
   }
   return out;
 }
@@ -62,7 +71,7 @@ function compareStrings(a: string, b: string): number {
 
 /** A facet's values in alpha or count order (ties alpha), the first `limit`: each value's sort key worked out once. */
 function shapedEntries(counts: Record<string, number>, order: 'alpha' | 'count', limit: number): [string, number][] {
-  const entries = Object.entries(counts).map(([value, count]) => ({ sortKey: facetSortKeyOf(value), count }));
+  const entries = Object.keys(counts).map((value) => ({ sortKey: facetSortKeyOf(value), count: counts[value]! }));
   entries.sort(order === 'count'
     ? (a, b) => b.count - a.count || compareFacetSortKeys(a.sortKey, b.sortKey)
     : (a, b) => compareFacetSortKeys(a.sortKey, b.sortKey));
@@ -73,7 +82,7 @@ function shapedEntries(counts: Record<string, number>, order: 'alpha' | 'count',
 export function facetDistributionJson(distribution: Record<string, Record<string, number>>, faceting: IndexSettings['faceting']): string {
   // Meilisearch's distribution is a BTreeMap: facets by name, values in their shaped order.
   const facets = Object.keys(distribution).sort(compareStrings).map((facet) => {
-    const order = faceting.sortFacetValuesBy[facet] ?? faceting.sortFacetValuesBy['*'] ?? 'alpha';
+    const order = facetOrderOf(faceting, facet);
     const values = shapedEntries(distribution[facet]!, order, faceting.maxValuesPerFacet).map(([value, count]) => `${JSON.stringify(value)}:${count}`);
     return `${JSON.stringify(facet)}:{${values.join(',')}}`;
   });

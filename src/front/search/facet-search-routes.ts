@@ -15,7 +15,8 @@ import { facetQueryMatcher, type FacetQueryTypos } from '../../filter/facet-quer
 import { facetCutOption, facetQueryOption, type FilterParameter, type MatchingStrategyName, type ShardSearchOptions } from '../../protocol/messages.js';
 import { withShardFilter } from '../../network/network-node.js';
 import { denyUnknownFields, invalidValueType, isPlainObject, missingField, unknownValue } from '../http/deserr-messages.js';
-import { mergeFacetExtras } from './facet-merge.js';
+import { facetOrderOf, mergeFacetExtras } from './facet-merge.js';
+import { ownValue } from '../../documents/own-fields.js';
 import { compareFacetSortKeys, facetSortKeyOf } from '../../filter/facet-value.js';
 import { validateIndexUid } from '../indexes/index-uid.js';
 import { checkFilterSize, checkListLength, checkTextLength, REQUEST_LIMITS } from '../http/request-limits.js';
@@ -150,10 +151,10 @@ export const facetSearchRoutes: RouteSpec[] = [
       const lastWorkersMs = slowestWorkerMs(results);
       workersMs = workersMs === undefined || lastWorkersMs === undefined ? undefined : workersMs + lastWorkersMs;
       const merged = mergeFacetExtras(results.map((result) => result.extras));
-      const counts = merged?.facetDistribution?.[body.facetName] ?? {};
+      const counts = (merged?.facetDistribution ? ownValue(merged.facetDistribution, body.facetName) : undefined) ?? {};
       const matches = facetQueryMatcher(body.facetQuery, typos);
       const faceting = index.settings.faceting;
-      const order = faceting.sortFacetValuesBy[body.facetName] ?? faceting.sortFacetValuesBy['*'] ?? 'alpha';
+      const order = facetOrderOf(faceting, body.facetName);
       const hits = Object.entries(counts).filter(([value]) => matches(value)).map(([value, count]) => ({ sortKey: facetSortKeyOf(value), count }));
       hits.sort(order === 'count'
         ? (a, b) => b.count - a.count || compareFacetSortKeys(a.sortKey, b.sortKey)

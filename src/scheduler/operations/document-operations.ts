@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { composeDocId, shardOf } from '../../documents/doc-ids.js';
+import { ownValue, setOwn } from '../../documents/own-fields.js';
 import { documentIdOf } from '../../documents/document-id.js';
 import { documentJson, JsonNumberText, parseExactJson, parseStoredJson } from '../../documents/exact-json.js';
 import { checkGeoFields, geoChecksOf, type GeoChecks } from '../../documents/geo-field.js';
@@ -210,8 +211,8 @@ function newDocId(record: IndexRecord, externalId: string): number {
 function countFields(record: IndexRecord, document: Document, delta: 1 | -1): void {
   const distribution = record.fieldDistribution;
   for (const field of Object.keys(document)) {
-    const count = (distribution[field] ?? 0) + delta;
-    if (count > 0) distribution[field] = count;
+    const count = (ownValue(distribution, field) ?? 0) + delta;
+    if (count > 0) setOwn(distribution, field, count);
     else delete distribution[field];
   }
   if (delta === 1) rememberFields(record, document);
@@ -226,8 +227,8 @@ function rememberFields(record: IndexRecord, document: Document): void {
   if (!known) return;
   let added = 0;
   const add = (name: string): void => {
-    if (known[name] === undefined) {
-      known[name] = true;
+    if (ownValue(known, name) === undefined) {
+      setOwn(known, name, true);
       added++;
     }
   };

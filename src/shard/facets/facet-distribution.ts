@@ -6,7 +6,8 @@
 // is among the first N of every shard holding it), and a field of 100,000 values costs N
 // intersections, not 100,000.
 import type roaring from 'roaring';
-import { addFacetCount, compareFacetSortKeys, facetSortKeyOf } from '../../filter/facet-value.js';
+import { addCount, addFacetCount, compareFacetSortKeys, facetSortKeyOf } from '../../filter/facet-value.js';
+import { setOwn } from '../../documents/own-fields.js';
 import { displaySpelling, type FacetStore, type FieldFacets } from './facet-store.js';
 import { SearchBudget } from '../search/search-budget.js';
 
@@ -45,7 +46,7 @@ export function facetPartials(store: FacetStore, candidates: roaring.RoaringBitm
   for (const name of facets) {
     const field = store.field(name);
     const counts: Record<string, number> = {};
-    facetDistribution[name] = counts;
+    setOwn(facetDistribution, name, counts);
     if (!field || candidates.isEmpty || budget.passed()) continue;
     const order = cut === null ? null : cut.orderOf(name);
     const limit = order === 'alpha' ? cut!.maxValues : null;
@@ -58,7 +59,7 @@ export function facetPartials(store: FacetStore, candidates: roaring.RoaringBitm
     if (!budget.passed() && !stringsOnly) {
       countNumbers(field, candidates, counts, budget, limit);
       const stats = numericStats(field, candidates);
-      if (stats) facetStats[name] = stats;
+      if (stats) setOwn(facetStats, name, stats);
     }
     if (limit !== null) keepAlphaPrefix(counts, limit);
   }
@@ -76,7 +77,7 @@ function countStringsByValue(field: FieldFacets, candidates: roaring.RoaringBitm
     const count = facet.docs.read().andCardinality(candidates);
     if (count > 0) {
       const shown = spelling ?? displaySpelling(facet);
-      counts[shown] = (counts[shown] ?? 0) + count;
+      addCount(counts, shown, count);
     }
   }
 }
@@ -103,7 +104,7 @@ function countStringsInAlphaOrder(field: FieldFacets, candidates: roaring.Roarin
     if (valueFilter !== undefined && !valueFilter(spelling)) continue;
     const count = facets[k]!.docs.read().andCardinality(candidates);
     if (count === 0) continue;
-    counts[spelling] = (counts[spelling] ?? 0) + count;
+    addCount(counts, spelling, count);
     found++;
   }
 }
@@ -136,12 +137,12 @@ function countMostCountedStrings(field: FieldFacets, candidates: roaring.Roaring
   for (let k = 0; k < facets.length; k++) if (found[k]! > threshold) atThreshold--;
   for (let k = 0; k < facets.length; k++) {
     const count = found[k]!;
-    if (count > threshold || (count === threshold && atThreshold-- > 0)) counts[spellings[k]!] = count;
+    if (count > threshold || (count === threshold && atThreshold-- > 0)) setOwn(counts, spellings[k]!, count);
   }
   // A string that reads as a number is one value with that number ("9" and 9): their counts add up after
   // this cut, so every such string is written out when the field holds numbers.
   if (field.sortedNumbers().values.length === 0) return;
-  for (let k = 0; k < numericCount; k++) if (found[k]! > 0) counts[spellings[k]!] = found[k]!;
+  for (let k = 0; k < numericCount; k++) if (found[k]! > 0) setOwn(counts, spellings[k]!, found[k]!);
 }
 
 /**
@@ -166,7 +167,7 @@ export function keepFirstValues(distribution: Record<string, Record<string, numb
     const counts = oneSpellingPerKey(bySpelling);
     if (cut.orderOf(facet) === 'alpha') keepAlphaPrefix(counts, cut.maxValues);
     else keepMostCounted(counts, cut.maxValues);
-    distribution[facet] = counts;
+    setOwn(distribution, facet, counts);
   }
 }
 
@@ -200,7 +201,7 @@ function countStringsByDocument(field: FieldFacets, candidates: roaring.RoaringB
   for (const [key, count] of byKey) {
     const spelling = displaySpelling(field.strings.get(key)!);
     if (valueFilter !== undefined && !valueFilter(spelling)) continue;
-    counts[spelling] = (counts[spelling] ?? 0) + count;
+    addCount(counts, spelling, count);
   }
 }
 
@@ -241,7 +242,7 @@ function countNumbers(field: FieldFacets, candidates: roaring.RoaringBitmap32, c
       if (member[docIds[k]!] === 1) byNumber.set(values[k]!, (byNumber.get(values[k]!) ?? 0) + 1);
     }
   }
-  for (const [number, count] of byNumber) counts[String(number)] = (counts[String(number)] ?? 0) + count;
+  for (const [number, count] of byNumber) addCount(counts, String(number), count);
 }
 
 /** A dense membership array of the candidates (docIds are small integers). */

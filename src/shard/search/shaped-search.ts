@@ -11,6 +11,8 @@ import { facetPartials, keepFirstValues, type FacetCut, type FacetPartials } fro
 import { evaluateFilter } from '../facets/filter-evaluator.js';
 import { haversineMeters } from '../../filter/geo-distance.js';
 import { attributePatternsOf } from '../../filter/attribute-patterns.js';
+import { addCount } from '../../filter/facet-value.js';
+import { ownValue, setOwn } from '../../documents/own-fields.js';
 import roaring from 'roaring';
 import { expandFacetNames, type SearchPlan } from './search-plan.js';
 import type { ShardIndex } from '../shard-index.js';
@@ -198,12 +200,13 @@ function mergePartials(partials: readonly FacetPartials[]): ShardExtras {
   const facetStats: Record<string, { min: number; max: number }> = {};
   for (const partial of partials) {
     for (const [name, counts] of Object.entries(partial.facetDistribution)) {
-      const into = (facetDistribution[name] ??= {});
-      for (const [value, count] of Object.entries(counts)) into[value] = (into[value] ?? 0) + count;
+      let into = ownValue(facetDistribution, name);
+      if (into === undefined) setOwn(facetDistribution, name, (into = {}));
+      for (const value of Object.keys(counts)) addCount(into, value, counts[value]!);
     }
     for (const [name, { min, max }] of Object.entries(partial.facetStats)) {
-      const into = facetStats[name];
-      facetStats[name] = into ? { min: Math.min(into.min, min), max: Math.max(into.max, max) } : { min, max };
+      const into = ownValue(facetStats, name);
+      setOwn(facetStats, name, into ? { min: Math.min(into.min, min), max: Math.max(into.max, max) } : { min, max });
     }
   }
   return { facetDistribution, facetStats };

@@ -11,7 +11,8 @@ import type { Access } from '../../../auth/index.js';
 import { asSkeinError, SkeinError, type ErrorBody } from '../../../errors/index.js';
 import { emptyAnswer, remoteSearchAnswer } from '../../../network/remote-query.js';
 import type { FacetExtras } from '../facet-merge.js';
-import { facetDistributionJson } from '../facet-merge.js';
+import { facetDistributionJson, facetOrderOf } from '../facet-merge.js';
+import { ownValue, setOwn } from '../../../documents/own-fields.js';
 import type { FrontReply } from '../../http/http-types.js';
 import type { JsonItem } from '../../http/list-body.js';
 import type { IndexSettings } from '../../../settings/index-settings.js';
@@ -386,9 +387,6 @@ function paginationOf(federation: Federation, totalHits: number): string {
   return `"hitsPerPage":${hitsPerPage},"page":${page},"totalPages":${totalPages},"totalHits":${totalHits}`;
 }
 
-function facetOrderOf(faceting: IndexSettings['faceting'], facet: string): 'alpha' | 'count' {
-  return faceting.sortFacetValuesBy[facet] ?? faceting.sortFacetValuesBy['*'] ?? 'alpha';
-}
 
 function facetNames(patterns: string[], facets: FacetExtras | null): string[] {
   const names = new Set(patterns.filter((pattern) => !pattern.includes('*')));
@@ -454,8 +452,8 @@ function facetsJson(queries: FederatedQuery[], answers: SearchAnswer[], facetQue
       for (const [value, count] of orderedEntries(values, shaped[facet] ?? {})) into.set(value, (into.get(value) ?? 0) + count);
     }
     for (const [facet, { min, max }] of Object.entries(facets?.facetStats ?? {})) {
-      const into = stats[facet];
-      stats[facet] = into ? { min: Math.min(into.min, min), max: Math.max(into.max, max) } : { min, max };
+      const into = ownValue(stats, facet);
+      setOwn(stats, facet, into ? { min: Math.min(into.min, min), max: Math.max(into.max, max) } : { min, max });
     }
   }
   const max = federation.mergeFacets.maxValuesPerFacet;
