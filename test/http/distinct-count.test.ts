@@ -3,28 +3,18 @@
 // uncapped count. On one worker holding the whole index (the count crosses alone) and on shards spread
 // over two workers (keys cross and the front unions them).
 import test from 'ava';
-import { startTestServer, type TestServer } from './harness.js';
+import { serversPerLayout, WORKER_LAYOUTS } from './harness.js';
 
 // 90 documents: 30 families (each on 2 documents, so duplicates cross shards and workers) and 30 without one.
 const DOCUMENTS = Array.from({ length: 90 }, (_, id) => (id < 60 ? { id, title: `tea ${id % 7}`, family: `f${id % 30}` } : { id, title: `tea ${id % 7}` }));
 const EXACT = 60;
 
-const layouts = [{ workers: 1, shardsPerIndex: 1 }, { workers: 2, shardsPerIndex: 3 }] as const;
-const servers: TestServer[] = [];
-
-test.before(async () => {
-  for (const layout of layouts) {
-    const server = await startTestServer(layout);
-    servers.push(server);
-    await server.client.addDocuments('teas', DOCUMENTS);
-    await server.client.run('PATCH', '/indexes/teas/settings', { body: { filterableAttributes: ['family', 'title'], searchableAttributes: ['title'], distinctAttribute: 'family' } });
-  }
-});
-test.after.always(async () => {
-  for (const server of servers) await server.close();
+const servers = serversPerLayout(test, async (client) => {
+  await client.addDocuments('teas', DOCUMENTS);
+  await client.run('PATCH', '/indexes/teas/settings', { body: { filterableAttributes: ['family', 'title'], searchableAttributes: ['title'], distinctAttribute: 'family' } });
 });
 
-for (const [k, layout] of layouts.entries()) {
+for (const [k, layout] of WORKER_LAYOUTS.entries()) {
   const name = `${layout.workers} worker(s), ${layout.shardsPerIndex} shard(s)`;
 
   test.serial(`${name}: exact below maxTotalHits, capped at it, summed uncapped by a federated search`, async (t) => {

@@ -305,3 +305,25 @@ export async function stopChild(server: ChildServer, signal: NodeJS.Signals = 'S
 export function errorBody(message: string, code: string, type = 'invalid_request') {
   return { message, code, type, link: `https://docs.meilisearch.com/errors#${code}` };
 }
+
+/**
+ * The two layouts a merge across workers can differ on: one worker holding the whole index in one shard,
+ * and shards spread over two workers. One server each, set up by `setup`, all closed after the file's tests.
+ */
+export const WORKER_LAYOUTS = [{ workers: 1, shardsPerIndex: 1 }, { workers: 2, shardsPerIndex: 3 }] as const;
+
+export function serversPerLayout(test: { before(run: () => Promise<void>): void; after: { always(run: () => Promise<void>): void } },
+  setup: (client: Client) => Promise<void>): TestServer[] {
+  const servers: TestServer[] = [];
+  test.before(async () => {
+    for (const layout of WORKER_LAYOUTS) {
+      const server = await startTestServer(layout);
+      servers.push(server);
+      await setup(server.client);
+    }
+  });
+  test.after.always(async () => {
+    for (const server of servers) await server.close();
+  });
+  return servers;
+}

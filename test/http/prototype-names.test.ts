@@ -5,7 +5,7 @@
 // field was left out of attributesToRetrieve, `_formatted` and `fields`. On one worker holding the
 // index and on shards spread over two workers (partials merged by the front).
 import test from 'ava';
-import { startTestServer, type TestServer } from './harness.js';
+import { serversPerLayout, WORKER_LAYOUTS } from './harness.js';
 
 const NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
 // Document k holds value NAMES[k % 5]: 12 documents, so the counts are 3, 3, 2, 2, 2.
@@ -13,22 +13,12 @@ const DOCUMENTS = Array.from({ length: 12 }, (_, id) => JSON.parse(
   `{"id":${id},"g":${JSON.stringify(NAMES[id % 5])},"__proto__":{"a":"polluted words ${id}"},"constructor":"builder text ${id}","toString":${id},"title":"hello world"}`));
 const COUNTS: Record<string, number> = JSON.parse('{"__proto__":3,"constructor":3,"toString":2,"hasOwnProperty":2,"valueOf":2}');
 
-const layouts = [{ workers: 1, shardsPerIndex: 1 }, { workers: 2, shardsPerIndex: 3 }] as const;
-const servers: TestServer[] = [];
-
-test.before(async () => {
-  for (const layout of layouts) {
-    const server = await startTestServer(layout);
-    servers.push(server);
-    await server.client.addDocuments('protos', DOCUMENTS);
-    await server.client.run('PATCH', '/indexes/protos/settings', { body: { filterableAttributes: ['g', 'constructor', 'toString'] } });
-  }
-});
-test.after.always(async () => {
-  for (const server of servers) await server.close();
+const servers = serversPerLayout(test, async (client) => {
+  await client.addDocuments('protos', DOCUMENTS);
+  await client.run('PATCH', '/indexes/protos/settings', { body: { filterableAttributes: ['g', 'constructor', 'toString'] } });
 });
 
-for (const [k, layout] of layouts.entries()) {
+for (const [k, layout] of WORKER_LAYOUTS.entries()) {
   const name = `${layout.workers} worker(s), ${layout.shardsPerIndex} shard(s)`;
 
   test.serial(`${name}: facet values and facet names named as Object.prototype's members are counted like any other`, async (t) => {
