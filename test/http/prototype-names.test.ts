@@ -62,4 +62,14 @@ for (const [k, layout] of WORKER_LAYOUTS.entries()) {
     t.is(stats.fieldDistribution.constructor, 12);
     t.is(stats.fieldDistribution.toString, 12);
   });
+
+  test.serial(`${name}: an index named __proto__ is listed in GET /stats`, async (t) => {
+    const { client } = servers[k]!;
+    await client.addDocuments('__proto__', [{ id: 1, title: 'hello' }]);
+    const search = JSON.parse((await client.get('/indexes/__proto__/search?q=hello')).text);
+    t.is(search.estimatedTotalHits, 1);
+    const stats = JSON.parse((await client.get('/stats')).text);
+    t.true(Object.hasOwn(stats.indexes, '__proto__'), JSON.stringify(Object.keys(stats.indexes)));
+    t.is(stats.indexes.__proto__.numberOfDocuments, 1);
+  });
 }

@@ -11,6 +11,7 @@ import { jsonReply } from '../http/http-types.js';
 import { sortedFieldDistribution } from './index-views.js';
 import { validateIndexUid } from './index-uid.js';
 import type { FrontContext, RouteSpec } from '../http/route-spec.js';
+import { setOwn } from '../../documents/own-fields.js';
 
 /** The Meilisearch version whose API Skein speaks (GET /version answers Skein's own version, BUILD_INFO). */
 export const COMPATIBLE_MEILISEARCH_VERSION = '1.50.0';
@@ -40,7 +41,7 @@ export const statsRoutes: RouteSpec[] = [
       const indexes: Record<string, unknown> = {};
       let lastUpdate: string | null = null;
       for (const record of records) {
-        indexes[record.uid] = indexStats(record, indexing.has(record.uid));
+        setOwn(indexes, record.uid, indexStats(record, indexing.has(record.uid)));
         if (lastUpdate === null || record.updatedAt > lastUpdate) lastUpdate = record.updatedAt;
       }
       const body = {
