@@ -85,7 +85,7 @@ export function searchShards(shards: readonly ShardIndex[], plan: SearchPlan, qu
   const partials: FacetPartials[] = [];
   // distinct: keys are listed only when another shard's documents may share them (this worker's, unioned
   // here, or another worker's, unioned by the front); the index in this worker's one shard needs the count alone.
-  const listDistinctKeys = plan.distinct !== null && plan.distinct !== undefined && !(query.wholeIndex === true && shards.length === 1);
+  const listDistinctKeys = !(query.wholeIndex === true && shards.length === 1);
   const distinctKeys = new Set<string>();
   let distinctKeyCount = 0;
   let withoutDistinctKey = 0;
