@@ -65,6 +65,8 @@ const DERIVATION_CACHE_ENTRIES = 65_536;
 const DERIVATION_WORTHS_REMEMBERED = 32_768;
 
 const DERIVED_WORDS_CACHE_LIMIT = 65_536;
+/** The walks kept across large batches' drops (dropKeepingWalks) at most. */
+const DROPPED_WALKS_LIMIT = 65_536;
 
 /**
  * Words that got their first documents logged at most, then every entry is dropped (a bulk load
@@ -145,8 +147,8 @@ export class ShardCaches {
    */
   readonly derivedWords = new LRUCache<string, WalkedWords>({ max: DERIVED_WORDS_CACHE_LIMIT });
   /**
-   * The walks of the derivations the last large batch's drop let go of (dropKeepingWalks), each taken out when
-   * its term is next derived (walkOf); those not asked for by the next drop are replaced with that drop's.
+   * The walks of the derivations the large batches' drops let go of (dropKeepingWalks), each taken out when
+   * its term is next derived (walkOf); at most DROPPED_WALKS_LIMIT, the latest drop's first.
    */
   private droppedWalks = new Map<string, WalkedWords>();
 
@@ -388,15 +390,23 @@ export class ShardCaches {
    */
   dropKeepingWalks(): void {
     // A plain map, not the walks' LRU: setting ~19,000 entries there (100k npm rows) cost ~13 µs per document of the batch.
-    const walks = new Map<string, WalkedWords>();
+    // The earlier drops' walks not asked for since stay (under writes every second, a term asked less often lost its
+    // walk and was walked again), up to DROPPED_WALKS_LIMIT, the oldest out first (a Map iterates in insertion order).
+    const walks = this.droppedWalks;
     for (const [key, derivations] of this.derivations.entries()) {
       const walk = derivations.walk;
       if (walk === undefined) continue;
       walk.writes = derivations.cachedAt!.writes;
       walk.appeared = derivations.cachedAt!.appeared;
+      walks.delete(key);
       walks.set(key, walk);
     }
-    this.droppedWalks = walks;
+    if (walks.size > DROPPED_WALKS_LIMIT) {
+      for (const key of walks.keys()) {
+        walks.delete(key);
+        if (walks.size <= DROPPED_WALKS_LIMIT) break;
+      }
+    }
     this.derivations.clear();
     if (this.pairMemos.size > 0) this.pairMemos.clear();
     this.memos = null;

@@ -69,7 +69,7 @@ for (let round = 0; round < 9; round++) {
     };
     const queries = queriesOf(random, letters, [...words.slice(0, early), ...words.slice(0, early), ...words], 250);
     compare(queries.slice(0, 80));
-    // Added after the build: the index is told of each (they wait in the lexicon's second list), and
+    // Added after the build: the index is told of each (they wait in the lexicon's younger lists), and
     // dropped once they are a quarter of it.
     const few = round % 2 === 0 ? Math.min(words.length - early, 60) : words.length - early;
     words.slice(early, early + few).forEach((word, k) => addWord(word, early + k));
@@ -77,7 +77,9 @@ for (let round = 0; round < 9; round++) {
     t.true(kept === null ? vocabulary.lexicon.deletionIndexDue : kept.entries.added > 0);
     compare(queries.slice(80, 160));
     words.slice(early + few).forEach((word, k) => addWord(word, early + few + k));
-    t.is(vocabulary.lexicon.lists().length, merges ? 1 : 2);
+    // Merged into one list, or waiting in the pending and fresh lists (lexicon.ts).
+    if (merges) t.is(vocabulary.lexicon.lists().length, 1);
+    else t.true(vocabulary.lexicon.lists().length >= 2);
     // Built again at quiet time (its nodes numbered anew: the runs the walks above remembered by node are not the new nodes').
     finishSteps(vocabulary.lexicon.deletionIndexSteps());
     t.truthy(vocabulary.lexicon.deletionIndex());

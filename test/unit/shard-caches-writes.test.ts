@@ -281,3 +281,21 @@ test('a large batch\'s drop keeps a walk, which takes the words appeared and lea
   shard.dropCachesForBatch();
   t.is(shard.caches.walksKept, 0, 'switched off: dropped whole');
 });
+
+test('a walk stays kept across later drops until its term is asked for again', (t) => {
+  const shard = new ShardIndex(compileIndexConfig({}));
+  shard.cacheOnSecondMiss = false;
+  shard.upsert(1, { id: 1, title: 'star wars' });
+  shard.upsert(2, { id: 2, title: 'stars side' });
+  shard.derive('star', false, 1);
+  shard.dropCachesForBatch();
+  t.is(shard.caches.walksKept, 1);
+  // Another term cached and dropped: the first drop's walk is not asked for meanwhile, and stays beside it.
+  shard.derive('side', false, 1);
+  shard.dropCachesForBatch();
+  t.is(shard.caches.walksKept, 2, 'both walks are kept');
+  shard.upsert(3, { id: 3, title: 'stay' });
+  // Taken out when its term is derived again (the derivations then carry it), and still checked against the words appeared since.
+  t.deepEqual(shard.derive('star', false, 1).words.map((word) => shard.vocabulary.wordOf(word.wordId)).sort(), ['star', 'stars', 'stay']);
+  t.is(shard.caches.walksKept, 1);
+});

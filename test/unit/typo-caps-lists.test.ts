@@ -1,8 +1,8 @@
-// The typo caps (150 one-typo, 50 two-typo words) over a lexicon in two lists: a shard's words added
-// since the last merge wait in a second sorted list, and the caps must take what a shard holding the
+// The typo caps (150 one-typo, 50 two-typo words) over a lexicon in two or three lists: a shard's words added
+// since the last merges wait in younger sorted lists (lexicon.ts), and the caps must take what a shard holding the
 // same words in one list takes (a fresh or restored shard), not the first list's words first. On random
 // lexicons of few letters (the caps are reached often), deriveWordIds gives the same words in the same
-// order (the words without typos in any order) for a lexicon in two lists as for the same words adopted as one, with the deletion index and
+// order (the words without typos in any order) for a lexicon in several lists as for the same words adopted as one, with the deletion index and
 // without, at one and two typos, as a prefix and as a whole word.
 import test from 'ava';
 import { deriveWordIds, exactAttributeKey } from '../../src/shard/words/derivations.js';
@@ -14,10 +14,12 @@ import { randomLexicon, queriesOf } from './random-edits.js';
 const ALPHABETS = [['a', 'b', 'c', 'd'], ['a', 'b', 'c', 'd', 'é'], ['a', 'b', 'c', 'd', 'e', 'f']];
 
 for (let round = 0; round < 6; round++) {
-  test(`a lexicon in two lists takes the typo caps as the same words in one list (round ${round})`, (t) => {
+  const threeLists = round >= 3;
+  test(`a lexicon in ${threeLists ? 'three' : 'two'} lists takes the typo caps as the same words in one list (round ${round})`, (t) => {
     const random = randomFrom(8300 + round);
     const letters = ALPHABETS[round % ALPHABETS.length]!;
-    const words = randomLexicon(random, letters, 5600);
+    // Three lists: 5,100 distinct words (4,100 merged into the sorted list, 600 pending, 400 fresh).
+    const words = threeLists ? [...new Set(randomLexicon(random, letters, 6400))].slice(0, 5100) : randomLexicon(random, letters, 5600);
     const split = new Vocabulary();
     const whole = new Vocabulary();
     // A word interned in both in the same order gets the same id; some have no documents, a tenth are of typo-disabled attributes.
@@ -27,18 +29,23 @@ for (let round = 0; round < 6; round++) {
         if (k % 13 !== 0) vocabulary.addDocument(id, k);
       }
     };
-    // Past 4,096 words the first lists() merges them into the first list; the later ones wait in the second.
-    const early = 5000;
+    // Past 4,096 words the first lists() merges them into the first list; the later ones wait in the pending
+    // list (past the fresh list's 512 words), and with three lists the last 400 in the fresh one.
+    const early = threeLists ? 4100 : 5000;
+    const middle = threeLists ? 4700 : words.length;
+    t.is(words.length, threeLists ? 5100 : words.length);
     words.slice(0, early).forEach(addWord);
     split.lexicon.lists();
-    words.slice(early).forEach((word, k) => addWord(word, early + k));
-    t.deepEqual(split.lexicon.lists().map((list) => list.length > 0), [true, true]);
+    words.slice(early, middle).forEach((word, k) => addWord(word, early + k));
+    split.lexicon.lists();
+    words.slice(middle).forEach((word, k) => addWord(word, middle + k));
+    t.deepEqual(split.lexicon.lists().map((list) => list.length > 0), threeLists ? [true, true, true] : [true, true]);
     whole.lexicon.adoptSorted(split.lexicon.lists().flat().sort());
     t.is(whole.lexicon.lists().length, 1);
     if (round % 2 === 1) for (const vocabulary of [split, whole]) finishSteps(vocabulary.lexicon.deletionIndexSteps());
     let capped = 0;
     let fromSecond = 0;
-    const second = new Set(split.lexicon.lists()[1]!.map((word) => split.idOf(word)));
+    const second = new Set(split.lexicon.lists().slice(1).flat().map((word) => split.idOf(word)));
     for (const query of queriesOf(random, letters, words, 150)) {
       for (const budget of [1, 2]) {
         for (const isPrefix of [false, true]) {

@@ -467,14 +467,20 @@ export interface NodeRuns {
  * letter), in list order: the same calls of `visit` as walkFuzzy over [from, to) (see the header).
  * Returns false if the visitor stopped the walk.
  */
+/** Lists shorter than this find their nodes' runs by binary search at each walk (walkCandidateRuns). */
+export const NODE_RUNS_MIN_WORDS = 4096;
+
 export function walkCandidateRuns(sorted: readonly string[], query: string, maxDistance: number, asPrefix: boolean, visit: FuzzyVisitor,
   candidates: DeletionCandidates, from: number, to: number, memos: LexiconListMemos | null): boolean {
   if (from >= to) return true;
   const { codes, starts } = packedWords(sorted, memos);
-  // A node's run, found by two binary searches (cache misses, most of a restricted walk's time), is looked up once per list.
-  let known = memos?.runs.get(sorted);
+  // A node's run, found by two binary searches (cache misses, most of a restricted walk's time), is looked up once per list
+  // of at least NODE_RUNS_MIN_WORDS words (the memo is two arrays by node, 8 bytes a node of the whole index, made again
+  // whenever the list grows: for the lexicon's small fresh list, 1.5 MB at each write slice at 100k npm rows).
+  const memoized = memos !== null && sorted.length >= NODE_RUNS_MIN_WORDS;
+  let known = memoized ? memos.runs.get(sorted) : undefined;
   const nodeCount = candidates.nodeCount;
-  if (memos !== null && (known === undefined || known.owner !== candidates || known.length !== sorted.length || known.starts.length < nodeCount)) {
+  if (memoized && (known === undefined || known.owner !== candidates || known.length !== sorted.length || known.starts.length < nodeCount)) {
     const fresh = known === undefined || known.owner !== candidates || known.length !== sorted.length;
     const size = Math.max(1024, 2 * nodeCount);
     const next: NodeRuns = { owner: candidates, length: sorted.length, starts: new Int32Array(size), ends: new Int32Array(size) };

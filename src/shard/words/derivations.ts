@@ -186,7 +186,7 @@ function collectTypos(vocabulary: Vocabulary, lists: readonly (readonly string[]
     walkTypos(vocabulary, lists[0]!, word, isPrefix, budget, candidates, full, considerId);
     return;
   }
-  // Several lists (words added since the last merge wait in a second one): the caps are the first
+  // Several lists (words added since the last merges wait in younger ones): the caps are the first
   // 150 / 50 words of the one merged list's walk, as a shard holding the same words in one list (a
   // fresh or restored one) takes them. Each list's walk, capped on its own, finds a superset of its
   // share of those; they are merged in the one list's visit order: one-typo words by word, two-typo

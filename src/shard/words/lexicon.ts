@@ -1,22 +1,29 @@
-// The shard's words in sorted order, for prefix ranges and typo walks. New words go to a small
-// pending list sorted on demand; it is merged into the big sorted list only when it has grown to a
-// fraction of it, so a stream of writes interleaved with queries does not re-sort the whole lexicon.
+// The shard's words in sorted order, for prefix ranges and typo walks, in up to three disjoint sorted
+// lists of growing age and size: new words go to a small fresh list sorted on demand, merged into the
+// pending list once it has grown to a fraction of that, which is merged into the big sorted list once
+// it has grown to a fraction of it. A stream of writes interleaved with queries neither re-sorts the
+// whole lexicon nor remakes a large list's memos (LexiconListMemos: made again whenever a list grows,
+// so each write slice remade those of the whole pending list, up to ~19,000 words at 100k npm rows).
 
 import { packedWords, type PackedWords, type WalkScratch } from './fuzzy-walk.js';
 import { tailOrder } from './first-letter-edits.js';
 import { NearPrefixFilter } from './near-prefix-filter.js';
 import { DeletionIndex, type DeletionIndexState, type NodeRuns } from './deletion-index.js';
 
+/** The pending list is merged into the sorted one once it holds MERGE_MIN words and 1 / MERGE_FRACTION of its size. */
 const MERGE_FRACTION = 8;
 const MERGE_MIN = 4096;
+/** The fresh list is merged into the pending one once it holds FRESH_MERGE_MIN words and 1 / FRESH_MERGE_FRACTION of its size. */
+const FRESH_MERGE_FRACTION = 8;
+const FRESH_MERGE_MIN = 512;
 
 /**
  * What the lexicon walks derive from one sorted list and keep for the next walks: the word id of each
  * entry (derivations.ts), the list packed for typo walks (fuzzy-walk.ts, with the tail order
  * first-letter-edits.ts adds to it). Owner: the shard's Lexicon (`memos`), one per shard. Lifetime: an entry
  * lives as long as its list (weak by list: lists() replaces the sorted list on a merge, adoptSorted or
- * reset) and is made again when the list changed length (the pending list grows in place). Size: at
- * most one entry of each kind per live list (two lists: sorted and pending), each linear in the list:
+ * reset) and is made again when the list changed length (the fresh list grows in place). Size: at
+ * most one entry of each kind per live list (three lists: sorted, pending, fresh), each linear in the list:
  * ids 4 bytes a word, packed words 2 bytes a character plus 9 bytes a word (13 with the tail order).
  */
 export class LexiconListMemos {
@@ -42,8 +49,11 @@ export class Lexicon {
   /** The lists' memos (LexiconListMemos): pass them to the walks over lists(). */
   readonly memos = new LexiconListMemos();
   private sorted: string[] = [];
+  /** Sorted; replaced (never changed in place) when the fresh list is merged into it. */
   private pending: string[] = [];
-  private pendingIsSorted = true;
+  /** The words added since the last merge into `pending`, sorted in place on demand (lists()). */
+  private fresh: string[] = [];
+  private freshIsSorted = true;
   /** Made on first use (nearPrefixFilter()) or restored (importIndexes), then told of each word added; null again when the words are replaced. */
   private nearPrefixes: NearPrefixFilter | null = null;
   /** Built at quiet time (deletionIndexSteps) or restored (importIndexes), then told of each word added; null until then, and again when the words are replaced. */
@@ -56,8 +66,8 @@ export class Lexicon {
   useDeletionIndex = true;
 
   add(word: string): void {
-    this.pending.push(word);
-    this.pendingIsSorted = false;
+    this.fresh.push(word);
+    this.freshIsSorted = false;
     if (this.deletions !== null) {
       this.deletions.add(word);
       // Past a quarter of its base, dropped (walks go over every word of the first letter) until
@@ -74,9 +84,8 @@ export class Lexicon {
   /** The lexicon's NearPrefixFilter (near-prefix-filter.ts): proves a word derives nothing at zero or one typo. */
   nearPrefixFilter(): NearPrefixFilter {
     if (this.nearPrefixes === null) {
-      const filter = new NearPrefixFilter(NearPrefixFilter.keysOf(this.sorted) + NearPrefixFilter.keysOf(this.pending));
-      for (const word of this.sorted) filter.add(word);
-      for (const word of this.pending) filter.add(word);
+      const filter = new NearPrefixFilter(NearPrefixFilter.keysOf(this.sorted) + NearPrefixFilter.keysOf(this.pending) + NearPrefixFilter.keysOf(this.fresh));
+      for (const list of [this.sorted, this.pending, this.fresh]) for (const word of list) filter.add(word);
       this.nearPrefixes = filter;
     }
     return this.nearPrefixes;
@@ -102,7 +111,7 @@ export class Lexicon {
   *deletionIndexSteps(): Generator<void, void, unknown> {
     if (!this.deletionIndexDue) return;
     const generation = this.generation;
-    // Copies: a search may sort the pending list meanwhile; words added meanwhile reach the index through add().
+    // Copies: a search may sort the fresh list meanwhile; words added meanwhile reach the index through add().
     const lists = this.lists().map((list) => list.slice());
     const build = DeletionIndex.build(lists, (index) => {
       this.building = index;
@@ -129,7 +138,7 @@ export class Lexicon {
   }
 
   get size(): number {
-    return this.sorted.length + this.pending.length;
+    return this.sorted.length + this.pending.length + this.fresh.length;
   }
 
   /**
@@ -142,7 +151,7 @@ export class Lexicon {
     this.lists();
     yield;
     this.nearPrefixFilter();
-    // lists() again at each step: a write meanwhile may have added (unsorted) pending words.
+    // lists() again at each step: a write meanwhile may have added (unsorted) fresh words.
     for (let k = 0; k < this.lists().length; k++) {
       yield;
       const list = this.lists()[k];
@@ -155,23 +164,29 @@ export class Lexicon {
     }
   }
 
-  private mergeDue(): boolean {
-    return this.pending.length >= MERGE_MIN && this.pending.length * MERGE_FRACTION >= this.sorted.length;
-  }
-
-  /** Sorted lists whose union is the lexicon (disjoint); read-only views valid until the next add. */
+  /**
+   * Sorted lists whose union is the lexicon (disjoint): the sorted list, then the pending and the fresh
+   * ones when not empty (oldest and largest first); read-only views valid until the next add.
+   */
   lists(): readonly (readonly string[])[] {
-    if (this.pending.length === 0) return [this.sorted];
-    if (!this.pendingIsSorted) {
-      this.pending.sort();
-      this.pendingIsSorted = true;
+    const fresh = this.fresh;
+    if (fresh.length > 0) {
+      if (!this.freshIsSorted) {
+        fresh.sort();
+        this.freshIsSorted = true;
+      }
+      if (fresh.length >= FRESH_MERGE_MIN && fresh.length * FRESH_MERGE_FRACTION >= this.pending.length) {
+        this.pending = this.pending.length === 0 ? fresh : mergeSorted(this.pending, fresh);
+        this.fresh = [];
+      }
     }
-    if (this.mergeDue()) {
-      this.sorted = mergeSorted(this.sorted, this.pending);
+    const pending = this.pending;
+    if (pending.length >= MERGE_MIN && pending.length * MERGE_FRACTION >= this.sorted.length) {
+      this.sorted = mergeSorted(this.sorted, pending);
       this.pending = [];
-      return [this.sorted];
     }
-    return [this.sorted, this.pending];
+    if (this.pending.length === 0) return this.fresh.length === 0 ? [this.sorted] : [this.sorted, this.fresh];
+    return this.fresh.length === 0 ? [this.sorted, this.pending] : [this.sorted, this.pending, this.fresh];
   }
 
   /** Takes words already sorted (a snapshot's lexicon) as the whole lexicon; `ids`: their word ids, kept as the list's memo (LexiconListMemos.ids). */
@@ -180,7 +195,8 @@ export class Lexicon {
     this.dropDeletionIndex();
     this.sorted = sorted;
     this.pending = [];
-    this.pendingIsSorted = true;
+    this.fresh = [];
+    this.freshIsSorted = true;
     if (ids !== null && ids.length === sorted.length) this.memos.ids.set(sorted, ids);
   }
 
@@ -208,7 +224,8 @@ export class Lexicon {
     this.dropDeletionIndex();
     this.sorted = [...words].sort();
     this.pending = [];
-    this.pendingIsSorted = true;
+    this.fresh = [];
+    this.freshIsSorted = true;
   }
 
   private dropDeletionIndex(): void {

@@ -163,14 +163,16 @@ export class Vocabulary implements WordInterner {
     const lists = this.lexicon.lists();
     const sortedIds = new Uint32Array(this.lexicon.size);
     let at = 0;
-    // The lexicon's lists are disjoint and each sorted: merged here so a restore needs no sort.
-    const [first = [], second = []] = lists;
-    let i = 0;
-    let j = 0;
-    while (i < first.length || j < second.length) {
+    // The lexicon's lists (at most three) are disjoint and each sorted: merged here so a restore needs no sort.
+    const heads = lists.map(() => 0);
+    for (;;) {
+      let from = -1;
+      for (let k = 0; k < lists.length; k++) {
+        if (heads[k]! < lists[k]!.length && (from < 0 || lists[k]![heads[k]!]! < lists[from]![heads[from]!]!)) from = k;
+      }
+      if (from < 0) break;
       if (stepEndsEvery(at, SLICE_POLICY.wordsPerStep)) yield;
-      const word = j >= second.length || (i < first.length && first[i]! <= second[j]!) ? first[i++]! : second[j++]!;
-      sortedIds[at++] = this.table.get(word)!;
+      sortedIds[at++] = this.table.get(lists[from]![heads[from]!++]!)!;
     }
     const postings = new Array<RoaringBitmap32>(this.words.length);
     for (let id = 0; id < postings.length; id++) {
