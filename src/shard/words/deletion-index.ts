@@ -462,14 +462,14 @@ export interface NodeRuns {
   ends: Int32Array;
 }
 
+/** Lists shorter than this find their nodes' runs by binary search at each walk (walkCandidateRuns). */
+export const NODE_RUNS_MIN_WORDS = 4096;
+
 /**
  * walkFuzzy over the runs of `candidates`' nodes in sorted[from, to) (the words of the query's first
  * letter), in list order: the same calls of `visit` as walkFuzzy over [from, to) (see the header).
  * Returns false if the visitor stopped the walk.
  */
-/** Lists shorter than this find their nodes' runs by binary search at each walk (walkCandidateRuns). */
-export const NODE_RUNS_MIN_WORDS = 4096;
-
 export function walkCandidateRuns(sorted: readonly string[], query: string, maxDistance: number, asPrefix: boolean, visit: FuzzyVisitor,
   candidates: DeletionCandidates, from: number, to: number, memos: LexiconListMemos | null): boolean {
   if (from >= to) return true;
