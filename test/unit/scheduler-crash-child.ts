@@ -25,13 +25,26 @@ const worker = new Worker(new URL('../../src/scheduler/worker.js', import.meta.u
 });
 let ready = false;
 let crashBatches = 0;
+let finishing = false;
+/**
+ * Exits 0 once the scheduler thread has ended itself, as the server closes it (prepareShutdown): a
+ * process.exit while the thread is inside an LMDB call (the queue housekeeping's stats read before a
+ * batch) aborts the process in lmdb-js's native code (napi_throw during the thread's termination).
+ */
+function finish(): void {
+  if (finishing) return;
+  finishing = true;
+  worker.once('exit', () => process.exit(0));
+  const request = encodeSchedulerMessage({ kind: 'prepareShutdown', requestId: 99 });
+  worker.postMessage(request, [request]);
+}
 setTimeout(() => { console.log('timeout'); process.exit(2); }, 10_000);
 worker.on('message', (buffer: ArrayBuffer) => {
   const message = decodeSchedulerMessage(buffer);
   console.log(JSON.stringify(message));
   if (message.kind === 'indexesChanged' && !ready) {
     ready = true;
-    if (mode === 'ready') process.exit(0);
+    if (mode === 'ready') { finish(); return; }
     if (mode === 'enqueue') {
       writeFileSync(join(dbPath, 'update-files', 'crash.ndjson'), '{"id":1,"title":"kept"}\n{"id":2}\n');
       const request = encodeSchedulerMessage({ kind: 'enqueueTask', requestId: 7,
@@ -49,6 +62,6 @@ worker.on('message', (buffer: ArrayBuffer) => {
       }
     }
   } else if (message.kind === 'indexesChanged' && message.indexUids.includes('crash')) {
-    if (mode !== 'recover-two' || ++crashBatches === 2) process.exit(0);
+    if (mode !== 'recover-two' || ++crashBatches === 2) finish();
   }
 });
