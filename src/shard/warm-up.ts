@@ -8,7 +8,9 @@
 import { decodeQueryBatch, encodeQueryBatch, encodeQueryBatchResult } from '../protocol/query-codec.js';
 import type { ShardQueryMessage } from '../protocol/messages.js';
 import { buildMatcher, formatHit } from '../formatting/index.js';
+import { decodeShardCommand, encodeShardCommand } from '../protocol/shard-command-codec.js';
 import { ShardEngine, type JsonDocument } from './shard-engine.js';
+import type { SlicedJob } from './sliced-jobs.js';
 
 const WARM_UP_INDEX = 'skein-warm-up';
 
@@ -98,4 +100,85 @@ function warmUpOne(engine: ShardEngine, query: ShardQueryMessage, documents: Rea
     }, { attributesToHighlight: ['title'], attributesToCrop: ['overview'], cropLength: 3, showMatchesPosition: true }, matcher, tagBudget)),
   }));
   encodeQueryBatchResult([{ requestId: decoded!.requestId, error: null, candidates: result.candidates, hits, extras: result.extras }]);
+}
+
+/** Documents of the write-path warm-up: under BUILD_HELPER_MIN_DOCUMENTS, so its build runs here, as a small shard's does. */
+export const WRITE_WARM_UP_DOCUMENTS = 16_000;
+/** Documents per warm-up write batch: a step of the warm-up each. */
+const WRITE_WARM_UP_BATCH = 100;
+/** The longest run of build steps in one macrotask of the warm-up (a real command waits at most about this long). */
+const WRITE_WARM_UP_SLICE_MS = 4;
+
+const SYLLABLES = ['re', 'act', 'vue', 'no', 'de', 'ts', 'web', 'pack', 'lo', 'dash', 'ex', 'press', 'con', 'fig', 'ser', 'ver',
+  'mi', 'cro', 'ui', 'kit', 'plug', 'in', 'data', 'base', 'js', 'on', 'log', 'ger', 'test', 'run'];
+const NON_ASCII = ['café', 'über', 'naïve', 'résumé', '组件', 'ツール', 'библиотека', 'ñandú'];
+
+/**
+ * The warm-up's documents as a package registry's rows: a hyphenated name, a one-line summary of 2-14
+ * words (some not ASCII: the tokenizer's other path), a version and a count; seeded, the same each start.
+ */
+export function writeWarmUpDocuments(count: number): JsonDocument[] {
+  let seed = 0x2545f491;
+  const next = (): number => {
+    seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5;
+    return (seed >>> 0) / 0x1_0000_0000;
+  };
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
+  const word = (): string => {
+    if (next() < 0.03) return pick(NON_ASCII);
+    let text = '';
+    for (let k = 1 + Math.floor(next() * 3); k > 0; k--) text += pick(SYLLABLES);
+    return text;
+  };
+  const out: JsonDocument[] = [];
+  for (let id = 0; id < count; id++) {
+    const name = next() < 0.4 ? `${word()}-${word()}` : next() < 0.2 ? `@${word()}/${word()}` : word();
+    const summary = Array.from({ length: 2 + Math.floor(next() * 13) }, word).join(' ');
+    out.push({ id, name, summary: next() < 0.05 ? '' : summary, version: `${Math.floor(next() * 5)}.${id % 10}.${id % 7}`, downloads: Math.floor(next() * 10_000) });
+  }
+  return out;
+}
+
+/**
+ * The write path of a fresh thread, made on a throwaway index once its search warm-up ended: a first
+ * bulk load's batches ran the tokenizer, the postings' writes and the pre-commit build cold, ~500 ms
+ * more of this thread's CPU over 100,000 npm rows than a second load into the same thread (in process,
+ * DECISIONS session 44). WRITE_WARM_UP_DOCUMENTS documents go through the shard command codec and
+ * ShardEngine.writeBatch a batch per macrotask, then the shard's sliced build (prepareSteps) in runs
+ * of at most WRITE_WARM_UP_SLICE_MS; `done` at the end (with the error of a failing step: a warm-up
+ * never fails the worker). Nothing outlives it.
+ */
+export function warmUpWritePaths(done: (error: Error | null) => void = () => {}, count = WRITE_WARM_UP_DOCUMENTS): void {
+  const documents = writeWarmUpDocuments(count);
+  let engine: ShardEngine | null = new ShardEngine(0, 1, null);
+  engine.loadIndex(WARM_UP_INDEX, 1, { searchableAttributes: ['name', 'summary'] }, []);
+  let written = 0;
+  let build: SlicedJob | null = null;
+  const step = (): void => {
+    try {
+      if (written < documents.length) {
+        const ops = documents.slice(written, written + WRITE_WARM_UP_BATCH)
+          .map((document, k) => ({ kind: 'upsert' as const, docId: written + k, document: JSON.stringify(document) }));
+        const command = decodeShardCommand(encodeShardCommand({ kind: 'writeBatch', commandId: 0, indexUid: WARM_UP_INDEX, shard: 0, ops }));
+        if (command.kind === 'writeBatch') engine!.writeBatch(WARM_UP_INDEX, 0, command.ops);
+        written += WRITE_WARM_UP_BATCH;
+      } else {
+        build ??= engine!.shard(WARM_UP_INDEX, 0).prepareSteps(null);
+        const startedAt = performance.now();
+        while (performance.now() - startedAt < WRITE_WARM_UP_SLICE_MS) {
+          if (build.next().done) {
+            engine = null;
+            done(null);
+            return;
+          }
+        }
+      }
+    } catch (cause) {
+      engine = null;
+      done(cause as Error);
+      return;
+    }
+    setImmediate(step);
+  };
+  setImmediate(step);
 }

@@ -28,7 +28,7 @@ import { ThreadFailurePoints, type ShardThreadFailurePoint } from '../protocol/t
 import { ThreadLog } from '../protocol/thread-log.js';
 import { isHeavySearch } from '../protocol/search-weight.js';
 import { LIGHT_SLICE_MS, SLICE_MS } from './search/search-budget.js';
-import { warmUpSearchPaths } from './warm-up.js';
+import { warmUpSearchPaths, warmUpWritePaths } from './warm-up.js';
 import { StallTrace } from './stall-trace.js';
 
 const data = workerData as ShardWorkerData;
@@ -613,9 +613,16 @@ export default async function handle(message: AttachWorkerPorts): Promise<null> 
   // After a load (a new thread's, or a reload's: harmless twice): the first real searches then find the search paths compiled (warm-up.ts).
   if (message.load) {
     const startedAt = performance.now();
-    warmUpSearchPaths((error) => threadLog.write('milli', error === null ? 'debug' : 'warn', 'search paths warmed up', {
-      worker: data.workerIndex, durationMs: Math.round(performance.now() - startedAt), ...(error === null ? {} : { error: error.message }),
-    }));
+    warmUpSearchPaths((error) => {
+      threadLog.write('milli', error === null ? 'debug' : 'warn', 'search paths warmed up', {
+        worker: data.workerIndex, durationMs: Math.round(performance.now() - startedAt), ...(error === null ? {} : { error: error.message }),
+      });
+      if (process.env.SKEIN_WRITE_WARM_UP === '0') return;
+      const writesStartedAt = performance.now();
+      warmUpWritePaths((writeError) => threadLog.write('milli', writeError === null ? 'debug' : 'warn', 'write paths warmed up', {
+        worker: data.workerIndex, durationMs: Math.round(performance.now() - writesStartedAt), ...(writeError === null ? {} : { error: writeError.message }),
+      }));
+    });
   }
   return null;
 }

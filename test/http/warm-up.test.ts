@@ -15,7 +15,7 @@ async function waitFor<T>(probe: () => T | undefined | null | false, what: strin
   }
 }
 
-test('every shard worker warms its search paths up once, and nothing of it shows', async (t) => {
+test('every shard worker warms its search and write paths up once, and nothing of it shows', async (t) => {
   const lines: string[] = [];
   await withTestServer({
     workers: 2, shardsPerIndex: 3, logLevel: 'debug', logsMode: 'json', logDestination: { write: (chunk: string) => { lines.push(chunk); } },
@@ -30,6 +30,13 @@ test('every shard worker warms its search paths up once, and nothing of it shows
       t.is(record.level, 'debug');
       t.true(record.durationMs < 10_000);
     }
+    // Then its write path (a throwaway index's writes and build), also once per thread and without error.
+    const writesWarmed = await waitFor(() => {
+      const records = lines.map((line) => JSON.parse(line)).filter((record) => record.msg === 'write paths warmed up');
+      return records.length >= 2 ? records : null;
+    }, 'both workers\' write warm-up lines');
+    t.deepEqual(writesWarmed.map((record) => record.worker).sort(), [0, 1]);
+    for (const record of writesWarmed) t.is(record.error, undefined, JSON.stringify(record));
     const indexes = await client.request('GET', '/indexes');
     t.deepEqual(indexes.body.results, []);
     const stats = await client.request('GET', '/stats');
@@ -45,5 +52,6 @@ test('every shard worker warms its search paths up once, and nothing of it shows
     t.is(typeof facets.body.processingTimeMs, 'number');
     // No second warm-up line (once per thread).
     t.is(lines.filter((line) => line.includes('search paths warmed up')).length, 2);
+    t.is(lines.filter((line) => line.includes('write paths warmed up')).length, 2);
   });
 });
