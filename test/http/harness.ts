@@ -13,6 +13,12 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..
 export const CLI_PATH = join(REPO_ROOT, 'dist/src/cli.js');
 export const CHILD_SERVER_PATH = join(REPO_ROOT, 'dist/test/http/fixtures/server-child.js');
 
+/**
+ * Servers of the suite skip the shard workers' write-path warm-up (~1 s of a core per worker at start,
+ * src/shard/warm-up.ts): hundreds of servers start here. test/http/warm-up.test.ts turns it back on.
+ */
+process.env.SKEIN_WRITE_WARM_UP ??= '0';
+
 export const FINISHED = new Set(['succeeded', 'failed', 'canceled']);
 
 export interface StartOptions {

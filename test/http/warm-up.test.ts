@@ -5,6 +5,9 @@
 import test from 'ava';
 import { sleep, withTestServer } from './harness.js';
 
+// The harness turns the write warm-up off for the suite's other servers; here it is what is tested.
+process.env.SKEIN_WRITE_WARM_UP = '1';
+
 async function waitFor<T>(probe: () => T | undefined | null | false, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
