@@ -133,7 +133,7 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
     const shardWorkers = threads.startShardWorkers();
     // The rest of the front's modules, loaded while the workers restore their shards (front/front-modules.ts).
     const {
-      uws, createAuthorizer, KeyCache, createHttpApp, IndexCatalog, IngestClient, listenExclusively, warmUpFront, ServerMetrics,
+      uws, createAuthorizer, KeyCache, createHttpApp, IndexCatalog, IngestClient, listenExclusively, warmUpFront, warmUpIngest, ServerMetrics,
       buildRouter, SchedulerClient, StoredDocumentCache, SearchDispatcher, SplitChoiceCache, NetworkConfig, NetworkNode, IpPolicy, RemoteClient,
     } = await import('./front/front-modules.js');
     const indexes = new IndexCatalog(storage, commitFence);
@@ -186,6 +186,7 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
     const port = uws.us_socket_local_port(listenSocket);
     // Off the request path and bounded (front/threads/warm-up.ts): every worker answers a few batches once.
     void warmUpFront(search, Math.max(options.workers, options.shardsPerIndex));
+    if (process.env.SKEIN_WRITE_WARM_UP !== '0') void warmUpIngest(ingest, options.httpPayloadSizeLimit);
     const notice = masterKeyNotice(options);
     if (notice) serverLog.warn(notice);
     serverLog.info({ dbPath: options.dbPath, env: options.env, workers: options.workers, shardsPerIndex: options.shardsPerIndex },

@@ -7,7 +7,7 @@ export { createHttpApp } from './http-server.js';
 export { IndexCatalog } from './indexes/index-catalog.js';
 export { IngestClient } from './threads/ingest-client.js';
 export { listenExclusively } from './http/listen.js';
-export { warmUpFront } from './threads/warm-up.js';
+export { warmUpFront, warmUpIngest } from './threads/warm-up.js';
 export { ServerMetrics } from './ops/metrics.js';
 export { buildRouter } from './routes.js';
 export { SchedulerClient } from './threads/scheduler-client.js';

@@ -11,6 +11,9 @@ import { buildMatcher, formatHit } from '../formatting/index.js';
 import { decodeShardCommand, encodeShardCommand } from '../protocol/shard-command-codec.js';
 import { ShardEngine, type JsonDocument } from './shard-engine.js';
 import type { SlicedJob } from './sliced-jobs.js';
+import { writeWarmUpDocuments } from '../documents/warm-up-documents.js';
+
+export { writeWarmUpDocuments };
 
 const WARM_UP_INDEX = 'skein-warm-up';
 
@@ -108,36 +111,6 @@ export const WRITE_WARM_UP_DOCUMENTS = 16_000;
 const WRITE_WARM_UP_BATCH = 100;
 /** The longest run of build steps in one macrotask of the warm-up (a real command waits at most about this long). */
 const WRITE_WARM_UP_SLICE_MS = 4;
-
-const SYLLABLES = ['re', 'act', 'vue', 'no', 'de', 'ts', 'web', 'pack', 'lo', 'dash', 'ex', 'press', 'con', 'fig', 'ser', 'ver',
-  'mi', 'cro', 'ui', 'kit', 'plug', 'in', 'data', 'base', 'js', 'on', 'log', 'ger', 'test', 'run'];
-const NON_ASCII = ['café', 'über', 'naïve', 'résumé', '组件', 'ツール', 'библиотека', 'ñandú'];
-
-/**
- * The warm-up's documents as a package registry's rows: a hyphenated name, a one-line summary of 2-14
- * words (some not ASCII: the tokenizer's other path), a version and a count; seeded, the same each start.
- */
-export function writeWarmUpDocuments(count: number): JsonDocument[] {
-  let seed = 0x2545f491;
-  const next = (): number => {
-    seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5;
-    return (seed >>> 0) / 0x1_0000_0000;
-  };
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
-  const word = (): string => {
-    if (next() < 0.03) return pick(NON_ASCII);
-    let text = '';
-    for (let k = 1 + Math.floor(next() * 3); k > 0; k--) text += pick(SYLLABLES);
-    return text;
-  };
-  const out: JsonDocument[] = [];
-  for (let id = 0; id < count; id++) {
-    const name = next() < 0.4 ? `${word()}-${word()}` : next() < 0.2 ? `@${word()}/${word()}` : word();
-    const summary = Array.from({ length: 2 + Math.floor(next() * 13) }, word).join(' ');
-    out.push({ id, name, summary: next() < 0.05 ? '' : summary, version: `${Math.floor(next() * 5)}.${id % 10}.${id % 7}`, downloads: Math.floor(next() * 10_000) });
-  }
-  return out;
-}
 
 /**
  * The write path of a fresh thread, made on a throwaway index once its search warm-up ended: a first

@@ -15,7 +15,9 @@ export class IngestClient {
   }
 
   static create(filename: string, maxThreads: number): IngestClient {
-    return new IngestClient(new Tinypool({ filename, minThreads: 0, maxThreads, idleTimeout: 30_000 }));
+    // One thread is kept (warmed up at start, front/threads/warm-up.ts warmUpIngest): a thread ended after
+    // 30 s idle made the next bulk load start a thread and decode with cold code again.
+    return new IngestClient(new Tinypool({ filename, minThreads: 1, maxThreads, idleTimeout: 30_000 }));
   }
 
   /** Throws the payload's SkeinError (malformed_payload, missing_payload, payload_too_large...). */

@@ -1,9 +1,15 @@
-// The front's share of a fresh server's first searches (issue 22; the workers': src/shard/warm-up.ts):
+// The front's share of a fresh server's first searches (issue 22; the workers': src/shard/warm-up.ts)
+// and the payload decoder's first bulk load (warmUpIngest, below):
 // right after listening, a few query batches go to every worker through the real dispatcher and query
 // ports for an index no uid can name (a space in it: every worker answers index_not_found, nothing is
 // read or kept), and the pure steps of the search and facet-search routes run on made-up answers. The
 // first real facet search then found the front's path compiled (bench/cold-facet-probe.mjs).
 // Bounded: a few batches per worker, each awaited before the next; errors are swallowed.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeWarmUpDocuments } from '../../documents/warm-up-documents.js';
+import { ownArrayBuffer, type IngestClient } from './ingest-client.js';
 import { parseFacetSearchBody } from '../search/facet-search-routes.js';
 import { facetDistributionJson, mergeFacetExtras, type FacetExtras } from '../search/facet-merge.js';
 import { facetQueryMatcher } from '../../filter/facet-query.js';
@@ -44,4 +50,40 @@ function warmUpRouteSteps(): void {
   const matches = facetQueryMatcher('a');
   Object.keys(merged?.facetDistribution?.['genres'] ?? {}).filter(matches);
   if (merged?.facetDistribution) facetDistributionJson(merged.facetDistribution, defaultSettings().faceting);
+}
+
+/** Documents of the payload decoder's warm-up, and per payload (a task of the pool each: a real one waits for one at most). */
+export const INGEST_WARM_UP_DOCUMENTS = 16_000;
+const INGEST_WARM_UP_PAYLOAD = 1_000;
+
+/**
+ * The payload decoder's path (src/ingest/worker.ts), run once after listening on made-up payloads, NDJSON
+ * and JSON arrays in turn, through the real pool, into update files of a temporary folder removed at the
+ * end: a fresh server's first bulk load decoded its payloads with cold code (~1.09 s of the decoder's
+ * CPU over 100,000 npm rows against ~0.75 s for a second load, DECISIONS session 44). The pool keeps
+ * its first thread (IngestClient.create), so what is compiled here stays. Errors are swallowed; returns
+ * the payloads decoded (tests).
+ */
+export async function warmUpIngest(ingest: IngestClient, sizeLimit: number, count = INGEST_WARM_UP_DOCUMENTS, parent = tmpdir()): Promise<number> {
+  let folder: string | null = null;
+  let decoded = 0;
+  try {
+    folder = mkdtempSync(join(parent, 'skein-warm-up-'));
+    const documents = writeWarmUpDocuments(count);
+    for (let start = 0, k = 0; start < documents.length; start += INGEST_WARM_UP_PAYLOAD, k++) {
+      const part = documents.slice(start, start + INGEST_WARM_UP_PAYLOAD);
+      const ndjson = k % 2 === 0;
+      const text = ndjson ? `${part.map((document) => JSON.stringify(document)).join('\n')}\n` : JSON.stringify(part);
+      await ingest.decode({
+        bytes: ownArrayBuffer(Buffer.from(text)), contentType: ndjson ? 'ndjson' : 'json', csvDelimiter: null, contentEncoding: null,
+        updateFilesDir: folder, sizeLimit,
+      });
+      decoded++;
+    }
+  } catch {
+    // A warm-up never fails the server.
+  } finally {
+    if (folder !== null) rmSync(folder, { recursive: true, force: true });
+  }
+  return decoded;
 }

@@ -1,0 +1,36 @@
+// The payload decoder's warm-up (src/front/threads/warm-up.ts warmUpIngest): made-up NDJSON and JSON
+// payloads through the real ingest pool, into a temporary folder that is gone afterwards.
+import test from 'ava';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { IngestClient } from '../../src/front/threads/ingest-client.js';
+import { warmUpIngest } from '../../src/front/threads/warm-up.js';
+
+const INGEST_WORKER = fileURLToPath(new URL('../../src/ingest/worker.js', import.meta.url));
+
+test('the decoder warm-up decodes every payload and leaves no update file behind', async (t) => {
+  const parent = mkdtempSync(join(tmpdir(), 'skein-ingest-warm-up-test-'));
+  const ingest = IngestClient.create(INGEST_WORKER, 1);
+  try {
+    t.is(await warmUpIngest(ingest, 100 * 1024 * 1024, 3_000, parent), 3);
+    t.deepEqual(readdirSync(parent), []);
+  } finally {
+    await ingest.close();
+    rmSync(parent, { recursive: true, force: true });
+  }
+});
+
+test('a payload the decoder refuses ends the warm-up without error, and its folder is still removed', async (t) => {
+  const parent = mkdtempSync(join(tmpdir(), 'skein-ingest-warm-up-test-'));
+  const ingest = IngestClient.create(INGEST_WORKER, 1);
+  try {
+    // A size limit under one payload: the decoder answers payload_too_large, which the warm-up swallows.
+    t.is(await warmUpIngest(ingest, 1_000, 3_000, parent), 0);
+    t.deepEqual(readdirSync(parent), []);
+  } finally {
+    await ingest.close();
+    rmSync(parent, { recursive: true, force: true });
+  }
+});
