@@ -109,49 +109,28 @@ function warmUpOne(engine: ShardEngine, query: ShardQueryMessage, documents: Rea
 export const WRITE_WARM_UP_DOCUMENTS = 16_000;
 /** Documents per warm-up write batch: a step of the warm-up each. */
 const WRITE_WARM_UP_BATCH = 100;
-/** The longest run of build steps in one macrotask of the warm-up (a real command waits at most about this long). */
-const WRITE_WARM_UP_SLICE_MS = 4;
 
 /**
  * The write path of a fresh thread, made on a throwaway index once its search warm-up ended: a first
  * bulk load's batches ran the tokenizer, the postings' writes and the pre-commit build cold, ~500 ms
  * more of this thread's CPU over 100,000 npm rows than a second load into the same thread (in process,
- * DECISIONS session 44). WRITE_WARM_UP_DOCUMENTS documents go through the shard command codec and
- * ShardEngine.writeBatch a batch per macrotask, then the shard's sliced build (prepareSteps) in runs
- * of at most WRITE_WARM_UP_SLICE_MS; `done` at the end (with the error of a failing step: a warm-up
- * never fails the worker). Nothing outlives it.
+ * DECISIONS session 44). A sliced job (worker.ts runs it in the background between query batches, and
+ * cancels it at the first real write: the load then compiles what it runs): `count` documents through
+ * the shard command codec and ShardEngine.writeBatch, WRITE_WARM_UP_BATCH a step, then the shard's
+ * sliced build (prepareSteps). `finished` is told when the last step ran. Nothing outlives it.
  */
-export function warmUpWritePaths(done: (error: Error | null) => void = () => {}, count = WRITE_WARM_UP_DOCUMENTS): void {
+export function* writeWarmUpSteps(finished: () => void = () => {}, count = WRITE_WARM_UP_DOCUMENTS): SlicedJob {
   const documents = writeWarmUpDocuments(count);
-  let engine: ShardEngine | null = new ShardEngine(0, 1, null);
+  const engine = new ShardEngine(0, 1, null);
   engine.loadIndex(WARM_UP_INDEX, 1, { searchableAttributes: ['name', 'summary'] }, []);
-  let written = 0;
-  let build: SlicedJob | null = null;
-  const step = (): void => {
-    try {
-      if (written < documents.length) {
-        const ops = documents.slice(written, written + WRITE_WARM_UP_BATCH)
-          .map((document, k) => ({ kind: 'upsert' as const, docId: written + k, document: JSON.stringify(document) }));
-        const command = decodeShardCommand(encodeShardCommand({ kind: 'writeBatch', commandId: 0, indexUid: WARM_UP_INDEX, shard: 0, ops }));
-        if (command.kind === 'writeBatch') engine!.writeBatch(WARM_UP_INDEX, 0, command.ops);
-        written += WRITE_WARM_UP_BATCH;
-      } else {
-        build ??= engine!.shard(WARM_UP_INDEX, 0).prepareSteps(null);
-        const startedAt = performance.now();
-        while (performance.now() - startedAt < WRITE_WARM_UP_SLICE_MS) {
-          if (build.next().done) {
-            engine = null;
-            done(null);
-            return;
-          }
-        }
-      }
-    } catch (cause) {
-      engine = null;
-      done(cause as Error);
-      return;
-    }
-    setImmediate(step);
-  };
-  setImmediate(step);
+  yield;
+  for (let written = 0; written < documents.length; written += WRITE_WARM_UP_BATCH) {
+    const ops = documents.slice(written, written + WRITE_WARM_UP_BATCH)
+      .map((document, k) => ({ kind: 'upsert' as const, docId: written + k, document: JSON.stringify(document) }));
+    const command = decodeShardCommand(encodeShardCommand({ kind: 'writeBatch', commandId: 0, indexUid: WARM_UP_INDEX, shard: 0, ops }));
+    if (command.kind === 'writeBatch') engine.writeBatch(WARM_UP_INDEX, 0, command.ops);
+    yield;
+  }
+  yield* engine.shard(WARM_UP_INDEX, 0).prepareSteps(null);
+  finished();
 }

@@ -28,7 +28,7 @@ import { ThreadFailurePoints, type ShardThreadFailurePoint } from '../protocol/t
 import { ThreadLog } from '../protocol/thread-log.js';
 import { isHeavySearch } from '../protocol/search-weight.js';
 import { LIGHT_SLICE_MS, SLICE_MS } from './search/search-budget.js';
-import { warmUpSearchPaths, warmUpWritePaths } from './warm-up.js';
+import { warmUpSearchPaths, writeWarmUpSteps } from './warm-up.js';
 import { StallTrace } from './stall-trace.js';
 
 const data = workerData as ShardWorkerData;
@@ -73,6 +73,11 @@ const background = new SlicedJobs({
  * collector otherwise freed inside one full collection's pause).
  */
 const RELEASE_SLICE_MS = 1;
+/**
+ * The background job key of the write-path warm-up a new thread runs after its search warm-up
+ * (warm-up.ts writeWarmUpSteps); the first real write or reload cancels it (so do loads and drops).
+ */
+const WRITE_WARM_UP = { job: 'write warm-up' };
 const releaseJob = { releaseRetired: true };
 function releaseRetiredSoon(): void {
   background.enqueue(releaseJob, function* () {
@@ -165,6 +170,7 @@ async function readSnapshotsAhead(): Promise<void> {
 /** A promise when the ack must wait (a save the scheduler waits for), else nothing. */
 function applyCommand(command: ShardCommandMessage): Promise<void> | void {
   if (command.kind === 'writeBatch' || command.kind === 'reloadDocuments') {
+    background.cancel(WRITE_WARM_UP);
     background.cancel(snapshots);
     for (const key of untilSavedJobs) background.cancel(key);
   } else if (command.kind === 'loadIndex' || command.kind === 'dropIndex' || (command.kind === 'saveSnapshots' && !command.prepareSearch && !command.untilSaved)) {
@@ -619,9 +625,12 @@ export default async function handle(message: AttachWorkerPorts): Promise<null> 
       });
       if (process.env.SKEIN_WRITE_WARM_UP === '0') return;
       const writesStartedAt = performance.now();
-      warmUpWritePaths((writeError) => threadLog.write('milli', writeError === null ? 'debug' : 'warn', 'write paths warmed up', {
-        worker: data.workerIndex, durationMs: Math.round(performance.now() - writesStartedAt), ...(writeError === null ? {} : { error: writeError.message }),
-      }));
+      let completed = false;
+      background.enqueue(WRITE_WARM_UP, () => writeWarmUpSteps(() => { completed = true; }), {
+        onLeave: () => threadLog.write('milli', 'debug', completed ? 'write paths warmed up' : 'write warm-up stopped', {
+          worker: data.workerIndex, durationMs: Math.round(performance.now() - writesStartedAt),
+        }),
+      });
     });
   }
   return null;

@@ -34,3 +34,20 @@ test('a payload the decoder refuses ends the warm-up without error, and its fold
     rmSync(parent, { recursive: true, force: true });
   }
 });
+
+test('the decoder warm-up stops once a real payload comes', async (t) => {
+  const parent = mkdtempSync(join(tmpdir(), 'skein-ingest-warm-up-test-'));
+  const ingest = IngestClient.create(INGEST_WORKER, 1);
+  try {
+    const warmUp = warmUpIngest(ingest, 100 * 1024 * 1024, 8_000, parent);
+    // A real payload, sent while the warm-up's first one is in the pool.
+    const real = await ingest.decode({ bytes: new TextEncoder().encode('{"id":1}\n').buffer as ArrayBuffer, contentType: 'ndjson', csvDelimiter: null,
+      contentEncoding: null, updateFilesDir: parent, sizeLimit: 1 << 20 });
+    t.is(real.documentCount, 1);
+    t.true(await warmUp < 8, 'the warm-up did not decode all its payloads');
+    t.deepEqual(readdirSync(parent), [real.updateFile]);
+  } finally {
+    await ingest.close();
+    rmSync(parent, { recursive: true, force: true });
+  }
+});

@@ -1,11 +1,12 @@
-// The shard worker's write-path warm-up (src/shard/warm-up.ts warmUpWritePaths): it ends without error,
-// a batch or a bounded run of build steps per macrotask (other work runs between them), and its
-// documents index and search as a real index's would.
+// The shard worker's write-path warm-up (src/shard/warm-up.ts writeWarmUpSteps): a sliced job that ends
+// without error, other work running between its slices, that stops when cancelled (worker.ts cancels it
+// at the first real write), and whose documents index and search as a real index's would.
 import test from 'ava';
 import { ShardEngine } from '../../src/shard/shard-engine.js';
-import { warmUpWritePaths, writeWarmUpDocuments } from '../../src/shard/warm-up.js';
+import { SlicedJobs } from '../../src/shard/sliced-jobs.js';
+import { writeWarmUpDocuments, writeWarmUpSteps } from '../../src/shard/warm-up.js';
 
-test('the write warm-up ends without error and lets other macrotasks run between its steps', async (t) => {
+test('the write warm-up runs as a background job between other macrotasks, to its end', async (t) => {
   let turns = 0;
   let finished = false;
   const probe = (): void => {
@@ -13,11 +14,32 @@ test('the write warm-up ends without error and lets other macrotasks run between
     if (!finished) setImmediate(probe);
   };
   setImmediate(probe);
-  const error = await new Promise<Error | null>((resolve) => warmUpWritePaths(resolve, 2_000));
+  const errors: unknown[] = [];
+  const jobs = new SlicedJobs({ onError: (_key, cause) => errors.push(cause) });
+  let completed = false;
+  await new Promise<void>((resolve) => jobs.enqueue('warm-up', () => writeWarmUpSteps(() => { completed = true; }, 2_000), { onLeave: resolve }));
   finished = true;
-  t.is(error, null);
-  // 20 write batches of 100 documents and the build's runs: the probe ran between them.
-  t.true(turns >= 20, `the probe ran ${turns} times`);
+  t.deepEqual(errors, []);
+  t.true(completed);
+  // 20 write batches of 100 documents and the build's steps, in slices: the probe ran between them.
+  t.true(turns >= 5, `the probe ran ${turns} times`);
+});
+
+test('a cancelled write warm-up stops before its end', async (t) => {
+  const jobs = new SlicedJobs();
+  let completed = false;
+  const left = new Promise<void>((resolve) => jobs.enqueue('warm-up', () => writeWarmUpSteps(() => { completed = true; }, 2_000), { onLeave: resolve }));
+  await new Promise((resolve) => setImmediate(resolve));
+  jobs.cancel('warm-up');
+  await left;
+  t.false(completed);
+  t.is(jobs.pending, 0);
+});
+
+test('the warm-up steps are many: each write batch is one', (t) => {
+  let steps = 0;
+  for (const _ of writeWarmUpSteps(() => {}, 2_000)) steps++;
+  t.true(steps > 20, `${steps} steps`);
 });
 
 test('the warm-up documents are the same each time and index as any documents', (t) => {

@@ -20,8 +20,12 @@ export class IngestClient {
     return new IngestClient(new Tinypool({ filename, minThreads: 1, maxThreads, idleTimeout: 30_000 }));
   }
 
+  /** Payloads sent to the pool so far (the warm-up gives way once a real one came: front/threads/warm-up.ts). */
+  started = 0;
+
   /** Throws the payload's SkeinError (malformed_payload, missing_payload, payload_too_large...). */
   async decode(input: DecodePayloadInput): Promise<DecodedPayload> {
+    this.started++;
     const result = (await this.pool.run(input, { transferList: [input.bytes] })) as DecodePayloadResult;
     if ('error' in result) throw fromBody(result.error);
     return result;

@@ -61,8 +61,8 @@ const INGEST_WARM_UP_PAYLOAD = 1_000;
  * and JSON arrays in turn, through the real pool, into update files of a temporary folder removed at the
  * end: a fresh server's first bulk load decoded its payloads with cold code (~1.09 s of the decoder's
  * CPU over 100,000 npm rows against ~0.75 s for a second load, DECISIONS session 44). The pool keeps
- * its first thread (IngestClient.create), so what is compiled here stays. Errors are swallowed; returns
- * the payloads decoded (tests).
+ * its first thread (IngestClient.create), so what is compiled here stays. It stops at the first real
+ * payload; errors are swallowed. Returns the payloads it decoded (tests).
  */
 export async function warmUpIngest(ingest: IngestClient, sizeLimit: number, count = INGEST_WARM_UP_DOCUMENTS, parent = tmpdir()): Promise<number> {
   let folder: string | null = null;
@@ -70,7 +70,10 @@ export async function warmUpIngest(ingest: IngestClient, sizeLimit: number, coun
   try {
     folder = mkdtempSync(join(parent, 'skein-warm-up-'));
     const documents = writeWarmUpDocuments(count);
+    const startedBefore = ingest.started;
     for (let start = 0, k = 0; start < documents.length; start += INGEST_WARM_UP_PAYLOAD, k++) {
+      // A real payload came: the load compiles what it runs, the warm-up would only slow it.
+      if (ingest.started !== startedBefore + k) break;
       const part = documents.slice(start, start + INGEST_WARM_UP_PAYLOAD);
       const ndjson = k % 2 === 0;
       const text = ndjson ? `${part.map((document) => JSON.stringify(document)).join('\n')}\n` : JSON.stringify(part);
