@@ -54,6 +54,11 @@ export interface JobOptions {
   maxSliceMs?: number;
   /** Called once when the job leaves the queue: finished, failed or cancelled (started or not). */
   onLeave?: () => void;
+  /**
+   * Runs only while no other job waits: a job queued later goes ahead of it, even once it started (it
+   * resumes after). A warm-up (worker.ts) must never hold a build a commit waits for.
+   */
+  idle?: boolean;
 }
 
 interface Entry {
@@ -95,16 +100,21 @@ export class SlicedJobs {
     return this.queue.some((entry) => entry.key === key);
   }
 
-  /** Queues the job `start` makes (made when its turn comes), unless one with this key is pending. */
+  /** Queues the job `start` makes (made when its turn comes), unless one with this key is pending; ahead of idle jobs. */
   enqueue(key: unknown, start: () => SlicedJob, options: JobOptions = {}): void {
     if (this.has(key)) return;
-    this.queue.push({ key, start, job: null, options });
+    const entry: Entry = { key, start, job: null, options };
+    // Ahead of the idle jobs, but never of the one awaiting a promise (the first: its resume runs it).
+    const from = this.awaiting ? 1 : 0;
+    const at = options.idle === true ? -1 : this.queue.findIndex((queued, index) => index >= from && queued.options.idle === true);
+    if (at < 0) this.queue.push(entry);
+    else this.queue.splice(at, 0, entry);
     this.wake();
   }
 
-  /** Stops every job (their finally blocks run now) and forgets them. */
-  cancelAll(): void {
-    this.cancelWhere(() => true);
+  /** Stops every job but the one of key `except` (their finally blocks run now) and forgets them. */
+  cancelAll(except?: unknown): void {
+    this.cancelWhere((key) => except === undefined || key !== except);
   }
 
   /** Stops the job of this key, if queued. */

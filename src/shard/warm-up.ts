@@ -115,7 +115,7 @@ const WRITE_WARM_UP_BATCH = 100;
  * bulk load's batches ran the tokenizer, the postings' writes and the pre-commit build cold, ~500 ms
  * more of this thread's CPU over 100,000 npm rows than a second load into the same thread (in process,
  * DECISIONS session 44). A sliced job (worker.ts runs it in the background between query batches, and
- * cancels it at the first real write: the load then compiles what it runs): `count` documents through
+ * cancels it at the first real write or reload: the load then compiles what it runs): `count` documents through
  * the shard command codec and ShardEngine.writeBatch, WRITE_WARM_UP_BATCH a step, then the shard's
  * sliced build (prepareSteps). `finished` is told when the last step ran. Nothing outlives it.
  */

@@ -75,7 +75,7 @@ const background = new SlicedJobs({
 const RELEASE_SLICE_MS = 1;
 /**
  * The background job key of the write-path warm-up a new thread runs after its search warm-up
- * (warm-up.ts writeWarmUpSteps); the first real write or reload cancels it (so do loads and drops).
+ * (warm-up.ts writeWarmUpSteps); the first real write or reload cancels it (an index's creation does not).
  */
 const WRITE_WARM_UP = { job: 'write warm-up' };
 const releaseJob = { releaseRetired: true };
@@ -174,7 +174,8 @@ function applyCommand(command: ShardCommandMessage): Promise<void> | void {
     background.cancel(snapshots);
     for (const key of untilSavedJobs) background.cancel(key);
   } else if (command.kind === 'loadIndex' || command.kind === 'dropIndex' || (command.kind === 'saveSnapshots' && !command.prepareSearch && !command.untilSaved)) {
-    background.cancelAll();
+    // Not the write warm-up: it holds no index (a new index's creation comes before its documents).
+    background.cancelAll(WRITE_WARM_UP);
   }
   switch (command.kind) {
     case 'writeBatch':
@@ -627,6 +628,7 @@ export default async function handle(message: AttachWorkerPorts): Promise<null> 
       const writesStartedAt = performance.now();
       let completed = false;
       background.enqueue(WRITE_WARM_UP, () => writeWarmUpSteps(() => { completed = true; }), {
+        idle: true,
         onLeave: () => threadLog.write('milli', 'debug', completed ? 'write paths warmed up' : 'write warm-up stopped', {
           worker: data.workerIndex, durationMs: Math.round(performance.now() - writesStartedAt),
         }),

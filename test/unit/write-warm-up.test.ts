@@ -54,3 +54,28 @@ test('the warm-up documents are the same each time and index as any documents', 
   const result = engine.search({ indexUid: 'w', shards: [0], q: name, hitsWanted: 1000, matchingStrategy: 'all', options: {} });
   t.true(result.hits.some((hit) => hit.docId === 7), `"${name}" finds its document`);
 });
+
+test('cancelAll(except) stops the other jobs and leaves that one running (worker.ts: a load or drop keeps the warm-up)', async (t) => {
+  const jobs = new SlicedJobs();
+  const warmUpKey = { job: 'write warm-up' };
+  let completed = false;
+  let otherLeft = false;
+  const warmUpLeft = new Promise<void>((resolve) => jobs.enqueue(warmUpKey, () => writeWarmUpSteps(() => { completed = true; }, 1_000), { onLeave: resolve }));
+  jobs.enqueue('other', function* () { for (;;) yield; }, { onLeave: () => { otherLeft = true; } });
+  await new Promise((resolve) => setImmediate(resolve));
+  jobs.cancelAll(warmUpKey);
+  t.true(otherLeft);
+  await warmUpLeft;
+  t.true(completed);
+});
+
+test('an idle job gives way: a job queued after it started runs first, then the idle one resumes to its end', (t) => {
+  const order: string[] = [];
+  const scheduled: (() => void)[] = [];
+  const jobs = new SlicedJobs({ schedule: (run) => scheduled.push(run), sliceMs: 0 });
+  jobs.enqueue('idle', function* () { for (let k = 0; k < 3; k++) { order.push(`idle ${k}`); yield; } }, { idle: true });
+  scheduled.shift()!();
+  jobs.enqueue('build', function* () { for (let k = 0; k < 2; k++) { order.push(`build ${k}`); yield; } });
+  while (scheduled.length > 0) scheduled.shift()!();
+  t.deepEqual(order, ['idle 0', 'build 0', 'build 1', 'idle 1', 'idle 2']);
+});
