@@ -14,6 +14,7 @@ import type { ClusterNode } from './cluster/cluster-node.js';
 import type { StartHooks } from './cluster/rejoin.js';
 import { CommitFence } from './protocol/commit-fence.js';
 import { UploadGauge } from './protocol/upload-gauge.js';
+import { writeWarmUpsEnabled } from './config/warm-ups.js';
 
 export type { SkeinOptions, ResolvedOptions, SkeinEnv, TestHooksOptions } from './config/options.js';
 export type { ThreadEvent } from './front/threads/worker-supervisor.js';
@@ -186,7 +187,7 @@ async function startServerOnce(input: SkeinOptions, hooks: StartHooks | null): P
     const port = uws.us_socket_local_port(listenSocket);
     // Off the request path and bounded (front/threads/warm-up.ts): every worker answers a few batches once.
     void warmUpFront(search, Math.max(options.workers, options.shardsPerIndex));
-    if (process.env.SKEIN_WRITE_WARM_UP !== '0') void warmUpIngest(ingest, options.httpPayloadSizeLimit);
+    if (writeWarmUpsEnabled()) void warmUpIngest(ingest, options.httpPayloadSizeLimit);
     const notice = masterKeyNotice(options);
     if (notice) serverLog.warn(notice);
     serverLog.info({ dbPath: options.dbPath, env: options.env, workers: options.workers, shardsPerIndex: options.shardsPerIndex },

@@ -29,6 +29,7 @@ import { ThreadLog } from '../protocol/thread-log.js';
 import { isHeavySearch } from '../protocol/search-weight.js';
 import { LIGHT_SLICE_MS, SLICE_MS } from './search/search-budget.js';
 import { warmUpSearchPaths, writeWarmUpSteps } from './warm-up.js';
+import { writeWarmUpsEnabled } from '../config/warm-ups.js';
 import { StallTrace } from './stall-trace.js';
 
 const data = workerData as ShardWorkerData;
@@ -624,7 +625,7 @@ export default async function handle(message: AttachWorkerPorts): Promise<null> 
       threadLog.write('milli', error === null ? 'debug' : 'warn', 'search paths warmed up', {
         worker: data.workerIndex, durationMs: Math.round(performance.now() - startedAt), ...(error === null ? {} : { error: error.message }),
       });
-      if (process.env.SKEIN_WRITE_WARM_UP === '0') return;
+      if (!writeWarmUpsEnabled()) return;
       const writesStartedAt = performance.now();
       let completed = false;
       background.enqueue(WRITE_WARM_UP, () => writeWarmUpSteps(() => { completed = true; }), {
