@@ -11,7 +11,7 @@ import { buildMatcher, formatHit } from '../formatting/index.js';
 import { decodeShardCommand, encodeShardCommand } from '../protocol/shard-command-codec.js';
 import { ShardEngine, type JsonDocument } from './shard-engine.js';
 import type { SlicedJob } from './sliced-jobs.js';
-import { writeWarmUpDocuments } from '../documents/warm-up-documents.js';
+import { warmUpDocumentBatches, writeWarmUpDocuments } from '../documents/warm-up-documents.js';
 
 export { writeWarmUpDocuments };
 
@@ -120,13 +120,13 @@ const WRITE_WARM_UP_BATCH = 100;
  * sliced build (prepareSteps). `finished` is told when the last step ran. Nothing outlives it.
  */
 export function* writeWarmUpSteps(finished: () => void = () => {}, count = WRITE_WARM_UP_DOCUMENTS): SlicedJob {
-  const documents = writeWarmUpDocuments(count);
   const engine = new ShardEngine(0, 1, null);
   engine.loadIndex(WARM_UP_INDEX, 1, { searchableAttributes: ['name', 'summary'] }, []);
   yield;
-  for (let written = 0; written < documents.length; written += WRITE_WARM_UP_BATCH) {
-    const ops = documents.slice(written, written + WRITE_WARM_UP_BATCH)
-      .map((document, k) => ({ kind: 'upsert' as const, docId: written + k, document: JSON.stringify(document) }));
+  let written = 0;
+  for (const batch of warmUpDocumentBatches(count, WRITE_WARM_UP_BATCH)) {
+    const ops = batch.map((document, k) => ({ kind: 'upsert' as const, docId: written + k, document: JSON.stringify(document) }));
+    written += batch.length;
     const command = decodeShardCommand(encodeShardCommand({ kind: 'writeBatch', commandId: 0, indexUid: WARM_UP_INDEX, shard: 0, ops }));
     if (command.kind === 'writeBatch') engine.writeBatch(WARM_UP_INDEX, 0, command.ops);
     yield;

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeWarmUpDocuments } from '../../documents/warm-up-documents.js';
+import { warmUpDocumentBatches } from '../../documents/warm-up-documents.js';
 import { ownArrayBuffer, type IngestClient } from './ingest-client.js';
 import { parseFacetSearchBody } from '../search/facet-search-routes.js';
 import { facetDistributionJson, mergeFacetExtras, type FacetExtras } from '../search/facet-merge.js';
@@ -69,13 +69,12 @@ export async function warmUpIngest(ingest: IngestClient, sizeLimit: number, coun
   let decoded = 0;
   try {
     folder = mkdtempSync(join(parent, 'skein-warm-up-'));
-    const documents = writeWarmUpDocuments(count);
     const startedBefore = ingest.started;
-    for (let start = 0, k = 0; start < documents.length; start += INGEST_WARM_UP_PAYLOAD, k++) {
+    // A payload's rows are made between awaits: the front's turns stay short.
+    for (const part of warmUpDocumentBatches(count, INGEST_WARM_UP_PAYLOAD)) {
       // A real payload came: the load compiles what it runs, the warm-up would only slow it.
-      if (ingest.started !== startedBefore + k) break;
-      const part = documents.slice(start, start + INGEST_WARM_UP_PAYLOAD);
-      const ndjson = k % 2 === 0;
+      if (ingest.started !== startedBefore + decoded) break;
+      const ndjson = decoded % 2 === 0;
       const text = ndjson ? `${part.map((document) => JSON.stringify(document)).join('\n')}\n` : JSON.stringify(part);
       await ingest.decode({
         bytes: ownArrayBuffer(Buffer.from(text)), contentType: ndjson ? 'ndjson' : 'json', csvDelimiter: null, contentEncoding: null,
