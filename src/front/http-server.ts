@@ -287,13 +287,17 @@ function reply(res: HttpResponse, state: ResponseState, answer: FrontReply, clos
     logRequestLine(state, answer.status);
     return;
   }
-  const text = replyText(answer);
-  if (text.length <= INLINE_COMPRESSION_LIMIT) {
+  // A list body (a search's) is compressed from its bytes as written for an uncompressed answer (the reused
+  // buffer: zlib reads it before returning), not decoded into a string and encoded again.
+  const inline = answer.listBody === undefined ? answer.body : LIST_BODY_WRITER.bytes(answer.listBody);
+  if (inline.length <= INLINE_COMPRESSION_LIMIT) {
     state.aborted = true;
-    write(res, answer, compressSync(text, encoding), encoding, closeConnection);
+    write(res, answer, compressSync(inline, encoding), encoding, closeConnection);
     logRequestLine(state, answer.status);
     return;
   }
+  // Off the thread: a string of its own (the reused buffer is the next answer's).
+  const text = replyText(answer);
   compressAsync(text, encoding).then(
     (compressed) => {
       if (state.aborted) return;

@@ -61,6 +61,28 @@ for (const [encoding, compress] of Object.entries(COMPRESSORS)) {
   });
 }
 
+test('compressed search answers (hits from their stored bytes, non-ASCII too) decode to the uncompressed answer, each its own', async (t) => {
+  await server.client.addDocuments('accents', [
+    { id: 1, title: 'café crème brûlée' }, { id: 2, title: 'naïve façade — 東京 title' }, { id: 3, title: 'plain ascii title' },
+  ]);
+  const withoutTime = (body: Buffer) => {
+    const answer = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    delete answer['processingTimeMs'];
+    return answer;
+  };
+  for (const q of ['café', 'naïve', 'plain', 'title']) {
+    const path = `/indexes/accents/search?q=${encodeURIComponent(q)}`;
+    const plain = withoutTime((await raw('GET', path, {})).body);
+    t.true((plain['hits'] as unknown[]).length > 0, q);
+    // At once: the answers are written through one reused buffer on the front thread.
+    const answers = await Promise.all([...Object.keys(COMPRESSORS), 'gzip', 'br'].map(async (encoding) => ({ encoding, response: await raw('GET', path, { 'accept-encoding': encoding }) })));
+    for (const { encoding, response } of answers) {
+      t.is(response.headers['content-encoding'], encoding);
+      t.deepEqual(withoutTime(DECOMPRESSORS[encoding]!(response.body)), plain, `${q} ${encoding}`);
+    }
+  }
+});
+
 test('the large documents page is compressed off-thread and decodes to the same JSON', async (t) => {
   const plain = await raw('GET', '/indexes/zipped/documents?limit=300', {});
   t.is(plain.headers['content-encoding'], undefined);
