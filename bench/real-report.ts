@@ -31,6 +31,15 @@ function ratio(skein: number | undefined, peer: number | undefined): string {
   return `${Math.round((skein / peer) * 100) / 100}x`;
 }
 
+/** Skein's windows with a browser's Accept-Encoding against its steady state (null without them). */
+function compressedSummary(skein: EngineWindowsResult | undefined): string | null {
+  if (!skein || skein.compressed.length === 0) return null;
+  const cells = skein.compressed.map((window) => `${fixed(window.queriesPerSecond)} req/s (p50 ${window.p50Ms} / p99 ${window.p99Ms} ms, server CPU ${window.serverCpuPercent ?? '?'}%)`);
+  const last = skein.compressed[skein.compressed.length - 1]!;
+  const share = skein.steady?.queriesPerSecond ? ` (${Math.round((last.queriesPerSecond / skein.steady.queriesPerSecond) * 100)}% of the steady state)` : '';
+  return `skein with a browser's Accept-Encoding (gzip answers; the next unique queries, after the windows): ${cells.join(', ')}${share}`;
+}
+
 export function renderWindowsMarkdown(report: WindowsReport): string {
   const lines: string[] = [`# Skein bench (real text) ${report.startedAt}`, '', `commit ${report.git.commit ?? '?'}${report.git.dirty ? ' (dirty)' : ''}; host ${JSON.stringify(report.host)}`, ''];
   for (const result of report.results) {
@@ -51,6 +60,8 @@ export function renderWindowsMarkdown(report: WindowsReport): string {
         `${fixed(repeated?.queriesPerSecond)} | ${repeated ? repeated.p99Ms : 'n/a'} | ${qualityCells(engine).join(' | ')} | ${engine.loadAverage[0]} / ${engine.loadAverage[1]} |`);
     }
     lines.push('', 'Quality: prefix, typo, rare = intended word in a top-20 hit; word, twoWords, threeWords = the top hit holds every word (the last one may be a prefix).', '');
+    const compressedLine = compressedSummary(skein);
+    if (compressedLine !== null) lines.push(compressedLine, '');
     if (result.engines.some((engine) => engine.latency)) {
       lines.push('### Cost by kind (ms per query, mean / p90: one client, one query at a time, the list\'s last queries, never sent before)', '');
       lines.push('| engine | ' + realQueryKinds.join(' | ') + ' | all (mean) | queries |');
@@ -107,6 +118,8 @@ export function renderWindowsSummary(report: WindowsReport): string {
     for (const engine of result.engines) {
       if (engine.latency) lines.push(`${engine.name} ms by kind, one at a time: ${realQueryKinds.map((kind) => `${kind} ${engine.latency!.byKind[kind]?.meanMs ?? '-'}`).join(', ')}`);
     }
+    const compressedLine = compressedSummary(result.engines.find((engine) => engine.name === 'skein'));
+    if (compressedLine !== null) lines.push(compressedLine);
     const mixed = result.engines[0]?.mixed;
     if (mixed) lines.push(`skein under writes (${mixed.writes.batchSize} docs/s): p99 ${mixed.windows.map((w) => w.p99Ms).join(' / ')} ms vs read-only ${mixed.readOnly.p99Ms} ms`);
   }

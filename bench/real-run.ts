@@ -32,6 +32,8 @@ export interface EngineWindowsResult {
   /** Median req/s and p99 of the last half of the windows. */
   steady: { queriesPerSecond: number; p50Ms: number; p99Ms: number } | null;
   repeated: WindowFigures[];
+  /** Skein: windows of the next unique queries with a browser's Accept-Encoding (BROWSER_HEADERS: gzip answers). */
+  compressed: WindowFigures[];
   quality: QualityFigures | null;
   /** Cost by kind of query, one at a time, on queries the windows never sent. */
   latency: KindLatencyFigures | null;
@@ -81,7 +83,7 @@ interface Files {
 }
 
 function emptyResult(name: string): EngineWindowsResult {
-  return { name, indexing: null, readySeconds: null, indexingSeconds: null, dataBytes: null, windows: [], steady: null, repeated: [], quality: null, latency: null, mixed: null, drainSeconds: [], rssAfterLoadBytes: null, peakRssBytes: null, loadAverage: [load1(), 0], error: null };
+  return { name, indexing: null, readySeconds: null, indexingSeconds: null, dataBytes: null, windows: [], steady: null, repeated: [], compressed: [], quality: null, latency: null, mixed: null, drainSeconds: [], rssAfterLoadBytes: null, peakRssBytes: null, loadAverage: [load1(), 0], error: null };
 }
 
 /**
@@ -99,11 +101,26 @@ async function drain(baseUrl: string, path: string, maxSeconds: number): Promise
 }
 
 /** The phases every engine goes through once it is ready: unique windows, repeated windows, quality, cost by kind. */
-async function searchPhases(workload: Workload, server: ServerHandle, files: Files, queries: readonly RealQuery[], windowCount: number, readyAtMs: number, result: EngineWindowsResult, log: (line: string) => void): Promise<number> {
+/** What a browser (Chrome's) sends with every search: Skein answers it gzip-compressed. */
+export const BROWSER_HEADERS: readonly string[] = ['Accept-Encoding: gzip, deflate, br, zstd'];
+
+/**
+ * The phases every engine goes through once it is ready: unique windows, (Skein: `compressedWindows`) the next
+ * unique queries with a browser's Accept-Encoding, repeated windows, quality, cost by kind. The line of the
+ * unique list the next phase may start at.
+ */
+async function searchPhases(workload: Workload, server: ServerHandle, files: Files, queries: readonly RealQuery[], windowCount: number, readyAtMs: number, result: EngineWindowsResult, log: (line: string) => void,
+  compressedWindows = 0): Promise<number> {
   const common = { baseUrl: server.baseUrl, pid: server.pid, concurrency: workload.concurrency, windowSeconds: workload.windows.seconds, readyAtMs, log, label: result.name };
   const unique = await runWindows({ ...common, pathsFile: files.uniquePaths, pathCount: files.count, startLine: 0, windows: windowCount });
   result.windows = unique.windows;
   result.steady = steadyState(unique.windows);
+  let nextLine = unique.nextLine;
+  if (compressedWindows > 0) {
+    const compressed = await runWindows({ ...common, pathsFile: files.uniquePaths, pathCount: files.count, startLine: nextLine, windows: compressedWindows, headers: BROWSER_HEADERS, label: `${result.name} compressed` });
+    result.compressed = compressed.windows;
+    nextLine = compressed.nextLine;
+  }
   const drainPath = searchPath(workload.index.uid, queries[0]?.q ?? '', workload.queries.limit);
   if (workload.windows.repeatedWindows > 0) {
     result.drainSeconds.push(await drain(server.baseUrl, drainPath, 60));
@@ -122,7 +139,7 @@ async function searchPhases(workload: Workload, server: ServerHandle, files: Fil
     result.latency = await measureKindLatency(server.baseUrl, workload.index.uid, queries, { count: latency.count, limit: workload.queries.limit, maxSeconds: latency.maxSeconds });
     log(`${result.name} ms by kind, one at a time: ${Object.entries(result.latency.byKind).map(([kind, figures]) => `${kind} ${figures!.meanMs}`).join(', ')} (${result.latency.queries} queries in ${result.latency.seconds} s)`);
   }
-  return unique.nextLine;
+  return nextLine;
 }
 
 async function runSkein(workload: Workload, dataset: NpmDataset, queries: readonly RealQuery[], files: Files, options: { cliPath: string; keepFiles: boolean; extraArgs: string[] }, log: (line: string) => void): Promise<EngineWindowsResult> {
@@ -136,7 +153,7 @@ async function runSkein(workload: Workload, dataset: NpmDataset, queries: readon
     log(`skein: indexed ${result.indexing.documents} documents in ${result.indexing.totalSeconds} s; windows start now, no warm-up`);
     result.rssAfterLoadBytes = readMemory(server.pid)?.rssBytes ?? null;
     result.dataBytes = allocatedBytes(join(server.directory, 'db'));
-    const nextLine = await searchPhases(workload, server, files, queries, workload.windows.count, readyAtMs, result, log);
+    const nextLine = await searchPhases(workload, server, files, queries, workload.windows.count, readyAtMs, result, log, workload.windows.compressedWindows);
     const { windows, batchSize } = workload.windows.mixed;
     if (windows > 0) {
       result.drainSeconds.push(await drain(server.baseUrl, searchPath(workload.index.uid, queries[0]?.q ?? '', workload.queries.limit), 60));

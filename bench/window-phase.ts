@@ -48,6 +48,8 @@ export interface WindowOptions {
   readyAtMs: number;
   log?: (line: string) => void;
   label?: string;
+  /** Request headers of every request ("Name: value"). */
+  headers?: readonly string[];
 }
 
 export async function runWindows(options: WindowOptions): Promise<WindowRun> {
@@ -56,7 +58,7 @@ export async function runWindows(options: WindowOptions): Promise<WindowRun> {
   for (let k = 0; k < options.windows; k++) {
     const startedAt = performance.now();
     const cpuBefore = readCpuSeconds(options.pid);
-    const figures = await runWrkGetWindow({ baseUrl: options.baseUrl, pathsFile: options.pathsFile, startLine: line, concurrency: options.concurrency, durationSeconds: options.windowSeconds });
+    const figures = await runWrkGetWindow({ baseUrl: options.baseUrl, pathsFile: options.pathsFile, startLine: line, concurrency: options.concurrency, durationSeconds: options.windowSeconds, headers: options.headers });
     const cpuAfter = readCpuSeconds(options.pid);
     const elapsed = (performance.now() - startedAt) / 1000;
     line = (line + figures.requests) % options.pathCount;

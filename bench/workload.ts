@@ -50,6 +50,11 @@ export interface WindowsSpec {
   /** The "repeated" variant: this many queries cycled, for `repeatedWindows` windows after the unique ones. */
   repeatedQueries: number;
   repeatedWindows: number;
+  /**
+   * Skein only: windows of the next unique queries sent with a browser's `Accept-Encoding` (gzip answers,
+   * as every browser and instant-meilisearch get them), after the unique ones; 0: off.
+   */
+  compressedWindows: number;
   /** Quality: the first `count` queries, `concurrency` at a time, at most `maxSeconds`, scored per kind. */
   quality: { count: number; concurrency: number; maxSeconds: number };
   /** Cost by kind: the last `count` queries of the list, one at a time, at most `maxSeconds`; count 0: off. */
@@ -101,6 +106,7 @@ const defaults: Omit<Workload, 'name'> = {
     seconds: 10,
     repeatedQueries: 100,
     repeatedWindows: 1,
+    compressedWindows: 1,
     quality: { count: 1000, concurrency: 4, maxSeconds: 30 },
     latency: { count: 600, maxSeconds: 20 },
     mixed: { windows: 2, batchSize: 1000 },
@@ -206,6 +212,7 @@ function validate(workload: Workload): void {
   positiveInteger(windows.seconds, 'windows.seconds');
   positiveInteger(windows.repeatedQueries, 'windows.repeatedQueries');
   positiveInteger(windows.repeatedWindows, 'windows.repeatedWindows', true);
+  positiveInteger(windows.compressedWindows, 'windows.compressedWindows', true);
   positiveInteger(windows.quality.count, 'windows.quality.count', true);
   positiveInteger(windows.quality.concurrency, 'windows.quality.concurrency');
   positiveInteger(windows.quality.maxSeconds, 'windows.quality.maxSeconds');

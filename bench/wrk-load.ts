@@ -105,9 +105,10 @@ export async function runWrk(options: WrkRunOptions): Promise<WrkFigures> {
  * One window of the real-text workloads: wrk with ONE thread for `durationSeconds`, each request the next GET
  * path of `pathsFile` (one per line) from line `startLine` (window-phase.ts).
  */
-export async function runWrkGetWindow(options: { baseUrl: string; pathsFile: string; startLine: number; concurrency: number; durationSeconds: number }): Promise<WrkFigures> {
+/** `headers`: request headers sent with every request ("Name: value"). */
+export async function runWrkGetWindow(options: { baseUrl: string; pathsFile: string; startLine: number; concurrency: number; durationSeconds: number; headers?: readonly string[] }): Promise<WrkFigures> {
   const command = ['wrk', '-t1', `-c${options.concurrency}`, `-d${options.durationSeconds}s`, '--timeout', '30s',
-    '-s', getPathsScript, options.baseUrl, '--', options.pathsFile, String(options.startLine)];
+    ...(options.headers ?? []).flatMap((header) => ['-H', header]), '-s', getPathsScript, options.baseUrl, '--', options.pathsFile, String(options.startLine)];
   const { stdout, stderr } = await run('bash', ['-c', `TIMEFORMAT='WRK_CPU %U %S'; time ${command.map(shellQuote).join(' ')}`]);
   const cpu = /WRK_CPU ([\d.]+) ([\d.]+)/.exec(stderr);
   return parseWrkOutput(stdout, cpu === null ? 0 : Number(cpu[1]) + Number(cpu[2]));

@@ -7,7 +7,7 @@ import type { HttpResponse, TemplatedApp } from '@trufflesuite/uws-js-unofficial
 import { asSkeinError } from '../errors/index.js';
 import { keyCatchUp, type Authorizer } from './keys/authorization.js';
 import { ALLOW_ORIGIN_ANY, ALLOW_ORIGIN_HEADER, JSON_AND_ALLOW_ORIGIN, preflightReply } from './http/cors.js';
-import { errorReply, FULL_ACCESS, replyText, type FrontReply, type FrontRequest, type ResponseStream } from './http/http-types.js';
+import { errorReply, FULL_ACCESS, type FrontReply, type FrontRequest, type ResponseStream } from './http/http-types.js';
 import { ListBodyWriter } from './http/list-body.js';
 import { recordAnswer, type RequestSlot, type RequestTally } from './ops/metrics.js';
 import { checkJsonContentType, decodeContentOffThread, parseJsonBody, payloadTooLarge } from './http/request-body.js';
@@ -296,8 +296,8 @@ function reply(res: HttpResponse, state: ResponseState, answer: FrontReply, clos
     logRequestLine(state, answer.status);
     return;
   }
-  // Off the thread: a string of its own (the reused buffer is the next answer's).
-  const text = replyText(answer);
+  // Off the thread: bytes of its own (the reused buffer is the next answer's).
+  const text = typeof inline === 'string' ? inline : Buffer.from(inline);
   compressAsync(text, encoding).then(
     (compressed) => {
       if (state.aborted) return;

@@ -2,7 +2,7 @@
 // only valid inside the synchronous part of the uWS callback.
 import { FULL_ACCESS, type Access } from '../../auth/access.js';
 import type { SkeinError } from '../../errors/index.js';
-import { listBodyText, type ListBody } from './list-body.js';
+import type { ListBody } from './list-body.js';
 
 export interface FrontRequest {
   method: string;
@@ -24,10 +24,6 @@ export interface FrontRequest {
 
 export { FULL_ACCESS };
 
-/** The reply's body as one string. */
-export function replyText(reply: FrontReply): string {
-  return reply.listBody === undefined ? reply.body : listBodyText(reply.listBody);
-}
 
 export interface FrontReply {
   status: number;

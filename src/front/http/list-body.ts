@@ -3,8 +3,8 @@
 // one string, the ~10 KB rope was flattened by V8 and re-encoded to UTF-8 by uWS for every search
 // (~40% of the front's scavenges at 64 connections: 152 against ~90 per 8 s without it). Here the
 // hits are mostly UTF-8 bytes already (the stored-document cache holds them so) and are copied into
-// one reused buffer; a worker-shaped hit is a string, encoded. The text form (multi-search,
-// large compressed answers, compressed off the thread) decodes the byte items again: those paths pay what the single search saves.
+// one reused buffer; a worker-shaped hit is a string, encoded (a compressed answer is compressed from
+// those bytes too). The text form (multi-search) decodes the byte items again: it pays what the single search saves.
 
 /** A hit's JSON: UTF-8 bytes (as stored) or a string (shaped by a worker). */
 export type JsonItem = string | Uint8Array;
@@ -19,7 +19,7 @@ function itemText(item: JsonItem): string {
   return typeof item === 'string' ? item : Buffer.from(item.buffer, item.byteOffset, item.byteLength).toString('utf8');
 }
 
-/** The body as one string (large compressed answers, multi-search, tests). */
+/** The body as one string (multi-search, tests). */
 export function listBodyText(body: ListBody): string {
   let text = body.head;
   for (let i = 0; i < body.items.length; i++) {

@@ -72,7 +72,7 @@ const deflateAsync = promisify(deflate);
 /** Output bytes per thread-pool round trip (each waits for the front's event loop; Node's default is 16 KiB). */
 const OFF_THREAD_CHUNK_BYTES = 256 * 1024;
 
-export function compressAsync(body: string, encoding: ResponseEncoding): Promise<Buffer> {
+export function compressAsync(body: string | Buffer, encoding: ResponseEncoding): Promise<Buffer> {
   switch (encoding) {
     case 'gzip': return gzipAsync(body, { ...ZLIB_OPTIONS, chunkSize: OFF_THREAD_CHUNK_BYTES });
     case 'br': return brotliAsync(body, { ...BROTLI_OPTIONS, chunkSize: OFF_THREAD_CHUNK_BYTES });
