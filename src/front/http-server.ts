@@ -297,8 +297,8 @@ function reply(res: HttpResponse, state: ResponseState, answer: FrontReply, clos
     return;
   }
   // Off the thread: bytes of its own (the reused buffer is the next answer's).
-  const text = typeof inline === 'string' ? inline : Buffer.from(inline);
-  compressAsync(text, encoding).then(
+  const own = typeof inline === 'string' ? inline : Buffer.from(inline);
+  compressAsync(own, encoding).then(
     (compressed) => {
       if (state.aborted) return;
       state.aborted = true;
@@ -308,7 +308,7 @@ function reply(res: HttpResponse, state: ResponseState, answer: FrontReply, clos
     () => {
       if (state.aborted) return;
       state.aborted = true;
-      write(res, answer, text, null, closeConnection);
+      write(res, answer, own, null, closeConnection);
       logRequestLine(state, answer.status);
     },
   );

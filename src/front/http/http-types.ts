@@ -24,7 +24,6 @@ export interface FrontRequest {
 
 export { FULL_ACCESS };
 
-
 export interface FrontReply {
   status: number;
   /** Already serialized JSON, or '' for an empty body (or when listBody is set). */
