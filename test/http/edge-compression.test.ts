@@ -83,6 +83,26 @@ test('compressed search answers (hits from their stored bytes, non-ASCII too) de
   }
 });
 
+test('a search answer over the inline limit is compressed off-thread from its own copy and decodes to the same answer', async (t) => {
+  const path = '/indexes/zipped/search?q=document&limit=300';
+  const withoutTime = (body: Buffer) => {
+    const answer = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    delete answer['processingTimeMs'];
+    return answer;
+  };
+  const plain = await raw('GET', path, {});
+  t.true(plain.body.length > 64 * 1024);
+  // At once with small uncompressed searches, whose answers go through the reused buffer while the large
+  // ones are compressed off the thread (from the buffer itself, they came out corrupt).
+  const large = Array.from({ length: 6 }, (_, k) => raw('GET', path, { 'accept-encoding': k % 2 === 0 ? 'gzip' : 'br' }));
+  const small = Array.from({ length: 40 }, (_, k) => raw('GET', `/indexes/zipped/search?q=document%20${k}&limit=3`, {}));
+  const answers = await Promise.all(large);
+  await Promise.all(small);
+  for (const [k, answer] of answers.entries()) {
+    t.deepEqual(withoutTime(k % 2 === 0 ? gunzipSync(answer.body) : brotliDecompressSync(answer.body)), withoutTime(plain.body));
+  }
+});
+
 test('the large documents page is compressed off-thread and decodes to the same JSON', async (t) => {
   const plain = await raw('GET', '/indexes/zipped/documents?limit=300', {});
   t.is(plain.headers['content-encoding'], undefined);
