@@ -11,9 +11,7 @@ import { buildMatcher, formatHit } from '../formatting/index.js';
 import { decodeShardCommand, encodeShardCommand } from '../protocol/shard-command-codec.js';
 import { ShardEngine, type JsonDocument } from './shard-engine.js';
 import type { SlicedJob } from './sliced-jobs.js';
-import { warmUpDocumentBatches, writeWarmUpDocuments } from '../documents/warm-up-documents.js';
-
-export { writeWarmUpDocuments };
+import { warmUpDocumentBatches } from '../documents/warm-up-documents.js';
 
 const WARM_UP_INDEX = 'skein-warm-up';
 

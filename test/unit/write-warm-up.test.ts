@@ -4,7 +4,8 @@
 import test from 'ava';
 import { ShardEngine } from '../../src/shard/shard-engine.js';
 import { SlicedJobs } from '../../src/shard/sliced-jobs.js';
-import { writeWarmUpDocuments, writeWarmUpSteps } from '../../src/shard/warm-up.js';
+import { writeWarmUpSteps } from '../../src/shard/warm-up.js';
+import { writeWarmUpDocuments } from '../../src/documents/warm-up-documents.js';
 
 test('the write warm-up runs as a background job between other macrotasks, to its end', async (t) => {
   let turns = 0;

@@ -2,7 +2,7 @@
 // deflate (negotiator parses it). Among acceptable encodings of equal quality gzip goes first (universally
 // decoded), then br, then deflate; at the levels Meilisearch's HTTP layer (actix-http's encoder) uses: gzip
 // and deflate at zlib's fastest level (1), brotli at quality 3 (a search answer of 20 npm hits, 3 KB: gzip
-// 20-22 µs against 23-25 at zlib's default level, brotli 33 against 46 at quality 4, on the front thread,
+// 21-23 µs against 25-26 at zlib's default level, brotli 33 against 46 at quality 4, on the front thread,
 // for every browser's search). Small bodies are compressed inline; large ones on libuv's thread pool so
 // the front thread keeps serving (all of them there cost the front as much, and more CPU in all: DECISIONS).
 import { promisify } from 'node:util';
