@@ -5,7 +5,8 @@ import { csvDocumentsForUpdateFile } from './csv-payload.js';
 import { decodeContent } from './decompression.js';
 import { jsonDepthProblem } from './json-depth.js';
 import { jsonDocumentsForUpdateFile } from './json-payload.js';
-import { ndjsonDocumentsForUpdateFile } from './ndjson-payload.js';
+import { isUtf8 } from 'node:buffer';
+import { ndjsonDocumentsForUpdateFile, ndjsonDocumentsFromLines } from './ndjson-payload.js';
 import { jsonInvalidUtf8Description } from './invalid-utf8.js';
 import { malformedJsonDocuments, missingPayload } from './payload-errors.js';
 import type { DecodePayloadInput, DecodePayloadResult, PayloadContentType } from './payload-types.js';
@@ -34,7 +35,9 @@ function documentsOf(
     case 'json':
       return jsonDocumentsForUpdateFile(decodeUtf8(payload, 'json'));
     case 'ndjson':
-      return ndjsonDocumentsForUpdateFile(decodeUtf8(payload, 'ndjson'));
+      // Line by line from the bytes once they are known to be UTF-8 (ndjson-payload.ts); else decodeUtf8 says where they are not.
+      if (!isUtf8(payload)) return ndjsonDocumentsForUpdateFile(decodeUtf8(payload, 'ndjson'));
+      return ndjsonDocumentsFromLines(payload, () => decodeUtf8(payload, 'ndjson'));
     case 'csv':
       return csvDocumentsForUpdateFile(payload, csvDelimiter);
   }

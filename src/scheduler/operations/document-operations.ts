@@ -1,5 +1,6 @@
 // Document additions, updates and deletions applied to a staged index. Each function works on the
 // fork of one task and throws the SkeinError that fails that task; the caller discards the fork then.
+import { isAscii } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { composeDocId, shardOf } from '../../documents/doc-ids.js';
@@ -54,15 +55,31 @@ export async function applyUpdateFile(stage: StagedIndex, content: DocumentAddit
   return applied;
 }
 
+/**
+ * The update file's lines, each decoded alone: an ASCII line as a one-byte string (latin1), another as
+ * UTF-8. Read as one UTF-8 string, a file with a single line that is not ASCII became a two-byte string
+ * (10 ms more per 10,000 npm rows to decode, and slower to parse, store and send on after); the decoder
+ * wrote the file from valid UTF-8, a line at a time.
+ */
 function updateFileLines(updateFilesDir: string, name: string): string[] {
-  let content: string;
+  let content: Buffer;
   try {
-    content = readFileSync(join(updateFilesDir, name), 'utf8');
+    content = readFileSync(join(updateFilesDir, name));
   } catch (cause) {
     throw new SkeinError('internal', `Update file \`${name}\` could not be read: ${(cause as Error).message}`);
   }
-  return content.split('\n');
+  const lines: string[] = [];
+  let start = 0;
+  for (;;) {
+    let end = content.indexOf(NEWLINE, start);
+    if (end < 0) end = content.length;
+    if (end > start) lines.push(isAscii(content.subarray(start, end)) ? content.toString('latin1', start, end) : content.toString('utf8', start, end));
+    if (end >= content.length) return lines;
+    start = end + 1;
+  }
 }
+
+const NEWLINE = 0x0a;
 
 function parseUpdateLine(line: string, out: StagedDocument[]): void {
   const text = line.trim();
