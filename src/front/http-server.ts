@@ -11,7 +11,7 @@ import { errorReply, FULL_ACCESS, type FrontReply, type FrontRequest, type Respo
 import { ListBodyWriter } from './http/list-body.js';
 import { recordAnswer, type RequestSlot, type RequestTally } from './ops/metrics.js';
 import { checkJsonContentType, decodeContentOffThread, parseJsonBody, payloadTooLarge } from './http/request-body.js';
-import { compressAsync, compressSync, EncodingNegotiation, INLINE_COMPRESSION_LIMIT, type ResponseEncoding } from './http/response-compression.js';
+import { compressAsync, EncodingNegotiation, INLINE_COMPRESSION_LIMIT, ResponseCompressors, type ResponseEncoding } from './http/response-compression.js';
 import type { Router } from './http/router.js';
 import type { FrontContext, RouteSpec } from './http/route-spec.js';
 import type { RequestLogFields, ServerLog } from './ops/server-log.js';
@@ -36,6 +36,8 @@ interface ResponseState {
   answered: boolean;
   /** Negotiated from Accept-Encoding; null: identity. */
   encoding: ResponseEncoding | null;
+  /** The server's inline compression contexts (createHttpApp's). */
+  compressors: ResponseCompressors;
   /** Where the answer is counted (/metrics); null: not counted (answers while closing). */
   slot: RequestSlot | null;
   startedAt: number;
@@ -65,12 +67,13 @@ export function createHttpApp(edge: HttpEdge): HttpFront {
   const app = uws.App() as ClosableApp;
   let refusing = false;
   const encodings = new EncodingNegotiation();
+  const compressors = new ResponseCompressors();
   app.any('/*', (res, req) => {
     const method = req.getMethod().toUpperCase();
     const path = req.getUrl();
     const log = edge.log;
     const state: ResponseState = {
-      aborted: false, answered: false, encoding: encodings.negotiate(req.getHeader('accept-encoding')), log,
+      aborted: false, answered: false, encoding: encodings.negotiate(req.getHeader('accept-encoding')), compressors, log,
       slot: null, startedAt: performance.now(),
       // performance.now() only when request lines are written (startedAt 0: none for this request).
       line: { requestId: log.requestId(), method, route: null, path, startedAt: log.requestLines ? performance.now() : 0 },
@@ -292,7 +295,7 @@ function reply(res: HttpResponse, state: ResponseState, answer: FrontReply, clos
   const inline = answer.listBody === undefined ? answer.body : LIST_BODY_WRITER.bytes(answer.listBody);
   if (inline.length <= INLINE_COMPRESSION_LIMIT) {
     state.aborted = true;
-    write(res, answer, compressSync(inline, encoding), encoding, closeConnection);
+    write(res, answer, state.compressors.compress(inline, encoding), encoding, closeConnection);
     logRequestLine(state, answer.status);
     return;
   }
