@@ -1,14 +1,14 @@
 // What formatting costs per search as instant-meilisearch asks for it (every search: attributesToHighlight
 // ["*"], its own tags, limit 21): the npm workload's documents and query list on one ShardEngine (no
-// threads, no HTTP); each search's hits formatted as the shard worker does (buildMatcher once per search,
-// formatHit per hit, then JSON.stringify). Over HTTP these searches ran at a quarter of the plain ones'
+// threads, no HTTP); each search's hits formatted as the shard worker does (buildMatcher and a HitFormatter
+// once per search, then per hit its format and JSON.stringify). Over HTTP these searches ran at a quarter of the plain ones'
 // rate (DECISIONS, session 46). Prints µs per search for the search alone and for its hits' formatting,
 // and an md5 of the formatted hits (a change to the formatting path must keep it).
 //   node dist/bench/highlight-cost.js [documents=100000] [queries=20000] [warm=5000]
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { ShardEngine, type JsonDocument } from '../src/shard/shard-engine.js';
-import { buildMatcher, formatHit } from '../src/formatting/index.js';
+import { buildMatcher, HitFormatter } from '../src/formatting/index.js';
 import { createNpmDataset } from './npm-dataset.js';
 import { buildRealQueries } from './npm-queries.js';
 import { applyOverrides, loadWorkloadFile, workloadPath } from './workload.js';
@@ -39,10 +39,11 @@ queries.forEach((query, k) => {
   const result = engine.search({ indexUid: 'npm', shards: [0], q: query.q, hitsWanted: LIMIT, matchingStrategy: 'last', options: OPTIONS });
   const searched = performance.now();
   const matcher = buildMatcher(query.q, { typoPolicy: config.typoPolicy, prefixSearch: config.prefixSearch, synonyms: config.synonyms });
-  const texts = result.hits.map((hit) => JSON.stringify(formatHit({
+  const formatter = new HitFormatter(OPTIONS, matcher, config.settings.displayedAttributes);
+  const texts = result.hits.map((hit) => JSON.stringify(formatter.format({
     stored: dataset.documentAt(hit.docId) as JsonDocument, attributesToRetrieve: null,
     displayedAttributes: config.settings.displayedAttributes, score: hit.score,
-  }, OPTIONS, matcher)));
+  })));
   const done = performance.now();
   if (k < warm) return;
   searchMs += searched - at;

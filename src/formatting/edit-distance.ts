@@ -32,3 +32,57 @@ function distanceTable(a: readonly string[], b: readonly string[]): number[][] {
   }
   return rows;
 }
+
+/**
+ * editDistance and prefixEditDistance over UTF-16 units, for strings without surrogates (where a unit
+ * is a code point: the same answers, query-matcher.ts checks), in one table kept for the next call:
+ * the highlighter compares every distinct word of a search's hits with each query word, and the
+ * code-point arrays and row arrays made per comparison were most of its cost. Owner: one matcher
+ * (one search's formatting); size: the largest (query word + 1) × (document word + 1) seen, 4 bytes each.
+ */
+export class UnitDistances {
+  private table = new Int32Array(256);
+
+  /** editDistance of `a` and `b` (BMP-only strings). */
+  distance(a: string, b: string): number {
+    const columns = b.length + 1;
+    this.fill(a, b);
+    return this.table[a.length * columns + b.length]!;
+  }
+
+  /** prefixEditDistance of `query` and `word` (BMP-only strings): the best distance to a prefix of `word`, and its length. */
+  prefixDistance(query: string, word: string): { distance: number; length: number } {
+    const columns = word.length + 1;
+    this.fill(query, word);
+    const table = this.table;
+    const last = query.length * columns;
+    let length = 0;
+    for (let j = 1; j < columns; j++) {
+      const value = table[last + j]!;
+      const best = table[last + length]!;
+      if (value < best || (value === best && j <= query.length)) length = j;
+    }
+    return { distance: table[last + length]!, length };
+  }
+
+  /** distanceTable's rows, one after the other. */
+  private fill(a: string, b: string): void {
+    const columns = b.length + 1;
+    const size = (a.length + 1) * columns;
+    if (size > this.table.length) this.table = new Int32Array(Math.max(size, this.table.length * 2));
+    const table = this.table;
+    for (let j = 0; j < columns; j++) table[j] = j;
+    for (let i = 1; i <= a.length; i++) {
+      const row = i * columns;
+      table[row] = i;
+      const ai = a.charCodeAt(i - 1);
+      for (let j = 1; j < columns; j++) {
+        const bj = b.charCodeAt(j - 1);
+        const cost = ai === bj ? 0 : 1;
+        let best = Math.min(table[row - columns + j]! + 1, table[row + j - 1]! + 1, table[row - columns + j - 1]! + cost);
+        if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) best = Math.min(best, table[row - 2 * columns + j - 2]! + 1);
+        table[row + j] = best;
+      }
+    }
+  }
+}

@@ -6,7 +6,7 @@ import type { CharClassifier } from '../analysis/separators.js';
 import { parseQuery } from '../query/parse-query.js';
 import { typoBudget, type TypoPolicy } from '../query/typo-budget.js';
 import { multiWordSynonyms, type SynonymMap } from '../query/synonyms.js';
-import { prefixEditDistance, editDistance } from './edit-distance.js';
+import { prefixEditDistance, editDistance, UnitDistances } from './edit-distance.js';
 
 export interface WordMatch {
   /** The query term the word matched (synonyms count as their source term). */
@@ -61,6 +61,7 @@ export function buildMatcher(q: string | null, options: MatcherOptions): WordMat
   for (const { word, term } of words) if (!exact.has(word)) exact.set(word, term);
   const fuzzy = words.filter((word) => word.isPrefix || word.budget > 0);
   const cache = new Map<string, WordMatch | null>();
+  const distances = new UnitDistances();
   const matcher: WordMatcher = (candidate) => {
     const known = cache.get(candidate);
     if (known !== undefined) return known;
@@ -70,7 +71,7 @@ export function buildMatcher(q: string | null, options: MatcherOptions): WordMat
     if (term !== undefined) best = { term, length: candidateLength };
     for (const query of fuzzy) {
       if (best && best.length >= candidateLength) break;
-      const match = matchOne(query, candidate);
+      const match = matchOne(query, candidate, distances);
       if (match && (!best || match.length > best.length)) best = match;
     }
     cache.set(candidate, best);
@@ -80,7 +81,8 @@ export function buildMatcher(q: string | null, options: MatcherOptions): WordMat
   return matcher;
 }
 
-function matchOne(query: QueryWord, candidate: string): WordMatch | null {
+function matchOne(query: QueryWord, candidate: string, distances: UnitDistances): WordMatch | null {
+  if (!hasSurrogate(candidate) && !hasSurrogate(query.word)) return matchUnits(query, candidate, distances);
   const target = [...candidate];
   const word = [...query.word];
   const sameFirst = target[0] === word[0];
@@ -93,6 +95,34 @@ function matchOne(query: QueryWord, candidate: string): WordMatch | null {
   }
   if (allowed === 0) return null;
   return editDistance(word, target) <= allowed ? { term: query.term, length: target.length } : null;
+}
+
+/**
+ * matchOne for words without surrogates (a UTF-16 unit is then a code point), with no arrays made: a
+ * distance is at least the difference of the lengths (to the whole word, or to a prefix of it no longer
+ * than the word), so most pairs are decided without a table.
+ */
+function matchUnits(query: QueryWord, candidate: string, distances: UnitDistances): WordMatch | null {
+  const word = query.word;
+  // The first code unit of an empty word is NaN on both sides: equal, as undefined === undefined is for arrays.
+  const sameFirst = candidate.length === 0 || word.length === 0 ? candidate.length === word.length : candidate.charCodeAt(0) === word.charCodeAt(0);
+  const allowed = sameFirst ? query.budget : query.budget >= 2 ? 1 : -1;
+  if (allowed < 0) return null;
+  if (query.isPrefix) {
+    if (word.length - candidate.length > allowed) return null;
+    const { distance, length } = distances.prefixDistance(word, candidate);
+    return distance <= allowed ? { term: query.term, length } : null;
+  }
+  if (allowed === 0 || Math.abs(word.length - candidate.length) > allowed) return null;
+  return distances.distance(word, candidate) <= allowed ? { term: query.term, length: candidate.length } : null;
+}
+
+function hasSurrogate(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdfff) return true;
+  }
+  return false;
 }
 
 /** Code points in a string, without allocating. */

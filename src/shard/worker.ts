@@ -10,7 +10,7 @@ import { decodeShardCommand, encodeShardAck } from '../protocol/shard-command-co
 import { numbersPrintAsWritten, parseExactJson, stringifyExactJson } from '../documents/exact-json.js';
 import { FieldSelection, projectDocument } from '../documents/projection.js';
 import { vectorsOf } from '../documents/vectors-field.js';
-import { buildMatcher, formatHit, needsFormatting } from '../formatting/index.js';
+import { buildMatcher, HitFormatter, needsFormatting } from '../formatting/index.js';
 import { TAG_CHARS_PER_SEARCH } from '../formatting/highlight.js';
 import { scoreFieldsOf } from '../formatting/score-fields.js';
 import type { ScorePlan } from '../ranking/scores/score-details.js';
@@ -297,14 +297,15 @@ function hitShaper(query: ShardQueryMessage, scorePlan: ScorePlan | null): HitSh
   const scores = options.showRankingScore === true || options.showRankingScoreDetails === true;
   const withDetails = options.showRankingScoreDetails === true;
   const tagBudget = { remaining: TAG_CHARS_PER_SEARCH };
-  return (stored, score, geoDistance) => formatHit({
+  const formatter = new HitFormatter(options, matcher, displayedAttributes, tagBudget);
+  return (stored, score, geoDistance) => formatter.format({
     stored, attributesToRetrieve: query.attributesToRetrieve, displayedAttributes, score,
     ...(scores ? { scoreFields: scoreFieldsOf(scorePlan, score, stored, withDetails, options.rankingScoreValues === true) } : {}),
     extraFields: {
       ...(options.retrieveVectors === true ? { _vectors: vectorsOf(stored) } : {}),
       ...(geoDistance === undefined ? {} : { _geoDistance: geoDistance }),
     },
-  }, options, matcher, tagBudget);
+  });
 }
 
 /**
