@@ -37,11 +37,15 @@ function distanceTable(a: readonly string[], b: readonly string[]): number[][] {
  * editDistance and prefixEditDistance over UTF-16 units, for strings without surrogates (where a unit
  * is a code point: the same answers, query-matcher.ts checks), in one table kept for the next call:
  * the highlighter compares every distinct word of a search's hits with each query word, and the
- * code-point arrays and row arrays made per comparison were most of its cost. Owner: one matcher
- * (one search's formatting); size: the largest (query word + 1) × (document word + 1) seen, 4 bytes each.
+ * code-point arrays and row arrays made per comparison were most of its cost. Owner: a shard worker
+ * thread's hit shaping (worker.ts, lent to each search's matcher: a call fills and reads it whole), or
+ * one matcher; size: the largest (query word + 1) × (document word + 1) seen, 4 bytes each, made at
+ * the first comparison (a new typed array per search cost ~10 µs of it).
  */
+const EMPTY_TABLE = new Int32Array(0);
+
 export class UnitDistances {
-  private table = new Int32Array(256);
+  private table = EMPTY_TABLE;
 
   /** editDistance of `a` and `b` (BMP-only strings). */
   distance(a: string, b: string): number {
@@ -69,7 +73,7 @@ export class UnitDistances {
   private fill(a: string, b: string): void {
     const columns = b.length + 1;
     const size = (a.length + 1) * columns;
-    if (size > this.table.length) this.table = new Int32Array(Math.max(size, this.table.length * 2));
+    if (size > this.table.length) this.table = new Int32Array(Math.max(size, this.table.length * 2, 256));
     const table = this.table;
     for (let j = 0; j < columns; j++) table[j] = j;
     for (let i = 1; i <= a.length; i++) {

@@ -28,6 +28,8 @@ export interface MatcherOptions {
   synonyms: SynonymMap;
   /** The index's separator settings; default separators when absent. */
   classify?: CharClassifier;
+  /** The distances' table to use (its owner's, edit-distance.ts); a new one when absent. */
+  distances?: UnitDistances;
 }
 
 interface QueryWord {
@@ -61,7 +63,7 @@ export function buildMatcher(q: string | null, options: MatcherOptions): WordMat
   for (const { word, term } of words) if (!exact.has(word)) exact.set(word, term);
   const fuzzy = words.filter((word) => word.isPrefix || word.budget > 0);
   const cache = new Map<string, WordMatch | null>();
-  const distances = new UnitDistances();
+  const distances = options.distances ?? new UnitDistances();
   const matcher: WordMatcher = (candidate) => {
     const known = cache.get(candidate);
     if (known !== undefined) return known;

@@ -22,6 +22,12 @@ export function finishToTransferable(builder: flatbuffers.Builder, root: flatbuf
  */
 export class ReusedBuilder {
   private builder: flatbuffers.Builder;
+  /**
+   * A string's UTF-8 bytes on their way into the builder (createString): flatbuffers' own createString
+   * makes a new Uint8Array per string (TextEncoder.encode), ~35 µs of the shard worker per search of 21
+   * highlighted hits. Grows to the largest string up to `keepBytes`; longer strings take flatbuffers' path.
+   */
+  private textBytes = new Uint8Array(4096);
 
   constructor(private readonly initialBytes = 16 * 1024, private readonly keepBytes = 1024 * 1024) {
     this.builder = new flatbuffers.Builder(initialBytes);
@@ -33,7 +39,18 @@ export class ReusedBuilder {
     else this.builder.clear();
     return this.builder;
   }
+
+  /** builder.createString(text), encoded through this builder's scratch bytes. */
+  createString(builder: flatbuffers.Builder, text: string): flatbuffers.Offset {
+    const most = text.length * 3;
+    if (most > this.keepBytes) return builder.createString(text);
+    if (most > this.textBytes.length) this.textBytes = new Uint8Array(Math.min(this.keepBytes, Math.max(most, this.textBytes.length * 2)));
+    const { written } = TEXT_ENCODER.encodeInto(text, this.textBytes);
+    return builder.createString(this.textBytes.subarray(0, written));
+  }
 }
+
+const TEXT_ENCODER = new TextEncoder();
 
 export function byteBufferOf(message: ArrayBuffer | Uint8Array): flatbuffers.ByteBuffer {
   return new flatbuffers.ByteBuffer(message instanceof Uint8Array ? message : new Uint8Array(message));

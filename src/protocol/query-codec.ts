@@ -118,7 +118,7 @@ export function encodeQueryBatchResult(results: ShardQueryResultMessage[], reuse
     const hits = bare ? 0 : fb.ShardQueryResult.createHitsVector(builder, result.hits.map((hit) => {
       const score = hit.score.length === 0 ? 0 : fb.Hit.createScoreVector(builder, hit.score);
       // An absent string is the stored document as it is (HitMessage.document null).
-      const document = hit.document === null ? 0 : builder.createString(hit.document);
+      const document = hit.document === null ? 0 : reused === undefined ? builder.createString(hit.document) : reused.createString(builder, hit.document);
       return fb.Hit.createHit(builder, hit.docId, score, document);
     }));
     const bareDocIds = bare && result.hits.length > 0 ? fb.ShardQueryResult.createBareHitDocIdsVector(builder, result.hits.map((hit) => hit.docId)) : 0;

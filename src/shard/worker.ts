@@ -12,6 +12,7 @@ import { FieldSelection, projectDocument } from '../documents/projection.js';
 import { vectorsOf } from '../documents/vectors-field.js';
 import { buildMatcher, HitFormatter, needsFormatting } from '../formatting/index.js';
 import { TAG_CHARS_PER_SEARCH } from '../formatting/highlight.js';
+import { UnitDistances } from '../formatting/edit-distance.js';
 import { scoreFieldsOf } from '../formatting/score-fields.js';
 import type { ScorePlan } from '../ranking/scores/score-details.js';
 import { documentRange, openStorage } from '../storage/environment.js';
@@ -272,6 +273,12 @@ function attachSchedulerPort(port: MessagePort): void {
   });
 }
 
+/**
+ * The highlighter's distance table, lent to every search's matcher on this thread: each comparison
+ * fills and reads it within one call, so searches answered at another's yield points share it safely.
+ */
+const highlightDistances = new UnitDistances();
+
 /** Projection only, or the formatting of spec 4.2.4 rules 10-12 when the query asks for it. */
 type HitShaper = (stored: JsonDocument, score: readonly number[], geoDistance: number | undefined) => JsonDocument;
 
@@ -290,7 +297,7 @@ function hitShaper(query: ShardQueryMessage, scorePlan: ScorePlan | null): HitSh
     };
   }
   const matcher = buildMatcher(query.q, {
-    typoPolicy: config.typoPolicy, prefixSearch: config.prefixSearch, synonyms: config.synonyms,
+    typoPolicy: config.typoPolicy, prefixSearch: config.prefixSearch, synonyms: config.synonyms, distances: highlightDistances,
     ...(config.analysis.classify ? { classify: config.analysis.classify } : {}),
   });
   const displayedAttributes = config.settings.displayedAttributes;

@@ -78,6 +78,17 @@ test('query results survive encoding, errors and documents left to the front (nu
   t.deepEqual(decoded[2], results[2], 'hits of a later result decode whole, not as views of earlier ones');
 });
 
+test('documents written through a reused builder\'s bytes decode as written: any text, any length, one batch after another', (t) => {
+  const reused = new ReusedBuilder(1024, 64 * 1024);
+  const texts = ['{"id":1}', '', '{"name":"Grüße 東京 😀"}', 'x'.repeat(5000), 'é'.repeat(9000), 'a'.repeat(30_000), '{"b":"\u2028"}', 'z'.repeat(3)];
+  for (let round = 0; round < 3; round++) {
+    const results = texts.map((text, k) => ({
+      requestId: round * 100 + k, error: null, candidates: 1, hits: [{ docId: k, score: [k], document: text }, { docId: 99, score: [1], document: texts[(k + round) % texts.length]! }], extras: null, searchMs: 0,
+    }));
+    t.deepEqual(decodeQueryBatchResult(encodeQueryBatchResult(results, reused)), results, `round ${round}`);
+  }
+});
+
 test('hits that are doc ids alone travel as one id vector and decode whole', (t) => {
   const bare = { requestId: 4, error: null, candidates: 9, hits: [{ docId: 8, score: [], document: null }, { docId: 3, score: [], document: null }], extras: null, searchMs: 0.5 };
   const none = { requestId: 5, error: null, candidates: 0, hits: [], extras: null, searchMs: 0 };
