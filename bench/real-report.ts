@@ -40,6 +40,15 @@ function compressedSummary(skein: EngineWindowsResult | undefined): string | nul
   return `skein with a browser's Accept-Encoding (gzip answers; the next unique queries, after the windows): ${cells.join(', ')}${share}`;
 }
 
+/** Skein's windows of instant-meilisearch's requests against its steady state (null without them). */
+function instantSearchSummary(skein: EngineWindowsResult | undefined): string | null {
+  if (!skein || (skein.instantSearch ?? []).length === 0) return null;
+  const cells = skein.instantSearch.map((window) => `${fixed(window.queriesPerSecond)} req/s (p50 ${window.p50Ms} / p99 ${window.p99Ms} ms, server CPU ${window.serverCpuPercent ?? '?'}%${window.non2xx + window.errors > 0 ? `, ${window.non2xx} non-2xx, ${window.errors} errors` : ''})`);
+  const last = skein.instantSearch[skein.instantSearch.length - 1]!;
+  const share = skein.steady?.queriesPerSecond ? ` (${Math.round((last.queriesPerSecond / skein.steady.queriesPerSecond) * 100)}% of the steady state)` : '';
+  return `skein as instant-meilisearch asks (POST /multi-search, every attribute highlighted, gzip; the next unique queries): ${cells.join(', ')}${share}`;
+}
+
 export function renderWindowsMarkdown(report: WindowsReport): string {
   const lines: string[] = [`# Skein bench (real text) ${report.startedAt}`, '', `commit ${report.git.commit ?? '?'}${report.git.dirty ? ' (dirty)' : ''}; host ${JSON.stringify(report.host)}`, ''];
   for (const result of report.results) {
@@ -62,6 +71,8 @@ export function renderWindowsMarkdown(report: WindowsReport): string {
     lines.push('', 'Quality: prefix, typo, rare = intended word in a top-20 hit; word, twoWords, threeWords = the top hit holds every word (the last one may be a prefix).', '');
     const compressedLine = compressedSummary(skein);
     if (compressedLine !== null) lines.push(compressedLine, '');
+    const instantLine = instantSearchSummary(skein);
+    if (instantLine !== null) lines.push(instantLine, '');
     if (result.engines.some((engine) => engine.latency)) {
       lines.push('### Cost by kind (ms per query, mean / p90: one client, one query at a time, the list\'s last queries, never sent before)', '');
       lines.push('| engine | ' + realQueryKinds.join(' | ') + ' | all (mean) | queries |');
@@ -120,6 +131,8 @@ export function renderWindowsSummary(report: WindowsReport): string {
     }
     const compressedLine = compressedSummary(result.engines.find((engine) => engine.name === 'skein'));
     if (compressedLine !== null) lines.push(compressedLine);
+    const instantLine = instantSearchSummary(result.engines.find((engine) => engine.name === 'skein'));
+    if (instantLine !== null) lines.push(instantLine);
     const mixed = result.engines[0]?.mixed;
     if (mixed) lines.push(`skein under writes (${mixed.writes.batchSize} docs/s): p99 ${mixed.windows.map((w) => w.p99Ms).join(' / ')} ms vs read-only ${mixed.readOnly.p99Ms} ms`);
   }

@@ -34,6 +34,8 @@ export interface EngineWindowsResult {
   repeated: WindowFigures[];
   /** Skein: windows of the next unique queries with a browser's Accept-Encoding (BROWSER_HEADERS: gzip answers). */
   compressed: WindowFigures[];
+  /** Skein: windows of instant-meilisearch's requests (instantSearchWindows). */
+  instantSearch: WindowFigures[];
   quality: QualityFigures | null;
   /** Cost by kind of query, one at a time, on queries the windows never sent. */
   latency: KindLatencyFigures | null;
@@ -78,12 +80,14 @@ const load1 = () => Math.round(loadavg()[0] * 100) / 100;
 interface Files {
   uniquePaths: string;
   repeatedPaths: string;
+  /** The unique queries as instant-meilisearch's multi-search bodies, one per line (instantSearchBody). */
+  instantBodies: string;
   count: number;
   repeatedCount: number;
 }
 
 function emptyResult(name: string): EngineWindowsResult {
-  return { name, indexing: null, readySeconds: null, indexingSeconds: null, dataBytes: null, windows: [], steady: null, repeated: [], compressed: [], quality: null, latency: null, mixed: null, drainSeconds: [], rssAfterLoadBytes: null, peakRssBytes: null, loadAverage: [load1(), 0], error: null };
+  return { name, indexing: null, readySeconds: null, indexingSeconds: null, dataBytes: null, windows: [], steady: null, repeated: [], compressed: [], instantSearch: [], quality: null, latency: null, mixed: null, drainSeconds: [], rssAfterLoadBytes: null, peakRssBytes: null, loadAverage: [load1(), 0], error: null };
 }
 
 /**
@@ -105,12 +109,25 @@ async function drain(baseUrl: string, path: string, maxSeconds: number): Promise
 export const BROWSER_HEADERS: readonly string[] = ['Accept-Encoding: gzip, deflate, br, zstd'];
 
 /**
+ * The request instant-meilisearch (InstantSearch's Meilisearch client) makes for a query typed in its search
+ * box: a multi-search of one query asking every displayed attribute highlighted with its own tags, one hit
+ * more than a page (hitsPerPage 20). Sent with a browser's headers by the instant-search window.
+ */
+export function instantSearchBody(indexUid: string, q: string, limit: number): string {
+  return JSON.stringify({ queries: [{
+    indexUid, q, facets: [], attributesToHighlight: ['*'], highlightPreTag: '__ais-highlight__', highlightPostTag: '__/ais-highlight__',
+    limit: limit + 1, offset: 0,
+  }] });
+}
+const INSTANT_SEARCH_HEADERS: readonly string[] = [...BROWSER_HEADERS, 'Content-Type: application/json'];
+
+/**
  * The phases every engine goes through once it is ready: unique windows, (Skein: `compressedWindows`) the next
  * unique queries with a browser's Accept-Encoding, repeated windows, quality, cost by kind. The line of the
  * unique list the next phase may start at.
  */
 async function searchPhases(workload: Workload, server: ServerHandle, files: Files, queries: readonly RealQuery[], windowCount: number, readyAtMs: number, result: EngineWindowsResult, log: (line: string) => void,
-  compressedWindows = 0): Promise<number> {
+  compressedWindows = 0, instantSearchWindows = 0): Promise<number> {
   const common = { baseUrl: server.baseUrl, pid: server.pid, concurrency: workload.concurrency, windowSeconds: workload.windows.seconds, readyAtMs, log, label: result.name };
   const unique = await runWindows({ ...common, pathsFile: files.uniquePaths, pathCount: files.count, startLine: 0, windows: windowCount });
   result.windows = unique.windows;
@@ -120,6 +137,11 @@ async function searchPhases(workload: Workload, server: ServerHandle, files: Fil
     const compressed = await runWindows({ ...common, pathsFile: files.uniquePaths, pathCount: files.count, startLine: nextLine, windows: compressedWindows, headers: BROWSER_HEADERS, label: `${result.name} compressed` });
     result.compressed = compressed.windows;
     nextLine = compressed.nextLine;
+  }
+  if (instantSearchWindows > 0) {
+    const instant = await runWindows({ ...common, pathsFile: files.instantBodies, pathCount: files.count, startLine: nextLine, windows: instantSearchWindows, headers: INSTANT_SEARCH_HEADERS, postTo: '/multi-search', label: `${result.name} instant-search` });
+    result.instantSearch = instant.windows;
+    nextLine = instant.nextLine;
   }
   const drainPath = searchPath(workload.index.uid, queries[0]?.q ?? '', workload.queries.limit);
   if (workload.windows.repeatedWindows > 0) {
@@ -153,7 +175,7 @@ async function runSkein(workload: Workload, dataset: NpmDataset, queries: readon
     log(`skein: indexed ${result.indexing.documents} documents in ${result.indexing.totalSeconds} s; windows start now, no warm-up`);
     result.rssAfterLoadBytes = readMemory(server.pid)?.rssBytes ?? null;
     result.dataBytes = allocatedBytes(join(server.directory, 'db'));
-    const nextLine = await searchPhases(workload, server, files, queries, workload.windows.count, readyAtMs, result, log, workload.windows.compressedWindows);
+    const nextLine = await searchPhases(workload, server, files, queries, workload.windows.count, readyAtMs, result, log, workload.windows.compressedWindows, workload.windows.instantSearchWindows);
     const { windows, batchSize } = workload.windows.mixed;
     if (windows > 0) {
       result.drainSeconds.push(await drain(server.baseUrl, searchPath(workload.index.uid, queries[0]?.q ?? '', workload.queries.limit), 60));
@@ -219,10 +241,11 @@ export async function runWindowsWorkload(workload: Workload, options: { cliPath:
   for (const query of queries) kindCounts[query.kind] = (kindCounts[query.kind] ?? 0) + 1;
   const directory = mkdtempSync(join(tmpdir(), 'skein-bench-queries-'));
   const repeatedCount = Math.min(workload.windows.repeatedQueries, queries.length);
-  const files: Files = { uniquePaths: join(directory, 'unique.txt'), repeatedPaths: join(directory, 'repeated.txt'), count: queries.length, repeatedCount };
+  const files: Files = { uniquePaths: join(directory, 'unique.txt'), repeatedPaths: join(directory, 'repeated.txt'), instantBodies: join(directory, 'instant.txt'), count: queries.length, repeatedCount };
   const toLines = (list: readonly RealQuery[]) => list.map((query) => searchPath(workload.index.uid, query.q, workload.queries.limit)).join('\n') + '\n';
   writeFileSync(files.uniquePaths, toLines(queries));
   writeFileSync(files.repeatedPaths, toLines(queries.slice(0, repeatedCount)));
+  if (workload.windows.instantSearchWindows > 0) writeFileSync(files.instantBodies, queries.map((query) => instantSearchBody(workload.index.uid, query.q, workload.queries.limit)).join('\n') + '\n');
   const result: WindowsWorkloadResult = {
     workload,
     startedAt,

@@ -50,6 +50,8 @@ export interface WindowOptions {
   label?: string;
   /** Request headers of every request ("Name: value"). */
   headers?: readonly string[];
+  /** The file's lines are JSON bodies POSTed to this path (the instant-search window) instead of GET paths. */
+  postTo?: string;
 }
 
 export async function runWindows(options: WindowOptions): Promise<WindowRun> {
@@ -58,7 +60,7 @@ export async function runWindows(options: WindowOptions): Promise<WindowRun> {
   for (let k = 0; k < options.windows; k++) {
     const startedAt = performance.now();
     const cpuBefore = readCpuSeconds(options.pid);
-    const figures = await runWrkGetWindow({ baseUrl: options.baseUrl, pathsFile: options.pathsFile, startLine: line, concurrency: options.concurrency, durationSeconds: options.windowSeconds, headers: options.headers });
+    const figures = await runWrkGetWindow({ baseUrl: options.baseUrl, pathsFile: options.pathsFile, startLine: line, concurrency: options.concurrency, durationSeconds: options.windowSeconds, headers: options.headers, postTo: options.postTo });
     const cpuAfter = readCpuSeconds(options.pid);
     const elapsed = (performance.now() - startedAt) / 1000;
     line = (line + figures.requests) % options.pathCount;

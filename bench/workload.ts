@@ -55,6 +55,11 @@ export interface WindowsSpec {
    * as every browser and instant-meilisearch get them), after the unique ones; 0: off.
    */
   compressedWindows: number;
+  /**
+   * Skein only: windows of the next unique queries as instant-meilisearch sends them (POST /multi-search,
+   * every displayed attribute highlighted, a browser's headers), after the compressed ones; 0: off.
+   */
+  instantSearchWindows: number;
   /** Quality: the first `count` queries, `concurrency` at a time, at most `maxSeconds`, scored per kind. */
   quality: { count: number; concurrency: number; maxSeconds: number };
   /** Cost by kind: the last `count` queries of the list, one at a time, at most `maxSeconds`; count 0: off. */
@@ -107,6 +112,7 @@ const defaults: Omit<Workload, 'name'> = {
     repeatedQueries: 100,
     repeatedWindows: 1,
     compressedWindows: 1,
+    instantSearchWindows: 1,
     quality: { count: 1000, concurrency: 4, maxSeconds: 30 },
     latency: { count: 600, maxSeconds: 20 },
     mixed: { windows: 2, batchSize: 1000 },
@@ -213,6 +219,7 @@ function validate(workload: Workload): void {
   positiveInteger(windows.repeatedQueries, 'windows.repeatedQueries');
   positiveInteger(windows.repeatedWindows, 'windows.repeatedWindows', true);
   positiveInteger(windows.compressedWindows, 'windows.compressedWindows', true);
+  positiveInteger(windows.instantSearchWindows, 'windows.instantSearchWindows', true);
   positiveInteger(windows.quality.count, 'windows.quality.count', true);
   positiveInteger(windows.quality.concurrency, 'windows.quality.concurrency');
   positiveInteger(windows.quality.maxSeconds, 'windows.quality.maxSeconds');
