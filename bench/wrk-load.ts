@@ -12,7 +12,6 @@ import type { LatencySummary } from './latency-stats.js';
 
 const scriptPath = fileURLToPath(new URL('../../bench/wrk-queries.lua', import.meta.url));
 const getPathsScript = fileURLToPath(new URL('../../bench/wrk-get-paths.lua', import.meta.url));
-const postBodiesScript = fileURLToPath(new URL('../../bench/wrk-post-bodies.lua', import.meta.url));
 
 export function wrkInstalled(): boolean {
   return spawnSync('wrk', ['--version']).error === undefined;
@@ -107,10 +106,10 @@ export async function runWrk(options: WrkRunOptions): Promise<WrkFigures> {
  * path of `pathsFile` (one per line) from line `startLine` (window-phase.ts).
  */
 /** `headers`: request headers sent with every request ("Name: value"). */
-/** `postTo`: the file's lines are JSON bodies POSTed to this path (wrk-post-bodies.lua) instead of GET paths. */
+/** `postTo`: the file's lines are JSON bodies POSTed to this path instead of GET paths (wrk-get-paths.lua's third argument). */
 export async function runWrkGetWindow(options: { baseUrl: string; pathsFile: string; startLine: number; concurrency: number; durationSeconds: number; headers?: readonly string[]; postTo?: string }): Promise<WrkFigures> {
   const command = ['wrk', '-t1', `-c${options.concurrency}`, `-d${options.durationSeconds}s`, '--timeout', '30s',
-    ...(options.headers ?? []).flatMap((header) => ['-H', header]), '-s', options.postTo === undefined ? getPathsScript : postBodiesScript, options.baseUrl, '--', options.pathsFile, String(options.startLine),
+    ...(options.headers ?? []).flatMap((header) => ['-H', header]), '-s', getPathsScript, options.baseUrl, '--', options.pathsFile, String(options.startLine),
     ...(options.postTo === undefined ? [] : [options.postTo])];
   const { stdout, stderr } = await run('bash', ['-c', `TIMEFORMAT='WRK_CPU %U %S'; time ${command.map(shellQuote).join(' ')}`]);
   const cpu = /WRK_CPU ([\d.]+) ([\d.]+)/.exec(stderr);
