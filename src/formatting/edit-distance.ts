@@ -39,8 +39,9 @@ function distanceTable(a: readonly string[], b: readonly string[]): number[][] {
  * the highlighter compares every distinct word of a search's hits with each query word, and the
  * code-point arrays and row arrays made per comparison were most of its cost. Owner: a shard worker
  * thread's hit shaping (worker.ts, lent to each search's matcher: a call fills and reads it whole), or
- * one matcher; size: the largest (query word + 1) × (document word + 1) seen, 4 bytes each, made at
- * the first comparison (a new typed array per search cost ~10 µs of it).
+ * one matcher; size: the largest (query word + 1) × (document word + 1) seen, 4 bytes each (words past
+ * 250 bytes are neither queried nor matched: at most ~250 KiB), made at the first comparison (a new typed
+ * array per search cost ~10 µs of it).
  */
 const EMPTY_TABLE = new Int32Array(0);
 
