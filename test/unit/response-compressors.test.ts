@@ -71,4 +71,9 @@ test('a context whose zlib fails answers null and is replaced; without the inter
   t.is(gunzipSync(compressors.compress('{"a":1}', 'gzip')).toString(), '{"a":1}', 'answered by gzipSync');
   t.not(compressors.gzip, failing, 'the failed context was dropped');
   t.is(gunzipSync(compressors.compress('{"b":2}', 'gzip')).toString(), '{"b":2}');
+
+  // Without a context (a Node lacking the internals) every answer is one-shot, none is made again.
+  compressors.gzip = null;
+  t.is(gunzipSync(compressors.compress('{"c":3}', 'gzip')).toString(), '{"c":3}');
+  t.is(compressors.gzip, null);
 });

@@ -86,9 +86,11 @@ export class ResponseCompressors {
     const context = encoding === 'gzip' ? this.gzip : this.deflate;
     const compressed = context?.compress(typeof body === 'string' ? Buffer.from(body) : body, this.output) ?? null;
     if (compressed !== null) return compressed;
-    // The context failed (it is dropped: the next answers take a new one) or this Node has none.
-    if (encoding === 'gzip') this.gzip = ReusedZlib.create(() => createGzip(ZLIB_OPTIONS));
-    else this.deflate = ReusedZlib.create(() => createDeflate(ZLIB_OPTIONS));
+    // The context failed (it is dropped: the next answers take a new one); a Node without the internals has none, ever.
+    if (context !== null) {
+      if (encoding === 'gzip') this.gzip = ReusedZlib.create(() => createGzip(ZLIB_OPTIONS));
+      else this.deflate = ReusedZlib.create(() => createDeflate(ZLIB_OPTIONS));
+    }
     return compressSync(body, encoding);
   }
 }
